@@ -1,0 +1,54 @@
+import type { ChannelName, DeliveryRoute } from '../sessions/index.js';
+
+export type { ChannelName, DeliveryRoute };
+
+/** A chat message as every adapter normalizes it. The sender id comes from the platform, never from text. */
+export interface InboundMessage {
+  channel: ChannelName;
+  chatType: 'direct' | 'channel';
+  /** Platform channel id; for direct chats, the user id. */
+  chatId: string;
+  threadId?: string;
+  /** `webchat:<user>`, `slack:<U…>`, `discord:<snowflake>`. */
+  senderId: string;
+  text: string;
+  /** Platform message id (unique per channel). */
+  messageId: string;
+  /** Slack team id, when the platform has one. */
+  teamId?: string;
+  /** Discord guild id, when the platform has one. */
+  guildId?: string;
+}
+
+/** A complete reply. */
+export interface OutboundMessage {
+  /** Unique per reply; stream parts carry the same id. */
+  id: string;
+  text: string;
+}
+
+/** Part of a reply still being written; adapters without streaming ignore these. */
+export interface OutboundDelta {
+  id: string;
+  delta: string;
+}
+
+/** What happened to an inbound message: the session it went to and the replies of its turn. */
+export interface DispatchResult {
+  sessionKey: string;
+  replies: OutboundMessage[];
+}
+
+export type InboundHandler = (message: InboundMessage) => Promise<DispatchResult>;
+
+/**
+ * A chat transport. Adapters normalize inbound events and send outbound messages;
+ * routing, permissions and agent logic never live here.
+ */
+export interface ChannelAdapter {
+  readonly name: ChannelName;
+  start(onInbound: InboundHandler): Promise<void>;
+  stop(): Promise<void>;
+  send(route: DeliveryRoute, message: OutboundMessage): Promise<void>;
+  sendDelta?(route: DeliveryRoute, delta: OutboundDelta): void;
+}

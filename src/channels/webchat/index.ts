@@ -1,0 +1,1 @@
+export { createWebchatAdapter, type WebchatAdapter, type WebchatEvent, type WebchatInput } from './webchat-adapter.js';

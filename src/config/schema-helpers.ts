@@ -1,0 +1,27 @@
+import { type SchemaOptions, type TSchema, type TString, Type, type TUnsafe } from '@sinclair/typebox';
+
+/** The schema keyword that marks a value as secret: redacted in logs, `config.get` and every output. */
+export const SECRET_KEYWORD = 'x-secret';
+
+/** A secret string (token, key, signing secret). */
+export function Secret(options: SchemaOptions & { description: string }): TString {
+  return Type.String({ ...options, [SECRET_KEYWORD]: true });
+}
+
+/** A string enum as a plain `enum` keyword, so that validation errors stay one line. */
+export function StringEnum<const Values extends readonly string[]>(
+  values: Values,
+  options: SchemaOptions & { description: string },
+): TUnsafe<Values[number]> {
+  return Type.Unsafe<Values[number]>({ ...options, type: 'string', enum: [...values] });
+}
+
+/** An object that rejects unknown keys. */
+export function Strict<Properties extends Parameters<typeof Type.Object>[0]>(
+  properties: Properties,
+  options: SchemaOptions = {},
+) {
+  return Type.Object(properties, { additionalProperties: false, ...options });
+}
+
+export type { TSchema };

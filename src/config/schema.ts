@@ -1,0 +1,183 @@
+import { type Static, Type } from '@sinclair/typebox';
+import { Secret, StringEnum, Strict } from './schema-helpers.js';
+
+/**
+ * The config schema: the single source of truth. It validates the file (ajv), generates
+ * `config/gateway.schema.json` and marks secret fields. Every object rejects unknown keys.
+ * Keys not set in the file take the defaults given here.
+ */
+
+const AGENT_ID_PATTERN = '^[a-z0-9][a-z0-9_-]{0,63}$';
+const NAME_PATTERN = '^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$';
+
+export const ModelConfigSchema = Strict(
+  {
+    provider: StringEnum(['openai', 'anthropic'] as const, {
+      description: 'API family: `openai` (any OpenAI-compatible server) or `anthropic`.',
+    }),
+    model: Type.String({ minLength: 1, description: 'Model id sent to the provider, e.g. `gpt-4o-mini`.' }),
+    baseUrl: Type.Optional(
+      Type.String({ format: 'uri', description: 'API base URL (Ollama, vLLM, LM Studio, OpenRouter, proxies).' }),
+    ),
+    apiKey: Type.Optional(Secret({ description: 'API key; use `${ENV_NAME}` to keep it out of the file.' })),
+    maxTokens: Type.Optional(Type.Integer({ minimum: 1, description: 'Upper bound on tokens per reply.' })),
+    temperature: Type.Optional(Type.Number({ minimum: 0, maximum: 2, description: 'Sampling temperature.' })),
+  },
+  { description: 'A model an agent can use.' },
+);
+
+export const AgentConfigSchema = Strict(
+  {
+    displayName: Type.Optional(Type.String({ minLength: 1, description: 'Name shown in chat and status.' })),
+    model: Type.Optional(
+      Type.String({ minLength: 1, description: 'Name of an entry in `models`; without it the agent cannot answer.' }),
+    ),
+  },
+  { description: 'An agent: who answers in the sessions routed to it.' },
+);
+
+export const BindingSchema = Strict(
+  {
+    agent: Type.String({ pattern: AGENT_ID_PATTERN, description: 'Agent id (a key of `agents`).' }),
+    match: Strict(
+      {
+        channel: StringEnum(['webchat', 'slack', 'discord'] as const, { description: 'Channel the message came from.' }),
+        chatType: Type.Optional(
+          StringEnum(['direct', 'channel'] as const, { description: 'Direct message or channel message.' }),
+        ),
+        chatId: Type.Optional(
+          Type.String({
+            minLength: 1,
+            description: 'Platform channel id, or for direct messages the user id (web chat: the user name).',
+          }),
+        ),
+        teamId: Type.Optional(Type.String({ minLength: 1, description: 'Slack team (workspace) id.' })),
+        guildId: Type.Optional(Type.String({ minLength: 1, description: 'Discord guild (server) id.' })),
+      },
+      { description: 'Which messages this binding applies to; every given field must match.' },
+    ),
+  },
+  { description: 'Routes matching messages to an agent. The most specific match wins, then `defaultAgent`.' },
+);
+
+export const ConfigSchema = Strict(
+  {
+    $schema: Type.Optional(Type.String({ description: 'Path or URL of this JSON schema, for editors.' })),
+    stateDir: Type.String({
+      minLength: 1,
+      default: './data',
+      description: 'Directory for the store, the HTTP token, logs and other state; relative to the working directory.',
+    }),
+    log: Strict(
+      {
+        level: StringEnum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, {
+          default: 'info',
+          description: 'Minimum log level.',
+        }),
+      },
+      { default: {}, description: 'Logging.' },
+    ),
+    http: Strict(
+      {
+        host: Type.String({ minLength: 1, default: '127.0.0.1', description: 'Address the HTTP server binds.' }),
+        port: Type.Integer({ minimum: 0, maximum: 65535, default: 8787, description: 'HTTP port; 0 picks a free one.' }),
+        token: Type.Optional(
+          Secret({
+            minLength: 16,
+            description:
+              'Bearer token for the API and web chat. When absent one is generated on first start and kept in `<stateDir>/http-token` (mode 0600).',
+          }),
+        ),
+      },
+      { default: {}, description: 'The HTTP server: health, API and web chat.' },
+    ),
+    store: Strict(
+      {
+        url: Type.Optional(
+          Type.String({
+            pattern: '^(sqlite|memory|redis|rediss)://',
+            description:
+              'Where sessions and transcripts live: `sqlite://<file>`, `memory://` (lost on restart) or `redis://host:port`. Default: SQLite in `<stateDir>/switchboard.sqlite`.',
+          }),
+        ),
+      },
+      { default: {}, description: 'Durable storage.' },
+    ),
+    owners: Type.Array(Type.String({ pattern: '^(webchat|slack|discord):.+$', description: 'An owner sender id.' }), {
+      default: ['webchat:local'],
+      uniqueItems: true,
+      description:
+        'Sender ids (`webchat:<user>`, `slack:<U…>`, `discord:<id>`) whose messages start owner turns and may run owner commands.',
+    }),
+    defaultAgent: Type.String({
+      pattern: AGENT_ID_PATTERN,
+      default: 'main',
+      description: 'Agent for messages no binding matches.',
+    }),
+    agents: Type.Record(Type.String(), AgentConfigSchema, {
+      propertyNames: { pattern: AGENT_ID_PATTERN },
+      default: { main: {} },
+      description: 'Agents by id (lowercase letters, digits, `_`, `-`).',
+    }),
+    models: Type.Record(Type.String(), ModelConfigSchema, {
+      propertyNames: { pattern: NAME_PATTERN },
+      default: {},
+      description: 'Models by name; `agents.<id>.model` refers to one.',
+    }),
+    bindings: Type.Array(BindingSchema, { default: [], description: 'Which agent answers where.' }),
+    channels: Strict(
+      {
+        webchat: Strict(
+          {
+            enabled: Type.Boolean({ default: true, description: 'Serve the built-in web chat and its API.' }),
+          },
+          { default: {}, description: 'The built-in web chat.' },
+        ),
+      },
+      { default: {}, description: 'Chat channels.' },
+    ),
+    session: Strict(
+      {
+        queueMode: StringEnum(['collect', 'followup'] as const, {
+          default: 'collect',
+          description:
+            'Messages arriving during a turn: `collect` combines them into the next turn, `followup` runs one turn each.',
+        }),
+        maxConcurrentTurns: Type.Integer({
+          minimum: 1,
+          maximum: 1024,
+          default: 16,
+          description: 'Turns running at once across all sessions.',
+        }),
+      },
+      { default: {}, description: 'Sessions and their queues.' },
+    ),
+    commands: Strict(
+      {
+        restart: Type.Boolean({ default: true, description: 'Allow owners to restart the gateway from chat.' }),
+      },
+      { default: {}, description: 'Chat commands.' },
+    ),
+    lifecycle: Strict(
+      {
+        stopTimeoutMs: Type.Integer({
+          minimum: 0,
+          maximum: 600000,
+          default: 10000,
+          description: 'On stop or restart, how long running turns may finish before they are aborted.',
+        }),
+      },
+      { default: {}, description: 'Stop and restart.' },
+    ),
+  },
+  {
+    title: 'Switchboard gateway config',
+    description: 'Config of the Switchboard chat-ops gateway (JSONC).',
+  },
+);
+
+/** A config after defaults and `${ENV}` substitution. */
+export type Config = Static<typeof ConfigSchema>;
+export type AgentConfig = Static<typeof AgentConfigSchema>;
+export type ModelConfig = Static<typeof ModelConfigSchema>;
+export type Binding = Static<typeof BindingSchema>;

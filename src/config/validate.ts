@@ -1,0 +1,88 @@
+import { Ajv, type ErrorObject } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { ConfigIssue } from '../errors/index.js';
+import { type Config, ConfigSchema } from './schema.js';
+import { SECRET_KEYWORD } from './schema-helpers.js';
+
+// ajv-formats ships CommonJS; under NodeNext its default export is the module object.
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+
+export type ValidateResult = { ok: true; config: Config } | { ok: false; issues: ConfigIssue[] };
+
+/**
+ * Validates a parsed config against the schema, filling in defaults (the input is not
+ * modified), then checks the references between sections. Every issue names a JSON pointer.
+ */
+export function validateConfig(value: unknown): ValidateResult {
+  const ajv = new Ajv({ allErrors: true, useDefaults: true, strict: true });
+  addFormats(ajv);
+  ajv.addKeyword({ keyword: SECRET_KEYWORD, schemaType: 'boolean' });
+  const validate = ajv.compile<Config>(ConfigSchema);
+  const candidate = structuredClone(value ?? {});
+  if (!validate(candidate)) {
+    const errors = (validate.errors ?? []).filter((error) => error.keyword !== 'propertyNames');
+    return { ok: false, issues: dedupe(errors.map(describeAjvError)) };
+  }
+  const issues = checkReferences(candidate);
+  return issues.length > 0 ? { ok: false, issues } : { ok: true, config: candidate };
+}
+
+function describeAjvError(error: ErrorObject): ConfigIssue {
+  const params = error.params as Record<string, unknown>;
+  if (error.propertyName !== undefined) {
+    return {
+      path: `${error.instancePath}/${error.propertyName}`,
+      message: `is not a valid key: ${error.message ?? 'fails propertyNames'}`,
+    };
+  }
+  switch (error.keyword) {
+    case 'additionalProperties':
+      return { path: `${error.instancePath}/${String(params.additionalProperty)}`, message: 'unknown key' };
+    case 'enum':
+      return {
+        path: error.instancePath,
+        message: `must be one of: ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`,
+      };
+    case 'required':
+      return { path: `${error.instancePath}/${String(params.missingProperty)}`, message: 'is required' };
+    case 'pattern':
+      return { path: error.instancePath, message: `must match ${String(params.pattern)}` };
+    default:
+      return { path: error.instancePath, message: error.message ?? `fails ${error.keyword}` };
+  }
+}
+
+function dedupe(issues: ConfigIssue[]): ConfigIssue[] {
+  const seen = new Set<string>();
+  return issues.filter((issue) => {
+    const key = `${issue.path}\n${issue.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+function checkReferences(config: Config): ConfigIssue[] {
+  const issues: ConfigIssue[] = [];
+  const agentIds = Object.keys(config.agents);
+  if (!(config.defaultAgent in config.agents)) {
+    issues.push({
+      path: '/defaultAgent',
+      message: `names agent "${config.defaultAgent}", which is not in agents (have: ${agentIds.join(', ') || 'none'})`,
+    });
+  }
+  for (const [id, agent] of Object.entries(config.agents)) {
+    if (agent.model !== undefined && !(agent.model in config.models)) {
+      issues.push({
+        path: `/agents/${id}/model`,
+        message: `names model "${agent.model}", which is not in models (have: ${Object.keys(config.models).join(', ') || 'none'})`,
+      });
+    }
+  }
+  config.bindings.forEach((binding, index) => {
+    if (!(binding.agent in config.agents)) {
+      issues.push({ path: `/bindings/${index}/agent`, message: `names agent "${binding.agent}", which is not in agents` });
+    }
+  });
+  return issues;
+}

@@ -1,0 +1,86 @@
+import { type Static, Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { WebchatAdapter } from '../../channels/index.js';
+import { TOKEN_COOKIE } from '../auth.js';
+
+const NAME = '^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$';
+const HEARTBEAT_MS = 15_000;
+
+const MessageBody = Type.Object(
+  {
+    text: Type.String({ minLength: 1, maxLength: 32_000, description: 'The message.' }),
+    user: Type.Optional(Type.String({ pattern: NAME, description: 'User name; the sender is `webchat:<user>`.' })),
+    thread: Type.Optional(Type.String({ pattern: NAME, description: 'Thread id within the user’s chat.' })),
+  },
+  { additionalProperties: false },
+);
+
+const EventsQuery = Type.Object(
+  { user: Type.Optional(Type.String({ pattern: NAME, description: 'Whose replies to stream.' })) },
+  { additionalProperties: false },
+);
+
+export interface WebchatRoutesOptions {
+  webchat: WebchatAdapter;
+  /** The page, already assembled. */
+  page: string;
+}
+
+/** The web chat: its page, the message API and the reply event stream (server-sent events). */
+export function registerWebchatRoutes(app: FastifyInstance, options: WebchatRoutesOptions): void {
+  const { webchat } = options;
+
+  app.get<{ Querystring: { token?: string } }>('/', { config: { tokenInQuery: true } }, async (request, reply) => {
+    if (typeof request.query.token === 'string') {
+      // Keep the token in an HttpOnly cookie and drop it from the address bar and history.
+      reply.header(
+        'set-cookie',
+        `${TOKEN_COOKIE}=${encodeURIComponent(request.query.token)}; HttpOnly; SameSite=Strict; Path=/`,
+      );
+      return reply.redirect('/', 303);
+    }
+    return reply
+      .header('content-type', 'text/html; charset=utf-8')
+      .header('cache-control', 'no-store')
+      .header('content-security-policy', "default-src 'self'; style-src 'unsafe-inline'; script-src 'unsafe-inline'")
+      .send(options.page);
+  });
+
+  app.post<{ Body: Static<typeof MessageBody> }>(
+    '/api/webchat/messages',
+    { schema: { body: MessageBody } },
+    async (request) => {
+      const { text, user = 'local', thread } = request.body;
+      const result = await webchat.receive({ text, user, thread });
+      return { sessionKey: result.sessionKey, replies: result.replies.map(({ id, text }) => ({ id, text })) };
+    },
+  );
+
+  app.get<{ Querystring: Static<typeof EventsQuery> }>(
+    '/api/webchat/events',
+    { schema: { querystring: EventsQuery } },
+    (request, reply) => {
+      const user = request.query.user ?? 'local';
+      reply.hijack();
+      const response = reply.raw;
+      response.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-store',
+        connection: 'keep-alive',
+      });
+      response.write(`event: ready\ndata: ${JSON.stringify({ user })}\n\n`);
+      const heartbeat = setInterval(() => response.write(': ping\n\n'), HEARTBEAT_MS);
+      const unsubscribe = webchat.subscribe(user, (event) => {
+        if (event.type === 'closing') {
+          response.end();
+          return;
+        }
+        response.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+      });
+      response.on('close', () => {
+        clearInterval(heartbeat);
+        unsubscribe();
+      });
+    },
+  );
+}

@@ -1,0 +1,56 @@
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
+import type { WebchatAdapter } from '../channels/index.js';
+import type { Logger } from '../logging/index.js';
+import { createAuthHook } from './auth.js';
+import { handleHttpError } from './errors.js';
+import { registerHealthRoutes } from './routes/health.js';
+import { registerSessionRoutes, type SessionsView } from './routes/sessions.js';
+import { registerWebchatRoutes } from './routes/webchat.js';
+import { loadWebchatPage } from './webchat-page.js';
+
+export interface HttpServerOptions {
+  host: string;
+  port: number;
+  token: string;
+  logger: Logger;
+  sessions: SessionsView;
+  /** The web chat, when enabled. */
+  webchat?: WebchatAdapter | undefined;
+}
+
+export interface HttpServer {
+  readonly app: FastifyInstance;
+  /** Listens; resolves with the base URL (`http://127.0.0.1:8787`). */
+  listen(): Promise<string>;
+  close(): Promise<void>;
+}
+
+export async function createHttpServer(options: HttpServerOptions): Promise<HttpServer> {
+  const app = Fastify({
+    loggerInstance: options.logger as FastifyBaseLogger,
+    // Requests are not logged one by one; errors are. The token never reaches a log line.
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: 1024 * 1024,
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
+  });
+  app.setErrorHandler(handleHttpError);
+  app.addHook('onRequest', createAuthHook(options.token));
+  registerHealthRoutes(app);
+  registerSessionRoutes(app, options.sessions);
+  if (options.webchat) registerWebchatRoutes(app, { webchat: options.webchat, page: await loadWebchatPage() });
+  app.setNotFoundHandler((request, reply) =>
+    reply.code(404).send({ error: 'not_found', message: `no route ${request.method} ${request.url.split('?')[0]}` }),
+  );
+
+  return {
+    app,
+    async listen() {
+      await app.listen({ host: options.host, port: options.port });
+      const address = app.server.address();
+      const port = typeof address === 'object' && address ? address.port : options.port;
+      const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+      return `http://${host}:${port}`;
+    },
+    close: () => app.close(),
+  };
+}

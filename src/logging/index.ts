@@ -1,0 +1,1 @@
+export { type CreateLoggerOptions, createLogger, type Logger, type LoggerHandle, type LogLevel } from './logger.js';

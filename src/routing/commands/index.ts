@@ -1,0 +1,19 @@
+import { helpCommand } from './help.js';
+import { newCommand } from './new.js';
+import { statusCommand } from './status.js';
+import { stopCommand } from './stop.js';
+import type { ChatCommand } from './types.js';
+import { whoamiCommand } from './whoami.js';
+
+export type { ChatCommand, CommandContext } from './types.js';
+
+export const BUILTIN_COMMANDS: readonly ChatCommand[] = [helpCommand, statusCommand, newCommand, stopCommand, whoamiCommand];
+
+const COMMAND = /^\/([A-Za-z][\w-]*)(?:\s+([\s\S]*))?$/;
+
+/** `/name args` → name and args; anything else (including `/usr/bin …`) is not a command. */
+export function parseCommand(text: string): { name: string; args: string } | undefined {
+  const match = COMMAND.exec(text.trim());
+  if (!match?.[1]) return undefined;
+  return { name: match[1].toLowerCase(), args: (match[2] ?? '').trim() };
+}

@@ -1,0 +1,29 @@
+import type { InboundMessage } from '../../channels/index.js';
+import type { Config } from '../../config/index.js';
+import type { SessionStore } from '../../sessions/index.js';
+import type { SessionLanes } from '../session-lanes.js';
+
+/** What a chat command may read and do. */
+export interface CommandContext {
+  /** Text after the command name, trimmed. */
+  args: string;
+  message: InboundMessage;
+  sessionKey: string;
+  agentId: string;
+  isOwner: boolean;
+  config: Config;
+  configFile: { path: string | undefined; hash: string };
+  uptimeMs: number;
+  lanes: Pick<SessionLanes, 'depth' | 'status' | 'stop'>;
+  sessions: SessionStore;
+  commands: readonly ChatCommand[];
+}
+
+/** A command handled without a model. Its reply is plain text. */
+export interface ChatCommand {
+  name: string;
+  /** One line for /help. */
+  summary: string;
+  ownerOnly?: boolean;
+  run(context: CommandContext): Promise<string> | string;
+}

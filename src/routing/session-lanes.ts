@@ -1,0 +1,188 @@
+import type PQueue from 'p-queue';
+import type { TurnResult, TurnRunner } from '../agents/index.js';
+import type { DeliveryRoute, DispatchResult, OutboundMessage } from '../channels/index.js';
+import type { AgentConfig } from '../config/index.js';
+import { SwitchboardError } from '../errors/index.js';
+import type { Logger } from '../logging/index.js';
+import type { SessionStore, TranscriptEntry } from '../sessions/index.js';
+
+const ABORT_GRACE_MS = 2000;
+
+export type QueueMode = 'collect' | 'followup';
+export type LaneStatus = 'idle' | 'queued' | 'running';
+
+/** A user message that is in the transcript and waits for the turn that answers it. */
+export interface PendingMessage {
+  entry: TranscriptEntry;
+  senderId: string;
+  isOwner: boolean;
+  resolve(result: DispatchResult): void;
+  reject(error: unknown): void;
+}
+
+export interface LaneTarget {
+  sessionKey: string;
+  agentId: string;
+  agent: AgentConfig;
+  route: DeliveryRoute;
+}
+
+export interface SessionLanesOptions {
+  sessions: SessionStore;
+  runner: TurnRunner;
+  queueMode: QueueMode;
+  /** The global limit on concurrent turns. */
+  limiter: PQueue;
+  deliver(route: DeliveryRoute, message: OutboundMessage): Promise<void>;
+  deliverDelta(route: DeliveryRoute, id: string, delta: string): void;
+  logger: Logger;
+}
+
+interface Lane extends LaneTarget {
+  pending: PendingMessage[];
+  active?: { controller: AbortController; started: boolean };
+}
+
+/**
+ * One lane per session: a session runs one turn at a time and messages that arrive during a
+ * turn wait (`collect`: all of them form the next turn; `followup`: one turn each). Turns of
+ * all sessions share the global limiter.
+ */
+export function createSessionLanes(options: SessionLanesOptions) {
+  const lanes = new Map<string, Lane>();
+  const idleWaiters = new Set<() => void>();
+  let closed = false;
+
+  function pump(lane: Lane): void {
+    if (lane.active || lane.pending.length === 0) {
+      if (!lane.active) {
+        lanes.delete(lane.sessionKey);
+        if (lanes.size === 0) for (const wake of idleWaiters) wake();
+      }
+      return;
+    }
+    const batch = options.queueMode === 'collect' ? lane.pending.splice(0) : lane.pending.splice(0, 1);
+    const active = { controller: new AbortController(), started: false };
+    lane.active = active;
+    void options.limiter
+      .add(async () => {
+        active.started = true;
+        await runTurn(lane, batch, active.controller.signal);
+      })
+      .catch((error: unknown) => {
+        for (const message of batch) message.reject(error);
+      })
+      .finally(() => {
+        lane.active = undefined;
+        pump(lane);
+      });
+  }
+
+  async function runTurn(lane: Lane, batch: PendingMessage[], signal: AbortSignal): Promise<void> {
+    const logger = options.logger.child({ session: lane.sessionKey });
+    const first = batch[0];
+    if (!first) return;
+    let result: TurnResult;
+    if (signal.aborted) {
+      result = { status: 'killed', replies: [] };
+    } else {
+      try {
+        result = await options.runner.runTurn({
+          sessionKey: lane.sessionKey,
+          agentId: lane.agentId,
+          agent: lane.agent,
+          messages: batch.map((message) => message.entry),
+          senderId: first.senderId,
+          isOwner: batch.every((message) => message.isOwner),
+          signal,
+          logger,
+          onDelta: (id, delta) => options.deliverDelta(lane.route, id, delta),
+        });
+      } catch (error) {
+        logger.error({ err: error }, 'turn failed');
+        result = { status: 'error', replies: [{ id: crypto.randomUUID(), text: `The turn failed: ${describe(error)}` }] };
+      }
+    }
+    for (const reply of result.replies) {
+      await options.sessions.append(lane.sessionKey, { role: 'assistant', text: reply.text });
+      await options.deliver(lane.route, reply).catch((error: unknown) => {
+        logger.warn({ err: error, route: lane.route }, 'reply delivery failed');
+      });
+    }
+    logger.debug({ status: result.status, messages: batch.length, replies: result.replies.length }, 'turn ended');
+    for (const message of batch) message.resolve({ sessionKey: lane.sessionKey, replies: result.replies });
+  }
+
+  return {
+    /** Queues a message that is already in the transcript; resolves with the replies of its turn. */
+    enqueue(target: LaneTarget, message: Omit<PendingMessage, 'resolve' | 'reject'>): Promise<DispatchResult> {
+      if (closed) return Promise.reject(new SwitchboardError('GATEWAY_STATE', 'the gateway is stopping'));
+      let lane = lanes.get(target.sessionKey);
+      if (!lane) {
+        lane = { ...target, pending: [] };
+        lanes.set(target.sessionKey, lane);
+      }
+      const current = lane;
+      const result = new Promise<DispatchResult>((resolve, reject) => current.pending.push({ ...message, resolve, reject }));
+      pump(current);
+      return result;
+    },
+    status(sessionKey: string): LaneStatus {
+      const lane = lanes.get(sessionKey);
+      if (!lane?.active) return 'idle';
+      return lane.active.started ? 'running' : 'queued';
+    },
+    /** Messages waiting behind the current turn. */
+    depth(sessionKey: string): number {
+      return lanes.get(sessionKey)?.pending.length ?? 0;
+    },
+    /** Aborts the session's current turn; false when none is running. */
+    stop(sessionKey: string): boolean {
+      const active = lanes.get(sessionKey)?.active;
+      if (!active || active.controller.signal.aborted) return false;
+      active.controller.abort(new Error('stopped by /stop'));
+      return true;
+    },
+    /**
+     * Takes no new messages, lets queued and running turns finish for up to `timeoutMs`,
+     * then aborts what still runs and waits for it to settle.
+     */
+    async close(timeoutMs: number): Promise<void> {
+      closed = true;
+      if (lanes.size === 0) return;
+      const idle = new Promise<void>((resolve) => idleWaiters.add(resolve));
+      if ((await settleWithin(idle, timeoutMs)) === 'expired') {
+        options.logger.warn({ sessions: lanes.size }, 'stop timeout reached; aborting running turns');
+        for (const lane of lanes.values()) {
+          lane.active?.controller.abort(new Error('gateway stopping'));
+          for (const message of lane.pending.splice(0)) {
+            message.reject(new SwitchboardError('GATEWAY_STATE', 'the gateway stopped before this message was answered'));
+          }
+        }
+        // A runner that ignores its abort signal must not hold the stop forever.
+        if ((await settleWithin(idle, ABORT_GRACE_MS)) === 'expired') {
+          options.logger.error({ sessions: lanes.size }, 'turns ignored their abort signal; stopping without them');
+        }
+      }
+      idleWaiters.clear();
+    },
+  };
+}
+
+export type SessionLanes = ReturnType<typeof createSessionLanes>;
+
+async function settleWithin(promise: Promise<void>, ms: number): Promise<'settled' | 'expired'> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<'expired'>((resolve) => {
+    timer = setTimeout(() => resolve('expired'), ms);
+  });
+  try {
+    return await Promise.race([promise.then(() => 'settled' as const), expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
