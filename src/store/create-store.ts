@@ -69,10 +69,14 @@ async function openRedis(url: string, logger: Logger): Promise<Store> {
   const location = describeRedis(url);
   client.on('error', (error: unknown) => logger.warn({ err: error, store: location }, 'redis connection error'));
   let timer: NodeJS.Timeout | undefined;
+  let onFirstError: ((error: unknown) => void) | undefined;
   try {
+    // The first connection error fails the start at once; later ones are retried by the client.
     await Promise.race([
       client.connect(),
       new Promise((_, reject) => {
+        onFirstError = reject;
+        client.once('error', reject);
         timer = setTimeout(() => reject(new Error(`no answer in ${REDIS_CONNECT_TIMEOUT_MS} ms`)), REDIS_CONNECT_TIMEOUT_MS);
       }),
     ]);
@@ -81,6 +85,7 @@ async function openRedis(url: string, logger: Logger): Promise<Store> {
     throw new SwitchboardError('STORE_UNAVAILABLE', `store: cannot connect to ${location}: ${String(error)}`, { cause: error });
   } finally {
     clearTimeout(timer);
+    if (onFirstError) client.off('error', onFirstError);
   }
   return assemble(
     'redis',

@@ -1,0 +1,66 @@
+import type { TurnRequest, TurnResult, TurnRunner } from '../../src/agents/index.js';
+
+interface OpenTurn {
+  request: TurnRequest;
+  /** Ends the turn with a reply naming the texts it answered. */
+  release(): void;
+}
+
+/**
+ * A turn runner that holds every turn open until the test releases it, and records which
+ * messages each turn answered. An aborted turn ends at once with status `killed`.
+ */
+export function createGatedRunner() {
+  const turns: TurnRequest[] = [];
+  const open: OpenTurn[] = [];
+  const waiters: (() => void)[] = [];
+  let running = 0;
+  let maxRunning = 0;
+
+  const runner: TurnRunner = {
+    runTurn(request): Promise<TurnResult> {
+      turns.push(request);
+      running += 1;
+      maxRunning = Math.max(maxRunning, running);
+      return new Promise<TurnResult>((resolve) => {
+        const finish = (result: TurnResult) => {
+          running -= 1;
+          const index = open.findIndex((turn) => turn.request === request);
+          if (index >= 0) open.splice(index, 1);
+          resolve(result);
+        };
+        request.signal.addEventListener('abort', () => finish({ status: 'killed', replies: [] }), { once: true });
+        open.push({
+          request,
+          release: () => {
+            const texts = request.messages.map((message) => message.text).join(' + ');
+            finish({ status: 'done', replies: [{ id: crypto.randomUUID(), text: `answered: ${texts}` }] });
+          },
+        });
+        for (const wake of waiters.splice(0)) wake();
+      });
+    },
+  };
+
+  return {
+    runner,
+    /** Every turn started so far, in order. */
+    turns,
+    get running() {
+      return running;
+    },
+    get maxRunning() {
+      return maxRunning;
+    },
+    /** Resolves once `count` turns are open (started and not ended). */
+    async waitForOpen(count: number): Promise<void> {
+      while (open.length < count) await new Promise<void>((resolve) => waiters.push(resolve));
+    },
+    /** Releases the oldest open turn. */
+    releaseNext(): void {
+      const turn = open[0];
+      if (!turn) throw new Error('no open turn to release');
+      turn.release();
+    },
+  };
+}

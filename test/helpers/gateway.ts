@@ -1,0 +1,98 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { TurnRunner } from '../../src/agents/index.js';
+import { createGatewayHost, type GatewayHost } from '../../src/gateway/index.js';
+import { createLogger, type LoggerHandle } from '../../src/logging/index.js';
+
+export interface TestGateway {
+  host: GatewayHost;
+  /** Base URL, e.g. http://127.0.0.1:41234 (changes after a restart: port 0 picks a new one). */
+  url: string;
+  token: string;
+  dir: string;
+  configPath: string;
+  /** JSON log lines written so far. */
+  logLines: string[];
+  /** Authenticated JSON request against the gateway. */
+  request(method: string, route: string, body?: unknown): Promise<{ status: number; body: any }>;
+  /** Sends a web chat message as `user` (default `local`). */
+  send(text: string, user?: string, thread?: string): Promise<{ status: number; body: any }>;
+  restart(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export interface TestGatewayOptions {
+  /** Extra config merged over the test defaults (port 0, a temp state dir, a fixed token). */
+  config?: Record<string, unknown>;
+  /** Reuse a directory (to restart on the same state). */
+  dir?: string;
+  createRunner?: (context: { configPath: string }) => TurnRunner;
+}
+
+export const TEST_TOKEN = 'test-token-0123456789abcdef';
+
+/** Starts a real gateway in this process on a free port, with its state in a temp dir. */
+export async function startTestGateway(options: TestGatewayOptions = {}): Promise<TestGateway> {
+  const dir = options.dir ?? (await mkdtemp(path.join(tmpdir(), 'switchboard-test-')));
+  const configPath = path.join(dir, 'gateway.jsonc');
+  const config = { stateDir: path.join(dir, 'data'), http: { port: 0, token: TEST_TOKEN }, ...options.config };
+  await writeFile(configPath, `// test config\n${JSON.stringify(config, null, 2)}\n`);
+  const logLines: string[] = [];
+  const log: LoggerHandle = createLogger({
+    level: 'info',
+    destination: { write: (line: string) => void logLines.push(line) },
+  });
+  let url = '';
+  const host = createGatewayHost({
+    log,
+    configOptions: { configPath, environment: {} },
+    ...(options.createRunner ? { createRunner: options.createRunner } : {}),
+    onReady: (info) => {
+      url = info.url;
+    },
+  });
+  await host.start();
+  const gateway: TestGateway = {
+    host,
+    get url() {
+      return url;
+    },
+    token: (config.http as { token?: string }).token ?? TEST_TOKEN,
+    dir,
+    configPath,
+    logLines,
+    async request(method, route, body) {
+      const response = await fetch(`${url}${route}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${gateway.token}`,
+          // No keep-alive: tests count handles, and a pooled socket to an old server would be noise.
+          connection: 'close',
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+      });
+      const text = await response.text();
+      let parsed: unknown = text;
+      try {
+        parsed = JSON.parse(text);
+      } catch {}
+      return { status: response.status, body: parsed };
+    },
+    send(text, user, thread) {
+      return gateway.request('POST', '/api/webchat/messages', {
+        text,
+        ...(user ? { user } : {}),
+        ...(thread ? { thread } : {}),
+      });
+    },
+    restart: () => host.restart('test'),
+    stop: () => host.stop(),
+  };
+  return gateway;
+}
+
+export async function removeDir(dir: string): Promise<void> {
+  await rm(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,83 @@
+import { readdirSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { afterEach, describe, expect, it } from 'vitest';
+import { removeDir, startTestGateway, type TestGateway } from '../helpers/gateway.js';
+
+let gateway: TestGateway | undefined;
+
+afterEach(async () => {
+  await gateway?.stop();
+  if (gateway) await removeDir(gateway.dir);
+  gateway = undefined;
+});
+
+/**
+ * Handles and requests that keep the event loop alive, by type (timers, sockets, servers),
+ * plus open file descriptors: an unclosed SQLite connection holds files but no libuv handle.
+ */
+function activeResources(): Record<string, number> {
+  const counts: Record<string, number> = { fileDescriptors: readdirSync('/proc/self/fd').length };
+  for (const type of process.getActiveResourcesInfo()) counts[type] = (counts[type] ?? 0) + 1;
+  return counts;
+}
+
+async function whoami(target: TestGateway): Promise<string> {
+  return (await target.send('/whoami')).body.replies[0].text;
+}
+
+describe('in-process restart', () => {
+  it('twenty restarts in a row keep answering and leak no handles, listeners or timers', async () => {
+    gateway = await startTestGateway({ config: { store: {} } });
+    await gateway.send('warm up the store and transcript path');
+    expect(await whoami(gateway)).toBe('You are webchat:local (owner).');
+    const signalListeners = () => ['SIGUSR1', 'SIGTERM', 'SIGINT'].map((signal) => process.listenerCount(signal));
+    const listenersBefore = signalListeners();
+    // The test's own requests close their connections; wait until none is left half-closed.
+    await expect.poll(() => activeResources().TCPSocketWrap ?? 0).toBe(0);
+    const resourcesBefore = activeResources();
+
+    for (let restart = 1; restart <= 20; restart += 1) {
+      await gateway.restart();
+      expect(gateway.host.restarts).toBe(restart);
+      expect(await whoami(gateway)).toBe('You are webchat:local (owner).');
+    }
+    await gateway.send('after twenty restarts');
+
+    // Closed sockets and timers are released on the next turns of the event loop.
+    await expect.poll(activeResources, { timeout: 5000 }).toEqual(resourcesBefore);
+    expect(signalListeners()).toEqual(listenersBefore);
+    const transcript = await gateway.request('GET', '/api/sessions/agent:main:webchat:direct:local/transcript');
+    expect(transcript.body.entries.map((entry: { text: string }) => entry.text)).toContain('after twenty restarts');
+  });
+
+  it('restart requests close together coalesce', async () => {
+    gateway = await startTestGateway();
+    const first = gateway.restart();
+    const joined = [gateway.restart(), gateway.restart(), gateway.restart()];
+    await Promise.all([first, ...joined]);
+    expect(gateway.host.restarts).toBeLessThanOrEqual(2);
+    expect(await whoami(gateway)).toContain('webchat:local');
+  });
+
+  it('a restart with an invalid config keeps the running gateway and logs the JSON path', async () => {
+    gateway = await startTestGateway();
+    const urlBefore = gateway.url;
+    await writeFile(gateway.configPath, '{ "http": { "port": "eighty" } }');
+    await gateway.restart();
+    expect(gateway.url).toBe(urlBefore);
+    expect(await whoami(gateway)).toContain('webchat:local');
+    const refused = gateway.logLines.find((line) => line.includes('restart refused'));
+    expect(refused).toContain('/http/port');
+  });
+
+  it('keeps transcripts across a stop and a start (SQLite)', async () => {
+    const first = await startTestGateway();
+    await first.send('remember this', 'frank');
+    await first.stop();
+    gateway = await startTestGateway({ dir: first.dir });
+    const transcript = await gateway.request('GET', '/api/sessions/agent:main:webchat:direct:frank/transcript');
+    expect(transcript.status).toBe(200);
+    expect(transcript.body.entries[0]).toMatchObject({ role: 'user', text: 'remember this', senderId: 'webchat:frank' });
+    expect(transcript.body.entries).toHaveLength(2);
+  });
+});

@@ -1,0 +1,155 @@
+import { createHash } from 'node:crypto';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  collectSecretValues,
+  findSecretPaths,
+  loadConfig,
+  REDACTED,
+  redactConfig,
+  renderConfigJsonSchema,
+} from '../../src/config/index.js';
+import { ConfigError } from '../../src/errors/index.js';
+
+const root = path.resolve(import.meta.dirname, '../..');
+
+async function writeConfig(text: string): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'switchboard-config-'));
+  const file = path.join(dir, 'gateway.jsonc');
+  await writeFile(file, text);
+  return file;
+}
+
+async function loadError(text: string, environment: NodeJS.ProcessEnv = {}): Promise<ConfigError> {
+  const error = await loadConfig({ configPath: await writeConfig(text), environment }).catch((caught) => caught);
+  expect(error).toBeInstanceOf(ConfigError);
+  return error as ConfigError;
+}
+
+describe('loading the config', () => {
+  it('runs on built-in defaults when the default file is absent, and says so', async () => {
+    const cwd = await mkdtemp(path.join(tmpdir(), 'switchboard-empty-'));
+    const loaded = await loadConfig({ cwd, environment: {} });
+    expect(loaded.origin).toBe('defaults');
+    expect(loaded.path).toBeUndefined();
+    expect(loaded.hash).toBe(createHash('sha256').update('').digest('hex'));
+    expect(loaded.config).toMatchObject({
+      stateDir: './data',
+      http: { host: '127.0.0.1', port: 8787 },
+      owners: ['webchat:local'],
+      defaultAgent: 'main',
+      agents: { main: {} },
+      channels: { webchat: { enabled: true } },
+      commands: { restart: true },
+    });
+    expect(loaded.config.http.token).toBeUndefined();
+  });
+
+  it('reads JSONC with comments and hashes the raw text', async () => {
+    const text = '// a comment\n{ "http": { "port": 9000, }, /* more */ "owners": ["slack:U1"] }\n';
+    const loaded = await loadConfig({ configPath: await writeConfig(text), environment: {} });
+    expect(loaded.config.http.port).toBe(9000);
+    expect(loaded.config.owners).toEqual(['slack:U1']);
+    expect(loaded.hash).toBe(createHash('sha256').update(text).digest('hex'));
+  });
+
+  it('takes the path from SWITCHBOARD_CONFIG, and --config wins over it', async () => {
+    const fromEnvironment = await writeConfig('{ "http": { "port": 1001 } }');
+    const fromOption = await writeConfig('{ "http": { "port": 1002 } }');
+    const viaEnvironment = await loadConfig({ environment: { SWITCHBOARD_CONFIG: fromEnvironment } });
+    expect(viaEnvironment).toMatchObject({ origin: 'environment', path: fromEnvironment });
+    const viaOption = await loadConfig({ configPath: fromOption, environment: { SWITCHBOARD_CONFIG: fromEnvironment } });
+    expect(viaOption.config.http.port).toBe(1002);
+  });
+
+  it('refuses an explicit path that does not exist', async () => {
+    const error = await loadConfig({ configPath: '/nonexistent/gateway.jsonc', environment: {} }).catch((e) => e);
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error.message).toContain('/nonexistent/gateway.jsonc');
+    expect(error.message).toContain('file not found');
+  });
+
+  it('names every wrong JSON path: types, unknown keys at any depth, enums, bad keys', async () => {
+    const error = await loadError(
+      '{ "http": { "port": "eighty", "prot": 1 }, "log": { "level": "loud" }, "agents": { "Main Agent": {} }, "colour": 1 }',
+    );
+    const paths = error.issues.map((issue) => issue.path);
+    expect(paths).toEqual(expect.arrayContaining(['/http/port', '/http/prot', '/log/level', '/colour', '/agents/Main Agent']));
+    expect(error.issues.find((issue) => issue.path === '/http/prot')?.message).toBe('unknown key');
+    expect(error.issues.find((issue) => issue.path === '/log/level')?.message).toContain('"debug"');
+    expect(error.message).toContain('/http/port: must be integer');
+  });
+
+  it('checks references between sections', async () => {
+    const error = await loadError(
+      '{ "defaultAgent": "ops", "agents": { "main": { "model": "gpt" } }, "bindings": [{ "agent": "nobody", "match": { "channel": "webchat" } }] }',
+    );
+    expect(error.issues.map((issue) => issue.path)).toEqual(['/defaultAgent', '/agents/main/model', '/bindings/0/agent']);
+  });
+
+  it('names a JSONC syntax error with its line and column', async () => {
+    const error = await loadError('{\n  "http": { "port": }\n}');
+    expect(error.code).toBe('CONFIG_PARSE');
+    expect(error.message).toMatch(/line 2, column \d+/);
+  });
+
+  it('substitutes ${NAME} from the environment and keeps $${NAME} literal', async () => {
+    const file = await writeConfig(
+      '{ "http": { "token": "${TOKEN}" }, "agents": { "main": { "displayName": "$${NOT_ME} ${NAME}" } } }',
+    );
+    const loaded = await loadConfig({
+      configPath: file,
+      environment: { TOKEN: 'a-token-long-enough-123', NAME: 'Ops' },
+    });
+    expect(loaded.config.http.token).toBe('a-token-long-enough-123');
+    expect(loaded.config.agents.main?.displayName).toBe('${NOT_ME} Ops');
+  });
+
+  it('names a missing environment variable and where it is used', async () => {
+    const error = await loadError('{ "http": { "token": "${SWITCHBOARD_TEST_MISSING}" } }');
+    expect(error.code).toBe('CONFIG_ENV_MISSING');
+    expect(error.issues).toEqual([
+      { path: '/http/token', message: 'environment variable SWITCHBOARD_TEST_MISSING is not set' },
+    ]);
+  });
+
+  it('loads the committed example config', async () => {
+    const example = path.join(root, 'config/gateway.example.jsonc');
+    const loaded = await loadConfig({ configPath: example, environment: {} });
+    expect(loaded.config.agents.main?.displayName).toBe('Main');
+    expect(await readFile(example, 'utf8')).toContain('//');
+  });
+});
+
+describe('the schema', () => {
+  it('matches the committed config/gateway.schema.json (run `npm run schema` when this fails)', async () => {
+    const committed = await readFile(path.join(root, 'config/gateway.schema.json'), 'utf8');
+    expect(committed).toBe(renderConfigJsonSchema());
+  });
+
+  it('marks the secret fields, at any depth', () => {
+    expect(findSecretPaths()).toEqual(expect.arrayContaining([['http', 'token'], ['models', '*', 'apiKey']]));
+  });
+});
+
+describe('redaction', () => {
+  const config = {
+    http: { token: 'http-token-value-123456' },
+    models: { a: { apiKey: 'sk-first' }, b: { apiKey: 'sk-second' }, c: { model: 'x' } },
+  };
+
+  it('replaces every secret with the placeholder and leaves the input alone', () => {
+    const redacted = redactConfig(config);
+    expect(redacted).toEqual({
+      http: { token: REDACTED },
+      models: { a: { apiKey: REDACTED }, b: { apiKey: REDACTED }, c: { model: 'x' } },
+    });
+    expect(config.models.a.apiKey).toBe('sk-first');
+  });
+
+  it('collects the secret values for scrubbing', () => {
+    expect(collectSecretValues(config).sort()).toEqual(['http-token-value-123456', 'sk-first', 'sk-second']);
+  });
+});
