@@ -1,6 +1,7 @@
 // The web chat page. Authentication is the HttpOnly cookie set when the page was opened
 // with ?token=; replies arrive on the event stream (streamed parts first) and, as a fallback,
 // in the answer to the POST.
+// biome-ignore lint/suspicious/noRedundantUseStrict: the page inlines this file as a classic <script>, not a module.
 'use strict';
 
 const log = document.getElementById('log');
@@ -10,7 +11,9 @@ const userInput = document.getElementById('user');
 const threadInput = document.getElementById('thread');
 const connection = document.getElementById('connection');
 const shown = new Map();
+const SIGN_IN_HINT = 'Open the web chat URL with ?token= that the gateway log shows';
 let stream;
+let pending = 0;
 
 const params = new URLSearchParams(location.search);
 if (params.get('user')) userInput.value = params.get('user');
@@ -60,14 +63,32 @@ function setConnection(text, offline) {
   connection.classList.toggle('offline', offline);
 }
 
+function notSignedIn() {
+  setConnection('not signed in: open the URL with ?token= from the gateway log', true);
+}
+
+// The log is busy while messages wait for their answers (screen readers, and tests, can tell).
+function setPending(change) {
+  pending += change;
+  log.setAttribute('aria-busy', String(pending > 0));
+}
+
 async function listen() {
   const controller = new AbortController();
   stream = controller;
   const user = userInput.value.trim() || 'local';
+  if (!userInput.checkValidity()) {
+    // The server would refuse the name (400) and the page would retry forever.
+    setConnection('invalid user name: letters, digits, _ . - (up to 64)', true);
+    return;
+  }
+  setConnection('connecting…', false);
   try {
-    const response = await fetch(`/api/webchat/events?user=${encodeURIComponent(user)}`, { signal: controller.signal });
+    const response = await fetch(`/api/webchat/events?user=${encodeURIComponent(user)}`, {
+      signal: controller.signal,
+    });
     if (response.status === 401) {
-      setConnection('not signed in: open the URL with ?token= from the gateway log', true);
+      notSignedIn();
       return;
     }
     if (!response.ok || !response.body) throw new Error(`HTTP ${response.status}`);
@@ -117,25 +138,35 @@ form.addEventListener('submit', async (event) => {
   const body = { text, user: userInput.value.trim() || 'local' };
   const thread = currentThread();
   if (thread) body.thread = thread;
+  setPending(1);
   try {
     const response = await fetch('/api/webchat/messages', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(body),
     });
-    const answer = await response.json();
+    const answer = await response.json().catch(() => ({}));
+    if (response.status === 401) {
+      notSignedIn();
+      add('error', `Not signed in, so the message was not sent. ${SIGN_IN_HINT}.`);
+      return;
+    }
     if (!response.ok) {
       add('error', answer.message || `HTTP ${response.status}`);
       return;
     }
-    for (const reply of answer.replies) showReply(reply.id, reply.text, true);
+    // The thread view may have changed while the turn ran: its replies belong to the old one.
+    if (thread !== currentThread()) return;
+    for (const reply of answer.replies || []) showReply(reply.id, reply.text, true);
   } catch (error) {
     add('error', `Could not send: ${error.message}`);
+  } finally {
+    setPending(-1);
   }
 });
 
 textInput.addEventListener('keydown', (event) => {
-  if (event.key === 'Enter' && !event.shiftKey) {
+  if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
     event.preventDefault();
     form.requestSubmit();
   }

@@ -1,5 +1,5 @@
-import { ConfigError } from '../errors/index.js';
 import { loadConfig } from '../config/index.js';
+import { ConfigError } from '../errors/index.js';
 
 /** `switchboard doctor`: the start-up validation, without starting anything. Exit 1 when something is wrong. */
 export async function runDoctor(options: { config?: string }): Promise<void> {

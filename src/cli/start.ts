@@ -9,7 +9,9 @@ export async function runStart(options: { config?: string }): Promise<void> {
     log,
     configOptions: { configPath: options.config },
     onReady({ webchatUrl, url, restarts }) {
-      const message = webchatUrl ? `Switchboard ready; web chat: ${webchatUrl}` : `Switchboard ready at ${url}`;
+      const message = webchatUrl
+        ? `Switchboard ready; web chat: ${webchatUrl}`
+        : `Switchboard ready at ${url}`;
       log.logger.info({ url, restarts }, message);
       // pm2 waits for this with wait_ready; it is sent after every restart too, which pm2 ignores.
       process.send?.('ready');

@@ -14,8 +14,8 @@ export function substituteEnv(
   const issues: ConfigIssue[] = [];
   const walk = (node: unknown, path: string): unknown => {
     if (typeof node === 'string') {
-      return node.replace(REFERENCE, (whole, escape: string, name: string) => {
-        if (escape) return whole.slice(1);
+      return node.replace(REFERENCE, (whole, escaped: string, name: string) => {
+        if (escaped) return whole.slice(1);
         const replacement = environment[name];
         if (replacement === undefined) {
           issues.push({ path, message: `environment variable ${name} is not set` });

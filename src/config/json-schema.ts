@@ -5,7 +5,10 @@ import { ConfigSchema } from './schema.js';
  * A key with a default is not `required` there: the loader fills it in before validating.
  */
 export function renderConfigJsonSchema(): string {
-  const document = { $schema: 'http://json-schema.org/draft-07/schema#', ...dropDefaultedRequired(ConfigSchema) };
+  const document = {
+    $schema: 'http://json-schema.org/draft-07/schema#',
+    ...(dropDefaultedRequired(ConfigSchema) as object),
+  };
   return `${JSON.stringify(document, null, 2)}\n`;
 }
 

@@ -51,16 +51,32 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' && origin === 'default') {
-      return { path: undefined, origin: 'defaults', hash: hashConfigText(''), text: '', config: parseConfigText('', undefined, environment) };
+      return {
+        path: undefined,
+        origin: 'defaults',
+        hash: hashConfigText(''),
+        text: '',
+        config: parseConfigText('', undefined, environment),
+      };
     }
     const reason = code === 'ENOENT' ? 'file not found' : `cannot read file (${code ?? String(error)})`;
     throw new ConfigError('CONFIG_READ', file, [{ path: '', message: reason }]);
   }
-  return { path: file, origin, hash: hashConfigText(text), text, config: parseConfigText(text, file, environment) };
+  return {
+    path: file,
+    origin,
+    hash: hashConfigText(text),
+    text,
+    config: parseConfigText(text, file, environment),
+  };
 }
 
 /** Parses and validates config text; exported for dry runs of edits that are not written yet. */
-export function parseConfigText(text: string, file: string | undefined, environment: NodeJS.ProcessEnv): Config {
+export function parseConfigText(
+  text: string,
+  file: string | undefined,
+  environment: NodeJS.ProcessEnv,
+): Config {
   const parsed = parseJsonc(text, file);
   const substituted = substituteEnv(parsed, environment);
   if (substituted.issues.length > 0) throw new ConfigError('CONFIG_ENV_MISSING', file, substituted.issues);

@@ -27,7 +27,8 @@ export function findSecretPaths(schema: unknown = ConfigSchema): SecretPath[] {
     for (const child of Object.values(node.patternProperties ?? {})) walk(child, [...at, '*']);
     if (typeof node.additionalProperties === 'object') walk(node.additionalProperties, [...at, '*']);
     if (node.items) walk(node.items, [...at, '*']);
-    for (const child of [...(node.anyOf ?? []), ...(node.oneOf ?? []), ...(node.allOf ?? [])]) walk(child, at);
+    for (const child of [...(node.anyOf ?? []), ...(node.oneOf ?? []), ...(node.allOf ?? [])])
+      walk(child, at);
   };
   walk(schema as SchemaNode, []);
   return found;
@@ -58,7 +59,11 @@ export function collectSecretValues(value: unknown, secretPaths: SecretPath[] = 
 
 type Container = Record<string | number, unknown>;
 
-function visit(node: unknown, secretPath: SecretPath, onLeaf: (parent: Container, key: string) => void): void {
+function visit(
+  node: unknown,
+  secretPath: SecretPath,
+  onLeaf: (parent: Container, key: string) => void,
+): void {
   if (node === null || typeof node !== 'object') return;
   const [head, ...rest] = secretPath;
   if (head === undefined) return;

@@ -1,4 +1,4 @@
-import { type SchemaOptions, type TSchema, type TString, Type, type TUnsafe } from '@sinclair/typebox';
+import { type SchemaOptions, type TSchema, type TString, type TUnsafe, Type } from '@sinclair/typebox';
 
 /** The schema keyword that marks a value as secret: redacted in logs, `config.get` and every output. */
 export const SECRET_KEYWORD = 'x-secret';

@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Secret, StringEnum, Strict } from './schema-helpers.js';
+import { Secret, Strict, StringEnum } from './schema-helpers.js';
 
 /**
  * The config schema: the single source of truth. It validates the file (ajv), generates
@@ -17,7 +17,10 @@ export const ModelConfigSchema = Strict(
     }),
     model: Type.String({ minLength: 1, description: 'Model id sent to the provider, e.g. `gpt-4o-mini`.' }),
     baseUrl: Type.Optional(
-      Type.String({ format: 'uri', description: 'API base URL (Ollama, vLLM, LM Studio, OpenRouter, proxies).' }),
+      Type.String({
+        format: 'uri',
+        description: 'API base URL (Ollama, vLLM, LM Studio, OpenRouter, proxies).',
+      }),
     ),
     apiKey: Type.Optional(Secret({ description: 'API key; use `${ENV_NAME}` to keep it out of the file.' })),
     maxTokens: Type.Optional(Type.Integer({ minimum: 1, description: 'Upper bound on tokens per reply.' })),
@@ -30,7 +33,10 @@ export const AgentConfigSchema = Strict(
   {
     displayName: Type.Optional(Type.String({ minLength: 1, description: 'Name shown in chat and status.' })),
     model: Type.Optional(
-      Type.String({ minLength: 1, description: 'Name of an entry in `models`; without it the agent cannot answer.' }),
+      Type.String({
+        minLength: 1,
+        description: 'Name of an entry in `models`; without it the agent cannot answer.',
+      }),
     ),
   },
   { description: 'An agent: who answers in the sessions routed to it.' },
@@ -41,7 +47,9 @@ export const BindingSchema = Strict(
     agent: Type.String({ pattern: AGENT_ID_PATTERN, description: 'Agent id (a key of `agents`).' }),
     match: Strict(
       {
-        channel: StringEnum(['webchat', 'slack', 'discord'] as const, { description: 'Channel the message came from.' }),
+        channel: StringEnum(['webchat', 'slack', 'discord'] as const, {
+          description: 'Channel the message came from.',
+        }),
         chatType: Type.Optional(
           StringEnum(['direct', 'channel'] as const, { description: 'Direct message or channel message.' }),
         ),
@@ -66,7 +74,8 @@ export const ConfigSchema = Strict(
     stateDir: Type.String({
       minLength: 1,
       default: './data',
-      description: 'Directory for the store, the HTTP token, logs and other state; relative to the working directory.',
+      description:
+        'Directory for the store, the HTTP token, logs and other state; relative to the working directory.',
     }),
     log: Strict(
       {
@@ -79,8 +88,17 @@ export const ConfigSchema = Strict(
     ),
     http: Strict(
       {
-        host: Type.String({ minLength: 1, default: '127.0.0.1', description: 'Address the HTTP server binds.' }),
-        port: Type.Integer({ minimum: 0, maximum: 65535, default: 8787, description: 'HTTP port; 0 picks a free one.' }),
+        host: Type.String({
+          minLength: 1,
+          default: '127.0.0.1',
+          description: 'Address the HTTP server binds.',
+        }),
+        port: Type.Integer({
+          minimum: 0,
+          maximum: 65535,
+          default: 8787,
+          description: 'HTTP port; 0 picks a free one.',
+        }),
         token: Type.Optional(
           Secret({
             minLength: 16,
@@ -103,12 +121,15 @@ export const ConfigSchema = Strict(
       },
       { default: {}, description: 'Durable storage.' },
     ),
-    owners: Type.Array(Type.String({ pattern: '^(webchat|slack|discord):.+$', description: 'An owner sender id.' }), {
-      default: ['webchat:local'],
-      uniqueItems: true,
-      description:
-        'Sender ids (`webchat:<user>`, `slack:<U…>`, `discord:<id>`) whose messages start owner turns and may run owner commands.',
-    }),
+    owners: Type.Array(
+      Type.String({ pattern: '^(webchat|slack|discord):.+$', description: 'An owner sender id.' }),
+      {
+        default: ['webchat:local'],
+        uniqueItems: true,
+        description:
+          'Sender ids (`webchat:<user>`, `slack:<U…>`, `discord:<id>`) whose messages start owner turns and may run owner commands.',
+      },
+    ),
     defaultAgent: Type.String({
       pattern: AGENT_ID_PATTERN,
       default: 'main',
@@ -154,7 +175,10 @@ export const ConfigSchema = Strict(
     ),
     commands: Strict(
       {
-        restart: Type.Boolean({ default: true, description: 'Allow owners to restart the gateway from chat.' }),
+        restart: Type.Boolean({
+          default: true,
+          description: 'Allow owners to restart the gateway from chat.',
+        }),
       },
       { default: {}, description: 'Chat commands.' },
     ),

@@ -81,7 +81,10 @@ function checkReferences(config: Config): ConfigIssue[] {
   }
   config.bindings.forEach((binding, index) => {
     if (!(binding.agent in config.agents)) {
-      issues.push({ path: `/bindings/${index}/agent`, message: `names agent "${binding.agent}", which is not in agents` });
+      issues.push({
+        path: `/bindings/${index}/agent`,
+        message: `names agent "${binding.agent}", which is not in agents`,
+      });
     }
   });
   return issues;

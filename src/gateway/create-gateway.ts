@@ -40,7 +40,9 @@ export function createGateway(options: GatewayOptions): Gateway {
     try {
       return await startServices();
     } catch (error) {
-      await stop().catch((stopError: unknown) => logger.error({ err: stopError }, 'cleanup after a failed start failed'));
+      await stop().catch((stopError: unknown) =>
+        logger.error({ err: stopError }, 'cleanup after a failed start failed'),
+      );
       throw error;
     }
   }
@@ -97,7 +99,9 @@ export function createGateway(options: GatewayOptions): Gateway {
     // Order matters: refuse new messages, let turns end, then close transports and storage.
     await router?.close(config.lifecycle.stopTimeoutMs);
     for (const adapter of adapters.splice(0).reverse()) {
-      await adapter.stop().catch((error: unknown) => logger.warn({ err: error, channel: adapter.name }, 'channel stop failed'));
+      await adapter
+        .stop()
+        .catch((error: unknown) => logger.warn({ err: error, channel: adapter.name }, 'channel stop failed'));
     }
     await http?.close();
     await store?.close();

@@ -26,7 +26,8 @@ export function createGatewayHost(options: GatewayHostOptions) {
 
   async function boot(loaded: LoadedConfig): Promise<void> {
     logger.level = loaded.config.log.level;
-    if (!loaded.path) logger.info('no config file found; running on built-in defaults (see config/gateway.example.jsonc)');
+    if (!loaded.path)
+      logger.info('no config file found; running on built-in defaults (see config/gateway.example.jsonc)');
     const gateway = createGateway({
       loaded,
       log: options.log,
@@ -65,7 +66,10 @@ export function createGatewayHost(options: GatewayHostOptions) {
         try {
           loaded = await loadConfig(options.configOptions);
         } catch (error) {
-          logger.error({ err: error }, `restart refused (${reason}): the config is invalid; the running gateway stays up`);
+          logger.error(
+            { err: error },
+            `restart refused (${reason}): the config is invalid; the running gateway stays up`,
+          );
           return;
         }
         logger.info({ reason }, 'restarting');

@@ -9,7 +9,11 @@ const FORCE_EXIT_GRACE_MS = 5000;
  * A second SIGTERM/SIGINT during the stop exits at once. Returns a function that removes
  * the handlers.
  */
-export function installSignalHandlers(host: GatewayHost, logger: Logger, stopTimeoutMs: () => number): () => void {
+export function installSignalHandlers(
+  host: GatewayHost,
+  logger: Logger,
+  stopTimeoutMs: () => number,
+): () => void {
   let stopping = false;
   const onRestart = () => {
     logger.info('SIGUSR1 received');

@@ -1,12 +1,25 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
-export const TOKEN_COOKIE = 'switchboard_token';
+/**
+ * The web chat's cookie, named per port: cookies are scoped by host, not port, so two
+ * gateways on 127.0.0.1 would otherwise overwrite each other's token.
+ */
+export function tokenCookieName(request: FastifyRequest): string {
+  return `switchboard_token_${request.socket.localPort ?? 0}`;
+}
+
+const SIGN_IN_PAGE = `<!doctype html><meta charset="utf-8"><title>Switchboard: sign in</title>
+<body style="font:16px system-ui;margin:3rem">
+<h1>Not signed in</h1>
+<p>Open the web chat with the link from the gateway log: it ends in <code>/?token=…</code>.</p>
+<p>The token is also in <code>&lt;stateDir&gt;/http-token</code>, or <code>http.token</code> in the config.</p>
+</body>`;
 
 /**
- * Who may call the HTTP server: `/healthz` is public; everything else needs the token as
- * `Authorization: Bearer <token>` (API clients) or the HttpOnly cookie that the web chat
- * page sets after it was opened once with `?token=`.
+ * Who may call the HTTP server: routes marked public (`/healthz`) need nothing; everything
+ * else needs the token as `Authorization: Bearer <token>` (API clients) or the HttpOnly cookie
+ * that the web chat page sets after it was opened once with `?token=`.
  */
 export function createAuthHook(token: string) {
   const expected = Buffer.from(token);
@@ -16,12 +29,15 @@ export function createAuthHook(token: string) {
     return given.length === expected.length && timingSafeEqual(given, expected);
   };
   return async function authenticate(request: FastifyRequest, reply: FastifyReply) {
-    if (request.routeOptions.config.public === true) return;
+    const routeConfig = request.routeOptions.config;
+    if (routeConfig.public === true) return;
     const header = request.headers.authorization;
     const bearer = header?.startsWith('Bearer ') ? header.slice('Bearer '.length).trim() : undefined;
-    if (matches(bearer) || matches(readCookie(request.headers.cookie, TOKEN_COOKIE))) return;
+    if (matches(bearer) || matches(readCookie(request.headers.cookie, tokenCookieName(request)))) return;
     const query = request.query as Record<string, unknown> | undefined;
-    if (request.routeOptions.config.tokenInQuery === true && typeof query?.token === 'string' && matches(query.token)) {
+    if (routeConfig.tokenInQuery === true && typeof query?.token === 'string' && matches(query.token)) return;
+    if (request.method === 'GET' && request.headers.accept?.includes('text/html')) {
+      await reply.code(401).header('content-type', 'text/html; charset=utf-8').send(SIGN_IN_PAGE);
       return;
     }
     await reply.code(401).send({

@@ -1,2 +1,2 @@
-export { createHttpServer, type HttpServer, type HttpServerOptions } from './server.js';
 export type { SessionSummary, SessionsView } from './routes/sessions.js';
+export { createHttpServer, type HttpServer, type HttpServerOptions } from './server.js';

@@ -37,9 +37,12 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
   app.addHook('onRequest', createAuthHook(options.token));
   registerHealthRoutes(app);
   registerSessionRoutes(app, options.sessions);
-  if (options.webchat) registerWebchatRoutes(app, { webchat: options.webchat, page: await loadWebchatPage() });
+  if (options.webchat)
+    registerWebchatRoutes(app, { webchat: options.webchat, page: await loadWebchatPage() });
   app.setNotFoundHandler((request, reply) =>
-    reply.code(404).send({ error: 'not_found', message: `no route ${request.method} ${request.url.split('?')[0]}` }),
+    reply
+      .code(404)
+      .send({ error: 'not_found', message: `no route ${request.method} ${request.url.split('?')[0]}` }),
   );
 
   return {

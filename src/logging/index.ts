@@ -1,1 +1,7 @@
-export { type CreateLoggerOptions, createLogger, type Logger, type LoggerHandle, type LogLevel } from './logger.js';
+export {
+  type CreateLoggerOptions,
+  createLogger,
+  type Logger,
+  type LoggerHandle,
+  type LogLevel,
+} from './logger.js';

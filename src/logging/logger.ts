@@ -24,7 +24,8 @@ export interface LoggerHandle {
  */
 export function createLogger(options: CreateLoggerOptions = {}): LoggerHandle {
   let patterns: string[] = [];
-  const target = options.destination ?? choosePrettyStream(options.pretty) ?? pino.destination({ dest: 1, sync: true });
+  const target =
+    options.destination ?? choosePrettyStream(options.pretty) ?? pino.destination({ dest: 1, sync: true });
   const scrubbing: DestinationStream = {
     write(line: string) {
       let scrubbed = line;

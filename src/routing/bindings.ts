@@ -5,7 +5,11 @@ import type { Binding } from '../config/index.js';
  * The agent for an inbound message: the binding whose every given field matches and that
  * gives the most fields wins (the first of equals); without one, the default agent.
  */
-export function resolveAgentId(bindings: readonly Binding[], defaultAgent: string, message: InboundMessage): string {
+export function resolveAgentId(
+  bindings: readonly Binding[],
+  defaultAgent: string,
+  message: InboundMessage,
+): string {
   let best: { agent: string; specificity: number } | undefined;
   for (const binding of bindings) {
     const specificity = matchSpecificity(binding.match, message);

@@ -1,5 +1,5 @@
 export { resolveAgentId } from './bindings.js';
 export { BUILTIN_COMMANDS, type ChatCommand, type CommandContext, parseCommand } from './commands/index.js';
 export { createRouter, type Router, type RouterOptions } from './router.js';
-export type { LaneStatus, QueueMode } from './session-lanes.js';
 export { sessionKeyFor } from './session-key.js';
+export type { LaneStatus, QueueMode } from './session-lanes.js';

@@ -7,8 +7,8 @@ import type { Logger } from '../logging/index.js';
 import type { SessionStore } from '../sessions/index.js';
 import { resolveAgentId } from './bindings.js';
 import { BUILTIN_COMMANDS, type ChatCommand, parseCommand } from './commands/index.js';
-import { createSessionLanes, type LaneStatus } from './session-lanes.js';
 import { sessionKeyFor } from './session-key.js';
+import { createSessionLanes, type LaneStatus } from './session-lanes.js';
 
 export interface RouterOptions {
   config: Config;
@@ -56,7 +56,9 @@ export function createRouter(options: RouterOptions): Router {
     const command = commands.find((candidate) => candidate.name === parsed.name);
     let text: string;
     if (!command) {
-      const names = commands.filter((candidate) => isOwner || !candidate.ownerOnly).map((candidate) => `/${candidate.name}`);
+      const names = commands
+        .filter((candidate) => isOwner || !candidate.ownerOnly)
+        .map((candidate) => `/${candidate.name}`);
       text = `Unknown command /${parsed.name}. Commands: ${names.join(', ')}.`;
     } else if (command.ownerOnly && !isOwner) {
       text = `/${command.name} is for owners only; you are ${message.senderId}.`;
@@ -89,7 +91,11 @@ export function createRouter(options: RouterOptions): Router {
       const parsed = parseCommand(message.text);
       if (parsed) return runCommand(message, sessionKey, agentId, parsed);
 
-      if (closing) throw new SwitchboardError('GATEWAY_STATE', 'the gateway is stopping; send the message again shortly');
+      if (closing)
+        throw new SwitchboardError(
+          'GATEWAY_STATE',
+          'the gateway is stopping; send the message again shortly',
+        );
       const agent = config.agents[agentId] ?? {};
       const route = routeOf(message);
       await sessions.ensure(sessionKey, { agentId, route });

@@ -100,7 +100,10 @@ export function createSessionLanes(options: SessionLanesOptions) {
         });
       } catch (error) {
         logger.error({ err: error }, 'turn failed');
-        result = { status: 'error', replies: [{ id: crypto.randomUUID(), text: `The turn failed: ${describe(error)}` }] };
+        result = {
+          status: 'error',
+          replies: [{ id: crypto.randomUUID(), text: `The turn failed: ${describe(error)}` }],
+        };
       }
     }
     for (const reply of result.replies) {
@@ -109,13 +112,19 @@ export function createSessionLanes(options: SessionLanesOptions) {
         logger.warn({ err: error, route: lane.route }, 'reply delivery failed');
       });
     }
-    logger.debug({ status: result.status, messages: batch.length, replies: result.replies.length }, 'turn ended');
+    logger.debug(
+      { status: result.status, messages: batch.length, replies: result.replies.length },
+      'turn ended',
+    );
     for (const message of batch) message.resolve({ sessionKey: lane.sessionKey, replies: result.replies });
   }
 
   return {
     /** Queues a message that is already in the transcript; resolves with the replies of its turn. */
-    enqueue(target: LaneTarget, message: Omit<PendingMessage, 'resolve' | 'reject'>): Promise<DispatchResult> {
+    enqueue(
+      target: LaneTarget,
+      message: Omit<PendingMessage, 'resolve' | 'reject'>,
+    ): Promise<DispatchResult> {
       if (closed) return Promise.reject(new SwitchboardError('GATEWAY_STATE', 'the gateway is stopping'));
       let lane = lanes.get(target.sessionKey);
       if (!lane) {
@@ -123,7 +132,9 @@ export function createSessionLanes(options: SessionLanesOptions) {
         lanes.set(target.sessionKey, lane);
       }
       const current = lane;
-      const result = new Promise<DispatchResult>((resolve, reject) => current.pending.push({ ...message, resolve, reject }));
+      const result = new Promise<DispatchResult>((resolve, reject) =>
+        current.pending.push({ ...message, resolve, reject }),
+      );
       pump(current);
       return result;
     },
@@ -156,12 +167,17 @@ export function createSessionLanes(options: SessionLanesOptions) {
         for (const lane of lanes.values()) {
           lane.active?.controller.abort(new Error('gateway stopping'));
           for (const message of lane.pending.splice(0)) {
-            message.reject(new SwitchboardError('GATEWAY_STATE', 'the gateway stopped before this message was answered'));
+            message.reject(
+              new SwitchboardError('GATEWAY_STATE', 'the gateway stopped before this message was answered'),
+            );
           }
         }
         // A runner that ignores its abort signal must not hold the stop forever.
         if ((await settleWithin(idle, ABORT_GRACE_MS)) === 'expired') {
-          options.logger.error({ sessions: lanes.size }, 'turns ignored their abort signal; stopping without them');
+          options.logger.error(
+            { sessions: lanes.size },
+            'turns ignored their abort signal; stopping without them',
+          );
         }
       }
       idleWaiters.clear();

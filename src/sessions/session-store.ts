@@ -94,7 +94,13 @@ export function createSessionStore(options: { store: Store; now?: () => Date }):
         const record = await read(key);
         if (!record) return undefined;
         const at = now().toISOString();
-        const fresh: SessionRecord = { ...record, sessionId: randomUUID(), transcriptLength: 0, createdAt: at, lastActivityAt: at };
+        const fresh: SessionRecord = {
+          ...record,
+          sessionId: randomUUID(),
+          transcriptLength: 0,
+          createdAt: at,
+          lastActivityAt: at,
+        };
         await write(fresh);
         return fresh;
       });

@@ -26,10 +26,20 @@ const REDIS_CONNECT_TIMEOUT_MS = 5000;
 export async function createStore(options: CreateStoreOptions): Promise<Store> {
   const url = options.url ?? `sqlite://${path.join(options.stateDir, 'switchboard.sqlite')}`;
   const scheme = url.slice(0, url.indexOf('://'));
-  if (scheme === 'memory') return assemble('memory', 'memory://', options.logger, () => new Map(), async () => {});
+  if (scheme === 'memory')
+    return assemble(
+      'memory',
+      'memory://',
+      options.logger,
+      () => new Map(),
+      async () => {},
+    );
   if (scheme === 'sqlite') return openSqlite(url, options.logger);
   if (scheme === 'redis' || scheme === 'rediss') return openRedis(url, options.logger);
-  throw new SwitchboardError('STORE_URL_INVALID', `store.url: unsupported scheme in "${url}" (use sqlite://, memory:// or redis://)`);
+  throw new SwitchboardError(
+    'STORE_URL_INVALID',
+    `store.url: unsupported scheme in "${url}" (use sqlite://, memory:// or redis://)`,
+  );
 }
 
 async function openSqlite(url: string, logger: Logger): Promise<Store> {
@@ -48,7 +58,11 @@ async function openSqlite(url: string, logger: Logger): Promise<Store> {
     await first.query('PRAGMA journal_mode=WAL');
     await first.query('PRAGMA synchronous=NORMAL');
   } catch (error) {
-    throw new SwitchboardError('STORE_UNAVAILABLE', `store: cannot open SQLite file ${file}: ${String(error)}`, { cause: error });
+    throw new SwitchboardError(
+      'STORE_UNAVAILABLE',
+      `store: cannot open SQLite file ${file}: ${String(error)}`,
+      { cause: error },
+    );
   }
   let reuse: KeyvSqlite | undefined = first;
   const adapterFor = () => {
@@ -64,10 +78,15 @@ async function openSqlite(url: string, logger: Logger): Promise<Store> {
 async function openRedis(url: string, logger: Logger): Promise<Store> {
   const client = createClient({
     url,
-    socket: { connectTimeout: REDIS_CONNECT_TIMEOUT_MS, reconnectStrategy: (retries) => Math.min(100 * 2 ** retries, 2000) },
+    socket: {
+      connectTimeout: REDIS_CONNECT_TIMEOUT_MS,
+      reconnectStrategy: (retries) => Math.min(100 * 2 ** retries, 2000),
+    },
   });
   const location = describeRedis(url);
-  client.on('error', (error: unknown) => logger.warn({ err: error, store: location }, 'redis connection error'));
+  client.on('error', (error: unknown) =>
+    logger.warn({ err: error, store: location }, 'redis connection error'),
+  );
   let timer: NodeJS.Timeout | undefined;
   let onFirstError: ((error: unknown) => void) | undefined;
   try {
@@ -77,12 +96,19 @@ async function openRedis(url: string, logger: Logger): Promise<Store> {
       new Promise((_, reject) => {
         onFirstError = reject;
         client.once('error', reject);
-        timer = setTimeout(() => reject(new Error(`no answer in ${REDIS_CONNECT_TIMEOUT_MS} ms`)), REDIS_CONNECT_TIMEOUT_MS);
+        timer = setTimeout(
+          () => reject(new Error(`no answer in ${REDIS_CONNECT_TIMEOUT_MS} ms`)),
+          REDIS_CONNECT_TIMEOUT_MS,
+        );
       }),
     ]);
   } catch (error) {
     client.destroy();
-    throw new SwitchboardError('STORE_UNAVAILABLE', `store: cannot connect to ${location}: ${String(error)}`, { cause: error });
+    throw new SwitchboardError(
+      'STORE_UNAVAILABLE',
+      `store: cannot connect to ${location}: ${String(error)}`,
+      { cause: error },
+    );
   } finally {
     clearTimeout(timer);
     if (onFirstError) client.off('error', onFirstError);
@@ -113,11 +139,18 @@ function assemble(
     kind,
     location,
     namespace<Value>(name: string) {
-      if (closed) throw new SwitchboardError('GATEWAY_STATE', `store: namespace "${name}" requested after close`);
-      if (!NAMESPACE_NAME.test(name)) throw new SwitchboardError('GATEWAY_STATE', `store: bad namespace name "${name}"`);
+      if (closed)
+        throw new SwitchboardError('GATEWAY_STATE', `store: namespace "${name}" requested after close`);
+      if (!NAMESPACE_NAME.test(name))
+        throw new SwitchboardError('GATEWAY_STATE', `store: bad namespace name "${name}"`);
       let namespace = namespaces.get(name);
       if (!namespace) {
-        const keyv = new Keyv({ store: adapterFor(name), namespace: name, throwOnErrors: true, ...keyvOptions });
+        const keyv = new Keyv({
+          store: adapterFor(name),
+          namespace: name,
+          throwOnErrors: true,
+          ...keyvOptions,
+        });
         keyv.on('error', (error: unknown) => logger.error({ err: error, namespace: name }, 'store error'));
         namespace = createKeyvNamespace(keyv);
         namespaces.set(name, namespace);

@@ -29,7 +29,9 @@ export function createGatedRunner() {
           if (index >= 0) open.splice(index, 1);
           resolve(result);
         };
-        request.signal.addEventListener('abort', () => finish({ status: 'killed', replies: [] }), { once: true });
+        request.signal.addEventListener('abort', () => finish({ status: 'killed', replies: [] }), {
+          once: true,
+        });
         open.push({
           request,
           release: () => {

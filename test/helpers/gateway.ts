@@ -36,7 +36,11 @@ export const TEST_TOKEN = 'test-token-0123456789abcdef';
 export async function startTestGateway(options: TestGatewayOptions = {}): Promise<TestGateway> {
   const dir = options.dir ?? (await mkdtemp(path.join(tmpdir(), 'switchboard-test-')));
   const configPath = path.join(dir, 'gateway.jsonc');
-  const config = { stateDir: path.join(dir, 'data'), http: { port: 0, token: TEST_TOKEN }, ...options.config };
+  const config = {
+    stateDir: path.join(dir, 'data'),
+    http: { port: 0, token: TEST_TOKEN },
+    ...options.config,
+  };
   await writeFile(configPath, `// test config\n${JSON.stringify(config, null, 2)}\n`);
   const logLines: string[] = [];
   const log: LoggerHandle = createLogger({

@@ -34,7 +34,9 @@ export async function startRedisServer(): Promise<RedisServer> {
     };
     child.stdout?.on('data', onData);
     child.once('error', (error) =>
-      reject(new Error(`cannot start redis-server (apt-get install redis-server; .ci/run does): ${error.message}`)),
+      reject(
+        new Error(`cannot start redis-server (apt-get install redis-server; .ci/run does): ${error.message}`),
+      ),
     );
     child.once('exit', (code) => reject(new Error(`redis-server exited with ${code}: ${output}`)));
   });

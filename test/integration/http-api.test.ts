@@ -25,7 +25,7 @@ describe('the HTTP API and web chat', () => {
   it('refuses the API without the token or with a wrong one', async () => {
     const missing = await fetch(`${gateway.url}/api/sessions`);
     expect(missing.status).toBe(401);
-    expect((await missing.json()).message).toContain('Authorization: Bearer');
+    expect(((await missing.json()) as { message: string }).message).toContain('Authorization: Bearer');
     const wrong = await fetch(`${gateway.url}/api/sessions`, { headers: { authorization: 'Bearer nope' } });
     expect(wrong.status).toBe(401);
     const page = await fetch(`${gateway.url}/`, { redirect: 'manual' });
@@ -52,7 +52,10 @@ describe('the HTTP API and web chat', () => {
     expect(reply).toContain('agents.main.model');
     expect(reply).toContain(gateway.configPath);
 
-    const transcript = await gateway.request('GET', '/api/sessions/agent:main:webchat:direct:alice/transcript');
+    const transcript = await gateway.request(
+      'GET',
+      '/api/sessions/agent:main:webchat:direct:alice/transcript',
+    );
     expect(transcript.status).toBe(200);
     expect(transcript.body.entries).toEqual([
       expect.objectContaining({ seq: 0, role: 'user', text: 'hello there', senderId: 'webchat:alice' }),
@@ -113,7 +116,8 @@ describe('the HTTP API and web chat', () => {
 
   it('answers chat commands without a model: /help, /status, unknown ones', async () => {
     const help = await gateway.send('/help');
-    for (const name of ['/help', '/status', '/new', '/stop', '/whoami']) expect(help.body.replies[0].text).toContain(name);
+    for (const name of ['/help', '/status', '/new', '/stop', '/whoami'])
+      expect(help.body.replies[0].text).toContain(name);
 
     await gateway.send('something to count');
     const status = (await gateway.send('/status')).body.replies[0].text as string;

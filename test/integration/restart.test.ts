@@ -30,7 +30,8 @@ describe('in-process restart', () => {
     gateway = await startTestGateway({ config: { store: {} } });
     await gateway.send('warm up the store and transcript path');
     expect(await whoami(gateway)).toBe('You are webchat:local (owner).');
-    const signalListeners = () => ['SIGUSR1', 'SIGTERM', 'SIGINT'].map((signal) => process.listenerCount(signal));
+    const signalListeners = () =>
+      ['SIGUSR1', 'SIGTERM', 'SIGINT'].map((signal) => process.listenerCount(signal));
     const listenersBefore = signalListeners();
     // The test's own requests close their connections; wait until none is left half-closed.
     await expect.poll(() => activeResources().TCPSocketWrap ?? 0).toBe(0);
@@ -46,8 +47,13 @@ describe('in-process restart', () => {
     // Closed sockets and timers are released on the next turns of the event loop.
     await expect.poll(activeResources, { timeout: 5000 }).toEqual(resourcesBefore);
     expect(signalListeners()).toEqual(listenersBefore);
-    const transcript = await gateway.request('GET', '/api/sessions/agent:main:webchat:direct:local/transcript');
-    expect(transcript.body.entries.map((entry: { text: string }) => entry.text)).toContain('after twenty restarts');
+    const transcript = await gateway.request(
+      'GET',
+      '/api/sessions/agent:main:webchat:direct:local/transcript',
+    );
+    expect(transcript.body.entries.map((entry: { text: string }) => entry.text)).toContain(
+      'after twenty restarts',
+    );
   });
 
   it('restart requests close together coalesce', async () => {
@@ -75,9 +81,16 @@ describe('in-process restart', () => {
     await first.send('remember this', 'frank');
     await first.stop();
     gateway = await startTestGateway({ dir: first.dir });
-    const transcript = await gateway.request('GET', '/api/sessions/agent:main:webchat:direct:frank/transcript');
+    const transcript = await gateway.request(
+      'GET',
+      '/api/sessions/agent:main:webchat:direct:frank/transcript',
+    );
     expect(transcript.status).toBe(200);
-    expect(transcript.body.entries[0]).toMatchObject({ role: 'user', text: 'remember this', senderId: 'webchat:frank' });
+    expect(transcript.body.entries[0]).toMatchObject({
+      role: 'user',
+      text: 'remember this',
+      senderId: 'webchat:frank',
+    });
     expect(transcript.body.entries).toHaveLength(2);
   });
 });

@@ -30,7 +30,11 @@ describe('per-session queues', () => {
     const third = gateway.send('three');
     // Both are in the transcript (acknowledged) while the first turn still runs.
     await expect
-      .poll(async () => (await gateway.request('GET', '/api/sessions/agent:main:webchat:direct:local/transcript')).body.entries.length)
+      .poll(
+        async () =>
+          (await gateway.request('GET', '/api/sessions/agent:main:webchat:direct:local/transcript')).body
+            .entries.length,
+      )
       .toBe(3);
     expect((await gateway.send('/status')).body.replies[0].text).toContain('Turn: running; queue: 2 waiting');
     gated.releaseNext();

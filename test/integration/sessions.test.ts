@@ -7,7 +7,11 @@ const route = { channel: 'webchat', chatType: 'direct', chatId: 'local' } as con
 
 /** A real memory store whose writes are recorded, to see what one append costs. */
 async function recordingStore() {
-  const inner = await createStore({ url: 'memory://', stateDir: '.', logger: createLogger({ level: 'silent' }).logger });
+  const inner = await createStore({
+    url: 'memory://',
+    stateDir: '.',
+    logger: createLogger({ level: 'silent' }).logger,
+  });
   const writes: { namespace: string; key: string; bytes: number }[] = [];
   const store: Store = {
     ...inner,
@@ -36,12 +40,14 @@ describe('session transcripts', () => {
       return writes.map(({ namespace, bytes }) => ({ namespace, bytes }));
     };
     const early = await costOfAppend('x');
-    for (let index = 0; index < 500; index += 1) await sessions.append('s', { role: 'assistant', text: 'filler' });
+    for (let index = 0; index < 500; index += 1)
+      await sessions.append('s', { role: 'assistant', text: 'filler' });
     const late = await costOfAppend('x');
     expect(early.map((write) => write.namespace)).toEqual(['transcripts', 'sessions']);
     expect(late.map((write) => write.namespace)).toEqual(['transcripts', 'sessions']);
     // Only the sequence number's digits grow; no write carries earlier entries.
-    for (const [index, write] of late.entries()) expect(write.bytes - (early[index]?.bytes ?? 0)).toBeLessThan(8);
+    for (const [index, write] of late.entries())
+      expect(write.bytes - (early[index]?.bytes ?? 0)).toBeLessThan(8);
     expect((await sessions.transcript('s')).length).toBe(502);
   });
 
@@ -49,7 +55,9 @@ describe('session transcripts', () => {
     const { store } = await recordingStore();
     const sessions = createSessionStore({ store });
     await sessions.ensure('s', { agentId: 'main', route });
-    await Promise.all(Array.from({ length: 50 }, (_, index) => sessions.append('s', { role: 'user', text: `m${index}` })));
+    await Promise.all(
+      Array.from({ length: 50 }, (_, index) => sessions.append('s', { role: 'user', text: `m${index}` })),
+    );
     const transcript = await sessions.transcript('s');
     expect(transcript.map((entry) => entry.seq)).toEqual(Array.from({ length: 50 }, (_, index) => index));
     expect(new Set(transcript.map((entry) => entry.text)).size).toBe(50);

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logging/index.js';
 import { createStore, type Store } from '../../src/store/index.js';
-import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
+import { type RedisServer, startRedisServer } from '../helpers/redis-server.js';
 
 const { logger } = createLogger({ level: 'silent' });
 
@@ -21,7 +21,10 @@ async function checkContract(store: Store): Promise<void> {
   await transcripts.set('agent:main:webchat:direct:local', 'same key, other namespace');
 
   expect(await sessions.get('agent:main:webchat:direct:local')).toEqual({ n: 1 });
-  expect(await sessions.getMany(['agent:main:slack:channel:C1:thread:17.5', 'missing'])).toEqual([{ n: 2 }, undefined]);
+  expect(await sessions.getMany(['agent:main:slack:channel:C1:thread:17.5', 'missing'])).toEqual([
+    { n: 2 },
+    undefined,
+  ]);
   expect(await transcripts.get('agent:main:webchat:direct:local')).toBe('same key, other namespace');
   expect(await sessions.getMany([])).toEqual([]);
 
@@ -48,7 +51,10 @@ describe('the SQLite store', () => {
   it('is the default, in the state dir, and keeps the contract', async () => {
     const stateDir = await tempDir();
     const store = await createStore({ url: undefined, stateDir, logger });
-    expect(store).toMatchObject({ kind: 'sqlite', location: `sqlite://${path.join(stateDir, 'switchboard.sqlite')}` });
+    expect(store).toMatchObject({
+      kind: 'sqlite',
+      location: `sqlite://${path.join(stateDir, 'switchboard.sqlite')}`,
+    });
     await checkContract(store);
     await store.close();
   });
@@ -64,7 +70,11 @@ describe('the SQLite store', () => {
   });
 
   it('refuses a namespace after close', async () => {
-    const store = await createStore({ url: `sqlite://${path.join(await tempDir(), 'x.sqlite')}`, stateDir: '.', logger });
+    const store = await createStore({
+      url: `sqlite://${path.join(await tempDir(), 'x.sqlite')}`,
+      stateDir: '.',
+      logger,
+    });
     await store.close();
     expect(() => store.namespace('sessions')).toThrow(/after close/);
   });
@@ -85,12 +95,16 @@ describe('the Redis store (real redis-server)', () => {
     await checkContract(store);
     await store.close();
     const again = await createStore({ url: redis.url, stateDir: await tempDir(), logger });
-    expect(await again.namespace('sessions').get('agent:main:slack:channel:C1:thread:17.5')).toEqual({ n: 2 });
+    expect(await again.namespace('sessions').get('agent:main:slack:channel:C1:thread:17.5')).toEqual({
+      n: 2,
+    });
     await again.close();
   });
 
   it('fails clearly when Redis cannot be reached, without leaking the password', async () => {
-    const error = await createStore({ url: 'redis://:hunter2@127.0.0.1:1', stateDir: '.', logger }).catch((e) => e);
+    const error = await createStore({ url: 'redis://:hunter2@127.0.0.1:1', stateDir: '.', logger }).catch(
+      (e) => e,
+    );
     expect(error.code).toBe('STORE_UNAVAILABLE');
     expect(error.message).toContain('redis://127.0.0.1:1');
     expect(error.message).not.toContain('hunter2');
@@ -99,6 +113,8 @@ describe('the Redis store (real redis-server)', () => {
 
 describe('store urls', () => {
   it('refuses an unknown scheme', async () => {
-    await expect(createStore({ url: 'mongo://x', stateDir: '.', logger })).rejects.toThrow(/unsupported scheme/);
+    await expect(createStore({ url: 'mongo://x', stateDir: '.', logger })).rejects.toThrow(
+      /unsupported scheme/,
+    );
   });
 });

@@ -23,7 +23,9 @@ async function writeConfig(text: string): Promise<string> {
 }
 
 async function loadError(text: string, environment: NodeJS.ProcessEnv = {}): Promise<ConfigError> {
-  const error = await loadConfig({ configPath: await writeConfig(text), environment }).catch((caught) => caught);
+  const error = await loadConfig({ configPath: await writeConfig(text), environment }).catch(
+    (caught) => caught,
+  );
   expect(error).toBeInstanceOf(ConfigError);
   return error as ConfigError;
 }
@@ -60,12 +62,17 @@ describe('loading the config', () => {
     const fromOption = await writeConfig('{ "http": { "port": 1002 } }');
     const viaEnvironment = await loadConfig({ environment: { SWITCHBOARD_CONFIG: fromEnvironment } });
     expect(viaEnvironment).toMatchObject({ origin: 'environment', path: fromEnvironment });
-    const viaOption = await loadConfig({ configPath: fromOption, environment: { SWITCHBOARD_CONFIG: fromEnvironment } });
+    const viaOption = await loadConfig({
+      configPath: fromOption,
+      environment: { SWITCHBOARD_CONFIG: fromEnvironment },
+    });
     expect(viaOption.config.http.port).toBe(1002);
   });
 
   it('refuses an explicit path that does not exist', async () => {
-    const error = await loadConfig({ configPath: '/nonexistent/gateway.jsonc', environment: {} }).catch((e) => e);
+    const error = await loadConfig({ configPath: '/nonexistent/gateway.jsonc', environment: {} }).catch(
+      (e) => e,
+    );
     expect(error).toBeInstanceOf(ConfigError);
     expect(error.message).toContain('/nonexistent/gateway.jsonc');
     expect(error.message).toContain('file not found');
@@ -76,7 +83,9 @@ describe('loading the config', () => {
       '{ "http": { "port": "eighty", "prot": 1 }, "log": { "level": "loud" }, "agents": { "Main Agent": {} }, "colour": 1 }',
     );
     const paths = error.issues.map((issue) => issue.path);
-    expect(paths).toEqual(expect.arrayContaining(['/http/port', '/http/prot', '/log/level', '/colour', '/agents/Main Agent']));
+    expect(paths).toEqual(
+      expect.arrayContaining(['/http/port', '/http/prot', '/log/level', '/colour', '/agents/Main Agent']),
+    );
     expect(error.issues.find((issue) => issue.path === '/http/prot')?.message).toBe('unknown key');
     expect(error.issues.find((issue) => issue.path === '/log/level')?.message).toContain('"debug"');
     expect(error.message).toContain('/http/port: must be integer');
@@ -86,7 +95,11 @@ describe('loading the config', () => {
     const error = await loadError(
       '{ "defaultAgent": "ops", "agents": { "main": { "model": "gpt" } }, "bindings": [{ "agent": "nobody", "match": { "channel": "webchat" } }] }',
     );
-    expect(error.issues.map((issue) => issue.path)).toEqual(['/defaultAgent', '/agents/main/model', '/bindings/0/agent']);
+    expect(error.issues.map((issue) => issue.path)).toEqual([
+      '/defaultAgent',
+      '/agents/main/model',
+      '/bindings/0/agent',
+    ]);
   });
 
   it('names a JSONC syntax error with its line and column', async () => {
@@ -130,7 +143,12 @@ describe('the schema', () => {
   });
 
   it('marks the secret fields, at any depth', () => {
-    expect(findSecretPaths()).toEqual(expect.arrayContaining([['http', 'token'], ['models', '*', 'apiKey']]));
+    expect(findSecretPaths()).toEqual(
+      expect.arrayContaining([
+        ['http', 'token'],
+        ['models', '*', 'apiKey'],
+      ]),
+    );
   });
 });
 

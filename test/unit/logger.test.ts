@@ -4,7 +4,9 @@ import { createLogger } from '../../src/logging/index.js';
 describe('the logger', () => {
   it('scrubs secrets from every line, in messages, fields, errors and children', () => {
     const lines: string[] = [];
-    const { logger, setSecrets } = createLogger({ destination: { write: (line: string) => void lines.push(line) } });
+    const { logger, setSecrets } = createLogger({
+      destination: { write: (line: string) => void lines.push(line) },
+    });
     setSecrets(['sk-live-secret', 'quote"secret']);
     const child = logger.child({ session: 'agent:main:webchat:direct:local' });
     child.info({ apiKey: 'sk-live-secret', nested: { value: 'quote"secret' } }, 'using sk-live-secret');
@@ -19,7 +21,10 @@ describe('the logger', () => {
 
   it('writes JSON lines when not pretty', () => {
     const lines: string[] = [];
-    const { logger } = createLogger({ pretty: false, destination: { write: (line: string) => void lines.push(line) } });
+    const { logger } = createLogger({
+      pretty: false,
+      destination: { write: (line: string) => void lines.push(line) },
+    });
     logger.warn('hello');
     expect(JSON.parse(lines[0] ?? '')).toMatchObject({ level: 40, msg: 'hello' });
   });

@@ -37,7 +37,9 @@ describe('bindings', () => {
     expect(resolveAgentId(bindings, 'main', message({ chatId: 'C9' }))).toBe('incident');
     expect(resolveAgentId(bindings, 'main', message({ chatId: 'C2' }))).toBe('team');
     expect(resolveAgentId(bindings, 'main', message({ teamId: 'T2' }))).toBe('main');
-    expect(resolveAgentId(bindings, 'main', message({ channel: 'discord', teamId: undefined }))).toBe('discord');
+    expect(resolveAgentId(bindings, 'main', message({ channel: 'discord', teamId: undefined }))).toBe(
+      'discord',
+    );
     expect(resolveAgentId([], 'main', message())).toBe('main');
   });
 });

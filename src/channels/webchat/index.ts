@@ -1,1 +1,6 @@
-export { createWebchatAdapter, type WebchatAdapter, type WebchatEvent, type WebchatInput } from './webchat-adapter.js';
+export {
+  createWebchatAdapter,
+  type WebchatAdapter,
+  type WebchatEvent,
+  type WebchatInput,
+} from './webchat-adapter.js';

@@ -60,7 +60,8 @@ export function createWebchatAdapter(): WebchatAdapter {
       publish(route.chatId, { type: 'reply.delta', id: delta.id, delta: delta.delta, ...threadOf(route) });
     },
     receive(input) {
-      if (!onInbound) return Promise.reject(new SwitchboardError('GATEWAY_STATE', 'web chat is not accepting messages'));
+      if (!onInbound)
+        return Promise.reject(new SwitchboardError('GATEWAY_STATE', 'web chat is not accepting messages'));
       return onInbound({
         channel: 'webchat',
         chatType: 'direct',

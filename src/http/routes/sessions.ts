@@ -21,11 +21,17 @@ export function registerSessionRoutes(app: FastifyInstance, sessions: SessionsVi
   app.get('/api/sessions', async () => ({ sessions: await sessions.list() }));
   app.get<{ Params: { key: string } }>(
     '/api/sessions/:key/transcript',
-    { schema: { params: { type: 'object', properties: { key: { type: 'string', minLength: 1 } }, required: ['key'] } } },
+    {
+      schema: {
+        params: { type: 'object', properties: { key: { type: 'string', minLength: 1 } }, required: ['key'] },
+      },
+    },
     async (request, reply) => {
       const transcript = await sessions.transcript(request.params.key);
       if (!transcript) {
-        return reply.code(404).send({ error: 'not_found', message: `unknown session: ${request.params.key}` });
+        return reply
+          .code(404)
+          .send({ error: 'not_found', message: `unknown session: ${request.params.key}` });
       }
       return transcript;
     },

@@ -1,7 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { WebchatAdapter } from '../../channels/index.js';
-import { TOKEN_COOKIE } from '../auth.js';
+import { tokenCookieName } from '../auth.js';
 
 const NAME = '^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$';
 const HEARTBEAT_MS = 15_000;
@@ -9,7 +9,9 @@ const HEARTBEAT_MS = 15_000;
 const MessageBody = Type.Object(
   {
     text: Type.String({ minLength: 1, maxLength: 32_000, description: 'The message.' }),
-    user: Type.Optional(Type.String({ pattern: NAME, description: 'User name; the sender is `webchat:<user>`.' })),
+    user: Type.Optional(
+      Type.String({ pattern: NAME, description: 'User name; the sender is `webchat:<user>`.' }),
+    ),
     thread: Type.Optional(Type.String({ pattern: NAME, description: 'Thread id within the user’s chat.' })),
   },
   { additionalProperties: false },
@@ -30,21 +32,28 @@ export interface WebchatRoutesOptions {
 export function registerWebchatRoutes(app: FastifyInstance, options: WebchatRoutesOptions): void {
   const { webchat } = options;
 
-  app.get<{ Querystring: { token?: string } }>('/', { config: { tokenInQuery: true } }, async (request, reply) => {
-    if (typeof request.query.token === 'string') {
-      // Keep the token in an HttpOnly cookie and drop it from the address bar and history.
-      reply.header(
-        'set-cookie',
-        `${TOKEN_COOKIE}=${encodeURIComponent(request.query.token)}; HttpOnly; SameSite=Strict; Path=/`,
-      );
-      return reply.redirect('/', 303);
-    }
-    return reply
-      .header('content-type', 'text/html; charset=utf-8')
-      .header('cache-control', 'no-store')
-      .header('content-security-policy', "default-src 'self'; style-src 'unsafe-inline'; script-src 'unsafe-inline'")
-      .send(options.page);
-  });
+  app.get<{ Querystring: { token?: string } }>(
+    '/',
+    { config: { tokenInQuery: true } },
+    async (request, reply) => {
+      if (typeof request.query.token === 'string') {
+        // Keep the token in an HttpOnly cookie and drop it from the address bar and history.
+        reply.header(
+          'set-cookie',
+          `${tokenCookieName(request)}=${encodeURIComponent(request.query.token)}; HttpOnly; SameSite=Strict; Path=/`,
+        );
+        return reply.redirect('/', 303);
+      }
+      return reply
+        .header('content-type', 'text/html; charset=utf-8')
+        .header('cache-control', 'no-store')
+        .header(
+          'content-security-policy',
+          "default-src 'self'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src 'self' data:",
+        )
+        .send(options.page);
+    },
+  );
 
   app.post<{ Body: Static<typeof MessageBody> }>(
     '/api/webchat/messages',

@@ -7,7 +7,13 @@ import { whoamiCommand } from './whoami.js';
 
 export type { ChatCommand, CommandContext } from './types.js';
 
-export const BUILTIN_COMMANDS: readonly ChatCommand[] = [helpCommand, statusCommand, newCommand, stopCommand, whoamiCommand];
+export const BUILTIN_COMMANDS: readonly ChatCommand[] = [
+  helpCommand,
+  statusCommand,
+  newCommand,
+  stopCommand,
+  whoamiCommand,
+];
 
 const COMMAND = /^\/([A-Za-z][\w-]*)(?:\s+([\s\S]*))?$/;
 

@@ -6,7 +6,9 @@ export const statusCommand: ChatCommand = {
   async run({ agentId, config, configFile, lanes, sessionKey, sessions, uptimeMs }) {
     const agent = config.agents[agentId];
     const record = await sessions.get(sessionKey);
-    const model = agent?.model ? `${agent.model} (${config.models[agent.model]?.model ?? 'unknown'})` : 'none configured';
+    const model = agent?.model
+      ? `${agent.model} (${config.models[agent.model]?.model ?? 'unknown'})`
+      : 'none configured';
     return [
       `Agent: ${agentId}${agent?.displayName ? ` (${agent.displayName})` : ''}`,
       `Model: ${model}`,
