@@ -8,16 +8,16 @@ export async function runStart(options: { config?: string }): Promise<void> {
   const host = createGatewayHost({
     log,
     configOptions: { configPath: options.config },
-    onReady({ webchatUrl, url, restarts }) {
-      const message = webchatUrl
-        ? `Switchboard ready; web chat: ${webchatUrl}`
-        : `Switchboard ready at ${url}`;
-      log.logger.info({ url, restarts }, message);
+    onReady() {
       // pm2 waits for this with wait_ready; it is sent after every restart too, which pm2 ignores.
       process.send?.('ready');
     },
   });
   installSignalHandlers(host, log.logger, () => host.loaded?.config.lifecycle.stopTimeoutMs ?? 10_000);
+  // A promise nobody awaited is a bug to fix, not a reason to drop every session: log it loudly.
+  process.on('unhandledRejection', (reason) =>
+    log.logger.error({ err: reason }, 'unhandled promise rejection'),
+  );
   try {
     await host.start();
   } catch (error) {

@@ -9,7 +9,14 @@ export {
   parseConfigText,
   parseJsonc,
 } from './load.js';
-export { collectSecretValues, findSecretPaths, REDACTED, redactConfig, type SecretPath } from './redact.js';
+export {
+  collectSecretValues,
+  findSecretPaths,
+  REDACTED,
+  redactConfig,
+  type SecretPath,
+  scrubSecrets,
+} from './redact.js';
 export type { AgentConfig, Binding, Config, ModelConfig } from './schema.js';
 export { ConfigSchema } from './schema.js';
 export { SECRET_KEYWORD } from './schema-helpers.js';

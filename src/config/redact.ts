@@ -74,3 +74,10 @@ function visit(
     else visit(container[key], rest, onLeaf);
   }
 }
+
+/** `text` with every secret value replaced by `[REDACTED]` (for transcripts and replies). */
+export function scrubSecrets(text: string, secrets: readonly string[]): string {
+  let scrubbed = text;
+  for (const secret of secrets) if (secret.length >= 4) scrubbed = scrubbed.replaceAll(secret, '[REDACTED]');
+  return scrubbed;
+}

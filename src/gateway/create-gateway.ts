@@ -19,7 +19,10 @@ export interface GatewayOptions {
 }
 
 export interface Gateway {
-  /** Builds and starts every service; resolves with the web chat URL including its token. */
+  /**
+   * Builds and starts every service. The web chat URL carries the token only on the start that
+   * generated it (shown once); otherwise it says where the token is.
+   */
   start(): Promise<{ url: string; webchatUrl: string | undefined }>;
   /** Stops taking messages, lets turns end (up to `lifecycle.stopTimeoutMs`), closes everything. */
   stop(): Promise<void>;
@@ -49,13 +52,17 @@ export function createGateway(options: GatewayOptions): Gateway {
 
   async function startServices() {
     const token = await resolveHttpToken(config.http.token, stateDir);
-    // The HTTP token is left out on purpose: the ready line shows it once so the web chat can be opened.
-    options.log.setSecrets(collectSecretValues(config).filter((secret) => secret !== token.token));
-    if (token.source === 'generated') logger.info({ file: token.file }, 'generated a new HTTP token');
+    const showToken = token.source === 'generated';
+    // A new token is shown once, in the ready line, so the web chat can be opened; after that it is a secret like the others.
+    const secrets = collectSecretValues(config).filter((secret) => secret !== token.token);
+    options.log.setSecrets(showToken ? secrets : [...secrets, token.token]);
+    if (showToken) logger.info({ file: token.file }, 'generated a new HTTP token');
 
     store = await createStore({ url: config.store.url, stateDir, logger });
     const sessions = createSessionStore({ store });
-    const webchat = config.channels.webchat.enabled ? createWebchatAdapter() : undefined;
+    const webchat = config.channels.webchat.enabled
+      ? createWebchatAdapter({ logger: logger.child({ channel: 'webchat' }) })
+      : undefined;
     if (webchat) adapters.push(webchat);
     const adapterFor = (route: DeliveryRoute) => adapters.find((adapter) => adapter.name === route.channel);
     const configPath = loaded.path ?? DEFAULT_CONFIG_PATH;
@@ -67,6 +74,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       runner: options.createRunner?.({ configPath }) ?? createNoModelRunner({ configPath }),
       logger,
       startedAt: options.startedAt,
+      secrets: [...secrets, token.token],
       async deliver(route, message) {
         const adapter = adapterFor(route);
         if (!adapter) throw new Error(`no channel adapter for ${route.channel}`);
@@ -92,7 +100,10 @@ export function createGateway(options: GatewayOptions): Gateway {
       { store: store.location, config: loaded.path ?? 'built-in defaults', hash: loaded.hash.slice(0, 12) },
       'gateway started',
     );
-    return { url, webchatUrl: webchat ? `${url}/?token=${encodeURIComponent(token.token)}` : undefined };
+    const signIn = showToken
+      ? `/?token=${encodeURIComponent(token.token)}`
+      : ` (sign in with /?token=<token from ${token.source === 'config' ? 'http.token' : token.file}>)`;
+    return { url, webchatUrl: webchat ? `${url}${signIn}` : undefined };
   }
 
   async function stop() {

@@ -36,6 +36,10 @@ export function createGatewayHost(options: GatewayHostOptions) {
     });
     const info = await gateway.start();
     current = { gateway, loaded };
+    const message = info.webchatUrl
+      ? `Switchboard ready; web chat: ${info.webchatUrl}`
+      : `Switchboard ready at ${info.url}`;
+    logger.info({ url: info.url, restarts }, message);
     options.onReady?.({ ...info, restarts });
   }
 

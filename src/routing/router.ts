@@ -1,7 +1,7 @@
 import PQueue from 'p-queue';
 import type { TurnRunner } from '../agents/index.js';
 import type { DeliveryRoute, DispatchResult, InboundMessage, OutboundMessage } from '../channels/index.js';
-import type { Config } from '../config/index.js';
+import { type Config, scrubSecrets } from '../config/index.js';
 import { SwitchboardError } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
 import type { SessionStore } from '../sessions/index.js';
@@ -21,6 +21,8 @@ export interface RouterOptions {
   /** When the process started, for /status. */
   startedAt: number;
   commands?: readonly ChatCommand[];
+  /** Secret values (tokens, keys) that never reach a transcript or a reply. */
+  secrets?: readonly string[];
 }
 
 export interface Router {
@@ -34,7 +36,10 @@ export interface Router {
 export function createRouter(options: RouterOptions): Router {
   const { config, sessions, logger } = options;
   const commands = options.commands ?? BUILTIN_COMMANDS;
+  const secrets = options.secrets ?? [];
+  const scrub = (text: string) => scrubSecrets(text, secrets);
   const lanes = createSessionLanes({
+    scrub,
     sessions,
     runner: options.runner,
     queueMode: config.session.queueMode,
@@ -77,7 +82,7 @@ export function createRouter(options: RouterOptions): Router {
         commands,
       });
     }
-    const reply = { id: crypto.randomUUID(), text };
+    const reply = { id: crypto.randomUUID(), text: scrub(text) };
     await options.deliver(routeOf(message), reply).catch((error: unknown) => {
       logger.warn({ err: error, session: sessionKey }, 'command reply delivery failed');
     });
@@ -102,7 +107,7 @@ export function createRouter(options: RouterOptions): Router {
       // The message is durable before its turn is queued: an acknowledged message is never lost.
       const entry = await sessions.append(sessionKey, {
         role: 'user',
-        text: message.text,
+        text: scrub(message.text),
         senderId: message.senderId,
         messageId: message.messageId,
       });

@@ -36,6 +36,8 @@ export interface SessionLanesOptions {
   deliver(route: DeliveryRoute, message: OutboundMessage): Promise<void>;
   deliverDelta(route: DeliveryRoute, id: string, delta: string): void;
   logger: Logger;
+  /** Removes secret values from reply text before it is stored or sent. */
+  scrub(text: string): string;
 }
 
 interface Lane extends LaneTarget {
@@ -106,7 +108,8 @@ export function createSessionLanes(options: SessionLanesOptions) {
         };
       }
     }
-    for (const reply of result.replies) {
+    const replies = result.replies.map((reply) => ({ id: reply.id, text: options.scrub(reply.text) }));
+    for (const reply of replies) {
       await options.sessions.append(lane.sessionKey, { role: 'assistant', text: reply.text });
       await options.deliver(lane.route, reply).catch((error: unknown) => {
         logger.warn({ err: error, route: lane.route }, 'reply delivery failed');

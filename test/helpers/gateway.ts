@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TurnRunner } from '../../src/agents/index.js';
@@ -23,7 +23,7 @@ export interface TestGateway {
 }
 
 export interface TestGatewayOptions {
-  /** Extra config merged over the test defaults (port 0, a temp state dir, a fixed token). */
+  /** Extra config merged over the test defaults (port 0, a temp state dir, a fixed token); `http` replaces them. */
   config?: Record<string, unknown>;
   /** Reuse a directory (to restart on the same state). */
   dir?: string;
@@ -62,7 +62,9 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     get url() {
       return url;
     },
-    token: (config.http as { token?: string }).token ?? TEST_TOKEN,
+    token:
+      (config.http as { token?: string }).token ??
+      (await readFile(path.join(dir, 'data/http-token'), 'utf8')).trim(),
     dir,
     configPath,
     logLines,

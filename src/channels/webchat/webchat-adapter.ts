@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { SwitchboardError } from '../../errors/index.js';
+import type { Logger } from '../../logging/index.js';
 import type {
   ChannelAdapter,
   DeliveryRoute,
@@ -34,7 +35,8 @@ export interface WebchatAdapter extends ChannelAdapter {
  * `receive` and leave through subscriptions that the HTTP layer turns into event streams.
  * Direct chats only: the chat id is the user name.
  */
-export function createWebchatAdapter(): WebchatAdapter {
+export function createWebchatAdapter(options: { logger: Logger }): WebchatAdapter {
+  const { logger } = options;
   const listeners = new Map<string, Set<(event: WebchatEvent) => void>>();
   let onInbound: InboundHandler | undefined;
 
@@ -79,7 +81,9 @@ export function createWebchatAdapter(): WebchatAdapter {
         listeners.set(user, set);
       }
       set.add(listener);
+      logger.debug({ user, listeners: set.size }, 'event stream opened');
       return () => {
+        logger.debug({ user }, 'event stream closed');
         const current = listeners.get(user);
         current?.delete(listener);
         if (current?.size === 0) listeners.delete(user);

@@ -1,0 +1,68 @@
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import KeyvSqlite from '@keyv/sqlite';
+import { SwitchboardError } from '../errors/index.js';
+import type { Logger } from '../logging/index.js';
+import { createKeyvStore } from './keyv-store.js';
+import type { Store } from './types.js';
+
+/**
+ * The SQLite store (`sqlite://<file>`): one file, one @keyv/sqlite connection per namespace.
+ * Every connection runs in WAL mode with `synchronous=NORMAL` (the setting is per connection):
+ * a committed write survives a process crash without an fsync per write. Writes from all
+ * connections go one at a time through this process, so they never wait on each other's
+ * file lock (SQLite's busy handler would sleep for milliseconds).
+ */
+export async function openSqliteStore(url: string, logger: Logger): Promise<Store> {
+  const file = url.slice('sqlite://'.length);
+  if (file === '') throw new SwitchboardError('STORE_URL_INVALID', 'store.url: sqlite:// needs a file path');
+  await mkdir(path.dirname(path.resolve(file)), { recursive: true });
+
+  const adapters: KeyvSqlite[] = [];
+  const open = () => {
+    const adapter = new KeyvSqlite({ uri: `sqlite://${file}`, busyTimeout: 10_000, iterationLimit: 500 });
+    adapters.push(adapter);
+    const ready = (async () => {
+      await adapter.query('PRAGMA journal_mode=WAL');
+      await adapter.query('PRAGMA synchronous=NORMAL');
+    })();
+    return { adapter, ready };
+  };
+
+  // Open one connection now, so that a bad path fails the start instead of the first message.
+  const first = open();
+  try {
+    await first.ready;
+  } catch (error) {
+    await first.adapter.disconnect().catch(() => {});
+    throw new SwitchboardError(
+      'STORE_UNAVAILABLE',
+      `store: cannot open SQLite file ${file}: ${String(error)}`,
+      {
+        cause: error,
+      },
+    );
+  }
+  let unused: ReturnType<typeof open> | undefined = first;
+  let writes: Promise<unknown> = Promise.resolve();
+
+  return createKeyvStore({
+    kind: 'sqlite',
+    location: `sqlite://${file}`,
+    logger,
+    adapterFor() {
+      const connection = unused ?? open();
+      unused = undefined;
+      return connection;
+    },
+    exclusive(write) {
+      const result = writes.then(write, write);
+      writes = result.catch(() => {});
+      return result;
+    },
+    async close() {
+      await writes;
+      await Promise.all(adapters.map((adapter) => adapter.disconnect()));
+    },
+  });
+}

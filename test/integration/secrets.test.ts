@@ -1,0 +1,51 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { removeDir, startTestGateway, type TestGateway } from '../helpers/gateway.js';
+
+let gateway: TestGateway | undefined;
+
+afterEach(async () => {
+  await gateway?.stop();
+  if (gateway) await removeDir(gateway.dir);
+  gateway = undefined;
+});
+
+const readyLines = (target: TestGateway) =>
+  target.logLines.filter((line) => line.includes('Switchboard ready'));
+
+describe('secrets in logs', () => {
+  it('shows a generated HTTP token once, in the first ready line, and never again', async () => {
+    gateway = await startTestGateway({ config: { http: { port: 0 } } });
+    const { token } = gateway;
+    expect(token.length).toBeGreaterThanOrEqual(32);
+    expect(readyLines(gateway)[0]).toContain(`/?token=${token}`);
+
+    await gateway.restart();
+    await gateway.send('/whoami');
+    const [, second] = readyLines(gateway);
+    expect(second).toContain('sign in with /?token=<token from');
+    expect(second).toContain('http-token');
+    const afterFirst = gateway.logLines.slice(gateway.logLines.indexOf(readyLines(gateway)[0] ?? '') + 1);
+    expect(afterFirst.join('')).not.toContain(token);
+  });
+
+  it('never logs or stores a configured token or API key, even when a message carries one', async () => {
+    const apiKey = 'sk-test-secret-value-42';
+    gateway = await startTestGateway({
+      config: {
+        http: { port: 0, token: 'configured-token-abcdefghij' },
+        models: { default: { provider: 'openai', model: 'gpt-test', apiKey } },
+        agents: { main: { model: 'default' } },
+      },
+    });
+    const sent = await gateway.send(`my key is ${apiKey}`);
+    await gateway.send('/status');
+    const transcript = await gateway.request('GET', `/api/sessions/${sent.body.sessionKey}/transcript`);
+    expect(transcript.body.entries[0].text).toBe('my key is [REDACTED]');
+    await gateway.restart();
+    const output = gateway.logLines.join('');
+    expect(output).toContain('Switchboard ready');
+    expect(output).not.toContain('configured-token-abcdefghij');
+    expect(output).not.toContain(apiKey);
+    expect(readyLines(gateway)[0]).toContain('sign in with /?token=<token from http.token>');
+  });
+});
