@@ -19,6 +19,7 @@ export async function openSqliteStore(url: string, logger: Logger): Promise<Stor
   await mkdir(path.dirname(path.resolve(file)), { recursive: true });
 
   const adapters: KeyvSqlite[] = [];
+  const settings: Promise<void>[] = [];
   const open = () => {
     const adapter = new KeyvSqlite({ uri: `sqlite://${file}`, busyTimeout: 10_000, iterationLimit: 500 });
     adapters.push(adapter);
@@ -26,6 +27,8 @@ export async function openSqliteStore(url: string, logger: Logger): Promise<Stor
       await adapter.query('PRAGMA journal_mode=WAL');
       await adapter.query('PRAGMA synchronous=NORMAL');
     })();
+    // A failure surfaces in the first operation that awaits `ready`; close waits for it either way.
+    settings.push(ready.catch(() => {}));
     return { adapter, ready };
   };
 
@@ -61,6 +64,8 @@ export async function openSqliteStore(url: string, logger: Logger): Promise<Stor
       return result;
     },
     async close() {
+      // Settings still running on a connection nobody used yet would hit a closed handle.
+      await Promise.all(settings);
       await writes;
       await Promise.all(adapters.map((adapter) => adapter.disconnect()));
     },
