@@ -1,0 +1,98 @@
+import { readdirSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { removeDir, startTestGateway, type TestGateway } from '../helpers/gateway.js';
+
+let gateway: TestGateway | undefined;
+
+afterEach(async () => {
+  await gateway?.stop();
+  if (gateway) await removeDir(gateway.dir);
+  gateway = undefined;
+});
+
+interface StreamEvent {
+  type: string;
+  data: Record<string, unknown>;
+}
+
+/** Opens the reply event stream and collects its events until it ends. */
+async function openEvents(target: TestGateway, user: string) {
+  const response = await fetch(`${target.url}/api/webchat/events?user=${user}`, {
+    headers: { authorization: `Bearer ${target.token}` },
+  });
+  expect(response.status).toBe(200);
+  expect(response.headers.get('content-type')).toContain('text/event-stream');
+  const events: StreamEvent[] = [];
+  const reader = response.body?.pipeThrough(new TextDecoderStream()).getReader();
+  const ended = (async () => {
+    let buffer = '';
+    for (;;) {
+      const chunk = await reader?.read();
+      if (!chunk || chunk.done) return;
+      buffer += chunk.value;
+      for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const type = /^event: (.+)$/m.exec(block)?.[1];
+        const data = /^data: (.+)$/m.exec(block)?.[1];
+        if (type && data) events.push({ type, data: JSON.parse(data) });
+      }
+    }
+  })();
+  return { events, ended };
+}
+
+const openFiles = () => readdirSync('/proc/self/fd').length;
+
+describe('the web chat event stream', () => {
+  it("streams a user's replies, per thread, and ends cleanly when the gateway restarts", async () => {
+    gateway = await startTestGateway();
+    await gateway.send('open every store connection');
+    await expect
+      .poll(() => process.getActiveResourcesInfo().filter((type) => type === 'TCPSocketWrap').length)
+      .toBe(0);
+    const timersBefore = process.getActiveResourcesInfo().filter((type) => type === 'Timeout').length;
+    const filesBefore = openFiles();
+
+    const alice = await openEvents(gateway, 'alice');
+    const bob = await openEvents(gateway, 'bob');
+    await expect.poll(() => alice.events.map((event) => event.type)).toEqual(['ready']);
+
+    const direct = await gateway.send('hello', 'alice');
+    const threaded = await gateway.send('/whoami', 'alice', 'incident-7');
+    await expect.poll(() => alice.events.length).toBe(3);
+    expect(alice.events.slice(1)).toEqual([
+      {
+        type: 'reply',
+        data: { type: 'reply', id: direct.body.replies[0].id, text: direct.body.replies[0].text },
+      },
+      {
+        type: 'reply',
+        data: {
+          type: 'reply',
+          id: threaded.body.replies[0].id,
+          text: 'You are webchat:alice (not an owner).',
+          thread: 'incident-7',
+        },
+      },
+    ]);
+    expect(bob.events.map((event) => event.type)).toEqual(['ready']);
+
+    await gateway.restart();
+    await Promise.all([alice.ended, bob.ended]);
+    // The heartbeat timers and sockets of both streams are gone with them.
+    await expect
+      .poll(() => process.getActiveResourcesInfo().filter((type) => type === 'TCPSocketWrap').length)
+      .toBe(0);
+    expect(process.getActiveResourcesInfo().filter((type) => type === 'Timeout').length).toBe(timersBefore);
+    // SQLite opens a connection's WAL file on its first statement, a moment after the start.
+    await expect.poll(openFiles).toBe(filesBefore);
+  });
+
+  it('refuses a malformed user name with 400 naming the field', async () => {
+    gateway = await startTestGateway();
+    const response = await gateway.request('GET', '/api/webchat/events?user=no%20spaces');
+    expect(response.status).toBe(400);
+    expect(response.body.field).toBe('user');
+  });
+});
