@@ -1,7 +1,7 @@
 import { availableParallelism, loadavg } from 'node:os';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { type BenchGateway, type StoreKind, startBenchGateway } from './gateway.js';
+import { startTestGateway } from '../test/helpers/gateway.js';
 import { percentile, runLoad } from './load.js';
 
 /**
@@ -21,6 +21,7 @@ const PATHS = [
   { name: 'command', label: '/status', text: '/status' },
   { name: 'no-model', label: 'free text', text: 'hello, is anyone there?' },
 ] as const;
+type StoreKind = 'sqlite' | 'memory';
 const STORES: readonly StoreKind[] = ['sqlite', 'memory'];
 
 interface Row {
@@ -65,7 +66,10 @@ function settle(): number {
 
 async function measure(path: (typeof PATHS)[number], store: StoreKind, phase: string): Promise<Row> {
   const started = performance.now();
-  const gateway: BenchGateway = await startBenchGateway(store);
+  // The same in-process gateway the integration tests start: port 0 on 127.0.0.1, a temp state dir.
+  const gateway = await startTestGateway({
+    config: { log: { level: 'warn' }, store: store === 'memory' ? { url: 'memory://' } : {} },
+  });
   try {
     const warmupUsers = Array.from({ length: WARMUP_USERS }, (_, index) => `warmup-${index}`);
     const base = { url: gateway.url, token: gateway.token, text: path.text, concurrency: CONCURRENCY };
@@ -94,7 +98,7 @@ async function measure(path: (typeof PATHS)[number], store: StoreKind, phase: st
     );
     return row;
   } finally {
-    await gateway.stop();
+    await gateway.dispose();
   }
 }
 

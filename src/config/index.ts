@@ -11,11 +11,11 @@ export {
 } from './load.js';
 export {
   collectSecretValues,
+  createSecretScrubber,
   findSecretPaths,
   REDACTED,
   redactConfig,
   type SecretPath,
-  scrubSecrets,
 } from './redact.js';
 export type { AgentConfig, Binding, Config, ModelConfig } from './schema.js';
 export { ConfigSchema } from './schema.js';

@@ -75,9 +75,22 @@ function visit(
   }
 }
 
-/** `text` with every secret value replaced by `[REDACTED]` (for transcripts and replies). */
-export function scrubSecrets(text: string, secrets: readonly string[]): string {
-  let scrubbed = text;
-  for (const secret of secrets) if (secret.length >= 4) scrubbed = scrubbed.replaceAll(secret, '[REDACTED]');
-  return scrubbed;
+/**
+ * A function that replaces every secret value in a text with `[REDACTED]`: the raw value and its
+ * JSON-escaped form (log lines are JSON), longest first so that a secret containing another is
+ * replaced whole. Values shorter than 4 characters are left alone: they would mangle ordinary text.
+ */
+export function createSecretScrubber(secrets: readonly string[]): (text: string) => string {
+  const forms = new Set<string>();
+  for (const secret of secrets) {
+    if (secret.length < 4) continue;
+    forms.add(secret);
+    forms.add(JSON.stringify(secret).slice(1, -1));
+  }
+  const patterns = [...forms].sort((a, b) => b.length - a.length);
+  return (text) => {
+    let scrubbed = text;
+    for (const pattern of patterns) scrubbed = scrubbed.replaceAll(pattern, '[REDACTED]');
+    return scrubbed;
+  };
 }

@@ -52,10 +52,10 @@ export function createGateway(options: GatewayOptions): Gateway {
 
   async function startServices() {
     const token = await resolveHttpToken(config.http.token, stateDir);
-    const showToken = token.source === 'generated';
+    const secrets = [...new Set([...collectSecretValues(config), token.token])];
     // A new token is shown once, in the ready line, so the web chat can be opened; after that it is a secret like the others.
-    const secrets = collectSecretValues(config).filter((secret) => secret !== token.token);
-    options.log.setSecrets(showToken ? secrets : [...secrets, token.token]);
+    const showToken = token.source === 'generated';
+    options.log.setSecrets(showToken ? secrets.filter((secret) => secret !== token.token) : secrets);
     if (showToken) logger.info({ file: token.file }, 'generated a new HTTP token');
 
     store = await createStore({ url: config.store.url, stateDir, logger });
@@ -74,7 +74,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       runner: options.createRunner?.({ configPath }) ?? createNoModelRunner({ configPath }),
       logger,
       startedAt: options.startedAt,
-      secrets: [...secrets, token.token],
+      secrets,
       async deliver(route, message) {
         const adapter = adapterFor(route);
         if (!adapter) throw new Error(`no channel adapter for ${route.channel}`);

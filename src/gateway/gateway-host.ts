@@ -1,3 +1,4 @@
+import PQueue from 'p-queue';
 import type { TurnRunner } from '../agents/index.js';
 import { type LoadConfigOptions, type LoadedConfig, loadConfig } from '../config/index.js';
 import type { LoggerHandle } from '../logging/index.js';
@@ -21,7 +22,9 @@ export function createGatewayHost(options: GatewayHostOptions) {
   const startedAt = Date.now();
   let current: { gateway: Gateway; loaded: LoadedConfig } | undefined;
   let restarts = 0;
-  let pending: Promise<void> | undefined;
+  // Start, restarts and stop run one at a time, in the order they were asked for.
+  const lifecycle = new PQueue({ concurrency: 1 });
+  const serialize = (task: () => Promise<void>) => lifecycle.add(task);
   let stopped = false;
 
   async function boot(loaded: LoadedConfig): Promise<void> {
@@ -43,17 +46,8 @@ export function createGatewayHost(options: GatewayHostOptions) {
     options.onReady?.({ ...info, restarts });
   }
 
-  function serialize(task: () => Promise<void>): Promise<void> {
-    const run = (pending ?? Promise.resolve()).then(task);
-    const tail = run.catch(() => {});
-    pending = tail;
-    void tail.then(() => {
-      if (pending === tail) pending = undefined;
-    });
-    return run;
-  }
-
-  let restartQueued: Promise<void> | undefined;
+  /** A restart asked for and not started yet: later requests join it. */
+  let waitingRestart: { promise?: Promise<void> } | undefined;
 
   return {
     /** Loads the config and starts; throws ConfigError for an invalid config. */
@@ -62,9 +56,12 @@ export function createGatewayHost(options: GatewayHostOptions) {
     },
     /** Restarts in-process; requests made while one waits to run join it. */
     restart(reason = 'restart requested'): Promise<void> {
-      if (restartQueued) return restartQueued;
-      const queued = serialize(async () => {
-        restartQueued = undefined;
+      if (waitingRestart?.promise) return waitingRestart.promise;
+      // The queue may start the task at once, inside add(): the entry exists before it does.
+      const entry: { promise?: Promise<void> } = {};
+      waitingRestart = entry;
+      entry.promise = serialize(async () => {
+        if (waitingRestart === entry) waitingRestart = undefined;
         if (stopped) return;
         let loaded: LoadedConfig;
         try {
@@ -82,8 +79,7 @@ export function createGatewayHost(options: GatewayHostOptions) {
         restarts += 1;
         await boot(loaded);
       });
-      restartQueued = queued;
-      return queued;
+      return entry.promise;
     },
     /** Stops gracefully; later restarts are ignored. */
     stop(): Promise<void> {

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import pino, { type DestinationStream, type Level, type Logger } from 'pino';
+import { createSecretScrubber } from '../config/index.js';
 
 export type { Logger };
 export type LogLevel = Level | 'silent';
@@ -23,28 +24,19 @@ export interface LoggerHandle {
  * field, message or error text can carry one out; children share the scrubbing.
  */
 export function createLogger(options: CreateLoggerOptions = {}): LoggerHandle {
-  let patterns: string[] = [];
+  let scrub = createSecretScrubber([]);
   const target =
     options.destination ?? choosePrettyStream(options.pretty) ?? pino.destination({ dest: 1, sync: true });
   const scrubbing: DestinationStream = {
     write(line: string) {
-      let scrubbed = line;
-      for (const pattern of patterns) scrubbed = scrubbed.replaceAll(pattern, '[REDACTED]');
-      target.write(scrubbed);
+      target.write(scrub(line));
     },
   };
   const logger = pino({ level: options.level ?? 'info', base: { pid: process.pid } }, scrubbing);
   return {
     logger,
     setSecrets(secrets) {
-      const forms = new Set<string>();
-      for (const secret of secrets) {
-        if (secret.length < 4) continue;
-        forms.add(secret);
-        forms.add(JSON.stringify(secret).slice(1, -1));
-      }
-      // Longest first, so that a secret containing another is replaced whole.
-      patterns = [...forms].sort((a, b) => b.length - a.length);
+      scrub = createSecretScrubber(secrets);
     },
   };
 }

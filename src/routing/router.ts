@@ -1,7 +1,7 @@
 import PQueue from 'p-queue';
 import type { TurnRunner } from '../agents/index.js';
 import type { DeliveryRoute, DispatchResult, InboundMessage, OutboundMessage } from '../channels/index.js';
-import { type Config, scrubSecrets } from '../config/index.js';
+import { type Config, createSecretScrubber } from '../config/index.js';
 import { SwitchboardError } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
 import type { SessionStore } from '../sessions/index.js';
@@ -36,8 +36,7 @@ export interface Router {
 export function createRouter(options: RouterOptions): Router {
   const { config, sessions, logger } = options;
   const commands = options.commands ?? BUILTIN_COMMANDS;
-  const secrets = options.secrets ?? [];
-  const scrub = (text: string) => scrubSecrets(text, secrets);
+  const scrub = createSecretScrubber(options.secrets ?? []);
   const lanes = createSessionLanes({
     scrub,
     sessions,

@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import KeyvSqlite from '@keyv/sqlite';
+import PQueue from 'p-queue';
 import { SwitchboardError } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
 import { createKeyvStore } from './keyv-store.js';
@@ -47,7 +48,7 @@ export async function openSqliteStore(url: string, logger: Logger): Promise<Stor
     );
   }
   let unused: ReturnType<typeof open> | undefined = first;
-  let writes: Promise<unknown> = Promise.resolve();
+  const writes = new PQueue({ concurrency: 1 });
 
   return createKeyvStore({
     kind: 'sqlite',
@@ -58,15 +59,11 @@ export async function openSqliteStore(url: string, logger: Logger): Promise<Stor
       unused = undefined;
       return connection;
     },
-    exclusive(write) {
-      const result = writes.then(write, write);
-      writes = result.catch(() => {});
-      return result;
-    },
+    exclusive: (write) => writes.add(write),
     async close() {
       // Settings still running on a connection nobody used yet would hit a closed handle.
       await Promise.all(settings);
-      await writes;
+      await writes.onIdle();
       await Promise.all(adapters.map((adapter) => adapter.disconnect()));
     },
   });

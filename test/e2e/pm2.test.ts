@@ -1,17 +1,15 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort, makeTempDir, removeDir } from '../helpers/machine.js';
 import {
   childEnvironment,
   countMessages,
-  freePort,
   isReadyLine,
-  makeTempDir,
   PROCESS_TEST_TOKEN,
   pollUntil,
   REPO_ROOT,
   readLogFile,
-  removeDir,
   runCommand,
   sendMessage,
   writeConfig,

@@ -1,15 +1,13 @@
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { freePort, makeTempDir, removeDir } from '../helpers/machine.js';
 import {
   childEnvironment,
   countMessages,
-  freePort,
   isReadyLine,
   killRunningChildren,
-  makeTempDir,
   PROCESS_TEST_TOKEN,
   pollUntil,
-  removeDir,
   request,
   runCli,
   sendMessage,

@@ -4,7 +4,8 @@ import path from 'node:path';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { StreamingRunner } from '../fakes/streaming-runner.js';
-import { removeDir, startTestGateway, type TestGateway } from '../helpers/gateway.js';
+import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
+import { removeDir } from '../helpers/machine.js';
 
 // Drives the web chat page in the system's Chromium (Playwright cannot download browsers here).
 const CHROMIUM = '/usr/bin/chromium';
@@ -70,10 +71,7 @@ describe('web chat page in Chromium', () => {
 
   afterAll(async () => {
     await closeBrowser(browser);
-    if (gateway) {
-      await gateway.stop();
-      await removeDir(gateway.dir);
-    }
+    await gateway?.dispose();
   });
 
   beforeEach(async () => {
@@ -174,8 +172,7 @@ describe('web chat page in Chromium', () => {
     const streaming = await startTestGateway({ createRunner: () => runner });
     cleanups.push(async () => {
       runner.releaseAll();
-      await streaming.stop();
-      await removeDir(streaming.dir);
+      await streaming.dispose();
     });
     await signIn(streaming);
 

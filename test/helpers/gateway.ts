@@ -1,9 +1,9 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { TurnRunner } from '../../src/agents/index.js';
 import { createGatewayHost, type GatewayHost } from '../../src/gateway/index.js';
 import { createLogger, type LoggerHandle } from '../../src/logging/index.js';
+import { makeTempDir, removeDir } from './machine.js';
 
 export interface TestGateway {
   host: GatewayHost;
@@ -20,6 +20,8 @@ export interface TestGateway {
   send(text: string, user?: string, thread?: string): Promise<{ status: number; body: any }>;
   restart(): Promise<void>;
   stop(): Promise<void>;
+  /** Stops the gateway and deletes its directory. */
+  dispose(): Promise<void>;
 }
 
 export interface TestGatewayOptions {
@@ -34,7 +36,7 @@ export const TEST_TOKEN = 'test-token-0123456789abcdef';
 
 /** Starts a real gateway in this process on a free port, with its state in a temp dir. */
 export async function startTestGateway(options: TestGatewayOptions = {}): Promise<TestGateway> {
-  const dir = options.dir ?? (await mkdtemp(path.join(tmpdir(), 'switchboard-test-')));
+  const dir = options.dir ?? (await makeTempDir('switchboard-test-'));
   const configPath = path.join(dir, 'gateway.jsonc');
   const config = {
     stateDir: path.join(dir, 'data'),
@@ -95,10 +97,10 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     },
     restart: () => host.restart('test'),
     stop: () => host.stop(),
+    async dispose() {
+      await host.stop();
+      await removeDir(dir);
+    },
   };
   return gateway;
-}
-
-export async function removeDir(dir: string): Promise<void> {
-  await rm(dir, { recursive: true, force: true });
 }

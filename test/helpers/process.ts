@@ -1,7 +1,5 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -28,27 +26,6 @@ export function childEnvironment(extra: Record<string, string> = {}): NodeJS.Pro
   const environment: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
   for (const name of Object.keys(environment)) if (name.startsWith('SWITCHBOARD_')) delete environment[name];
   return { ...environment, ...extra };
-}
-
-export function makeTempDir(prefix: string): Promise<string> {
-  return mkdtemp(path.join(tmpdir(), prefix));
-}
-
-export function removeDir(dir: string): Promise<void> {
-  return rm(dir, { recursive: true, force: true });
-}
-
-/** A port that was free a moment ago: the OS picks it, the test then hands it to the gateway. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Writes a config file (JSONC, with a comment to prove comments parse) and returns its path. */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { removeDir, startTestGateway, type TestGateway } from '../helpers/gateway.js';
+import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 
 describe('the HTTP API and web chat', () => {
   let gateway: TestGateway;
@@ -12,8 +12,7 @@ describe('the HTTP API and web chat', () => {
     });
   });
   afterAll(async () => {
-    await gateway.stop();
-    await removeDir(gateway.dir);
+    await gateway.dispose();
   });
 
   it('answers /healthz without a token', async () => {
@@ -170,8 +169,7 @@ describe('a gateway with the web chat disabled', () => {
       expect((await gateway.request('GET', '/api/sessions')).status).toBe(200);
       expect((await gateway.send('/whoami')).status).toBe(404);
     } finally {
-      await gateway.stop();
-      await removeDir(gateway.dir);
+      await gateway.dispose();
     }
   });
 });

@@ -1,13 +1,12 @@
 import { readdirSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import { removeDir, startTestGateway, type TestGateway } from '../helpers/gateway.js';
+import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 
 let gateway: TestGateway | undefined;
 
 afterEach(async () => {
-  await gateway?.stop();
-  if (gateway) await removeDir(gateway.dir);
+  await gateway?.dispose();
   gateway = undefined;
 });
 

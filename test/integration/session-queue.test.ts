@@ -1,12 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createGatedRunner } from '../fakes/gated-runner.js';
-import { removeDir, startTestGateway, type TestGateway } from '../helpers/gateway.js';
+import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 
 let gateway: TestGateway | undefined;
 
 afterEach(async () => {
-  await gateway?.stop();
-  if (gateway) await removeDir(gateway.dir);
+  await gateway?.dispose();
   gateway = undefined;
 });
 
