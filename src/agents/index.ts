@@ -1,2 +1,10 @@
-export { createNoModelRunner } from './no-model-runner.js';
-export type { TurnRequest, TurnResult, TurnRunner, TurnStatus } from './types.js';
+export { type AgentRunner, type AgentRunnerOptions, createAgentRunner } from './agent-runner.js';
+export { noModelReply } from './no-model-reply.js';
+export {
+  createModelProvider,
+  ModelCallError,
+  type ModelProvider,
+  type ProviderOptions,
+} from './providers/index.js';
+export { buildSystemPrompt, readAgentInstructions } from './system-prompt.js';
+export { TurnAbort, type TurnRequest, type TurnResult, type TurnRunner, type TurnStatus } from './types.js';

@@ -20,4 +20,4 @@ export {
 export type { AgentConfig, Binding, Config, ModelConfig } from './schema.js';
 export { ConfigSchema } from './schema.js';
 export { SECRET_KEYWORD } from './schema-helpers.js';
-export { type ValidateResult, validateConfig } from './validate.js';
+export { dedupeIssues, describeSchemaError, type ValidateResult, validateConfig } from './validate.js';

@@ -9,6 +9,8 @@ import { Secret, Strict, StringEnum } from './schema-helpers.js';
 
 const AGENT_ID_PATTERN = '^[a-z0-9][a-z0-9_-]{0,63}$';
 const NAME_PATTERN = '^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$';
+/** A tool name, `namespace.*` or `*`. */
+const TOOL_PATTERN = '^(\\*|[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*(\\.\\*)?)$';
 
 export const ModelConfigSchema = Strict(
   {
@@ -25,6 +27,22 @@ export const ModelConfigSchema = Strict(
     apiKey: Type.Optional(Secret({ description: 'API key; use `${ENV_NAME}` to keep it out of the file.' })),
     maxTokens: Type.Optional(Type.Integer({ minimum: 1, description: 'Upper bound on tokens per reply.' })),
     temperature: Type.Optional(Type.Number({ minimum: 0, maximum: 2, description: 'Sampling temperature.' })),
+    stream: Type.Boolean({
+      default: true,
+      description: 'Stream replies as they are written; turn off for servers that cannot stream tool calls.',
+    }),
+    maxRetries: Type.Integer({
+      minimum: 0,
+      maximum: 10,
+      default: 2,
+      description: 'Retries after a 429, a 5xx or a network error, with backoff and jitter.',
+    }),
+    timeoutMs: Type.Integer({
+      minimum: 1000,
+      maximum: 3600000,
+      default: 120000,
+      description: 'How long one model request may take before it counts as failed (and is retried).',
+    }),
   },
   { description: 'A model an agent can use.' },
 );
@@ -38,6 +56,23 @@ export const AgentConfigSchema = Strict(
         description: 'Name of an entry in `models`; without it the agent cannot answer.',
       }),
     ),
+    systemPrompt: Type.Optional(
+      Type.String({
+        description:
+          'Instructions for the model. Switchboard adds who the agent is, where it is and which tools it has.',
+      }),
+    ),
+    systemPromptFile: Type.Optional(
+      Type.String({
+        minLength: 1,
+        description: 'File with the instructions (instead of `systemPrompt`), relative to the config file.',
+      }),
+    ),
+    tools: Type.Array(Type.String({ pattern: TOOL_PATTERN }), {
+      default: ['*'],
+      description:
+        'Tools the agent may see and run: exact names, namespace wildcards (`schedule.*`) or `*` for all. Owner-only tools still need an owner turn.',
+    }),
   },
   { description: 'An agent: who answers in the sessions routed to it.' },
 );
@@ -159,10 +194,10 @@ export const ConfigSchema = Strict(
     ),
     session: Strict(
       {
-        queueMode: StringEnum(['collect', 'followup'] as const, {
+        queueMode: StringEnum(['collect', 'followup', 'steer', 'interrupt'] as const, {
           default: 'collect',
           description:
-            'Messages arriving during a turn: `collect` combines them into the next turn, `followup` runs one turn each.',
+            'Messages arriving during a turn: `collect` combines them into the next turn, `followup` runs one turn each, `steer` shows them to the model before its next call in the running turn, `interrupt` stops the running turn and answers them.',
         }),
         maxConcurrentTurns: Type.Integer({
           minimum: 1,
@@ -172,6 +207,30 @@ export const ConfigSchema = Strict(
         }),
       },
       { default: {}, description: 'Sessions and their queues.' },
+    ),
+    agentLoop: Strict(
+      {
+        maxBurst: Type.Integer({
+          minimum: 1,
+          maximum: 1000,
+          default: 12,
+          description:
+            'Model+tool rounds allowed between two user messages; past it the run stops and waits for the user.',
+        }),
+        runTimeoutSeconds: Type.Integer({
+          minimum: 1,
+          maximum: 86400,
+          default: 600,
+          description: 'How long one run may take before it is aborted with status `timeout`.',
+        }),
+        historyEntries: Type.Integer({
+          minimum: 1,
+          maximum: 10000,
+          default: 200,
+          description: 'Transcript entries (the most recent) sent to the model with each call.',
+        }),
+      },
+      { default: {}, description: 'The tool loop.' },
     ),
     commands: Strict(
       {

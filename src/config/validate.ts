@@ -21,13 +21,14 @@ export function validateConfig(value: unknown): ValidateResult {
   const candidate = structuredClone(value ?? {});
   if (!validate(candidate)) {
     const errors = (validate.errors ?? []).filter((error) => error.keyword !== 'propertyNames');
-    return { ok: false, issues: dedupe(errors.map(describeAjvError)) };
+    return { ok: false, issues: dedupeIssues(errors.map(describeSchemaError)) };
   }
   const issues = checkReferences(candidate);
   return issues.length > 0 ? { ok: false, issues } : { ok: true, config: candidate };
 }
 
-function describeAjvError(error: ErrorObject): ConfigIssue {
+/** One ajv error as a JSON pointer and a one-line message (also used for tool arguments). */
+export function describeSchemaError(error: ErrorObject): ConfigIssue {
   const params = error.params as Record<string, unknown>;
   if (error.propertyName !== undefined) {
     return {
@@ -52,7 +53,7 @@ function describeAjvError(error: ErrorObject): ConfigIssue {
   }
 }
 
-function dedupe(issues: ConfigIssue[]): ConfigIssue[] {
+export function dedupeIssues(issues: ConfigIssue[]): ConfigIssue[] {
   const seen = new Set<string>();
   return issues.filter((issue) => {
     const key = `${issue.path}\n${issue.message}`;
@@ -76,6 +77,12 @@ function checkReferences(config: Config): ConfigIssue[] {
       issues.push({
         path: `/agents/${id}/model`,
         message: `names model "${agent.model}", which is not in models (have: ${Object.keys(config.models).join(', ') || 'none'})`,
+      });
+    }
+    if (agent.systemPrompt !== undefined && agent.systemPromptFile !== undefined) {
+      issues.push({
+        path: `/agents/${id}/systemPromptFile`,
+        message: 'set either systemPrompt or systemPromptFile, not both',
       });
     }
   }

@@ -9,7 +9,9 @@ export type ErrorCode =
   | 'CONFIG_ENV_MISSING'
   | 'STORE_URL_INVALID'
   | 'STORE_UNAVAILABLE'
-  | 'GATEWAY_STATE';
+  | 'GATEWAY_STATE'
+  | 'TOOL_DUPLICATE'
+  | 'TOOL_INVALID';
 
 export class SwitchboardError extends Error {
   readonly code: ErrorCode;

@@ -1,21 +1,39 @@
 import path from 'node:path';
-import { createNoModelRunner, type TurnRunner } from '../agents/index.js';
+import {
+  type AgentRunner,
+  createAgentRunner,
+  createModelProvider,
+  type ModelProvider,
+  type ProviderOptions,
+  readAgentInstructions,
+  type TurnRunner,
+} from '../agents/index.js';
 import { type ChannelAdapter, createWebchatAdapter, type DeliveryRoute } from '../channels/index.js';
 import { collectSecretValues, DEFAULT_CONFIG_PATH, type LoadedConfig } from '../config/index.js';
-import { createHttpServer, type HttpServer, type SessionsView } from '../http/index.js';
+import { createHttpServer, type HttpServer } from '../http/index.js';
 import type { LoggerHandle } from '../logging/index.js';
 import { createRouter, type Router } from '../routing/index.js';
-import { createSessionStore, type SessionStore } from '../sessions/index.js';
+import { createRunStore, createSessionStore } from '../sessions/index.js';
 import { createStore, type Store } from '../store/index.js';
+import { BUILTIN_TOOLS, createToolRegistry, type Tool } from '../tools/index.js';
 import { resolveHttpToken } from './http-token.js';
+import { createSessionsService, createSessionsView } from './session-views.js';
 
-export interface GatewayOptions {
+/** What an embedder (or a test) may add to a gateway. */
+export interface GatewayExtensions {
+  /** Replaces the turn runner; tests use it to script slow or failing turns. */
+  createRunner?: (context: { configPath: string }) => TurnRunner;
+  /** Tools registered next to the built-in ones. */
+  tools?: readonly Tool[];
+  /** Replaces provider construction; the benchmark wraps the real providers to time model calls. */
+  createModelProvider?: (options: ProviderOptions) => ModelProvider;
+}
+
+export interface GatewayOptions extends GatewayExtensions {
   loaded: LoadedConfig;
   log: LoggerHandle;
   /** When the process started (uptime survives restarts). */
   startedAt: number;
-  /** Replaces the turn runner; tests use it to script slow or failing turns. */
-  createRunner?: (context: { configPath: string }) => TurnRunner;
 }
 
 export interface Gateway {
@@ -60,6 +78,11 @@ export function createGateway(options: GatewayOptions): Gateway {
 
     store = await createStore({ url: config.store.url, stateDir, logger });
     const sessions = createSessionStore({ store });
+    const runs = createRunStore({ store });
+    const interrupted = await runs.markInterrupted();
+    if (interrupted.length > 0) {
+      logger.warn({ runs: interrupted.map((run) => run.runId) }, 'runs interrupted by the last stop');
+    }
     const webchat = config.channels.webchat.enabled
       ? createWebchatAdapter({ logger: logger.child({ channel: 'webchat' }) })
       : undefined;
@@ -67,11 +90,44 @@ export function createGateway(options: GatewayOptions): Gateway {
     const adapterFor = (route: DeliveryRoute) => adapters.find((adapter) => adapter.name === route.channel);
     const configPath = loaded.path ?? DEFAULT_CONFIG_PATH;
 
+    const registry = createToolRegistry();
+    for (const tool of BUILTIN_TOOLS) registry.register(tool, 'builtin');
+    for (const tool of options.tools ?? []) registry.register(tool, 'gateway options');
+    const providers = new Map<string, ModelProvider>();
+    for (const [name, model] of Object.entries(config.models)) {
+      providers.set(
+        name,
+        (options.createModelProvider ?? createModelProvider)({
+          name,
+          config: model,
+          logger: logger.child({ model: name }),
+        }),
+      );
+    }
+    const agentRunner: AgentRunner = createAgentRunner({
+      config,
+      configPath,
+      providers,
+      registry,
+      sessions,
+      runs,
+      instructions: await readAgentInstructions(config, configPath),
+      services: {
+        sessions: createSessionsService({
+          sessions,
+          status: (key) => router?.sessionStatus(key) ?? 'idle',
+          depth: (key) => router?.sessionDepth(key) ?? 0,
+          activity: (key) => agentRunner.activity(key),
+          config,
+        }),
+      },
+    });
+
     router = createRouter({
       config,
       configFile: { path: loaded.path, hash: loaded.hash },
       sessions,
-      runner: options.createRunner?.({ configPath }) ?? createNoModelRunner({ configPath }),
+      runner: options.createRunner?.({ configPath }) ?? agentRunner,
       logger,
       startedAt: options.startedAt,
       secrets,
@@ -122,27 +178,4 @@ export function createGateway(options: GatewayOptions): Gateway {
   }
 
   return { start, stop };
-}
-
-function createSessionsView(sessions: SessionStore, router: Router): SessionsView {
-  return {
-    async list() {
-      const records = await sessions.list();
-      return records.map((record) => ({
-        key: record.key,
-        agentId: record.agentId,
-        sessionId: record.sessionId,
-        channel: record.route.channel,
-        createdAt: record.createdAt,
-        lastActivityAt: record.lastActivityAt,
-        transcriptLength: record.transcriptLength,
-        status: router.sessionStatus(record.key),
-      }));
-    },
-    async transcript(key) {
-      const record = await sessions.get(key);
-      if (!record) return undefined;
-      return { key, sessionId: record.sessionId, entries: await sessions.transcript(key) };
-    },
-  };
 }

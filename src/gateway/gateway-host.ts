@@ -1,13 +1,12 @@
 import PQueue from 'p-queue';
-import type { TurnRunner } from '../agents/index.js';
 import { type LoadConfigOptions, type LoadedConfig, loadConfig } from '../config/index.js';
 import type { LoggerHandle } from '../logging/index.js';
-import { createGateway, type Gateway } from './create-gateway.js';
+import { createGateway, type Gateway, type GatewayExtensions } from './create-gateway.js';
 
 export interface GatewayHostOptions {
   log: LoggerHandle;
   configOptions?: LoadConfigOptions;
-  createRunner?: (context: { configPath: string }) => TurnRunner;
+  extensions?: GatewayExtensions;
   /** Called once the gateway serves (first start and every restart). */
   onReady?: (info: { url: string; webchatUrl: string | undefined; restarts: number }) => void;
 }
@@ -35,7 +34,7 @@ export function createGatewayHost(options: GatewayHostOptions) {
       loaded,
       log: options.log,
       startedAt,
-      ...(options.createRunner ? { createRunner: options.createRunner } : {}),
+      ...options.extensions,
     });
     const info = await gateway.start();
     current = { gateway, loaded };

@@ -1,4 +1,9 @@
-export { createGateway, type Gateway, type GatewayOptions } from './create-gateway.js';
+export {
+  createGateway,
+  type Gateway,
+  type GatewayExtensions,
+  type GatewayOptions,
+} from './create-gateway.js';
 export { createGatewayHost, type GatewayHost, type GatewayHostOptions } from './gateway-host.js';
 export { resolveHttpToken } from './http-token.js';
 export { installSignalHandlers } from './signals.js';

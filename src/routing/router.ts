@@ -29,6 +29,8 @@ export interface Router {
   /** Routes an inbound message: a chat command is answered at once, anything else queues a turn. */
   dispatch(message: InboundMessage): Promise<DispatchResult>;
   sessionStatus(sessionKey: string): LaneStatus;
+  /** Messages waiting in the session's queue. */
+  sessionDepth(sessionKey: string): number;
   /** Takes no new messages and lets running turns end (see SessionLanes.close). */
   close(timeoutMs: number): Promise<void>;
 }
@@ -100,7 +102,9 @@ export function createRouter(options: RouterOptions): Router {
           'GATEWAY_STATE',
           'the gateway is stopping; send the message again shortly',
         );
-      const agent = config.agents[agentId] ?? {};
+      const agent = config.agents[agentId];
+      // Validation guarantees that bindings and defaultAgent name configured agents.
+      if (!agent) throw new SwitchboardError('GATEWAY_STATE', `agent "${agentId}" is not configured`);
       const route = routeOf(message);
       await sessions.ensure(sessionKey, { agentId, route });
       // The message is durable before its turn is queued: an acknowledged message is never lost.
@@ -116,6 +120,7 @@ export function createRouter(options: RouterOptions): Router {
       );
     },
     sessionStatus: (sessionKey) => lanes.status(sessionKey),
+    sessionDepth: (sessionKey) => lanes.depth(sessionKey),
     close(timeoutMs) {
       closing = true;
       return lanes.close(timeoutMs);

@@ -1,14 +1,14 @@
 import type PQueue from 'p-queue';
-import type { TurnResult, TurnRunner } from '../agents/index.js';
+import { TurnAbort, type TurnResult, type TurnRunner } from '../agents/index.js';
 import type { DeliveryRoute, DispatchResult, OutboundMessage } from '../channels/index.js';
 import type { AgentConfig } from '../config/index.js';
 import { SwitchboardError } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
-import type { SessionStore, TranscriptEntry } from '../sessions/index.js';
+import type { NewTranscriptEntry, SessionStore, TranscriptEntry } from '../sessions/index.js';
 
 const ABORT_GRACE_MS = 2000;
 
-export type QueueMode = 'collect' | 'followup';
+export type QueueMode = 'collect' | 'followup' | 'steer' | 'interrupt';
 export type LaneStatus = 'idle' | 'queued' | 'running';
 
 /** A user message that is in the transcript and waits for the turn that answers it. */
@@ -40,15 +40,26 @@ export interface SessionLanesOptions {
   scrub(text: string): string;
 }
 
+interface ActiveTurn {
+  controller: AbortController;
+  started: boolean;
+  isOwner: boolean;
+}
+
 interface Lane extends LaneTarget {
   pending: PendingMessage[];
-  active?: { controller: AbortController; started: boolean };
+  /** `steer` mode: messages for the running turn, taken before its next model call. */
+  steering: PendingMessage[];
+  active?: ActiveTurn;
 }
 
 /**
- * One lane per session: a session runs one turn at a time and messages that arrive during a
- * turn wait (`collect`: all of them form the next turn; `followup`: one turn each). Turns of
- * all sessions share the global limiter.
+ * One lane per session: a session runs one turn at a time. Messages that arrive during a turn
+ * wait (`collect`: all of them form the next turn; `followup`: one turn each), are shown to the
+ * running turn before its next model call (`steer`), or abort it and start the next turn
+ * (`interrupt`). A non-owner's message is never steered into an owner turn: it would run with
+ * the owner's tools; it waits for the next turn instead. Turns of all sessions share the
+ * global limiter.
  */
 export function createSessionLanes(options: SessionLanesOptions) {
   const lanes = new Map<string, Lane>();
@@ -63,63 +74,73 @@ export function createSessionLanes(options: SessionLanesOptions) {
       }
       return;
     }
-    const batch = options.queueMode === 'collect' ? lane.pending.splice(0) : lane.pending.splice(0, 1);
-    const active = { controller: new AbortController(), started: false };
+    const batch = options.queueMode === 'followup' ? lane.pending.splice(0, 1) : lane.pending.splice(0);
+    const active: ActiveTurn = {
+      controller: new AbortController(),
+      started: false,
+      isOwner: batch.every((message) => message.isOwner),
+    };
     lane.active = active;
     void options.limiter
       .add(async () => {
         active.started = true;
-        await runTurn(lane, batch, active.controller.signal);
+        await runTurn(lane, batch, active);
       })
       .catch((error: unknown) => {
         for (const message of batch) message.reject(error);
       })
       .finally(() => {
         lane.active = undefined;
+        // Steered messages the turn did not take before it ended get a turn of their own.
+        lane.pending.unshift(...lane.steering.splice(0));
         pump(lane);
       });
   }
 
-  async function runTurn(lane: Lane, batch: PendingMessage[], signal: AbortSignal): Promise<void> {
+  async function runTurn(lane: Lane, batch: PendingMessage[], active: ActiveTurn): Promise<void> {
     const logger = options.logger.child({ session: lane.sessionKey });
     const first = batch[0];
     if (!first) return;
-    let result: TurnResult;
-    if (signal.aborted) {
-      result = { status: 'killed', replies: [] };
-    } else {
+    const replies: OutboundMessage[] = [];
+    const signal = active.controller.signal;
+    let result: TurnResult = { status: 'killed' };
+    if (!signal.aborted) {
       try {
         result = await options.runner.runTurn({
           sessionKey: lane.sessionKey,
           agentId: lane.agentId,
           agent: lane.agent,
+          route: lane.route,
           messages: batch.map((message) => message.entry),
           senderId: first.senderId,
-          isOwner: batch.every((message) => message.isOwner),
+          isOwner: active.isOwner,
           signal,
           logger,
-          onDelta: (id, delta) => options.deliverDelta(lane.route, id, delta),
+          onDelta: (id, delta) => options.deliverDelta(lane.route, id, options.scrub(delta)),
+          reply: async (message) => {
+            const reply = { id: message.id, text: options.scrub(message.text) };
+            replies.push(reply);
+            await options.deliver(lane.route, reply).catch((error: unknown) => {
+              logger.warn({ err: error, route: lane.route }, 'reply delivery failed');
+            });
+          },
+          record: (entry) => options.sessions.append(lane.sessionKey, scrubEntry(entry, options.scrub)),
+          takeSteered: () => {
+            const taken = lane.steering.splice(0);
+            batch.push(...taken);
+            return taken.map((message) => message.entry);
+          },
         });
       } catch (error) {
         logger.error({ err: error }, 'turn failed');
-        result = {
-          status: 'error',
-          replies: [{ id: crypto.randomUUID(), text: `The turn failed: ${describe(error)}` }],
-        };
+        const reply = { id: crypto.randomUUID(), text: options.scrub(`The turn failed: ${describe(error)}`) };
+        replies.push(reply);
+        result = { status: 'error' };
+        await options.deliver(lane.route, reply).catch(() => {});
       }
     }
-    const replies = result.replies.map((reply) => ({ id: reply.id, text: options.scrub(reply.text) }));
-    for (const reply of replies) {
-      await options.sessions.append(lane.sessionKey, { role: 'assistant', text: reply.text });
-      await options.deliver(lane.route, reply).catch((error: unknown) => {
-        logger.warn({ err: error, route: lane.route }, 'reply delivery failed');
-      });
-    }
-    logger.debug(
-      { status: result.status, messages: batch.length, replies: result.replies.length },
-      'turn ended',
-    );
-    for (const message of batch) message.resolve({ sessionKey: lane.sessionKey, replies: result.replies });
+    logger.debug({ status: result.status, messages: batch.length, replies: replies.length }, 'turn ended');
+    for (const message of batch) message.resolve({ sessionKey: lane.sessionKey, replies });
   }
 
   return {
@@ -131,13 +152,19 @@ export function createSessionLanes(options: SessionLanesOptions) {
       if (closed) return Promise.reject(new SwitchboardError('GATEWAY_STATE', 'the gateway is stopping'));
       let lane = lanes.get(target.sessionKey);
       if (!lane) {
-        lane = { ...target, pending: [] };
+        lane = { ...target, pending: [], steering: [] };
         lanes.set(target.sessionKey, lane);
       }
       const current = lane;
+      const active = current.active;
+      const steer =
+        options.queueMode === 'steer' && active?.started === true && (message.isOwner || !active.isOwner);
       const result = new Promise<DispatchResult>((resolve, reject) =>
-        current.pending.push({ ...message, resolve, reject }),
+        (steer ? current.steering : current.pending).push({ ...message, resolve, reject }),
       );
+      if (options.queueMode === 'interrupt' && active?.started && !active.controller.signal.aborted) {
+        active.controller.abort(new TurnAbort('interrupted', 'a newer message interrupted the run'));
+      }
       pump(current);
       return result;
     },
@@ -148,13 +175,14 @@ export function createSessionLanes(options: SessionLanesOptions) {
     },
     /** Messages waiting behind the current turn. */
     depth(sessionKey: string): number {
-      return lanes.get(sessionKey)?.pending.length ?? 0;
+      const lane = lanes.get(sessionKey);
+      return lane ? lane.pending.length + lane.steering.length : 0;
     },
     /** Aborts the session's current turn; false when none is running. */
     stop(sessionKey: string): boolean {
       const active = lanes.get(sessionKey)?.active;
       if (!active || active.controller.signal.aborted) return false;
-      active.controller.abort(new Error('stopped by /stop'));
+      active.controller.abort(new TurnAbort('killed', 'stopped by /stop'));
       return true;
     },
     /**
@@ -168,8 +196,8 @@ export function createSessionLanes(options: SessionLanesOptions) {
       if ((await settleWithin(idle, timeoutMs)) === 'expired') {
         options.logger.warn({ sessions: lanes.size }, 'stop timeout reached; aborting running turns');
         for (const lane of lanes.values()) {
-          lane.active?.controller.abort(new Error('gateway stopping'));
-          for (const message of lane.pending.splice(0)) {
+          lane.active?.controller.abort(new TurnAbort('interrupted', 'the gateway is stopping'));
+          for (const message of [...lane.steering.splice(0), ...lane.pending.splice(0)]) {
             message.reject(
               new SwitchboardError('GATEWAY_STATE', 'the gateway stopped before this message was answered'),
             );
@@ -200,6 +228,16 @@ async function settleWithin(promise: Promise<void>, ms: number): Promise<'settle
   } finally {
     clearTimeout(timer);
   }
+}
+
+function scrubEntry(entry: NewTranscriptEntry, scrub: (text: string) => string): NewTranscriptEntry {
+  return {
+    ...entry,
+    text: scrub(entry.text),
+    ...(entry.toolCalls
+      ? { toolCalls: entry.toolCalls.map((call) => ({ ...call, arguments: scrub(call.arguments) })) }
+      : {}),
+  };
 }
 
 function describe(error: unknown): string {

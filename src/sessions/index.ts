@@ -1,3 +1,4 @@
+export { createRunStore, type RunRecord, type RunStatus, type RunStore } from './run-store.js';
 export { createSessionStore, type SessionStore } from './session-store.js';
 export type {
   ChannelName,
@@ -6,4 +7,5 @@ export type {
   SessionRecord,
   TranscriptEntry,
   TranscriptRole,
+  TranscriptToolCall,
 } from './types.js';

@@ -8,7 +8,8 @@ export interface SessionStore {
   ensure(key: string, init: { agentId: string; route: DeliveryRoute }): Promise<SessionRecord>;
   /** Appends to the current transcript: one entry write and one record write, whatever its length. */
   append(key: string, entry: NewTranscriptEntry): Promise<TranscriptEntry>;
-  transcript(key: string): Promise<TranscriptEntry[]>;
+  /** The current transcript, or only its `last` entries (reads only those). */
+  transcript(key: string, options?: { last?: number }): Promise<TranscriptEntry[]>;
   /** Starts a fresh session under the same key; the old transcript stays in the store. */
   reset(key: string): Promise<SessionRecord | undefined>;
   list(): Promise<SessionRecord[]>;
@@ -82,10 +83,14 @@ export function createSessionStore(options: { store: Store; now?: () => Date }):
         return stored;
       });
     },
-    async transcript(key) {
+    async transcript(key, options = {}) {
       const record = await read(key);
       if (!record) return [];
-      const keys = Array.from({ length: record.transcriptLength }, (_, seq) => `${record.sessionId}:${seq}`);
+      const first = Math.max(0, record.transcriptLength - (options.last ?? record.transcriptLength));
+      const keys = Array.from(
+        { length: record.transcriptLength - first },
+        (_, index) => `${record.sessionId}:${first + index}`,
+      );
       const found = await entries.getMany(keys);
       return found.filter((entry): entry is TranscriptEntry => entry !== undefined);
     },

@@ -23,20 +23,31 @@ export function createGatedRunner() {
       running += 1;
       maxRunning = Math.max(maxRunning, running);
       return new Promise<TurnResult>((resolve) => {
+        let finished = false;
         const finish = (result: TurnResult) => {
+          if (finished) return;
+          finished = true;
           running -= 1;
           const index = open.findIndex((turn) => turn.request === request);
           if (index >= 0) open.splice(index, 1);
           resolve(result);
         };
-        request.signal.addEventListener('abort', () => finish({ status: 'killed', replies: [] }), {
+        request.signal.addEventListener('abort', () => finish({ status: 'killed' }), {
           once: true,
         });
         open.push({
           request,
           release: () => {
-            const texts = request.messages.map((message) => message.text).join(' + ');
-            finish({ status: 'done', replies: [{ id: crypto.randomUUID(), text: `answered: ${texts}` }] });
+            // Leaves the open list at once: the reply is written asynchronously.
+            open.splice(
+              open.findIndex((turn) => turn.request === request),
+              1,
+            );
+            const text = `answered: ${request.messages.map((message) => message.text).join(' + ')}`;
+            void request
+              .record({ role: 'assistant', text })
+              .then(() => request.reply({ id: crypto.randomUUID(), text }))
+              .then(() => finish({ status: 'done' }));
           },
         });
         for (const wake of waiters.splice(0)) wake();

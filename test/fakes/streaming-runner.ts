@@ -41,12 +41,14 @@ export class StreamingRunner implements TurnRunner {
     const id = randomUUID();
     const { deltas } = this.script;
     for (let index = 0; index <= deltas.length; index++) {
-      if (!(await this.waitForStep(this.consumed++, request.signal)))
-        return { status: 'killed', replies: [] };
+      if (!(await this.waitForStep(this.consumed++, request.signal))) return { status: 'killed' };
       const delta = deltas[index];
       if (delta !== undefined) request.onDelta(id, delta);
     }
-    return { status: 'done', replies: [{ id, text: this.script.final ?? deltas.join('') }] };
+    const text = this.script.final ?? deltas.join('');
+    await request.record({ role: 'assistant', text });
+    await request.reply({ id, text });
+    return { status: 'done' };
   }
 
   /** Resolves when at least `count` turns have started. */

@@ -1,7 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { TurnRunner } from '../../src/agents/index.js';
-import { createGatewayHost, type GatewayHost } from '../../src/gateway/index.js';
+import { createGatewayHost, type GatewayExtensions, type GatewayHost } from '../../src/gateway/index.js';
 import { createLogger, type LoggerHandle } from '../../src/logging/index.js';
 import { makeTempDir, removeDir } from './machine.js';
 
@@ -24,24 +23,24 @@ export interface TestGateway {
   dispose(): Promise<void>;
 }
 
-export interface TestGatewayOptions {
+export interface TestGatewayOptions extends GatewayExtensions {
   /** Extra config merged over the test defaults (port 0, a temp state dir, a fixed token); `http` replaces them. */
   config?: Record<string, unknown>;
   /** Reuse a directory (to restart on the same state). */
   dir?: string;
-  createRunner?: (context: { configPath: string }) => TurnRunner;
 }
 
 export const TEST_TOKEN = 'test-token-0123456789abcdef';
 
 /** Starts a real gateway in this process on a free port, with its state in a temp dir. */
 export async function startTestGateway(options: TestGatewayOptions = {}): Promise<TestGateway> {
-  const dir = options.dir ?? (await makeTempDir('switchboard-test-'));
+  const { config: configOverrides, dir: reusedDir, ...extensions } = options;
+  const dir = reusedDir ?? (await makeTempDir('switchboard-test-'));
   const configPath = path.join(dir, 'gateway.jsonc');
   const config = {
     stateDir: path.join(dir, 'data'),
     http: { port: 0, token: TEST_TOKEN },
-    ...options.config,
+    ...configOverrides,
   };
   await writeFile(configPath, `// test config\n${JSON.stringify(config, null, 2)}\n`);
   const logLines: string[] = [];
@@ -53,7 +52,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
   const host = createGatewayHost({
     log,
     configOptions: { configPath, environment: {} },
-    ...(options.createRunner ? { createRunner: options.createRunner } : {}),
+    extensions,
     onReady: (info) => {
       url = info.url;
     },

@@ -1,6 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
+import { openEvents } from '../helpers/webchat-events.js';
 
 let gateway: TestGateway | undefined;
 
@@ -8,38 +9,6 @@ afterEach(async () => {
   await gateway?.dispose();
   gateway = undefined;
 });
-
-interface StreamEvent {
-  type: string;
-  data: Record<string, unknown>;
-}
-
-/** Opens the reply event stream and collects its events until it ends. */
-async function openEvents(target: TestGateway, user: string) {
-  const response = await fetch(`${target.url}/api/webchat/events?user=${user}`, {
-    headers: { authorization: `Bearer ${target.token}` },
-  });
-  expect(response.status).toBe(200);
-  expect(response.headers.get('content-type')).toContain('text/event-stream');
-  const events: StreamEvent[] = [];
-  const reader = response.body?.pipeThrough(new TextDecoderStream()).getReader();
-  const ended = (async () => {
-    let buffer = '';
-    for (;;) {
-      const chunk = await reader?.read();
-      if (!chunk || chunk.done) return;
-      buffer += chunk.value;
-      for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
-        const block = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        const type = /^event: (.+)$/m.exec(block)?.[1];
-        const data = /^data: (.+)$/m.exec(block)?.[1];
-        if (type && data) events.push({ type, data: JSON.parse(data) });
-      }
-    }
-  })();
-  return { events, ended };
-}
 
 const openFiles = () => readdirSync('/proc/self/fd').length;
 

@@ -1,0 +1,69 @@
+import type { TranscriptEntry } from '../sessions/index.js';
+import type { ModelMessage } from './providers/index.js';
+
+const MISSING_RESULT = 'No result: the run ended before this tool call finished.';
+
+/**
+ * Turns transcript entries into the model's conversation. The window starts at a user entry
+ * (never in the middle of a tool exchange), every tool call gets a result (a run cut short
+ * leaves calls without one, which providers reject), and in channels each user message is
+ * prefixed with its sender, since several people talk there.
+ */
+export function toModelMessages(
+  entries: readonly TranscriptEntry[],
+  options: { multiUser: boolean },
+): ModelMessage[] {
+  const start = entries.findIndex((entry) => entry.role === 'user');
+  const window = start < 0 ? [] : entries.slice(start);
+  const messages: ModelMessage[] = [];
+  let open: { id: string; name: string }[] = [];
+
+  const closeOpenCalls = () => {
+    for (const call of open) {
+      messages.push({
+        role: 'tool',
+        toolCallId: call.id,
+        toolName: call.name,
+        content: MISSING_RESULT,
+        isError: true,
+      });
+    }
+    open = [];
+  };
+
+  for (const entry of window) {
+    if (entry.role === 'tool') {
+      const index = open.findIndex((call) => call.id === entry.toolCallId);
+      if (index < 0) continue; // a result whose call is outside the window
+      const [call] = open.splice(index, 1);
+      messages.push({
+        role: 'tool',
+        toolCallId: entry.toolCallId ?? '',
+        toolName: call?.name ?? entry.toolName ?? '',
+        content: entry.text,
+        ...(entry.isError ? { isError: true } : {}),
+      });
+      continue;
+    }
+    closeOpenCalls();
+    messages.push(toMessage(entry, options));
+    if (entry.role === 'assistant' && entry.toolCalls)
+      open = entry.toolCalls.map(({ id, name }) => ({ id, name }));
+  }
+  closeOpenCalls();
+  return messages;
+}
+
+/** One user, assistant or system entry (tool entries are paired with their calls above). */
+export function toMessage(entry: TranscriptEntry, options: { multiUser: boolean }): ModelMessage {
+  if (entry.role === 'assistant') {
+    return {
+      role: 'assistant',
+      content: entry.text,
+      ...(entry.toolCalls?.length ? { toolCalls: entry.toolCalls } : {}),
+    };
+  }
+  if (entry.role === 'system') return { role: 'user', content: `[system] ${entry.text}` };
+  const prefix = options.multiUser && entry.senderId ? `[${entry.senderId}] ` : '';
+  return { role: 'user', content: `${prefix}${entry.text}` };
+}

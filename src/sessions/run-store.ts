@@ -1,0 +1,98 @@
+import { randomUUID } from 'node:crypto';
+import type { Store } from '../store/index.js';
+
+export type RunStatus = 'running' | 'done' | 'error' | 'killed' | 'timeout' | 'interrupted';
+
+export interface RunRecord {
+  runId: string;
+  sessionKey: string;
+  agentId: string;
+  /** `models.<name>` the run used. */
+  model: string;
+  status: RunStatus;
+  startedAt: string;
+  endedAt?: string;
+  runtimeMs?: number;
+  /** Model calls made. */
+  rounds: number;
+  toolCalls: number;
+  /** Why it ended, when not `done` normally (the error message, `max burst reached`). */
+  outcome?: string;
+}
+
+export interface RunStore {
+  start(init: { sessionKey: string; agentId: string; model: string }): Promise<RunRecord>;
+  finish(
+    runId: string,
+    end: { status: Exclude<RunStatus, 'running'>; rounds: number; toolCalls: number; outcome?: string },
+  ): Promise<RunRecord | undefined>;
+  get(runId: string): Promise<RunRecord | undefined>;
+  /**
+   * Marks every run still `running` as `interrupted`: called at start, when no run of this
+   * process exists yet. Returns the runs it marked.
+   */
+  markInterrupted(): Promise<RunRecord[]>;
+}
+
+/**
+ * The run registry. Every run is one record in `runs`; the ids of running runs are also kept
+ * in `active-runs`, so that the start-up sweep reads only those, however many runs exist.
+ */
+export function createRunStore(options: { store: Store; now?: () => Date }): RunStore {
+  const runs = options.store.namespace<RunRecord>('runs');
+  const active = options.store.namespace<string>('active-runs');
+  const now = options.now ?? (() => new Date());
+
+  async function end(
+    record: RunRecord,
+    status: Exclude<RunStatus, 'running'>,
+    fields: Partial<RunRecord>,
+  ): Promise<RunRecord> {
+    const endedAt = now();
+    const ended: RunRecord = {
+      ...record,
+      ...fields,
+      status,
+      endedAt: endedAt.toISOString(),
+      runtimeMs: Math.max(0, endedAt.getTime() - Date.parse(record.startedAt)),
+    };
+    await runs.set(record.runId, ended);
+    await active.delete(record.runId);
+    return ended;
+  }
+
+  return {
+    async start(init) {
+      const record: RunRecord = {
+        runId: randomUUID(),
+        ...init,
+        status: 'running',
+        startedAt: now().toISOString(),
+        rounds: 0,
+        toolCalls: 0,
+      };
+      await runs.set(record.runId, record);
+      await active.set(record.runId, record.sessionKey);
+      return record;
+    },
+    async finish(runId, { status, ...fields }) {
+      const record = await runs.get(runId);
+      return record ? end(record, status, fields) : undefined;
+    },
+    get: (runId) => runs.get(runId),
+    async markInterrupted() {
+      const marked: RunRecord[] = [];
+      const runIds: string[] = [];
+      for await (const [runId] of active.entries()) runIds.push(runId);
+      for (const runId of runIds) {
+        const record = await runs.get(runId);
+        if (record?.status === 'running') {
+          marked.push(await end(record, 'interrupted', { outcome: 'the gateway stopped during the run' }));
+        } else {
+          await active.delete(runId);
+        }
+      }
+      return marked;
+    },
+  };
+}

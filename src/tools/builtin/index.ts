@@ -1,0 +1,7 @@
+import type { Tool } from '../types.js';
+import { askUserTool } from './ask-user.js';
+import { sessionStatusTool } from './session-status.js';
+import { sessionsListTool } from './sessions-list.js';
+
+/** The tools every gateway registers (source `builtin`). */
+export const BUILTIN_TOOLS: readonly Tool[] = [askUserTool, sessionsListTool, sessionStatusTool] as Tool[];

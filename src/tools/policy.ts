@@ -1,0 +1,20 @@
+/**
+ * Agent allowlists (`agents.<id>.tools`): an exact name, `namespace.*` (every tool whose name
+ * starts with `namespace.`) or `*`. A tool outside the list is neither shown nor runnable.
+ */
+export function createAllowlist(patterns: readonly string[]): (toolName: string) => boolean {
+  if (patterns.includes('*')) return () => true;
+  const exact = new Set(patterns.filter((pattern) => !pattern.endsWith('.*')));
+  const prefixes = patterns
+    .filter((pattern) => pattern.endsWith('.*'))
+    .map((pattern) => pattern.slice(0, -1));
+  return (toolName) => exact.has(toolName) || prefixes.some((prefix) => toolName.startsWith(prefix));
+}
+
+export const OWNER_ONLY_REFUSAL = 'Tool restricted to owner senders.';
+
+export interface ToolPolicy {
+  /** The agent's allowlist. */
+  allows(toolName: string): boolean;
+  isOwner: boolean;
+}

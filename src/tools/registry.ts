@@ -1,0 +1,141 @@
+import type { TSchema } from '@sinclair/typebox';
+import { Ajv, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import { dedupeIssues, describeSchemaError } from '../config/index.js';
+import { SwitchboardError } from '../errors/index.js';
+import { OWNER_ONLY_REFUSAL, type ToolPolicy } from './policy.js';
+import type { Tool, ToolCallOutcome, ToolContext } from './types.js';
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+const TOOL_NAME = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/;
+const MAX_RESULT_CHARS = 100_000;
+
+interface Entry {
+  tool: Tool;
+  source: string;
+  validate: ValidateFunction;
+}
+
+export interface ToolRegistry {
+  /** Adds a tool; `source` names where it came from (`builtin`, a toolpack file) for error messages. */
+  register(tool: Tool, source: string): void;
+  get(name: string): Tool | undefined;
+  /** The tools a turn may see: allowed for the agent, and owner-only ones only in owner turns. */
+  visible(policy: ToolPolicy): Tool[];
+  /**
+   * Runs one call as the model wrote it. Never throws: unknown tools, refusals, invalid
+   * arguments and exceptions all become an error outcome the model can read.
+   */
+  execute(
+    name: string,
+    rawArguments: string,
+    policy: ToolPolicy,
+    context: ToolContext,
+  ): Promise<ToolCallOutcome>;
+}
+
+/** One ajv instance per registry; every schema is compiled once, when its tool is registered. */
+export function createToolRegistry(): ToolRegistry {
+  const ajv = new Ajv({ allErrors: true, useDefaults: true, strict: false });
+  addFormats(ajv);
+  const entries = new Map<string, Entry>();
+
+  function visibleEntry(name: string, policy: ToolPolicy): Entry | undefined {
+    const entry = entries.get(name);
+    return entry && policy.allows(name) ? entry : undefined;
+  }
+
+  return {
+    register(tool, source) {
+      // `__` is how providers encode `.` on the wire, so it is kept out of names.
+      if (!TOOL_NAME.test(tool.name) || tool.name.includes('__')) {
+        throw new SwitchboardError(
+          'TOOL_INVALID',
+          `${source}: tool name "${tool.name}" must be letters, digits, "_" or "-" (no "__"), in parts joined by "."`,
+        );
+      }
+      const existing = entries.get(tool.name);
+      if (existing) {
+        throw new SwitchboardError(
+          'TOOL_DUPLICATE',
+          `tool "${tool.name}" is defined twice: by ${existing.source} and by ${source}`,
+        );
+      }
+      let validate: ValidateFunction;
+      try {
+        validate = ajv.compile(tool.parameters as TSchema);
+      } catch (error) {
+        throw new SwitchboardError(
+          'TOOL_INVALID',
+          `${source}: tool "${tool.name}" has an invalid parameters schema: ${(error as Error).message}`,
+        );
+      }
+      entries.set(tool.name, { tool, source, validate });
+    },
+    get: (name) => entries.get(name)?.tool,
+    visible(policy) {
+      return [...entries.values()]
+        .map((entry) => entry.tool)
+        .filter((tool) => policy.allows(tool.name) && (policy.isOwner || !tool.ownerOnly));
+    },
+    async execute(name, rawArguments, policy, context) {
+      const entry = visibleEntry(name, policy);
+      if (!entry) {
+        const names = this.visible(policy).map((tool) => tool.name);
+        return failure(`Unknown tool "${name}". Tools you can call: ${names.join(', ') || 'none'}.`);
+      }
+      const { tool } = entry;
+      if (tool.ownerOnly && !policy.isOwner) return failure(OWNER_ONLY_REFUSAL);
+      const parsed = parseArguments(rawArguments);
+      if (!parsed.ok) return failure(`Invalid arguments for ${name}: ${parsed.reason}`);
+      if (!entry.validate(parsed.value)) {
+        const issues = dedupeIssues((entry.validate.errors ?? []).map(describeSchemaError));
+        const lines = issues.map((issue) => `${issue.path || '/'}: ${issue.message}`);
+        return failure(
+          `Invalid arguments for ${name}:\n${lines.join('\n')}\nFix the arguments and call again.`,
+        );
+      }
+      try {
+        const result = await tool.execute(parsed.value as never, context);
+        return success(result, tool.boundary === true);
+      } catch (error) {
+        if (context.signal.aborted) throw context.signal.reason;
+        context.logger.error({ err: error, tool: name, run: context.runId }, 'tool failed');
+        const message = error instanceof Error ? error.message : String(error);
+        return failure(`Tool ${name} failed: ${message}`);
+      }
+    },
+  };
+}
+
+function parseArguments(raw: string): { ok: true; value: unknown } | { ok: false; reason: string } {
+  if (raw.trim() === '') return { ok: true, value: {} };
+  try {
+    const value: unknown = JSON.parse(raw);
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      return { ok: false, reason: 'the arguments must be a JSON object' };
+    }
+    return { ok: true, value };
+  } catch (error) {
+    return { ok: false, reason: `the arguments are not valid JSON (${(error as Error).message})` };
+  }
+}
+
+function failure(content: string): ToolCallOutcome {
+  return { content, isError: true, endsRun: false };
+}
+
+function success(result: unknown, boundary: boolean): ToolCallOutcome {
+  let content = JSON.stringify(result ?? { ok: true }) ?? 'null';
+  if (content.length > MAX_RESULT_CHARS) {
+    content = `${content.slice(0, MAX_RESULT_CHARS)}… [truncated: the result had ${content.length} characters]`;
+  }
+  const post =
+    boundary &&
+    typeof result === 'object' &&
+    result !== null &&
+    typeof (result as { post?: unknown }).post === 'string'
+      ? (result as { post: string }).post
+      : undefined;
+  return { content, isError: false, endsRun: boundary, ...(post === undefined ? {} : { post }) };
+}

@@ -1,0 +1,82 @@
+import type { Static, TSchema } from '@sinclair/typebox';
+import type { Logger } from '../logging/index.js';
+import type { DeliveryRoute } from '../sessions/index.js';
+
+/** A session as tools see it. */
+export interface SessionSummary {
+  key: string;
+  agentId: string;
+  channel: string;
+  chatType: 'direct' | 'channel';
+  status: 'idle' | 'queued' | 'running';
+  transcriptLength: number;
+  createdAt: string;
+  lastActivityAt: string;
+}
+
+export interface SessionDetails extends SessionSummary {
+  sessionId: string;
+  /** Messages waiting behind the running turn. */
+  queued: number;
+  /** The running run, if any. */
+  runId?: string;
+  /** Model rounds since the last user message (see `agentLoop.maxBurst`). */
+  burst: number;
+  model?: string;
+}
+
+/** What tools may ask of the sessions; built by the composition root. */
+export interface SessionsService {
+  /** Sessions of one agent, most recently active first. */
+  list(options: { agentId: string; limit: number }): Promise<SessionSummary[]>;
+  details(sessionKey: string): Promise<SessionDetails | undefined>;
+}
+
+/** The services tools may use. Later issues add the gateway, sub-agents and toolpacks. */
+export interface ToolServices {
+  sessions: SessionsService;
+}
+
+export interface ToolContext {
+  sessionKey: string;
+  agentId: string;
+  runId: string;
+  /** The sender of the message that started the run. */
+  senderId: string;
+  isOwner: boolean;
+  /** Where the session's replies go. */
+  route: DeliveryRoute;
+  logger: Logger;
+  /** Aborted when the run is stopped, times out or the gateway stops. */
+  signal: AbortSignal;
+  services: ToolServices;
+}
+
+/**
+ * A model-facing tool. `execute` returns any JSON value; an expected failure returns
+ * `{ ok: false, reason }`. Throwing is for bugs: the registry turns it into a tool error.
+ */
+export interface Tool<Parameters extends TSchema = TSchema> {
+  name: string;
+  /** What the model reads to decide when to call it. */
+  description: string;
+  parameters: Parameters;
+  /** Listed and runnable only in owner turns. */
+  ownerOnly?: boolean;
+  /** Only reads state: consecutive read-only calls of one round may run in parallel. */
+  readOnly?: boolean;
+  /** Ends the run after it executes (e.g. `ask_user`); its `post` text is sent to the chat. */
+  boundary?: boolean;
+  execute(input: Static<Parameters>, context: ToolContext): Promise<unknown> | unknown;
+}
+
+/** The outcome of one call, as it goes back to the model and into the transcript. */
+export interface ToolCallOutcome {
+  /** JSON text (a result) or a readable error text. */
+  content: string;
+  isError: boolean;
+  /** The run ends after this call (a boundary tool ran). */
+  endsRun: boolean;
+  /** Text to post to the chat (a boundary tool's question). */
+  post?: string;
+}

@@ -1,0 +1,173 @@
+import { Type } from '@sinclair/typebox';
+import { describe, expect, it } from 'vitest';
+import { toModelMessages } from '../../src/agents/model-context.js';
+import { createLogger } from '../../src/logging/index.js';
+import type { TranscriptEntry } from '../../src/sessions/index.js';
+import {
+  BUILTIN_TOOLS,
+  createAllowlist,
+  createToolRegistry,
+  OWNER_ONLY_REFUSAL,
+  type Tool,
+  type ToolContext,
+  type ToolPolicy,
+} from '../../src/tools/index.js';
+
+const logLines: string[] = [];
+const { logger } = createLogger({
+  level: 'info',
+  destination: { write: (line: string) => void logLines.push(line) },
+});
+
+function context(overrides: Partial<ToolContext> = {}): ToolContext {
+  return {
+    sessionKey: 'agent:main:webchat:direct:local',
+    agentId: 'main',
+    runId: 'run-1',
+    senderId: 'webchat:local',
+    isOwner: false,
+    route: { channel: 'webchat', chatType: 'direct', chatId: 'local' },
+    logger,
+    signal: new AbortController().signal,
+    services: { sessions: { list: async () => [], details: async () => undefined } },
+    ...overrides,
+  };
+}
+
+const everyone: ToolPolicy = { allows: () => true, isOwner: false };
+const owner: ToolPolicy = { allows: () => true, isOwner: true };
+
+const add: Tool = {
+  name: 'math.add',
+  description: 'Adds two integers.',
+  parameters: Type.Object(
+    { a: Type.Integer({ description: 'first' }), b: Type.Integer({ description: 'second', default: 1 }) },
+    { additionalProperties: false },
+  ),
+  execute: (input: any) => ({ ok: true, sum: input.a + input.b }),
+};
+const secret: Tool = {
+  name: 'secret_thing',
+  description: 'Owner only.',
+  parameters: Type.Object({}),
+  ownerOnly: true,
+  execute: () => ({ ok: true }),
+};
+const broken: Tool = {
+  name: 'broken',
+  description: 'Throws.',
+  parameters: Type.Object({}),
+  execute: () => {
+    throw new Error('disk on fire');
+  },
+};
+
+describe('tool registry', () => {
+  const registry = createToolRegistry();
+  for (const tool of [add, secret, broken]) registry.register(tool, 'test');
+
+  it('validates arguments, applies defaults and returns JSON results', async () => {
+    const outcome = await registry.execute('math.add', '{"a": 2}', everyone, context());
+    expect(outcome).toEqual({ content: '{"ok":true,"sum":3}', isError: false, endsRun: false });
+  });
+
+  it('names the JSON path of every invalid argument', async () => {
+    const outcome = await registry.execute('math.add', '{"a": "two", "c": 1}', everyone, context());
+    expect(outcome.isError).toBe(true);
+    expect(outcome.content).toContain('/a: must be integer');
+    expect(outcome.content).toContain('/c: unknown key');
+    const notJson = await registry.execute('math.add', '{a: 2', everyone, context());
+    expect(notJson.content).toMatch(/not valid JSON/);
+  });
+
+  it('hides owner-only tools from other turns and refuses them there', async () => {
+    expect(registry.visible(everyone).map((tool) => tool.name)).not.toContain('secret_thing');
+    expect(registry.visible(owner).map((tool) => tool.name)).toContain('secret_thing');
+    const refused = await registry.execute('secret_thing', '{}', everyone, context());
+    expect(refused).toMatchObject({ content: OWNER_ONLY_REFUSAL, isError: true });
+    expect((await registry.execute('secret_thing', '{}', owner, context({ isOwner: true }))).isError).toBe(
+      false,
+    );
+  });
+
+  it('turns an exception into a tool error and logs the stack', async () => {
+    const outcome = await registry.execute('broken', '', everyone, context());
+    expect(outcome).toMatchObject({ content: 'Tool broken failed: disk on fire', isError: true });
+    expect(logLines.some((line) => line.includes('disk on fire') && line.includes('"stack"'))).toBe(true);
+  });
+
+  it('treats tools outside the allowlist as unknown', async () => {
+    const policy: ToolPolicy = { allows: createAllowlist(['math.*']), isOwner: true };
+    expect(registry.visible(policy).map((tool) => tool.name)).toEqual(['math.add']);
+    const outcome = await registry.execute('broken', '{}', policy, context());
+    expect(outcome.content).toBe('Unknown tool "broken". Tools you can call: math.add.');
+  });
+
+  it('refuses a duplicate name, naming both sources', () => {
+    const fresh = createToolRegistry();
+    fresh.register(add, 'toolpacks/math/suzumio.toolpack.json');
+    expect(() => fresh.register(add, 'toolpacks/other/suzumio.toolpack.json')).toThrow(
+      'tool "math.add" is defined twice: by toolpacks/math/suzumio.toolpack.json and by toolpacks/other/suzumio.toolpack.json',
+    );
+  });
+
+  it('registers the built-in tools, each parameter described', () => {
+    const fresh = createToolRegistry();
+    for (const tool of BUILTIN_TOOLS) fresh.register(tool, 'builtin');
+    for (const tool of BUILTIN_TOOLS) {
+      const properties = (tool.parameters as { properties?: Record<string, { description?: string }> })
+        .properties;
+      for (const [key, schema] of Object.entries(properties ?? {})) {
+        expect(schema.description, `${tool.name}.${key}`).toBeTruthy();
+      }
+    }
+  });
+});
+
+describe('allowlists', () => {
+  it('matches exact names, namespace wildcards and *', () => {
+    const allows = createAllowlist(['ask_user', 'schedule.*']);
+    expect(['ask_user', 'schedule.once', 'schedule.x.y', 'schedule', 'scheduler.once'].map(allows)).toEqual([
+      true,
+      true,
+      true,
+      false,
+      false,
+    ]);
+    expect(createAllowlist(['*'])('anything.at.all')).toBe(true);
+    expect(createAllowlist([])('ask_user')).toBe(false);
+  });
+});
+
+describe('model context', () => {
+  const entry = (seq: number, fields: Partial<TranscriptEntry>): TranscriptEntry => ({
+    seq,
+    at: '2026-01-01T00:00:00.000Z',
+    role: 'user',
+    text: '',
+    ...fields,
+  });
+
+  it('starts at a user entry and gives every tool call a result', () => {
+    const messages = toModelMessages(
+      [
+        entry(0, { role: 'tool', text: 'orphan', toolCallId: 'x' }),
+        entry(1, { role: 'user', text: 'hi', senderId: 'slack:U1' }),
+        entry(2, {
+          role: 'assistant',
+          text: '',
+          toolCalls: [
+            { id: 'a', name: 'ask_user', arguments: '{}' },
+            { id: 'b', name: 'math.add', arguments: '{}' },
+          ],
+        }),
+        entry(3, { role: 'tool', text: '{"ok":true}', toolCallId: 'a', toolName: 'ask_user' }),
+        entry(4, { role: 'user', text: 'next', senderId: 'slack:U2' }),
+      ],
+      { multiUser: true },
+    );
+    expect(messages.map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'tool', 'user']);
+    expect(messages[0]).toEqual({ role: 'user', content: '[slack:U1] hi' });
+    expect(messages[3]).toMatchObject({ role: 'tool', toolCallId: 'b', isError: true });
+  });
+});
