@@ -1,4 +1,5 @@
-import { loadConfig } from '../config/index.js';
+import { readAgentInstructions } from '../agents/index.js';
+import { DEFAULT_CONFIG_PATH, loadConfig } from '../config/index.js';
 import { ConfigError } from '../errors/index.js';
 
 /** `switchboard doctor`: the start-up validation, without starting anything. Exit 1 when something is wrong. */
@@ -6,12 +7,21 @@ export async function runDoctor(options: { config?: string }): Promise<void> {
   try {
     const loaded = await loadConfig({ configPath: options.config });
     const { config } = loaded;
+    // The prompt files are read at start too: a missing one would stop the gateway there.
+    await readAgentInstructions(config, loaded.path ?? DEFAULT_CONFIG_PATH);
+    const models = Object.entries(config.models).map(
+      ([name, model]) =>
+        `${name} (${model.provider} ${model.model}${model.baseUrl ? ` at ${model.baseUrl}` : ''})`,
+    );
     const lines = [
       `config: ${loaded.path ?? 'none found; built-in defaults'} (hash ${loaded.hash.slice(0, 12)})`,
       `state dir: ${config.stateDir}`,
       `http: ${config.http.host}:${config.http.port}, token ${config.http.token ? 'from config' : 'from <stateDir>/http-token'}`,
       `store: ${config.store.url ?? `sqlite (default, in ${config.stateDir})`}`,
-      `agents: ${Object.keys(config.agents).join(', ')} (default ${config.defaultAgent})`,
+      `agents: ${Object.entries(config.agents)
+        .map(([id, agent]) => `${id}${agent.model ? ` → ${agent.model}` : ' (no model)'}`)
+        .join(', ')} (default ${config.defaultAgent})`,
+      `models: ${models.join(', ') || 'none'}`,
       `owners: ${config.owners.join(', ') || 'none'}`,
       `channels: ${config.channels.webchat.enabled ? 'webchat' : 'none'}`,
       'OK',

@@ -143,6 +143,18 @@ describe('config errors', () => {
     expect(result.stdout).not.toContain('OK');
   });
 
+  it('doctor names an agent prompt file that cannot be read', async () => {
+    const configPath = await writeConfig(
+      dir,
+      { agents: { main: { systemPromptFile: 'prompts/missing.md' } } },
+      'missing-prompt.jsonc',
+    );
+    const result = await runCli(['doctor', '--config', configPath]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('/agents/main/systemPromptFile: cannot read');
+    expect(result.stderr).toContain('prompts/missing.md: ENOENT');
+  });
+
   it('doctor exits 0 and prints OK on a good config', async () => {
     const result = await runCli(['doctor', '--config', await goodConfig('doctor')]);
     expect(result).toMatchObject({ code: 0, stderr: '' });

@@ -1,3 +1,5 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { Type } from '@sinclair/typebox';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Tool } from '../../src/tools/index.js';
@@ -5,7 +7,7 @@ import { startFakeAnthropicServer } from '../fakes/fake-anthropic-server.js';
 import type { FakeModelServer } from '../fakes/fake-model-server.js';
 import { startFakeOpenAIServer } from '../fakes/fake-openai-server.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
-import { freePort } from '../helpers/machine.js';
+import { freePort, makeTempDir, removeDir } from '../helpers/machine.js';
 import { openEvents } from '../helpers/webchat-events.js';
 
 /**
@@ -158,6 +160,33 @@ describe('the tool loop', () => {
     const second = await gateway.send('go on');
     expect(model.requests).toHaveLength(24);
     expect(second.body.replies.at(-1).text).toMatch(/waiting for you/);
+  });
+});
+
+describe('the system prompt', () => {
+  it("tells the model who it is, where, who is talking, its tools and the agent's instructions", async () => {
+    const dir = await makeTempDir('switchboard-prompt-');
+    cleanups.push(() => removeDir(dir));
+    await mkdir(path.join(dir, 'prompts'));
+    await writeFile(path.join(dir, 'prompts/ops.md'), 'Answer like a pager: short and precise.\n');
+    const model = await startFakeOpenAIServer();
+    cleanups.push(() => model.close());
+    const gateway = await startTestGateway({
+      dir,
+      config: {
+        models: { fake: { provider: 'openai', model: 'fake-1', baseUrl: model.url } },
+        agents: { main: { model: 'fake', displayName: 'Ops Bot', systemPromptFile: 'prompts/ops.md' } },
+      },
+    });
+    cleanups.push(() => gateway.stop());
+    await gateway.send('hi', 'bob');
+    const system = model.requests[0].messages[0];
+    expect(system.role).toBe('system');
+    expect(system.content).toContain('You are Ops Bot (agent "main")');
+    expect(system.content).toContain('a direct chat with webchat:bob on webchat');
+    expect(system.content).toContain('started by webchat:bob.');
+    expect(system.content).toContain('- session_status:');
+    expect(system.content).toContain('Answer like a pager: short and precise.');
   });
 });
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logging/index.js';
-import { createSessionStore } from '../../src/sessions/index.js';
+import { createRunStore, createSessionStore } from '../../src/sessions/index.js';
 import { createStore, type KeyValueNamespace, type Store } from '../../src/store/index.js';
+import { makeTempDir, removeDir } from '../helpers/machine.js';
 
 const route = { channel: 'webchat', chatType: 'direct', chatId: 'local' } as const;
 
@@ -73,5 +74,34 @@ describe('session transcripts', () => {
     expect(await sessions.transcript('s')).toEqual([]);
     expect(await store.namespace('transcripts').get(`${first.sessionId}:0`)).toMatchObject({ text: 'old' });
     expect(await sessions.reset('unknown')).toBeUndefined();
+  });
+});
+
+describe('the run registry', () => {
+  it('marks runs left running by a stopped gateway as interrupted, on SQLite across a reopen', async () => {
+    const stateDir = await makeTempDir('switchboard-runs-');
+    const logger = createLogger({ level: 'silent' }).logger;
+    try {
+      const first = await createStore({ url: undefined, stateDir, logger });
+      const runs = createRunStore({ store: first });
+      const finished = await runs.start({ sessionKey: 's', agentId: 'main', model: 'm' });
+      await runs.finish(finished.runId, { status: 'done', rounds: 2, toolCalls: 1 });
+      const left = await runs.start({ sessionKey: 's', agentId: 'main', model: 'm' });
+      await first.close();
+
+      const second = await createStore({ url: undefined, stateDir, logger });
+      const reopened = createRunStore({ store: second });
+      const marked = await reopened.markInterrupted();
+      expect(marked.map((run) => run.runId)).toEqual([left.runId]);
+      expect(await reopened.get(left.runId)).toMatchObject({
+        status: 'interrupted',
+        endedAt: expect.any(String),
+      });
+      expect(await reopened.get(finished.runId)).toMatchObject({ status: 'done', rounds: 2, toolCalls: 1 });
+      expect(await reopened.markInterrupted()).toEqual([]);
+      await second.close();
+    } finally {
+      await removeDir(stateDir);
+    }
   });
 });
