@@ -163,6 +163,38 @@ describe('the tool loop', () => {
   });
 });
 
+describe('tool calls of one round', () => {
+  it('run read-only calls together and other calls one after another, results in call order', async () => {
+    const concurrency: Record<string, { now: number; max: number }> = {};
+    const probe = (name: string, readOnly: boolean): Tool => ({
+      name,
+      description: 'Records how many calls of it run at once.',
+      parameters: Type.Object({ n: Type.Integer({ description: 'Call number.' }) }),
+      readOnly,
+      async execute(input: any) {
+        const counter = concurrency[name] ?? { now: 0, max: 0 };
+        concurrency[name] = counter;
+        counter.now += 1;
+        counter.max = Math.max(counter.max, counter.now);
+        for (let tick = 0; tick < 5; tick++) await new Promise((resolve) => setImmediate(resolve));
+        counter.now -= 1;
+        return { ok: true, n: input.n };
+      },
+    });
+    const { gateway, model } = await setup({
+      tools: [probe('probe.read', true), probe('probe.write', false)],
+    });
+    const calls = (name: string) => [1, 2, 3].map((n) => ({ name, arguments: { n }, id: `${name}-${n}` }));
+    model.push({ toolCalls: [...calls('probe.read'), ...calls('probe.write')] });
+    model.push({ text: 'done' });
+    await gateway.send('probe');
+    expect(concurrency['probe.read']?.max).toBe(3);
+    expect(concurrency['probe.write']?.max).toBe(1);
+    const results = model.requests[1].messages.filter((message: any) => message.role === 'tool');
+    expect(results.map((message: any) => JSON.parse(message.content).n)).toEqual([1, 2, 3, 1, 2, 3]);
+  });
+});
+
 describe('the system prompt', () => {
   it("tells the model who it is, where, who is talking, its tools and the agent's instructions", async () => {
     const dir = await makeTempDir('switchboard-prompt-');
