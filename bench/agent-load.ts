@@ -52,7 +52,9 @@ export function scriptedStep(rounds: number): (request: FakeRequest) => FakeStep
     const done = messages.slice(lastUser + 1).filter((message) => message.role === 'tool').length;
     if (done >= rounds) return { text: finalText(rounds) };
     const round = done + 1;
-    return { toolCalls: [{ id: `call_${round}`, name: echoTool.name, arguments: { text: `round ${round}` } }] };
+    return {
+      toolCalls: [{ id: `call_${round}`, name: echoTool.name, arguments: { text: `round ${round}` } }],
+    };
   };
 }
 
