@@ -35,14 +35,8 @@ export function toModelMessages(
     if (entry.role === 'tool') {
       const index = open.findIndex((call) => call.id === entry.toolCallId);
       if (index < 0) continue; // a result whose call is outside the window
-      const [call] = open.splice(index, 1);
-      messages.push({
-        role: 'tool',
-        toolCallId: entry.toolCallId ?? '',
-        toolName: call?.name ?? entry.toolName ?? '',
-        content: entry.text,
-        ...(entry.isError ? { isError: true } : {}),
-      });
+      open.splice(index, 1);
+      messages.push(toMessage(entry, options));
       continue;
     }
     closeOpenCalls();
@@ -54,8 +48,17 @@ export function toModelMessages(
   return messages;
 }
 
-/** One user, assistant or system entry (tool entries are paired with their calls above). */
+/** One entry as the model sees it. */
 export function toMessage(entry: TranscriptEntry, options: { multiUser: boolean }): ModelMessage {
+  if (entry.role === 'tool') {
+    return {
+      role: 'tool',
+      toolCallId: entry.toolCallId ?? '',
+      toolName: entry.toolName ?? '',
+      content: entry.text,
+      ...(entry.isError ? { isError: true } : {}),
+    };
+  }
   if (entry.role === 'assistant') {
     return {
       role: 'assistant',

@@ -1,6 +1,7 @@
 import type { OutboundMessage } from '../channels/index.js';
 import type { NewTranscriptEntry, TranscriptEntry } from '../sessions/index.js';
 import type { Tool, ToolCallOutcome, ToolContext, ToolPolicy, ToolRegistry } from '../tools/index.js';
+import { toMessage } from './model-context.js';
 import type { ModelMessage, ModelProvider, ModelToolCall } from './providers/index.js';
 
 export interface ToolLoopProgress {
@@ -69,18 +70,15 @@ export async function runToolLoop(options: ToolLoopOptions): Promise<ToolLoopEnd
     });
     progress.streaming = undefined;
     const calls = response.toolCalls;
-    messages.push({
-      role: 'assistant',
-      content: response.text,
-      ...(calls.length ? { toolCalls: calls } : {}),
-    });
-    await options.record({
+    // The model goes on from what was recorded: the record has secret values removed.
+    const assistant = await options.record({
       role: 'assistant',
       text: response.text,
       runId: toolContext.runId,
       ...(calls.length ? { toolCalls: calls } : {}),
     });
-    if (response.text.trim() !== '') await options.reply({ id: streaming.id, text: response.text });
+    messages.push(toMessage(assistant, { multiUser: false }));
+    if (assistant.text.trim() !== '') await options.reply({ id: streaming.id, text: assistant.text });
     if (calls.length === 0) return 'answered';
 
     const outcomes = await executeCalls(options, calls);
@@ -88,14 +86,7 @@ export async function runToolLoop(options: ToolLoopOptions): Promise<ToolLoopEnd
     for (const [index, call] of calls.entries()) {
       const outcome = outcomes[index] ?? skipped(call);
       progress.toolCalls += 1;
-      messages.push({
-        role: 'tool',
-        toolCallId: call.id,
-        toolName: call.name,
-        content: outcome.content,
-        ...(outcome.isError ? { isError: true } : {}),
-      });
-      await options.record({
+      const result = await options.record({
         role: 'tool',
         text: outcome.content,
         runId: toolContext.runId,
@@ -103,6 +94,7 @@ export async function runToolLoop(options: ToolLoopOptions): Promise<ToolLoopEnd
         toolName: call.name,
         ...(outcome.isError ? { isError: true } : {}),
       });
+      messages.push(toMessage(result, { multiUser: false }));
       if (outcome.post !== undefined) await options.reply({ id: crypto.randomUUID(), text: outcome.post });
       ended ||= outcome.endsRun;
     }

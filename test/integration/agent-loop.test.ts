@@ -133,6 +133,23 @@ describe('the tool loop', () => {
     expect(additions).toEqual([{ a: 2, b: 3 }]);
   });
 
+  it('removes secret values from tool results before the model, the transcript or the chat sees them', async () => {
+    const leakTool: Tool = {
+      name: 'leak',
+      description: 'Returns a configured secret.',
+      parameters: Type.Object({}),
+      execute: () => ({ ok: true, key: 'sk-test-key-123' }),
+    };
+    const { gateway, model } = await setup({ tools: [leakTool] });
+    model.push({ toolCalls: [{ name: 'leak', arguments: {} }] }, { text: 'done' });
+    const response = await gateway.send('leak it');
+    expect(model.requests).toHaveLength(2);
+    expect(JSON.stringify(model.requests[1])).toContain('"ok\\":true');
+    expect(JSON.stringify(model.requests[1])).not.toContain('sk-test-key-123');
+    const entries = await transcript(gateway, response.body.sessionKey);
+    expect(JSON.stringify(entries)).not.toContain('sk-test-key-123');
+  });
+
   it('survives a tool that throws: the model reads the error and the session goes on', async () => {
     const { gateway, model } = await setup();
     model.push({ toolCalls: [{ name: 'explode', arguments: {} }] });
