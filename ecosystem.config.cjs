@@ -24,7 +24,7 @@ module.exports = {
       // A first start opens the store and may generate the HTTP token; allow for a slow disk.
       listen_timeout: 20000,
       // pm2 stop sends SIGINT, then SIGKILL after kill_timeout. The gateway lets turns finish for
-      // lifecycle.stopTimeoutMs (10 s by default) and forces its own exit 5 s after that, so pm2
+      // gateway.drainTimeoutMs (10 s by default) and forces its own exit 5 s after that, so pm2
       // waits longer than both: a SIGKILL would skip closing the store.
       kill_timeout: 20000,
       // Logs sit in the default state dir (./data) under the workdir, next to the store.

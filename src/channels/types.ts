@@ -25,6 +25,11 @@ export interface OutboundMessage {
   /** Unique per reply; stream parts carry the same id. */
   id: string;
   text: string;
+  /**
+   * Not an answer to a request (a restart note): nobody may be connected to read it, so an
+   * adapter that can hold messages for an absent reader keeps it until it can deliver it.
+   */
+  notice?: boolean;
 }
 
 /** Part of a reply still being written; adapters without streaming ignore these. */

@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { runConfigGet, runConfigPatch } from './config.js';
 import { runDoctor } from './doctor.js';
 import { runStart } from './start.js';
 
@@ -20,5 +21,19 @@ export async function runCli(argv: readonly string[]): Promise<void> {
     .description('validate the config without starting anything')
     .option(...configOption)
     .action(runDoctor);
+  const config = program
+    .command('config')
+    .description('read or change the config file (secrets stay redacted)');
+  config
+    .command('get [path]')
+    .description('print the config file as JSON with secrets redacted, or the value at a dot path')
+    .option(...configOption)
+    .action(runConfigGet);
+  config
+    .command('patch <json>')
+    .description('merge-patch the config file (JSON or JSON5; null deletes a key); validated before writing')
+    .option(...configOption)
+    .option('--note <text>', 'why, for the audit log')
+    .action(runConfigPatch);
   await program.parseAsync([...argv]);
 }

@@ -13,7 +13,7 @@ export async function runStart(options: { config?: string }): Promise<void> {
       process.send?.('ready');
     },
   });
-  installSignalHandlers(host, log.logger, () => host.loaded?.config.lifecycle.stopTimeoutMs ?? 10_000);
+  installSignalHandlers(host, log.logger, () => host.loaded?.config.gateway.drainTimeoutMs ?? 10_000);
   // A promise nobody awaited is a bug to fix, not a reason to drop every session: log it loudly.
   process.on('unhandledRejection', (reason) =>
     log.logger.error({ err: reason }, 'unhandled promise rejection'),

@@ -1,3 +1,23 @@
+export {
+  type ConfigEditor,
+  type ConfigEditorOptions,
+  type ConfigEditRequest,
+  type ConfigEditResult,
+  createConfigEditor,
+  STALE_HASH_ERROR,
+} from './config-editor.js';
+export {
+  AUDIT_FILE,
+  BACKUP_DIR,
+  BACKUPS_KEPT,
+  type ConfigAuditRecord,
+} from './config-files.js';
+export {
+  type ConfigTextEdit,
+  editConfigText,
+  refusedProtectedPath,
+  restorePlaceholders,
+} from './edit-text.js';
 export { escapePointer, substituteEnv } from './env.js';
 export { renderConfigJsonSchema } from './json-schema.js';
 export {
@@ -9,6 +29,7 @@ export {
   parseConfigText,
   parseJsonc,
 } from './load.js';
+export { applyMergePatch } from './merge-patch.js';
 export {
   collectSecretValues,
   createSecretScrubber,
@@ -19,5 +40,13 @@ export {
 } from './redact.js';
 export type { AgentConfig, Binding, Config, ModelConfig } from './schema.js';
 export { ConfigSchema } from './schema.js';
-export { SECRET_KEYWORD } from './schema-helpers.js';
+export { SECRET_KEYWORD, StringEnum } from './schema-helpers.js';
+export {
+  formatConfigPath,
+  lookupConfigSchema,
+  parseConfigPath,
+  type SchemaLookup,
+  type SchemaLookupChild,
+  type SchemaLookupResult,
+} from './schema-lookup.js';
 export { dedupeIssues, describeSchemaError, type ValidateResult, validateConfig } from './validate.js';

@@ -241,16 +241,16 @@ export const ConfigSchema = Strict(
       },
       { default: {}, description: 'Chat commands.' },
     ),
-    lifecycle: Strict(
+    gateway: Strict(
       {
-        stopTimeoutMs: Type.Integer({
+        drainTimeoutMs: Type.Integer({
           minimum: 0,
           maximum: 600000,
           default: 10000,
           description: 'On stop or restart, how long running turns may finish before they are aborted.',
         }),
       },
-      { default: {}, description: 'Stop and restart.' },
+      { default: {}, description: 'The gateway process: stop and restart.' },
     ),
   },
   {

@@ -8,15 +8,29 @@ import {
   readAgentInstructions,
   type TurnRunner,
 } from '../agents/index.js';
-import { type ChannelAdapter, createWebchatAdapter, type DeliveryRoute } from '../channels/index.js';
-import { collectSecretValues, DEFAULT_CONFIG_PATH, type LoadedConfig } from '../config/index.js';
+import {
+  type ChannelAdapter,
+  createWebchatAdapter,
+  type DeliveryRoute,
+  type OutboundMessage,
+} from '../channels/index.js';
+import {
+  collectSecretValues,
+  createConfigEditor,
+  createSecretScrubber,
+  DEFAULT_CONFIG_PATH,
+  type LoadedConfig,
+} from '../config/index.js';
 import { createHttpServer, type HttpServer } from '../http/index.js';
 import type { LoggerHandle } from '../logging/index.js';
 import { createRouter, type Router } from '../routing/index.js';
 import { createRunStore, createSessionStore } from '../sessions/index.js';
 import { createStore, type Store } from '../store/index.js';
 import { BUILTIN_TOOLS, createToolRegistry, type Tool } from '../tools/index.js';
+import { createGatewayControl, dryRunConfig } from './gateway-control.js';
+import type { RestartRequest, ScheduledRestart } from './gateway-host.js';
 import { resolveHttpToken } from './http-token.js';
+import { deliverRestartNote } from './restart-note.js';
 import { createSessionsService, createSessionsView } from './session-views.js';
 
 /** What an embedder (or a test) may add to a gateway. */
@@ -34,6 +48,10 @@ export interface GatewayOptions extends GatewayExtensions {
   log: LoggerHandle;
   /** When the process started (uptime survives restarts). */
   startedAt: number;
+  /** The environment `${NAME}` references are read from (config edits validate against it too). */
+  environment: NodeJS.ProcessEnv;
+  /** The host's restart scheduler (it outlives this gateway). */
+  scheduleRestart(request: RestartRequest): ScheduledRestart;
 }
 
 export interface Gateway {
@@ -42,7 +60,7 @@ export interface Gateway {
    * generated it (shown once); otherwise it says where the token is.
    */
   start(): Promise<{ url: string; webchatUrl: string | undefined }>;
-  /** Stops taking messages, lets turns end (up to `lifecycle.stopTimeoutMs`), closes everything. */
+  /** Stops taking messages, lets turns end (up to `gateway.drainTimeoutMs`), closes everything. */
   stop(): Promise<void>;
 }
 
@@ -56,6 +74,8 @@ export function createGateway(options: GatewayOptions): Gateway {
   let router: Router | undefined;
   let http: HttpServer | undefined;
   const adapters: ChannelAdapter[] = [];
+  const stopping = new AbortController();
+  let restartNote: Promise<void> | undefined;
 
   async function start() {
     try {
@@ -88,6 +108,11 @@ export function createGateway(options: GatewayOptions): Gateway {
       : undefined;
     if (webchat) adapters.push(webchat);
     const adapterFor = (route: DeliveryRoute) => adapters.find((adapter) => adapter.name === route.channel);
+    const deliver = async (route: DeliveryRoute, message: OutboundMessage) => {
+      const adapter = adapterFor(route);
+      if (!adapter) throw new Error(`no channel adapter for ${route.channel}`);
+      await adapter.send(route, message);
+    };
     const configPath = loaded.path ?? DEFAULT_CONFIG_PATH;
 
     const registry = createToolRegistry();
@@ -104,6 +129,20 @@ export function createGateway(options: GatewayOptions): Gateway {
         }),
       );
     }
+    const scrub = createSecretScrubber(secrets);
+    const gatewayControl = createGatewayControl({
+      config,
+      editor: createConfigEditor({
+        path: path.resolve(loaded.path ?? DEFAULT_CONFIG_PATH),
+        stateDir,
+        environment: options.environment,
+        dryRun: dryRunConfig,
+        scrub,
+      }),
+      sessions,
+      scheduleRestart: options.scheduleRestart,
+      logger: logger.child({ component: 'gateway-control' }),
+    });
     const agentRunner: AgentRunner = createAgentRunner({
       config,
       configPath,
@@ -120,6 +159,7 @@ export function createGateway(options: GatewayOptions): Gateway {
           activity: (key) => agentRunner.activity(key),
           config,
         }),
+        gateway: gatewayControl,
       },
     });
 
@@ -131,11 +171,8 @@ export function createGateway(options: GatewayOptions): Gateway {
       logger,
       startedAt: options.startedAt,
       secrets,
-      async deliver(route, message) {
-        const adapter = adapterFor(route);
-        if (!adapter) throw new Error(`no channel adapter for ${route.channel}`);
-        await adapter.send(route, message);
-      },
+      gateway: gatewayControl,
+      deliver,
       deliverDelta(route, id, delta) {
         adapterFor(route)?.sendDelta?.(route, { id, delta });
       },
@@ -156,6 +193,13 @@ export function createGateway(options: GatewayOptions): Gateway {
       { store: store.location, config: loaded.path ?? 'built-in defaults', hash: loaded.hash.slice(0, 12) },
       'gateway started',
     );
+    restartNote = deliverRestartNote({
+      stateDir,
+      sessions,
+      deliver,
+      logger,
+      signal: stopping.signal,
+    });
     const signIn = showToken
       ? `/?token=${encodeURIComponent(token.token)}`
       : ` (sign in with /?token=<token from ${token.source === 'config' ? 'http.token' : token.file}>)`;
@@ -164,7 +208,9 @@ export function createGateway(options: GatewayOptions): Gateway {
 
   async function stop() {
     // Order matters: refuse new messages, let turns end, then close transports and storage.
-    await router?.close(config.lifecycle.stopTimeoutMs);
+    stopping.abort();
+    await restartNote;
+    await router?.close(config.gateway.drainTimeoutMs);
     for (const adapter of adapters.splice(0).reverse()) {
       await adapter
         .stop()

@@ -12,10 +12,14 @@ const FORCE_EXIT_GRACE_MS = 5000;
 export function installSignalHandlers(
   host: GatewayHost,
   logger: Logger,
-  stopTimeoutMs: () => number,
+  drainTimeoutMs: () => number,
 ): () => void {
   let stopping = false;
   const onRestart = () => {
+    if (host.loaded?.config.commands.restart === false) {
+      logger.warn('SIGUSR1 received; ignored because commands.restart is false');
+      return;
+    }
     logger.info('SIGUSR1 received');
     host.restart('SIGUSR1').catch((error: unknown) => {
       logger.fatal({ err: error }, 'restart failed; exiting');
@@ -32,7 +36,7 @@ export function installSignalHandlers(
     const force = setTimeout(() => {
       logger.error('graceful stop took too long; exiting');
       process.exit(1);
-    }, stopTimeoutMs() + FORCE_EXIT_GRACE_MS);
+    }, drainTimeoutMs() + FORCE_EXIT_GRACE_MS);
     force.unref();
     host.stop().then(
       () => {

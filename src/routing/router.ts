@@ -5,6 +5,7 @@ import { type Config, createSecretScrubber } from '../config/index.js';
 import { SwitchboardError } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
 import type { SessionStore } from '../sessions/index.js';
+import type { GatewayControl } from '../tools/index.js';
 import { resolveAgentId } from './bindings.js';
 import { BUILTIN_COMMANDS, type ChatCommand, parseCommand } from './commands/index.js';
 import { sessionKeyFor } from './session-key.js';
@@ -23,6 +24,8 @@ export interface RouterOptions {
   commands?: readonly ChatCommand[];
   /** Secret values (tokens, keys) that never reach a transcript or a reply. */
   secrets?: readonly string[];
+  /** What the owner commands /config and /restart act on. */
+  gateway: GatewayControl;
 }
 
 export interface Router {
@@ -73,6 +76,7 @@ export function createRouter(options: RouterOptions): Router {
         args: parsed.args,
         message,
         sessionKey,
+        route: routeOf(message),
         agentId,
         isOwner,
         config,
@@ -81,6 +85,7 @@ export function createRouter(options: RouterOptions): Router {
         lanes,
         sessions,
         commands,
+        gateway: options.gateway,
       });
     }
     const reply = { id: crypto.randomUUID(), text: scrub(text) };

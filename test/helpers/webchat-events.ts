@@ -6,8 +6,12 @@ export interface StreamEvent {
   data: Record<string, unknown>;
 }
 
-/** Opens the reply event stream and collects its events until it ends. */
-export async function openEvents(target: TestGateway, user: string) {
+/**
+ * Opens the reply event stream and collects its events until it ends. `ended` resolves to
+ * 'closed' when the server ended the stream and 'broken' when the connection broke (a killed
+ * process), so a test that does not wait for it leaves no unhandled rejection.
+ */
+export async function openEvents(target: Pick<TestGateway, 'url' | 'token'>, user: string) {
   const response = await fetch(`${target.url}/api/webchat/events?user=${user}`, {
     headers: { authorization: `Bearer ${target.token}` },
   });
@@ -15,11 +19,12 @@ export async function openEvents(target: TestGateway, user: string) {
   expect(response.headers.get('content-type')).toContain('text/event-stream');
   const events: StreamEvent[] = [];
   const reader = response.body?.pipeThrough(new TextDecoderStream()).getReader();
-  const ended = (async () => {
+  const ended = (async (): Promise<'closed' | 'broken'> => {
     let buffer = '';
     for (;;) {
-      const chunk = await reader?.read();
-      if (!chunk || chunk.done) return;
+      const chunk = await reader?.read().catch(() => undefined);
+      if (!chunk) return 'broken';
+      if (chunk.done) return 'closed';
       buffer += chunk.value;
       for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
         const block = buffer.slice(0, end);

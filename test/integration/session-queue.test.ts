@@ -102,7 +102,7 @@ describe('per-session queues', () => {
 
 describe('stopping with turns in flight', () => {
   it('lets a running turn finish, and refuses new messages meanwhile', async () => {
-    const { gated, gateway } = await start({ lifecycle: { stopTimeoutMs: 20_000 } });
+    const { gated, gateway } = await start({ gateway: { drainTimeoutMs: 20_000 } });
     const running = gateway.send('finish me');
     await gated.waitForOpen(1);
     const stopped = gateway.stop();
@@ -113,7 +113,7 @@ describe('stopping with turns in flight', () => {
   });
 
   it('aborts a turn that outlives the stop timeout', async () => {
-    const { gated, gateway } = await start({ lifecycle: { stopTimeoutMs: 50 } });
+    const { gated, gateway } = await start({ gateway: { drainTimeoutMs: 50 } });
     const running = gateway.send('never ends');
     await gated.waitForOpen(1);
     await gateway.stop();

@@ -29,9 +29,22 @@ function context(overrides: Partial<ToolContext> = {}): ToolContext {
     route: { channel: 'webchat', chatType: 'direct', chatId: 'local' },
     logger,
     signal: new AbortController().signal,
-    services: { sessions: { list: async () => [], details: async () => undefined } },
+    services: {
+      sessions: { list: async () => [], details: async () => undefined },
+      gateway: {
+        configGet: unused,
+        schemaLookup: unused,
+        configEdit: unused,
+        restart: unused,
+      },
+    },
     ...overrides,
   };
+}
+
+/** The tools under test here never reach the gateway. */
+function unused(): never {
+  throw new Error('not used by these tools');
 }
 
 const everyone: ToolPolicy = { allows: () => true, isOwner: false };

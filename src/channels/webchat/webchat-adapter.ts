@@ -10,6 +10,8 @@ import type {
   OutboundMessage,
 } from '../types.js';
 
+const MAX_HELD_NOTICES = 20;
+
 /** What a web chat page receives on its event stream. */
 export type WebchatEvent =
   | { type: 'reply'; id: string; text: string; thread?: string }
@@ -38,6 +40,8 @@ export interface WebchatAdapter extends ChannelAdapter {
 export function createWebchatAdapter(options: { logger: Logger }): WebchatAdapter {
   const { logger } = options;
   const listeners = new Map<string, Set<(event: WebchatEvent) => void>>();
+  /** Notices sent while their user had no page open, delivered when one subscribes. */
+  const held = new Map<string, WebchatEvent[]>();
   let onInbound: InboundHandler | undefined;
 
   const publish = (user: string, event: WebchatEvent) => {
@@ -56,7 +60,14 @@ export function createWebchatAdapter(options: { logger: Logger }): WebchatAdapte
       listeners.clear();
     },
     async send(route: DeliveryRoute, message: OutboundMessage) {
-      publish(route.chatId, { type: 'reply', id: message.id, text: message.text, ...threadOf(route) });
+      const event: WebchatEvent = { type: 'reply', id: message.id, text: message.text, ...threadOf(route) };
+      if (message.notice && !listeners.has(route.chatId)) {
+        const queue = held.get(route.chatId) ?? [];
+        queue.push(event);
+        held.set(route.chatId, queue.slice(-MAX_HELD_NOTICES));
+        return;
+      }
+      publish(route.chatId, event);
     },
     sendDelta(route: DeliveryRoute, delta: OutboundDelta) {
       publish(route.chatId, { type: 'reply.delta', id: delta.id, delta: delta.delta, ...threadOf(route) });
@@ -82,6 +93,8 @@ export function createWebchatAdapter(options: { logger: Logger }): WebchatAdapte
       }
       set.add(listener);
       logger.debug({ user, listeners: set.size }, 'event stream opened');
+      for (const event of held.get(user) ?? []) listener(event);
+      held.delete(user);
       return () => {
         logger.debug({ user }, 'event stream closed');
         const current = listeners.get(user);

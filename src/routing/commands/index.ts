@@ -1,5 +1,7 @@
+import { configCommand } from './config.js';
 import { helpCommand } from './help.js';
 import { newCommand } from './new.js';
+import { restartCommand } from './restart.js';
 import { statusCommand } from './status.js';
 import { stopCommand } from './stop.js';
 import type { ChatCommand } from './types.js';
@@ -13,6 +15,8 @@ export const BUILTIN_COMMANDS: readonly ChatCommand[] = [
   newCommand,
   stopCommand,
   whoamiCommand,
+  configCommand,
+  restartCommand,
 ];
 
 const COMMAND = /^\/([A-Za-z][\w-]*)(?:\s+([\s\S]*))?$/;

@@ -1,6 +1,7 @@
-import type { InboundMessage } from '../../channels/index.js';
+import type { DeliveryRoute, InboundMessage } from '../../channels/index.js';
 import type { Config } from '../../config/index.js';
 import type { SessionStore } from '../../sessions/index.js';
+import type { GatewayControl } from '../../tools/index.js';
 import type { SessionLanes } from '../session-lanes.js';
 
 /** What a chat command may read and do. */
@@ -9,6 +10,8 @@ export interface CommandContext {
   args: string;
   message: InboundMessage;
   sessionKey: string;
+  /** Where the command's message came from (its session may have no record: commands create none). */
+  route: DeliveryRoute;
   agentId: string;
   isOwner: boolean;
   config: Config;
@@ -17,6 +20,8 @@ export interface CommandContext {
   lanes: Pick<SessionLanes, 'depth' | 'status' | 'stop'>;
   sessions: SessionStore;
   commands: readonly ChatCommand[];
+  /** Owner commands (/config, /restart) act through it. */
+  gateway: GatewayControl;
 }
 
 /** A command handled without a model. Its reply is plain text. */

@@ -1,7 +1,13 @@
 import type { Tool } from '../types.js';
 import { askUserTool } from './ask-user.js';
+import { gatewayTool } from './gateway-tool.js';
 import { sessionStatusTool } from './session-status.js';
 import { sessionsListTool } from './sessions-list.js';
 
 /** The tools every gateway registers (source `builtin`). */
-export const BUILTIN_TOOLS: readonly Tool[] = [askUserTool, sessionsListTool, sessionStatusTool] as Tool[];
+export const BUILTIN_TOOLS: readonly Tool[] = [
+  askUserTool,
+  sessionsListTool,
+  sessionStatusTool,
+  gatewayTool,
+] as Tool[];

@@ -1,0 +1,114 @@
+import path from 'node:path';
+import {
+  type ConfigEditor,
+  ConfigSchema,
+  createConfigEditor,
+  DEFAULT_CONFIG_PATH,
+  lookupConfigSchema,
+  parseConfigPath,
+  substituteEnv,
+} from '../config/index.js';
+import { ConfigError } from '../errors/index.js';
+
+/**
+ * `switchboard config get [path]` and `switchboard config patch '<json>'`: the gateway tool's
+ * config actions from a shell, for the operator who owns the machine (so no protected paths).
+ * The file is found like `start` finds it: `--config`, then `SWITCHBOARD_CONFIG`, then
+ * `config/gateway.jsonc` in the working directory.
+ */
+
+interface ConfigCommandOptions {
+  config?: string;
+}
+
+/** Prints the redacted snapshot `{ path, hash, config }`, or only the value at a dot path. */
+export async function runConfigGet(
+  valuePath: string | undefined,
+  options: ConfigCommandOptions,
+): Promise<void> {
+  try {
+    const { snapshot } = await openEditor(options);
+    if (valuePath === undefined) return print(snapshot);
+    const parsed = parseConfigPath(valuePath);
+    if (!parsed.ok) return fail(parsed.error);
+    const known = lookupConfigSchema(valuePath);
+    if (!known.ok) return fail(known.error);
+    let value: unknown = snapshot.config;
+    for (const part of parsed.parts) {
+      if (value === null || typeof value !== 'object' || !Object.hasOwn(value, part)) {
+        return fail(`${valuePath} is not set in ${snapshot.path}; the default applies`);
+      }
+      value = (value as Record<string | number, unknown>)[part];
+    }
+    print(value);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    fail(error.message);
+  }
+}
+
+/** Merge-patches the file from its current hash, then says how a running gateway picks it up. */
+export async function runConfigPatch(
+  raw: string,
+  options: ConfigCommandOptions & { note?: string },
+): Promise<void> {
+  try {
+    const { editor, snapshot } = await openEditor(options);
+    const result = await editor.patch({
+      raw,
+      baseHash: snapshot.hash,
+      actor: 'cli',
+      via: 'cli',
+      ...(options.note === undefined ? {} : { note: options.note }),
+    });
+    if (!result.ok) return fail(result.error);
+    if (!result.changed) {
+      process.stdout.write(`no change; ${result.path} was not written (hash ${result.hash})\n`);
+      return;
+    }
+    const lines = [
+      `changed: ${result.changedPaths.join(', ')}`,
+      `file: ${result.path}`,
+      `hash: ${result.hash}`,
+      ...(result.warning ? [`warning: ${result.warning}`] : []),
+      'A running gateway picks this up on restart: kill -USR1 <pid> or pm2 sendSignal SIGUSR1 switchboard',
+    ];
+    process.stdout.write(`${lines.join('\n')}\n`);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    fail(error.message);
+  }
+}
+
+/** The editor of the file, and its snapshot (whose hash is the base of a patch). */
+async function openEditor(options: ConfigCommandOptions) {
+  const environment = process.env;
+  const file = path.resolve(options.config ?? (environment.SWITCHBOARD_CONFIG || DEFAULT_CONFIG_PATH));
+  // The state dir is not needed to read; the snapshot tells where it is for the write.
+  const reader = createConfigEditor({ path: file, stateDir: process.cwd(), environment });
+  const snapshot = await reader.snapshot();
+  const stateDir = path.resolve(stateDirOf(snapshot.config, environment));
+  const editor: ConfigEditor = createConfigEditor({ path: file, stateDir, environment });
+  return { editor, snapshot };
+}
+
+/**
+ * The file's `stateDir` as the gateway resolves it (`${ENV}` substituted, default `./data`), read
+ * from the file itself rather than a full load, so that `config patch` can repair a config that
+ * no longer validates. Its value is not a secret, so the redacted snapshot holds it as written.
+ */
+function stateDirOf(config: Record<string, unknown>, environment: NodeJS.ProcessEnv): string {
+  const fallback = ConfigSchema.properties.stateDir.default as string;
+  if (typeof config.stateDir !== 'string') return fallback;
+  const substituted = substituteEnv(config.stateDir, environment);
+  return substituted.issues.length === 0 ? String(substituted.value) : fallback;
+}
+
+function print(value: unknown): void {
+  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+function fail(message: string): void {
+  process.stderr.write(`${message}\n`);
+  process.exitCode = 1;
+}

@@ -1,0 +1,114 @@
+import { appendFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import writeFileAtomic from 'write-file-atomic';
+
+/**
+ * The file side of config edits: reading, backups, the atomic write and the audit log. Every
+ * failure is a FileSystemError whose message names the file, so that the editor can return it as
+ * an expected failure.
+ */
+
+/** Backups kept per config file name in `<stateDir>/config-backups/`; older ones are deleted. */
+export const BACKUPS_KEPT = 5;
+export const BACKUP_DIR = 'config-backups';
+export const AUDIT_FILE = 'config-audit.jsonl';
+
+export class FileSystemError extends Error {
+  override readonly name = 'FileSystemError';
+}
+
+/** The config file's text, or undefined when there is no file yet. */
+export async function readConfigFile(file: string): Promise<string | undefined> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw fileError('cannot read the config file', file, error);
+  }
+}
+
+/**
+ * Copies the current text to `<stateDir>/config-backups/<basename>.<ISO time, ':' → '-'>.bak`
+ * (mode 0600; `.<n>` before `.bak` when that name is taken), then deletes all but the newest
+ * BACKUPS_KEPT of this file's backups. Returns the backup's path.
+ */
+export async function backupConfigFile(file: string, text: string, stateDir: string, now: Date) {
+  const dir = path.join(stateDir, BACKUP_DIR);
+  const base = path.basename(file);
+  const stamp = now.toISOString().replaceAll(':', '-');
+  try {
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    let backup = '';
+    for (let attempt = 0; backup === ''; attempt += 1) {
+      const candidate = path.join(dir, `${base}.${stamp}${attempt === 0 ? '' : `.${attempt}`}.bak`);
+      try {
+        await writeFile(candidate, text, { mode: 0o600, flag: 'wx' });
+        backup = candidate;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || attempt >= 100) throw error;
+      }
+    }
+    await pruneBackups(dir, base);
+    return backup;
+  } catch (error) {
+    throw fileError('cannot write a backup of the config file into', dir, error);
+  }
+}
+
+async function pruneBackups(dir: string, base: string): Promise<void> {
+  const name = new RegExp(
+    `^${escapeRegExp(base)}\\.(\\d{4}-\\d\\d-\\d\\dT\\d\\d-\\d\\d-\\d\\d\\.\\d{3}Z)(?:\\.(\\d+))?\\.bak$`,
+  );
+  const backups = (await readdir(dir)).flatMap((entry) => {
+    const match = name.exec(entry);
+    return match ? [{ entry, stamp: match[1] ?? '', attempt: Number(match[2] ?? 0) }] : [];
+  });
+  backups.sort((a, b) => (a.stamp === b.stamp ? a.attempt - b.attempt : a.stamp < b.stamp ? -1 : 1));
+  const stale = backups.slice(0, Math.max(0, backups.length - BACKUPS_KEPT));
+  await Promise.all(stale.map((backup) => rm(path.join(dir, backup.entry), { force: true })));
+}
+
+/**
+ * Replaces the config file atomically: a temp file in the same directory, mode 0600, fsync, rename
+ * (write-file-atomic 7, the last major that runs on Node 20). Creates the directory if needed.
+ */
+export async function writeConfigFile(file: string, text: string): Promise<void> {
+  try {
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFileAtomic(file, text, { mode: 0o600, fsync: true });
+  } catch (error) {
+    throw fileError('cannot write the config file', file, error);
+  }
+}
+
+/** One audit record: who changed which paths, never a value. */
+export interface ConfigAuditRecord {
+  ts: string;
+  actor: string;
+  via: 'tool' | 'command' | 'cli';
+  action: 'config.patch' | 'config.apply';
+  changedPaths: string[];
+  previousHash: string;
+  hash: string;
+  note?: string;
+}
+
+/** Appends one JSON line to `<stateDir>/config-audit.jsonl` (created with mode 0600). */
+export async function appendConfigAudit(stateDir: string, record: ConfigAuditRecord): Promise<void> {
+  const file = path.join(stateDir, AUDIT_FILE);
+  try {
+    await mkdir(stateDir, { recursive: true });
+    await appendFile(file, `${JSON.stringify(record)}\n`, { mode: 0o600 });
+  } catch (error) {
+    throw fileError('cannot append to the config audit log', file, error);
+  }
+}
+
+function fileError(what: string, file: string, error: unknown): FileSystemError {
+  const reason = (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : error);
+  return new FileSystemError(`${what} ${file}: ${String(reason)}`, { cause: error });
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

@@ -1,0 +1,125 @@
+import { readAgentInstructions } from '../agents/index.js';
+import type { Config, ConfigEditor } from '../config/index.js';
+import { ConfigError, type ConfigIssue } from '../errors/index.js';
+import type { Logger } from '../logging/index.js';
+import type { DeliveryRoute, SessionStore } from '../sessions/index.js';
+import type { GatewayControl, GatewayResult } from '../tools/index.js';
+import type { RestartRequest, ScheduledRestart } from './gateway-host.js';
+import type { RestartKind, SentinelPayload } from './restart-sentinel.js';
+
+/** Through the model-facing tool these stay as they are: they guard the gateway itself. */
+export const TOOL_PROTECTED_PATHS = ['owners', 'http', 'commands'] as const;
+export const RESTART_DISABLED = 'Gateway restart is disabled (commands.restart=false).';
+
+export interface GatewayControlOptions {
+  /** The running config (`commands.restart`). */
+  config: Config;
+  editor: ConfigEditor;
+  sessions: SessionStore;
+  scheduleRestart(request: RestartRequest): ScheduledRestart;
+  logger: Logger;
+}
+
+/**
+ * The `gateway` tool's and the owner commands' view of the gateway: config edits go through
+ * the config editor (hash check, validation, atomic write, audit) and end in a scheduled
+ * restart whose sentinel brings the note back to the asking session's chat.
+ */
+export function createGatewayControl(options: GatewayControlOptions): GatewayControl {
+  const { editor, sessions, logger } = options;
+
+  async function sentinel(
+    kind: RestartKind,
+    request: { sessionKey: string; route?: DeliveryRoute | undefined },
+    message: string | undefined,
+    stats: object,
+  ) {
+    const { sessionKey } = request;
+    const route = request.route ?? (await sessions.get(sessionKey))?.route;
+    const payload: SentinelPayload = {
+      kind,
+      status: 'ok',
+      ts: Date.now(),
+      sessionKey,
+      ...(route
+        ? {
+            route: {
+              channel: route.channel,
+              chatType: route.chatType,
+              target: route.chatId,
+              ...(route.threadId === undefined ? {} : { thread: route.threadId }),
+            },
+          }
+        : {}),
+      ...(message ? { message } : {}),
+      stats: { ...stats },
+    };
+    return payload;
+  }
+
+  return {
+    async configGet() {
+      return { ok: true, result: await editor.snapshot() };
+    },
+    schemaLookup: (path) => editor.lookupSchema(path),
+    async configEdit(action, request): Promise<GatewayResult> {
+      const edit = action === 'config.patch' ? editor.patch : editor.apply;
+      const result = await edit({
+        raw: request.raw,
+        baseHash: request.baseHash,
+        actor: request.actor,
+        via: request.via,
+        ...(request.note === undefined ? {} : { note: request.note }),
+        protectedPaths: request.via === 'tool' ? TOOL_PROTECTED_PATHS : [],
+      });
+      if (!result.ok) return { ok: false, error: result.error };
+      if (!result.changed) return { ok: true, result: { changed: false, hash: result.hash } };
+      const kind = action === 'config.patch' ? 'config-patch' : 'config-apply';
+      const restart = options.scheduleRestart({
+        delayMs: request.restartDelayMs,
+        reason: `${action} by ${request.actor}`,
+        sentinel: await sentinel(kind, request, request.note, {
+          mode: action,
+          changedPaths: result.changedPaths,
+          hash: result.hash,
+        }),
+      });
+      logger.info({ action, actor: request.actor, paths: result.changedPaths }, 'config changed');
+      return {
+        ok: true,
+        result: {
+          changed: true,
+          path: result.path,
+          hash: result.hash,
+          previousHash: result.previousHash,
+          changedPaths: result.changedPaths,
+          restart,
+        },
+      };
+    },
+    async restart(request) {
+      if (!options.config.commands.restart) return { ok: false, error: RESTART_DISABLED };
+      const reason = request.reason ?? `restart by ${request.actor}`;
+      const scheduled = options.scheduleRestart({
+        delayMs: request.delayMs,
+        reason,
+        sentinel: await sentinel('restart', request, request.note ?? request.reason, {
+          mode: 'gateway.restart',
+          reason,
+        }),
+      });
+      return { ok: true, result: scheduled };
+    },
+  };
+}
+
+/** The editor's dry run: what the gateway reads at start besides the file (prompt files now; toolpacks later). */
+export async function dryRunConfig(config: Config, path: string): Promise<ConfigIssue[]> {
+  try {
+    await readAgentInstructions(config, path);
+    return [];
+  } catch (error) {
+    if (error instanceof ConfigError) return error.issues;
+    throw error;
+  }
+}

@@ -1,0 +1,82 @@
+import type { GatewayResult } from '../../tools/index.js';
+import type { ChatCommand, CommandContext } from './types.js';
+
+const USAGE =
+  'Usage: /config get [path] | /config schema <path> | /config patch <json> | /config apply <json>';
+
+/**
+ * `/config` for owners, without a model. `patch` and `apply` take the current hash themselves
+ * (the owner typed the change just now) and may change any path, owners and http included.
+ */
+export const configCommand: ChatCommand = {
+  name: 'config',
+  summary: 'Show or change the gateway config: get [path], schema <path>, patch <json>, apply <json>.',
+  ownerOnly: true,
+  async run(context) {
+    const [, subcommand = '', rest = ''] = /^(\S*)\s*([\s\S]*)$/.exec(context.args) ?? [];
+    switch (subcommand) {
+      case 'get':
+        return showConfig(context, rest.trim());
+      case 'schema': {
+        const lookup = context.gateway.schemaLookup(rest.trim());
+        return lookup.ok ? code(lookup.result) : `Refused: ${lookup.error}`;
+      }
+      case 'patch':
+      case 'apply':
+        return edit(context, subcommand, rest.trim());
+      default:
+        return USAGE;
+    }
+  },
+};
+
+async function showConfig(context: CommandContext, path: string): Promise<string> {
+  const snapshot = await context.gateway.configGet();
+  if (!snapshot.ok) return `Refused: ${snapshot.error}`;
+  const { hash, config, path: file } = snapshot.result as { hash: string; config: unknown; path: string };
+  if (path === '') return `${file} (hash ${hash})\n${code(config)}`;
+  const value = valueAt(config, path);
+  return value === undefined
+    ? `${path} is not set in ${file} (its default applies).`
+    : `${path}:\n${code(value)}`;
+}
+
+async function edit(context: CommandContext, subcommand: 'patch' | 'apply', raw: string): Promise<string> {
+  if (raw === '') return `Usage: /config ${subcommand} <json>`;
+  const snapshot = await context.gateway.configGet();
+  if (!snapshot.ok) return `Refused: ${snapshot.error}`;
+  const result: GatewayResult = await context.gateway.configEdit(`config.${subcommand}`, {
+    raw,
+    baseHash: (snapshot.result as { hash: string }).hash,
+    note: `/config ${subcommand} by ${context.message.senderId}`,
+    sessionKey: context.sessionKey,
+    route: context.route,
+    actor: context.message.senderId,
+    via: 'command',
+  });
+  if (!result.ok) return `Refused: ${result.error}`;
+  const outcome = result.result as {
+    changed: boolean;
+    changedPaths?: string[];
+    restart?: { delayMs: number };
+  };
+  if (!outcome.changed) return 'Nothing to change: the config already says that.';
+  const seconds = Math.round((outcome.restart?.delayMs ?? 0) / 100) / 10;
+  return `Changed ${outcome.changedPaths?.join(', ')}. Restarting in ${seconds} s; I will post here when I am back.`;
+}
+
+/** The value at a dot path (`[n]` for array items) in a plain JSON value. */
+function valueAt(value: unknown, path: string): unknown {
+  let current = value;
+  for (const part of path
+    .split(/\.|\[(\d+)\]/)
+    .filter((segment) => segment !== undefined && segment !== '')) {
+    if (current === null || typeof current !== 'object') return undefined;
+    current = (current as Record<string, unknown>)[part];
+  }
+  return current;
+}
+
+function code(value: unknown): string {
+  return `\`\`\`json\n${JSON.stringify(value, null, 2)}\n\`\`\``;
+}

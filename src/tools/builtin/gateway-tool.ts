@@ -1,0 +1,111 @@
+import { Type } from '@sinclair/typebox';
+import { StringEnum } from '../../config/index.js';
+import type { GatewayResult, Tool } from '../types.js';
+
+const GatewayParameters = Type.Object(
+  {
+    action: StringEnum(
+      ['config.get', 'config.schema.lookup', 'config.patch', 'config.apply', 'restart'] as const,
+      {
+        description:
+          'config.get: the config and its hash; config.schema.lookup: what a config path accepts; config.patch: merge a partial change; config.apply: replace the whole config; restart: restart the gateway.',
+      },
+    ),
+    path: Type.Optional(
+      Type.String({
+        description:
+          'config.schema.lookup: dot path into the config, `[n]` for array items (e.g. `agents.main.tools`, `bindings[0].match`); empty for the top.',
+      }),
+    ),
+    raw: Type.Optional(
+      Type.String({
+        description:
+          'config.patch: a JSON object merged into the config (null deletes a key; arrays of objects with an `id` merge by id; other arrays replace). config.apply: the whole new config as JSON. Keep secret placeholders as config.get showed them.',
+      }),
+    ),
+    baseHash: Type.Optional(
+      Type.String({ description: 'config.patch / config.apply: the `hash` from your latest config.get.' }),
+    ),
+    note: Type.Optional(
+      Type.String({
+        maxLength: 2000,
+        description:
+          'What you changed and why, in words for the user: posted to this chat after the restart.',
+      }),
+    ),
+    reason: Type.Optional(
+      Type.String({ maxLength: 200, description: 'restart: why the gateway restarts (for the log).' }),
+    ),
+    delayMs: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: 60000,
+        description: 'restart: wait this long first (default 2000).',
+      }),
+    ),
+    restartDelayMs: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: 60000,
+        description:
+          'config.patch / config.apply: wait this long before the restart that applies the change (default 2000).',
+      }),
+    ),
+    sessionKey: Type.Optional(
+      Type.String({ minLength: 1, description: 'The session whose chat gets the note; default: this one.' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+/**
+ * The owner-only gateway tool: read and change the config, restart. Every result is
+ * `{ ok: true, result }` or `{ ok: false, error }`, never an exception for an expected refusal.
+ */
+export const gatewayTool: Tool<typeof GatewayParameters> = {
+  name: 'gateway',
+  description:
+    'Inspect and change the gateway config, or restart the gateway (owners only). Before editing, call config.get for the current hash and config.schema.lookup with the exact dot path you will change. Prefer config.patch (a partial change); use config.apply only to replace the whole config. Both validate the change, write it and restart the gateway. Always pass `note`: it is posted to the chat after the restart.',
+  parameters: GatewayParameters,
+  ownerOnly: true,
+  async execute(input, context): Promise<GatewayResult> {
+    const gateway = context.services.gateway;
+    const sessionKey = input.sessionKey ?? context.sessionKey;
+    // The caller's own session may have no record yet; its route is known here.
+    const route = input.sessionKey === undefined ? context.route : undefined;
+    switch (input.action) {
+      case 'config.get':
+        return gateway.configGet();
+      case 'config.schema.lookup':
+        return gateway.schemaLookup(input.path ?? '');
+      case 'config.patch':
+      case 'config.apply':
+        if (input.raw === undefined) return { ok: false, error: `${input.action} needs raw` };
+        if (input.baseHash === undefined) {
+          return {
+            ok: false,
+            error: `${input.action} needs baseHash: call config.get first and pass its hash`,
+          };
+        }
+        return gateway.configEdit(input.action, {
+          raw: input.raw,
+          baseHash: input.baseHash,
+          note: input.note,
+          sessionKey,
+          route,
+          restartDelayMs: input.restartDelayMs,
+          actor: context.senderId,
+          via: 'tool',
+        });
+      case 'restart':
+        return gateway.restart({
+          delayMs: input.delayMs,
+          reason: input.reason,
+          note: input.note,
+          sessionKey,
+          route,
+          actor: context.senderId,
+        });
+    }
+  },
+};

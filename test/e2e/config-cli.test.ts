@@ -1,0 +1,137 @@
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { hashConfigText, REDACTED } from '../../src/config/index.js';
+import { makeTempDir, removeDir } from '../helpers/machine.js';
+import { childEnvironment, killRunningChildren, runCli } from '../helpers/process.js';
+
+// `switchboard config get|patch` as an operator runs it: the built CLI, real files, exit codes.
+
+const TOKEN = 'cli-test-token-0123456789abcdef';
+const environment = childEnvironment({ CLI_TEST_TOKEN: TOKEN });
+
+let dir: string;
+
+beforeAll(async () => {
+  dir = await makeTempDir('switchboard-config-cli-');
+});
+
+afterEach(async () => {
+  await killRunningChildren();
+});
+
+afterAll(async () => {
+  await killRunningChildren();
+  await removeDir(dir);
+});
+
+/** A config file with comments and a secret from the environment, in its own state dir. */
+async function writeConfig(name: string): Promise<{ file: string; text: string; stateDir: string }> {
+  const file = path.join(dir, `${name}.jsonc`);
+  const stateDir = path.join(dir, `${name}-state`);
+  const text = `// operator's notes stay
+{
+  "stateDir": ${JSON.stringify(stateDir)},
+  "http": {
+    "port": 8787, // the usual port
+    "token": "\${CLI_TEST_TOKEN}"
+  },
+  "agents": { "main": { "displayName": "Main" } }
+}
+`;
+  await writeFile(file, text);
+  return { file, text, stateDir };
+}
+
+describe('switchboard config get', () => {
+  it('prints the redacted file with its hash, or the value at a path', async () => {
+    const { file, text } = await writeConfig('get');
+    const all = await runCli(['config', 'get', '--config', file], { env: environment });
+    expect(all.code).toBe(0);
+    expect(JSON.parse(all.stdout)).toEqual({
+      path: file,
+      hash: hashConfigText(text),
+      config: {
+        stateDir: expect.any(String),
+        http: { port: 8787, token: REDACTED },
+        agents: { main: { displayName: 'Main' } },
+      },
+    });
+    expect(all.stdout).not.toContain(TOKEN);
+    expect(all.stdout).not.toContain('CLI_TEST_TOKEN');
+
+    const one = await runCli(['config', 'get', 'agents.main.displayName', '--config', file], {
+      env: environment,
+    });
+    expect(one).toMatchObject({ code: 0, stdout: '"Main"\n' });
+
+    const unknown = await runCli(['config', 'get', 'http.prot', '--config', file], { env: environment });
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain(
+      'Unknown config path: http.prot (at "prot"; known keys here: host, port, token)',
+    );
+  });
+});
+
+describe('switchboard config patch', () => {
+  it('patches from the current hash, keeps comments, and says how to restart', async () => {
+    const { file, text, stateDir } = await writeConfig('patch');
+    const result = await runCli(
+      [
+        'config',
+        'patch',
+        '{ http: { port: 9300 }, log: { level: "debug" } }',
+        '--config',
+        file,
+        '--note',
+        'cli test',
+      ],
+      { env: environment },
+    );
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const written = await readFile(file, 'utf8');
+    expect(written).toContain('"port": 9300, // the usual port');
+    expect(written).toContain("// operator's notes stay");
+    expect(written).toContain('"token": "${CLI_TEST_TOKEN}"');
+    expect(result.stdout).toContain('changed: http.port, log');
+    expect(result.stdout).toContain(`hash: ${hashConfigText(written)}`);
+    expect(result.stdout).toContain('kill -USR1 <pid> or pm2 sendSignal SIGUSR1 switchboard');
+
+    const audit = JSON.parse((await readFile(path.join(stateDir, 'config-audit.jsonl'), 'utf8')).trim());
+    expect(audit).toMatchObject({ actor: 'cli', via: 'cli', action: 'config.patch', note: 'cli test' });
+    const [backup] = await readdir(path.join(stateDir, 'config-backups'));
+    expect(await readFile(path.join(stateDir, 'config-backups', backup ?? ''), 'utf8')).toBe(text);
+  });
+
+  it('may change owners and http (no protected paths from the shell)', async () => {
+    const { file } = await writeConfig('owners');
+    const result = await runCli(['config', 'patch', '{"owners":["slack:U1"]}', '--config', file], {
+      env: environment,
+    });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('changed: owners');
+  });
+
+  it('exits 1 with the error on stderr when the patch is refused, leaving the file as it was', async () => {
+    const { file, text } = await writeConfig('refused');
+    const result = await runCli(['config', 'patch', '{"http":{"port":"high"}}', '--config', file], {
+      env: environment,
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('/http/port: must be integer');
+    expect(result.stdout).toBe('');
+    expect(await readFile(file, 'utf8')).toBe(text);
+  });
+
+  it('writes nothing when the patch changes nothing', async () => {
+    const { file, text, stateDir } = await writeConfig('same');
+    const result = await runCli(['config', 'patch', '{"http":{"port":8787}}', '--config', file], {
+      env: environment,
+    });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('no change');
+    expect(await readFile(file, 'utf8')).toBe(text);
+    expect(await readdir(stateDir).catch(() => [])).toEqual([]);
+  });
+});

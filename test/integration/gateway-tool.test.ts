@@ -1,0 +1,339 @@
+import { readdir, readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { REDACTED } from '../../src/config/index.js';
+import type { FakeModelServer, FakeRequest } from '../fakes/fake-model-server.js';
+import { startFakeOpenAIServer } from '../fakes/fake-openai-server.js';
+import { startTestGateway, TEST_TOKEN, type TestGateway } from '../helpers/gateway.js';
+import { openEvents } from '../helpers/webchat-events.js';
+
+/**
+ * The owner-only gateway tool and the owner commands, end to end: web chat → the tool loop →
+ * a fake model that calls `gateway` → the config file on disk → the in-process restart → the
+ * note posted back into the same web chat session.
+ */
+
+const API_KEY = 'sk-gateway-test-secret-0001';
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function setup(
+  config: Record<string, unknown> = {},
+): Promise<{ gateway: TestGateway; model: FakeModelServer }> {
+  const model = await startFakeOpenAIServer();
+  cleanups.push(() => model.close());
+  const gateway = await startTestGateway({
+    config: {
+      models: { fake: { provider: 'openai', model: 'fake-1', baseUrl: model.url, apiKey: API_KEY } },
+      agents: { main: { model: 'fake' } },
+      ...config,
+    },
+  });
+  cleanups.push(() => gateway.dispose());
+  return { gateway, model };
+}
+
+/** The JSON result of the most recent gateway tool call in a model request. */
+function lastToolResult(request: FakeRequest): any {
+  const tool = request.body.messages.filter((message: any) => message.role === 'tool').at(-1);
+  return JSON.parse(tool.content);
+}
+
+const call = (args: Record<string, unknown>) => ({ toolCalls: [{ name: 'gateway', arguments: args }] });
+
+async function waitForRestarts(gateway: TestGateway, count: number): Promise<void> {
+  // `loaded` is set again once the restarted gateway serves.
+  await expect
+    .poll(() => gateway.host.restarts === count && gateway.host.loaded !== undefined, { timeout: 15_000 })
+    .toBe(true);
+}
+
+describe('the gateway tool', () => {
+  it('reads the config, patches it with the hash and a note, restarts, and posts the note back', async () => {
+    const { gateway, model } = await setup();
+    const before = await readFile(gateway.configPath, 'utf8');
+    model.push(call({ action: 'config.get' }));
+    model.push((request) => {
+      const { result } = lastToolResult(request);
+      return call({
+        action: 'config.patch',
+        raw: '{ agents: { main: { displayName: "Renamed Bot" } } }',
+        baseHash: result.hash,
+        note: 'Renamed the agent to Renamed Bot.',
+        restartDelayMs: 0,
+      });
+    });
+    model.push((request) => ({
+      text: `Patched: ${JSON.stringify(lastToolResult(request).result.changedPaths)}`,
+    }));
+    const response = await gateway.send('please rename the agent');
+    expect(response.body.replies.at(-1).text).toBe('Patched: ["agents.main.displayName"]');
+
+    // config.get showed the file with the secret replaced, and its hash.
+    const snapshot = lastToolResult(model.received[1] as FakeRequest);
+    expect(snapshot.ok).toBe(true);
+    expect(snapshot.result.config.models.fake.apiKey).toBe(REDACTED);
+    expect(JSON.stringify(model.requests)).not.toContain(API_KEY);
+
+    await waitForRestarts(gateway, 1);
+    const after = await readFile(gateway.configPath, 'utf8');
+    expect(after.startsWith('// test config\n')).toBe(true);
+    expect(after).toContain('"displayName": "Renamed Bot"');
+    expect(after).not.toBe(before);
+    expect(gateway.host.loaded?.config.agents.main?.displayName).toBe('Renamed Bot');
+
+    const events = await openEvents(gateway, 'local');
+    await expect
+      .poll(() => events.events.filter((event) => event.type === 'reply').map((event) => event.data.text))
+      .toContain('Gateway restarted (config-patch): Renamed the agent to Renamed Bot.');
+    const transcript = await gateway.request('GET', `/api/sessions/${response.body.sessionKey}/transcript`);
+    expect(transcript.body.entries.at(-1)).toMatchObject({
+      role: 'system',
+      text: 'Gateway restarted (config-patch): Renamed the agent to Renamed Bot.',
+    });
+    const audit = await readFile(path.join(gateway.dir, 'data/config-audit.jsonl'), 'utf8');
+    expect(JSON.parse(audit.trim())).toMatchObject({
+      actor: 'webchat:local',
+      via: 'tool',
+      action: 'config.patch',
+      changedPaths: ['agents.main.displayName'],
+    });
+  });
+
+  it('refuses a stale baseHash with the exact message, and a second patch made with the same hash', async () => {
+    const { gateway, model } = await setup();
+    model.push(call({ action: 'config.patch', raw: '{"log":{"level":"warn"}}', baseHash: 'stale' }));
+    model.push({ text: 'ok' });
+    await gateway.send('patch with an old hash');
+    expect(lastToolResult(model.received[1] as FakeRequest)).toEqual({
+      ok: false,
+      error: 'config changed since last load; re-run config.get and retry',
+    });
+
+    model.push(call({ action: 'config.get' }));
+    model.push((request) => {
+      const hash = lastToolResult(request).result.hash;
+      const patch = (level: string) => ({
+        name: 'gateway',
+        arguments: {
+          action: 'config.patch',
+          raw: JSON.stringify({ log: { level } }),
+          baseHash: hash,
+          restartDelayMs: 60000,
+        },
+      });
+      return { toolCalls: [patch('warn'), patch('debug')] };
+    });
+    model.push({ text: 'done' });
+    await gateway.send('two patches at once');
+    const results = model.received[4]?.body.messages
+      .filter((message: any) => message.role === 'tool')
+      .slice(-2);
+    const outcomes = results.map((message: any) => JSON.parse(message.content));
+    expect(outcomes[0]).toMatchObject({ ok: true, result: { changed: true } });
+    expect(outcomes[1]).toEqual({
+      ok: false,
+      error: 'config changed since last load; re-run config.get and retry',
+    });
+    expect(await readFile(gateway.configPath, 'utf8')).toContain('"level": "warn"');
+  });
+
+  it('refuses an invalid patch naming the path and leaves the file alone; a no-op patch writes nothing', async () => {
+    const { gateway, model } = await setup();
+    const before = await readFile(gateway.configPath, 'utf8');
+    const modified = (await stat(gateway.configPath)).mtimeMs;
+    model.push(call({ action: 'config.get' }));
+    model.push((request) => {
+      const hash = lastToolResult(request).result.hash;
+      return {
+        toolCalls: [
+          {
+            name: 'gateway',
+            arguments: { action: 'config.patch', raw: '{"http":{"port":"eighty"}}', baseHash: hash },
+          },
+          {
+            name: 'gateway',
+            arguments: {
+              action: 'config.patch',
+              raw: '{"agents":{"main":{"colour":"red"}}}',
+              baseHash: hash,
+            },
+          },
+          {
+            name: 'gateway',
+            arguments: {
+              action: 'config.patch',
+              raw: '{"session":{"maxConcurrentTurns":"x"}}',
+              baseHash: hash,
+            },
+          },
+          {
+            name: 'gateway',
+            arguments: {
+              action: 'config.patch',
+              raw: '{"agents":{"main":{"model":"fake"}}}',
+              baseHash: hash,
+            },
+          },
+        ],
+      };
+    });
+    model.push({ text: 'ok' });
+    await gateway.send('try some bad patches');
+    const outcomes = model.received[2]?.body.messages
+      .filter((message: any) => message.role === 'tool')
+      .slice(-4)
+      .map((message: any) => JSON.parse(message.content));
+    expect(outcomes[0]).toMatchObject({ ok: false, error: expect.stringContaining('http') });
+    expect(outcomes[1]).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('/agents/main/colour: unknown key'),
+    });
+    expect(outcomes[2]).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('/session/maxConcurrentTurns'),
+    });
+    expect(outcomes[3]).toMatchObject({ ok: true, result: { changed: false } });
+    expect(await readFile(gateway.configPath, 'utf8')).toBe(before);
+    expect((await stat(gateway.configPath)).mtimeMs).toBe(modified);
+    expect(gateway.logLines.some((line) => line.includes('restart scheduled'))).toBe(false);
+    await expect(readdir(path.join(gateway.dir, 'data/config-backups'))).rejects.toThrow();
+  });
+
+  it('keeps every secret out of config.get, transcripts, the audit log and the logs; a placeholder keeps its secret', async () => {
+    const { gateway, model } = await setup();
+    model.push(call({ action: 'config.get' }));
+    model.push((request) => {
+      const { hash, config } = lastToolResult(request).result;
+      // The model sends back a whole config that still holds the placeholders.
+      config.agents.main.displayName = 'Keeper';
+      return call({
+        action: 'config.apply',
+        raw: JSON.stringify(config),
+        baseHash: hash,
+        note: 'applied',
+        restartDelayMs: 0,
+      });
+    });
+    model.push({ text: 'applied it' });
+    const response = await gateway.send('apply the same config with a new name');
+    await waitForRestarts(gateway, 1);
+    const file = await readFile(gateway.configPath, 'utf8');
+    expect(file).toContain(API_KEY);
+    expect(file).toContain(TEST_TOKEN);
+    expect(file).not.toContain(REDACTED);
+    expect(file).toContain('"displayName": "Keeper"');
+
+    const snapshot = lastToolResult(model.received[1] as FakeRequest).result.config;
+    expect(snapshot.http.token).toBe(REDACTED);
+    expect(snapshot.models.fake.apiKey).toBe(REDACTED);
+    const transcript = await gateway.request('GET', `/api/sessions/${response.body.sessionKey}/transcript`);
+    const audit = await readFile(path.join(gateway.dir, 'data/config-audit.jsonl'), 'utf8');
+    for (const text of [
+      JSON.stringify(model.requests),
+      JSON.stringify(transcript.body),
+      audit,
+      gateway.logLines.join(''),
+    ]) {
+      expect(text).not.toContain(API_KEY);
+      expect(text).not.toContain(TEST_TOKEN);
+    }
+  });
+
+  it("is absent from a non-owner's turn and refuses a forced call; it cannot change owners, an owner's /config can", async () => {
+    const { gateway, model } = await setup();
+    const before = await readFile(gateway.configPath, 'utf8');
+    model.push(call({ action: 'config.patch', raw: '{"owners":["webchat:mallory"]}', baseHash: 'x' }));
+    model.push({ text: 'no luck' });
+    await gateway.send('make me an owner', 'mallory');
+    const offered = (model.requests[0].tools ?? []).map((tool: any) => tool.function.name);
+    expect(offered).not.toContain('gateway');
+    expect(model.requests[1].messages.at(-1).content).toBe('Tool restricted to owner senders.');
+
+    model.push(call({ action: 'config.get' }));
+    model.push((request) =>
+      call({
+        action: 'config.patch',
+        raw: '{"owners":["webchat:local","webchat:mallory"]}',
+        baseHash: lastToolResult(request).result.hash,
+      }),
+    );
+    model.push({ text: 'refused' });
+    await gateway.send('add mallory to the owners');
+    expect(lastToolResult(model.received[4] as FakeRequest)).toEqual({
+      ok: false,
+      error: expect.stringMatching(/^owners cannot be changed through the gateway tool/),
+    });
+    expect(await readFile(gateway.configPath, 'utf8')).toBe(before);
+
+    const denied = await gateway.send('/config patch {"owners":["webchat:mallory"]}', 'mallory');
+    expect(denied.body.replies[0].text).toBe('/config is for owners only; you are webchat:mallory.');
+    const done = await gateway.send('/config patch {"owners":["webchat:local","webchat:mallory"]}');
+    expect(done.body.replies[0].text).toMatch(/^Changed owners\. Restarting in 2 s/);
+    await waitForRestarts(gateway, 1);
+    expect(gateway.host.loaded?.config.owners).toEqual(['webchat:local', 'webchat:mallory']);
+    expect((await gateway.send('/whoami', 'mallory')).body.replies[0].text).toBe(
+      'You are webchat:mallory (owner).',
+    );
+  });
+});
+
+describe('restarts from chat', () => {
+  it('coalesces five restart requests into one restart', async () => {
+    const { gateway, model } = await setup();
+    const restart = (index: number) => ({
+      name: 'gateway',
+      arguments: {
+        action: 'restart',
+        delayMs: 300,
+        reason: `request ${index}`,
+        note: index === 5 ? 'five in one' : undefined,
+      },
+    });
+    model.push({ toolCalls: [1, 2, 3, 4, 5].map(restart) });
+    model.push({ text: 'restarting' });
+    await gateway.send('restart five times');
+    const outcomes = model.requests[1].messages
+      .filter((message: any) => message.role === 'tool')
+      .map((message: any) => JSON.parse(message.content).result);
+    expect(outcomes.map((outcome: any) => outcome.coalesced)).toEqual([false, true, true, true, true]);
+    await waitForRestarts(gateway, 1);
+    const events = await openEvents(gateway, 'local');
+    await expect
+      .poll(() => events.events.filter((event) => event.type === 'reply').map((event) => event.data.text))
+      .toContain('Gateway restarted (restart): five in one');
+    // Well past the restart delay: still exactly one restart.
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(gateway.host.restarts).toBe(1);
+  });
+
+  it('refuses restart and /restart when commands.restart is false', async () => {
+    const { gateway, model } = await setup({ commands: { restart: false } });
+    model.push(call({ action: 'restart', note: 'please' }));
+    model.push({ text: 'could not' });
+    await gateway.send('restart please');
+    expect(lastToolResult(model.received[1] as FakeRequest)).toEqual({
+      ok: false,
+      error: 'Gateway restart is disabled (commands.restart=false).',
+    });
+    expect((await gateway.send('/restart now')).body.replies[0].text).toBe(
+      'Gateway restart is disabled (commands.restart=false).',
+    );
+    expect(gateway.host.restarts).toBe(0);
+  });
+
+  it('/restart posts its note in the same chat after the restart', async () => {
+    const { gateway } = await setup();
+    const reply = await gateway.send('/restart back soon', undefined, 'ops-thread');
+    expect(reply.body.replies[0].text).toBe('Restarting in 2 s; I will post here when I am back.');
+    await waitForRestarts(gateway, 1);
+    const events = await openEvents(gateway, 'local');
+    await expect
+      .poll(() => events.events.filter((event) => event.type === 'reply').map((event) => event.data))
+      .toContainEqual(
+        expect.objectContaining({ text: 'Gateway restarted (restart): back soon', thread: 'ops-thread' }),
+      );
+  });
+});
