@@ -59,7 +59,12 @@ export function createGatewayControl(options: GatewayControlOptions): GatewayCon
 
   return {
     async configGet() {
-      return { ok: true, result: await editor.snapshot() };
+      try {
+        return { ok: true, result: await editor.snapshot() };
+      } catch (error) {
+        // An unreadable or broken file is reported, not thrown: owners fix it with apply or by hand.
+        return { ok: false, error: error instanceof Error ? error.message : String(error) };
+      }
     },
     schemaLookup: (path) => editor.lookupSchema(path),
     async configEdit(action, request): Promise<GatewayResult> {
