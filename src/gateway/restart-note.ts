@@ -15,6 +15,25 @@ export interface RestartNoteOptions {
   signal: AbortSignal;
 }
 
+/** The note goes into the session too, so the agent knows; a session only commands touched is created. */
+async function recordNote(
+  options: RestartNoteOptions,
+  sessionKey: string | undefined,
+  route: DeliveryRoute | undefined,
+  text: string,
+): Promise<void> {
+  const agentId = /^agent:([^:]+):/.exec(sessionKey ?? '')?.[1];
+  if (!sessionKey || !agentId) return;
+  try {
+    const existing = await options.sessions.get(sessionKey);
+    if (!existing && !route) return;
+    if (!existing && route) await options.sessions.ensure(sessionKey, { agentId, route });
+    await options.sessions.append(sessionKey, { role: 'system', text });
+  } catch (error) {
+    options.logger.warn({ err: error, session: sessionKey }, 'could not add the restart note to the session');
+  }
+}
+
 export function restartNoteText(payload: SentinelPayload): string {
   return payload.message
     ? `Gateway restarted (${payload.kind}): ${payload.message}`
@@ -32,21 +51,15 @@ export async function deliverRestartNote(options: RestartNoteOptions): Promise<v
   if (!payload) return;
   const text = restartNoteText(payload);
   logger.info({ kind: payload.kind, session: payload.sessionKey }, 'delivering the restart note');
-  if (payload.sessionKey && (await options.sessions.get(payload.sessionKey))) {
-    await options.sessions
-      .append(payload.sessionKey, { role: 'system', text })
-      .catch((error: unknown) =>
-        logger.warn({ err: error }, 'could not add the restart note to the session'),
-      );
-  }
   const route = payload.route;
-  if (!route) return;
-  const target: DeliveryRoute = {
+  const target: DeliveryRoute | undefined = route && {
     channel: route.channel,
     chatType: route.chatType,
     chatId: route.target,
     ...(route.thread === undefined ? {} : { threadId: route.thread }),
   };
+  await recordNote(options, payload.sessionKey, target, text);
+  if (!target) return;
   const message: OutboundMessage = { id: crypto.randomUUID(), text, notice: true };
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
     try {

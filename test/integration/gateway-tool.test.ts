@@ -335,5 +335,27 @@ describe('restarts from chat', () => {
       .toContainEqual(
         expect.objectContaining({ text: 'Gateway restarted (restart): back soon', thread: 'ops-thread' }),
       );
+    const transcript = await gateway.request(
+      'GET',
+      `/api/sessions/${encodeURIComponent('agent:main:webchat:direct:local:thread:ops-thread')}/transcript`,
+    );
+    expect(transcript.body.entries).toEqual([
+      expect.objectContaining({ role: 'system', text: 'Gateway restarted (restart): back soon' }),
+    ]);
+  });
+
+  it('/config get and /config schema answer owners without a model', async () => {
+    const { gateway } = await setup();
+    const model = (await gateway.send('/config get models.fake')).body.replies[0].text;
+    expect(model).toContain(`"apiKey": "${REDACTED}"`);
+    expect(model).not.toContain(API_KEY);
+    const schema = (await gateway.send('/config schema http.port')).body.replies[0].text;
+    expect(schema).toContain('"type": "integer"');
+    expect((await gateway.send('/config schema http.prot')).body.replies[0].text).toContain(
+      'Unknown config path: http.prot',
+    );
+    expect((await gateway.send('/config get', 'mallory')).body.replies[0].text).toBe(
+      '/config is for owners only; you are webchat:mallory.',
+    );
   });
 });
