@@ -1,9 +1,9 @@
-import { availableParallelism, loadavg } from 'node:os';
 import { createModelProvider } from '../src/agents/providers/index.js';
 import { startFakeOpenAIServer } from '../test/fakes/fake-openai-server.js';
 import { startTestGateway } from '../test/helpers/gateway.js';
 import { echoTool, type ModelClock, runTurns, scriptedStep, type TurnResult, timed } from './agent-load.js';
 import { percentile } from './load.js';
+import { describeLoad, describeMachine, printTable, ratio } from './report.js';
 
 /**
  * The agent path over real HTTP: web chat → router → tool loop → the real OpenAI SDK → a fake
@@ -28,10 +28,6 @@ const STORES: readonly StoreKind[] = ['sqlite', 'memory'];
 
 const users = (prefix: string, count: number) =>
   Array.from({ length: count }, (_, index) => `${prefix}-${index}`);
-const describeLoad = () =>
-  loadavg()
-    .map((value) => value.toFixed(1))
-    .join(' / ');
 /** Transcript entries per turn: the user message, N × (assistant tool call + tool result), the final text. */
 const entriesPerTurn = (rounds: number) => 2 * rounds + 2;
 
@@ -148,36 +144,13 @@ async function measureLoad(store: StoreKind, phase: string): Promise<LoadRow> {
 const turnsPerSecond = (row: LoadRow) => (row.result.turns / row.result.elapsedMs) * 1000;
 const ms = (values: Float64Array, p: number) => percentile(values, p).toFixed(2);
 
-function printTable(header: readonly string[], lines: readonly string[][], leftColumns: number): void {
-  const widths = header.map((title, column) =>
-    Math.max(title.length, ...lines.map((line) => line[column]?.length ?? 0)),
-  );
-  const format = (cells: readonly string[]) =>
-    cells
-      .map((cell, column) =>
-        column < leftColumns ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0),
-      )
-      .join('  ');
-  console.log(`\n${format(header)}`);
-  console.log(widths.map((width) => '-'.repeat(width)).join('  '));
-  for (const line of lines) console.log(format(line));
-}
-
-function ratio(numerator: number | undefined, denominator: number | undefined): string {
-  if (!numerator || !denominator) return 'n/a';
-  return `${(numerator / denominator).toFixed(2)}×`;
-}
-
 async function main(): Promise<void> {
   const turnsPerUser = Math.ceil(OVERHEAD_TURNS / OVERHEAD_USERS);
   console.log(
     `Switchboard agent bench: web chat turns through the tool loop, the real OpenAI SDK and a fake ` +
       `OpenAI server (instant answers, streaming); a fresh gateway per cell, log level warn.`,
   );
-  console.log(
-    `Node ${process.version}, ${availableParallelism()} CPUs, load average ${describeLoad()} ` +
-      '(client, gateway and fake model share this process).',
-  );
+  console.log(`${describeMachine()} (client, gateway and fake model share this process).`);
   console.log(
     `Overhead: ${OVERHEAD_TURNS} turns one at a time over ${OVERHEAD_USERS} sessions (${turnsPerUser} each) after ` +
       `${OVERHEAD_WARMUP} warm-up turns (other sessions); overhead = latency − model time ` +
@@ -219,7 +192,7 @@ async function main(): Promise<void> {
       (percentile(row.overhead, 50) / (row.rounds + 1)).toFixed(2),
       String(row.failures),
     ]),
-    1,
+    { leftColumns: 1 },
   );
   console.log(
     '(transcript: entries already in the session before a measured turn; each turn adds 2×rounds+2, ' +
@@ -243,7 +216,7 @@ async function main(): Promise<void> {
       String(row.result.sessionKeys.size),
       String(row.failures),
     ]),
-    1,
+    { leftColumns: 1 },
   );
 
   const overheadP50 = (store: StoreKind, rounds: number) => {

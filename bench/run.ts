@@ -1,8 +1,8 @@
-import { availableParallelism, loadavg } from 'node:os';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { startTestGateway } from '../test/helpers/gateway.js';
 import { percentile, runLoad } from './load.js';
+import { describeLoad, describeMachine, printTable, ratio } from './report.js';
 
 /**
  * Web chat throughput and latency over real HTTP on 127.0.0.1, for the command path
@@ -47,12 +47,6 @@ function obtainGc(): (() => void) | undefined {
   } catch {
     return undefined;
   }
-}
-
-function describeLoad(): string {
-  return loadavg()
-    .map((value) => value.toFixed(1))
-    .join(' / ');
 }
 
 function rssMegabytes(): number {
@@ -102,7 +96,7 @@ async function measure(path: (typeof PATHS)[number], store: StoreKind, phase: st
   }
 }
 
-function printTable(rows: readonly Row[]): void {
+function printRows(rows: readonly Row[]): void {
   const header = [
     'path',
     'store',
@@ -125,23 +119,7 @@ function printTable(rows: readonly Row[]): void {
     String(row.sessions),
     String(row.failures),
   ]);
-  const widths = header.map((title, column) =>
-    Math.max(title.length, ...lines.map((line) => line[column]?.length ?? 0)),
-  );
-  const format = (cells: readonly string[]) =>
-    cells
-      .map((cell, column) =>
-        column < 2 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0),
-      )
-      .join('  ');
-  console.log(`\n${format(header)}`);
-  console.log(widths.map((width) => '-'.repeat(width)).join('  '));
-  for (const line of lines) console.log(format(line));
-}
-
-function ratio(numerator: number | undefined, denominator: number | undefined): string {
-  if (!numerator || !denominator) return 'n/a';
-  return `${(numerator / denominator).toFixed(2)}×`;
+  printTable(header, lines, { leftColumns: 2 });
 }
 
 function printSummary(rows: readonly Row[]): void {
@@ -171,15 +149,13 @@ async function main(): Promise<void> {
       `after a warm-up of ${WARMUP_MESSAGES} messages (${WARMUP_USERS} other sessions); a fresh gateway per cell` +
       `${collectGarbage ? '; GC before the "RSS before" reading' : ''}.`,
   );
-  console.log(
-    `Node ${process.version}, ${availableParallelism()} CPUs, load average ${describeLoad()} (client and gateway share this process).`,
-  );
+  console.log(`${describeMachine()} (client and gateway share this process).`);
   const rows: Row[] = [];
   const cells = STORES.flatMap((store) => PATHS.map((path) => ({ store, path })));
   for (const [index, cell] of cells.entries()) {
     rows.push(await measure(cell.path, cell.store, `[${index + 1}/${cells.length}]`));
   }
-  printTable(rows);
+  printRows(rows);
   printSummary(rows);
   console.log(`Load average at the end: ${describeLoad()}.`);
 }

@@ -1,4 +1,4 @@
-import { Ajv, type ErrorObject } from 'ajv';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { ConfigIssue } from '../errors/index.js';
 import { type Config, ConfigSchema } from './schema.js';
@@ -14,10 +14,7 @@ export type ValidateResult = { ok: true; config: Config } | { ok: false; issues:
  * modified), then checks the references between sections. Every issue names a JSON pointer.
  */
 export function validateConfig(value: unknown): ValidateResult {
-  const ajv = new Ajv({ allErrors: true, useDefaults: true, strict: true });
-  addFormats(ajv);
-  ajv.addKeyword({ keyword: SECRET_KEYWORD, schemaType: 'boolean' });
-  const validate = ajv.compile<Config>(ConfigSchema);
+  const validate = compiledValidator();
   const candidate = structuredClone(value ?? {});
   if (!validate(candidate)) {
     const errors = (validate.errors ?? []).filter((error) => error.keyword !== 'propertyNames');
@@ -25,6 +22,21 @@ export function validateConfig(value: unknown): ValidateResult {
   }
   const issues = checkReferences(candidate);
   return issues.length > 0 ? { ok: false, issues } : { ok: true, config: candidate };
+}
+
+/**
+ * The schema compiled once per process (compiling takes about 30 ms, on every start, restart
+ * and config edit otherwise). It is a function of a constant schema, so caching it is safe.
+ */
+let compiled: ValidateFunction<Config> | undefined;
+function compiledValidator(): ValidateFunction<Config> {
+  if (!compiled) {
+    const ajv = new Ajv({ allErrors: true, useDefaults: true, strict: true });
+    addFormats(ajv);
+    ajv.addKeyword({ keyword: SECRET_KEYWORD, schemaType: 'boolean' });
+    compiled = ajv.compile<Config>(ConfigSchema);
+  }
+  return compiled;
 }
 
 /** One ajv error as a JSON pointer and a one-line message (also used for tool arguments). */
