@@ -1,3 +1,4 @@
+import { parseConfigPath } from '../../config/index.js';
 import type { GatewayResult } from '../../tools/index.js';
 import type { ChatCommand, CommandContext } from './types.js';
 
@@ -67,12 +68,12 @@ async function edit(context: CommandContext, subcommand: 'patch' | 'apply', raw:
 
 /** The value at a dot path (`[n]` for array items) in a plain JSON value. */
 function valueAt(value: unknown, path: string): unknown {
+  const parsed = parseConfigPath(path);
+  if (!parsed.ok) return undefined;
   let current = value;
-  for (const part of path
-    .split(/\.|\[(\d+)\]/)
-    .filter((segment) => segment !== undefined && segment !== '')) {
+  for (const part of parsed.parts) {
     if (current === null || typeof current !== 'object') return undefined;
-    current = (current as Record<string, unknown>)[part];
+    current = (current as Record<string | number, unknown>)[part];
   }
   return current;
 }
