@@ -8,6 +8,8 @@ import { buildSystemPrompt } from './system-prompt.js';
 import { runToolLoop, type ToolLoopEnd, type ToolLoopProgress } from './tool-loop.js';
 import { TurnAbort, type TurnRequest, type TurnResult, type TurnRunner } from './types.js';
 
+const SPAWN_TOOLS = new Set(['sessions_spawn', 'subagents']);
+
 export interface AgentRunnerOptions {
   config: Config;
   configPath: string;
@@ -58,7 +60,8 @@ export function createAgentRunner(options: AgentRunnerOptions): AgentRunner {
 
     const run = await options.runs.start({ sessionKey, agentId: request.agentId, model: agent.model });
     running.set(sessionKey, run.runId);
-    const timeoutMs = config.agentLoop.runTimeoutSeconds * 1000;
+    const timeoutSeconds = request.runTimeoutSeconds ?? config.agentLoop.runTimeoutSeconds;
+    const timeoutMs = timeoutSeconds * 1000;
     const timeout = new AbortController();
     const timer = setTimeout(() => timeout.abort(new Error('run timeout')), timeoutMs);
     const signal = AbortSignal.any([request.signal, timeout.signal]);
@@ -81,15 +84,10 @@ export function createAgentRunner(options: AgentRunnerOptions): AgentRunner {
         status =
           timeout.signal.aborted && !request.signal.aborted ? 'timeout' : abortStatus(request.signal.reason);
         outcome =
-          status === 'timeout'
-            ? `timed out after ${config.agentLoop.runTimeoutSeconds} s`
-            : describe(request.signal.reason);
+          status === 'timeout' ? `timed out after ${timeoutSeconds} s` : describe(request.signal.reason);
         await endStream(request, run.runId, progress, status);
         if (status === 'timeout') {
-          await tell(
-            request,
-            `The run timed out after ${config.agentLoop.runTimeoutSeconds} s (agentLoop.runTimeoutSeconds).`,
-          );
+          await tell(request, `The run timed out after ${timeoutSeconds} s.`);
         }
       } else {
         status = 'error';
@@ -123,7 +121,13 @@ export function createAgentRunner(options: AgentRunnerOptions): AgentRunner {
     },
   ): Promise<ToolLoopEnd> {
     const { agent, agentId, sessionKey, route } = request;
-    const policy: ToolPolicy = { allows: createAllowlist(agent.tools), isOwner: request.isOwner };
+    const allowlist = createAllowlist(agent.tools);
+    // Spawning tools only where one more level of sub-agents is allowed.
+    const maySpawn = request.depth < config.subagents.maxSpawnDepth;
+    const policy: ToolPolicy = {
+      allows: (name) => allowlist(name) && (maySpawn || !SPAWN_TOOLS.has(name)),
+      isOwner: request.isOwner,
+    };
     const tools = options.registry.visible(policy);
     const multiUser = route.chatType === 'channel';
     const history = await options.sessions.transcript(sessionKey, { last: config.agentLoop.historyEntries });
@@ -167,6 +171,7 @@ export function createAgentRunner(options: AgentRunnerOptions): AgentRunner {
         route,
         logger: run.logger,
         signal: run.signal,
+        depth: request.depth,
         services: options.services,
       },
       onDelta: request.onDelta,

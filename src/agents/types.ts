@@ -8,6 +8,10 @@ export interface TurnRequest {
   agentId: string;
   agent: AgentConfig;
   route: DeliveryRoute;
+  /** 0 for chat sessions, n for a sub-agent n levels down. */
+  depth: number;
+  /** Overrides `agentLoop.runTimeoutSeconds` (a sub-agent spawned with its own timeout). */
+  runTimeoutSeconds?: number;
   /** The user messages this turn answers (several in `collect` mode), already in the transcript. */
   messages: TranscriptEntry[];
   senderId: string;

@@ -1,5 +1,8 @@
 import type { ChannelName, DeliveryRoute } from '../sessions/index.js';
 
+/** How a turn ended (the same as the agents' TurnStatus; channels do not import agents). */
+type TurnStatus = 'done' | 'error' | 'killed' | 'timeout' | 'interrupted';
+
 export type { ChannelName, DeliveryRoute };
 
 /** A chat message as every adapter normalizes it. The sender id comes from the platform, never from text. */
@@ -42,6 +45,9 @@ export interface OutboundDelta {
 export interface DispatchResult {
   sessionKey: string;
   replies: OutboundMessage[];
+  /** How the turn that answered ended, and its run (absent for chat commands). */
+  status?: TurnStatus;
+  runId?: string;
 }
 
 export type InboundHandler = (message: InboundMessage) => Promise<DispatchResult>;

@@ -232,6 +232,34 @@ export const ConfigSchema = Strict(
       },
       { default: {}, description: 'The tool loop.' },
     ),
+    subagents: Strict(
+      {
+        maxSpawnDepth: Type.Integer({
+          minimum: 1,
+          maximum: 5,
+          default: 1,
+          description: 'How deep sub-agents may nest: 1 lets chat sessions spawn and sub-agents not.',
+        }),
+        maxChildrenPerSession: Type.Integer({
+          minimum: 1,
+          maximum: 100,
+          default: 5,
+          description: 'Active sub-agents one session may have at once.',
+        }),
+        maxConcurrent: Type.Integer({
+          minimum: 1,
+          maximum: 256,
+          default: 8,
+          description: 'Sub-agent runs running at once across the gateway; more wait their turn.',
+        }),
+        allowAgents: Type.Array(Type.String({ pattern: '^(\\*|[a-z0-9][a-z0-9_-]{0,63})$' }), {
+          default: [],
+          uniqueItems: true,
+          description: 'Agent ids a session may spawn besides its own agent (`*` for any configured agent).',
+        }),
+      },
+      { default: {}, description: 'Sub-agents spawned with sessions_spawn.' },
+    ),
     commands: Strict(
       {
         restart: Type.Boolean({

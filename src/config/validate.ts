@@ -98,6 +98,14 @@ function checkReferences(config: Config): ConfigIssue[] {
       });
     }
   }
+  config.subagents.allowAgents.forEach((agentId, index) => {
+    if (agentId !== '*' && !(agentId in config.agents)) {
+      issues.push({
+        path: `/subagents/allowAgents/${index}`,
+        message: `names agent "${agentId}", which is not in agents`,
+      });
+    }
+  });
   config.bindings.forEach((binding, index) => {
     if (!(binding.agent in config.agents)) {
       issues.push({

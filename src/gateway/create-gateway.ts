@@ -21,11 +21,13 @@ import {
   DEFAULT_CONFIG_PATH,
   type LoadedConfig,
 } from '../config/index.js';
+import { SwitchboardError } from '../errors/index.js';
 import { createHttpServer, type HttpServer } from '../http/index.js';
 import type { LoggerHandle } from '../logging/index.js';
 import { createRouter, type Router } from '../routing/index.js';
-import { createRunStore, createSessionStore } from '../sessions/index.js';
+import { createRunStore, createSessionStore, createSubagentRegistry } from '../sessions/index.js';
 import { createStore, type Store } from '../store/index.js';
+import { createSubagentManager, type SubagentManager } from '../subagents/index.js';
 import { BUILTIN_TOOLS, createToolRegistry, type Tool } from '../tools/index.js';
 import { createGatewayControl, dryRunConfig } from './gateway-control.js';
 import type { RestartRequest, ScheduledRestart } from './gateway-host.js';
@@ -75,6 +77,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   let http: HttpServer | undefined;
   const adapters: ChannelAdapter[] = [];
   const stopping = new AbortController();
+  let subagents: SubagentManager | undefined;
   let restartNote: Promise<void> | undefined;
 
   async function start() {
@@ -109,6 +112,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     if (webchat) adapters.push(webchat);
     const adapterFor = (route: DeliveryRoute) => adapters.find((adapter) => adapter.name === route.channel);
     const deliver = async (route: DeliveryRoute, message: OutboundMessage) => {
+      if (route.channel === 'internal') return;
       const adapter = adapterFor(route);
       if (!adapter) throw new Error(`no channel adapter for ${route.channel}`);
       await adapter.send(route, message);
@@ -143,6 +147,25 @@ export function createGateway(options: GatewayOptions): Gateway {
       scheduleRestart: options.scheduleRestart,
       logger: logger.child({ component: 'gateway-control' }),
     });
+    // The sub-agent service and the router need each other: the service reaches the router late.
+    const routerNow = () => {
+      if (!router) throw new SwitchboardError('GATEWAY_STATE', 'the gateway is not running');
+      return router;
+    };
+    subagents = createSubagentManager({
+      config,
+      registry: createSubagentRegistry({ store }),
+      sessions,
+      runs,
+      turns: {
+        startTurn: (request) => routerNow().startTurn(request),
+        stopTurn: (key, reason) => routerNow().stopTurn(key, reason),
+        clearQueue: (key) => routerNow().clearQueue(key),
+      },
+      store,
+      logger: logger.child({ component: 'subagents' }),
+    });
+    const subagentService = subagents;
     const agentRunner: AgentRunner = createAgentRunner({
       config,
       configPath,
@@ -160,6 +183,7 @@ export function createGateway(options: GatewayOptions): Gateway {
           config,
         }),
         gateway: gatewayControl,
+        subagents: subagentService,
       },
     });
 
@@ -172,6 +196,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       startedAt: options.startedAt,
       secrets,
       gateway: gatewayControl,
+      subagents: () => subagentService,
       deliver,
       deliverDelta(route, id, delta) {
         adapterFor(route)?.sendDelta?.(route, { id, delta });
@@ -185,7 +210,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       port: config.http.port,
       token: token.token,
       logger: logger.child({ component: 'http' }),
-      sessions: createSessionsView(sessions, router),
+      sessions: createSessionsView(sessions, router, subagentService),
       webchat,
     });
     const url = await http.listen();
@@ -193,6 +218,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       { store: store.location, config: loaded.path ?? 'built-in defaults', hash: loaded.hash.slice(0, 12) },
       'gateway started',
     );
+    await subagentService.resume();
     restartNote = deliverRestartNote({
       stateDir,
       sessions,
@@ -209,6 +235,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   async function stop() {
     // Order matters: refuse new messages, let turns end, then close transports and storage.
     stopping.abort();
+    subagents?.close();
     await restartNote;
     await router?.close(config.gateway.drainTimeoutMs);
     for (const adapter of adapters.splice(0).reverse()) {

@@ -2,12 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from '../logging/index.js';
+import type { DeliveryRoute } from '../sessions/index.js';
 
 export type RestartKind = 'config-patch' | 'config-apply' | 'restart';
 
 /** Where the note goes after the restart: the chat of the session that asked for it. */
 export interface SentinelRoute {
-  channel: 'webchat' | 'slack' | 'discord';
+  channel: DeliveryRoute['channel'];
   chatType: 'direct' | 'channel';
   /** The platform chat id (for direct chats, the user id). */
   target: string;

@@ -2,7 +2,7 @@ import type { Config } from '../config/index.js';
 import type { SessionsView } from '../http/index.js';
 import type { Router } from '../routing/index.js';
 import type { SessionRecord, SessionStore } from '../sessions/index.js';
-import type { SessionsService } from '../tools/index.js';
+import { runSubagentsAction, type SessionsService, type SubagentsService } from '../tools/index.js';
 
 /** What tools see of the sessions (`sessions_list`, `session_status`). */
 export function createSessionsService(options: {
@@ -45,8 +45,22 @@ export function createSessionsService(options: {
   };
 }
 
-export function createSessionsView(sessions: SessionStore, router: Router): SessionsView {
+export function createSessionsView(
+  sessions: SessionStore,
+  router: Router,
+  subagents: SubagentsService,
+): SessionsView {
   return {
+    async subagents(key, recentMinutes) {
+      if (!(await sessions.get(key))) return undefined;
+      const list = await runSubagentsAction(
+        subagents,
+        { sessionKey: key, agentId: '' },
+        { action: 'list', ...(recentMinutes === undefined ? {} : { recentMinutes }) },
+        Date.now(),
+      );
+      return list;
+    },
     async list() {
       const records = await sessions.list();
       return records.map((record) => ({

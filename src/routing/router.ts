@@ -1,11 +1,11 @@
 import PQueue from 'p-queue';
 import type { TurnRunner } from '../agents/index.js';
 import type { DeliveryRoute, DispatchResult, InboundMessage, OutboundMessage } from '../channels/index.js';
-import { type Config, createSecretScrubber } from '../config/index.js';
+import { type AgentConfig, type Config, createSecretScrubber } from '../config/index.js';
 import { SwitchboardError } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
-import type { SessionStore } from '../sessions/index.js';
-import type { GatewayControl } from '../tools/index.js';
+import type { NewTranscriptEntry, SessionStore, TranscriptEntry } from '../sessions/index.js';
+import type { GatewayControl, SubagentsService } from '../tools/index.js';
 import { resolveAgentId } from './bindings.js';
 import { BUILTIN_COMMANDS, type ChatCommand, parseCommand } from './commands/index.js';
 import { sessionKeyFor } from './session-key.js';
@@ -26,11 +26,39 @@ export interface RouterOptions {
   secrets?: readonly string[];
   /** What the owner commands /config and /restart act on. */
   gateway: GatewayControl;
+  /** What /subagents and /stop act on; set once the sub-agent service exists (it needs the router). */
+  subagents: () => SubagentsService;
+}
+
+/** A turn the runtime starts without an inbound message: never an owner turn. */
+export interface RuntimeTurnRequest {
+  sessionKey: string;
+  agentId: string;
+  /** The session's chat; used when the session is new. */
+  route: DeliveryRoute;
+  /** Appended to the transcript before the turn is queued (a task, a steer, an announcement). */
+  entry: NewTranscriptEntry;
+  senderId: string;
+  /** Replaces parts of the agent's config for this session (a sub-agent's model). */
+  agentOverrides?: Partial<AgentConfig>;
+  depth?: number;
+  runTimeoutSeconds?: number;
+  /** `steer`: join the session's running turn before its next model call, if there is one. */
+  mode?: 'steer';
 }
 
 export interface Router {
   /** Routes an inbound message: a chat command is answered at once, anything else queues a turn. */
   dispatch(message: InboundMessage): Promise<DispatchResult>;
+  /**
+   * Starts a turn for the runtime (sub-agent tasks, steering, announcements). Resolves once the
+   * entry is in the transcript; `done` resolves when the turn that answers it ends.
+   */
+  startTurn(request: RuntimeTurnRequest): Promise<{ entry: TranscriptEntry; done: Promise<DispatchResult> }>;
+  /** Aborts the session's running turn (status `killed`); false when none runs. */
+  stopTurn(sessionKey: string, reason: string): boolean;
+  /** Drops the session's queued messages; returns how many. */
+  clearQueue(sessionKey: string): number;
   sessionStatus(sessionKey: string): LaneStatus;
   /** Messages waiting in the session's queue. */
   sessionDepth(sessionKey: string): number;
@@ -86,6 +114,7 @@ export function createRouter(options: RouterOptions): Router {
         sessions,
         commands,
         gateway: options.gateway,
+        subagents: options.subagents(),
       });
     }
     const reply = { id: crypto.randomUUID(), text: scrub(text) };
@@ -120,10 +149,42 @@ export function createRouter(options: RouterOptions): Router {
         messageId: message.messageId,
       });
       return lanes.enqueue(
-        { sessionKey, agentId, agent, route },
+        { sessionKey, agentId, agent, route, depth: 0 },
         { entry, senderId: message.senderId, isOwner: owners.has(message.senderId) },
       );
     },
+    async startTurn(request) {
+      if (closing) throw new SwitchboardError('GATEWAY_STATE', 'the gateway is stopping');
+      const configured = config.agents[request.agentId];
+      if (!configured)
+        throw new SwitchboardError('GATEWAY_STATE', `agent "${request.agentId}" is not configured`);
+      await sessions.ensure(request.sessionKey, { agentId: request.agentId, route: request.route });
+      const entry = await sessions.append(request.sessionKey, {
+        ...request.entry,
+        text: scrub(request.entry.text),
+      });
+      const done = lanes.enqueue(
+        {
+          sessionKey: request.sessionKey,
+          agentId: request.agentId,
+          agent: { ...configured, ...request.agentOverrides },
+          route: (await sessions.get(request.sessionKey))?.route ?? request.route,
+          depth: request.depth ?? 0,
+          ...(request.runTimeoutSeconds === undefined
+            ? {}
+            : { runTimeoutSeconds: request.runTimeoutSeconds }),
+        },
+        {
+          entry,
+          senderId: request.senderId,
+          isOwner: false,
+          ...(request.mode ? { mode: request.mode } : {}),
+        },
+      );
+      return { entry, done };
+    },
+    stopTurn: (sessionKey, reason) => lanes.stop(sessionKey, reason),
+    clearQueue: (sessionKey) => lanes.clear(sessionKey),
     sessionStatus: (sessionKey) => lanes.status(sessionKey),
     sessionDepth: (sessionKey) => lanes.depth(sessionKey),
     close(timeoutMs) {

@@ -16,6 +16,8 @@ export interface PendingMessage {
   entry: TranscriptEntry;
   senderId: string;
   isOwner: boolean;
+  /** `steer`: join the running turn before its next model call, whatever the session's queue mode. */
+  mode?: 'steer';
   resolve(result: DispatchResult): void;
   reject(error: unknown): void;
 }
@@ -25,6 +27,10 @@ export interface LaneTarget {
   agentId: string;
   agent: AgentConfig;
   route: DeliveryRoute;
+  /** 0 for chat sessions, n for a sub-agent n levels down. */
+  depth: number;
+  /** Overrides `agentLoop.runTimeoutSeconds` for this session's turns. */
+  runTimeoutSeconds?: number;
 }
 
 export interface SessionLanesOptions {
@@ -111,6 +117,8 @@ export function createSessionLanes(options: SessionLanesOptions) {
           agentId: lane.agentId,
           agent: lane.agent,
           route: lane.route,
+          depth: lane.depth,
+          ...(lane.runTimeoutSeconds === undefined ? {} : { runTimeoutSeconds: lane.runTimeoutSeconds }),
           messages: batch.map((message) => message.entry),
           senderId: first.senderId,
           isOwner: active.isOwner,
@@ -140,7 +148,8 @@ export function createSessionLanes(options: SessionLanesOptions) {
       }
     }
     logger.debug({ status: result.status, messages: batch.length, replies: replies.length }, 'turn ended');
-    for (const message of batch) message.resolve({ sessionKey: lane.sessionKey, replies });
+    const outcome = { status: result.status, ...(result.runId === undefined ? {} : { runId: result.runId }) };
+    for (const message of batch) message.resolve({ sessionKey: lane.sessionKey, replies, ...outcome });
   }
 
   return {
@@ -158,7 +167,9 @@ export function createSessionLanes(options: SessionLanesOptions) {
       const current = lane;
       const active = current.active;
       const steer =
-        options.queueMode === 'steer' && active?.started === true && (message.isOwner || !active.isOwner);
+        (options.queueMode === 'steer' || message.mode === 'steer') &&
+        active?.started === true &&
+        (message.isOwner || !active.isOwner);
       const result = new Promise<DispatchResult>((resolve, reject) =>
         (steer ? current.steering : current.pending).push({ ...message, resolve, reject }),
       );
@@ -179,11 +190,19 @@ export function createSessionLanes(options: SessionLanesOptions) {
       return lane ? lane.pending.length + lane.steering.length : 0;
     },
     /** Aborts the session's current turn; false when none is running. */
-    stop(sessionKey: string): boolean {
+    stop(sessionKey: string, reason = 'stopped by /stop'): boolean {
       const active = lanes.get(sessionKey)?.active;
       if (!active || active.controller.signal.aborted) return false;
-      active.controller.abort(new TurnAbort('killed', 'stopped by /stop'));
+      active.controller.abort(new TurnAbort('killed', reason));
       return true;
+    },
+    /** Drops the session's waiting messages (they stay in the transcript); their callers get no replies. */
+    clear(sessionKey: string): number {
+      const lane = lanes.get(sessionKey);
+      if (!lane) return 0;
+      const dropped = [...lane.steering.splice(0), ...lane.pending.splice(0)];
+      for (const message of dropped) message.resolve({ sessionKey, replies: [], status: 'killed' });
+      return dropped.length;
     },
     /**
      * Takes no new messages, lets queued and running turns finish for up to `timeoutMs`,

@@ -1,8 +1,11 @@
 export type ChannelName = 'webchat' | 'slack' | 'discord';
 
-/** Where a session's replies go: a chat, optionally a thread in it. */
+/**
+ * Where a session's replies go: a chat, optionally a thread in it. `internal` is a session no
+ * chat reads (a sub-agent's): its replies are recorded, never sent.
+ */
 export interface DeliveryRoute {
-  channel: ChannelName;
+  channel: ChannelName | 'internal';
   chatType: 'direct' | 'channel';
   /** Platform channel id, or for direct chats the user id. */
   chatId: string;

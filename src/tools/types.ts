@@ -1,6 +1,6 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { Logger } from '../logging/index.js';
-import type { DeliveryRoute } from '../sessions/index.js';
+import type { DeliveryRoute, SubagentRun } from '../sessions/index.js';
 
 /** A session as tools see it. */
 export interface SessionSummary {
@@ -72,10 +72,51 @@ export interface GatewayControl {
   restart(request: GatewayRestartRequest): Promise<GatewayResult>;
 }
 
-/** The services tools may use. Later issues add sub-agents and toolpacks. */
+export interface SpawnRequest {
+  task: string;
+  label?: string | undefined;
+  agentId?: string | undefined;
+  /** A `models.<name>` other than the agent's own. */
+  model?: string | undefined;
+  runTimeoutSeconds?: number | undefined;
+}
+
+export type SpawnResult =
+  | { status: 'accepted'; runId: string; childSessionKey: string }
+  | { ok: false; reason: string };
+
+/** The session (and its run) asking: it sees, steers and kills only the children it spawned. */
+export interface SubagentCaller {
+  sessionKey: string;
+  agentId: string;
+  /** The caller's own run, when a tool asks (the parent run of what it spawns). */
+  runId?: string | undefined;
+}
+
+export type SteerResult =
+  | { ok: true; mode: 'injected' | 'restarted'; runId: string }
+  | { ok: false; error: string };
+
+/** Sub-agents as tools and commands see them; built by the composition root. */
+export interface SubagentsService {
+  /** Starts a child run in a new session and returns at once; refusals name the limit. */
+  spawn(caller: SubagentCaller, request: SpawnRequest): Promise<SpawnResult>;
+  /** Every run the session spawned (all runs of all its children), oldest first. */
+  runs(sessionKey: string): Promise<SubagentRun[]>;
+  /**
+   * Aborts the child's run and, recursively, its descendants' runs, and drops their queued
+   * messages. Returns the runs that were active and are now killed (the target first).
+   */
+  kill(run: SubagentRun): Promise<SubagentRun[]>;
+  /** A running child gets the message before its next model call; an ended one a new turn. */
+  steer(caller: SubagentCaller, run: SubagentRun, message: string): Promise<SteerResult>;
+}
+
+/** The services tools may use. Later issues add toolpacks. */
 export interface ToolServices {
   sessions: SessionsService;
   gateway: GatewayControl;
+  subagents: SubagentsService;
 }
 
 export interface ToolContext {
@@ -90,6 +131,8 @@ export interface ToolContext {
   logger: Logger;
   /** Aborted when the run is stopped, times out or the gateway stops. */
   signal: AbortSignal;
+  /** 0 in chat sessions; 1 in a sub-agent's session, 2 in its child's, … */
+  depth: number;
   services: ToolServices;
 }
 

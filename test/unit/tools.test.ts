@@ -29,6 +29,7 @@ function context(overrides: Partial<ToolContext> = {}): ToolContext {
     route: { channel: 'webchat', chatType: 'direct', chatId: 'local' },
     logger,
     signal: new AbortController().signal,
+    depth: 0,
     services: {
       sessions: { list: async () => [], details: async () => undefined },
       gateway: {
@@ -37,6 +38,7 @@ function context(overrides: Partial<ToolContext> = {}): ToolContext {
         configEdit: unused,
         restart: unused,
       },
+      subagents: { spawn: unused, runs: unused, kill: unused, steer: unused },
     },
     ...overrides,
   };

@@ -15,17 +15,43 @@ export interface SessionSummary {
 export interface SessionsView {
   list(): Promise<SessionSummary[]>;
   transcript(key: string): Promise<{ key: string; sessionId: string; entries: unknown[] } | undefined>;
+  /** The session's sub-agents as the `subagents` tool lists them; undefined for an unknown session. */
+  subagents(key: string, recentMinutes: number | undefined): Promise<unknown | undefined>;
 }
+
+const KEY_PARAMS = {
+  type: 'object',
+  properties: { key: { type: 'string', minLength: 1 } },
+  required: ['key'],
+} as const;
 
 export function registerSessionRoutes(app: FastifyInstance, sessions: SessionsView): void {
   app.get('/api/sessions', async () => ({ sessions: await sessions.list() }));
-  app.get<{ Params: { key: string } }>(
-    '/api/sessions/:key/transcript',
+  app.get<{ Params: { key: string }; Querystring: { recentMinutes?: number } }>(
+    '/api/sessions/:key/subagents',
     {
       schema: {
-        params: { type: 'object', properties: { key: { type: 'string', minLength: 1 } }, required: ['key'] },
+        params: KEY_PARAMS,
+        querystring: {
+          type: 'object',
+          properties: { recentMinutes: { type: 'integer', minimum: 1, maximum: 1440 } },
+          additionalProperties: false,
+        },
       },
     },
+    async (request, reply) => {
+      const list = await sessions.subagents(request.params.key, request.query.recentMinutes);
+      if (list === undefined) {
+        return reply
+          .code(404)
+          .send({ error: 'not_found', message: `unknown session: ${request.params.key}` });
+      }
+      return list;
+    },
+  );
+  app.get<{ Params: { key: string } }>(
+    '/api/sessions/:key/transcript',
+    { schema: { params: KEY_PARAMS } },
     async (request, reply) => {
       const transcript = await sessions.transcript(request.params.key);
       if (!transcript) {

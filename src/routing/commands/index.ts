@@ -4,6 +4,7 @@ import { newCommand } from './new.js';
 import { restartCommand } from './restart.js';
 import { statusCommand } from './status.js';
 import { stopCommand } from './stop.js';
+import { subagentsCommand } from './subagents.js';
 import type { ChatCommand } from './types.js';
 import { whoamiCommand } from './whoami.js';
 
@@ -14,6 +15,7 @@ export const BUILTIN_COMMANDS: readonly ChatCommand[] = [
   statusCommand,
   newCommand,
   stopCommand,
+  subagentsCommand,
   whoamiCommand,
   configCommand,
   restartCommand,

@@ -1,9 +1,19 @@
+import { runSubagentsAction } from '../../tools/index.js';
 import type { ChatCommand } from './types.js';
 
 export const stopCommand: ChatCommand = {
   name: 'stop',
-  summary: 'Stop the turn running in this session.',
-  run({ lanes, sessionKey }) {
-    return lanes.stop(sessionKey) ? 'Stopped the running turn.' : 'No turn is running in this session.';
+  summary: "Stop the turn running in this session, and this session's sub-agents.",
+  async run({ agentId, lanes, sessionKey, subagents }) {
+    const stopped = lanes.stop(sessionKey);
+    const kill = await runSubagentsAction(
+      subagents,
+      { sessionKey, agentId },
+      { action: 'kill', target: 'all' },
+      Date.now(),
+    );
+    const killed = kill.status === 'ok' && 'killed' in kill ? kill.killed : 0;
+    const turn = stopped ? 'Stopped the running turn.' : 'No turn is running in this session.';
+    return killed > 0 ? `${turn} Killed ${killed} sub-agent${killed === 1 ? '' : 's'}.` : turn;
   },
 };

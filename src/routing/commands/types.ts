@@ -1,7 +1,7 @@
 import type { DeliveryRoute, InboundMessage } from '../../channels/index.js';
 import type { Config } from '../../config/index.js';
 import type { SessionStore } from '../../sessions/index.js';
-import type { GatewayControl } from '../../tools/index.js';
+import type { GatewayControl, SubagentsService } from '../../tools/index.js';
 import type { SessionLanes } from '../session-lanes.js';
 
 /** What a chat command may read and do. */
@@ -22,6 +22,8 @@ export interface CommandContext {
   commands: readonly ChatCommand[];
   /** Owner commands (/config, /restart) act through it. */
   gateway: GatewayControl;
+  /** /subagents lists, kills and steers this session's children through it. */
+  subagents: SubagentsService;
 }
 
 /** A command handled without a model. Its reply is plain text. */

@@ -3,11 +3,15 @@ import { askUserTool } from './ask-user.js';
 import { gatewayTool } from './gateway-tool.js';
 import { sessionStatusTool } from './session-status.js';
 import { sessionsListTool } from './sessions-list.js';
+import { sessionsSpawnTool } from './sessions-spawn-tool.js';
+import { subagentsTool } from './subagents-tool.js';
 
 /** The tools every gateway registers (source `builtin`). */
 export const BUILTIN_TOOLS: readonly Tool[] = [
   askUserTool,
   sessionsListTool,
   sessionStatusTool,
+  sessionsSpawnTool,
+  subagentsTool,
   gatewayTool,
 ] as Tool[];

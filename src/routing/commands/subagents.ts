@@ -1,0 +1,40 @@
+import { runSubagentsAction, type SubagentsActionInput } from '../../tools/subagents/subagents-actions.js';
+import type { ChatCommand } from './types.js';
+
+const USAGE = 'Usage: /subagents list | /subagents kill <target|all> | /subagents steer <target> <message>';
+
+/**
+ * `/subagents` manages this session's children without a model. Not owner-only: whoever may talk
+ * in the session may stop or redirect what it spawned. Targets are those of the `subagents` tool.
+ */
+export const subagentsCommand: ChatCommand = {
+  name: 'subagents',
+  summary:
+    'List, kill or steer the sub-agents this session spawned: list, kill <target|all>, steer <target> <message>.',
+  async run(context) {
+    const [, subcommand = '', target = '', message = ''] =
+      /^(\S*)\s*(\S*)\s*([\s\S]*)$/.exec(context.args) ?? [];
+    const caller = { sessionKey: context.sessionKey, agentId: context.agentId };
+    const act = (input: SubagentsActionInput) =>
+      runSubagentsAction(context.subagents, caller, input, Date.now());
+    switch (subcommand.toLowerCase()) {
+      case '':
+      case 'list':
+        return reply(await act({ action: 'list' }));
+      case 'kill':
+        // Everything after `kill` is the target, so a label with spaces works here.
+        if (target === '') return 'Usage: /subagents kill <target|all>';
+        return reply(await act({ action: 'kill', target: `${target} ${message}`.trim() }));
+      case 'steer':
+        // The target is one word: name a label with spaces by its number or a prefix.
+        if (target === '' || message.trim() === '') return 'Usage: /subagents steer <target> <message>';
+        return reply(await act({ action: 'steer', target, message }));
+      default:
+        return USAGE;
+    }
+  },
+};
+
+function reply(result: { text?: string; error?: string }): string {
+  return result.text ?? result.error ?? '';
+}

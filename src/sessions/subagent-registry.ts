@@ -1,0 +1,113 @@
+import type { Store } from '../store/index.js';
+
+/** `queued`: waiting for a `subagents.maxConcurrent` slot; `running`: its turn runs. Both are active. */
+export type SubagentRunStatus =
+  | 'queued'
+  | 'running'
+  | 'done'
+  | 'error'
+  | 'timeout'
+  | 'killed'
+  | 'interrupted';
+
+/** How a child run ended, as announced to the requester (`success` is a run that ended `done`). */
+export type SubagentOutcomeStatus = 'success' | 'error' | 'timeout' | 'killed' | 'interrupted';
+
+export interface SubagentOutcome {
+  status: SubagentOutcomeStatus;
+  /** The child's last reply (empty when it wrote none). */
+  result: string;
+  /** Model rounds and tool calls of the run. */
+  rounds: number;
+  toolCalls: number;
+  /** Why it failed, for error and timeout. */
+  error?: string;
+}
+
+/** One run of a sub-agent: spawning makes the first; steering an ended child makes the next. */
+export interface SubagentRun {
+  runId: string;
+  childSessionKey: string;
+  /** The session that spawned the child: it sees, steers and kills it, and gets its announcements. */
+  requesterSessionKey: string;
+  /** The requester's run that called sessions_spawn. */
+  parentRunId?: string;
+  label: string;
+  task: string;
+  agentId: string;
+  /** `models.<name>` the child uses. */
+  model: string;
+  /** 1 for a child of a chat session, 2 for its child, … */
+  depth: number;
+  status: SubagentRunStatus;
+  /** Epoch milliseconds. */
+  startedAt: number;
+  endedAt?: number;
+  runtimeMs?: number;
+  runTimeoutSeconds?: number;
+  outcome?: SubagentOutcome;
+}
+
+export const isActiveSubagentRun = (run: SubagentRun): boolean =>
+  run.status === 'queued' || run.status === 'running';
+
+export interface SubagentRegistry {
+  /** Records a new run (and indexes it under its requester). */
+  add(run: SubagentRun): Promise<void>;
+  get(runId: string): Promise<SubagentRun | undefined>;
+  /** Writes a changed run. */
+  update(run: SubagentRun): Promise<void>;
+  /** Every run the session spawned (all runs of all its children), oldest first. */
+  byRequester(requesterSessionKey: string): Promise<SubagentRun[]>;
+  /** Every run still active in the store: at start, the runs the last process left behind. */
+  active(): Promise<SubagentRun[]>;
+}
+
+/**
+ * The sub-agent run registry in the store, so it survives restarts. Runs are one key each in
+ * `subagent-runs`; `subagent-children` lists run ids per requester session and `subagent-active`
+ * the ids of active runs, so that listing children and the start-up sweep never scan every run.
+ * One process owns the registry: the indexes are cached after the first read.
+ */
+export function createSubagentRegistry(options: { store: Store }): SubagentRegistry {
+  const runs = options.store.namespace<SubagentRun>('subagent-runs');
+  const children = options.store.namespace<string[]>('subagent-children');
+  const activeIds = options.store.namespace<true>('subagent-active');
+  const cachedChildren = new Map<string, string[]>();
+
+  async function childIds(requester: string): Promise<string[]> {
+    const cached = cachedChildren.get(requester);
+    if (cached) return cached;
+    const stored = (await children.get(requester)) ?? [];
+    cachedChildren.set(requester, stored);
+    return stored;
+  }
+
+  async function writeRun(run: SubagentRun): Promise<void> {
+    await runs.set(run.runId, run);
+    if (isActiveSubagentRun(run)) await activeIds.set(run.runId, true);
+    else await activeIds.delete(run.runId);
+  }
+
+  return {
+    async add(run) {
+      await writeRun(run);
+      const ids = [...(await childIds(run.requesterSessionKey)), run.runId];
+      await children.set(run.requesterSessionKey, ids);
+      cachedChildren.set(run.requesterSessionKey, ids);
+    },
+    get: (runId) => runs.get(runId),
+    update: writeRun,
+    async byRequester(requester) {
+      const ids = await childIds(requester);
+      const found = await runs.getMany(ids);
+      return found.filter((run): run is SubagentRun => run !== undefined);
+    },
+    async active() {
+      const ids: string[] = [];
+      for await (const [runId] of activeIds.entries()) ids.push(runId);
+      const found = await runs.getMany(ids);
+      return found.filter((run): run is SubagentRun => run !== undefined && isActiveSubagentRun(run));
+    },
+  };
+}

@@ -1,0 +1,51 @@
+import { Type } from '@sinclair/typebox';
+import type { SpawnResult, Tool } from '../types.js';
+
+const SessionsSpawnParameters = Type.Object(
+  {
+    task: Type.String({
+      minLength: 1,
+      description:
+        'Everything the sub-agent needs to do the work: it does not see this conversation. Say what to return.',
+    }),
+    label: Type.Optional(
+      Type.String({
+        maxLength: 80,
+        description: 'A short name for the sub-agent, used in lists and to name it in `subagents`.',
+      }),
+    ),
+    agentId: Type.Optional(
+      Type.String({ minLength: 1, description: 'The agent that runs the task; default: yours.' }),
+    ),
+    model: Type.Optional(
+      Type.String({
+        minLength: 1,
+        description: 'A model name from the config (`models`) to use instead of the agent default.',
+      }),
+    ),
+    runTimeoutSeconds: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 86400,
+        description:
+          'Stop the sub-agent after this many seconds (its result is then announced as a timeout).',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+/**
+ * Starts a child run and returns at once: `{ status: 'accepted', runId, childSessionKey }`, or
+ * `{ ok: false, reason }` naming the limit that refused it. The outcome is announced later.
+ */
+export const sessionsSpawnTool: Tool<typeof SessionsSpawnParameters> = {
+  name: 'sessions_spawn',
+  description:
+    'Start a sub-agent that works on a task in its own session, in the background, and return at once. When it finishes, its result is announced back into this session by itself: do not wait, sleep or poll for it; go on with other work or end your reply. Use subagents to list, kill or steer the sub-agents you started.',
+  parameters: SessionsSpawnParameters,
+  execute(input, context): Promise<SpawnResult> {
+    const caller = { sessionKey: context.sessionKey, agentId: context.agentId, runId: context.runId };
+    return context.services.subagents.spawn(caller, input);
+  },
+};

@@ -1,0 +1,179 @@
+import { isActiveSubagentRun, type SubagentRun } from '../../sessions/index.js';
+import type { SubagentCaller, SubagentsService } from '../types.js';
+import { buildSubagentList, displayName, type ListWindow, type SubagentListEntry } from './list-view.js';
+import { resolveSubagentTarget } from './resolve-target.js';
+
+export const DEFAULT_RECENT_MINUTES = 30;
+export const MAX_RECENT_MINUTES = 1440;
+export const MAX_STEER_MESSAGE_CHARS = 4000;
+
+export interface SubagentsActionInput {
+  action?: 'list' | 'kill' | 'steer' | undefined;
+  target?: string | undefined;
+  message?: string | undefined;
+  recentMinutes?: number | undefined;
+}
+
+export type SubagentsActionResult =
+  | {
+      status: 'ok';
+      action: 'list';
+      total: number;
+      active: SubagentListEntry[];
+      recent: SubagentListEntry[];
+      text: string;
+    }
+  | {
+      status: 'ok';
+      action: 'kill';
+      target: string;
+      /** Absent for `all`. */
+      runId?: string;
+      sessionKey?: string;
+      label?: string;
+      /** Every run killed, descendants included. */
+      killed: number;
+      labels: string[];
+      /** Descendants killed with a single target. */
+      cascadeKilled?: number;
+      text: string;
+    }
+  | {
+      status: 'ok';
+      action: 'steer';
+      target: string;
+      /** The run that gets the message: the running one, or the new run of an ended child. */
+      runId: string;
+      sessionKey: string;
+      label: string;
+      mode: 'injected' | 'restarted';
+      text: string;
+    }
+  | { status: 'error'; action: string; target?: string; error: string };
+
+/** `recentMinutes` as given (floored) within 1–1440; the default when absent or not a number. */
+export function clampRecentMinutes(value: number | undefined): number {
+  if (value === undefined || !Number.isFinite(value)) return DEFAULT_RECENT_MINUTES;
+  return Math.max(1, Math.min(MAX_RECENT_MINUTES, Math.floor(value)));
+}
+
+/**
+ * The `subagents` tool and `/subagents` command. Acts only on the children of
+ * `caller.sessionKey` (the service's `runs` of that session); expected failures are
+ * `{ status: 'error', error }` results, never exceptions. `target` and `message` are trimmed.
+ */
+export async function runSubagentsAction(
+  service: SubagentsService,
+  caller: SubagentCaller,
+  input: SubagentsActionInput,
+  now: number,
+): Promise<SubagentsActionResult> {
+  const action = input.action ?? 'list';
+  const window: ListWindow = { now, recentMinutes: clampRecentMinutes(input.recentMinutes) };
+  const target = input.target?.trim() ?? '';
+  switch (action) {
+    case 'list': {
+      const list = buildSubagentList(await service.runs(caller.sessionKey), window);
+      return { status: 'ok', action, ...list };
+    }
+    case 'kill':
+      if (target === '') return { status: 'error', action, error: 'target is required' };
+      return target === 'all' || target === '*'
+        ? killAll(service, caller)
+        : killOne(service, caller, target, window);
+    case 'steer':
+      return steer(service, caller, target, input.message?.trim() ?? '', window);
+    default:
+      return { status: 'error', action: String(action), error: `Unsupported action: ${String(action)}` };
+  }
+}
+
+/**
+ * Kills every active child, most recently started first. `killed` counts every run killed,
+ * descendants included; a run a cascade already killed is not killed (or counted) twice.
+ */
+async function killAll(service: SubagentsService, caller: SubagentCaller): Promise<SubagentsActionResult> {
+  const runs = await service.runs(caller.sessionKey);
+  const killed = new Map<string, SubagentRun>();
+  const active = runs.filter(isActiveSubagentRun).sort((left, right) => right.startedAt - left.startedAt);
+  for (const run of active) {
+    if (killed.has(run.runId)) continue;
+    for (const dead of await service.kill(run)) killed.set(dead.runId, dead);
+  }
+  const count = killed.size;
+  return {
+    status: 'ok',
+    action: 'kill',
+    target: 'all',
+    killed: count,
+    labels: [...killed.values()].map(displayName),
+    text: count > 0 ? `killed ${count} subagent${count === 1 ? '' : 's'}.` : 'no running subagents to kill.',
+  };
+}
+
+async function killOne(
+  service: SubagentsService,
+  caller: SubagentCaller,
+  target: string,
+  window: ListWindow,
+): Promise<SubagentsActionResult> {
+  const resolved = resolveSubagentTarget(await service.runs(caller.sessionKey), target, window);
+  if ('error' in resolved) return { status: 'error', action: 'kill', target, error: resolved.error };
+  const { run } = resolved;
+  const name = displayName(run);
+  const found = { runId: run.runId, sessionKey: run.childSessionKey, label: run.label };
+  // An ended child is not an error: the caller wanted it stopped, and it is.
+  const killed = isActiveSubagentRun(run) ? await service.kill(run) : [];
+  if (killed.length === 0) {
+    const why = isActiveSubagentRun(run) ? 'it ended meanwhile' : run.status;
+    const text = `${name} is not running (${why}).`;
+    return { status: 'ok', action: 'kill', target, ...found, killed: 0, labels: [], cascadeKilled: 0, text };
+  }
+  const cascadeKilled = killed.length - 1;
+  const text =
+    cascadeKilled === 0
+      ? `killed ${name}.`
+      : `killed ${name} and ${cascadeKilled} descendant${cascadeKilled === 1 ? '' : 's'}.`;
+  const labels = killed.map(displayName);
+  return {
+    status: 'ok',
+    action: 'kill',
+    target,
+    ...found,
+    killed: killed.length,
+    labels,
+    cascadeKilled,
+    text,
+  };
+}
+
+async function steer(
+  service: SubagentsService,
+  caller: SubagentCaller,
+  target: string,
+  message: string,
+  window: ListWindow,
+): Promise<SubagentsActionResult> {
+  const action = 'steer';
+  if (target === '') return { status: 'error', action, error: 'target is required' };
+  if (message === '') return { status: 'error', action, target, error: 'message is required' };
+  if (message.length > MAX_STEER_MESSAGE_CHARS) {
+    const error = `Message too long (${message.length} chars, max ${MAX_STEER_MESSAGE_CHARS}).`;
+    return { status: 'error', action, target, error };
+  }
+  const resolved = resolveSubagentTarget(await service.runs(caller.sessionKey), target, window);
+  if ('error' in resolved) return { status: 'error', action, target, error: resolved.error };
+  const { run } = resolved;
+  const result = await service.steer(caller, run, message);
+  if (!result.ok) return { status: 'error', action, target, error: result.error };
+  return {
+    status: 'ok',
+    action,
+    target,
+    runId: result.runId,
+    sessionKey: run.childSessionKey,
+    label: run.label,
+    mode: result.mode,
+    text: result.mode === 'injected' ? 'Message sent to subagent.' : 'Subagent restarted with the message.',
+  };
+}
