@@ -1,4 +1,5 @@
 import { availableParallelism, loadavg } from 'node:os';
+import { percentile } from './load.js';
 
 /** Shared output of the benches: machine line, aligned tables, ratios. */
 
@@ -37,4 +38,49 @@ export function printTable(
 export function ratio(numerator: number | undefined, denominator: number | undefined): string {
   if (!numerator || !denominator) return 'n/a';
   return `${(numerator / denominator).toFixed(2)}×`;
+}
+
+export interface Figures {
+  count: number;
+  median: number;
+  p90: number;
+  min: number;
+  max: number;
+}
+
+/** Median (mean of the two middle values for an even count), p90 (nearest rank), min and max. */
+export function figures(values: readonly number[]): Figures {
+  const sorted = values.filter((value) => Number.isFinite(value)).sort((a, b) => a - b);
+  const middle = sorted.length / 2;
+  const median =
+    sorted.length === 0
+      ? Number.NaN
+      : sorted.length % 2 === 1
+        ? (sorted[Math.floor(middle)] ?? Number.NaN)
+        : ((sorted[middle - 1] ?? Number.NaN) + (sorted[middle] ?? Number.NaN)) / 2;
+  return {
+    count: sorted.length,
+    median,
+    p90: percentile(Float64Array.from(sorted), 90),
+    min: sorted[0] ?? Number.NaN,
+    max: sorted.at(-1) ?? Number.NaN,
+  };
+}
+
+export const fixed = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
+
+export function printFigures(title: string, rows: readonly { label: string; values: readonly number[] }[]) {
+  const header = ['', 'n', 'median ms', 'p90 ms', 'min ms', 'max ms'];
+  const lines = rows.map(({ label, values }) => {
+    const stats = figures(values);
+    return [
+      label,
+      String(stats.count),
+      fixed(stats.median),
+      fixed(stats.p90),
+      fixed(stats.min),
+      fixed(stats.max),
+    ];
+  });
+  printTable(header, lines, { title });
 }

@@ -1,7 +1,6 @@
-import { describeLoad, describeMachine } from './report.js';
+import { describeLoad, describeMachine, figures, fixed, printFigures } from './report.js';
 import { LOG_MILESTONES, measurePatchRestarts, NOTE_PREFIX } from './restart-patch.js';
 import { measureInProcessRestarts, measureSignalRestarts } from './restart-signal.js';
-import { figures, fixed, printFigures } from './restart-stats.js';
 
 /**
  * Restart benchmarks: config.patch tool call → the note delivered after the restart, and the
