@@ -1,13 +1,5 @@
 import path from 'node:path';
-import {
-  type AgentRunner,
-  createAgentRunner,
-  createModelProvider,
-  type ModelProvider,
-  type ProviderOptions,
-  readAgentInstructions,
-  type TurnRunner,
-} from '../agents/index.js';
+import type { AgentRunner, ModelProvider, ProviderOptions, TurnRunner } from '../agents/index.js';
 import {
   type ChannelAdapter,
   createWebchatAdapter,
@@ -28,7 +20,8 @@ import { createRouter, type Router } from '../routing/index.js';
 import { createRunStore, createSessionStore, createSubagentRegistry } from '../sessions/index.js';
 import { createStore, type Store } from '../store/index.js';
 import { createSubagentManager, type SubagentManager } from '../subagents/index.js';
-import { BUILTIN_TOOLS, createToolRegistry, type Tool } from '../tools/index.js';
+import type { Tool } from '../tools/index.js';
+import { buildAgentRunner } from './build-agent-runner.js';
 import { createGatewayControl, dryRunConfig } from './gateway-control.js';
 import type { RestartRequest, ScheduledRestart } from './gateway-host.js';
 import { resolveHttpToken } from './http-token.js';
@@ -119,20 +112,6 @@ export function createGateway(options: GatewayOptions): Gateway {
     };
     const configPath = loaded.path ?? DEFAULT_CONFIG_PATH;
 
-    const registry = createToolRegistry();
-    for (const tool of BUILTIN_TOOLS) registry.register(tool, 'builtin');
-    for (const tool of options.tools ?? []) registry.register(tool, 'gateway options');
-    const providers = new Map<string, ModelProvider>();
-    for (const [name, model] of Object.entries(config.models)) {
-      providers.set(
-        name,
-        (options.createModelProvider ?? createModelProvider)({
-          name,
-          config: model,
-          logger: logger.child({ model: name }),
-        }),
-      );
-    }
     const scrub = createSecretScrubber(secrets);
     const gatewayControl = createGatewayControl({
       config,
@@ -166,14 +145,13 @@ export function createGateway(options: GatewayOptions): Gateway {
       logger: logger.child({ component: 'subagents' }),
     });
     const subagentService = subagents;
-    const agentRunner: AgentRunner = createAgentRunner({
+    const agentRunner: AgentRunner = await buildAgentRunner({
       config,
       configPath,
-      providers,
-      registry,
+      extensions: options,
       sessions,
       runs,
-      instructions: await readAgentInstructions(config, configPath),
+      logger,
       services: {
         sessions: createSessionsService({
           sessions,

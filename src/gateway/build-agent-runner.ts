@@ -1,0 +1,47 @@
+import {
+  type AgentRunner,
+  createAgentRunner,
+  createModelProvider,
+  type ModelProvider,
+  readAgentInstructions,
+} from '../agents/index.js';
+import type { Config } from '../config/index.js';
+import type { Logger } from '../logging/index.js';
+import type { RunStore, SessionStore } from '../sessions/index.js';
+import { BUILTIN_TOOLS, createToolRegistry, type ToolServices } from '../tools/index.js';
+import type { GatewayExtensions } from './create-gateway.js';
+
+/**
+ * The agent side of the composition root: the tool registry (built-ins, then the extensions'
+ * tools; a duplicate name stops the start), one provider per configured model, and the runner.
+ * `services` may be filled in after this returns: tools only reach them while a turn runs.
+ */
+export async function buildAgentRunner(options: {
+  config: Config;
+  configPath: string;
+  extensions: GatewayExtensions;
+  sessions: SessionStore;
+  runs: RunStore;
+  services: ToolServices;
+  logger: Logger;
+}): Promise<AgentRunner> {
+  const { config, extensions, logger } = options;
+  const registry = createToolRegistry();
+  for (const tool of BUILTIN_TOOLS) registry.register(tool, 'builtin');
+  for (const tool of extensions.tools ?? []) registry.register(tool, 'gateway options');
+  const providers = new Map<string, ModelProvider>();
+  const createProvider = extensions.createModelProvider ?? createModelProvider;
+  for (const [name, model] of Object.entries(config.models)) {
+    providers.set(name, createProvider({ name, config: model, logger: logger.child({ model: name }) }));
+  }
+  return createAgentRunner({
+    config,
+    configPath: options.configPath,
+    providers,
+    registry,
+    sessions: options.sessions,
+    runs: options.runs,
+    instructions: await readAgentInstructions(config, options.configPath),
+    services: options.services,
+  });
+}
