@@ -213,9 +213,11 @@ export function createGateway(options: GatewayOptions): Gateway {
   async function stop() {
     // Order matters: refuse new messages, let turns end, then close transports and storage.
     stopping.abort();
-    subagents?.close();
+    // Sub-agent runs that end during the drain record their end before the store closes.
+    const subagentsClosed = subagents?.close();
     await restartNote;
     await router?.close(config.gateway.drainTimeoutMs);
+    await subagentsClosed;
     for (const adapter of adapters.splice(0).reverse()) {
       await adapter
         .stop()

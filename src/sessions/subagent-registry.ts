@@ -59,20 +59,23 @@ export interface SubagentRegistry {
   update(run: SubagentRun): Promise<void>;
   /** Every run the session spawned (all runs of all its children), oldest first. */
   byRequester(requesterSessionKey: string): Promise<SubagentRun[]>;
+  /** The latest run in a child session (undefined for a chat session). */
+  latestByChild(childSessionKey: string): Promise<SubagentRun | undefined>;
   /** Every run still active in the store: at start, the runs the last process left behind. */
   active(): Promise<SubagentRun[]>;
 }
 
 /**
  * The sub-agent run registry in the store, so it survives restarts. Runs are one key each in
- * `subagent-runs`; `subagent-children` lists run ids per requester session and `subagent-active`
- * the ids of active runs, so that listing children and the start-up sweep never scan every run.
+ * `subagent-runs`; `subagent-children` lists run ids per requester session, `subagent-latest` the
+ * latest run of each child session and `subagent-active` the ids of active runs, so that listing children and the start-up sweep never scan every run.
  * One process owns the registry: the indexes are cached after the first read.
  */
 export function createSubagentRegistry(options: { store: Store }): SubagentRegistry {
   const runs = options.store.namespace<SubagentRun>('subagent-runs');
   const children = options.store.namespace<string[]>('subagent-children');
   const activeIds = options.store.namespace<true>('subagent-active');
+  const latest = options.store.namespace<string>('subagent-latest');
   const cachedChildren = new Map<string, string[]>();
 
   async function childIds(requester: string): Promise<string[]> {
@@ -95,6 +98,11 @@ export function createSubagentRegistry(options: { store: Store }): SubagentRegis
       const ids = [...(await childIds(run.requesterSessionKey)), run.runId];
       await children.set(run.requesterSessionKey, ids);
       cachedChildren.set(run.requesterSessionKey, ids);
+      await latest.set(run.childSessionKey, run.runId);
+    },
+    async latestByChild(childSessionKey) {
+      const runId = await latest.get(childSessionKey);
+      return runId === undefined ? undefined : runs.get(runId);
     },
     get: (runId) => runs.get(runId),
     update: writeRun,

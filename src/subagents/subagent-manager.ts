@@ -14,7 +14,13 @@ import {
 } from '../sessions/index.js';
 import type { Store } from '../store/index.js';
 import { latestRunPerChild, type SubagentsService } from '../tools/index.js';
-import { announcementFor, createAnnouncer, depthOf } from './announcements.js';
+import {
+  ANNOUNCEMENT_SENDER,
+  announcementFor,
+  announcementText,
+  createAnnouncer,
+  depthOf,
+} from './announcements.js';
 import { checkSpawn, newChildSessionKey } from './spawn-policy.js';
 import type { SubagentTurns } from './types.js';
 
@@ -36,8 +42,12 @@ export interface SubagentManagerOptions {
 export interface SubagentManager extends SubagentsService {
   /** At start: marks runs the last process left active as interrupted, delivers pending announcements. */
   resume(): Promise<void>;
-  /** At stop: queued children stay queued in the store (the next start reports them interrupted). */
-  close(): void;
+  /**
+   * At stop: queued children stay queued in the store (the next start reports them interrupted).
+   * Resolves once the runs under way have ended and recorded their end and announcement: await it
+   * after the router has closed (which ends their turns) and before the store closes.
+   */
+  close(): Promise<void>;
 }
 
 /**
@@ -57,13 +67,23 @@ export function createSubagentManager(options: SubagentManagerOptions): Subagent
   /** Steers for children still waiting for a slot, delivered with their task. */
   const waitingSteers = new Map<string, string[]>();
   const lastSteer = new Map<string, number>();
+  /** Queued runs killed before their slot came (their task must not start) … */
+  const cancelled = new Set<string>();
+  /** … and runs whose task has taken its slot and is starting. */
+  const starting = new Set<string>();
+  /** Per running run: the turns its steers went into (see `lastSteeredTurn`); absent once it ends. */
+  const steerTurns = new Map<string, Promise<DispatchResult>[]>();
   let closing = false;
 
   function launch(run: SubagentRun, entry: NewTranscriptEntry): void {
     gate
       .add(async () => {
+        if (closing || cancelled.delete(run.runId)) return;
+        // From here a kill treats the run as running: the check after its turn starts stops it.
+        starting.add(run.runId);
         const current = await registry.get(run.runId);
         if (closing || current?.status !== 'queued') return;
+        steerTurns.set(run.runId, []);
         await registry.update({ ...current, status: 'running' });
         const steers = waitingSteers.get(run.runId) ?? [];
         waitingSteers.delete(run.runId);
@@ -82,15 +102,35 @@ export function createSubagentManager(options: SubagentManagerOptions): Subagent
           });
           // A kill that came between `running` and the turn's start finds no turn to stop: stop it now.
           if (killed.has(run.runId)) turns.stopTurn(run.childSessionKey, 'killed by its requester');
-          result = await started.done;
+          result = await lastSteeredTurn(run.runId, await started.done);
         } catch (error) {
+          steerTurns.delete(run.runId);
           if (closing) return;
           logger.error({ err: error, run: run.runId }, 'sub-agent run failed to start');
           result = { sessionKey: run.childSessionKey, replies: [], status: 'error' };
         }
         await finish(run.runId, result);
       })
-      .catch((error: unknown) => logger.error({ err: error, run: run.runId }, 'sub-agent run failed'));
+      .catch((error: unknown) => logger.error({ err: error, run: run.runId }, 'sub-agent run failed'))
+      .finally(() => starting.delete(run.runId));
+  }
+
+  /**
+   * A steer the running turn took resolves with that turn; one that came too late (the turn was
+   * giving its final answer, or had not started) runs a turn of its own after it. The run ends,
+   * and is announced, with the last of these turns, so the answer to a steer is never lost.
+   */
+  async function lastSteeredTurn(runId: string, result: DispatchResult): Promise<DispatchResult> {
+    let last = result;
+    // Steers may keep coming while earlier ones are answered: they join the same list.
+    const waiting = steerTurns.get(runId) ?? [];
+    while (waiting.length > 0) {
+      for (const steered of await Promise.all(waiting.splice(0))) {
+        if (steered.runId !== undefined && steered.runId !== last.runId) last = steered;
+      }
+    }
+    steerTurns.delete(runId);
+    return last;
   }
 
   async function finish(runId: string, result: DispatchResult): Promise<void> {
@@ -110,7 +150,83 @@ export function createSubagentManager(options: SubagentManagerOptions): Subagent
     await registry.update(ended);
     killed.delete(runId);
     if (silenced.delete(runId) || outcome.result.trim() === NO_REPLY) return;
-    await announcer.announce(run.requesterSessionKey, announcementFor(ended, outcome));
+    await report(ended, outcome);
+  }
+
+  /**
+   * Hands a message to a child: one waiting for a slot gets it with its task, a running one
+   * before its next model call, and an ended one as a new run (announced again when it ends).
+   */
+  async function deliverToChild(
+    current: SubagentRun,
+    entry: NewTranscriptEntry,
+  ): Promise<{ mode: 'injected' | 'restarted'; runId: string }> {
+    if (current.status === 'queued') {
+      waitingSteers.set(current.runId, [...(waitingSteers.get(current.runId) ?? []), entry.text]);
+      return { mode: 'injected', runId: current.runId };
+    }
+    const steering = steerTurns.get(current.runId);
+    // A run marked running but no longer waiting for steered turns is ending: it is restarted below.
+    if (current.status === 'running' && steering) {
+      const started = turns.startTurn({
+        sessionKey: current.childSessionKey,
+        agentId: current.agentId,
+        route: { channel: 'internal', chatType: 'direct', chatId: current.childSessionKey },
+        entry,
+        senderId: entry.senderId ?? ANNOUNCEMENT_SENDER,
+        agentOverrides: { model: current.model },
+        depth: current.depth,
+        mode: 'steer',
+      });
+      steering.push(
+        started
+          .then(({ done }) => done)
+          .catch((error: unknown): DispatchResult => {
+            logger.warn({ err: error, run: current.runId }, 'steered message not answered');
+            return { sessionKey: current.childSessionKey, replies: [], status: 'error' };
+          }),
+      );
+      await started;
+      return { mode: 'injected', runId: current.runId };
+    }
+    const next: SubagentRun = {
+      ...current,
+      runId: crypto.randomUUID(),
+      task: entry.text,
+      status: 'queued',
+      startedAt: now(),
+    };
+    delete next.endedAt;
+    delete next.runtimeMs;
+    delete next.outcome;
+    await registry.add(next);
+    launch(next, entry);
+    return { mode: 'restarted', runId: next.runId };
+  }
+
+  /**
+   * A child's end goes to its requester. A chat session gets a durable announcement that starts
+   * a turn there; a sub-agent session gets it like a steer, so that its answer becomes part of a
+   * run of its own and travels up in turn. A requester that was killed or interrupted hears nothing.
+   */
+  async function report(run: SubagentRun, outcome: SubagentOutcome): Promise<void> {
+    const announcement = announcementFor(run, outcome);
+    const requesterRun =
+      depthOf(run.requesterSessionKey) > 0
+        ? await registry.latestByChild(run.requesterSessionKey)
+        : undefined;
+    if (!requesterRun) {
+      await announcer.announce(run.requesterSessionKey, announcement);
+      return;
+    }
+    if (requesterRun.status === 'killed' || requesterRun.status === 'interrupted') return;
+    await deliverToChild(requesterRun, {
+      role: 'system',
+      text: announcementText(announcement),
+      senderId: ANNOUNCEMENT_SENDER,
+    }).catch((error: unknown) =>
+      logger.warn({ err: error, run: run.runId }, 'announcement to a sub-agent failed'),
+    );
   }
 
   /** The active runs below a child session, at any depth. */
@@ -127,7 +243,7 @@ export function createSubagentManager(options: SubagentManagerOptions): Subagent
     const outcome: SubagentOutcome = { status, result: '', rounds: 0, toolCalls: 0 };
     const ended: SubagentRun = { ...run, status, endedAt, runtimeMs: endedAt - run.startedAt, outcome };
     await registry.update(ended);
-    if (announce) await announcer.announce(run.requesterSessionKey, announcementFor(ended, outcome));
+    if (announce) await report(ended, outcome);
   }
 
   return {
@@ -164,9 +280,10 @@ export function createSubagentManager(options: SubagentManagerOptions): Subagent
         killed.add(target.runId);
         if (index > 0) silenced.add(target.runId);
         turns.clearQueue(target.childSessionKey);
-        if (target.status === 'queued') {
+        if (target.status === 'queued' && !starting.has(target.runId)) {
           killed.delete(target.runId);
           silenced.delete(target.runId);
+          cancelled.add(target.runId);
           await endQueued(target, 'killed', index === 0);
         } else {
           turns.stopTurn(target.childSessionKey, 'killed by its requester');
@@ -192,36 +309,7 @@ export function createSubagentManager(options: SubagentManagerOptions): Subagent
         text: message,
         senderId: `session:${caller.sessionKey}`,
       };
-      if (current.status === 'queued') {
-        waitingSteers.set(current.runId, [...(waitingSteers.get(current.runId) ?? []), message]);
-        return { ok: true, mode: 'injected', runId: current.runId };
-      }
-      if (current.status === 'running') {
-        await turns.startTurn({
-          sessionKey: current.childSessionKey,
-          agentId: current.agentId,
-          route: { channel: 'internal', chatType: 'direct', chatId: current.childSessionKey },
-          entry,
-          senderId: entry.senderId ?? '',
-          agentOverrides: { model: current.model },
-          depth: current.depth,
-          mode: 'steer',
-        });
-        return { ok: true, mode: 'injected', runId: current.runId };
-      }
-      const next: SubagentRun = {
-        ...current,
-        runId: crypto.randomUUID(),
-        task: message,
-        status: 'queued',
-        startedAt: now(),
-      };
-      delete next.endedAt;
-      delete next.runtimeMs;
-      delete next.outcome;
-      await registry.add(next);
-      launch(next, entry);
-      return { ok: true, mode: 'restarted', runId: next.runId };
+      return { ok: true, ...(await deliverToChild(current, entry)) };
     },
 
     async resume() {
@@ -239,6 +327,7 @@ export function createSubagentManager(options: SubagentManagerOptions): Subagent
     close() {
       closing = true;
       gate.clear();
+      return gate.onIdle();
     },
   };
 }

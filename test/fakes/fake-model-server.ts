@@ -45,7 +45,8 @@ export interface FakeRequest {
   disconnected: Promise<void>;
 }
 
-export type FakeScriptEntry = FakeStep | ((request: FakeRequest) => FakeStep);
+/** A step function may return a promise: the answer waits for it (a test holds a request on cue). */
+export type FakeScriptEntry = FakeStep | ((request: FakeRequest) => FakeStep | Promise<FakeStep>);
 
 /** A wire format: where requests go, and how a step looks as JSON, SSE and error body. */
 export interface FakeDialect {
@@ -91,12 +92,14 @@ export async function startFakeModelServer(
   const server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
+    let gone = false;
     let markDisconnected = () => {};
     const disconnected = new Promise<void>((resolve) => {
       markDisconnected = resolve;
     });
     res.on('close', () => {
       if (res.writableFinished) return;
+      gone = true;
       disconnectCount.increment();
       markDisconnected();
     });
@@ -114,7 +117,9 @@ export async function startFakeModelServer(
       return sendJson(res, 404, dialect.errorBody(404, `no route ${req.method} ${request.path}`));
     }
     const entry = script.shift() ?? options.defaultStep ?? { text: 'ok' };
-    const step = typeof entry === 'function' ? entry(request) : entry;
+    const step = typeof entry === 'function' ? await entry(request) : entry;
+    // A client that left while an asynchronous step was being decided gets no answer.
+    if (gone) return;
     await answer(dialect, step, request, res);
   });
   server.on('connection', (socket) => {
