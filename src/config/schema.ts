@@ -9,6 +9,8 @@ import { Secret, Strict, StringEnum } from './schema-helpers.js';
 
 const AGENT_ID_PATTERN = '^[a-z0-9][a-z0-9_-]{0,63}$';
 const NAME_PATTERN = '^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$';
+/** A toolpack id, as Suzumio allows it. */
+const TOOLPACK_ID_PATTERN = '^[A-Za-z0-9._-]+$';
 /** A tool name, `namespace.*` or `*`. */
 const TOOL_PATTERN = '^(\\*|[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*(\\.\\*)?)$';
 
@@ -180,6 +182,37 @@ export const ConfigSchema = Strict(
       default: {},
       description: 'Models by name; `agents.<id>.model` refers to one.',
     }),
+    tools: Strict(
+      {
+        toolpacks: Type.Array(
+          Type.Union([
+            StringEnum(['core', 'file', 'shell', 'web'] as const, {
+              description: 'A built-in toolpack, by name.',
+            }),
+            Strict(
+              {
+                path: Type.String({
+                  minLength: 1,
+                  description:
+                    'Directory holding `suzumio.toolpack.json`, relative to the config file. HTTP(S) URLs are refused.',
+                }),
+                id: Type.String({
+                  pattern: TOOLPACK_ID_PATTERN,
+                  description: 'Toolpack id (letters, digits, `.`, `_`, `-`); must equal the manifest `id`.',
+                }),
+              },
+              { description: 'A local toolpack: a directory with a Suzumio-compatible manifest.' },
+            ),
+          ]),
+          {
+            default: [],
+            description:
+              'Toolpacks whose tools are registered: built-in names (`core`, `file`, `shell`, `web`) and local `{ path, id }` entries. `agents.<id>.tools` decides which registered tools each agent sees. A broken local toolpack is reported and skipped.',
+          },
+        ),
+      },
+      { default: {}, description: 'Tool registration.' },
+    ),
     bindings: Type.Array(BindingSchema, { default: [], description: 'Which agent answers where.' }),
     channels: Strict(
       {

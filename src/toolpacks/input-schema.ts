@@ -1,0 +1,42 @@
+import { Ajv } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+
+// ajv-formats ships CommonJS; under NodeNext its default export is the module object.
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+
+/**
+ * Checks schemas against ajv's default meta-schema (draft-07, the one the tool registry uses). It
+ * never stores a checked schema, so one instance serves every load; compiling the meta-schema is
+ * most of the cost of a fresh ajv (about 10 ms), which 50 toolpacks would otherwise pay 50 times.
+ */
+let metaSchemaChecker: Ajv | undefined;
+
+/**
+ * Returns a checker for the input schemas of one manifest: `undefined` when the schema is valid,
+ * else why not. A schema is valid when it has `type: "object"` at the top (models are asked for a
+ * JSON object of arguments), passes the meta-schema and compiles with the tool registry's ajv
+ * options, so a tool accepted here also registers. Each manifest gets its own compiling ajv, so
+ * no `$id` or `$ref` target leaks from one toolpack into another.
+ */
+export function createInputSchemaCompiler(): (schema: Record<string, unknown>) => string | undefined {
+  let ajv: Ajv | undefined;
+  return (schema) => {
+    if (schema.type !== 'object')
+      return 'must have "type": "object" at the top (tool input is a JSON object)';
+    try {
+      metaSchemaChecker ??= new Ajv({ allErrors: true, strict: false });
+      if (!metaSchemaChecker.validateSchema(schema)) {
+        const reasons = metaSchemaChecker.errorsText(metaSchemaChecker.errors, { dataVar: 'schema' });
+        return `is not a valid JSON Schema: ${reasons}`;
+      }
+      if (!ajv) {
+        ajv = new Ajv({ allErrors: true, useDefaults: true, strict: false, validateSchema: false });
+        addFormats(ajv);
+      }
+      ajv.compile(schema);
+      return undefined;
+    } catch (error) {
+      return `is not a valid JSON Schema: ${(error as Error).message}`;
+    }
+  };
+}

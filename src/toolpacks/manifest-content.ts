@@ -1,0 +1,118 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { describeSchemaError } from '../config/index.js';
+import { createInputSchemaCompiler } from './input-schema.js';
+import {
+  MANIFEST_FILE,
+  NOT_BLANK_PATTERN,
+  type ToolpackManifest,
+  ToolpackManifestSchema,
+} from './manifest-schema.js';
+import type { ToolpackProblem, ToolpackRule } from './types.js';
+
+const ID_CHARACTERS = 'may contain only letters, digits, ".", "_" and "-"';
+
+/** Schema failures that have a rule of their own: pointer shape, ajv keyword, rule, message. */
+const RULES_BY_FIELD: ReadonlyArray<{
+  shape: RegExp;
+  keyword: string;
+  rule: ToolpackRule;
+  describe: (value: string) => string;
+}> = [
+  {
+    shape: /^\/id$/,
+    keyword: 'pattern',
+    rule: 'id-characters',
+    describe: (id) => `toolpack id "${id}" ${ID_CHARACTERS}`,
+  },
+  {
+    shape: /^\/tools\/\d+\/name$/,
+    keyword: 'pattern',
+    rule: 'tool-name-invalid',
+    describe: (name) =>
+      `tool name "${name}" must be letters, digits, "_" or "-" (no "__"), in parts joined by "."`,
+  },
+  {
+    shape: /^\/webui\/\d+\/id$/,
+    keyword: 'pattern',
+    rule: 'webui-id-invalid',
+    describe: (id) => `WebUI entry id "${id}" ${ID_CHARACTERS} (it appears in URLs)`,
+  },
+  {
+    shape: /^\/webui\/\d+\/kind$/,
+    keyword: 'enum',
+    rule: 'webui-kind',
+    describe: (kind) => `WebUI entry kind "${kind}" must be "panel" or "action"`,
+  },
+];
+
+/** Parses the manifest text and checks it against the schema. Every failure is a problem in `file`. */
+export function parseManifest(
+  text: string,
+  file: string,
+): { ok: true; manifest: ToolpackManifest } | { ok: false; problems: ToolpackProblem[] } {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    const message = `${MANIFEST_FILE} is not valid JSON: ${(error as Error).message}`;
+    return { ok: false, problems: [{ file, rule: 'manifest-json', message }] };
+  }
+  const validate = manifestValidator();
+  if (validate(value)) return { ok: true, manifest: value };
+  return { ok: false, problems: (validate.errors ?? []).map((error) => schemaProblem(error, file)) };
+}
+
+function schemaProblem(error: ErrorObject, file: string): ToolpackProblem {
+  const issue = describeSchemaError(error);
+  const pointer = issue.path;
+  const special = RULES_BY_FIELD.find(
+    (candidate) => candidate.keyword === error.keyword && candidate.shape.test(error.instancePath),
+  );
+  if (special) return { file, rule: special.rule, message: special.describe(String(error.data)), pointer };
+  const blank = error.keyword === 'pattern' && error.params.pattern === NOT_BLANK_PATTERN;
+  const message = `${pointer || '/'}: ${blank ? 'must not be blank' : issue.message}`;
+  return { file, rule: 'manifest-schema', message, pointer };
+}
+
+/** The manifest schema is constant, so it is compiled once per process. */
+let compiled: ValidateFunction<ToolpackManifest> | undefined;
+function manifestValidator(): ValidateFunction<ToolpackManifest> {
+  // `verbose` keeps the offending value on each error, for messages that quote it.
+  compiled ??= new Ajv({ allErrors: true, strict: true, verbose: true }).compile<ToolpackManifest>(
+    ToolpackManifestSchema,
+  );
+  return compiled;
+}
+
+/** Rule checks on the parsed entries: unique tool names and WebUI ids, compilable input schemas. */
+export function checkEntries(manifest: ToolpackManifest, file: string): ToolpackProblem[] {
+  const problems: ToolpackProblem[] = [];
+  const compile = createInputSchemaCompiler();
+  const toolIndexes = new Map<string, number>();
+  manifest.tools.forEach((tool, index) => {
+    const first = toolIndexes.get(tool.name);
+    if (first !== undefined) {
+      const message = `tool "${tool.name}" is declared twice (at /tools/${first} and /tools/${index})`;
+      problems.push({ file, rule: 'tool-duplicate-in-manifest', message, pointer: `/tools/${index}/name` });
+    } else toolIndexes.set(tool.name, index);
+    const invalid = compile(tool.inputSchema);
+    if (invalid) {
+      const pointer = `/tools/${index}/inputSchema`;
+      problems.push({ file, rule: 'input-schema-invalid', message: `${pointer} ${invalid}`, pointer });
+    }
+  });
+  const entryIndexes = new Map<string, number>();
+  (manifest.webui ?? []).forEach((entry, index) => {
+    const first = entryIndexes.get(entry.id);
+    if (first !== undefined) {
+      const message = `WebUI entry "${entry.id}" is declared twice (at /webui/${first} and /webui/${index})`;
+      problems.push({ file, rule: 'webui-duplicate-entry', message, pointer: `/webui/${index}/id` });
+    } else entryIndexes.set(entry.id, index);
+    const invalid = entry.inputSchema === undefined ? undefined : compile(entry.inputSchema);
+    if (invalid) {
+      const pointer = `/webui/${index}/inputSchema`;
+      problems.push({ file, rule: 'input-schema-invalid', message: `${pointer} ${invalid}`, pointer });
+    }
+  });
+  return problems;
+}

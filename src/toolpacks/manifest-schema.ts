@@ -1,0 +1,81 @@
+import { type Static, Type } from '@sinclair/typebox';
+import { StringEnum } from '../config/index.js';
+
+/**
+ * The TypeBox schema of `suzumio.toolpack.json`, as Suzumio reads it. Like Suzumio, objects accept
+ * keys they do not know (a manifest written for a newer Suzumio still loads here); every known key
+ * is checked. Fields that carry their own rule code (the id's characters, tool names, WebUI ids and
+ * kinds) keep their constraint here too, so the schema alone describes a valid manifest; the
+ * validator reports those failures under the specific rule (`manifest-content.ts`).
+ */
+
+export const MANIFEST_FILE = 'suzumio.toolpack.json';
+export const DEFAULT_RUNNER = 'runner.mjs';
+export const DEFAULT_CONTROLLER = 'controller.mjs';
+
+/** Letters, digits, `.`, `_`, `-` (Suzumio's toolpack id rule). */
+export const TOOLPACK_ID_PATTERN = '^[A-Za-z0-9._-]+$';
+/** The tool registry's rule: letters, digits, `_`, `-` in parts joined by `.`, and no `__` anywhere. */
+export const TOOL_NAME_PATTERN = '^(?!.*__)[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*$';
+/** WebUI entry ids appear in URLs (`/tool-ui/:toolpack/:entry`), so they follow the toolpack id rule. */
+export const WEBUI_ID_PATTERN = TOOLPACK_ID_PATTERN;
+
+/** Suzumio refuses blank names and descriptions. */
+export const NOT_BLANK_PATTERN = '\\S';
+
+/** Any JSON object here; whether it is a usable JSON Schema is checked by compiling it. */
+const JsonSchemaObject = Type.Unsafe<Record<string, unknown>>({
+  type: 'object',
+  description: 'A JSON Schema (draft-07, as the tool registry compiles it) with `type: "object"` at the top.',
+});
+
+export const ManifestToolSchema = Type.Object(
+  {
+    name: Type.String({ pattern: TOOL_NAME_PATTERN, description: 'Tool name the model calls.' }),
+    description: Type.String({
+      pattern: NOT_BLANK_PATTERN,
+      description: 'What the tool does, for the model.',
+    }),
+    inputSchema: JsonSchemaObject,
+  },
+  { description: 'A model-facing tool, run by the runner module.' },
+);
+
+export const ManifestWebuiEntrySchema = Type.Object(
+  {
+    id: Type.String({ pattern: WEBUI_ID_PATTERN, description: 'Entry id, unique in the toolpack.' }),
+    title: Type.String({ pattern: NOT_BLANK_PATTERN, description: 'Heading shown in the Tools page.' }),
+    description: Type.Optional(Type.String({ description: 'Text shown under the title.' })),
+    kind: StringEnum(['panel', 'action'] as const, {
+      description: '`panel` shows output (optionally refreshed with input); `action` is a form that runs.',
+    }),
+    inputSchema: Type.Optional(JsonSchemaObject),
+    submitLabel: Type.Optional(Type.String({ description: 'Label of the submit button.' })),
+  },
+  { description: 'A user-facing control handled by the controller module.' },
+);
+
+export const ToolpackManifestSchema = Type.Object(
+  {
+    id: Type.String({ pattern: TOOLPACK_ID_PATTERN, description: 'Toolpack id; equals the configured id.' }),
+    runner: Type.Optional(
+      Type.String({
+        description: `Runner module, relative to the toolpack directory; \`.mjs\`. Blank means \`${DEFAULT_RUNNER}\`.`,
+      }),
+    ),
+    controller: Type.Optional(
+      Type.String({
+        description: `Controller module, relative to the toolpack directory; \`.mjs\`. Blank means \`${DEFAULT_CONTROLLER}\`.`,
+      }),
+    ),
+    tools: Type.Array(ManifestToolSchema, {
+      description: 'Model-facing tools; may be empty (a WebUI-only toolpack needs no runner).',
+    }),
+    webui: Type.Optional(Type.Array(ManifestWebuiEntrySchema, { description: 'WebUI entries.' })),
+  },
+  { title: 'Suzumio toolpack manifest', description: `The \`${MANIFEST_FILE}\` of a local toolpack.` },
+);
+
+export type ToolpackManifest = Static<typeof ToolpackManifestSchema>;
+export type ManifestTool = Static<typeof ManifestToolSchema>;
+export type ManifestWebuiEntry = Static<typeof ManifestWebuiEntrySchema>;

@@ -1,0 +1,70 @@
+import type { ManifestWebuiEntry } from './manifest-schema.js';
+
+/**
+ * Why a toolpack was refused. The codes are stable: tests, `switchboard doctor` and the web UI
+ * match on them, so a code is never renamed or reused for another rule.
+ */
+export type ToolpackRule =
+  // The config entry.
+  | 'path-http'
+  | 'directory-missing'
+  // The manifest as a whole.
+  | 'manifest-missing'
+  | 'manifest-json'
+  | 'manifest-schema'
+  | 'id-characters'
+  | 'id-mismatch'
+  // The runner and controller modules.
+  | 'path-absolute'
+  | 'path-escape'
+  | 'path-symlink-escape'
+  | 'module-extension'
+  | 'controller-missing'
+  | 'runner-missing'
+  // Tools and WebUI entries.
+  | 'tool-name-invalid'
+  | 'tool-duplicate-in-manifest'
+  | 'input-schema-invalid'
+  | 'webui-id-invalid'
+  | 'webui-kind'
+  | 'webui-duplicate-entry'
+  // Across the registered toolpacks.
+  | 'toolpack-duplicate-id'
+  | 'tool-duplicate';
+
+/** One reason a toolpack was refused, naming the file to fix and the rule it breaks. */
+export interface ToolpackProblem {
+  /** Absolute path: the manifest, or the config file for problems in the config entry itself. */
+  file: string;
+  rule: ToolpackRule;
+  /** One line that names the offending value and what is expected. */
+  message: string;
+  /** JSON pointer into `file` when the problem is at one place in it (`/tools/0/inputSchema`). */
+  pointer?: string;
+}
+
+export interface LoadedTool {
+  name: string;
+  description: string;
+  /** The manifest's schema as written; it compiles with ajv and has `type: "object"` at the top. */
+  inputSchema: Record<string, unknown>;
+}
+
+export type LoadedWebuiEntry = ManifestWebuiEntry;
+
+/** A local toolpack whose manifest passed every rule. All paths are absolute and symlink-free. */
+export interface LoadedToolpack {
+  id: string;
+  /** The toolpack directory's real path. */
+  directory: string;
+  manifestFile: string;
+  /** Present exactly when the manifest declares tools (a WebUI-only toolpack needs no runner). */
+  runnerModule?: string;
+  controllerModule: string;
+  tools: LoadedTool[];
+  webui: LoadedWebuiEntry[];
+}
+
+export type ToolpackManifestResult =
+  | { ok: true; toolpack: LoadedToolpack }
+  | { ok: false; problems: ToolpackProblem[] };

@@ -1,0 +1,107 @@
+import { readFile, realpath, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { checkEntries, parseManifest } from './manifest-content.js';
+import { MANIFEST_FILE } from './manifest-schema.js';
+import { checkModulePath, HTTP_URL } from './module-path.js';
+import type { ToolpackManifestResult, ToolpackProblem } from './types.js';
+
+export interface LoadToolpackManifestOptions {
+  /** The configured `path`: the toolpack directory, relative to the config file's directory. */
+  directory: string;
+  /** The configured `id`; when given, the manifest's id must equal it. */
+  configuredId?: string;
+  /** The config file the entry came from; problems in the entry itself name it. */
+  configPath: string;
+}
+
+/**
+ * Reads and checks one local toolpack without running any of its code. Checks run in stages
+ * (the config entry, the manifest's JSON and schema, then every rule on its content); a stage
+ * that fails ends the load, and all problems of the last stage reached are returned together.
+ * Never throws for a bad toolpack: every refusal is a problem naming its file and rule.
+ */
+export async function loadToolpackManifest(
+  options: LoadToolpackManifestOptions,
+): Promise<ToolpackManifestResult> {
+  const { configPath } = options;
+  const failed = (problems: ToolpackProblem[]): ToolpackManifestResult => ({ ok: false, problems });
+
+  if (HTTP_URL.test(options.directory)) {
+    const message = `toolpack path "${options.directory}" is a URL; toolpacks are local directories`;
+    return failed([{ file: configPath, rule: 'path-http', message }]);
+  }
+  const written = path.resolve(path.dirname(configPath), options.directory);
+  const directory = await realDirectory(written);
+  if (typeof directory !== 'string') {
+    const message = `toolpack path "${options.directory}" ${directory.reason}: ${written}`;
+    return failed([{ file: configPath, rule: 'directory-missing', message }]);
+  }
+
+  // Problems in the manifest name it as the operator wrote the path; the result holds real paths.
+  const shownManifest = path.join(written, MANIFEST_FILE);
+  let text: string;
+  try {
+    text = await readFile(path.join(directory, MANIFEST_FILE), 'utf8');
+  } catch (error) {
+    const message = `cannot read ${MANIFEST_FILE} (${(error as NodeJS.ErrnoException).code}); every toolpack directory needs one`;
+    return failed([{ file: shownManifest, rule: 'manifest-missing', message }]);
+  }
+  const parsed = parseManifest(text, shownManifest);
+  if (!parsed.ok) return failed(parsed.problems);
+  const { manifest } = parsed;
+
+  const problems: ToolpackProblem[] = [];
+  if (options.configuredId !== undefined && options.configuredId !== manifest.id) {
+    problems.push({
+      file: shownManifest,
+      rule: 'id-mismatch',
+      message: `manifest id "${manifest.id}" differs from the configured id "${options.configuredId}" in ${configPath}`,
+      pointer: '/id',
+    });
+  }
+  const common = { directory, manifestFile: shownManifest };
+  const [controller, runner] = await Promise.all([
+    checkModulePath({ ...common, field: 'controller', value: manifest.controller, mustExist: true }),
+    checkModulePath({
+      ...common,
+      field: 'runner',
+      value: manifest.runner,
+      mustExist: manifest.tools.length > 0,
+    }),
+  ]);
+  if (!controller.ok) problems.push(controller.problem);
+  if (!runner.ok) problems.push(runner.problem);
+  problems.push(...checkEntries(manifest, shownManifest));
+  if (problems.length > 0 || !controller.ok || !runner.ok || controller.module === undefined) {
+    return failed(problems);
+  }
+
+  return {
+    ok: true,
+    toolpack: {
+      id: manifest.id,
+      directory,
+      manifestFile: path.join(directory, MANIFEST_FILE),
+      ...(runner.module === undefined ? {} : { runnerModule: runner.module }),
+      controllerModule: controller.module,
+      tools: manifest.tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })),
+      webui: (manifest.webui ?? []).map(({ id, title, description, kind, inputSchema, submitLabel }) => ({
+        id,
+        title,
+        kind,
+        ...(description === undefined ? {} : { description }),
+        ...(inputSchema === undefined ? {} : { inputSchema }),
+        ...(submitLabel === undefined ? {} : { submitLabel }),
+      })),
+    },
+  };
+}
+
+async function realDirectory(written: string): Promise<string | { reason: string }> {
+  try {
+    const real = await realpath(written);
+    return (await stat(real)).isDirectory() ? real : { reason: 'is not a directory' };
+  } catch (error) {
+    return { reason: `does not exist (${(error as NodeJS.ErrnoException).code})` };
+  }
+}
