@@ -70,6 +70,13 @@ export const AgentConfigSchema = Strict(
         description: 'File with the instructions (instead of `systemPrompt`), relative to the config file.',
       }),
     ),
+    workspace: Type.Optional(
+      Type.String({
+        minLength: 1,
+        description:
+          'The directory file tools and toolpack runners work in (`/workspace`); default `<stateDir>/workspaces/<agentId>`. Relative to the config file.',
+      }),
+    ),
     tools: Type.Array(Type.String({ pattern: TOOL_PATTERN }), {
       default: ['*'],
       description:
@@ -210,8 +217,68 @@ export const ConfigSchema = Strict(
               'Toolpacks whose tools are registered: built-in names (`core`, `file`, `shell`, `web`) and local `{ path, id }` entries. `agents.<id>.tools` decides which registered tools each agent sees. A broken local toolpack is reported and skipped.',
           },
         ),
+        mounts: Type.Array(
+          Strict(
+            {
+              name: Type.String({
+                pattern: '^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$',
+                description: 'The mount appears to file tools as `/mnt/<name>`.',
+              }),
+              path: Type.String({
+                minLength: 1,
+                description: 'Host file or directory, relative to the config file.',
+              }),
+            },
+            { description: 'A read-only input for `file.read`.' },
+          ),
+          { default: [], description: 'Host paths `file.read` may read, as `/mnt/<name>/…`.' },
+        ),
+        runnerTimeoutMs: Type.Integer({
+          minimum: 100,
+          maximum: 3600000,
+          default: 60000,
+          description: 'How long a toolpack runner handler may take before the call fails.',
+        }),
+        shell: Strict(
+          {
+            timeoutMs: Type.Integer({
+              minimum: 100,
+              maximum: 3600000,
+              default: 30000,
+              description: 'How long `shell.exec` may run a command.',
+            }),
+            maxOutputBytes: Type.Integer({
+              minimum: 1024,
+              maximum: 10485760,
+              default: 65536,
+              description: 'Output kept per stream; the rest is cut and the cut is said.',
+            }),
+          },
+          { default: {}, description: 'The `shell` toolpack (owner-only).' },
+        ),
+        web: Strict(
+          {
+            allowPrivate: Type.Boolean({
+              default: false,
+              description: '`web.fetch` may reach loopback and private addresses.',
+            }),
+            timeoutMs: Type.Integer({
+              minimum: 100,
+              maximum: 600000,
+              default: 15000,
+              description: 'How long `web.fetch` waits for a page.',
+            }),
+            maxBytes: Type.Integer({
+              minimum: 1024,
+              maximum: 52428800,
+              default: 1048576,
+              description: 'Largest body `web.fetch` reads; the rest is cut and the cut is said.',
+            }),
+          },
+          { default: {}, description: 'The `web` toolpack.' },
+        ),
       },
-      { default: {}, description: 'Tool registration.' },
+      { default: {}, description: 'Tool registration and the built-in toolpacks.' },
     ),
     bindings: Type.Array(BindingSchema, { default: [], description: 'Which agent answers where.' }),
     channels: Strict(
