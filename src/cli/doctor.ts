@@ -1,14 +1,21 @@
 import { readAgentInstructions } from '../agents/index.js';
 import { DEFAULT_CONFIG_PATH, loadConfig } from '../config/index.js';
 import { ConfigError } from '../errors/index.js';
+import { describeProblem, loadConfiguredToolpacks } from '../gateway/index.js';
 
 /** `switchboard doctor`: the start-up validation, without starting anything. Exit 1 when something is wrong. */
 export async function runDoctor(options: { config?: string }): Promise<void> {
   try {
     const loaded = await loadConfig({ configPath: options.config });
     const { config } = loaded;
+    const configPath = loaded.path ?? DEFAULT_CONFIG_PATH;
     // The prompt files are read at start too: a missing one would stop the gateway there.
-    await readAgentInstructions(config, loaded.path ?? DEFAULT_CONFIG_PATH);
+    await readAgentInstructions(config, configPath);
+    const toolpacks = await loadConfiguredToolpacks(config, configPath);
+    const registered = [
+      ...toolpacks.builtins,
+      ...toolpacks.toolpacks.map((toolpack) => `${toolpack.id} (${toolpack.tools.length} tools)`),
+    ];
     const models = Object.entries(config.models).map(
       ([name, model]) =>
         `${name} (${model.provider} ${model.model}${model.baseUrl ? ` at ${model.baseUrl}` : ''})`,
@@ -22,11 +29,19 @@ export async function runDoctor(options: { config?: string }): Promise<void> {
         .map(([id, agent]) => `${id}${agent.model ? ` → ${agent.model}` : ' (no model)'}`)
         .join(', ')} (default ${config.defaultAgent})`,
       `models: ${models.join(', ') || 'none'}`,
+      `toolpacks: ${registered.join(', ') || 'none'}`,
       `owners: ${config.owners.join(', ') || 'none'}`,
       `channels: ${config.channels.webchat.enabled ? 'webchat' : 'none'}`,
-      'OK',
     ];
     process.stdout.write(`${lines.join('\n')}\n`);
+    if (toolpacks.problems.length > 0) {
+      // The gateway starts without them, but something the operator asked for is not there.
+      const problems = toolpacks.problems.map((problem) => `  ${describeProblem(problem)}`);
+      process.stderr.write(`toolpacks skipped (the gateway starts without them):\n${problems.join('\n')}\n`);
+      process.exitCode = 1;
+      return;
+    }
+    process.stdout.write('OK\n');
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     process.stderr.write(`${error.message}\n`);

@@ -22,11 +22,12 @@ import { createStore, type Store } from '../store/index.js';
 import { createSubagentManager, type SubagentManager } from '../subagents/index.js';
 import type { Tool } from '../tools/index.js';
 import { buildAgentRunner } from './build-agent-runner.js';
-import { createGatewayControl, dryRunConfig } from './gateway-control.js';
+import { createGatewayControl } from './gateway-control.js';
 import type { RestartRequest, ScheduledRestart } from './gateway-host.js';
 import { resolveHttpToken } from './http-token.js';
 import { deliverRestartNote } from './restart-note.js';
 import { createSessionsService, createSessionsView } from './session-views.js';
+import { createConfigDryRun, describeProblem, loadConfiguredToolpacks } from './toolpack-check.js';
 
 /** What an embedder (or a test) may add to a gateway. */
 export interface GatewayExtensions {
@@ -112,6 +113,13 @@ export function createGateway(options: GatewayOptions): Gateway {
     };
     const configPath = loaded.path ?? DEFAULT_CONFIG_PATH;
 
+    const toolpacks = await loadConfiguredToolpacks(config, configPath);
+    for (const problem of toolpacks.problems) {
+      logger.warn(
+        { file: problem.file, rule: problem.rule },
+        `toolpack skipped: ${describeProblem(problem)}`,
+      );
+    }
     const scrub = createSecretScrubber(secrets);
     const gatewayControl = createGatewayControl({
       config,
@@ -119,7 +127,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         path: path.resolve(loaded.path ?? DEFAULT_CONFIG_PATH),
         stateDir,
         environment: options.environment,
-        dryRun: dryRunConfig,
+        dryRun: createConfigDryRun({ knownProblems: toolpacks.problems }),
         scrub,
       }),
       sessions,
@@ -189,6 +197,18 @@ export function createGateway(options: GatewayOptions): Gateway {
       token: token.token,
       logger: logger.child({ component: 'http' }),
       sessions: createSessionsView(sessions, router, subagentService),
+      toolpacks: {
+        report: () => ({
+          toolpacks: toolpacks.toolpacks.map((toolpack) => ({
+            id: toolpack.id,
+            directory: toolpack.directory,
+            tools: toolpack.tools.map((tool) => tool.name),
+            webui: toolpack.webui.map((entry) => entry.id),
+          })),
+          builtins: toolpacks.builtins,
+          problems: toolpacks.problems,
+        }),
+      },
       webchat,
     });
     const url = await http.listen();

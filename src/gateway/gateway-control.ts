@@ -1,6 +1,4 @@
-import { readAgentInstructions } from '../agents/index.js';
 import type { Config, ConfigEditor } from '../config/index.js';
-import { ConfigError, type ConfigIssue } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
 import type { DeliveryRoute, SessionStore } from '../sessions/index.js';
 import type { GatewayControl, GatewayResult } from '../tools/index.js';
@@ -116,15 +114,4 @@ export function createGatewayControl(options: GatewayControlOptions): GatewayCon
       return { ok: true, result: scheduled };
     },
   };
-}
-
-/** The editor's dry run: what the gateway reads at start besides the file (prompt files now; toolpacks later). */
-export async function dryRunConfig(config: Config, path: string): Promise<ConfigIssue[]> {
-  try {
-    await readAgentInstructions(config, path);
-    return [];
-  } catch (error) {
-    if (error instanceof ConfigError) return error.issues;
-    throw error;
-  }
 }

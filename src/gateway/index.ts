@@ -7,3 +7,4 @@ export {
 export { createGatewayHost, type GatewayHost, type GatewayHostOptions } from './gateway-host.js';
 export { resolveHttpToken } from './http-token.js';
 export { installSignalHandlers } from './signals.js';
+export { describeProblem, loadConfiguredToolpacks } from './toolpack-check.js';

@@ -1,2 +1,3 @@
 export type { SessionSummary, SessionsView } from './routes/sessions.js';
+export type { ToolpacksView } from './routes/toolpacks.js';
 export { createHttpServer, type HttpServer, type HttpServerOptions } from './server.js';

@@ -5,6 +5,7 @@ import { createAuthHook } from './auth.js';
 import { handleHttpError } from './errors.js';
 import { registerHealthRoutes } from './routes/health.js';
 import { registerSessionRoutes, type SessionsView } from './routes/sessions.js';
+import { registerToolpackRoutes, type ToolpacksView } from './routes/toolpacks.js';
 import { registerWebchatRoutes } from './routes/webchat.js';
 import { loadWebchatPage } from './webchat-page.js';
 
@@ -14,6 +15,7 @@ export interface HttpServerOptions {
   token: string;
   logger: Logger;
   sessions: SessionsView;
+  toolpacks: ToolpacksView;
   /** The web chat, when enabled. */
   webchat?: WebchatAdapter | undefined;
 }
@@ -37,6 +39,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
   app.addHook('onRequest', createAuthHook(options.token));
   registerHealthRoutes(app);
   registerSessionRoutes(app, options.sessions);
+  registerToolpackRoutes(app, options.toolpacks);
   if (options.webchat)
     registerWebchatRoutes(app, { webchat: options.webchat, page: await loadWebchatPage() });
   app.setNotFoundHandler((request, reply) =>

@@ -1,3 +1,4 @@
+export { BUILTIN_TOOLPACK_TOOLS } from './builtin-names.js';
 export {
   type BuiltinToolpackName,
   type LoadToolpacksOptions,

@@ -8,6 +8,7 @@ import {
   killRunningChildren,
   PROCESS_TEST_TOKEN,
   pollUntil,
+  REPO_ROOT,
   request,
   runCli,
   sendMessage,
@@ -153,6 +154,20 @@ describe('config errors', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('/agents/main/systemPromptFile: cannot read');
     expect(result.stderr).toContain('prompts/missing.md: ENOENT');
+  });
+
+  it('doctor reports a toolpack it would skip and exits 1', async () => {
+    const broken = path.join(REPO_ROOT, 'test/fixtures/bad-toolpacks/controller-missing');
+    const configPath = await writeConfig(
+      dir,
+      { tools: { toolpacks: ['web', { path: broken, id: 'controller-missing' }] } },
+      'broken-toolpack.jsonc',
+    );
+    const result = await runCli(['doctor', '--config', configPath]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('toolpacks: web');
+    expect(result.stderr).toContain('toolpacks skipped (the gateway starts without them):');
+    expect(result.stderr).toContain('[controller-missing]');
   });
 
   it('doctor exits 0 and prints OK on a good config', async () => {

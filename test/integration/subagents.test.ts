@@ -283,6 +283,16 @@ describe('chat commands and the web chat API', () => {
     expect(withoutRuntimes(api.body.text)).toBe(withoutRuntimes(command.body.replies[0].text));
     const unknown = await gateway.request('GET', '/api/sessions/agent%3Amain%3Anobody/subagents');
     expect(unknown.status).toBe(404);
+    const windowed = await gateway.request(
+      'GET',
+      `/api/sessions/${encodeURIComponent(PARENT)}/subagents?recentMinutes=5`,
+    );
+    expect(windowed.body).toMatchObject({ status: 'ok', total: 2 });
+    const badWindow = await gateway.request(
+      'GET',
+      `/api/sessions/${encodeURIComponent(PARENT)}/subagents?recentMinutes=x`,
+    );
+    expect(badWindow.status).toBe(400);
 
     expect((await gateway.send('/subagents kill nothing-like-this')).body.replies[0].text).toBe(
       'Unknown target: nothing-like-this',

@@ -27,20 +27,25 @@ const KEY_PARAMS = {
 
 export function registerSessionRoutes(app: FastifyInstance, sessions: SessionsView): void {
   app.get('/api/sessions', async () => ({ sessions: await sessions.list() }));
-  app.get<{ Params: { key: string }; Querystring: { recentMinutes?: number } }>(
+  app.get<{ Params: { key: string }; Querystring: { recentMinutes?: string } }>(
     '/api/sessions/:key/subagents',
     {
       schema: {
         params: KEY_PARAMS,
         querystring: {
           type: 'object',
-          properties: { recentMinutes: { type: 'integer', minimum: 1, maximum: 1440 } },
+          // Query values are strings here (no type coercion): digits, clamped to 1–1440 by the list.
+          properties: { recentMinutes: { type: 'string', pattern: '^[0-9]{1,5}$' } },
           additionalProperties: false,
         },
       },
     },
     async (request, reply) => {
-      const list = await sessions.subagents(request.params.key, request.query.recentMinutes);
+      const { recentMinutes } = request.query;
+      const list = await sessions.subagents(
+        request.params.key,
+        recentMinutes === undefined ? undefined : Number(recentMinutes),
+      );
       if (list === undefined) {
         return reply
           .code(404)

@@ -1,0 +1,14 @@
+import type { FastifyInstance } from 'fastify';
+
+/** What the HTTP layer may read of the toolpacks: what loaded and why the others were skipped. */
+export interface ToolpacksView {
+  report(): {
+    toolpacks: { id: string; directory: string; tools: string[]; webui: string[] }[];
+    builtins: string[];
+    problems: { file: string; rule: string; message: string; pointer?: string }[];
+  };
+}
+
+export function registerToolpackRoutes(app: FastifyInstance, toolpacks: ToolpacksView): void {
+  app.get('/api/toolpacks', async () => toolpacks.report());
+}

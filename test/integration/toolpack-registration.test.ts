@@ -1,0 +1,71 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
+import { REPO_ROOT } from '../helpers/process.js';
+
+/**
+ * Registered toolpacks at start, over the real HTTP API: a good one loads, a broken one is skipped
+ * and reported (log and API) while the gateway runs; a config edit that adds a broken toolpack is
+ * refused before it is written.
+ */
+
+const REVIEW_TOOLS = path.join(REPO_ROOT, 'test/fixtures/toolpacks/review-tools');
+const BROKEN = path.join(REPO_ROOT, 'test/fixtures/bad-toolpacks/controller-missing');
+
+let gateway: TestGateway | undefined;
+afterEach(async () => {
+  await gateway?.dispose();
+  gateway = undefined;
+});
+
+describe('toolpack registration', () => {
+  it('loads the good toolpacks, skips and reports a broken one, and keeps running', async () => {
+    gateway = await startTestGateway({
+      config: {
+        tools: {
+          toolpacks: [
+            'file',
+            { path: REVIEW_TOOLS, id: 'review-tools' },
+            { path: BROKEN, id: 'controller-missing' },
+          ],
+        },
+      },
+    });
+    const report = await gateway.request('GET', '/api/toolpacks');
+    expect(report.status).toBe(200);
+    expect(report.body.builtins).toEqual(['file']);
+    expect(report.body.toolpacks).toEqual([
+      expect.objectContaining({ id: 'review-tools', tools: ['review.summarize'], webui: ['review.stats'] }),
+    ]);
+    expect(report.body.problems).toEqual([
+      expect.objectContaining({
+        rule: 'controller-missing',
+        file: path.join(BROKEN, 'suzumio.toolpack.json'),
+      }),
+    ]);
+    expect(
+      gateway.logLines.some(
+        (line) => line.includes('toolpack skipped') && line.includes('controller-missing'),
+      ),
+    ).toBe(true);
+    expect((await gateway.send('/whoami')).body.replies[0].text).toContain('webchat:local');
+  });
+
+  it('refuses a config edit that adds a broken toolpack, naming the rule; a good one is written', async () => {
+    gateway = await startTestGateway();
+    const before = await readFile(gateway.configPath, 'utf8');
+    const refused = await gateway.send(
+      `/config patch ${JSON.stringify({ tools: { toolpacks: [{ path: BROKEN, id: 'controller-missing' }] } })}`,
+    );
+    expect(refused.body.replies[0].text).toMatch(/^Refused: the new config is invalid; nothing was written:/);
+    expect(refused.body.replies[0].text).toContain('/tools/toolpacks: toolpack refused:');
+    expect(refused.body.replies[0].text).toContain('[controller-missing]');
+    expect(await readFile(gateway.configPath, 'utf8')).toBe(before);
+
+    const accepted = await gateway.send(
+      `/config patch ${JSON.stringify({ tools: { toolpacks: [{ path: REVIEW_TOOLS, id: 'review-tools' }] } })}`,
+    );
+    expect(accepted.body.replies[0].text).toMatch(/^Changed tools\. Restarting/);
+  });
+});
