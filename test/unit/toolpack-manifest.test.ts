@@ -291,7 +291,7 @@ describe('loading the registered toolpacks', () => {
 describe('tools.toolpacks in the config', () => {
   it('defaults to none and accepts built-in names and { path, id } entries', () => {
     const empty = validateConfig({});
-    expect(empty.ok && empty.config.tools).toEqual({ toolpacks: [] });
+    expect(empty.ok && empty.config.tools.toolpacks).toEqual([]);
     const toolpacks = ['core', 'file', 'shell', 'web', { path: './toolpacks/review', id: 'review-tools' }];
     const result = validateConfig({ tools: { toolpacks } });
     expect(result.ok && result.config.tools.toolpacks).toEqual(toolpacks);
