@@ -8,6 +8,7 @@ import {
 import type { Config } from '../config/index.js';
 import type { Logger } from '../logging/index.js';
 import type { RunStore, SessionStore } from '../sessions/index.js';
+import { type BuiltinToolpackName, createBuiltinToolpackTools } from '../toolpacks/index.js';
 import { BUILTIN_TOOLS, createToolRegistry, type ToolServices } from '../tools/index.js';
 import type { GatewayExtensions } from './create-gateway.js';
 
@@ -23,11 +24,26 @@ export async function buildAgentRunner(options: {
   sessions: SessionStore;
   runs: RunStore;
   services: ToolServices;
+  /** The built-in toolpacks `tools.toolpacks` names; their tools are registered here. */
+  builtinToolpacks: readonly BuiltinToolpackName[];
+  stateDir: string;
   logger: Logger;
 }): Promise<AgentRunner> {
   const { config, extensions, logger } = options;
   const registry = createToolRegistry();
   for (const tool of BUILTIN_TOOLS) registry.register(tool, 'builtin');
+  for (const name of options.builtinToolpacks) {
+    if (name === 'core') {
+      // messages.send and coordination.wait_for_signal need the signal queue, which is not built yet.
+      logger.warn(
+        'the built-in toolpack "core" is not available in this version; its tools are not registered',
+      );
+      continue;
+    }
+    const toolpackOptions = { config, configPath: options.configPath, stateDir: options.stateDir };
+    for (const tool of createBuiltinToolpackTools(name, toolpackOptions))
+      registry.register(tool, `toolpack ${name}`);
+  }
   for (const tool of extensions.tools ?? []) registry.register(tool, 'gateway options');
   const providers = new Map<string, ModelProvider>();
   const createProvider = extensions.createModelProvider ?? createModelProvider;

@@ -159,6 +159,8 @@ export function createGateway(options: GatewayOptions): Gateway {
       extensions: options,
       sessions,
       runs,
+      builtinToolpacks: toolpacks.builtins,
+      stateDir,
       logger,
       services: {
         sessions: createSessionsService({

@@ -1,3 +1,4 @@
+export { type BuiltinToolpackOptions, createBuiltinToolpackTools, workspaceFor } from './builtin/index.js';
 export { BUILTIN_TOOLPACK_TOOLS } from './builtin-names.js';
 export {
   type BuiltinToolpackName,
@@ -15,6 +16,17 @@ export {
   type ToolpackManifest,
   ToolpackManifestSchema,
 } from './manifest-schema.js';
+export {
+  createRunnerHost,
+  type RunnerActivation,
+  type RunnerCallRequest,
+  type RunnerCallResult,
+  type RunnerHost,
+  type RunnerHostOptions,
+  type RunnerSignalRequest,
+  type RunnerSupportRequest,
+  type ToolOutput,
+} from './runner/index.js';
 export type {
   LoadedTool,
   LoadedToolpack,

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { startFakeOpenAIServer } from '../fakes/fake-openai-server.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { REPO_ROOT } from '../helpers/process.js';
 
@@ -17,6 +18,45 @@ let gateway: TestGateway | undefined;
 afterEach(async () => {
   await gateway?.dispose();
   gateway = undefined;
+});
+
+describe('built-in toolpacks', () => {
+  it('registers file and shell when listed: the model writes and reads its workspace; shell is for owners', async () => {
+    const model = await startFakeOpenAIServer();
+    try {
+      gateway = await startTestGateway({
+        config: {
+          tools: { toolpacks: ['file', 'shell'] },
+          models: {
+            fake: { provider: 'openai', model: 'fake-1', baseUrl: model.url, apiKey: 'sk-test-files' },
+          },
+          agents: { main: { model: 'fake' } },
+        },
+      });
+      model.push({
+        toolCalls: [{ name: 'file.write', arguments: { path: 'notes/today.md', content: 'ship it' } }],
+      });
+      model.push({ toolCalls: [{ name: 'file.read', arguments: { path: '/workspace/notes/today.md' } }] });
+      model.push({ text: 'done' });
+      await gateway.send('write and read a note');
+      const onDisk = await readFile(path.join(gateway.dir, 'data/workspaces/main/notes/today.md'), 'utf8');
+      expect(onDisk).toBe('ship it');
+      const read = JSON.parse(model.requests[2].messages.at(-1).content);
+      expect(read).toMatchObject({ ok: true, text: 'ship it' });
+      const offered = (request: any) =>
+        request.tools.map((tool: any) => tool.function.name.replaceAll('__', '.'));
+      expect(offered(model.requests[0])).toEqual(
+        expect.arrayContaining(['file.read', 'file.write', 'file.patch', 'shell.exec']),
+      );
+
+      model.push({ text: 'no shell for you' });
+      await gateway.send('run something', 'mallory');
+      expect(offered(model.requests[3])).toContain('file.read');
+      expect(offered(model.requests[3])).not.toContain('shell.exec');
+    } finally {
+      await model.close();
+    }
+  });
 });
 
 describe('toolpack registration', () => {

@@ -1,0 +1,119 @@
+import { readFile, stat } from 'node:fs/promises';
+import { Type } from '@sinclair/typebox';
+import writeFileAtomic from 'write-file-atomic';
+import type { Tool } from '../../tools/index.js';
+import { type BuiltinToolpackOptions, fileFailure, resolveAgentPath } from './paths.js';
+
+/** Files larger than this are not patched in memory. */
+export const MAX_PATCH_BYTES = 10 * 1024 * 1024;
+
+const FilePatchParameters = Type.Object(
+  {
+    path: Type.String({
+      minLength: 1,
+      description:
+        'File to change: /workspace/… (relative paths are in /workspace) or your own /artifacts/<agentId>/….',
+    }),
+    edits: Type.Array(
+      Type.Object(
+        {
+          oldText: Type.String({
+            minLength: 1,
+            description:
+              'Exact text to replace (spaces, indentation and line ends included); it must occur exactly once in the file.',
+          }),
+          newText: Type.String({ description: 'The text that replaces it; empty deletes it.' }),
+        },
+        { additionalProperties: false },
+      ),
+      {
+        minItems: 1,
+        maxItems: 100,
+        description:
+          'Replacements, applied in order, each to the result of the ones before. If any fails, nothing is written.',
+      },
+    ),
+  },
+  { additionalProperties: false },
+);
+
+type Edit = { oldText: string; newText: string };
+
+/**
+ * `file.patch`: exact-match replacements. Each `oldText` must occur exactly once at its turn, so an
+ * edit never lands in the wrong place; any failure leaves the file untouched. Atomic write.
+ */
+export function createFilePatchTool(options: BuiltinToolpackOptions): Tool<typeof FilePatchParameters> {
+  return {
+    name: 'file.patch',
+    description:
+      'Change part of an existing text file in your workspace or your own artifacts directory by exact replacements: each oldText must match exactly once (copy it from file.read, with enough surrounding lines to be unique). All edits apply or none.',
+    parameters: FilePatchParameters,
+    async execute(input, context) {
+      const resolved = await resolveAgentPath(options, context.agentId, input.path, 'write');
+      if (!resolved.ok) return resolved;
+      const { virtual, host } = resolved;
+      let original: string;
+      try {
+        const stats = await stat(host);
+        if (!stats.isFile()) return { ok: false, reason: `${virtual} is not a regular file` };
+        if (stats.size > MAX_PATCH_BYTES) {
+          return {
+            ok: false,
+            reason: `${virtual} is ${stats.size} bytes; file.patch edits files up to ${MAX_PATCH_BYTES}`,
+          };
+        }
+        const bytes = await readFile(host);
+        if (bytes.includes(0)) return { ok: false, reason: `${virtual} looks binary (it has NUL bytes)` };
+        original = bytes.toString('utf8');
+      } catch (error) {
+        return fileFailure('read', virtual, error);
+      }
+      const patched = applyEdits(original, input.edits, virtual);
+      if (!patched.ok) return patched;
+      try {
+        await writeFileAtomic(host, patched.text, { fsync: true });
+      } catch (error) {
+        return fileFailure('write', virtual, error);
+      }
+      return { ok: true, path: virtual, edits: input.edits.length, bytes: Buffer.byteLength(patched.text) };
+    },
+  };
+}
+
+/** Applies the edits in order, or names the first that fails (1-based) and why. */
+export function applyEdits(
+  text: string,
+  edits: readonly Edit[],
+  virtual: string,
+): { ok: true; text: string } | { ok: false; reason: string } {
+  let current = text;
+  for (const [index, edit] of edits.entries()) {
+    const label = edits.length === 1 ? 'the edit' : `edit ${index + 1} of ${edits.length}`;
+    const refuse = (why: string) => ({
+      ok: false as const,
+      reason: `${label}: oldText ${why}; nothing was written`,
+    });
+    const at = current.indexOf(edit.oldText);
+    if (at === -1) {
+      const crlf = current.includes('\r\n') && /(?<!\r)\n/.test(edit.oldText);
+      const hint = crlf ? ' (the file uses CRLF line ends; include the \\r)' : '';
+      const earlier = index > 0 ? ' after the edits before it' : '';
+      return refuse(`was not found in ${virtual}${earlier}${hint}`);
+    }
+    const count = countOccurrences(current, edit.oldText);
+    if (count > 1) {
+      return refuse(`occurs ${count} times in ${virtual}; include more surrounding text so it matches once`);
+    }
+    // Slices, not String.replace: `$&` and friends in newText stay literal.
+    current = current.slice(0, at) + edit.newText + current.slice(at + edit.oldText.length);
+  }
+  return { ok: true, text: current };
+}
+
+/** Occurrences, overlapping ones included: `aa` is ambiguous in `aaa`. */
+function countOccurrences(text: string, search: string): number {
+  let count = 0;
+  for (let at = text.indexOf(search); at !== -1; at = text.indexOf(search, at + 1)) count += 1;
+  return count;
+}

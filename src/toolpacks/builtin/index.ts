@@ -1,0 +1,47 @@
+import type { Tool } from '../../tools/index.js';
+import { createFilePatchTool } from './file-patch.js';
+import { createFileReadTool } from './file-read.js';
+import { createFileWriteTool } from './file-write.js';
+import type { BuiltinToolpackOptions } from './paths.js';
+import { createShellExecTool } from './shell-exec.js';
+import { createWebFetchTool } from './web-fetch.js';
+
+export { applyEdits, createFilePatchTool, MAX_PATCH_BYTES } from './file-patch.js';
+export { createFileReadTool, MAX_READ_CHARS } from './file-read.js';
+export { createFileWriteTool, MAX_WRITE_CHARS } from './file-write.js';
+export { htmlToText } from './html-text.js';
+export {
+  type AgentPath,
+  artifactsRoot,
+  type BuiltinToolpackOptions,
+  ensureWorkspace,
+  type PathAccess,
+  resolveAgentPath,
+  workspaceFor,
+} from './paths.js';
+export { createShellExecTool, shellEnvironment } from './shell-exec.js';
+export { checkHost, isLocalhostName, isPrivateAddress } from './web-address.js';
+export { createWebFetchTool, MAX_FETCH_CHARS, MAX_REDIRECTS, untrustedText } from './web-fetch.js';
+
+/**
+ * The tools of one built-in toolpack, made once per gateway start: they close over that start's
+ * config, so a config change takes effect with the restart that applies it. (`core` needs signals
+ * and is built elsewhere.)
+ */
+export function createBuiltinToolpackTools(
+  name: 'file' | 'shell' | 'web',
+  options: BuiltinToolpackOptions,
+): Tool[] {
+  switch (name) {
+    case 'file':
+      return [
+        createFileReadTool(options),
+        createFileWriteTool(options),
+        createFilePatchTool(options),
+      ] as Tool[];
+    case 'shell':
+      return [createShellExecTool(options)] as Tool[];
+    case 'web':
+      return [createWebFetchTool(options)] as Tool[];
+  }
+}

@@ -1,0 +1,142 @@
+import { spawn } from 'node:child_process';
+import type { Readable } from 'node:stream';
+import { Type } from '@sinclair/typebox';
+import { OWNER_ONLY_REFUSAL, type Tool } from '../../tools/index.js';
+import { type BuiltinToolpackOptions, ensureWorkspace } from './paths.js';
+
+/** How long the pipes may stay open after the shell exits (a grandchild holding them) before we stop. */
+const CLOSE_GRACE_MS = 200;
+
+/**
+ * The whole environment of a command: nothing of the gateway's (its tokens and API keys live in
+ * `process.env`). PATH and LANG are the gateway's, or plain defaults.
+ */
+export function shellEnvironment(workspace: string): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
+    HOME: workspace,
+    LANG: process.env.LANG ?? 'C.UTF-8',
+  };
+}
+
+/** `shell.exec`, owner-only: `/bin/sh -c` in the agent's workspace, within the `tools.shell` limits. */
+export function createShellExecTool(options: BuiltinToolpackOptions) {
+  const { timeoutMs: maxTimeoutMs, maxOutputBytes } = options.config.tools.shell;
+  const ShellExecParameters = Type.Object(
+    {
+      command: Type.String({
+        minLength: 1,
+        maxLength: 100_000,
+        description: 'Shell command line, run with /bin/sh -c in your workspace (/workspace).',
+      }),
+      timeoutMs: Type.Optional(
+        Type.Integer({
+          minimum: 100,
+          maximum: maxTimeoutMs,
+          description: `Kill the command after this many milliseconds (default and maximum ${maxTimeoutMs}).`,
+        }),
+      ),
+    },
+    { additionalProperties: false },
+  );
+
+  const tool: Tool<typeof ShellExecParameters> = {
+    name: 'shell.exec',
+    description: `Run a shell command in your workspace (owners only). Returns exit code, signal, stdout and stderr (each cut after ${maxOutputBytes} bytes). The command gets only PATH, HOME (the workspace) and LANG; no input; it and everything it started are killed when it ends, times out or the run stops.`,
+    parameters: ShellExecParameters,
+    ownerOnly: true,
+    async execute(input, context) {
+      // The registry already refuses; this keeps the tool safe when called some other way.
+      if (!context.isOwner) return { ok: false, reason: OWNER_ONLY_REFUSAL };
+      if (context.signal.aborted) {
+        return { ok: false, reason: 'the run was stopped before the command started' };
+      }
+      const workspace = await ensureWorkspace(options, context.agentId);
+      const timeoutMs = Math.min(input.timeoutMs ?? maxTimeoutMs, maxTimeoutMs);
+      const started = Date.now();
+      // Its own process group (detached), so the kill reaches whatever the command starts.
+      const child = spawn('/bin/sh', ['-c', input.command], {
+        cwd: workspace,
+        env: shellEnvironment(workspace),
+        detached: true,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      const stdout = collect(child.stdout, maxOutputBytes);
+      const stderr = collect(child.stderr, maxOutputBytes);
+      let stopped: 'timeout' | 'aborted' | undefined;
+      const killGroup = () => {
+        if (child.pid === undefined) return;
+        try {
+          process.kill(-child.pid, 'SIGKILL');
+        } catch {
+          // ESRCH: the group is already gone.
+        }
+      };
+      const stop = (why: 'timeout' | 'aborted') => {
+        stopped ??= why;
+        killGroup();
+      };
+      const timer = setTimeout(() => stop('timeout'), timeoutMs);
+      const onAbort = () => stop('aborted');
+      context.signal.addEventListener('abort', onAbort, { once: true });
+      // It may have been aborted while the workspace was being made.
+      if (context.signal.aborted) onAbort();
+
+      const exit = await new Promise<{ code: number | null; signal: NodeJS.Signals | null } | Error>(
+        (resolve) => {
+          child.once('error', resolve);
+          child.once('exit', (code, signal) => resolve({ code, signal }));
+        },
+      );
+      clearTimeout(timer);
+      context.signal.removeEventListener('abort', onAbort);
+      if (exit instanceof Error) return { ok: false, reason: `could not start /bin/sh: ${exit.message}` };
+      // Leave nothing behind: background jobs of the command go with it.
+      killGroup();
+      await Promise.race([
+        Promise.all([stdout.closed, stderr.closed]),
+        new Promise((resolve) => setTimeout(resolve, CLOSE_GRACE_MS)),
+      ]);
+      child.stdout.destroy();
+      child.stderr.destroy();
+
+      const notes = [stdout.note('stdout'), stderr.note('stderr')].filter((note) => note !== undefined);
+      const result = {
+        exitCode: exit.code,
+        signal: exit.signal,
+        stdout: stdout.text(),
+        stderr: stderr.text(),
+        durationMs: Date.now() - started,
+        ...(notes.length > 0 ? { notes } : {}),
+      };
+      if (stopped === 'timeout') {
+        return { ok: false, reason: `the command ran longer than ${timeoutMs} ms and was killed`, ...result };
+      }
+      if (stopped === 'aborted')
+        return { ok: false, reason: 'the run was stopped; the command was killed', ...result };
+      return { ok: true, ...result };
+    },
+  };
+  return tool;
+}
+
+/** Keeps the first `limit` bytes of a stream and counts the rest. */
+function collect(stream: Readable, limit: number) {
+  const chunks: Buffer[] = [];
+  let kept = 0;
+  let total = 0;
+  stream.on('data', (chunk: Buffer) => {
+    total += chunk.length;
+    if (kept >= limit) return;
+    const part = chunk.subarray(0, limit - kept);
+    chunks.push(part);
+    kept += part.length;
+  });
+  const closed = new Promise<void>((resolve) => stream.once('close', () => resolve()));
+  return {
+    closed,
+    text: () => Buffer.concat(chunks).toString('utf8'),
+    note: (name: string) =>
+      total > kept ? `${name} cut: kept the first ${kept} of ${total} bytes` : undefined,
+  };
+}
