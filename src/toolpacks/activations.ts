@@ -1,0 +1,109 @@
+import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import type { RunnerActivation } from './runner/index.js';
+
+/** One agent run as toolpacks see it: runner calls and callSupport carry its id and token. */
+export interface Activation extends RunnerActivation {
+  agentId: string;
+  runId: string;
+  sessionKey: string;
+}
+
+export interface SupportCheck {
+  activation: RunnerActivation;
+  /** The agent whose runner process asks. */
+  agentId: string;
+  toolpackId: string;
+  tool: string;
+}
+
+type Checked = { ok: true; activation: Activation } | { ok: false; reason: string };
+
+export interface ActivationRegistryOptions {
+  /** Whether the run is still going (the run registry says so). */
+  isRunning(runId: string): Promise<boolean>;
+  /** Which toolpack declares a tool. */
+  toolpackOf(tool: string): string | undefined;
+  /** The agent's allowlist. */
+  allows(agentId: string, tool: string): boolean;
+}
+
+/**
+ * Activations and the callSupport checks. Each check has its own refusal, in this order: the token
+ * is valid; the activation is the calling agent's and its run still goes; the tool belongs to the
+ * toolpack asking; the agent's allowlist includes it. Activations live as long as the process:
+ * ended runs are refused by `isRunning`, and old entries are dropped past a bound.
+ */
+export function createActivationRegistry(options: ActivationRegistryOptions) {
+  const byRun = new Map<string, Activation>();
+  const byId = new Map<string, Activation>();
+  const MAX = 1024;
+
+  return {
+    /** The activation of a run, made on the run's first toolpack call. */
+    forRun(run: { runId: string; agentId: string; sessionKey: string }): Activation {
+      const existing = byRun.get(run.runId);
+      if (existing) return existing;
+      const activation: Activation = {
+        activationId: `act_${randomUUID()}`,
+        token: randomBytes(24).toString('base64url'),
+        ...run,
+      };
+      byRun.set(run.runId, activation);
+      byId.set(activation.activationId, activation);
+      if (byRun.size > MAX) {
+        const [oldest] = byRun.values();
+        if (oldest) {
+          byRun.delete(oldest.runId);
+          byId.delete(oldest.activationId);
+        }
+      }
+      return activation;
+    },
+
+    /** The first three checks: a valid token, the calling agent's activation, a run still going. */
+    async checkActivation(given: RunnerActivation, agentId: string): Promise<Checked> {
+      const activation = byId.get(given.activationId);
+      if (!activation || !sameToken(activation.token, given.token)) {
+        return { ok: false, reason: 'callSupport refused: the activation token is not valid.' };
+      }
+      if (activation.agentId !== agentId) {
+        return {
+          ok: false,
+          reason: `callSupport refused: activation ${activation.activationId} belongs to agent "${activation.agentId}", not "${agentId}".`,
+        };
+      }
+      if (!(await options.isRunning(activation.runId))) {
+        return { ok: false, reason: `callSupport refused: activation ${activation.activationId} has ended.` };
+      }
+      return { ok: true, activation };
+    },
+
+    /** Every callSupport check, in order. */
+    async check(request: SupportCheck): Promise<Checked> {
+      const { tool, toolpackId, agentId } = request;
+      const checked = await this.checkActivation(request.activation, agentId);
+      if (!checked.ok) return checked;
+      if (options.toolpackOf(tool) !== toolpackId) {
+        return {
+          ok: false,
+          reason: `callSupport refused: tool "${tool}" is not part of toolpack "${toolpackId}".`,
+        };
+      }
+      if (!options.allows(agentId, tool)) {
+        return {
+          ok: false,
+          reason: `callSupport refused: tool "${tool}" is not in agent "${agentId}"'s allowlist.`,
+        };
+      }
+      return checked;
+    },
+  };
+}
+
+export type ActivationRegistry = ReturnType<typeof createActivationRegistry>;
+
+function sameToken(expected: string, given: string): boolean {
+  const a = Buffer.from(expected);
+  const b = Buffer.from(given);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
