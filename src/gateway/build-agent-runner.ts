@@ -9,7 +9,7 @@ import type { Config } from '../config/index.js';
 import type { Logger } from '../logging/index.js';
 import type { RunStore, SessionStore } from '../sessions/index.js';
 import { type BuiltinToolpackName, createBuiltinToolpackTools } from '../toolpacks/index.js';
-import { BUILTIN_TOOLS, createToolRegistry, type ToolServices } from '../tools/index.js';
+import { BUILTIN_TOOLS, createToolRegistry, type Tool, type ToolServices } from '../tools/index.js';
 import type { GatewayExtensions } from './create-gateway.js';
 
 /**
@@ -26,6 +26,8 @@ export async function buildAgentRunner(options: {
   services: ToolServices;
   /** The built-in toolpacks `tools.toolpacks` names; their tools are registered here. */
   builtinToolpacks: readonly BuiltinToolpackName[];
+  /** Tools of the local toolpacks, by toolpack id (they run in runner processes). */
+  toolpackTools: readonly { toolpackId: string; tools: readonly Tool[] }[];
   stateDir: string;
   logger: Logger;
 }): Promise<AgentRunner> {
@@ -43,6 +45,9 @@ export async function buildAgentRunner(options: {
     const toolpackOptions = { config, configPath: options.configPath, stateDir: options.stateDir };
     for (const tool of createBuiltinToolpackTools(name, toolpackOptions))
       registry.register(tool, `toolpack ${name}`);
+  }
+  for (const { toolpackId, tools } of options.toolpackTools) {
+    for (const tool of tools) registry.register(tool, `toolpack ${toolpackId}`);
   }
   for (const tool of extensions.tools ?? []) registry.register(tool, 'gateway options');
   const providers = new Map<string, ModelProvider>();

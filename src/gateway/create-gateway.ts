@@ -20,8 +20,10 @@ import { createRouter, type Router } from '../routing/index.js';
 import { createRunStore, createSessionStore, createSubagentRegistry } from '../sessions/index.js';
 import { createStore, type Store } from '../store/index.js';
 import { createSubagentManager, type SubagentManager } from '../subagents/index.js';
+import type { ToolpackRuntime } from '../toolpacks/index.js';
 import type { Tool } from '../tools/index.js';
 import { buildAgentRunner } from './build-agent-runner.js';
+import { buildToolpackRuntime } from './build-toolpacks.js';
 import { createGatewayControl } from './gateway-control.js';
 import type { RestartRequest, ScheduledRestart } from './gateway-host.js';
 import { resolveHttpToken } from './http-token.js';
@@ -73,6 +75,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const stopping = new AbortController();
   let subagents: SubagentManager | undefined;
   let restartNote: Promise<void> | undefined;
+  let toolpackRuntime: ToolpackRuntime | undefined;
 
   async function start() {
     try {
@@ -120,6 +123,16 @@ export function createGateway(options: GatewayOptions): Gateway {
         `toolpack skipped: ${describeProblem(problem)}`,
       );
     }
+    const local = buildToolpackRuntime({
+      config,
+      configPath,
+      stateDir,
+      toolpacks: toolpacks.toolpacks,
+      store,
+      runs,
+      logger: logger.child({ component: 'toolpacks' }),
+    });
+    toolpackRuntime = local.runtime;
     const scrub = createSecretScrubber(secrets);
     const gatewayControl = createGatewayControl({
       config,
@@ -160,6 +173,12 @@ export function createGateway(options: GatewayOptions): Gateway {
       sessions,
       runs,
       builtinToolpacks: toolpacks.builtins,
+      toolpackTools: toolpacks.toolpacks.map((toolpack) => ({
+        toolpackId: toolpack.id,
+        tools: local.runtime.tools.filter((tool) =>
+          toolpack.tools.some((declared) => declared.name === tool.name),
+        ),
+      })),
       stateDir,
       logger,
       services: {
@@ -240,6 +259,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     await restartNote;
     await router?.close(config.gateway.drainTimeoutMs);
     await subagentsClosed;
+    await toolpackRuntime?.stop();
     for (const adapter of adapters.splice(0).reverse()) {
       await adapter
         .stop()

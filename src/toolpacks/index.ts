@@ -1,5 +1,27 @@
+export { type ActivationRegistry, createActivationRegistry } from './activations.js';
 export { type BuiltinToolpackOptions, createBuiltinToolpackTools, workspaceFor } from './builtin/index.js';
 export { BUILTIN_TOOLPACK_TOOLS } from './builtin-names.js';
+export {
+  type ControllerAgent,
+  type ControllerHost,
+  type ControllerHostOptions,
+  type ControllerSignalRequest,
+  type ControllerSupportRequest,
+  createControllerHost,
+  createProjectStore,
+  MESSAGE_PRIORITIES,
+  type MessagePriority,
+  type ProjectAgent,
+  type ProjectConfigView,
+  type ProjectMessage,
+  type ProjectStore,
+  type ProjectStoreOptions,
+  type SchedulerHook,
+  type SchedulerHookContext,
+  type SendMessageRequest,
+  type ToolpackKeyValue,
+  toolpackNamespace,
+} from './controller/index.js';
 export {
   type BuiltinToolpackName,
   type LoadToolpacksOptions,
@@ -27,6 +49,11 @@ export {
   type RunnerSupportRequest,
   type ToolOutput,
 } from './runner/index.js';
+export {
+  createToolpackRuntime,
+  type ToolpackRuntime,
+  type ToolpackRuntimeOptions,
+} from './toolpack-runtime.js';
 export type {
   LoadedTool,
   LoadedToolpack,

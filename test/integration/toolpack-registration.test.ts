@@ -59,6 +59,43 @@ describe('built-in toolpacks', () => {
   });
 });
 
+describe('local toolpacks at run time', () => {
+  it('runs review-tools unchanged: model → runner process → callSupport → controller → recordSignal', async () => {
+    const model = await startFakeOpenAIServer();
+    try {
+      gateway = await startTestGateway({
+        config: {
+          tools: { toolpacks: [{ path: REVIEW_TOOLS, id: 'review-tools' }] },
+          models: {
+            fake: { provider: 'openai', model: 'fake-1', baseUrl: model.url, apiKey: 'sk-test-review' },
+          },
+          agents: { main: { model: 'fake', tools: ['review.*'] } },
+        },
+      });
+      model.push({
+        toolCalls: [
+          { name: 'review.summarize', arguments: {} },
+          { name: 'review.summarize', arguments: { summary: 'two nits, one bug' } },
+        ],
+      });
+      model.push({ text: 'recorded' });
+      const response = await gateway.send('summarize the review');
+      expect(response.body.replies.at(-1).text).toBe('recorded');
+      const results = model.requests[1].messages.filter((message: any) => message.role === 'tool');
+      // Arguments are checked against the manifest's inputSchema before the runner sees them.
+      expect(results[0].content).toContain('/summary: is required');
+      expect(JSON.parse(results[1].content)).toEqual({
+        output: 'Review summary recorded: two nits, one bug',
+      });
+      const signal = gateway.logLines.find((line) => line.includes('signal recorded'));
+      expect(signal).toContain('"kind":"review.summarized"');
+      expect(signal).toContain('"targetAgent":"pm"');
+    } finally {
+      await model.close();
+    }
+  });
+});
+
 describe('toolpack registration', () => {
   it('loads the good toolpacks, skips and reports a broken one, and keeps running', async () => {
     gateway = await startTestGateway({

@@ -1,0 +1,25 @@
+export {
+  type ControllerAgent,
+  type ControllerHost,
+  type ControllerHostOptions,
+  type ControllerSignalRequest,
+  type ControllerSupportRequest,
+  createControllerHost,
+  type SchedulerHook,
+  type SchedulerHookContext,
+} from './controller-host.js';
+export {
+  MESSAGE_PRIORITIES,
+  type MessagePriority,
+  type ProjectMessage,
+  type SendMessageRequest,
+} from './project-message.js';
+export {
+  createProjectStore,
+  type ProjectAgent,
+  type ProjectConfigView,
+  type ProjectStore,
+  type ProjectStoreOptions,
+  type ToolpackKeyValue,
+  toolpackNamespace,
+} from './project-store.js';

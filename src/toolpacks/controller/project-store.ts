@@ -1,0 +1,133 @@
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import type { Logger } from '../../logging/index.js';
+import type { Store } from '../../store/index.js';
+import { checkMessage, type ProjectMessage, type SendMessageRequest } from './project-message.js';
+
+/** One roster entry, as Suzumio's `listAgents()` shows it to toolpacks. */
+export interface ProjectAgent {
+  id: string;
+  displayName: string;
+  role: string;
+  status: string;
+}
+
+/** The read-only config view: what Suzumio's packaged toolpacks read, and nothing else (no secrets). */
+export interface ProjectConfigView {
+  readonly channels: readonly string[];
+  readonly communication: { readonly coordinatorAgent: string };
+}
+
+/**
+ * The toolpack's own key/value namespace. Values are stored as JSON: `get` returns what
+ * `JSON.stringify` keeps of the value that was set, whatever the store backend.
+ */
+export interface ToolpackKeyValue {
+  get(key: string): Promise<unknown>;
+  set(key: string, value: unknown): Promise<void>;
+  delete(key: string): Promise<void>;
+}
+
+/** `context.store` of a controller: the surface Suzumio's own packaged toolpacks use, plus `kv`. */
+export interface ProjectStore {
+  /** `root` is the state dir; a toolpack keeps its files under `<root>/toolpack-state/<id>/`. */
+  readonly paths: { readonly root: string };
+  config(): ProjectConfigView;
+  listAgents(): ProjectAgent[];
+  /** Validates, hands the message to the gateway (which persists and delivers it) and returns its id. */
+  sendMessage(request: SendMessageRequest): { id: string };
+  projectStats(): Record<string, unknown>;
+  readonly kv: ToolpackKeyValue;
+}
+
+export interface ProjectStoreOptions {
+  toolpackId: string;
+  /** Absolute. */
+  stateDir: string;
+  /** The names of the configured chat routes (`#ops`); `sendMessage` refuses any other channel. */
+  routeNames: readonly string[];
+  coordinatorAgent: string;
+  listAgents(): readonly ProjectAgent[];
+  projectStats(): Record<string, unknown>;
+  /** Persists and delivers; not awaited by `sendMessage`. A failure is logged. */
+  deliver(message: ProjectMessage): void | Promise<void>;
+  store: Store;
+  logger: Logger;
+}
+
+/** The store namespace of a toolpack. Ids may hold capitals, `.` and `_`, which namespace names may not. */
+export function toolpackNamespace(toolpackId: string): string {
+  // Injective: each `-` is followed by `-` (a hyphen), `0` (`.`), `1` (`_`) or a lowercase letter
+  // (that letter's capital).
+  const encoded = toolpackId.replace(/[^a-z0-9]/g, (character) => {
+    if (character === '-') return '--';
+    if (character === '.') return '-0';
+    if (character === '_') return '-1';
+    return `-${character.toLowerCase()}`;
+  });
+  return `toolpack-${encoded}`;
+}
+
+/** One store per toolpack: `kv` and the `toolpackId` of sent messages belong to it. */
+export function createProjectStore(options: ProjectStoreOptions): ProjectStore {
+  const { toolpackId, logger } = options;
+  if (!path.isAbsolute(options.stateDir))
+    throw new TypeError('createProjectStore: stateDir must be absolute');
+  const routes = new Set(options.routeNames);
+  const configView: ProjectConfigView = Object.freeze({
+    channels: Object.freeze([...options.routeNames]),
+    communication: Object.freeze({ coordinatorAgent: options.coordinatorAgent }),
+  });
+  const namespace = options.store.namespace(toolpackNamespace(toolpackId));
+
+  function sendMessage(request: SendMessageRequest): { id: string } {
+    const message = checkMessage(request, routes);
+    const sent: ProjectMessage = {
+      id: `msg_${randomUUID()}`,
+      ...message,
+      createdAt: new Date().toISOString(),
+      toolpackId,
+    };
+    const failed = (error: unknown) =>
+      logger.error(
+        { err: error, toolpack: toolpackId, messageId: sent.id },
+        'toolpack message not delivered',
+      );
+    try {
+      const delivering = options.deliver(sent);
+      if (delivering) delivering.catch(failed);
+    } catch (error) {
+      failed(error);
+    }
+    return { id: sent.id };
+  }
+
+  // Async throughout, so a bad key or value is a rejection like any store failure.
+  const kv: ToolpackKeyValue = Object.freeze({
+    get: async (key: string) => namespace.get(checkKey(key)),
+    set: async (key: string, value: unknown) => namespace.set(checkKey(key), asJson(value)),
+    delete: async (key: string) => namespace.delete(checkKey(key)),
+  });
+
+  return Object.freeze({
+    paths: Object.freeze({ root: path.resolve(options.stateDir) }),
+    config: () => configView,
+    listAgents: () =>
+      options.listAgents().map(({ id, displayName, role, status }) => ({ id, displayName, role, status })),
+    sendMessage,
+    projectStats: () => options.projectStats(),
+    kv,
+  });
+}
+
+function checkKey(key: unknown): string {
+  if (typeof key !== 'string' || key === '') throw new TypeError('kv: key must be a non-empty string');
+  return key;
+}
+
+function asJson(value: unknown): unknown {
+  const text = JSON.stringify(value);
+  if (text === undefined)
+    throw new TypeError('kv: value must be JSON-serializable (use delete to remove a key)');
+  return JSON.parse(text);
+}
