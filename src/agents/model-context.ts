@@ -4,7 +4,7 @@ import type { ModelMessage } from './providers/index.js';
 const MISSING_RESULT = 'No result: the run ended before this tool call finished.';
 
 /**
- * Turns transcript entries into the model's conversation. The window starts at a user entry
+ * Turns transcript entries into the model's conversation. The window starts at a user or system entry
  * (never in the middle of a tool exchange), every tool call gets a result (a run cut short
  * leaves calls without one, which providers reject), and in channels each user message is
  * prefixed with its sender, since several people talk there.
@@ -13,7 +13,8 @@ export function toModelMessages(
   entries: readonly TranscriptEntry[],
   options: { multiUser: boolean },
 ): ModelMessage[] {
-  const start = entries.findIndex((entry) => entry.role === 'user');
+  // A turn the runtime started (signals, announcements) may open with a system entry.
+  const start = entries.findIndex((entry) => entry.role === 'user' || entry.role === 'system');
   const window = start < 0 ? [] : entries.slice(start);
   const messages: ModelMessage[] = [];
   let open: { id: string; name: string }[] = [];

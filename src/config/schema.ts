@@ -332,6 +332,51 @@ export const ConfigSchema = Strict(
       },
       { default: {}, description: 'The tool loop.' },
     ),
+    routes: Type.Record(
+      Type.String(),
+      Type.String({
+        pattern: '^(webchat|slack|discord):.+$',
+        description: 'Where the route posts: `webchat:<user>`, `slack:<channel id>`, `discord:<channel id>`.',
+      }),
+      {
+        propertyNames: { pattern: '^[#A-Za-z0-9][A-Za-z0-9_.#-]{0,63}$' },
+        default: {},
+        description:
+          'Named chat routes toolpacks and `messages.send` post to, e.g. `"#ops": "slack:C0123"`, `"#lobby": "webchat:local"`.',
+      },
+    ),
+    communication: Strict(
+      {
+        coordinatorAgent: Type.Optional(
+          Type.String({
+            pattern: AGENT_ID_PATTERN,
+            description: 'The agent toolpacks address by default; default `defaultAgent`.',
+          }),
+        ),
+      },
+      { default: {}, description: 'How toolpacks address agents.' },
+    ),
+    project: Strict(
+      {
+        id: Type.String({
+          pattern: '^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$',
+          default: 'default',
+          description: 'The project id in toolpack contexts and the web UI API paths.',
+        }),
+      },
+      { default: {}, description: 'The project this gateway serves.' },
+    ),
+    scheduler: Strict(
+      {
+        tickMs: Type.Integer({
+          minimum: 50,
+          maximum: 3600000,
+          default: 1000,
+          description: 'How often pending signals are delivered and toolpack scheduler hooks run.',
+        }),
+      },
+      { default: {}, description: 'The scheduler tick.' },
+    ),
     subagents: Strict(
       {
         maxSpawnDepth: Type.Integer({

@@ -98,6 +98,13 @@ function checkReferences(config: Config): ConfigIssue[] {
       });
     }
   }
+  const coordinator = config.communication.coordinatorAgent;
+  if (coordinator !== undefined && !(coordinator in config.agents)) {
+    issues.push({
+      path: '/communication/coordinatorAgent',
+      message: `names agent "${coordinator}", which is not in agents`,
+    });
+  }
   config.subagents.allowAgents.forEach((agentId, index) => {
     if (agentId !== '*' && !(agentId in config.agents)) {
       issues.push({

@@ -8,7 +8,12 @@ import {
 import type { Config } from '../config/index.js';
 import type { Logger } from '../logging/index.js';
 import type { RunStore, SessionStore } from '../sessions/index.js';
-import { type BuiltinToolpackName, createBuiltinToolpackTools } from '../toolpacks/index.js';
+import {
+  type BuiltinToolpackName,
+  type CoreMessage,
+  createBuiltinToolpackTools,
+  createCoreTools,
+} from '../toolpacks/index.js';
 import { BUILTIN_TOOLS, createToolRegistry, type Tool, type ToolServices } from '../tools/index.js';
 import type { GatewayExtensions } from './create-gateway.js';
 
@@ -28,6 +33,8 @@ export async function buildAgentRunner(options: {
   builtinToolpacks: readonly BuiltinToolpackName[];
   /** Tools of the local toolpacks, by toolpack id (they run in runner processes). */
   toolpackTools: readonly { toolpackId: string; tools: readonly Tool[] }[];
+  /** `messages.send` of the core toolpack. */
+  sendMessage(message: CoreMessage): Promise<void>;
   stateDir: string;
   logger: Logger;
 }): Promise<AgentRunner> {
@@ -36,10 +43,8 @@ export async function buildAgentRunner(options: {
   for (const tool of BUILTIN_TOOLS) registry.register(tool, 'builtin');
   for (const name of options.builtinToolpacks) {
     if (name === 'core') {
-      // messages.send and coordination.wait_for_signal need the signal queue, which is not built yet.
-      logger.warn(
-        'the built-in toolpack "core" is not available in this version; its tools are not registered',
-      );
+      for (const tool of createCoreTools({ send: options.sendMessage }))
+        registry.register(tool, 'toolpack core');
       continue;
     }
     const toolpackOptions = { config, configPath: options.configPath, stateDir: options.stateDir };

@@ -1,6 +1,7 @@
 import type { Config } from '../config/index.js';
 import type { Logger } from '../logging/index.js';
 import type { RunStore } from '../sessions/index.js';
+import type { SignalInput } from '../signals/index.js';
 import type { Store } from '../store/index.js';
 import {
   type ControllerHost,
@@ -10,12 +11,12 @@ import {
   type LoadedToolpack,
   type ToolpackRuntime,
 } from '../toolpacks/index.js';
+import type { Signals } from './build-signals.js';
 
 /**
  * Local toolpacks at run time: a controller host per toolpack (in this process, with its project
- * store) and the runtime whose tools run in per-agent runner processes. Signals and messages that
- * toolpacks record are logged: the signal queue that delivers them is a later slice of the
- * toolpacks issue, and the log says so rather than pretending they were delivered.
+ * store) and the runtime whose tools run in per-agent runner processes. Signals and messages they
+ * record go to the signal service, reached late (it needs the controllers for its hooks).
  */
 export function buildToolpackRuntime(options: {
   config: Config;
@@ -24,39 +25,30 @@ export function buildToolpackRuntime(options: {
   toolpacks: readonly LoadedToolpack[];
   store: Store;
   runs: RunStore;
+  signals: () => Pick<Signals, 'record' | 'send' | 'agents'>;
   logger: Logger;
 }): { runtime: ToolpackRuntime; controllers: ReadonlyMap<string, ControllerHost> } {
   const { config, logger } = options;
-  const recordSignal = (request: { toolpackId: string; signal: unknown; activationId?: string }) => {
-    logger.warn(
-      { toolpack: request.toolpackId, activation: request.activationId, signal: request.signal },
-      'signal recorded; signal delivery is not available in this version',
-    );
+  const recordSignal = (request: { toolpackId: string; signal: unknown }) => {
+    void options.signals().record(request.signal as SignalInput, `toolpack:${request.toolpackId}`);
   };
   const controllers = new Map<string, ControllerHost>();
   for (const toolpack of options.toolpacks) {
     const store = createProjectStore({
       toolpackId: toolpack.id,
       stateDir: options.stateDir,
-      routeNames: [],
-      coordinatorAgent: config.defaultAgent,
+      routeNames: Object.keys(config.routes),
+      coordinatorAgent: config.communication.coordinatorAgent ?? config.defaultAgent,
       listAgents: () =>
-        Object.entries(config.agents).map(([id, agent]) => ({
-          id,
-          displayName: agent.displayName ?? id,
-          role: 'agent',
-          status: 'idle',
-        })),
+        options
+          .signals()
+          .agents()
+          .map(({ id, displayName, role, status }) => ({ id, displayName, role, status })),
       projectStats: () => ({
         agents: Object.keys(config.agents).length,
         toolpacks: options.toolpacks.length,
       }),
-      deliver: (message) => {
-        logger.warn(
-          { toolpack: toolpack.id, message: message.id },
-          'toolpack message not delivered: messaging is not available in this version',
-        );
-      },
+      deliver: (message) => options.signals().send(message),
       store: options.store,
       logger: logger.child({ toolpack: toolpack.id }),
     });

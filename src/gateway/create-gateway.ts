@@ -23,6 +23,7 @@ import { createSubagentManager, type SubagentManager } from '../subagents/index.
 import type { ToolpackRuntime } from '../toolpacks/index.js';
 import type { Tool } from '../tools/index.js';
 import { buildAgentRunner } from './build-agent-runner.js';
+import { buildSignals, type Signals } from './build-signals.js';
 import { buildToolpackRuntime } from './build-toolpacks.js';
 import { createGatewayControl } from './gateway-control.js';
 import type { RestartRequest, ScheduledRestart } from './gateway-host.js';
@@ -76,6 +77,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   let subagents: SubagentManager | undefined;
   let restartNote: Promise<void> | undefined;
   let toolpackRuntime: ToolpackRuntime | undefined;
+  let signals: Signals | undefined;
 
   async function start() {
     try {
@@ -130,6 +132,10 @@ export function createGateway(options: GatewayOptions): Gateway {
       toolpacks: toolpacks.toolpacks,
       store,
       runs,
+      signals: () => {
+        if (!signals) throw new SwitchboardError('GATEWAY_STATE', 'the gateway is not running');
+        return signals;
+      },
       logger: logger.child({ component: 'toolpacks' }),
     });
     toolpackRuntime = local.runtime;
@@ -173,6 +179,10 @@ export function createGateway(options: GatewayOptions): Gateway {
       sessions,
       runs,
       builtinToolpacks: toolpacks.builtins,
+      sendMessage: async (message) => {
+        if (!signals) throw new SwitchboardError('GATEWAY_STATE', 'the gateway is not running');
+        await signals.send(message);
+      },
       toolpackTools: toolpacks.toolpacks.map((toolpack) => ({
         toolpackId: toolpack.id,
         tools: local.runtime.tools.filter((tool) =>
@@ -209,6 +219,14 @@ export function createGateway(options: GatewayOptions): Gateway {
         adapterFor(route)?.sendDelta?.(route, { id, delta });
       },
     });
+    signals = buildSignals({
+      config,
+      store,
+      router: routerNow,
+      deliver,
+      controllers: local.controllers,
+      logger: logger.child({ component: 'signals' }),
+    });
     const dispatch = router.dispatch;
     for (const adapter of adapters) await adapter.start(dispatch);
 
@@ -238,6 +256,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       'gateway started',
     );
     await subagentService.resume();
+    signals.scheduler.start();
     restartNote = deliverRestartNote({
       stateDir,
       sessions,
@@ -254,6 +273,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   async function stop() {
     // Order matters: refuse new messages, let turns end, then close transports and storage.
     stopping.abort();
+    await signals?.scheduler.stop();
     // Sub-agent runs that end during the drain record their end before the store closes.
     const subagentsClosed = subagents?.close();
     await restartNote;

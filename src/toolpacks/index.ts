@@ -1,4 +1,5 @@
 export { type ActivationRegistry, createActivationRegistry } from './activations.js';
+export { type CoreMessage, createCoreTools } from './builtin/core.js';
 export { type BuiltinToolpackOptions, createBuiltinToolpackTools, workspaceFor } from './builtin/index.js';
 export { BUILTIN_TOOLPACK_TOOLS } from './builtin-names.js';
 export {

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeOpenAIServer } from '../fakes/fake-openai-server.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { REPO_ROOT } from '../helpers/process.js';
+import { openEvents } from '../helpers/webchat-events.js';
 
 /**
  * Registered toolpacks at start, over the real HTTP API: a good one loads, a broken one is skipped
@@ -69,7 +70,8 @@ describe('local toolpacks at run time', () => {
           models: {
             fake: { provider: 'openai', model: 'fake-1', baseUrl: model.url, apiKey: 'sk-test-review' },
           },
-          agents: { main: { model: 'fake', tools: ['review.*'] } },
+          agents: { main: { model: 'fake', tools: ['review.*'] }, pm: { model: 'fake', tools: [] } },
+          scheduler: { tickMs: 50 },
         },
       });
       model.push({
@@ -87,9 +89,53 @@ describe('local toolpacks at run time', () => {
       expect(JSON.parse(results[1].content)).toEqual({
         output: 'Review summary recorded: two nits, one bug',
       });
-      const signal = gateway.logLines.find((line) => line.includes('signal recorded'));
-      expect(signal).toContain('"kind":"review.summarized"');
-      expect(signal).toContain('"targetAgent":"pm"');
+      // The controller's signal wakes the pm agent with a turn in its main session.
+      await model.waitForRequests(3);
+      const woken = model.requests[2];
+      expect(woken.messages[0].content).toContain('(session agent:pm:main)');
+      expect(woken.messages.at(-1).content).toContain('"kind":"review.summarized"');
+      expect(woken.messages.at(-1).content).toContain('two nits, one bug');
+    } finally {
+      await model.close();
+    }
+  });
+});
+
+describe('the core toolpack', () => {
+  it('messages.send wakes another agent with the message and posts to a named route', async () => {
+    const model = await startFakeOpenAIServer();
+    try {
+      gateway = await startTestGateway({
+        config: {
+          tools: { toolpacks: ['core'] },
+          routes: { '#lobby': 'webchat:local' },
+          models: {
+            fake: { provider: 'openai', model: 'fake-1', baseUrl: model.url, apiKey: 'sk-test-core' },
+          },
+          agents: { main: { model: 'fake' }, ops: { model: 'fake', tools: [] } },
+          scheduler: { tickMs: 50 },
+        },
+      });
+      const events = await openEvents(gateway, 'local');
+      model.push({
+        toolCalls: [
+          { name: 'messages.send', arguments: { recipient: 'ops', body: 'disk at 91%' } },
+          { name: 'messages.send', arguments: { channel: '#lobby', body: 'heads up: disk at 91%' } },
+          { name: 'coordination.wait_for_signal', arguments: { reason: 'ops to answer' } },
+        ],
+      });
+      const response = await gateway.send('tell ops and the lobby');
+      // wait_for_signal ended the run: no second model call for this turn.
+      expect(response.body.replies).toEqual([]);
+      await expect
+        .poll(() => events.events.filter((event) => event.type === 'reply').map((event) => event.data.text))
+        .toContain('main: heads up: disk at 91%');
+      await model.waitForRequests(2);
+      const woken = model.requests[1];
+      expect(woken.messages[0].content).toContain('(session agent:ops:main)');
+      expect(woken.messages.at(-1).content).toContain('"kind":"message"');
+      expect(woken.messages.at(-1).content).toContain('disk at 91%');
+      expect(woken.messages.at(-1).content).toContain('"priority":"P1"');
     } finally {
       await model.close();
     }

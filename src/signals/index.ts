@@ -1,0 +1,4 @@
+export { parseRoute } from './routes.js';
+export { createScheduler, type Scheduler, type SchedulerAgent } from './scheduler.js';
+export { createSignalQueue, type SignalQueue } from './signal-queue.js';
+export { SIGNAL_PRIORITIES, type Signal, type SignalInput, type SignalPriority } from './types.js';

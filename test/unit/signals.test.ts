@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/logging/index.js';
+import { createScheduler, createSignalQueue, type Signal } from '../../src/signals/index.js';
+import { createStore } from '../../src/store/index.js';
+
+const logLines: string[] = [];
+const { logger } = createLogger({
+  level: 'info',
+  destination: { write: (line: string) => void logLines.push(line) },
+});
+
+async function queue() {
+  const store = await createStore({ url: 'memory://', stateDir: '.', logger });
+  return createSignalQueue({ store, logger });
+}
+
+describe('the signal queue', () => {
+  it('delivers P0/P1 together, P2/P3 one at a time, most urgent first', async () => {
+    const signals = await queue();
+    await signals.record({ kind: 'a', targetAgent: 'pm', priority: 'P3' }, 'test');
+    await signals.record({ kind: 'b', targetAgent: 'pm', priority: 'P2' }, 'test');
+    await signals.record({ kind: 'c', targetAgent: 'pm', priority: 'P1' }, 'test');
+    await signals.record({ kind: 'd', targetAgent: 'pm', priority: 'P0' }, 'test');
+    const kinds = async () => (await signals.take('pm')).map((signal) => signal.kind);
+    expect(await kinds()).toEqual(['d', 'c']);
+    expect(await kinds()).toEqual(['b']);
+    expect(await kinds()).toEqual(['a']);
+    expect(await kinds()).toEqual([]);
+  });
+
+  it('merges a kind already pending for the same agent, keeping the most urgent priority', async () => {
+    const signals = await queue();
+    await signals.record({ kind: 'nudge', targetAgent: 'pm', priority: 'P3', payload: 1 }, 'test');
+    await signals.record({ kind: 'nudge', targetAgent: 'pm', priority: 'P2', payload: 2 }, 'test');
+    await signals.record({ kind: 'nudge', targetAgent: 'qa', priority: 'P2', payload: 3 }, 'test');
+    const taken = await signals.take('pm');
+    expect(taken).toEqual([
+      expect.objectContaining({ kind: 'nudge', priority: 'P2', payload: 2, merged: 1 }),
+    ]);
+    expect(signals.hasPending('qa')).toBe(true);
+    expect(signals.hasPending('pm')).toBe(false);
+  });
+
+  it('refuses a bad priority and keeps untargeted signals out of the queue', async () => {
+    const signals = await queue();
+    expect(await signals.record({ kind: 'x', targetAgent: 'pm', priority: 'P9' as never }, 'test')).toEqual({
+      ok: false,
+      reason: 'signal priority must be one of P0, P1, P2, P3',
+    });
+    await signals.record({ kind: 'shipped', usefulEffect: 'released 1.2' }, 'test');
+    expect(await signals.targets()).toEqual([]);
+    expect(logLines.some((line) => line.includes('useful effect recorded'))).toBe(true);
+  });
+});
+
+describe('the scheduler tick', () => {
+  it('wakes idle agents first, then runs every hook; a throwing hook does not stop the tick', async () => {
+    const signals = await queue();
+    await signals.record({ kind: 'wake', targetAgent: 'pm' }, 'test');
+    await signals.record({ kind: 'wake', targetAgent: 'busy' }, 'test');
+    const woken: [string, Signal[]][] = [];
+    const recorded: string[] = [];
+    const scheduler = createScheduler({
+      tickMs: 1000,
+      project: 'default',
+      queue: signals,
+      agents: () =>
+        ['pm', 'busy'].map((id) => ({
+          id,
+          displayName: id,
+          role: 'agent',
+          status: id === 'busy' ? ('running' as const) : ('idle' as const),
+          activeActivationId: null,
+          updatedAt: '',
+          modelAlive: id === 'busy',
+        })),
+      wake: async (agentId, batch) => void woken.push([agentId, batch]),
+      hooks: [
+        {
+          toolpackId: 'broken',
+          run: async () => {
+            throw new Error('hook exploded');
+          },
+        },
+        {
+          toolpackId: 'plan',
+          run: async (context) => {
+            const pending = (context.hasPendingSignalsForAgent as (id: string) => boolean)('busy');
+            return [
+              { kind: 'plan.continuation_nudge', targetAgent: 'pm', payload: { busyHasPending: pending } },
+            ];
+          },
+        },
+      ],
+      record: async (signal, source) => void recorded.push(`${source} ${signal.kind}`),
+      logger,
+    });
+    await scheduler.tick();
+    expect(woken.map(([agent, batch]) => [agent, batch.map((signal) => signal.kind)])).toEqual([
+      ['pm', ['wake']],
+    ]);
+    expect(recorded).toEqual(['toolpack:plan plan.continuation_nudge']);
+    expect(
+      logLines.some((line) => line.includes('scheduler hook failed') && line.includes('hook exploded')),
+    ).toBe(true);
+    expect(signals.hasPending('busy')).toBe(true);
+    await scheduler.stop();
+  });
+});
