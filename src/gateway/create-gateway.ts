@@ -20,7 +20,7 @@ import { createRouter, type Router } from '../routing/index.js';
 import { createRunStore, createSessionStore, createSubagentRegistry } from '../sessions/index.js';
 import { createStore, type Store } from '../store/index.js';
 import { createSubagentManager, type SubagentManager } from '../subagents/index.js';
-import type { ToolpackRuntime } from '../toolpacks/index.js';
+import { checkWebuiHandlers, listWebuiEntries, type ToolpackRuntime } from '../toolpacks/index.js';
 import type { Tool } from '../tools/index.js';
 import { buildAgentRunner } from './build-agent-runner.js';
 import { buildSignals, type Signals } from './build-signals.js';
@@ -139,6 +139,16 @@ export function createGateway(options: GatewayOptions): Gateway {
       logger: logger.child({ component: 'toolpacks' }),
     });
     toolpackRuntime = local.runtime;
+    // A declared WebUI entry without a handler is a problem like any other: reported, left out.
+    const webuiProblems = await checkWebuiHandlers(toolpacks.toolpacks, local.controllers);
+    for (const problem of webuiProblems) {
+      logger.warn(
+        { file: problem.file, rule: problem.rule },
+        `toolpack entry skipped: ${describeProblem(problem)}`,
+      );
+    }
+    toolpacks.problems.push(...webuiProblems);
+    const webuiEntries = listWebuiEntries(toolpacks.toolpacks, webuiProblems);
     const scrub = createSecretScrubber(secrets);
     const gatewayControl = createGatewayControl({
       config,
@@ -236,6 +246,17 @@ export function createGateway(options: GatewayOptions): Gateway {
       token: token.token,
       logger: logger.child({ component: 'http' }),
       sessions: createSessionsView(sessions, router, subagentService),
+      toolUi: {
+        projectId: config.project.id,
+        entries: () => webuiEntries,
+        run: (toolpackId, entryId, input) => {
+          const controller = local.controllers.get(toolpackId);
+          if (!controller) throw new Error(`no controller for toolpack ${toolpackId}`);
+          return controller.webui(entryId, input);
+        },
+        roster: () =>
+          Object.entries(config.agents).map(([id, agent]) => ({ id, displayName: agent.displayName ?? id })),
+      },
       toolpacks: {
         report: () => ({
           toolpacks: toolpacks.toolpacks.map((toolpack) => ({

@@ -1,3 +1,4 @@
 export type { SessionSummary, SessionsView } from './routes/sessions.js';
+export type { RosterAgentView, ToolUiOptions, WebuiEntryView, WebuiOutput } from './routes/tool-ui.js';
 export type { ToolpacksView } from './routes/toolpacks.js';
 export { createHttpServer, type HttpServer, type HttpServerOptions } from './server.js';

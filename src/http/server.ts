@@ -5,8 +5,10 @@ import { createAuthHook } from './auth.js';
 import { handleHttpError } from './errors.js';
 import { registerHealthRoutes } from './routes/health.js';
 import { registerSessionRoutes, type SessionsView } from './routes/sessions.js';
+import { registerToolUiRoutes, type ToolUiOptions } from './routes/tool-ui.js';
 import { registerToolpackRoutes, type ToolpacksView } from './routes/toolpacks.js';
 import { registerWebchatRoutes } from './routes/webchat.js';
+import { loadToolsPage } from './tools-page.js';
 import { loadWebchatPage } from './webchat-page.js';
 
 export interface HttpServerOptions {
@@ -18,6 +20,8 @@ export interface HttpServerOptions {
   toolpacks: ToolpacksView;
   /** The web chat, when enabled. */
   webchat?: WebchatAdapter | undefined;
+  /** Toolpack WebUI entries: the Tools page and its API, when given. */
+  toolUi?: ToolUiOptions | undefined;
 }
 
 export interface HttpServer {
@@ -42,6 +46,11 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
   registerToolpackRoutes(app, options.toolpacks);
   if (options.webchat)
     registerWebchatRoutes(app, { webchat: options.webchat, page: await loadWebchatPage() });
+  if (options.toolUi) {
+    const { projectId } = options.toolUi;
+    const page = await loadToolsPage({ projectId, chat: options.webchat !== undefined });
+    registerToolUiRoutes(app, options.toolUi, page);
+  }
   app.setNotFoundHandler((request, reply) =>
     reply
       .code(404)

@@ -64,3 +64,4 @@ export type {
   ToolpackRule,
 } from './types.js';
 export { type LoadToolpackManifestOptions, loadToolpackManifest } from './validate-manifest.js';
+export { checkWebuiHandlers, type ListedWebuiEntry, listWebuiEntries } from './webui-check.js';

@@ -28,6 +28,8 @@ export type ToolpackRule =
   | 'webui-id-invalid'
   | 'webui-kind'
   | 'webui-duplicate-entry'
+  // Checked at start, against the controller module (`webui-check.ts`).
+  | 'webui-handler-missing'
   // Across the registered toolpacks.
   | 'toolpack-duplicate-id'
   | 'tool-duplicate';

@@ -173,6 +173,20 @@ describe('toolpack registration', () => {
       ),
     ).toBe(true);
     expect((await gateway.send('/whoami')).body.replies[0].text).toContain('webchat:local');
+
+    // The WebUI entries of the loaded toolpack, and its panel, over the real gateway.
+    const entries = await gateway.request('GET', '/api/projects/default/tool-ui');
+    expect(entries.body.entries).toEqual([
+      expect.objectContaining({ toolpack: 'review-tools', id: 'review.stats', kind: 'panel' }),
+    ]);
+    const panel = await gateway.request(
+      'POST',
+      '/api/projects/default/tool-ui/review-tools/review.stats',
+      {},
+    );
+    expect(panel.status).toBe(200);
+    expect(panel.body.metadata.stats).toEqual({ agents: 1, toolpacks: 1 });
+    expect((await gateway.request('GET', '/api/projects/other/tool-ui')).status).toBe(404);
   });
 
   it('refuses a config edit that adds a broken toolpack, naming the rule; a good one is written', async () => {

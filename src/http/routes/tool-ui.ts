@@ -1,0 +1,174 @@
+import { Ajv, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { describeSchemaError } from '../../config/index.js';
+import { tokenCookieName } from '../auth.js';
+
+// ajv-formats ships CommonJS; under NodeNext its default export is the module object.
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+
+/** One toolpack WebUI entry, as the Tools page and API clients see it. */
+export interface WebuiEntryView {
+  /** The id of the toolpack that declares the entry. */
+  toolpack: string;
+  id: string;
+  title: string;
+  description?: string | undefined;
+  kind: 'panel' | 'action';
+  /** A JSON Schema with `type: "object"` at the top; a run's input is validated against it. */
+  inputSchema?: Record<string, unknown> | undefined;
+  submitLabel?: string | undefined;
+}
+
+/** What a WebUI handler answered. */
+export interface WebuiOutput {
+  output: unknown;
+  title?: string | undefined;
+  metadata?: unknown;
+}
+
+export interface RosterAgentView {
+  id: string;
+  displayName: string;
+}
+
+export interface ToolUiOptions {
+  /** The configured project id: `:project` in every route must equal it, else 404. */
+  projectId: string;
+  /** The entries that can run (their handlers were found at start); read on every request. */
+  entries(): readonly WebuiEntryView[];
+  /**
+   * Runs a listed entry's controller-side handler with input already validated against its schema.
+   * A rejection is answered 500 with its message (never its stack); `run` logs its own failures.
+   */
+  run(toolpackId: string, entryId: string, input: unknown): Promise<WebuiOutput>;
+  /** The agents offered in the Tools page's `sender`, `recipient`, … dropdowns. */
+  roster(): readonly RosterAgentView[];
+}
+
+type ProjectParams = { project: string };
+type EntryParams = ProjectParams & { toolpack: string; entry: string };
+
+/**
+ * The Tools page and its API: `GET /tools`, `GET /api/projects/:project/tool-ui` (the entries),
+ * `POST /api/projects/:project/tool-ui/:toolpack/:entry` (runs one) and `GET /api/projects/:project/roster`.
+ * All sit behind the token, like the rest of the API.
+ */
+export function registerToolUiRoutes(app: FastifyInstance, options: ToolUiOptions, page: string): void {
+  const validate = createInputValidator();
+  const unknownProject = (project: string, reply: FastifyReply) => {
+    if (project === options.projectId) return false;
+    void reply.code(404).send({ error: 'not_found', message: `unknown project: ${project}` });
+    return true;
+  };
+
+  app.get<{ Querystring: { token?: string } }>(
+    '/tools',
+    { config: { tokenInQuery: true } },
+    async (request, reply) => {
+      if (typeof request.query.token === 'string') {
+        // As the web chat does: the token moves into the HttpOnly cookie and out of the address bar, so the
+        // page can be opened directly (even with the web chat disabled).
+        reply.header(
+          'set-cookie',
+          `${tokenCookieName(request)}=${encodeURIComponent(request.query.token)}; HttpOnly; SameSite=Strict; Path=/`,
+        );
+        return reply.redirect('/tools', 303);
+      }
+      return reply
+        .header('content-type', 'text/html; charset=utf-8')
+        .header('cache-control', 'no-store')
+        .header(
+          'content-security-policy',
+          "default-src 'self'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src 'self' data:",
+        )
+        .send(page);
+    },
+  );
+
+  app.get<{ Params: ProjectParams }>('/api/projects/:project/tool-ui', async (request, reply) => {
+    const { project } = request.params;
+    if (unknownProject(project, reply)) return reply;
+    // Every key is present; what the manifest leaves out is null, so clients see one shape.
+    const entries = options.entries().map((entry) => ({
+      toolpack: entry.toolpack,
+      id: entry.id,
+      title: entry.title,
+      description: entry.description ?? null,
+      kind: entry.kind,
+      inputSchema: entry.inputSchema ?? null,
+      submitLabel: entry.submitLabel ?? null,
+    }));
+    return { project, entries };
+  });
+
+  app.get<{ Params: ProjectParams }>('/api/projects/:project/roster', async (request, reply) => {
+    if (unknownProject(request.params.project, reply)) return reply;
+    return { agents: options.roster().map(({ id, displayName }) => ({ id, displayName })) };
+  });
+
+  app.post<{ Params: EntryParams; Body: unknown }>(
+    '/api/projects/:project/tool-ui/:toolpack/:entry',
+    async (request, reply) => {
+      const { project, toolpack, entry: entryId } = request.params;
+      if (unknownProject(project, reply)) return reply;
+      const entry = options.entries().find((known) => known.toolpack === toolpack && known.id === entryId);
+      if (!entry) {
+        const known = options.entries().some((listed) => listed.toolpack === toolpack);
+        const message = known
+          ? `the ${toolpack} toolpack has no WebUI entry ${entryId}`
+          : `unknown toolpack: ${toolpack}`;
+        return reply.code(404).send({ error: 'not_found', message });
+      }
+      // A panel is usually opened without a body: no input is an empty object.
+      const input = request.body ?? {};
+      const invalid = entry.inputSchema ? validate(entry.inputSchema, input) : undefined;
+      if (invalid) {
+        const message = `input ${invalid.path}: ${invalid.message}`;
+        return reply.code(400).send({ error: 'bad_request', path: invalid.path, message });
+      }
+      try {
+        const { output, title, metadata } = await options.run(toolpack, entryId, input);
+        return { output, title, metadata };
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        return reply
+          .code(500)
+          .send({ error: 'webui_failed', message: failureMessage(toolpack, entryId, reason) });
+      }
+    },
+  );
+}
+
+/**
+ * The controller host's own messages already name the entry and the toolpack
+ * (`counter.fail failed in the counter controller: …`); others get both put in front.
+ */
+function failureMessage(toolpack: string, entryId: string, reason: string): string {
+  if (reason.includes(entryId) && reason.includes(toolpack)) return reason;
+  return `WebUI entry ${entryId} of the ${toolpack} toolpack failed: ${reason}`;
+}
+
+/**
+ * Validates run input against entry schemas: each schema is compiled once (keyed by the schema
+ * object) with the tool registry's options, defaults filled in. `addUsedSchema: false` keeps one
+ * toolpack's `$id` from clashing with another's. Answers the first problem as a JSON pointer
+ * (`/` for the input itself) and a message, or undefined when the input is valid.
+ */
+function createInputValidator() {
+  const ajv = new Ajv({ allErrors: false, useDefaults: true, strict: false, addUsedSchema: false });
+  addFormats(ajv);
+  const compiled = new WeakMap<object, ValidateFunction>();
+  return (schema: Record<string, unknown>, input: unknown): { path: string; message: string } | undefined => {
+    let check = compiled.get(schema);
+    if (!check) {
+      check = ajv.compile(schema);
+      compiled.set(schema, check);
+    }
+    if (check(input)) return undefined;
+    const [first] = check.errors ?? [];
+    if (!first) return { path: '/', message: 'is invalid' };
+    const issue = describeSchemaError(first);
+    return { path: issue.path || '/', message: issue.message };
+  };
+}

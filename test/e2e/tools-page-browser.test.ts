@@ -1,0 +1,250 @@
+import { mkdtemp, realpath } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createHttpServer, type HttpServer } from '../../src/http/index.js';
+import { createLogger } from '../../src/logging/index.js';
+import { createStore, type Store } from '../../src/store/index.js';
+import {
+  checkWebuiHandlers,
+  createControllerHost,
+  createProjectStore,
+  type LoadedToolpack,
+  listWebuiEntries,
+  loadToolpackManifest,
+} from '../../src/toolpacks/index.js';
+import { removeDir } from '../helpers/machine.js';
+
+// Drives the Tools page in the system's Chromium, launched as test/e2e/webchat-browser.test.ts does.
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
+const WAIT = { timeout: 10_000, interval: 50 };
+const FIXTURES = path.resolve(import.meta.dirname, '../fixtures');
+const TOKEN = 'tools-page-test-token';
+const ROSTER = [
+  { id: 'pm', displayName: 'Project manager', role: 'coordinator', status: 'idle' },
+  { id: 'reviewer', displayName: 'Reviewer', role: 'review', status: 'idle' },
+];
+const STATS = { agents: 2, toolpacks: 2 };
+
+interface Server {
+  http: HttpServer;
+  store: Store;
+  stateDir: string;
+  url: string;
+}
+
+async function loadFixture(relative: string): Promise<LoadedToolpack> {
+  const directory = path.join(FIXTURES, relative);
+  const loaded = await loadToolpackManifest({ directory, configPath: path.join(FIXTURES, 'gateway.jsonc') });
+  if (!loaded.ok) throw new Error(`fixture ${relative} did not load: ${JSON.stringify(loaded.problems)}`);
+  return loaded.toolpack;
+}
+
+/** The review-tools and counter fixtures behind a real HTTP server, wired as the gateway wires them. */
+async function startServer(): Promise<Server> {
+  const stateDir = await realpath(await mkdtemp(path.join(tmpdir(), 'tools-page-')));
+  const logger = createLogger({ level: 'silent' }).logger;
+  const store = await createStore({ url: 'memory://', stateDir, logger });
+  const toolpacks = await Promise.all(['toolpacks/review-tools', 'webui-toolpacks/counter'].map(loadFixture));
+  const controllers = new Map(
+    toolpacks.map((toolpack) => {
+      const projectStore = createProjectStore({
+        toolpackId: toolpack.id,
+        stateDir,
+        routeNames: [],
+        coordinatorAgent: 'pm',
+        listAgents: () => ROSTER,
+        projectStats: () => STATS,
+        deliver: () => {},
+        store,
+        logger,
+      });
+      const host = createControllerHost({ toolpack, store: projectStore, logger, recordSignal: () => {} });
+      return [toolpack.id, host] as const;
+    }),
+  );
+  const entries = listWebuiEntries(toolpacks, await checkWebuiHandlers(toolpacks, controllers));
+  const http = await createHttpServer({
+    host: '127.0.0.1',
+    port: 0,
+    token: TOKEN,
+    logger,
+    sessions: { list: async () => [], transcript: async () => undefined, subagents: async () => undefined },
+    toolpacks: { report: () => ({ toolpacks: [], builtins: [], problems: [] }) },
+    toolUi: {
+      projectId: 'default',
+      entries: () => entries,
+      run: async (toolpackId, entryId, input) => {
+        const controller = controllers.get(toolpackId);
+        if (!controller) throw new Error(`no controller for ${toolpackId}`);
+        return controller.webui(entryId, input);
+      },
+      roster: () => ROSTER,
+    },
+  });
+  return { http, store, stateDir, url: await http.listen() };
+}
+
+describe('Tools page in Chromium', () => {
+  let server: Server;
+  let context: BrowserContext;
+  let profile: string;
+  let page: Page;
+  let pageErrors: string[] = [];
+  let requests: string[] = [];
+
+  beforeAll(async () => {
+    server = await startServer();
+    // Playwright refuses `--user-data-dir` in `args`: the fresh profile goes through launchPersistentContext.
+    profile = await mkdtemp(path.join(tmpdir(), 'switchboard-chromium-'));
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: CHROMIUM_ARGS,
+      viewport: { width: 900, height: 900 },
+    });
+    context.on('request', (request) => requests.push(request.url()));
+  });
+
+  afterAll(async () => {
+    await context?.close();
+    if (profile) await removeDir(profile);
+    await server?.http.close();
+    await server?.store.close();
+    if (server) await removeDir(server.stateDir);
+  });
+
+  beforeEach(async () => {
+    pageErrors = [];
+    requests = [];
+    page = await context.newPage();
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    page.on('console', (message) => {
+      if (message.type() === 'error') pageErrors.push(`${message.text()} (${message.location().url})`);
+    });
+    const response = await page.goto(`${server.url}/tools?token=${encodeURIComponent(TOKEN)}`);
+    expect(response?.status()).toBe(200);
+    expect(page.url()).toBe(`${server.url}/tools`);
+    await page.locator('#toolpacks[aria-busy="false"]').waitFor(WAIT);
+  });
+
+  afterEach(async () => {
+    for (const open of context.pages()) await open.close();
+  });
+
+  const card = (entry: string) => page.locator(`article[data-entry="${entry}"]`);
+  const output = (entry: string) => card(entry).locator('.result .output');
+  const settled = (entry: string) => card(entry).locator('.result[aria-busy="false"]').waitFor(WAIT);
+
+  it('lists the entries grouped by toolpack and renders the panels', async () => {
+    expect(await page.title()).toBe('Switchboard tools');
+    expect(await page.locator('section.toolpack > h2').allTextContents()).toEqual([
+      'review-tools',
+      'counter',
+    ]);
+    expect(
+      await page
+        .locator('section[data-toolpack="counter"] article')
+        .evaluateAll((cards) => cards.map((element) => element.getAttribute('data-entry'))),
+    ).toEqual(['counter.value', 'counter.add', 'counter.fail']);
+    expect(await page.locator('#status').textContent()).toBe('project default: 4 entries');
+
+    await expect.poll(() => output('review.stats').textContent(), WAIT).toBe(JSON.stringify(STATS, null, 2));
+    await expect.poll(() => output('counter.value').textContent(), WAIT).toBe('The counter is at 0.');
+    expect(await card('counter.value').locator('.result .title').textContent()).toBe('Counter');
+    // Actions do not run until submitted.
+    expect(await card('counter.add').locator('.result').textContent()).toBe('');
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('builds the action form from inputSchema, with the roster as a dropdown', async () => {
+    const form = card('counter.add').locator('form');
+    const sender = form.locator('select[name="sender"]');
+    expect(await sender.locator('option').allTextContents()).toEqual([
+      'Choose…',
+      'Project manager (pm)',
+      'Reviewer (reviewer)',
+    ]);
+    expect(await sender.getAttribute('required')).not.toBeNull();
+    expect(await form.locator('input[name="amount"]').getAttribute('type')).toBe('number');
+    expect(await form.locator('input[name="amount"]').getAttribute('step')).toBe('1');
+    expect(await form.locator('input[name="note"]').getAttribute('type')).toBe('text');
+    expect(await form.locator('input[name="loud"]').getAttribute('type')).toBe('checkbox');
+    expect(await form.locator('select[name="mode"] option').allTextContents()).toEqual([
+      '(none)',
+      'add',
+      'set',
+    ]);
+    // The schema's default is preselected.
+    expect(await form.locator('select[name="mode"] option:checked').textContent()).toBe('add');
+    // Required fields carry a mark; optional ones do not.
+    const marked = await form
+      .locator('label.field')
+      .evaluateAll((labels) =>
+        labels
+          .filter((label) => label.querySelector('.required'))
+          .map((label) => label.querySelector('[name]')?.getAttribute('name')),
+      );
+    expect(marked).toEqual(['amount', 'sender']);
+    expect(await form.locator('button').textContent()).toBe('Add');
+    expect(await card('counter.fail').locator('button').textContent()).toBe('Run');
+    expect(await card('counter.value').locator('button').textContent()).toBe('Refresh');
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('submits an action, shows its result, and the panel refreshes to see it', async () => {
+    const form = card('counter.add').locator('form');
+    await form.locator('input[name="amount"]').fill('3');
+    await form.locator('select[name="sender"]').selectOption({ label: 'Reviewer (reviewer)' });
+    await form.locator('input[name="loud"]').check();
+    await form.locator('button').click();
+    await expect
+      .poll(() => output('counter.add').textContent(), WAIT)
+      .toBe('reviewer added 3; the counter is at 3.');
+    await settled('counter.add');
+    const metadata = JSON.parse(
+      (await card('counter.add').locator('.result details pre').textContent()) ?? '',
+    );
+    expect(metadata).toEqual({ count: 3, input: { amount: 3, sender: 'reviewer', mode: 'add', loud: true } });
+
+    await card('counter.value').locator('button').click();
+    await expect.poll(() => output('counter.value').textContent(), WAIT).toBe('The counter is at 3.');
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('keeps an incomplete form from being sent, and shows the API errors', async () => {
+    const form = card('counter.add').locator('form');
+    const before = requests.length;
+    await form.locator('button').click();
+    // The browser refuses the submit: amount and sender are required.
+    expect(
+      await form
+        .locator(':invalid')
+        .evaluateAll((fields) => fields.map((field) => field.getAttribute('name'))),
+    ).toEqual(['amount', 'sender']);
+
+    await card('counter.fail').locator('button').click();
+    await expect
+      .poll(() => card('counter.fail').locator('.result .error').textContent(), WAIT)
+      .toBe('counter.fail failed in the counter controller: the counter jammed');
+    // By the time the later run has answered, a request from the refused submit would have been seen.
+    expect(requests.slice(before).filter((url) => url.includes('counter.add'))).toEqual([]);
+    expect(await card('counter.add').locator('.result').textContent()).toBe('');
+    await page.screenshot({ path: '/tmp/tools-page.png', fullPage: true });
+
+    const origin = new URL(server.url).origin;
+    for (const url of requests) expect(new URL(url).origin).toBe(origin);
+    expect(pageErrors.filter((text) => !text.includes('500'))).toEqual([]);
+  });
+});

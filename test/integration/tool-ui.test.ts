@@ -1,0 +1,324 @@
+import { mkdtemp, realpath } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHttpServer, type HttpServer } from '../../src/http/index.js';
+import { createLogger } from '../../src/logging/index.js';
+import { createStore, type Store } from '../../src/store/index.js';
+import {
+  type ControllerHost,
+  checkWebuiHandlers,
+  createControllerHost,
+  createProjectStore,
+  type LoadedToolpack,
+  listWebuiEntries,
+  loadToolpackManifest,
+  type ToolpackProblem,
+} from '../../src/toolpacks/index.js';
+import { removeDir } from '../helpers/machine.js';
+
+const FIXTURES = path.resolve(import.meta.dirname, '../fixtures');
+const TOKEN = 'tool-ui-test-token';
+const ROSTER = [
+  { id: 'pm', displayName: 'Project manager', role: 'coordinator', status: 'idle' },
+  { id: 'reviewer', displayName: 'Reviewer', role: 'review', status: 'idle' },
+];
+const STATS = { agents: 2, toolpacks: 3 };
+
+let stateDir: string;
+let store: Store;
+let toolpacks: LoadedToolpack[];
+let controllers: Map<string, ControllerHost>;
+let problems: ToolpackProblem[];
+let server: HttpServer;
+let url: string;
+
+async function loadFixture(relative: string): Promise<LoadedToolpack> {
+  const directory = path.join(FIXTURES, relative);
+  const loaded = await loadToolpackManifest({ directory, configPath: path.join(FIXTURES, 'gateway.jsonc') });
+  if (!loaded.ok) throw new Error(`fixture ${relative} did not load: ${JSON.stringify(loaded.problems)}`);
+  return loaded.toolpack;
+}
+
+/** Controller hosts as `src/gateway/build-toolpacks.ts` makes them, on a memory store. */
+function hostFor(toolpack: LoadedToolpack): ControllerHost {
+  const logger = createLogger({ level: 'silent' }).logger;
+  const projectStore = createProjectStore({
+    toolpackId: toolpack.id,
+    stateDir,
+    routeNames: [],
+    coordinatorAgent: 'pm',
+    listAgents: () => ROSTER,
+    projectStats: () => STATS,
+    deliver: () => {},
+    store,
+    logger,
+  });
+  return createControllerHost({ toolpack, store: projectStore, logger, recordSignal: () => {} });
+}
+
+beforeAll(async () => {
+  stateDir = await realpath(await mkdtemp(path.join(tmpdir(), 'tool-ui-')));
+  const logger = createLogger({ level: 'silent' }).logger;
+  store = await createStore({ url: 'memory://', stateDir, logger });
+  toolpacks = await Promise.all(
+    ['toolpacks/review-tools', 'webui-toolpacks/counter', 'controller-toolpacks/broken-module'].map(
+      loadFixture,
+    ),
+  );
+  controllers = new Map(toolpacks.map((toolpack) => [toolpack.id, hostFor(toolpack)]));
+  problems = await checkWebuiHandlers(toolpacks, controllers);
+  const entries = listWebuiEntries(toolpacks, problems);
+  server = await createHttpServer({
+    host: '127.0.0.1',
+    port: 0,
+    token: TOKEN,
+    logger,
+    sessions: { list: async () => [], transcript: async () => undefined, subagents: async () => undefined },
+    toolpacks: { report: () => ({ toolpacks: [], builtins: [], problems: [] }) },
+    toolUi: {
+      projectId: 'default',
+      entries: () => entries,
+      run: (toolpackId, entryId, input) => {
+        const controller = controllers.get(toolpackId);
+        if (!controller) throw new Error(`no controller for ${toolpackId}`);
+        return controller.webui(entryId, input);
+      },
+      roster: () => ROSTER,
+    },
+  });
+  url = await server.listen();
+});
+
+afterAll(async () => {
+  await server?.close();
+  await store?.close();
+  await removeDir(stateDir);
+});
+
+async function request(method: 'GET' | 'POST', route: string, body?: unknown, token: string | null = TOKEN) {
+  const headers: Record<string, string> = {};
+  if (token !== null) headers.authorization = `Bearer ${token}`;
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const init: RequestInit = { method, headers, redirect: 'manual' };
+  if (body !== undefined) init.body = JSON.stringify(body);
+  const response = await fetch(`${url}${route}`, init);
+  const text = await response.text();
+  return {
+    status: response.status,
+    headers: response.headers,
+    text,
+    body: text ? safeJson(text) : undefined,
+  };
+}
+
+function safeJson(text: string): any {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Runs an entry of review-tools (`review.*`) or counter (the rest). */
+function run(entry: string, body?: unknown) {
+  const toolpack = entry.startsWith('review.') ? 'review-tools' : 'counter';
+  return request('POST', `/api/projects/default/tool-ui/${toolpack}/${entry}`, body);
+}
+
+describe('checkWebuiHandlers', () => {
+  it('reports a declared entry with no handler, and the entries of a module that does not load', () => {
+    const counter = toolpacks.find((toolpack) => toolpack.id === 'counter');
+    const broken = toolpacks.find((toolpack) => toolpack.id === 'broken-module');
+    expect(problems).toEqual([
+      {
+        file: counter?.manifestFile,
+        rule: 'webui-handler-missing',
+        pointer: '/webui/3',
+        message: expect.stringMatching(
+          /^WebUI entry "counter\.orphan" has no handler: .*controller\.mjs exports no/,
+        ),
+      },
+      {
+        file: broken?.manifestFile,
+        rule: 'webui-handler-missing',
+        pointer: '/webui/0',
+        message: expect.stringContaining('the controller cannot start without its settings'),
+      },
+    ]);
+  });
+
+  it('reports every entry of a toolpack without a controller host', async () => {
+    const counter = toolpacks.find((toolpack) => toolpack.id === 'counter') as LoadedToolpack;
+    const missing = await checkWebuiHandlers([counter], new Map());
+    expect(missing.map((problem) => problem.pointer)).toEqual([
+      '/webui/0',
+      '/webui/1',
+      '/webui/2',
+      '/webui/3',
+    ]);
+    expect(missing[0]?.message).toContain('no controller host');
+  });
+});
+
+describe('the tool-ui API', () => {
+  it('lists the entries that have handlers, every key present', async () => {
+    const answer = await request('GET', '/api/projects/default/tool-ui');
+    expect(answer.status).toBe(200);
+    expect(answer.body.project).toBe('default');
+    expect(answer.body.entries.map((entry: any) => `${entry.toolpack}/${entry.id}`)).toEqual([
+      'review-tools/review.stats',
+      'counter/counter.value',
+      'counter/counter.add',
+      'counter/counter.fail',
+    ]);
+    expect(answer.body.entries[0]).toEqual({
+      toolpack: 'review-tools',
+      id: 'review.stats',
+      title: 'Review statistics',
+      description: 'Show cached review counts.',
+      kind: 'panel',
+      inputSchema: null,
+      submitLabel: null,
+    });
+    const add = answer.body.entries[2];
+    expect(add).toMatchObject({
+      kind: 'action',
+      submitLabel: 'Add',
+      inputSchema: { required: ['amount', 'sender'] },
+    });
+  });
+
+  it('runs the review.stats panel, with or without a body', async () => {
+    const expected = { output: JSON.stringify(STATS, null, 2), metadata: { stats: STATS } };
+    const empty = await run('review.stats');
+    expect(empty.status).toBe(200);
+    expect(empty.body).toEqual(expected);
+    expect((await run('review.stats', {})).body).toEqual(expected);
+  });
+
+  it('runs an action with valid input (defaults filled in) and the panel sees its effect', async () => {
+    const first = await run('counter.add', { amount: 2, sender: 'pm', loud: true });
+    expect(first.status).toBe(200);
+    expect(first.body).toEqual({
+      output: 'pm added 2; the counter is at 2.',
+      metadata: { count: 2, input: { amount: 2, sender: 'pm', loud: true, mode: 'add' } },
+    });
+    await run('counter.add', { amount: 3, sender: 'reviewer', note: 'again' });
+    const panel = await run('counter.value');
+    expect(panel.body).toEqual({ output: 'The counter is at 5.', title: 'Counter', metadata: { count: 5 } });
+  });
+
+  it('refuses invalid input with 400 naming the JSON path, without running the handler', async () => {
+    const cases: Array<[unknown, string, RegExp]> = [
+      [{ sender: 'pm' }, '/amount', /is required/],
+      [{ amount: 0, sender: 'pm' }, '/amount', /must be >= 1/],
+      [{ amount: 1.5, sender: 'pm' }, '/amount', /must be integer/],
+      [{ amount: 1, sender: 'pm', mode: 'double' }, '/mode', /must be one of: "add", "set"/],
+      [{ amount: 1, sender: 'pm', colour: 'red' }, '/colour', /unknown key/],
+      [['not', 'an', 'object'], '/', /must be object/],
+    ];
+    for (const [body, pointer, reason] of cases) {
+      const answer = await run('counter.add', body);
+      expect(answer.status, JSON.stringify(body)).toBe(400);
+      expect(answer.body).toEqual({
+        error: 'bad_request',
+        path: pointer,
+        message: expect.stringMatching(reason),
+      });
+      expect(answer.body.message).toContain(`input ${pointer}:`);
+    }
+    expect((await run('counter.value')).body.metadata).toEqual({ count: 5 });
+  });
+
+  it('answers 404 for another project, an unknown toolpack, an unknown entry and an entry without a handler', async () => {
+    const cases: Array<['GET' | 'POST', string, string]> = [
+      ['GET', '/api/projects/other/tool-ui', 'unknown project: other'],
+      ['GET', '/api/projects/other/roster', 'unknown project: other'],
+      ['POST', '/api/projects/other/tool-ui/counter/counter.value', 'unknown project: other'],
+      ['POST', '/api/projects/default/tool-ui/nope/counter.value', 'unknown toolpack: nope'],
+      [
+        'POST',
+        '/api/projects/default/tool-ui/counter/counter.nope',
+        'the counter toolpack has no WebUI entry counter.nope',
+      ],
+      [
+        'POST',
+        '/api/projects/default/tool-ui/counter/counter.orphan',
+        'the counter toolpack has no WebUI entry counter.orphan',
+      ],
+      [
+        'POST',
+        '/api/projects/default/tool-ui/review-tools/counter.value',
+        'the review-tools toolpack has no WebUI entry counter.value',
+      ],
+    ];
+    for (const [method, route, message] of cases) {
+      const answer = await request(method, route, method === 'POST' ? {} : undefined);
+      expect(answer.status, route).toBe(404);
+      expect(answer.body, route).toEqual({ error: 'not_found', message });
+    }
+  });
+
+  it('answers a failing handler with 500 naming the toolpack and entry, without a stack', async () => {
+    const answer = await run('counter.fail', {});
+    expect(answer.status).toBe(500);
+    expect(answer.body).toEqual({
+      error: 'webui_failed',
+      message: 'counter.fail failed in the counter controller: the counter jammed',
+    });
+    expect(answer.text).not.toMatch(/\bat .*\.mjs/);
+  });
+
+  it('lists the roster', async () => {
+    const answer = await request('GET', '/api/projects/default/roster');
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({
+      agents: [
+        { id: 'pm', displayName: 'Project manager' },
+        { id: 'reviewer', displayName: 'Reviewer' },
+      ],
+    });
+  });
+
+  it('needs the token', async () => {
+    for (const [method, route] of [
+      ['GET', '/api/projects/default/tool-ui'],
+      ['POST', '/api/projects/default/tool-ui/counter/counter.value'],
+      ['GET', '/api/projects/default/roster'],
+      ['GET', '/tools'],
+    ] as const) {
+      const answer = await request(method, route, method === 'POST' ? {} : undefined, null);
+      expect(answer.status, route).toBe(401);
+      const wrong = await request(method, route, method === 'POST' ? {} : undefined, 'wrong');
+      expect(wrong.status, route).toBe(401);
+    }
+  });
+});
+
+describe('the Tools page', () => {
+  it('is served with its assets inlined and the project in a meta tag', async () => {
+    const answer = await request('GET', '/tools');
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(answer.text).toContain('<meta name="switchboard-project" content="default">');
+    expect(answer.text).toContain('<style>');
+    expect(answer.text).toContain("const ROSTER_FIELDS = new Set(['sender'");
+    expect(answer.text).not.toMatch(/<!-- (tools\.css|tools\.js|project|chat-link) -->/);
+    // No web chat on this server, so no link to it.
+    expect(answer.text).not.toContain('<a href="/">Chat</a>');
+  });
+
+  it('moves ?token= into an HttpOnly cookie and redirects to /tools', async () => {
+    const answer = await request('GET', `/tools?token=${TOKEN}`, undefined, null);
+    expect(answer.status).toBe(303);
+    expect(answer.headers.get('location')).toBe('/tools');
+    const port = new URL(url).port;
+    expect(answer.headers.get('set-cookie')).toBe(
+      `switchboard_token_${port}=${TOKEN}; HttpOnly; SameSite=Strict; Path=/`,
+    );
+    const wrong = await request('GET', '/tools?token=wrong', undefined, null);
+    expect(wrong.status).toBe(401);
+    expect(wrong.headers.get('set-cookie')).toBeNull();
+  });
+});

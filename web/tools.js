@@ -1,0 +1,245 @@
+// The Tools page: the WebUI entries of the loaded toolpacks, grouped by toolpack. A panel shows its
+// handler's output, fetched when the page opens and again on Refresh (with the panel's inputs, if it
+// has any); an action is a form built from its inputSchema that runs the handler and shows the answer.
+// Authentication is the HttpOnly cookie set when / or /tools was opened with ?token=.
+// biome-ignore lint/suspicious/noRedundantUseStrict: the page inlines this file as a classic <script>, not a module.
+'use strict';
+
+/** Fields that name an agent: a dropdown of the roster instead of free text. */
+const ROSTER_FIELDS = new Set(['sender', 'recipient', 'agentA', 'agentB', 'targetAgent']);
+const NOT_SIGNED_IN = 'not signed in: open the URL with ?token= from the gateway log';
+
+const project = document.querySelector('meta[name="switchboard-project"]').content;
+const api = `/api/projects/${encodeURIComponent(project)}`;
+const main = document.getElementById('toolpacks');
+const status = document.getElementById('status');
+
+function setStatus(text, offline) {
+  status.textContent = text;
+  status.classList.toggle('offline', offline);
+}
+
+function element(tag, className, text) {
+  const made = document.createElement(tag);
+  if (className) made.className = className;
+  if (text !== undefined) made.textContent = text;
+  return made;
+}
+
+/** GETs or POSTs JSON; rejects with the API's message (or "not signed in") when the answer is not 2xx. */
+async function call(path, body) {
+  const init =
+    body === undefined
+      ? {}
+      : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
+  const response = await fetch(api + path, init);
+  const answer = await response.json().catch(() => ({}));
+  if (response.status === 401) {
+    setStatus(NOT_SIGNED_IN, true);
+    throw new Error('Not signed in. Open the URL with ?token= that the gateway log shows.');
+  }
+  if (!response.ok) throw new Error(answer.message || `HTTP ${response.status}`);
+  return answer;
+}
+
+/** The schema's type, ignoring "null" in a type list. */
+function typeOf(schema) {
+  return Array.isArray(schema.type) ? schema.type.find((type) => type !== 'null') : schema.type;
+}
+
+/** A select whose option values are indexes into `values`, so enum values keep their JSON types. */
+function choice(values, labels, required) {
+  const select = element('select');
+  const blank = element('option', '', required ? 'Choose…' : '(none)');
+  blank.value = '';
+  select.append(blank);
+  for (const [index, label] of labels.entries()) {
+    const option = element('option', '', label);
+    option.value = String(index);
+    select.append(option);
+  }
+  const read = () => (select.value === '' ? undefined : values[Number(select.value)]);
+  const write = (value) => {
+    const index = values.findIndex((candidate) => JSON.stringify(candidate) === JSON.stringify(value));
+    if (index >= 0) select.value = String(index);
+  };
+  return { control: select, read, write };
+}
+
+function writeText(input) {
+  return (value) => {
+    input.value = String(value);
+  };
+}
+
+/** One input for one property: a control, how to read its JSON value (undefined: leave it out). */
+function control(name, schema, required, roster) {
+  const type = typeOf(schema);
+  if (Array.isArray(schema.enum)) {
+    return choice(schema.enum, schema.enum.map(String), required);
+  }
+  if (ROSTER_FIELDS.has(name) && (type === undefined || type === 'string')) {
+    const labels = roster.map((agent) =>
+      agent.displayName && agent.displayName !== agent.id ? `${agent.displayName} (${agent.id})` : agent.id,
+    );
+    return choice(
+      roster.map((agent) => agent.id),
+      labels,
+      required,
+    );
+  }
+  if (type === 'boolean') {
+    const input = element('input');
+    input.type = 'checkbox';
+    const write = (value) => {
+      input.checked = value === true;
+    };
+    return { control: input, read: () => input.checked, write };
+  }
+  if (type === 'number' || type === 'integer') {
+    const input = element('input');
+    input.type = 'number';
+    input.step = type === 'integer' ? '1' : 'any';
+    if (typeof schema.minimum === 'number') input.min = String(schema.minimum);
+    if (typeof schema.maximum === 'number') input.max = String(schema.maximum);
+    const read = () => (input.value === '' ? undefined : Number(input.value));
+    return { control: input, read, write: writeText(input) };
+  }
+  if (type === 'string') {
+    const input = element('input');
+    input.type = 'text';
+    if (typeof schema.maxLength === 'number') input.maxLength = schema.maxLength;
+    const read = () => (input.value === '' ? undefined : input.value);
+    return { control: input, read, write: writeText(input) };
+  }
+  // Objects, arrays and untyped values: JSON text.
+  const area = element('textarea');
+  area.rows = 2;
+  area.placeholder = 'JSON';
+  const read = () => (area.value.trim() === '' ? undefined : JSON.parse(area.value));
+  const write = (value) => {
+    area.value = JSON.stringify(value);
+  };
+  return { control: area, read, write };
+}
+
+/** The form's fields from an object schema, and a function that reads them into the input object. */
+function fields(form, schema, roster) {
+  const required = new Set(Array.isArray(schema?.required) ? schema.required : []);
+  const readers = [];
+  for (const [name, property] of Object.entries(schema?.properties ?? {})) {
+    const isRequired = required.has(name);
+    const made = control(name, property ?? {}, isRequired, roster);
+    made.control.name = name;
+    // A required checkbox would have to be ticked; a boolean is always sent, so it needs no mark in HTML.
+    if (isRequired && made.control.type !== 'checkbox') made.control.required = true;
+    if (property?.default !== undefined) made.write(property.default);
+    const label = element('label', made.control.type === 'checkbox' ? 'field checkbox' : 'field');
+    const caption = element('span', '', property?.title || name);
+    if (isRequired) {
+      const mark = element('abbr', 'required', '*');
+      mark.title = 'required';
+      caption.append(mark);
+    }
+    label.append(caption, made.control);
+    if (property?.description) label.append(element('span', 'hint', property.description));
+    form.append(label);
+    readers.push([name, made.read]);
+  }
+  return () => {
+    const input = {};
+    for (const [name, read] of readers) {
+      const value = read();
+      if (value !== undefined) input[name] = value;
+    }
+    return input;
+  };
+}
+
+function showAnswer(result, answer) {
+  const parts = [];
+  if (answer.title) parts.push(element('p', 'title', answer.title));
+  const output = typeof answer.output === 'string' ? answer.output : JSON.stringify(answer.output, null, 2);
+  parts.push(element('pre', 'output', output ?? ''));
+  if (answer.metadata !== undefined) {
+    const details = element('details');
+    details.append(
+      element('summary', '', 'Metadata'),
+      element('pre', '', JSON.stringify(answer.metadata, null, 2)),
+    );
+    parts.push(details);
+  }
+  result.replaceChildren(...parts);
+}
+
+/** One entry's card: heading, form (fields, then the button) and the result area. */
+function entryCard(entry, roster) {
+  const card = element('article', `entry ${entry.kind}`);
+  card.dataset.toolpack = entry.toolpack;
+  card.dataset.entry = entry.id;
+  const heading = element('h3', '', entry.title);
+  heading.append(element('span', 'kind', entry.kind));
+  card.append(heading);
+  if (entry.description) card.append(element('p', 'description', entry.description));
+  const form = element('form');
+  const readInput = fields(form, entry.inputSchema, roster);
+  const fallback = entry.kind === 'panel' ? 'Refresh' : 'Run';
+  form.append(element('button', '', entry.submitLabel || fallback));
+  const result = element('div', 'result');
+  result.setAttribute('aria-live', 'polite');
+  result.setAttribute('aria-busy', 'false');
+  card.append(form, result);
+
+  // Only the latest run's answer is shown, whatever order the answers arrive in.
+  let latest = 0;
+  async function run() {
+    const mine = ++latest;
+    result.setAttribute('aria-busy', 'true');
+    try {
+      const path = `/tool-ui/${encodeURIComponent(entry.toolpack)}/${encodeURIComponent(entry.id)}`;
+      const answer = await call(path, readInput());
+      if (mine === latest) showAnswer(result, answer);
+    } catch (error) {
+      if (mine === latest) result.replaceChildren(element('p', 'error', error.message));
+    } finally {
+      if (mine === latest) result.setAttribute('aria-busy', 'false');
+    }
+  }
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    run();
+  });
+  // A panel shows its output at once, unless it needs input that has no default yet.
+  if (entry.kind === 'panel' && form.checkValidity()) run();
+  return card;
+}
+
+async function load() {
+  let entries;
+  let roster;
+  try {
+    [{ entries }, { agents: roster }] = await Promise.all([call('/tool-ui'), call('/roster')]);
+  } catch (error) {
+    if (status.textContent !== NOT_SIGNED_IN) setStatus(`could not load the tools: ${error.message}`, true);
+    main.setAttribute('aria-busy', 'false');
+    return;
+  }
+  const groups = new Map();
+  for (const entry of entries) {
+    if (!groups.has(entry.toolpack)) groups.set(entry.toolpack, []);
+    groups.get(entry.toolpack).push(entry);
+  }
+  for (const [toolpack, members] of groups) {
+    const section = element('section', 'toolpack');
+    section.dataset.toolpack = toolpack;
+    section.append(element('h2', '', toolpack));
+    for (const entry of members) section.append(entryCard(entry, roster));
+    main.append(section);
+  }
+  if (groups.size === 0) main.append(element('p', 'empty', 'No loaded toolpack declares a WebUI entry.'));
+  const count = entries.length === 1 ? '1 entry' : `${entries.length} entries`;
+  setStatus(`project ${project}: ${count}`, false);
+  main.setAttribute('aria-busy', 'false');
+}
+
+load();
