@@ -214,6 +214,28 @@ function entryCard(entry, roster) {
   return card;
 }
 
+/** Toolpacks (or entries) the gateway skipped, with the file and the rule to fix. */
+async function showSkipped() {
+  const response = await fetch('/api/toolpacks').catch(() => undefined);
+  if (!response?.ok) return;
+  const { problems } = await response.json();
+  if (!problems?.length) return;
+  const section = element('section', 'skipped');
+  section.append(element('h2', '', 'Skipped (fix and restart)'));
+  const list = element('ul', 'problems');
+  for (const problem of problems) {
+    list.append(
+      element(
+        'li',
+        '',
+        `${problem.file}${problem.pointer ? ` ${problem.pointer}` : ''}: ${problem.message} [${problem.rule}]`,
+      ),
+    );
+  }
+  section.append(list);
+  main.append(section);
+}
+
 async function load() {
   let entries;
   let roster;
@@ -237,6 +259,7 @@ async function load() {
     main.append(section);
   }
   if (groups.size === 0) main.append(element('p', 'empty', 'No loaded toolpack declares a WebUI entry.'));
+  await showSkipped();
   const count = entries.length === 1 ? '1 entry' : `${entries.length} entries`;
   setStatus(`project ${project}: ${count}`, false);
   main.setAttribute('aria-busy', 'false');

@@ -81,7 +81,19 @@ async function startServer(): Promise<Server> {
     token: TOKEN,
     logger,
     sessions: { list: async () => [], transcript: async () => undefined, subagents: async () => undefined },
-    toolpacks: { report: () => ({ toolpacks: [], builtins: [], problems: [] }) },
+    toolpacks: {
+      report: () => ({
+        toolpacks: [],
+        builtins: [],
+        problems: [
+          {
+            file: '/srv/toolpacks/broken/suzumio.toolpack.json',
+            rule: 'controller-missing',
+            message: 'no controller',
+          },
+        ],
+      }),
+    },
     toolUi: {
       projectId: 'default',
       entries: () => entries,
@@ -166,6 +178,12 @@ describe('Tools page in Chromium', () => {
     // Actions do not run until submitted.
     expect(await card('counter.add').locator('.result').textContent()).toBe('');
     expect(pageErrors).toEqual([]);
+  });
+
+  it('lists the toolpacks the gateway skipped, with the file and the rule', async () => {
+    await expect
+      .poll(() => page.locator('section.skipped li').allTextContents(), WAIT)
+      .toEqual(['/srv/toolpacks/broken/suzumio.toolpack.json: no controller [controller-missing]']);
   });
 
   it('builds the action form from inputSchema, with the roster as a dropdown', async () => {
