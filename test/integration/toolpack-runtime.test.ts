@@ -1,0 +1,94 @@
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { validateConfig } from '../../src/config/index.js';
+import { createLogger } from '../../src/logging/index.js';
+import {
+  createToolpackRuntime,
+  type LoadedToolpack,
+  loadToolpackManifest,
+  type ToolpackRuntime,
+} from '../../src/toolpacks/index.js';
+import type { ToolContext } from '../../src/tools/index.js';
+import { makeTempDir, removeDir } from '../helpers/machine.js';
+import { REPO_ROOT } from '../helpers/process.js';
+
+/**
+ * The runtime gives an agent's runner only the toolpacks with a tool the agent may use: a toolpack
+ * outside its allowlist is not readable from its runner process.
+ */
+
+const FIXTURES = path.join(REPO_ROOT, 'test/fixtures/runner-toolpacks');
+const { logger } = createLogger({ level: 'silent', destination: { write: () => undefined } });
+let dir: string;
+let runtime: ToolpackRuntime;
+
+async function load(id: string): Promise<LoadedToolpack> {
+  const result = await loadToolpackManifest({
+    directory: path.join(FIXTURES, id),
+    configuredId: id,
+    configPath: path.join(FIXTURES, 'gateway.jsonc'),
+  });
+  if (!result.ok) throw new Error(JSON.stringify(result.problems));
+  return result.toolpack;
+}
+
+function context(agentId: string): ToolContext {
+  const unused = () => {
+    throw new Error('not used');
+  };
+  return {
+    sessionKey: `agent:${agentId}:main`,
+    agentId,
+    runId: `run-${agentId}`,
+    senderId: 'webchat:local',
+    isOwner: true,
+    route: { channel: 'webchat', chatType: 'direct', chatId: 'local' },
+    logger,
+    signal: new AbortController().signal,
+    depth: 0,
+    services: {
+      sessions: { list: unused, details: unused },
+      gateway: { configGet: unused, schemaLookup: unused, configEdit: unused, restart: unused },
+      subagents: { spawn: unused, runs: unused, kill: unused, steer: unused },
+    },
+  };
+}
+
+beforeAll(async () => {
+  dir = await makeTempDir('switchboard-runtime-');
+  const checked = validateConfig({
+    agents: { builder: { tools: ['workbench.*'] }, reader: { tools: ['workbench.*', 'notes.read'] } },
+    defaultAgent: 'builder',
+  });
+  if (!checked.ok) throw new Error(JSON.stringify(checked.issues));
+  runtime = createToolpackRuntime({
+    config: checked.config,
+    configPath: path.join(dir, 'gateway.jsonc'),
+    stateDir: dir,
+    toolpacks: [await load('workbench'), await load('private-notes')],
+    isRunning: async () => true,
+    support: async () => ({ output: 'supported' }),
+    recordSignal: () => {},
+    logger,
+  });
+});
+
+afterAll(async () => {
+  await runtime.stop();
+  await removeDir(dir);
+});
+
+describe('the toolpack runtime', () => {
+  it("keeps a toolpack outside an agent's allowlist out of that agent's runner", async () => {
+    const read = runtime.tools.find((tool) => tool.name === 'workbench.read');
+    if (!read) throw new Error('workbench.read is not registered');
+    const notes = path.join(FIXTURES, 'private-notes', 'notes.txt');
+    // builder may not use private-notes: its runner cannot read that directory.
+    await expect(read.execute({ path: notes }, context('builder'))).rejects.toThrow(
+      /access|restricted|denied/i,
+    );
+    // reader may: the same call in its own runner works.
+    const allowed = (await read.execute({ path: notes }, context('reader'))) as { output: unknown };
+    expect(String(allowed.output).length).toBeGreaterThan(0);
+  });
+});
