@@ -11,17 +11,10 @@ import {
   type SignalInput,
 } from '../signals/index.js';
 import type { Store } from '../store/index.js';
-import type { ControllerHost } from '../toolpacks/index.js';
+import type { ControllerHost, CoreMessage } from '../toolpacks/index.js';
 
 /** A message between agents, or from an agent to a chat route (`messages.send`, `store.sendMessage`). */
-export interface OutgoingMessage {
-  id: string;
-  sender: string;
-  recipient?: string | undefined;
-  channel?: string | undefined;
-  priority: 'P0' | 'P1' | 'P2' | 'P3';
-  body: string;
-}
+export type OutgoingMessage = CoreMessage;
 
 export const mainSessionKey = (agentId: string) => `agent:${agentId}:main`;
 

@@ -20,6 +20,7 @@ import {
   type ToolContext,
 } from '../../src/tools/index.js';
 import { makeTempDir, removeDir } from '../helpers/machine.js';
+import { testToolContext } from '../helpers/tool-context.js';
 
 /**
  * The built-in `file`, `shell` and `web` toolpacks, called directly with a real temp dir and once
@@ -29,28 +30,8 @@ import { makeTempDir, removeDir } from '../helpers/machine.js';
 
 const { logger } = createLogger({ level: 'silent', destination: { write: () => undefined } });
 
-function unused(): never {
-  throw new Error('not used by these tools');
-}
-
 function context(overrides: Partial<ToolContext> = {}): ToolContext {
-  return {
-    sessionKey: 'agent:main:webchat:direct:local',
-    agentId: 'main',
-    runId: 'run-1',
-    senderId: 'webchat:local',
-    isOwner: true,
-    route: { channel: 'webchat', chatType: 'direct', chatId: 'local' },
-    logger,
-    signal: new AbortController().signal,
-    depth: 0,
-    services: {
-      sessions: { list: unused, details: unused },
-      gateway: { configGet: unused, schemaLookup: unused, configEdit: unused, restart: unused },
-      subagents: { spawn: unused, runs: unused, kill: unused, steer: unused },
-    },
-    ...overrides,
-  };
+  return testToolContext(logger, overrides);
 }
 
 let root: string;

@@ -11,6 +11,7 @@ import {
 import type { ToolContext } from '../../src/tools/index.js';
 import { makeTempDir, removeDir } from '../helpers/machine.js';
 import { REPO_ROOT } from '../helpers/process.js';
+import { testToolContext } from '../helpers/tool-context.js';
 
 /**
  * The runtime gives an agent's runner only the toolpacks with a tool the agent may use: a toolpack
@@ -33,25 +34,7 @@ async function load(id: string): Promise<LoadedToolpack> {
 }
 
 function context(agentId: string): ToolContext {
-  const unused = () => {
-    throw new Error('not used');
-  };
-  return {
-    sessionKey: `agent:${agentId}:main`,
-    agentId,
-    runId: `run-${agentId}`,
-    senderId: 'webchat:local',
-    isOwner: true,
-    route: { channel: 'webchat', chatType: 'direct', chatId: 'local' },
-    logger,
-    signal: new AbortController().signal,
-    depth: 0,
-    services: {
-      sessions: { list: unused, details: unused },
-      gateway: { configGet: unused, schemaLookup: unused, configEdit: unused, restart: unused },
-      subagents: { spawn: unused, runs: unused, kill: unused, steer: unused },
-    },
-  };
+  return testToolContext(logger, { agentId, sessionKey: `agent:${agentId}:main`, runId: `run-${agentId}` });
 }
 
 beforeAll(async () => {

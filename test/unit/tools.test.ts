@@ -12,6 +12,7 @@ import {
   type ToolContext,
   type ToolPolicy,
 } from '../../src/tools/index.js';
+import { testToolContext } from '../helpers/tool-context.js';
 
 const logLines: string[] = [];
 const { logger } = createLogger({
@@ -20,33 +21,7 @@ const { logger } = createLogger({
 });
 
 function context(overrides: Partial<ToolContext> = {}): ToolContext {
-  return {
-    sessionKey: 'agent:main:webchat:direct:local',
-    agentId: 'main',
-    runId: 'run-1',
-    senderId: 'webchat:local',
-    isOwner: false,
-    route: { channel: 'webchat', chatType: 'direct', chatId: 'local' },
-    logger,
-    signal: new AbortController().signal,
-    depth: 0,
-    services: {
-      sessions: { list: async () => [], details: async () => undefined },
-      gateway: {
-        configGet: unused,
-        schemaLookup: unused,
-        configEdit: unused,
-        restart: unused,
-      },
-      subagents: { spawn: unused, runs: unused, kill: unused, steer: unused },
-    },
-    ...overrides,
-  };
-}
-
-/** The tools under test here never reach the gateway. */
-function unused(): never {
-  throw new Error('not used by these tools');
+  return testToolContext(logger, { isOwner: false, ...overrides });
 }
 
 const everyone: ToolPolicy = { allows: () => true, isOwner: false };
