@@ -11,7 +11,7 @@ export async function runDoctor(options: { config?: string }): Promise<void> {
     const configPath = loaded.path ?? DEFAULT_CONFIG_PATH;
     // The prompt files are read at start too: a missing one would stop the gateway there.
     await readAgentInstructions(config, configPath);
-    const toolpacks = await loadConfiguredToolpacks(config, configPath);
+    const toolpacks = await loadConfiguredToolpacks(config, loaded.path);
     const registered = [
       ...toolpacks.builtins,
       ...toolpacks.toolpacks.map((toolpack) => `${toolpack.id} (${toolpack.tools.length} tools)`),

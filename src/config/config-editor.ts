@@ -29,6 +29,12 @@ export interface ConfigEditorOptions {
   dryRun?: (config: Config, path: string) => Promise<ConfigIssue[]>;
   /** Removes secret values from free text (notes) before it reaches the audit log. */
   scrub?: (text: string) => string;
+  /**
+   * What an absent file stands for (built-in defaults that differ from the schema's, e.g. the
+   * packaged toolpacks): the first edit writes it into the new file, so nothing the gateway runs
+   * with disappears.
+   */
+  absentFile?: Record<string, unknown>;
   now?: () => Date;
 }
 
@@ -88,7 +94,10 @@ export function createConfigEditor(options: ConfigEditorOptions): ConfigEditor {
     return {
       exists: text !== undefined,
       text: text ?? '',
-      object: parseJsonc(text ?? '', file) as Record<string, unknown>,
+      object:
+        text === undefined
+          ? structuredClone(options.absentFile ?? {})
+          : (parseJsonc(text, file) as Record<string, unknown>),
     };
   }
 

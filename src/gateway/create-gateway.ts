@@ -30,7 +30,12 @@ import type { RestartRequest, ScheduledRestart } from './gateway-host.js';
 import { resolveHttpToken } from './http-token.js';
 import { deliverRestartNote } from './restart-note.js';
 import { createSessionsService, createSessionsView } from './session-views.js';
-import { createConfigDryRun, describeProblem, loadConfiguredToolpacks } from './toolpack-check.js';
+import {
+  createConfigDryRun,
+  defaultToolpackEntries,
+  describeProblem,
+  loadConfiguredToolpacks,
+} from './toolpack-check.js';
 
 /** What an embedder (or a test) may add to a gateway. */
 export interface GatewayExtensions {
@@ -118,7 +123,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     };
     const configPath = loaded.path ?? DEFAULT_CONFIG_PATH;
 
-    const toolpacks = await loadConfiguredToolpacks(config, configPath);
+    const toolpacks = await loadConfiguredToolpacks(config, loaded.path);
     for (const problem of toolpacks.problems) {
       logger.warn(
         { file: problem.file, rule: problem.rule },
@@ -157,6 +162,9 @@ export function createGateway(options: GatewayOptions): Gateway {
         stateDir,
         environment: options.environment,
         dryRun: createConfigDryRun({ knownProblems: toolpacks.problems }),
+        ...(loaded.path === undefined
+          ? { absentFile: { tools: { toolpacks: defaultToolpackEntries() } } }
+          : {}),
         scrub,
       }),
       sessions,

@@ -1,5 +1,7 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { readAgentInstructions } from '../agents/index.js';
-import type { Config } from '../config/index.js';
+import { type Config, DEFAULT_CONFIG_PATH } from '../config/index.js';
 import { ConfigError, type ConfigIssue } from '../errors/index.js';
 import {
   BUILTIN_TOOLPACK_TOOLS,
@@ -14,11 +16,32 @@ export function reservedToolNames(): string[] {
   return [...BUILTIN_TOOLS.map((tool) => tool.name), ...Object.values(BUILTIN_TOOLPACK_TOOLS).flat()];
 }
 
-/** Loads (validates) the toolpacks a config registers; never runs toolpack code. */
-export function loadConfiguredToolpacks(config: Config, configPath: string): Promise<LoadToolpacksResult> {
+/** The toolpacks shipped with Switchboard (`toolpacks/` in the package; the same from `src/` and `dist/`). */
+export const PACKAGED_TOOLPACKS_DIR = fileURLToPath(new URL('../../toolpacks/', import.meta.url));
+
+/**
+ * What a gateway on built-in defaults (no config file) registers: the core toolpack and the
+ * packaged scheduler and plan toolpacks. A config file lists its own (the example lists these).
+ */
+export function defaultToolpackEntries(): Config['tools']['toolpacks'] {
+  return [
+    'core',
+    { path: path.join(PACKAGED_TOOLPACKS_DIR, 'scheduler'), id: 'scheduler' },
+    { path: path.join(PACKAGED_TOOLPACKS_DIR, 'plan'), id: 'plan' },
+  ];
+}
+
+/**
+ * Loads (validates) the toolpacks a config registers; never runs toolpack code. `configPath` is
+ * undefined on built-in defaults, which load the packaged toolpacks.
+ */
+export function loadConfiguredToolpacks(
+  config: Config,
+  configPath: string | undefined,
+): Promise<LoadToolpacksResult> {
   return loadToolpacks({
-    entries: config.tools.toolpacks,
-    configPath,
+    entries: configPath === undefined ? defaultToolpackEntries() : config.tools.toolpacks,
+    configPath: configPath ?? path.resolve(DEFAULT_CONFIG_PATH),
     builtinToolNames: reservedToolNames(),
   });
 }

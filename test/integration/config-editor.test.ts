@@ -475,3 +475,16 @@ describe('backups', () => {
     ]);
   });
 });
+
+describe('an absent file with built-in defaults', () => {
+  it('writes what the absent file stands for into the new file, so the first edit loses nothing', async () => {
+    const absentFile = { tools: { toolpacks: ['core'] } };
+    const edits = editor({ absentFile });
+    const snapshot = await edits.snapshot();
+    expect(snapshot.config).toEqual(absentFile);
+    const result = await edits.patch(request({ log: { level: 'debug' } }, hashConfigText('')));
+    expect(result).toMatchObject({ ok: true, changed: true });
+    const written = JSON.parse(await readFile(file, 'utf8'));
+    expect(written).toEqual({ tools: { toolpacks: ['core'] }, log: { level: 'debug' } });
+  });
+});
