@@ -1,5 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { ChannelsSchema } from './schema-channels.js';
 import { Secret, Strict, StringEnum } from './schema-helpers.js';
+import { ToolsSchema } from './schema-tools.js';
 
 /**
  * The config schema: the single source of truth. It validates the file (ajv), generates
@@ -9,8 +11,6 @@ import { Secret, Strict, StringEnum } from './schema-helpers.js';
 
 const AGENT_ID_PATTERN = '^[a-z0-9][a-z0-9_-]{0,63}$';
 const NAME_PATTERN = '^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$';
-/** A toolpack id, as Suzumio allows it. */
-const TOOLPACK_ID_PATTERN = '^[A-Za-z0-9._-]+$';
 /** A tool name, `namespace.*` or `*`. */
 const TOOL_PATTERN = '^(\\*|[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*(\\.\\*)?)$';
 
@@ -85,42 +85,6 @@ export const AgentConfigSchema = Strict(
   },
   { description: 'An agent: who answers in the sessions routed to it.' },
 );
-
-/** Who a chat platform's bot hears: the same keys for Slack and Discord. */
-const CHANNEL_ACCESS = {
-  requireMention: Type.Boolean({
-    default: true,
-    description: 'In channels, answer only when mentioned (or in a thread the bot takes part in).',
-  }),
-  channels: Type.Record(
-    Type.String(),
-    Strict(
-      {
-        requireMention: Type.Optional(
-          Type.Boolean({ description: 'Overrides `requireMention` in this channel.' }),
-        ),
-      },
-      { description: 'Settings for one channel.' },
-    ),
-    {
-      default: {},
-      description: 'Channels by platform id; when any are listed, only those are heard.',
-    },
-  ),
-  dmPolicy: StringEnum(['allowlist', 'open', 'disabled'] as const, {
-    default: 'allowlist',
-    description:
-      'Direct messages: only from `allowFrom` (allowlist), from anyone (open), or none (disabled).',
-  }),
-  allowFrom: Type.Array(Type.String({ minLength: 1 }), {
-    default: [],
-    description: 'Platform user ids whose direct messages are heard with `dmPolicy: allowlist`.',
-  }),
-  allowBots: Type.Boolean({
-    default: false,
-    description: "Hear other bots' messages (the bot's own are never heard).",
-  }),
-};
 
 export const BindingSchema = Strict(
   {
@@ -225,157 +189,9 @@ export const ConfigSchema = Strict(
       default: {},
       description: 'Models by name; `agents.<id>.model` refers to one.',
     }),
-    tools: Strict(
-      {
-        toolpacks: Type.Array(
-          Type.Union([
-            StringEnum(['core', 'file', 'shell', 'web'] as const, {
-              description: 'A built-in toolpack, by name.',
-            }),
-            Strict(
-              {
-                path: Type.String({
-                  minLength: 1,
-                  description:
-                    'Directory holding `suzumio.toolpack.json`, relative to the config file. HTTP(S) URLs are refused.',
-                }),
-                id: Type.String({
-                  pattern: TOOLPACK_ID_PATTERN,
-                  description: 'Toolpack id (letters, digits, `.`, `_`, `-`); must equal the manifest `id`.',
-                }),
-              },
-              { description: 'A local toolpack: a directory with a Suzumio-compatible manifest.' },
-            ),
-          ]),
-          {
-            default: [],
-            description:
-              'Toolpacks whose tools are registered: built-in names (`core`, `file`, `shell`, `web`) and local `{ path, id }` entries. `agents.<id>.tools` decides which registered tools each agent sees. A broken local toolpack is reported and skipped.',
-          },
-        ),
-        mounts: Type.Array(
-          Strict(
-            {
-              name: Type.String({
-                pattern: '^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$',
-                description: 'The mount appears to file tools as `/mnt/<name>`.',
-              }),
-              path: Type.String({
-                minLength: 1,
-                description: 'Host file or directory, relative to the config file.',
-              }),
-            },
-            { description: 'A read-only input for `file.read`.' },
-          ),
-          { default: [], description: 'Host paths `file.read` may read, as `/mnt/<name>/…`.' },
-        ),
-        runnerTimeoutMs: Type.Integer({
-          minimum: 100,
-          maximum: 3600000,
-          default: 60000,
-          description: 'How long a toolpack runner handler may take before the call fails.',
-        }),
-        shell: Strict(
-          {
-            timeoutMs: Type.Integer({
-              minimum: 100,
-              maximum: 3600000,
-              default: 30000,
-              description: 'How long `shell.exec` may run a command.',
-            }),
-            maxOutputBytes: Type.Integer({
-              minimum: 1024,
-              maximum: 10485760,
-              default: 65536,
-              description: 'Output kept per stream; the rest is cut and the cut is said.',
-            }),
-          },
-          { default: {}, description: 'The `shell` toolpack (owner-only).' },
-        ),
-        web: Strict(
-          {
-            allowPrivate: Type.Boolean({
-              default: false,
-              description: '`web.fetch` may reach loopback and private addresses.',
-            }),
-            timeoutMs: Type.Integer({
-              minimum: 100,
-              maximum: 600000,
-              default: 15000,
-              description: 'How long `web.fetch` waits for a page.',
-            }),
-            maxBytes: Type.Integer({
-              minimum: 1024,
-              maximum: 52428800,
-              default: 1048576,
-              description: 'Largest body `web.fetch` reads; the rest is cut and the cut is said.',
-            }),
-          },
-          { default: {}, description: 'The `web` toolpack.' },
-        ),
-      },
-      { default: {}, description: 'Tool registration and the built-in toolpacks.' },
-    ),
+    tools: ToolsSchema,
     bindings: Type.Array(BindingSchema, { default: [], description: 'Which agent answers where.' }),
-    channels: Strict(
-      {
-        webchat: Strict(
-          {
-            enabled: Type.Boolean({ default: true, description: 'Serve the built-in web chat and its API.' }),
-          },
-          { default: {}, description: 'The built-in web chat.' },
-        ),
-        slack: Type.Optional(
-          Strict(
-            {
-              mode: StringEnum(['socket', 'http'] as const, {
-                default: 'socket',
-                description:
-                  '`socket` (Socket Mode, needs `appToken`) or `http` (Events API, needs `signingSecret`).',
-              }),
-              botToken: Secret({ minLength: 1, description: 'The bot token (`xoxb-…`).' }),
-              appToken: Type.Optional(
-                Secret({ minLength: 1, description: 'The app-level token for Socket Mode (`xapp-…`).' }),
-              ),
-              signingSecret: Type.Optional(
-                Secret({
-                  minLength: 1,
-                  description: 'The signing secret that HTTP-mode requests are checked with.',
-                }),
-              ),
-              apiUrl: Type.Optional(
-                Type.String({
-                  format: 'uri',
-                  description: "Web API base URL (default Slack's); for proxies and tests.",
-                }),
-              ),
-              ...CHANNEL_ACCESS,
-            },
-            { description: 'Slack, through @slack/bolt.' },
-          ),
-        ),
-        discord: Type.Optional(
-          Strict(
-            {
-              token: Secret({ minLength: 1, description: 'The bot token.' }),
-              apiBase: Type.Optional(
-                Type.String({
-                  format: 'uri',
-                  description: "REST base URL (default Discord's); for proxies and tests.",
-                }),
-              ),
-              guilds: Type.Array(Type.String({ minLength: 1 }), {
-                default: [],
-                description: 'Guild ids the bot listens in; empty: every guild it is in.',
-              }),
-              ...CHANNEL_ACCESS,
-            },
-            { description: 'Discord, through discord.js v14.' },
-          ),
-        ),
-      },
-      { default: {}, description: 'Chat channels.' },
-    ),
+    channels: ChannelsSchema,
     session: Strict(
       {
         queueMode: StringEnum(['collect', 'followup', 'steer', 'interrupt'] as const, {

@@ -1,0 +1,99 @@
+import { Type } from '@sinclair/typebox';
+import { Secret, Strict, StringEnum } from './schema-helpers.js';
+
+/** Who a chat platform's bot hears: the same keys for Slack and Discord. */
+const CHANNEL_ACCESS = {
+  requireMention: Type.Boolean({
+    default: true,
+    description: 'In channels, answer only when mentioned (or in a thread the bot takes part in).',
+  }),
+  channels: Type.Record(
+    Type.String(),
+    Strict(
+      {
+        requireMention: Type.Optional(
+          Type.Boolean({ description: 'Overrides `requireMention` in this channel.' }),
+        ),
+      },
+      { description: 'Settings for one channel.' },
+    ),
+    {
+      default: {},
+      description: 'Channels by platform id; when any are listed, only those are heard.',
+    },
+  ),
+  dmPolicy: StringEnum(['allowlist', 'open', 'disabled'] as const, {
+    default: 'allowlist',
+    description:
+      'Direct messages: only from `allowFrom` (allowlist), from anyone (open), or none (disabled).',
+  }),
+  allowFrom: Type.Array(Type.String({ minLength: 1 }), {
+    default: [],
+    description: 'Platform user ids whose direct messages are heard with `dmPolicy: allowlist`.',
+  }),
+  allowBots: Type.Boolean({
+    default: false,
+    description: "Hear other bots' messages (the bot's own are never heard).",
+  }),
+};
+
+/** `channels`: the web chat, Slack and Discord. */
+export const ChannelsSchema = Strict(
+  {
+    webchat: Strict(
+      {
+        enabled: Type.Boolean({ default: true, description: 'Serve the built-in web chat and its API.' }),
+      },
+      { default: {}, description: 'The built-in web chat.' },
+    ),
+    slack: Type.Optional(
+      Strict(
+        {
+          mode: StringEnum(['socket', 'http'] as const, {
+            default: 'socket',
+            description:
+              '`socket` (Socket Mode, needs `appToken`) or `http` (Events API, needs `signingSecret`).',
+          }),
+          botToken: Secret({ minLength: 1, description: 'The bot token (`xoxb-…`).' }),
+          appToken: Type.Optional(
+            Secret({ minLength: 1, description: 'The app-level token for Socket Mode (`xapp-…`).' }),
+          ),
+          signingSecret: Type.Optional(
+            Secret({
+              minLength: 1,
+              description: 'The signing secret that HTTP-mode requests are checked with.',
+            }),
+          ),
+          apiUrl: Type.Optional(
+            Type.String({
+              format: 'uri',
+              description: "Web API base URL (default Slack's); for proxies and tests.",
+            }),
+          ),
+          ...CHANNEL_ACCESS,
+        },
+        { description: 'Slack, through @slack/bolt.' },
+      ),
+    ),
+    discord: Type.Optional(
+      Strict(
+        {
+          token: Secret({ minLength: 1, description: 'The bot token.' }),
+          apiBase: Type.Optional(
+            Type.String({
+              format: 'uri',
+              description: "REST base URL (default Discord's); for proxies and tests.",
+            }),
+          ),
+          guilds: Type.Array(Type.String({ minLength: 1 }), {
+            default: [],
+            description: 'Guild ids the bot listens in; empty: every guild it is in.',
+          }),
+          ...CHANNEL_ACCESS,
+        },
+        { description: 'Discord, through discord.js v14.' },
+      ),
+    ),
+  },
+  { default: {}, description: 'Chat channels.' },
+);

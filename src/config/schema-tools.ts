@@ -1,0 +1,98 @@
+import { Type } from '@sinclair/typebox';
+import { Strict, StringEnum } from './schema-helpers.js';
+
+/** A toolpack id: letters, digits, `.`, `_`, `-`. */
+const TOOLPACK_ID_PATTERN = '^[A-Za-z0-9._-]+$';
+
+/** `tools`: which toolpacks are registered, and the built-in toolpacks' settings. */
+export const ToolsSchema = Strict(
+  {
+    toolpacks: Type.Array(
+      Type.Union([
+        StringEnum(['core', 'file', 'shell', 'web'] as const, {
+          description: 'A built-in toolpack, by name.',
+        }),
+        Strict(
+          {
+            path: Type.String({
+              minLength: 1,
+              description:
+                'Directory holding `suzumio.toolpack.json`, relative to the config file. HTTP(S) URLs are refused.',
+            }),
+            id: Type.String({
+              pattern: TOOLPACK_ID_PATTERN,
+              description: 'Toolpack id (letters, digits, `.`, `_`, `-`); must equal the manifest `id`.',
+            }),
+          },
+          { description: 'A local toolpack: a directory with a Suzumio-compatible manifest.' },
+        ),
+      ]),
+      {
+        default: [],
+        description:
+          'Toolpacks whose tools are registered: built-in names (`core`, `file`, `shell`, `web`) and local `{ path, id }` entries. `agents.<id>.tools` decides which registered tools each agent sees. A broken local toolpack is reported and skipped.',
+      },
+    ),
+    mounts: Type.Array(
+      Strict(
+        {
+          name: Type.String({
+            pattern: '^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$',
+            description: 'The mount appears to file tools as `/mnt/<name>`.',
+          }),
+          path: Type.String({
+            minLength: 1,
+            description: 'Host file or directory, relative to the config file.',
+          }),
+        },
+        { description: 'A read-only input for `file.read`.' },
+      ),
+      { default: [], description: 'Host paths `file.read` may read, as `/mnt/<name>/…`.' },
+    ),
+    runnerTimeoutMs: Type.Integer({
+      minimum: 100,
+      maximum: 3600000,
+      default: 60000,
+      description: 'How long a toolpack runner handler may take before the call fails.',
+    }),
+    shell: Strict(
+      {
+        timeoutMs: Type.Integer({
+          minimum: 100,
+          maximum: 3600000,
+          default: 30000,
+          description: 'How long `shell.exec` may run a command.',
+        }),
+        maxOutputBytes: Type.Integer({
+          minimum: 1024,
+          maximum: 10485760,
+          default: 65536,
+          description: 'Output kept per stream; the rest is cut and the cut is said.',
+        }),
+      },
+      { default: {}, description: 'The `shell` toolpack (owner-only).' },
+    ),
+    web: Strict(
+      {
+        allowPrivate: Type.Boolean({
+          default: false,
+          description: '`web.fetch` may reach loopback and private addresses.',
+        }),
+        timeoutMs: Type.Integer({
+          minimum: 100,
+          maximum: 600000,
+          default: 15000,
+          description: 'How long `web.fetch` waits for a page.',
+        }),
+        maxBytes: Type.Integer({
+          minimum: 1024,
+          maximum: 52428800,
+          default: 1048576,
+          description: 'Largest body `web.fetch` reads; the rest is cut and the cut is said.',
+        }),
+      },
+      { default: {}, description: 'The `web` toolpack.' },
+    ),
+  },
+  { default: {}, description: 'Tool registration and the built-in toolpacks.' },
+);
