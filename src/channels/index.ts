@@ -1,3 +1,4 @@
+export { createSlackAdapter, type SlackAdapter } from './slack/index.js';
 export type {
   ChannelAdapter,
   ChannelName,

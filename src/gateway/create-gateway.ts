@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { AgentRunner, ModelProvider, ProviderOptions, TurnRunner } from '../agents/index.js';
 import {
   type ChannelAdapter,
+  createSlackAdapter,
   createWebchatAdapter,
   type DeliveryRoute,
   type OutboundMessage,
@@ -114,6 +115,11 @@ export function createGateway(options: GatewayOptions): Gateway {
       ? createWebchatAdapter({ logger: logger.child({ channel: 'webchat' }) })
       : undefined;
     if (webchat) adapters.push(webchat);
+    if (config.channels.slack) {
+      adapters.push(
+        createSlackAdapter({ config: config.channels.slack, logger: logger.child({ channel: 'slack' }) }),
+      );
+    }
     const adapterFor = (route: DeliveryRoute) => adapters.find((adapter) => adapter.name === route.channel);
     const deliver = async (route: DeliveryRoute, message: OutboundMessage) => {
       if (route.channel === 'internal') return;
@@ -246,7 +252,20 @@ export function createGateway(options: GatewayOptions): Gateway {
       logger: logger.child({ component: 'signals' }),
     });
     const dispatch = router.dispatch;
-    for (const adapter of adapters) await adapter.start(dispatch);
+    for (const adapter of [...adapters]) {
+      try {
+        await adapter.start(dispatch);
+      } catch (error) {
+        // A platform that refuses the token or cannot be reached must not take the other channels down.
+        if (adapter.name === 'webchat') throw error;
+        logger.error(
+          { err: error, channel: adapter.name },
+          `${adapter.name} could not start; running without it`,
+        );
+        adapters.splice(adapters.indexOf(adapter), 1);
+        await adapter.stop().catch(() => {});
+      }
+    }
 
     http = await createHttpServer({
       host: config.http.host,

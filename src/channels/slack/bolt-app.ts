@@ -1,0 +1,121 @@
+import type { AddressInfo } from 'node:net';
+import { App, type Logger as BoltLogger, HTTPReceiver, LogLevel, SocketModeReceiver } from '@slack/bolt';
+import type { Logger } from '../../logging/index.js';
+import type { SlackConfig } from './types.js';
+
+/** Three retries within about 10 s (Slack's 429s are waited out separately, per Retry-After). */
+const DEFAULT_RETRY = { retries: 3, factor: 2, minTimeout: 1000, maxTimeout: 5000 };
+
+/** The Web API client options Bolt takes (`@slack/web-api` is Bolt's dependency, not ours). */
+export type WebClientOptions = NonNullable<
+  NonNullable<ConstructorParameters<typeof App>[0]>['clientOptions']
+>;
+
+export interface BoltApp {
+  app: App;
+  /** Starts receiving; in HTTP mode resolves with the events URL. */
+  start(): Promise<string | undefined>;
+  /** Stops receiving and resolves once the Socket Mode WebSocket is closed (its timers with it). */
+  stop(): Promise<void>;
+}
+
+/**
+ * A Bolt app for `config`: Socket Mode (the default) or Bolt's own HTTP receiver on
+ * `127.0.0.1:httpPort` with signatures checked. Bolt's `ignoreSelf` is off: `shouldHear` decides.
+ * Bolt calls `auth.test` while constructing, so the Web API must answer by then.
+ */
+export function createBoltApp(options: {
+  config: SlackConfig;
+  logger: Logger;
+  httpPort: number;
+  webClientOptions: Pick<WebClientOptions, 'retryConfig'> | undefined;
+}): BoltApp {
+  const { config, logger } = options;
+  const clientOptions: WebClientOptions = {
+    // The Web API client's default retries for about 30 minutes: a start (auth.test) against an
+    // unreachable Slack would hold the whole gateway that long. A few quick retries instead; the
+    // gateway then runs without Slack and says so.
+    retryConfig: DEFAULT_RETRY,
+    ...options.webClientOptions,
+    ...(config.apiUrl === undefined ? {} : { slackApiUrl: withSlash(config.apiUrl) }),
+  };
+  const boltLogger = toBoltLogger(logger);
+  if (config.mode === 'http') {
+    if (config.signingSecret === undefined)
+      throw new Error('channels.slack.signingSecret is required in http mode');
+    const receiver = new HTTPReceiver({ signingSecret: config.signingSecret, logger: boltLogger });
+    const app = new App({
+      token: config.botToken,
+      receiver,
+      clientOptions,
+      logger: boltLogger,
+      ignoreSelf: false,
+      // No auth.test in the constructor, whose failure would be an unhandled rejection: `start` awaits `init`.
+      deferInitialization: true,
+    });
+    return {
+      app,
+      async start() {
+        await app.init();
+        const server = await receiver.start({ port: options.httpPort, host: '127.0.0.1' });
+        const { port } = server.address() as AddressInfo;
+        return `http://127.0.0.1:${port}/slack/events`;
+      },
+      stop: () => receiver.stop(),
+    };
+  }
+  if (config.appToken === undefined) throw new Error('channels.slack.appToken is required in socket mode');
+  const receiver = new SocketModeReceiver({
+    appToken: config.appToken,
+    logger: boltLogger,
+    installerOptions: { clientOptions },
+  });
+  const app = new App({
+    token: config.botToken,
+    receiver,
+    clientOptions,
+    logger: boltLogger,
+    ignoreSelf: false,
+    deferInitialization: true,
+  });
+  return {
+    app,
+    async start() {
+      await app.init();
+      await app.start();
+      return undefined;
+    },
+    async stop() {
+      const closed = new Promise<void>((resolve) => receiver.client.once('disconnected', () => resolve()));
+      await app.stop();
+      // `stop()` returns before the WebSocket has closed; without this wait a 30 s timer keeps Node alive.
+      await Promise.race([closed, delay(5_000)]);
+    },
+  };
+}
+
+function withSlash(url: string): string {
+  return url.endsWith('/') ? url : `${url}/`;
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
+
+/** Bolt's logger interface on top of ours; Bolt's info chatter goes to debug. */
+function toBoltLogger(logger: Logger): BoltLogger {
+  const text = (parts: unknown[]) =>
+    parts.map((part) => (typeof part === 'string' ? part : String(part))).join(' ');
+  let level = LogLevel.INFO;
+  return {
+    debug: (...parts) => logger.debug(text(parts)),
+    info: (...parts) => logger.debug(text(parts)),
+    warn: (...parts) => logger.warn(text(parts)),
+    error: (...parts) => logger.error(text(parts)),
+    setLevel: (next) => {
+      level = next;
+    },
+    getLevel: () => level,
+    setName: () => {},
+  };
+}

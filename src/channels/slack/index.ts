@@ -1,0 +1,8 @@
+export { type HearSettings, type HearState, type SlackEventFacts, shouldHear, stripMention } from './hear.js';
+export {
+  createSlackAdapter,
+  SLACK_TEXT_LIMIT,
+  type SlackAdapter,
+  type SlackAdapterOptions,
+} from './slack-adapter.js';
+export type { SlackConfig } from './types.js';

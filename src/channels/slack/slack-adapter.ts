@@ -1,0 +1,189 @@
+import type { Logger } from '../../logging/index.js';
+import { splitMessage } from '../split-message.js';
+import type {
+  ChannelAdapter,
+  DeliveryRoute,
+  InboundHandler,
+  InboundMessage,
+  OutboundMessage,
+} from '../types.js';
+import { createBoltApp, type WebClientOptions } from './bolt-app.js';
+import { type SlackEventFacts, shouldHear, stripMention } from './hear.js';
+import { createMemory } from './memory.js';
+import type { RawEventBody, RawMessageEvent, SlackConfig } from './types.js';
+
+/** Slack's limit for `chat.postMessage` text is 40,000; 4,000 keeps a part readable. */
+export const SLACK_TEXT_LIMIT = 4000;
+const TURN_REACTION = 'eyes';
+
+export interface SlackAdapterOptions {
+  config: SlackConfig;
+  logger: Logger;
+  /** HTTP mode: the port Bolt's receiver listens on at 127.0.0.1; 0 (default) picks a free one. */
+  httpPort?: number;
+  /** Web API client tuning, e.g. `retryConfig` (tests turn retries off). */
+  webClientOptions?: Pick<WebClientOptions, 'retryConfig'>;
+}
+
+export interface SlackAdapter extends ChannelAdapter {
+  /** The bot's user id from `auth.test`, known after `start`. */
+  readonly botUserId: string | undefined;
+  /** HTTP mode: where Slack must POST events (`http://127.0.0.1:<port>/slack/events`), after `start`. */
+  readonly eventsUrl: string | undefined;
+}
+
+/**
+ * Slack through @slack/bolt: Socket Mode by default, Bolt's HTTP receiver with `mode: 'http'`.
+ * Hears `message` and `app_mention` events as `shouldHear` allows, once per event id and per
+ * message. `onInbound` is awaited with an `eyes` reaction on the message for the turn. A channel
+ * message's session is its thread (a top-level message opens one), so replies go to the route's
+ * thread; a route without one (a named route) posts in the channel itself.
+ */
+export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
+  const { config, logger } = options;
+  const bolt = createBoltApp({
+    config,
+    logger,
+    httpPort: options.httpPort ?? 0,
+    webClientOptions: options.webClientOptions,
+  });
+  const client = bolt.app.client;
+  const seen = createMemory();
+  const threads = createMemory();
+  /** User id → DM channel id, from inbound DMs and `conversations.open`. */
+  const directChannels = new Map<string, string>();
+  let onInbound: InboundHandler | undefined;
+  let botUserId: string | undefined;
+  let botId: string | undefined;
+  let eventsUrl: string | undefined;
+
+  const state = {
+    get botUserId() {
+      return botUserId;
+    },
+    get botId() {
+      return botId;
+    },
+    inThread: (channel: string, threadTs: string) => threads.has(`${channel}:${threadTs}`),
+  };
+
+  const receive = (raw: RawMessageEvent, body: RawEventBody, mentionEvent: boolean) => {
+    // Slack retries a slow delivery with the same event id; a mention comes as `message` and `app_mention`.
+    if (body.event_id !== undefined && !seen.add(`event:${body.event_id}`)) return;
+    if (!seen.add(`message:${raw.channel}:${raw.ts}`)) return;
+    const facts: SlackEventFacts = {
+      channelType: raw.channel_type,
+      channel: raw.channel,
+      user: raw.user,
+      botId: raw.bot_id,
+      subtype: raw.subtype,
+      text: raw.text ?? '',
+      threadTs: raw.thread_ts,
+      mentionEvent,
+    };
+    if (!onInbound || !shouldHear(facts, config, state)) {
+      logger.debug({ channel: raw.channel, ts: raw.ts, user: raw.user }, 'slack event not heard');
+      return;
+    }
+    // Not awaited: Bolt has acked already, and a turn may run for minutes.
+    void deliver(onInbound, raw, body);
+  };
+
+  const deliver = async (handler: InboundHandler, raw: RawMessageEvent, body: RawEventBody) => {
+    const direct = raw.channel_type === 'im';
+    const sender = raw.user ?? raw.bot_id ?? 'unknown';
+    if (direct) directChannels.set(sender, raw.channel);
+    else threads.add(`${raw.channel}:${raw.thread_ts ?? raw.ts}`);
+    const teamId = raw.team ?? body.team_id;
+    // The bot answers a channel message in its thread, so the conversation is that thread: a
+    // top-level message opens the session `…:thread:<its ts>`, and replies in the thread continue it.
+    const threadId = direct ? raw.thread_ts : (raw.thread_ts ?? raw.ts);
+    const message: InboundMessage = {
+      channel: 'slack',
+      chatType: direct ? 'direct' : 'channel',
+      chatId: direct ? sender : raw.channel,
+      ...(threadId === undefined ? {} : { threadId }),
+      senderId: `slack:${sender}`,
+      text: stripMention(raw.text ?? '', botUserId),
+      messageId: raw.ts,
+      ...(teamId === undefined ? {} : { teamId }),
+    };
+    const reaction = { channel: raw.channel, timestamp: raw.ts, name: TURN_REACTION };
+    await client.reactions
+      .add(reaction)
+      .catch((error: unknown) => warn(error, 'reactions.add failed', reaction));
+    try {
+      await handler(message);
+    } catch (error) {
+      logger.error({ err: error, chatId: message.chatId, messageId: raw.ts }, 'slack turn failed');
+    } finally {
+      await client.reactions
+        .remove(reaction)
+        .catch((error: unknown) => warn(error, 'reactions.remove failed', reaction));
+    }
+  };
+
+  const warn = (error: unknown, text: string, details: object) =>
+    logger.warn({ err: error, ...details }, text);
+
+  const directChannel = async (user: string) => {
+    const known = directChannels.get(user);
+    if (known !== undefined) return known;
+    const opened = await client.conversations.open({ users: user });
+    const id = opened.channel?.id;
+    if (id === undefined) throw new Error(`conversations.open gave no channel for ${user}`);
+    directChannels.set(user, id);
+    return id;
+  };
+
+  bolt.app.event('message', async ({ event, body }) => {
+    receive(event as unknown as RawMessageEvent, body as RawEventBody, false);
+  });
+  bolt.app.event('app_mention', async ({ event, body }) => {
+    receive(event as unknown as RawMessageEvent, body as RawEventBody, true);
+  });
+  bolt.app.error(async (error) => {
+    logger.error({ err: error }, 'slack app error');
+  });
+
+  return {
+    name: 'slack',
+    get botUserId() {
+      return botUserId;
+    },
+    get eventsUrl() {
+      return eventsUrl;
+    },
+    async start(handler) {
+      const identity = await client.auth.test();
+      botUserId = identity.user_id;
+      botId = identity.bot_id;
+      onInbound = handler;
+      eventsUrl = await bolt.start();
+      logger.info({ mode: config.mode, botUserId, eventsUrl }, 'slack connected');
+    },
+    async stop() {
+      onInbound = undefined;
+      // Turns still running end on their own (the gateway interrupts them); their replies may still post.
+      await bolt.stop();
+    },
+    async send(route: DeliveryRoute, message: OutboundMessage) {
+      try {
+        const channel = route.chatType === 'direct' ? await directChannel(route.chatId) : route.chatId;
+        // Channel routes carry their thread (see `deliver`); one without (a named route) posts in the channel.
+        const threadTs = route.threadId;
+        for (const text of splitMessage(message.text, SLACK_TEXT_LIMIT)) {
+          await client.chat.postMessage({
+            channel,
+            text,
+            ...(threadTs === undefined ? {} : { thread_ts: threadTs }),
+          });
+        }
+        if (threadTs !== undefined && route.chatType === 'channel') threads.add(`${channel}:${threadTs}`);
+      } catch (error) {
+        logger.error({ err: error, route, messageId: message.id }, 'slack post failed');
+        throw error;
+      }
+    },
+  };
+}

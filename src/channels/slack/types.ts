@@ -1,0 +1,24 @@
+import type { Config } from '../../config/index.js';
+
+/** The `channels.slack` config (with schema defaults applied). */
+export type SlackConfig = NonNullable<Config['channels']['slack']>;
+
+/** The fields of a Slack `message` / `app_mention` event the adapter reads. */
+export interface RawMessageEvent {
+  type: string;
+  subtype?: string;
+  channel: string;
+  channel_type?: string;
+  user?: string;
+  bot_id?: string;
+  text?: string;
+  ts: string;
+  thread_ts?: string;
+  team?: string;
+}
+
+/** The fields of an Events API envelope body the adapter reads. */
+export interface RawEventBody {
+  event_id?: string;
+  team_id?: string;
+}

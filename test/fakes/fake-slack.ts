@@ -1,0 +1,245 @@
+import { createHmac } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type WebSocket, WebSocketServer } from 'ws';
+
+export interface FakeSlackCall {
+  method: string;
+  args: Record<string, string>;
+}
+
+export interface FakeSlackOptions {
+  botUserId?: string;
+  botId?: string;
+  teamId?: string;
+  /** Deliver the bot's own posts back as `message` events over Socket Mode, as Slack does. */
+  echoPosts?: boolean;
+}
+
+export interface FakeSlack {
+  /** Web API base for `channels.slack.apiUrl` (ends with `/api/`). */
+  apiUrl: string;
+  botUserId: string;
+  teamId: string;
+  calls: FakeSlackCall[];
+  /** Socket Mode messages that were not an ack of a delivered envelope. */
+  badAcks: string[];
+  callsTo(method: string): FakeSlackCall[];
+  /** Resolves with the first call to `method` (already made or coming) that `match` accepts. */
+  waitForCall(
+    method: string,
+    match?: (call: FakeSlackCall) => boolean,
+    timeoutMs?: number,
+  ): Promise<FakeSlackCall>;
+  /** Sends an `events_api` envelope over Socket Mode; resolves when the client acks it. */
+  deliver(
+    event: Record<string, unknown>,
+    options?: { eventId?: string; retryAttempt?: number },
+  ): Promise<void>;
+  /** Resolves when a Socket Mode client is connected (hello sent). */
+  connected(): Promise<void>;
+  /** Open Socket Mode connections. */
+  readonly sockets: number;
+  close(): Promise<void>;
+}
+
+/**
+ * A fake Slack on 127.0.0.1: the Web API methods the adapter uses (recorded in `calls`) and a
+ * Socket Mode WebSocket (`apps.connections.open` hands out its URL) that sends `hello`, delivers
+ * `events_api` envelopes and checks that every ack names a delivered envelope.
+ */
+export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<FakeSlack> {
+  const botUserId = options.botUserId ?? 'UBOT';
+  const botId = options.botId ?? 'BBOT';
+  const teamId = options.teamId ?? 'T1';
+  const calls: FakeSlackCall[] = [];
+  const waiters = new Set<() => void>();
+  const pendingAcks = new Map<string, () => void>();
+  const sockets = new Set<WebSocket>();
+  const badAcks: string[] = [];
+  const connectWaiters = new Set<() => void>();
+  let envelopes = 0;
+  let clock = 1_700_000_000;
+  const nextTs = () => `${++clock}.000100`;
+
+  const server: Server = createServer(async (request, response) => {
+    const method = (request.url ?? '').replace(/^\/api\//, '').split('?')[0] ?? '';
+    const args = await readArgs(request);
+    calls.push({ method, args });
+    for (const wake of [...waiters]) wake();
+    const reply = answer(method, args);
+    response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(reply));
+  });
+  const wss = new WebSocketServer({ server });
+  wss.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('message', (data) => {
+      const ack = JSON.parse(String(data)) as { envelope_id?: string };
+      const settle = ack.envelope_id === undefined ? undefined : pendingAcks.get(ack.envelope_id);
+      if (!settle) {
+        badAcks.push(String(data));
+        return;
+      }
+      pendingAcks.delete(ack.envelope_id as string);
+      settle();
+    });
+    socket.send(JSON.stringify({ type: 'hello', num_connections: 1, connection_info: { app_id: 'A1' } }));
+    for (const wake of [...connectWaiters]) wake();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+
+  function answer(method: string, args: Record<string, string>): Record<string, unknown> {
+    switch (method) {
+      case 'auth.test':
+        return {
+          ok: true,
+          user_id: botUserId,
+          bot_id: botId,
+          team_id: teamId,
+          user: 'switchboard',
+          team: 'Team',
+        };
+      case 'apps.connections.open':
+        return { ok: true, url: `ws://127.0.0.1:${port}/link` };
+      case 'conversations.open':
+        return { ok: true, channel: { id: `D${args.users ?? ''}` } };
+      case 'chat.postMessage': {
+        const ts = nextTs();
+        const channel = args.channel ?? '';
+        if (options.echoPosts && sockets.size > 0) {
+          const echo = { type: 'message', channel, user: botUserId, bot_id: botId, text: args.text, ts };
+          void fake
+            .deliver({ ...echo, ...(args.thread_ts && { thread_ts: args.thread_ts }) })
+            .catch(() => {});
+        }
+        return { ok: true, channel, ts, message: { text: args.text, ts } };
+      }
+      case 'reactions.add':
+      case 'reactions.remove':
+        return { ok: true };
+      default:
+        return { ok: false, error: 'unknown_method' };
+    }
+  }
+
+  const fake: FakeSlack = {
+    apiUrl: `http://127.0.0.1:${port}/api/`,
+    botUserId,
+    teamId,
+    calls,
+    badAcks,
+    callsTo: (method) => calls.filter((call) => call.method === method),
+    waitForCall(method, match = () => true, timeoutMs = 5_000) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          const found = calls.find((call) => call.method === method && match(call));
+          if (!found) return false;
+          waiters.delete(check);
+          clearTimeout(timer);
+          resolve(found);
+          return true;
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(check);
+          reject(new Error(`fake slack: no ${method} call within ${timeoutMs} ms`));
+        }, timeoutMs);
+        if (!check()) waiters.add(check);
+      });
+    },
+    deliver(event, deliverOptions = {}) {
+      const socket = [...sockets][0];
+      if (!socket) return Promise.reject(new Error('fake slack: no Socket Mode connection'));
+      const envelopeId = `env-${++envelopes}`;
+      const payload = {
+        type: 'event_callback',
+        team_id: teamId,
+        api_app_id: 'A1',
+        event_id: deliverOptions.eventId ?? `Ev${envelopes}`,
+        event_time: clock,
+        event: { team: teamId, ...event },
+      };
+      return new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`fake slack: ${envelopeId} not acked`)), 5_000);
+        pendingAcks.set(envelopeId, () => {
+          clearTimeout(timer);
+          resolve();
+        });
+        socket.send(
+          JSON.stringify({
+            type: 'events_api',
+            envelope_id: envelopeId,
+            payload,
+            accepts_response_payload: false,
+            retry_attempt: deliverOptions.retryAttempt ?? 0,
+            retry_reason: deliverOptions.retryAttempt ? 'timeout' : '',
+          }),
+        );
+      });
+    },
+    connected() {
+      if (sockets.size > 0) return Promise.resolve();
+      return new Promise((resolve) => connectWaiters.add(resolve));
+    },
+    get sockets() {
+      return sockets.size;
+    },
+    async close() {
+      for (const socket of sockets) socket.terminate();
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+  return fake;
+}
+
+/** Web API arguments: form-encoded (what @slack/web-api sends) or JSON. */
+async function readArgs(request: IncomingMessage): Promise<Record<string, string>> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  const body = Buffer.concat(chunks).toString('utf8');
+  if (body === '') return {};
+  if ((request.headers['content-type'] ?? '').includes('json'))
+    return JSON.parse(body) as Record<string, string>;
+  return Object.fromEntries(new URLSearchParams(body));
+}
+
+/** POSTs an Events API body to an HTTP-mode URL, signed with `signingSecret` (or a given signature). */
+export async function postSignedEvent(
+  url: string,
+  body: Record<string, unknown>,
+  signingSecret: string,
+  options: { timestamp?: number; signature?: string; retryNum?: number } = {},
+): Promise<number> {
+  const raw = JSON.stringify(body);
+  const timestamp = options.timestamp ?? Math.floor(Date.now() / 1000);
+  const signature =
+    options.signature ??
+    `v0=${createHmac('sha256', signingSecret).update(`v0:${timestamp}:${raw}`).digest('hex')}`;
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'x-slack-request-timestamp': String(timestamp),
+      'x-slack-signature': signature,
+      ...(options.retryNum === undefined ? {} : { 'x-slack-retry-num': String(options.retryNum) }),
+    },
+    body: raw,
+  });
+  await response.arrayBuffer();
+  return response.status;
+}
+
+/** An Events API `event_callback` body for HTTP mode. */
+export function eventCallback(event: Record<string, unknown>, eventId: string, teamId = 'T1') {
+  return {
+    type: 'event_callback',
+    team_id: teamId,
+    api_app_id: 'A1',
+    event_id: eventId,
+    event_time: 1,
+    event,
+  };
+}
