@@ -1,3 +1,4 @@
+export { createDiscordAdapter } from './discord/index.js';
 export { createSlackAdapter, type SlackAdapter } from './slack/index.js';
 export type {
   ChannelAdapter,

@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { AgentRunner, ModelProvider, ProviderOptions, TurnRunner } from '../agents/index.js';
 import {
   type ChannelAdapter,
+  createDiscordAdapter,
   createSlackAdapter,
   createWebchatAdapter,
   type DeliveryRoute,
@@ -115,6 +116,14 @@ export function createGateway(options: GatewayOptions): Gateway {
       ? createWebchatAdapter({ logger: logger.child({ channel: 'webchat' }) })
       : undefined;
     if (webchat) adapters.push(webchat);
+    if (config.channels.discord) {
+      adapters.push(
+        createDiscordAdapter({
+          config: config.channels.discord,
+          logger: logger.child({ channel: 'discord' }),
+        }),
+      );
+    }
     if (config.channels.slack) {
       adapters.push(
         createSlackAdapter({ config: config.channels.slack, logger: logger.child({ channel: 'slack' }) }),

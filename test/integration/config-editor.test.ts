@@ -20,6 +20,12 @@ const environment = {
   TEST_OPENAI_KEY: 'sk-openai-secret-from-env-abcdef',
 };
 const LITERAL_KEY = 'sk-literal-local-secret-123456';
+const CHANNEL_SECRETS = [
+  'xoxb-slack-bot-secret-1',
+  'xapp-slack-app-secret-2',
+  'slack-signing-secret-3',
+  'discord-bot-secret-4',
+];
 const STALE = 'config changed since last load; re-run config.get and retry';
 
 /** Every secret field of the schema is set: by `${ENV}` references and by a literal value. */
@@ -47,10 +53,24 @@ const CONFIG_TEXT = `// Gateway config for the editor test.
     "default": { "provider": "openai", "model": "gpt-4o-mini", "apiKey": "\${TEST_OPENAI_KEY}" },
     "local": { "provider": "openai", "model": "llama", "apiKey": "${LITERAL_KEY}" }
   },
+  "channels": {
+    "slack": {
+      "botToken": "${CHANNEL_SECRETS[0]}",
+      "appToken": "${CHANNEL_SECRETS[1]}",
+      "signingSecret": "${CHANNEL_SECRETS[2]}"
+    },
+    "discord": { "token": "${CHANNEL_SECRETS[3]}" }
+  },
   "bindings": []
 }
 `;
-const SECRET_TEXTS = [...Object.values(environment), LITERAL_KEY, '${TEST_HTTP_TOKEN}', '${TEST_OPENAI_KEY}'];
+const SECRET_TEXTS = [
+  ...Object.values(environment),
+  LITERAL_KEY,
+  ...CHANNEL_SECRETS,
+  '${TEST_HTTP_TOKEN}',
+  '${TEST_OPENAI_KEY}',
+];
 
 let dir: string;
 let file: string;
@@ -318,6 +338,10 @@ describe('secrets', () => {
     expect(findSecretPaths().map((secretPath) => secretPath.join('.'))).toEqual([
       'http.token',
       'models.*.apiKey',
+      'channels.slack.botToken',
+      'channels.slack.appToken',
+      'channels.slack.signingSecret',
+      'channels.discord.token',
     ]);
   });
 

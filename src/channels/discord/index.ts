@@ -1,0 +1,8 @@
+export { createDiscordAdapter, type DiscordAdapterOptions } from './discord-adapter.js';
+export {
+  type DiscordConfig,
+  type HearCandidate,
+  type HearSettings,
+  type HearState,
+  shouldHear,
+} from './should-hear.js';

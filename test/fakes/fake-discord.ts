@@ -1,0 +1,328 @@
+import { once } from 'node:events';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type WebSocket, WebSocketServer } from 'ws';
+
+/**
+ * A fake Discord for the real discord.js: REST under `/api/v10` and a v10 JSON gateway on
+ * the same port (as the shared TESTING-CHANNELS.md describes). The bot's own posts are
+ * echoed back as MESSAGE_CREATE, as real Discord does.
+ */
+
+export interface FakeGuild {
+  id: string;
+  /** Text channel ids. */
+  channels: string[];
+  /** Threads in the guild, with their parent channel; `announced: false` leaves one out of GUILD_CREATE. */
+  threads?: { id: string; parentId: string; announced?: boolean }[];
+}
+
+export interface PostedMessage {
+  channelId: string;
+  content: string;
+  /** `message_reference.message_id`, when the post is a reply. */
+  replyTo?: string;
+}
+
+export interface IncomingDiscordMessage {
+  channelId: string;
+  /** Absent for a DM. */
+  guildId?: string;
+  authorId: string;
+  authorBot?: boolean;
+  content: string;
+  /** User ids put in `mentions`. */
+  mentions?: string[];
+  id?: string;
+}
+
+export interface FakeDiscord {
+  apiBase: string;
+  botId: string;
+  posted: PostedMessage[];
+  /** Channel ids typing was posted to. */
+  typing: string[];
+  /** Requests the fake does not know, as `METHOD path`. */
+  unknown: string[];
+  /** Sends MESSAGE_CREATE to every identified connection; returns the message id. */
+  dispatchMessage(message: IncomingDiscordMessage): string;
+  /** Open gateway connections. */
+  connections(): number;
+  /** Answers the next `count` message posts with 429 and `Retry-After` (seconds). */
+  rateLimitPosts(count: number, retryAfterSeconds: number): void;
+  /** 429 answers given so far. */
+  rateLimited(): number;
+  /** Sends op 7 (reconnect); on RESUME the fake answers RESUMED and replays the last MESSAGE_CREATE. */
+  requestReconnect(): void;
+  /** RESUMEs accepted so far. */
+  resumes(): number;
+  /** The DM channel the fake opened with a user (`POST /users/@me/channels`). */
+  dmChannelOf(userId: string): string | undefined;
+  close(): Promise<void>;
+}
+
+let nextSnowflake = 1_200_000_000_000_000_000n;
+const snowflake = () => String(nextSnowflake++);
+
+export async function createFakeDiscord(options: {
+  token: string;
+  guilds: FakeGuild[];
+}): Promise<FakeDiscord> {
+  const botId = snowflake();
+  const botUser = { id: botId, username: 'switchboard', discriminator: '0', avatar: null, bot: true };
+  const posted: PostedMessage[] = [];
+  const typing: string[] = [];
+  const unknown: string[] = [];
+  const identified = new Set<WebSocket>();
+  const sequence = new WeakMap<WebSocket, number>();
+  const dmChannels = new Map<string, string>();
+  let pendingRateLimits = 0;
+  let retryAfter = 0;
+  let rateLimitedCount = 0;
+  let resumeCount = 0;
+  /** The last MESSAGE_CREATE payload, replayed after a resume as Discord replays missed events. */
+  let lastMessage: unknown;
+
+  const guildOf = (channelId: string) =>
+    options.guilds.find(
+      (guild) =>
+        guild.channels.includes(channelId) || guild.threads?.some((thread) => thread.id === channelId),
+    );
+  const isThread = (channelId: string) =>
+    options.guilds.some((guild) => guild.threads?.some((thread) => thread.id === channelId));
+
+  const dispatch = (socket: WebSocket, type: string, data: unknown) => {
+    const s = (sequence.get(socket) ?? 0) + 1;
+    sequence.set(socket, s);
+    socket.send(JSON.stringify({ op: 0, t: type, s, d: data }));
+  };
+
+  const dispatchMessage = (message: IncomingDiscordMessage): string => {
+    const id = message.id ?? snowflake();
+    const channelType = message.guildId === undefined ? 1 : isThread(message.channelId) ? 11 : 0;
+    const data = {
+      id,
+      channel_id: message.channelId,
+      ...(message.guildId === undefined ? {} : { guild_id: message.guildId }),
+      channel_type: channelType,
+      author: {
+        id: message.authorId,
+        username: `user${message.authorId}`,
+        discriminator: '0',
+        avatar: null,
+        ...(message.authorBot ? { bot: true } : {}),
+      },
+      content: message.content,
+      timestamp: new Date().toISOString(),
+      edited_timestamp: null,
+      tts: false,
+      mention_everyone: false,
+      mentions: (message.mentions ?? []).map((userId) =>
+        userId === botId
+          ? botUser
+          : { id: userId, username: `user${userId}`, discriminator: '0', avatar: null },
+      ),
+      mention_roles: [],
+      attachments: [],
+      embeds: [],
+      pinned: false,
+      type: 0,
+    };
+    lastMessage = data;
+    for (const socket of identified) dispatch(socket, 'MESSAGE_CREATE', data);
+    return id;
+  };
+
+  const answer = (response: ServerResponse, status: number, body?: unknown) => {
+    response.writeHead(status, { 'Content-Type': 'application/json' });
+    response.end(body === undefined ? undefined : JSON.stringify(body));
+  };
+
+  const handleRest = async (request: IncomingMessage, response: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    const raw = Buffer.concat(chunks).toString('utf8');
+    const body = raw.length > 0 ? (JSON.parse(raw) as Record<string, unknown>) : {};
+    const path = (request.url ?? '').replace(/\?.*$/, '').replace(/^\/api\/v10/, '');
+    const method = request.method ?? 'GET';
+    if (request.headers.authorization !== `Bot ${options.token}`)
+      return answer(response, 401, { message: '401: Unauthorized', code: 0 });
+    if (method === 'GET' && path === '/gateway/bot') {
+      const session_start_limit = { total: 1000, remaining: 1000, reset_after: 0, max_concurrency: 1 };
+      return answer(response, 200, { url: `ws://127.0.0.1:${port}`, shards: 1, session_start_limit });
+    }
+    if (method === 'GET' && path === '/users/@me') return answer(response, 200, botUser);
+    if (method === 'GET' && /^\/(oauth2\/)?applications\/@me$/.test(path))
+      return answer(response, 200, { id: botId, name: 'switchboard', flags: 0, bot: botUser });
+    if (method === 'POST' && path === '/users/@me/channels') {
+      const recipient = String(body.recipient_id);
+      const id = dmChannels.get(recipient) ?? snowflake();
+      dmChannels.set(recipient, id);
+      return answer(response, 200, {
+        id,
+        type: 1,
+        recipients: [{ id: recipient, username: 'u', discriminator: '0' }],
+      });
+    }
+    const channelMatch = /^\/channels\/(\d+)$/.exec(path);
+    const thread = options.guilds
+      .flatMap((guild) => (guild.threads ?? []).map((entry) => ({ guildId: guild.id, entry })))
+      .find(({ entry }) => entry.id === channelMatch?.[1]);
+    if (method === 'GET' && thread !== undefined)
+      return answer(response, 200, threadObject(thread.guildId, thread.entry));
+    const typingMatch = /^\/channels\/(\d+)\/typing$/.exec(path);
+    if (method === 'POST' && typingMatch?.[1] !== undefined) {
+      typing.push(typingMatch[1]);
+      response.writeHead(204);
+      return response.end();
+    }
+    const postMatch = /^\/channels\/(\d+)\/messages$/.exec(path);
+    if (method === 'POST' && postMatch?.[1] !== undefined && pendingRateLimits > 0) {
+      pendingRateLimits -= 1;
+      rateLimitedCount += 1;
+      response.writeHead(429, { 'Content-Type': 'application/json', 'Retry-After': String(retryAfter) });
+      return response.end(
+        JSON.stringify({ message: 'You are being rate limited.', retry_after: retryAfter, global: false }),
+      );
+    }
+    if (method === 'POST' && postMatch?.[1] !== undefined) {
+      const channelId = postMatch[1];
+      const reference = body.message_reference as { message_id?: string } | undefined;
+      const content = String(body.content ?? '');
+      posted.push({
+        channelId,
+        content,
+        ...(reference?.message_id === undefined ? {} : { replyTo: reference.message_id }),
+      });
+      const guild = guildOf(channelId);
+      const id = dispatchMessage({
+        channelId,
+        ...(guild === undefined ? {} : { guildId: guild.id }),
+        authorId: botId,
+        authorBot: true,
+        content,
+      });
+      return answer(response, 200, {
+        id,
+        channel_id: channelId,
+        author: botUser,
+        content,
+        timestamp: new Date().toISOString(),
+        edited_timestamp: null,
+        tts: false,
+        mention_everyone: false,
+        mentions: [],
+        mention_roles: [],
+        attachments: [],
+        embeds: [],
+        pinned: false,
+        type: 0,
+      });
+    }
+    unknown.push(`${method} ${path}`);
+    return answer(response, 404, { message: 'Unknown', code: 0 });
+  };
+
+  const threadObject = (guildId: string, thread: { id: string; parentId: string }) => ({
+    id: thread.id,
+    type: 11,
+    name: `t${thread.id}`,
+    guild_id: guildId,
+    parent_id: thread.parentId,
+    thread_metadata: { archived: false, auto_archive_duration: 1440, locked: false },
+  });
+
+  const guildCreate = (guild: FakeGuild) => ({
+    id: guild.id,
+    name: `guild${guild.id}`,
+    icon: null,
+    owner_id: '1',
+    unavailable: false,
+    member_count: 2,
+    large: false,
+    joined_at: new Date().toISOString(),
+    features: [],
+    roles: [],
+    emojis: [],
+    stickers: [],
+    members: [],
+    presences: [],
+    voice_states: [],
+    stage_instances: [],
+    guild_scheduled_events: [],
+    channels: guild.channels.map((id, position) => ({
+      id,
+      type: 0,
+      name: `c${id}`,
+      position,
+      guild_id: guild.id,
+    })),
+    threads: (guild.threads ?? [])
+      .filter((thread) => thread.announced !== false)
+      .map((thread) => threadObject(guild.id, thread)),
+  });
+
+  const server = createServer((request, response) => {
+    handleRest(request, response).catch(() => answer(response, 500, { message: 'fake failed', code: 0 }));
+  });
+  const gateway = new WebSocketServer({ server });
+  gateway.on('connection', (socket) => {
+    socket.send(JSON.stringify({ op: 10, s: null, t: null, d: { heartbeat_interval: 41_250 } }));
+    socket.on('close', () => identified.delete(socket));
+    socket.on('message', (raw) => {
+      const frame = JSON.parse(String(raw)) as { op: number; d: { token?: string; session_id?: string } };
+      if (frame.op === 1) socket.send(JSON.stringify({ op: 11, s: null, t: null, d: null }));
+      if (frame.op === 6) {
+        resumeCount += 1;
+        identified.add(socket);
+        if (lastMessage !== undefined) dispatch(socket, 'MESSAGE_CREATE', lastMessage);
+        dispatch(socket, 'RESUMED', {});
+      }
+      if (frame.op !== 2) return;
+      if (frame.d.token !== options.token && frame.d.token !== `Bot ${options.token}`) {
+        socket.close(4004, 'Authentication failed.');
+        return;
+      }
+      identified.add(socket);
+      dispatch(socket, 'READY', {
+        v: 10,
+        user: botUser,
+        guilds: options.guilds.map((guild) => ({ id: guild.id, unavailable: true })),
+        session_id: `session-${snowflake()}`,
+        resume_gateway_url: `ws://127.0.0.1:${port}`,
+        application: { id: botId, flags: 0 },
+        shard: [0, 1],
+      });
+      for (const guild of options.guilds) dispatch(socket, 'GUILD_CREATE', guildCreate(guild));
+    });
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const port = (server.address() as AddressInfo).port;
+
+  return {
+    apiBase: `http://127.0.0.1:${port}/api`,
+    botId,
+    posted,
+    typing,
+    unknown,
+    dispatchMessage,
+    connections: () => gateway.clients.size,
+    rateLimitPosts(count, retryAfterSeconds) {
+      pendingRateLimits = count;
+      retryAfter = retryAfterSeconds;
+    },
+    rateLimited: () => rateLimitedCount,
+    requestReconnect() {
+      for (const socket of identified) socket.send(JSON.stringify({ op: 7, s: null, t: null, d: null }));
+    },
+    resumes: () => resumeCount,
+    dmChannelOf: (userId) => dmChannels.get(userId),
+    async close() {
+      for (const socket of gateway.clients) socket.terminate();
+      await new Promise<void>((resolve) => gateway.close(() => resolve()));
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
