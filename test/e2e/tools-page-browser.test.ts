@@ -1,7 +1,7 @@
 import { mkdtemp, realpath } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createHttpServer, type HttpServer } from '../../src/http/index.js';
 import { createLogger } from '../../src/logging/index.js';
@@ -14,20 +14,10 @@ import {
   listWebuiEntries,
   loadToolpackManifest,
 } from '../../src/toolpacks/index.js';
+import { type Browser, closeBrowser, launchBrowser } from '../helpers/browser.js';
 import { removeDir } from '../helpers/machine.js';
 
-// Drives the Tools page in the system's Chromium, launched as test/e2e/webchat-browser.test.ts does.
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-];
+// Drives the Tools page in the system's Chromium (see test/helpers/browser.ts).
 const WAIT = { timeout: 10_000, interval: 50 };
 const FIXTURES = path.resolve(import.meta.dirname, '../fixtures');
 const TOKEN = 'tools-page-test-token';
@@ -110,28 +100,21 @@ async function startServer(): Promise<Server> {
 
 describe('Tools page in Chromium', () => {
   let server: Server;
+  let browser: Browser;
   let context: BrowserContext;
-  let profile: string;
   let page: Page;
   let pageErrors: string[] = [];
   let requests: string[] = [];
 
   beforeAll(async () => {
     server = await startServer();
-    // Playwright refuses `--user-data-dir` in `args`: the fresh profile goes through launchPersistentContext.
-    profile = await mkdtemp(path.join(tmpdir(), 'switchboard-chromium-'));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: CHROMIUM_ARGS,
-      viewport: { width: 900, height: 900 },
-    });
+    browser = await launchBrowser({ width: 900, height: 900 });
+    context = browser.context;
     context.on('request', (request) => requests.push(request.url()));
   });
 
   afterAll(async () => {
-    await context?.close();
-    if (profile) await removeDir(profile);
+    await closeBrowser(browser);
     await server?.http.close();
     await server?.store.close();
     if (server) await removeDir(server.stateDir);

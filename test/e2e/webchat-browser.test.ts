@@ -1,57 +1,12 @@
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { StreamingRunner } from '../fakes/streaming-runner.js';
+import { type Browser, closeBrowser, launchBrowser } from '../helpers/browser.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
-import { removeDir } from '../helpers/machine.js';
 
-// Drives the web chat page in the system's Chromium (Playwright cannot download browsers here).
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-];
+// Drives the web chat page in the system's Chromium (see test/helpers/browser.ts).
 const WAIT = { timeout: 10_000, interval: 50 };
 const NOT_SIGNED_IN = /^not signed in/;
-
-interface Browser {
-  context: BrowserContext;
-  dir: string;
-}
-
-/**
- * A browser with its own fresh profile. Playwright refuses `--user-data-dir` in `args`, so the
- * profile directory goes through `launchPersistentContext`; closing the context ends Chromium.
- */
-async function launchBrowser(): Promise<Browser> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'switchboard-chromium-'));
-  try {
-    const context = await chromium.launchPersistentContext(dir, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: CHROMIUM_ARGS,
-      viewport: { width: 900, height: 640 },
-    });
-    return { context, dir };
-  } catch (error) {
-    await removeDir(dir);
-    throw error;
-  }
-}
-
-async function closeBrowser(browser: Browser | undefined): Promise<void> {
-  if (!browser) return;
-  await browser.context.close();
-  await removeDir(browser.dir);
-}
 
 describe('web chat page in Chromium', () => {
   let gateway: TestGateway;
