@@ -142,7 +142,9 @@ describe('discord adapter against a fake Discord', () => {
     fake.dispatchMessage({ channelId: CHANNEL, guildId: GUILD, authorId: ALICE, content: 'just chatting' });
     await settle();
     expect(heard).toEqual([]);
-    expect(fake.posted).toHaveLength(1);
+    // `settle` waits until the marker is heard; its reply is posted just after. It is the only post.
+    await vi.waitFor(() => expect(fake.posted).toHaveLength(1));
+    expect(fake.posted[0]?.content).toMatch(/^echo: marker \d+$/);
   });
 
   it('hears a DM from an allowed user and replies in the DM channel; ignores other users', async () => {
@@ -182,8 +184,9 @@ describe('discord adapter against a fake Discord', () => {
     await vi.waitFor(() => expect(fake.posted).toHaveLength(1));
     await settle();
     await settle();
-    // One reply and two markers, each echoed back by the fake, and nothing answered twice.
-    expect(fake.posted).toHaveLength(3);
+    // One reply and the two markers' replies, each echoed back by the fake, and nothing answered
+    // twice. `settle` returns once a marker is heard; its reply is posted just after.
+    await vi.waitFor(() => expect(fake.posted).toHaveLength(3));
     expect(heard.map((message) => message.messageId)).toEqual([id]);
   });
 
