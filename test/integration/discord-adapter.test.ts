@@ -121,7 +121,8 @@ describe('discord adapter against a fake Discord', () => {
       },
     ]);
     expect(fake.posted[0]).toEqual({ channelId: CHANNEL, content: 'echo: hello there', replyTo: id });
-    expect(fake.typing).toContain(CHANNEL);
+    // Typing is sent before the turn, as its own request: it may land after the reply does.
+    await vi.waitFor(() => expect(fake.typing).toContain(CHANNEL));
     expect(fake.unknown).toEqual([]);
   });
 
