@@ -40,19 +40,22 @@ export function createBoltApp(options: {
     ...(config.apiUrl === undefined ? {} : { slackApiUrl: withSlash(config.apiUrl) }),
   };
   const boltLogger = toBoltLogger(logger);
-  if (config.mode === 'http') {
-    if (config.signingSecret === undefined)
-      throw new Error('channels.slack.signingSecret is required in http mode');
-    const receiver = new HTTPReceiver({ signingSecret: config.signingSecret, logger: boltLogger });
-    const app = new App({
+  const newApp = (receiver: HTTPReceiver | SocketModeReceiver) =>
+    new App({
       token: config.botToken,
       receiver,
       clientOptions,
       logger: boltLogger,
+      // `shouldHear` decides about the bot's own messages, with everything else.
       ignoreSelf: false,
       // No auth.test in the constructor, whose failure would be an unhandled rejection: `start` awaits `init`.
       deferInitialization: true,
     });
+  if (config.mode === 'http') {
+    if (config.signingSecret === undefined)
+      throw new Error('channels.slack.signingSecret is required in http mode');
+    const receiver = new HTTPReceiver({ signingSecret: config.signingSecret, logger: boltLogger });
+    const app = newApp(receiver);
     return {
       app,
       async start() {
@@ -70,14 +73,7 @@ export function createBoltApp(options: {
     logger: boltLogger,
     installerOptions: { clientOptions },
   });
-  const app = new App({
-    token: config.botToken,
-    receiver,
-    clientOptions,
-    logger: boltLogger,
-    ignoreSelf: false,
-    deferInitialization: true,
-  });
+  const app = newApp(receiver);
   return {
     app,
     async start() {

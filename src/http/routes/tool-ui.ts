@@ -2,7 +2,7 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { describeSchemaError } from '../../config/index.js';
-import { tokenCookieName } from '../auth.js';
+import { registerPageRoute } from './page.js';
 
 // ajv-formats ships CommonJS; under NodeNext its default export is the module object.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
@@ -62,29 +62,7 @@ export function registerToolUiRoutes(app: FastifyInstance, options: ToolUiOption
     return true;
   };
 
-  app.get<{ Querystring: { token?: string } }>(
-    '/tools',
-    { config: { tokenInQuery: true } },
-    async (request, reply) => {
-      if (typeof request.query.token === 'string') {
-        // As the web chat does: the token moves into the HttpOnly cookie and out of the address bar, so the
-        // page can be opened directly (even with the web chat disabled).
-        reply.header(
-          'set-cookie',
-          `${tokenCookieName(request)}=${encodeURIComponent(request.query.token)}; HttpOnly; SameSite=Strict; Path=/`,
-        );
-        return reply.redirect('/tools', 303);
-      }
-      return reply
-        .header('content-type', 'text/html; charset=utf-8')
-        .header('cache-control', 'no-store')
-        .header(
-          'content-security-policy',
-          "default-src 'self'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src 'self' data:",
-        )
-        .send(page);
-    },
-  );
+  registerPageRoute(app, '/tools', page);
 
   app.get<{ Params: ProjectParams }>('/api/projects/:project/tool-ui', async (request, reply) => {
     const { project } = request.params;

@@ -1,7 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { WebchatAdapter } from '../../channels/index.js';
-import { tokenCookieName } from '../auth.js';
+import { registerPageRoute } from './page.js';
 
 const NAME = '^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$';
 const HEARTBEAT_MS = 15_000;
@@ -32,28 +32,7 @@ export interface WebchatRoutesOptions {
 export function registerWebchatRoutes(app: FastifyInstance, options: WebchatRoutesOptions): void {
   const { webchat } = options;
 
-  app.get<{ Querystring: { token?: string } }>(
-    '/',
-    { config: { tokenInQuery: true } },
-    async (request, reply) => {
-      if (typeof request.query.token === 'string') {
-        // Keep the token in an HttpOnly cookie and drop it from the address bar and history.
-        reply.header(
-          'set-cookie',
-          `${tokenCookieName(request)}=${encodeURIComponent(request.query.token)}; HttpOnly; SameSite=Strict; Path=/`,
-        );
-        return reply.redirect('/', 303);
-      }
-      return reply
-        .header('content-type', 'text/html; charset=utf-8')
-        .header('cache-control', 'no-store')
-        .header(
-          'content-security-policy',
-          "default-src 'self'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src 'self' data:",
-        )
-        .send(options.page);
-    },
-  );
+  registerPageRoute(app, '/', options.page);
 
   app.post<{ Body: Static<typeof MessageBody> }>(
     '/api/webchat/messages',
