@@ -75,7 +75,9 @@ describe('the subagents tool: targets', () => {
       name: 'subagents',
       arguments: { action: 'steer', target, message: `steered via ${target}` },
     });
-    const runIdPrefix = String(byLabel.Dup.runId).slice(0, 8);
+    // A prefix of digits only would be read as an index (the earlier rung): extend it past its first non-digit.
+    const dupRunId = String(byLabel.Dup.runId);
+    const runIdPrefix = dupRunId.slice(0, Math.max(8, (/^\d*\D/.exec(dupRunId)?.[0] ?? '').length));
     const steered = await useTools([
       steer('last'),
       steer('2'),
