@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { REDACTED } from '../../src/config/index.js';
 import { createFakeDiscord, type FakeDiscord } from '../fakes/fake-discord.js';
 import { type FakeSlack, startFakeSlack } from '../fakes/fake-slack.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
@@ -71,8 +72,61 @@ describe('Discord through the gateway', () => {
     expect(sessions.body.sessions.map((session: any) => session.key)).toContain(
       `agent:main:discord:channel:${CHANNEL}`,
     );
-    // The other channels run beside it.
+    // The other channels run beside it, each answered on its own route.
     await slack.connected();
+    await slack.deliver({
+      type: 'message',
+      channel: 'C7',
+      channel_type: 'channel',
+      user: 'U7',
+      text: `<@${slack.botUserId}> /whoami`,
+      ts: '70.1',
+    });
+    const slackReply = await slack.waitForCall('chat.postMessage');
+    expect(slackReply.args).toMatchObject({
+      channel: 'C7',
+      thread_ts: '70.1',
+      text: 'You are slack:U7 (not an owner).',
+    });
     expect((await gateway.send('/whoami')).body.replies[0].text).toBe('You are webchat:local (owner).');
+    expect(slack.callsTo('chat.postMessage')).toHaveLength(1);
+    expect(discord.posted.map((post) => post.channelId)).toEqual([CHANNEL, CHANNEL]);
+  });
+
+  it('answers /config get to an owner with secrets redacted and tells others it is for owners; posts the restart note where the owner asked', async () => {
+    discord = await createFakeDiscord({ token: TOKEN, guilds: [{ id: GUILD, channels: [CHANNEL] }] });
+    gateway = await startTestGateway({
+      config: {
+        owners: [`discord:${ALICE}`],
+        channels: { discord: { token: TOKEN, apiBase: discord.apiBase } },
+      },
+    });
+    const fake = discord;
+    const say = (authorId: string, content: string) =>
+      fake.dispatchMessage({
+        channelId: CHANNEL,
+        guildId: GUILD,
+        authorId,
+        content: `<@${fake.botId}> ${content}`,
+        mentions: [fake.botId],
+      });
+
+    say(ALICE, '/config get channels.discord');
+    const config = await postedText(fake, (text) => text.startsWith('channels.discord:'));
+    expect(config).toContain(`"token": "${REDACTED}"`);
+    expect(config).toContain(`"apiBase": "${fake.apiBase}"`);
+    say('930000000000000102', '/config get');
+    expect(await postedText(fake, (text) => text.startsWith('/config'))).toBe(
+      '/config is for owners only; you are discord:930000000000000102.',
+    );
+    expect(JSON.stringify(fake.posted)).not.toContain(TOKEN);
+
+    say(ALICE, '/restart new intents');
+    await postedText(fake, (text) => text.startsWith('Restarting in'));
+    await expect.poll(() => gateway?.host.restarts, { timeout: 15_000 }).toBe(1);
+    await postedText(fake, (text) => text === 'Gateway restarted (restart): new intents');
+    expect(fake.posted.at(-1)?.channelId).toBe(CHANNEL);
+    // discord.js identified again after the restart; the old connection is closed.
+    await expect.poll(() => fake.connections()).toBe(1);
   });
 });

@@ -1,6 +1,12 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { REDACTED } from '../../src/config/index.js';
+import type { FakeModelServer } from '../fakes/fake-model-server.js';
+import { startFakeOpenAIServer } from '../fakes/fake-openai-server.js';
 import { type FakeSlack, startFakeSlack } from '../fakes/fake-slack.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
+import { REPO_ROOT } from '../helpers/process.js';
 
 /**
  * Slack through the whole gateway: the real Bolt (Socket Mode) against the fake Slack, the router,
@@ -9,12 +15,17 @@ import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 
 let gateway: TestGateway | undefined;
 let fake: FakeSlack | undefined;
+let model: FakeModelServer | undefined;
 afterEach(async () => {
   await gateway?.dispose();
   await fake?.close();
+  await model?.close();
   gateway = undefined;
   fake = undefined;
+  model = undefined;
 });
+
+const BOT_TOKEN = 'xoxb-gateway-test';
 
 const mention = (ts: string, text: string, extra: Record<string, unknown> = {}) => ({
   type: 'message',
@@ -26,19 +37,20 @@ const mention = (ts: string, text: string, extra: Record<string, unknown> = {}) 
   ...extra,
 });
 
-async function setup(slack: Record<string, unknown> = {}) {
+async function setup(slack: Record<string, unknown> = {}, config: Record<string, unknown> = {}) {
   fake = await startFakeSlack({ echoPosts: true });
   gateway = await startTestGateway({
     config: {
       owners: ['webchat:local', 'slack:U1'],
       channels: {
         slack: {
-          botToken: 'xoxb-gateway-test',
+          botToken: BOT_TOKEN,
           appToken: 'xapp-gateway-test',
           apiUrl: fake.apiUrl,
           ...slack,
         },
       },
+      ...config,
     },
   });
   await fake.connected();
@@ -98,4 +110,105 @@ describe('Slack through the gateway', () => {
     expect(gateway.logLines.some((line) => line.includes('slack could not start'))).toBe(true);
     expect((await gateway.send('/whoami')).body.replies[0].text).toContain('webchat:local');
   }, 30_000);
+
+  it('answers /config get to an owner with secrets redacted, and tells anyone else it is for owners', async () => {
+    const { fake } = await setup();
+    await fake.deliver(mention('40.1', '/config get channels.slack'));
+    const owner = await fake.waitForCall('chat.postMessage', (call) => call.args.thread_ts === '40.1');
+    expect(owner.args.text).toContain('channels.slack:');
+    expect(owner.args.text).toContain(`"botToken": "${REDACTED}"`);
+    expect(owner.args.text).toContain(`"apiUrl": "${fake.apiUrl}"`);
+
+    await fake.deliver(mention('40.2', '/config get', { user: 'U2' }));
+    const other = await fake.waitForCall('chat.postMessage', (call) => call.args.thread_ts === '40.2');
+    expect(other.args.text).toBe('/config is for owners only; you are slack:U2.');
+    expect(JSON.stringify(fake.callsTo('chat.postMessage'))).not.toContain(BOT_TOKEN);
+  });
+
+  it("carries out an owner's config.patch through the model, restarts, and posts the note in that thread", async () => {
+    model = await startFakeOpenAIServer();
+    const { fake, gateway } = await setup(
+      {},
+      {
+        models: {
+          fake: { provider: 'openai', model: 'fake-1', baseUrl: model.url, apiKey: 'sk-slack-patch-01' },
+        },
+        agents: { main: { model: 'fake' } },
+      },
+    );
+    const lastResult = (request: any) =>
+      JSON.parse(request.body.messages.filter((message: any) => message.role === 'tool').at(-1).content);
+    model.push({ toolCalls: [{ name: 'gateway', arguments: { action: 'config.get' } }] });
+    model.push((request) => ({
+      toolCalls: [
+        {
+          name: 'gateway',
+          arguments: {
+            action: 'config.patch',
+            raw: '{ agents: { main: { displayName: "Ops Bot" } } }',
+            baseHash: lastResult(request).result.hash,
+            note: 'Renamed the agent to Ops Bot.',
+            restartDelayMs: 0,
+          },
+        },
+      ],
+    }));
+    model.push((request) => ({ text: `Patched ${lastResult(request).result.changedPaths.join(', ')}.` }));
+
+    await fake.deliver(mention('50.1', 'please call yourself Ops Bot'));
+    const answer = await fake.waitForCall(
+      'chat.postMessage',
+      (call) => call.args.text === 'Patched agents.main.displayName.',
+    );
+    expect(answer.args).toMatchObject({ channel: 'C1', thread_ts: '50.1' });
+    await expect
+      .poll(() => gateway.host.restarts === 1 && gateway.host.loaded?.config.agents.main?.displayName, {
+        timeout: 15_000,
+      })
+      .toBe('Ops Bot');
+    const note = await fake.waitForCall(
+      'chat.postMessage',
+      (call) => call.args.text === 'Gateway restarted (config-patch): Renamed the agent to Ops Bot.',
+      15_000,
+    );
+    expect(note.args).toMatchObject({ channel: 'C1', thread_ts: '50.1' });
+    // The owner's Slack id is what the audit names, not a display name.
+    const audit = await readFile(path.join(gateway.dir, 'data/config-audit.jsonl'), 'utf8');
+    expect(JSON.parse(audit.trim())).toMatchObject({
+      actor: 'slack:U1',
+      via: 'tool',
+      action: 'config.patch',
+    });
+    // Bolt reconnected after the restart: the second Socket Mode connection is the live one.
+    expect(fake.callsTo('apps.connections.open')).toHaveLength(2);
+    expect(fake.sockets).toBe(1);
+  });
+
+  it('posts a scheduled message to a named Slack route', async () => {
+    model = await startFakeOpenAIServer();
+    const { fake, gateway } = await setup(
+      {},
+      {
+        tools: { toolpacks: [{ path: path.join(REPO_ROOT, 'toolpacks/scheduler'), id: 'scheduler' }] },
+        routes: { '#ops': 'slack:C0123' },
+        models: {
+          fake: { provider: 'openai', model: 'fake-1', baseUrl: model.url, apiKey: 'sk-slack-route-01' },
+        },
+        agents: { main: { model: 'fake', tools: ['schedule.*'] } },
+        scheduler: { tickMs: 50 },
+      },
+    );
+    model.push({
+      toolCalls: [
+        { name: 'schedule.once', arguments: { channel: '#ops', afterMs: 100, body: 'deploy window opens' } },
+      ],
+    });
+    model.push({ text: 'scheduled' });
+    expect((await gateway.send('tell #ops the deploy window opens')).body.replies.at(-1).text).toBe(
+      'scheduled',
+    );
+    const post = await fake.waitForCall('chat.postMessage', (call) => call.args.channel === 'C0123');
+    expect(post.args.text).toBe('scheduler: deploy window opens');
+    expect(post.args.thread_ts).toBeUndefined();
+  });
 });
