@@ -1,4 +1,5 @@
 export { createDiscordAdapter } from './discord/index.js';
+export { describeStartFailure } from './network-error.js';
 export { createSlackAdapter, type SlackAdapter } from './slack/index.js';
 export type {
   ChannelAdapter,

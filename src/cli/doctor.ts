@@ -1,4 +1,7 @@
 import { readAgentInstructions } from '../agents/index.js';
+import { checkDiscordCredentials } from '../channels/discord/index.js';
+import { checkSlackCredentials } from '../channels/slack/index.js';
+import type { Config } from '../config/index.js';
 import { DEFAULT_CONFIG_PATH, loadConfig } from '../config/index.js';
 import { ConfigError } from '../errors/index.js';
 import { describeProblem, loadConfiguredToolpacks } from '../gateway/index.js';
@@ -31,13 +34,19 @@ export async function runDoctor(options: { config?: string }): Promise<void> {
       `models: ${models.join(', ') || 'none'}`,
       `toolpacks: ${registered.join(', ') || 'none'}`,
       `owners: ${config.owners.join(', ') || 'none'}`,
-      `channels: ${config.channels.webchat.enabled ? 'webchat' : 'none'}`,
+      `channels: ${enabledChannels(config).join(', ') || 'none'}`,
     ];
     process.stdout.write(`${lines.join('\n')}\n`);
+    // After the summary, so that it shows while the platforms answer (each check gives up after 10 s).
+    const channelsOk = await checkChannels(config);
     if (toolpacks.problems.length > 0) {
       // The gateway starts without them, but something the operator asked for is not there.
       const problems = toolpacks.problems.map((problem) => `  ${describeProblem(problem)}`);
       process.stderr.write(`toolpacks skipped (the gateway starts without them):\n${problems.join('\n')}\n`);
+      process.exitCode = 1;
+      return;
+    }
+    if (!channelsOk) {
       process.exitCode = 1;
       return;
     }
@@ -47,4 +56,31 @@ export async function runDoctor(options: { config?: string }): Promise<void> {
     process.stderr.write(`${error.message}\n`);
     process.exitCode = 1;
   }
+}
+
+function enabledChannels(config: Config): string[] {
+  const { webchat, slack, discord } = config.channels;
+  return [
+    ...(webchat.enabled ? ['webchat'] : []),
+    ...(slack ? [`slack (${slack.mode})`] : []),
+    ...(discord ? ['discord'] : []),
+  ];
+}
+
+/**
+ * Asks Slack and Discord (the configured ones, in parallel) whether they accept the tokens, and
+ * prints one line each: `slack: ok — …` on stdout or `slack: <reason>` on stderr. The gateway
+ * would start without a refused channel, so a refusal is a problem: false when any failed.
+ */
+async function checkChannels(config: Config): Promise<boolean> {
+  const { slack, discord } = config.channels;
+  const checks = await Promise.all([
+    ...(slack ? [checkSlackCredentials(slack).then((result) => ({ name: 'slack', result }))] : []),
+    ...(discord ? [checkDiscordCredentials(discord).then((result) => ({ name: 'discord', result }))] : []),
+  ]);
+  for (const { name, result } of checks) {
+    if (result.ok) process.stdout.write(`${name}: ok — ${result.detail}\n`);
+    else process.stderr.write(`${name}: ${result.reason}\n`);
+  }
+  return checks.every(({ result }) => result.ok);
 }

@@ -6,6 +6,7 @@ import {
   createSlackAdapter,
   createWebchatAdapter,
   type DeliveryRoute,
+  describeStartFailure,
   type OutboundMessage,
 } from '../channels/index.js';
 import {
@@ -269,7 +270,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         if (adapter.name === 'webchat') throw error;
         logger.error(
           { err: error, channel: adapter.name },
-          `${adapter.name} could not start; running without it`,
+          `${adapter.name} could not start (${describeStartFailure(error)}); running without it, the other channels keep running; \`switchboard doctor\` checks its credentials`,
         );
         adapters.splice(adapters.indexOf(adapter), 1);
         await adapter.stop().catch(() => {});

@@ -14,6 +14,13 @@ export interface FakeSlackOptions {
   teamId?: string;
   /** Deliver the bot's own posts back as `message` events over Socket Mode, as Slack does. */
   echoPosts?: boolean;
+  /**
+   * When given, Web API calls other than `apps.connections.open` must carry this token (as
+   * `Authorization: Bearer` or a `token` argument) or are answered `invalid_auth`, as Slack does.
+   */
+  botToken?: string;
+  /** When given, `apps.connections.open` must carry this app-level token or is answered `invalid_auth`. */
+  appToken?: string;
 }
 
 export interface FakeSlack {
@@ -67,7 +74,9 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     const args = await readArgs(request);
     calls.push({ method, args });
     for (const wake of [...waiters]) wake();
-    const reply = answer(method, args);
+    const reply = authorized(method, request, args)
+      ? answer(method, args)
+      : { ok: false, error: 'invalid_auth' };
     response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(reply));
   });
   const wss = new WebSocketServer({ server });
@@ -89,6 +98,15 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
+
+  /** Whether the call carries the token its method needs; always true without the token options. */
+  function authorized(method: string, request: IncomingMessage, args: Record<string, string>): boolean {
+    const expected = method === 'apps.connections.open' ? options.appToken : options.botToken;
+    if (expected === undefined) return true;
+    const header = request.headers.authorization;
+    const given = header?.startsWith('Bearer ') ? header.slice('Bearer '.length) : args.token;
+    return given === expected;
+  }
 
   function answer(method: string, args: Record<string, string>): Record<string, unknown> {
     switch (method) {

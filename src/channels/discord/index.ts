@@ -1,3 +1,4 @@
+export { checkDiscordCredentials, type DiscordCredentialCheck } from './check-credentials.js';
 export { createDiscordAdapter, type DiscordAdapterOptions } from './discord-adapter.js';
 export {
   type DiscordConfig,

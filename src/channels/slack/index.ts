@@ -1,3 +1,4 @@
+export { checkSlackCredentials, type SlackCredentialCheck } from './check-credentials.js';
 export { type HearSettings, type HearState, type SlackEventFacts, shouldHear, stripMention } from './hear.js';
 export {
   createSlackAdapter,

@@ -1,0 +1,135 @@
+import { webApi } from '@slack/bolt';
+import { networkCode } from '../network-error.js';
+import type { SlackConfig } from './types.js';
+
+/**
+ * What a credential check found: who the bot is, or why it cannot work. A `reason` names the
+ * config field at fault and what to do; it never contains a token.
+ */
+export type SlackCredentialCheck = { ok: true; detail: string } | { ok: false; reason: string };
+
+const SLACK_API_URL = 'https://slack.com/api/';
+const CHECK_TIMEOUT_MS = 10_000;
+
+/** Slack's answers that mean the token itself was not accepted. */
+const REFUSED_TOKEN_ERRORS = new Set([
+  'invalid_auth',
+  'not_authed',
+  'account_inactive',
+  'token_revoked',
+  'token_expired',
+  'not_allowed_token_type',
+  'missing_scope',
+]);
+
+/** Slack's Web API client without its console logging: failures come back in the result. */
+const SILENT_LOGGER: NonNullable<webApi.WebClientOptions['logger']> = {
+  debug: () => {},
+  info: () => {},
+  warn: () => {},
+  error: () => {},
+  setLevel: () => {},
+  getLevel: () => webApi.LogLevel.ERROR,
+  setName: () => {},
+};
+
+/**
+ * Checks `channels.slack` against Slack without connecting: `auth.test` with the bot token and,
+ * in Socket Mode, `apps.connections.open` with the app token (which only hands out a WebSocket
+ * URL). No retries; the whole check gives up after `timeoutMs` (10 s). Never throws.
+ */
+export async function checkSlackCredentials(
+  config: Pick<SlackConfig, 'mode' | 'botToken' | 'appToken' | 'signingSecret' | 'apiUrl'>,
+  options: { timeoutMs?: number } = {},
+): Promise<SlackCredentialCheck> {
+  if (config.mode === 'socket' && config.appToken === undefined)
+    return {
+      ok: false,
+      reason: 'channels.slack.appToken is required in socket mode; add the app-level token (xapp-…)',
+    };
+  if (config.mode === 'http' && config.signingSecret === undefined)
+    return {
+      ok: false,
+      reason: "channels.slack.signingSecret is required in http mode; add the app's signing secret",
+    };
+  const apiUrl = withSlash(config.apiUrl ?? SLACK_API_URL);
+  const timeoutMs = options.timeoutMs ?? CHECK_TIMEOUT_MS;
+  const deadline = Date.now() + timeoutMs;
+  const client = () =>
+    new webApi.WebClient(undefined, {
+      slackApiUrl: apiUrl,
+      logger: SILENT_LOGGER,
+      retryConfig: { retries: 0 },
+      rejectRateLimitedCalls: true,
+      // Per request; the second call gets what is left of the first one's time.
+      timeout: Math.max(1, deadline - Date.now()),
+    });
+  const where = { apiUrl, configured: config.apiUrl !== undefined, timeoutMs };
+
+  let identity: string;
+  try {
+    const auth = await client().auth.test({ token: config.botToken });
+    identity = `bot @${auth.user ?? 'unknown'} (${auth.user_id ?? 'no user id'}) in team ${auth.team_id ?? 'unknown'}`;
+  } catch (error) {
+    return { ok: false, reason: describeFailure('channels.slack.botToken', 'auth.test', error, where) };
+  }
+  if (config.mode === 'http' || config.appToken === undefined)
+    return { ok: true, detail: `${identity}; http mode (the signing secret is checked on each event)` };
+  try {
+    await client().apps.connections.open({ token: config.appToken });
+  } catch (error) {
+    return {
+      ok: false,
+      reason: describeFailure('channels.slack.appToken', 'apps.connections.open', error, where),
+    };
+  }
+  return { ok: true, detail: `${identity}; socket mode app token accepted` };
+}
+
+/** The fields of @slack/web-api's errors (by `code`) that a failure is described from. */
+interface SlackFailure {
+  code?: string;
+  message?: string;
+  data?: { error?: string };
+  original?: Error;
+  statusCode?: number;
+  statusMessage?: string;
+  retryAfter?: number;
+}
+
+/** One line naming `field` and what to do; Slack's error codes and network codes never carry the token. */
+function describeFailure(
+  field: string,
+  method: string,
+  error: unknown,
+  where: { apiUrl: string; configured: boolean; timeoutMs: number },
+): string {
+  const checkUrl = where.configured ? '; check channels.slack.apiUrl and the network' : '; check the network';
+  const failure = error as SlackFailure;
+  switch (failure.code) {
+    case webApi.ErrorCode.PlatformError: {
+      const code = String(failure.data?.error ?? 'unknown_error');
+      if (REFUSED_TOKEN_ERRORS.has(code)) return `${field} was refused by Slack (${code}); check the token`;
+      return `Slack answered ${method} for ${field} with ${code}`;
+    }
+    case webApi.ErrorCode.RequestError: {
+      const original = failure.original;
+      if (original?.name === 'TimeoutError' || original?.name === 'AbortError')
+        return `could not reach Slack at ${where.apiUrl} (no answer within ${where.timeoutMs / 1000} s)${checkUrl}`;
+      return `could not reach Slack at ${where.apiUrl} (${networkCode(original)})${checkUrl}`;
+    }
+    case webApi.ErrorCode.HTTPError:
+      return (
+        `Slack at ${where.apiUrl} answered ${method} with HTTP ${failure.statusCode} ${failure.statusMessage ?? ''}`.trimEnd() +
+        checkUrl
+      );
+    case webApi.ErrorCode.RateLimitedError:
+      return `Slack rate-limited ${method} (retry in ${failure.retryAfter} s); run the check again later`;
+    default:
+      return `checking ${field} with ${method} failed (${failure.message ?? String(error)})`;
+  }
+}
+
+function withSlash(url: string): string {
+  return url.endsWith('/') ? url : `${url}/`;
+}

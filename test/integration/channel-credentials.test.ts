@@ -1,0 +1,65 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createFakeDiscord, type FakeDiscord } from '../fakes/fake-discord.js';
+import { type FakeSlack, startFakeSlack } from '../fakes/fake-slack.js';
+import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
+
+/**
+ * A gateway whose Slack or Discord token is refused: it says why in its log (the platform's
+ * reason, not the token) and keeps serving the other channels.
+ */
+
+let gateway: TestGateway | undefined;
+let slack: FakeSlack | undefined;
+let discord: FakeDiscord | undefined;
+afterEach(async () => {
+  await gateway?.dispose();
+  await slack?.close();
+  await discord?.close();
+  gateway = undefined;
+  slack = undefined;
+  discord = undefined;
+});
+
+/** The `msg` of every error line the gateway logged for `channel`. */
+function channelErrors(lines: string[], channel: string): string[] {
+  return lines
+    .map((line) => JSON.parse(line) as { msg?: string; channel?: string; level?: number })
+    .filter((line) => line.channel === channel && (line.level ?? 0) >= 50)
+    .map((line) => line.msg ?? '');
+}
+
+describe('refused channel credentials at start', () => {
+  it('logs why Slack refused the bot token and still answers web chat', async () => {
+    slack = await startFakeSlack({ botToken: 'xoxb-right', appToken: 'xapp-right' });
+    gateway = await startTestGateway({
+      config: {
+        channels: {
+          slack: { botToken: 'xoxb-wrong-5555', appToken: 'xapp-right', apiUrl: slack.apiUrl },
+        },
+      },
+    });
+    expect(channelErrors(gateway.logLines, 'slack')).toContain(
+      'slack could not start (An API error occurred: invalid_auth); running without it, the other channels ' +
+        'keep running; `switchboard doctor` checks its credentials',
+    );
+    expect(gateway.logLines.join('\n')).not.toContain('xoxb-wrong-5555');
+    // Refused at auth.test: Socket Mode was never opened.
+    expect(slack.callsTo('apps.connections.open')).toEqual([]);
+    expect(slack.sockets).toBe(0);
+    expect((await gateway.send('/whoami')).body.replies[0].text).toContain('webchat:local');
+  }, 30_000);
+
+  it('logs why Discord refused the token and still answers web chat', async () => {
+    discord = await createFakeDiscord({ token: 'discord-right', guilds: [] });
+    gateway = await startTestGateway({
+      config: { channels: { discord: { token: 'discord-wrong-6666', apiBase: discord.apiBase } } },
+    });
+    expect(channelErrors(gateway.logLines, 'discord')).toContain(
+      'discord could not start (An invalid token was provided); running without it, the other channels ' +
+        'keep running; `switchboard doctor` checks its credentials',
+    );
+    expect(gateway.logLines.join('\n')).not.toContain('discord-wrong-6666');
+    expect(discord.connections()).toBe(0);
+    expect((await gateway.send('/whoami')).body.replies[0].text).toContain('webchat:local');
+  }, 30_000);
+});
