@@ -142,7 +142,8 @@ async function startPlatform(mode: Mode): Promise<Platform> {
     ...base,
     channels: { slack: { ...common, mode: 'http', signingSecret: SIGNING_SECRET } },
     ready: async (gateway) => {
-      const url = eventsUrlOf(gateway);
+      // Served by the gateway's own HTTP server, as in production.
+      const url = `${gateway.url}/slack/events`;
       return driver(async (message) => {
         const event = slackMessage(fake, message.serial, message.channel, message.user);
         const body = eventCallback(event, `EvBench${message.serial}`);
@@ -151,15 +152,6 @@ async function startPlatform(mode: Mode): Promise<Platform> {
       });
     },
   };
-}
-
-/** The gateway does not expose the Slack adapter; its `slack connected` log line names the events URL. */
-function eventsUrlOf(gateway: TestGateway): string {
-  for (const line of gateway.logLines) {
-    const entry = JSON.parse(line) as { msg?: string; eventsUrl?: string };
-    if (entry.msg === 'slack connected' && entry.eventsUrl) return entry.eventsUrl;
-  }
-  throw new Error(`slack did not start in HTTP mode:\n${gateway.logLines.join('')}`);
 }
 
 /** pino's numeric levels: 40 = warn. */

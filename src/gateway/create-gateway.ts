@@ -17,7 +17,7 @@ import {
   type LoadedConfig,
 } from '../config/index.js';
 import { SwitchboardError } from '../errors/index.js';
-import { createHttpServer, type HttpServer } from '../http/index.js';
+import { createHttpServer, type HttpServer, SLACK_EVENTS_PATH } from '../http/index.js';
 import type { LoggerHandle } from '../logging/index.js';
 import { createRouter, type Router } from '../routing/index.js';
 import { createRunStore, createSessionStore, createSubagentRegistry } from '../sessions/index.js';
@@ -125,11 +125,10 @@ export function createGateway(options: GatewayOptions): Gateway {
         }),
       );
     }
-    if (config.channels.slack) {
-      adapters.push(
-        createSlackAdapter({ config: config.channels.slack, logger: logger.child({ channel: 'slack' }) }),
-      );
-    }
+    const slack = config.channels.slack
+      ? createSlackAdapter({ config: config.channels.slack, logger: logger.child({ channel: 'slack' }) })
+      : undefined;
+    if (slack) adapters.push(slack);
     const adapterFor = (route: DeliveryRoute) => adapters.find((adapter) => adapter.name === route.channel);
     const deliver = async (route: DeliveryRoute, message: OutboundMessage) => {
       if (route.channel === 'internal') return;
@@ -283,6 +282,8 @@ export function createGateway(options: GatewayOptions): Gateway {
       token: token.token,
       logger: logger.child({ component: 'http' }),
       sessions: createSessionsView(sessions, router, subagentService),
+      // Only while Slack runs: an adapter that could not start was removed from `adapters`.
+      slackEvents: slack && adapters.includes(slack) ? slack.eventsListener : undefined,
       toolUi: {
         projectId: config.project.id,
         entries: () => webuiEntries,
@@ -309,6 +310,11 @@ export function createGateway(options: GatewayOptions): Gateway {
       webchat,
     });
     const url = await http.listen();
+    if (slack?.eventsListener && adapters.includes(slack))
+      logger.info(
+        { url: `${url}${SLACK_EVENTS_PATH}` },
+        "slack events are served here; set Slack's Request URL to this path behind your public address",
+      );
     logger.info(
       { store: store.location, config: loaded.path ?? 'built-in defaults', hash: loaded.hash.slice(0, 12) },
       'gateway started',

@@ -1,4 +1,5 @@
 export type { SessionSummary, SessionsView } from './routes/sessions.js';
+export { SLACK_EVENTS_PATH } from './routes/slack-events.js';
 export type { RosterAgentView, ToolUiOptions, WebuiEntryView, WebuiOutput } from './routes/tool-ui.js';
 export type { ToolpacksView } from './routes/toolpacks.js';
 export { createHttpServer, type HttpServer, type HttpServerOptions } from './server.js';

@@ -1,3 +1,4 @@
+import type { RequestListener } from 'node:http';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { WebchatAdapter } from '../channels/index.js';
 import type { Logger } from '../logging/index.js';
@@ -5,6 +6,7 @@ import { createAuthHook } from './auth.js';
 import { handleHttpError } from './errors.js';
 import { registerHealthRoutes } from './routes/health.js';
 import { registerSessionRoutes, type SessionsView } from './routes/sessions.js';
+import { registerSlackEventsRoute } from './routes/slack-events.js';
 import { registerToolUiRoutes, type ToolUiOptions } from './routes/tool-ui.js';
 import { registerToolpackRoutes, type ToolpacksView } from './routes/toolpacks.js';
 import { registerWebchatRoutes } from './routes/webchat.js';
@@ -22,6 +24,8 @@ export interface HttpServerOptions {
   webchat?: WebchatAdapter | undefined;
   /** Toolpack WebUI entries: the Tools page and its API, when given. */
   toolUi?: ToolUiOptions | undefined;
+  /** Slack in HTTP mode: the listener for `POST /slack/events` (it checks Slack's signatures). */
+  slackEvents?: RequestListener | undefined;
 }
 
 export interface HttpServer {
@@ -46,6 +50,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
   registerToolpackRoutes(app, options.toolpacks);
   if (options.webchat)
     registerWebchatRoutes(app, { webchat: options.webchat, page: await loadWebchatPage() });
+  if (options.slackEvents) registerSlackEventsRoute(app, options.slackEvents);
   if (options.toolUi) {
     const { projectId } = options.toolUi;
     const page = await loadToolsPage({ projectId, chat: options.webchat !== undefined });

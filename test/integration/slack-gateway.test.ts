@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { REDACTED } from '../../src/config/index.js';
 import type { FakeModelServer } from '../fakes/fake-model-server.js';
 import { startFakeOpenAIServer } from '../fakes/fake-openai-server.js';
-import { type FakeSlack, startFakeSlack } from '../fakes/fake-slack.js';
+import { eventCallback, type FakeSlack, postSignedEvent, startFakeSlack } from '../fakes/fake-slack.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { REPO_ROOT } from '../helpers/process.js';
 
@@ -26,6 +26,7 @@ afterEach(async () => {
 });
 
 const BOT_TOKEN = 'xoxb-gateway-test';
+const SIGNING_SECRET = 'gateway-signing-secret-77';
 
 const mention = (ts: string, text: string, extra: Record<string, unknown> = {}) => ({
   type: 'message',
@@ -53,7 +54,7 @@ async function setup(slack: Record<string, unknown> = {}, config: Record<string,
       ...config,
     },
   });
-  await fake.connected();
+  if (slack.mode !== 'http') await fake.connected();
   return { fake, gateway };
 }
 
@@ -210,5 +211,35 @@ describe('Slack through the gateway', () => {
     const post = await fake.waitForCall('chat.postMessage', (call) => call.args.channel === 'C0123');
     expect(post.args.text).toBe('scheduler: deploy window opens');
     expect(post.args.thread_ts).toBeUndefined();
+  });
+
+  it('serves HTTP mode on its own server at /slack/events: signed events without the bearer token, forged ones refused', async () => {
+    const { fake, gateway } = await setup({
+      mode: 'http',
+      appToken: undefined,
+      signingSecret: SIGNING_SECRET,
+    });
+    const url = `${gateway.url}/slack/events`;
+    const body = eventCallback(mention('60.1', 'hello over http'), 'EvGateway1');
+    expect(await postSignedEvent(url, body, SIGNING_SECRET)).toBe(200);
+    const reply = await fake.waitForCall('chat.postMessage', (call) => call.args.thread_ts === '60.1');
+    expect(reply.args.text).toContain('No model is configured');
+    // A retry of the same event is acknowledged and not answered again.
+    expect(await postSignedEvent(url, body, SIGNING_SECRET, { retryNum: 1 })).toBe(200);
+
+    const forged = eventCallback(mention('60.2', '/config get'), 'EvGateway2');
+    expect(await postSignedEvent(url, forged, 'not-the-secret')).toBe(401);
+    const old = Math.floor(Date.now() / 1000) - 600;
+    expect(await postSignedEvent(url, forged, SIGNING_SECRET, { timestamp: old })).toBe(401);
+    // The rest of the API still needs the token.
+    expect((await fetch(`${gateway.url}/api/sessions`)).status).toBe(401);
+    await postSignedEvent(url, eventCallback(mention('60.3', 'sentinel'), 'EvGateway3'), SIGNING_SECRET);
+    await fake.waitForCall('chat.postMessage', (call) => call.args.thread_ts === '60.3');
+    expect(fake.callsTo('chat.postMessage').map((call) => call.args.thread_ts)).toEqual(['60.1', '60.3']);
+    // Restarted, the new Slack adapter's listener serves the same path.
+    await gateway.restart();
+    const afterRestart = eventCallback(mention('60.4', 'after the restart'), 'EvGateway4');
+    expect(await postSignedEvent(`${gateway.url}/slack/events`, afterRestart, SIGNING_SECRET)).toBe(200);
+    await fake.waitForCall('chat.postMessage', (call) => call.args.thread_ts === '60.4');
   });
 });

@@ -1,4 +1,4 @@
-import type { AddressInfo } from 'node:net';
+import type { RequestListener } from 'node:http';
 import { App, type Logger as BoltLogger, HTTPReceiver, LogLevel, SocketModeReceiver } from '@slack/bolt';
 import type { Logger } from '../../logging/index.js';
 import type { SlackConfig } from './types.js';
@@ -13,21 +13,25 @@ export type WebClientOptions = NonNullable<
 
 export interface BoltApp {
   app: App;
-  /** Starts receiving; in HTTP mode resolves with the events URL. */
-  start(): Promise<string | undefined>;
+  /**
+   * HTTP mode: handles Slack's POSTs to `/slack/events` (signature and timestamp checked, then the
+   * event dispatched). It listens nowhere itself: the gateway's HTTP server hands requests to it.
+   */
+  requestListener?: RequestListener;
+  /** Starts receiving (Socket Mode: connects). */
+  start(): Promise<void>;
   /** Stops receiving and resolves once the Socket Mode WebSocket is closed (its timers with it). */
   stop(): Promise<void>;
 }
 
 /**
- * A Bolt app for `config`: Socket Mode (the default) or Bolt's own HTTP receiver on
- * `127.0.0.1:httpPort` with signatures checked. Bolt's `ignoreSelf` is off: `shouldHear` decides.
+ * A Bolt app for `config`: Socket Mode (the default) or Bolt's HTTP receiver, whose request
+ * listener the gateway mounts on its own server. Bolt's `ignoreSelf` is off: `shouldHear` decides.
  * Bolt calls `auth.test` while constructing, so the Web API must answer by then.
  */
 export function createBoltApp(options: {
   config: SlackConfig;
   logger: Logger;
-  httpPort: number;
   webClientOptions: Pick<WebClientOptions, 'retryConfig'> | undefined;
 }): BoltApp {
   const { config, logger } = options;
@@ -58,13 +62,10 @@ export function createBoltApp(options: {
     const app = newApp(receiver);
     return {
       app,
-      async start() {
-        await app.init();
-        const server = await receiver.start({ port: options.httpPort, host: '127.0.0.1' });
-        const { port } = server.address() as AddressInfo;
-        return `http://127.0.0.1:${port}/slack/events`;
-      },
-      stop: () => receiver.stop(),
+      // Bound by Bolt; events reach the app once `init` has run.
+      requestListener: receiver.requestListener,
+      start: () => app.init(),
+      stop: async () => {},
     };
   }
   if (config.appToken === undefined) throw new Error('channels.slack.appToken is required in socket mode');
@@ -79,7 +80,6 @@ export function createBoltApp(options: {
     async start() {
       await app.init();
       await app.start();
-      return undefined;
     },
     async stop() {
       const closed = new Promise<void>((resolve) => receiver.client.once('disconnected', () => resolve()));

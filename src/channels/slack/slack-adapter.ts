@@ -1,3 +1,4 @@
+import type { RequestListener } from 'node:http';
 import type { Logger } from '../../logging/index.js';
 import { splitMessage } from '../split-message.js';
 import type {
@@ -19,8 +20,6 @@ const TURN_REACTION = 'eyes';
 export interface SlackAdapterOptions {
   config: SlackConfig;
   logger: Logger;
-  /** HTTP mode: the port Bolt's receiver listens on at 127.0.0.1; 0 (default) picks a free one. */
-  httpPort?: number;
   /** Web API client tuning, e.g. `retryConfig` (tests turn retries off). */
   webClientOptions?: Pick<WebClientOptions, 'retryConfig'>;
 }
@@ -28,12 +27,16 @@ export interface SlackAdapterOptions {
 export interface SlackAdapter extends ChannelAdapter {
   /** The bot's user id from `auth.test`, known after `start`. */
   readonly botUserId: string | undefined;
-  /** HTTP mode: where Slack must POST events (`http://127.0.0.1:<port>/slack/events`), after `start`. */
-  readonly eventsUrl: string | undefined;
+  /**
+   * HTTP mode: the listener for Slack's event POSTs (path `/slack/events`), which checks their
+   * signatures; whoever serves HTTP mounts it. Undefined in Socket Mode.
+   */
+  readonly eventsListener: RequestListener | undefined;
 }
 
 /**
- * Slack through @slack/bolt: Socket Mode by default, Bolt's HTTP receiver with `mode: 'http'`.
+ * Slack through @slack/bolt: Socket Mode by default, Bolt's HTTP receiver with `mode: 'http'`
+ * (mounted by the gateway's HTTP server at `/slack/events`).
  * Hears `message` and `app_mention` events as `shouldHear` allows, once per event id and per
  * message. `onInbound` is awaited with an `eyes` reaction on the message for the turn. A channel
  * message's session is its thread (a top-level message opens one), so replies go to the route's
@@ -44,7 +47,6 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
   const bolt = createBoltApp({
     config,
     logger,
-    httpPort: options.httpPort ?? 0,
     webClientOptions: options.webClientOptions,
   });
   const client = bolt.app.client;
@@ -55,7 +57,6 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
   let onInbound: InboundHandler | undefined;
   let botUserId: string | undefined;
   let botId: string | undefined;
-  let eventsUrl: string | undefined;
 
   const state = {
     get botUserId() {
@@ -151,16 +152,14 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     get botUserId() {
       return botUserId;
     },
-    get eventsUrl() {
-      return eventsUrl;
-    },
+    eventsListener: bolt.requestListener,
     async start(handler) {
       const identity = await client.auth.test();
       botUserId = identity.user_id;
       botId = identity.bot_id;
       onInbound = handler;
-      eventsUrl = await bolt.start();
-      logger.info({ mode: config.mode, botUserId, eventsUrl }, 'slack connected');
+      await bolt.start();
+      logger.info({ mode: config.mode, botUserId }, 'slack connected');
     },
     async stop() {
       onInbound = undefined;
