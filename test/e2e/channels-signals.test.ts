@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createFakeDiscord, type FakeDiscord } from '../fakes/fake-discord.js';
 import { type FakeSlack, startFakeSlack } from '../fakes/fake-slack.js';
+import { whoamiOnBoth } from '../helpers/channels.js';
 import { freePort, makeTempDir, removeDir } from '../helpers/machine.js';
 import {
   isReadyLine,
@@ -22,6 +23,7 @@ import {
 const TOKEN = 'fake-discord-signal-token';
 const GUILD = '900000000000000401';
 const CHANNEL = '910000000000000401';
+const PLACE = { guildId: GUILD, channelId: CHANNEL, authorId: '930000000000000401' };
 
 let dir: string;
 let slack: FakeSlack | undefined;
@@ -63,26 +65,7 @@ describe('SIGUSR1 with Slack and Discord connected', () => {
       await pollUntil('one Socket Mode and one Discord gateway connection', () =>
         fakeSlack.sockets === 1 && fakeDiscord.connections() === 1 ? true : undefined,
       );
-      const ts = `${200 + round}.1`;
-      await fakeSlack.deliver({
-        type: 'message',
-        channel: 'C1',
-        channel_type: 'channel',
-        user: 'U1',
-        text: `<@${fakeSlack.botUserId}> /whoami`,
-        ts,
-      });
-      await fakeSlack.waitForCall('chat.postMessage', (call) => call.args.thread_ts === ts, 10_000);
-      const id = fakeDiscord.dispatchMessage({
-        channelId: CHANNEL,
-        guildId: GUILD,
-        authorId: '930000000000000401',
-        content: `<@${fakeDiscord.botId}> /whoami`,
-        mentions: [fakeDiscord.botId],
-      });
-      await pollUntil(`the Discord reply in round ${round}`, () =>
-        fakeDiscord.posted.some((post) => post.replyTo === id) ? true : undefined,
-      );
+      await whoamiOnBoth(fakeSlack, fakeDiscord, PLACE, round);
     };
 
     await roundTrip(0);

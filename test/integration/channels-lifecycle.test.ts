@@ -2,6 +2,7 @@ import { readdirSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFakeDiscord, type FakeDiscord } from '../fakes/fake-discord.js';
 import { type FakeSlack, startFakeSlack } from '../fakes/fake-slack.js';
+import { whoamiOnBoth } from '../helpers/channels.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 
 /**
@@ -13,7 +14,7 @@ import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 const TOKEN = 'fake-discord-lifecycle-token';
 const GUILD = '900000000000000301';
 const CHANNEL = '910000000000000301';
-const USER = '930000000000000301';
+const PLACE = { guildId: GUILD, channelId: CHANNEL, authorId: '930000000000000301' };
 
 let gateway: TestGateway | undefined;
 let slack: FakeSlack | undefined;
@@ -33,30 +34,6 @@ function activeResources(): Record<string, number> {
   return counts;
 }
 
-/** One message on each platform, each answered once on its own route. */
-async function roundTrip(round: number): Promise<void> {
-  const [slackFake, discordFake] = [slack as FakeSlack, discord as FakeDiscord];
-  const ts = `${100 + round}.1`;
-  await slackFake.deliver({
-    type: 'message',
-    channel: 'C1',
-    channel_type: 'channel',
-    user: 'U1',
-    text: `<@${slackFake.botUserId}> /whoami`,
-    ts,
-  });
-  await slackFake.waitForCall('chat.postMessage', (call) => call.args.thread_ts === ts, 10_000);
-  const id = discordFake.dispatchMessage({
-    channelId: CHANNEL,
-    guildId: GUILD,
-    authorId: USER,
-    content: `<@${discordFake.botId}> /whoami`,
-    mentions: [discordFake.botId],
-  });
-  await expect.poll(() => discordFake.posted.filter((post) => post.replyTo === id).length).toBe(1);
-  expect(slackFake.callsTo('chat.postMessage').filter((call) => call.args.thread_ts === ts)).toHaveLength(1);
-}
-
 describe('Slack and Discord across restarts', () => {
   it('ten restarts reconnect both, answer on both, and leak no sockets, timers or descriptors', async () => {
     slack = await startFakeSlack();
@@ -70,7 +47,7 @@ describe('Slack and Discord across restarts', () => {
       },
     });
     await slack.connected();
-    await roundTrip(0);
+    await whoamiOnBoth(slack, discord, PLACE, 0);
     // Keep-alive sockets of the test's own requests and the libraries' first calls settle first.
     await new Promise((resolve) => setTimeout(resolve, 500));
     const before = activeResources();
@@ -79,10 +56,12 @@ describe('Slack and Discord across restarts', () => {
       await gateway.restart();
       expect(gateway.host.restarts).toBe(restart);
       await expect.poll(() => [slack?.sockets, discord?.connections()], { timeout: 10_000 }).toEqual([1, 1]);
-      await roundTrip(restart);
+      await whoamiOnBoth(slack, discord, PLACE, restart);
     }
 
     expect(slack.callsTo('apps.connections.open')).toHaveLength(11);
+    // Each message was answered once, on its own route.
+    expect(slack.callsTo('chat.postMessage')).toHaveLength(11);
     expect(discord.posted).toHaveLength(11);
     // Closed sockets and cleared timers are released over the next turns of the event loop, and
     // pooled HTTP connections when their keep-alive ends. The baseline may hold a few such pooled
