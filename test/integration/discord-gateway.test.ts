@@ -129,4 +129,41 @@ describe('Discord through the gateway', () => {
     // discord.js identified again after the restart; the old connection is closed.
     await expect.poll(() => fake.connections()).toBe(1);
   });
+
+  it('routes by bindings: a Discord channel to its agent, the rest of the guild to another', async () => {
+    const other = '910000000000000109';
+    discord = await createFakeDiscord({ token: TOKEN, guilds: [{ id: GUILD, channels: [CHANNEL, other] }] });
+    gateway = await startTestGateway({
+      config: {
+        agents: { main: {}, ops: {}, guild: {} },
+        bindings: [
+          { agent: 'guild', match: { channel: 'discord', guildId: GUILD } },
+          { agent: 'ops', match: { channel: 'discord', guildId: GUILD, chatId: CHANNEL } },
+        ],
+        channels: { discord: { token: TOKEN, apiBase: discord.apiBase } },
+      },
+    });
+    const fake = discord;
+    for (const channelId of [CHANNEL, other]) {
+      const id = fake.dispatchMessage({
+        channelId,
+        guildId: GUILD,
+        authorId: ALICE,
+        content: `<@${fake.botId}> status please`,
+        mentions: [fake.botId],
+      });
+      await expect
+        .poll(() => fake.posted.some((post) => post.replyTo === id), { timeout: 10_000 })
+        .toBe(true);
+    }
+    const keys = (await gateway.request('GET', '/api/sessions')).body.sessions.map(
+      (session: any) => session.key,
+    );
+    expect(keys).toEqual(
+      expect.arrayContaining([
+        `agent:ops:discord:channel:${CHANNEL}`,
+        `agent:guild:discord:channel:${other}`,
+      ]),
+    );
+  });
 });

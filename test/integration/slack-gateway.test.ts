@@ -26,6 +26,8 @@ afterEach(async () => {
 });
 
 const BOT_TOKEN = 'xoxb-gateway-test';
+/** The fake Slack's team id (`startFakeSlack` default), which Bolt's events carry. */
+const FAKE_TEAM_ID = 'T1';
 const SIGNING_SECRET = 'gateway-signing-secret-77';
 
 const mention = (ts: string, text: string, extra: Record<string, unknown> = {}) => ({
@@ -241,5 +243,31 @@ describe('Slack through the gateway', () => {
     const afterRestart = eventCallback(mention('60.4', 'after the restart'), 'EvGateway4');
     expect(await postSignedEvent(`${gateway.url}/slack/events`, afterRestart, SIGNING_SECRET)).toBe(200);
     await fake.waitForCall('chat.postMessage', (call) => call.args.thread_ts === '60.4');
+  });
+
+  it('routes by bindings: a Slack channel to its agent, the rest of the team to another', async () => {
+    const { fake, gateway } = await setup(
+      {},
+      {
+        agents: { main: {}, ops: {}, team: {} },
+        bindings: [
+          { agent: 'team', match: { channel: 'slack', teamId: FAKE_TEAM_ID } },
+          { agent: 'ops', match: { channel: 'slack', teamId: FAKE_TEAM_ID, chatId: 'C9' } },
+        ],
+      },
+    );
+    await fake.deliver(mention('80.1', 'status please', { channel: 'C9' }));
+    await fake.waitForCall('chat.postMessage', (call) => call.args.thread_ts === '80.1');
+    await fake.deliver(mention('80.2', 'status please', { channel: 'C2' }));
+    await fake.waitForCall('chat.postMessage', (call) => call.args.thread_ts === '80.2');
+    const keys = (await gateway.request('GET', '/api/sessions')).body.sessions.map(
+      (session: any) => session.key,
+    );
+    expect(keys).toEqual(
+      expect.arrayContaining([
+        'agent:ops:slack:channel:C9:thread:80.1',
+        'agent:team:slack:channel:C2:thread:80.2',
+      ]),
+    );
   });
 });
