@@ -276,14 +276,15 @@ export function createGateway(options: GatewayOptions): Gateway {
       }
     }
 
+    // Only while Slack runs: an adapter that could not start was removed from `adapters`.
+    const slackEvents = slack && adapters.includes(slack) ? slack.eventsListener : undefined;
     http = await createHttpServer({
       host: config.http.host,
       port: config.http.port,
       token: token.token,
       logger: logger.child({ component: 'http' }),
       sessions: createSessionsView(sessions, router, subagentService),
-      // Only while Slack runs: an adapter that could not start was removed from `adapters`.
-      slackEvents: slack && adapters.includes(slack) ? slack.eventsListener : undefined,
+      slackEvents,
       toolUi: {
         projectId: config.project.id,
         entries: () => webuiEntries,
@@ -310,7 +311,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       webchat,
     });
     const url = await http.listen();
-    if (slack?.eventsListener && adapters.includes(slack))
+    if (slackEvents)
       logger.info(
         { url: `${url}${SLACK_EVENTS_PATH}` },
         "slack events are served here; set Slack's Request URL to this path behind your public address",
