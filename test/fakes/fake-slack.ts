@@ -47,6 +47,10 @@ export interface FakeSlack {
   connected(): Promise<void>;
   /** Open Socket Mode connections. */
   readonly sockets: number;
+  /** Answers the next `count` calls to `method` with HTTP 429 and `Retry-After: retryAfterSeconds`. */
+  rateLimit(method: string, count: number, retryAfterSeconds: number): void;
+  /** Answers calls to `method` whose `channel` is `channel` with `{ ok: false, error }`, as Slack does. */
+  failFor(method: string, channel: string, error: string): void;
   close(): Promise<void>;
 }
 
@@ -69,14 +73,28 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   let clock = 1_700_000_000;
   const nextTs = () => `${++clock}.000100`;
 
+  const rateLimits = new Map<string, { count: number; retryAfterSeconds: number }>();
+  const failures = new Map<string, string>();
+
   const server: Server = createServer(async (request, response) => {
     const method = (request.url ?? '').replace(/^\/api\//, '').split('?')[0] ?? '';
     const args = await readArgs(request);
     calls.push({ method, args });
     for (const wake of [...waiters]) wake();
-    const reply = authorized(method, request, args)
-      ? answer(method, args)
-      : { ok: false, error: 'invalid_auth' };
+    const limit = rateLimits.get(method);
+    if (limit !== undefined && limit.count > 0) {
+      limit.count -= 1;
+      response
+        .writeHead(429, { 'content-type': 'application/json', 'retry-after': String(limit.retryAfterSeconds) })
+        .end(JSON.stringify({ ok: false, error: 'ratelimited' }));
+      return;
+    }
+    const failure = failures.get(`${method} ${args.channel ?? ''}`);
+    const reply = !authorized(method, request, args)
+      ? { ok: false, error: 'invalid_auth' }
+      : failure !== undefined
+        ? { ok: false, error: failure }
+        : answer(method, args);
     response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(reply));
   });
   const wss = new WebSocketServer({ server });
@@ -195,6 +213,12 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
           }),
         );
       });
+    },
+    rateLimit(method, count, retryAfterSeconds) {
+      rateLimits.set(method, { count, retryAfterSeconds });
+    },
+    failFor(method, channel, error) {
+      failures.set(`${method} ${channel}`, error);
     },
     connected() {
       if (sockets.size > 0) return Promise.resolve();

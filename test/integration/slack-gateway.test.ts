@@ -270,4 +270,24 @@ describe('Slack through the gateway', () => {
       ]),
     );
   });
+
+  it('waits out a rate-limited post and posts it once; a refused post is logged with its route and the gateway goes on', async () => {
+    const { fake, gateway } = await setup();
+    fake.rateLimit('chat.postMessage', 1, 1);
+    await fake.deliver(mention('90.1', '/whoami'));
+    const posts = (ts: string) =>
+      fake.callsTo('chat.postMessage').filter((call) => call.args.thread_ts === ts);
+    // The first attempt got the 429; Slack's client waited Retry-After and sent it again.
+    await expect.poll(() => posts('90.1').length, { timeout: 10_000 }).toBe(2);
+
+    fake.failFor('chat.postMessage', 'CGONE', 'channel_not_found');
+    await fake.deliver(mention('91.1', '/whoami', { channel: 'CGONE' }));
+    await expect
+      .poll(() => gateway.logLines.find((line) => line.includes('slack post failed')), { timeout: 10_000 })
+      .toContain('"chatId":"CGONE"');
+    await fake.deliver(mention('92.1', '/whoami'));
+    await fake.waitForCall('chat.postMessage', (call) => call.args.thread_ts === '92.1');
+    expect(posts('90.1')).toHaveLength(2);
+    expect(posts('92.1')).toHaveLength(1);
+  });
 });
