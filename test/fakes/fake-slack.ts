@@ -85,7 +85,10 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     if (limit !== undefined && limit.count > 0) {
       limit.count -= 1;
       response
-        .writeHead(429, { 'content-type': 'application/json', 'retry-after': String(limit.retryAfterSeconds) })
+        .writeHead(429, {
+          'content-type': 'application/json',
+          'retry-after': String(limit.retryAfterSeconds),
+        })
         .end(JSON.stringify({ ok: false, error: 'ratelimited' }));
       return;
     }
