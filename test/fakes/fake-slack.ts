@@ -47,6 +47,11 @@ export interface FakeSlack {
   connected(): Promise<void>;
   /** Open Socket Mode connections. */
   readonly sockets: number;
+  /**
+   * Ends the Socket Mode connections: `refresh` sends Slack's `disconnect` (refresh_requested) as
+   * Slack does before it rotates a connection; `drop` cuts the TCP connection without a word.
+   */
+  disconnect(how: 'refresh' | 'drop'): void;
   /** Answers the next `count` calls to `method` with HTTP 429 and `Retry-After: retryAfterSeconds`. */
   rateLimit(method: string, count: number, retryAfterSeconds: number): void;
   /** Answers calls to `method` whose `channel` is `channel` with `{ ok: false, error }`, as Slack does. */
@@ -216,6 +221,15 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
           }),
         );
       });
+    },
+    disconnect(how) {
+      for (const socket of sockets) {
+        if (how === 'drop') socket.terminate();
+        else
+          socket.send(
+            JSON.stringify({ type: 'disconnect', reason: 'refresh_requested', debug_info: { host: 'fake' } }),
+          );
+      }
     },
     rateLimit(method, count, retryAfterSeconds) {
       rateLimits.set(method, { count, retryAfterSeconds });

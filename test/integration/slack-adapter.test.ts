@@ -166,6 +166,22 @@ describe('Slack adapter, Socket Mode', () => {
     expect(inbound.map((message) => message.text)).toEqual(['first', 'sentinel']);
   });
 
+  it('reconnects by itself when Slack rotates the connection or the connection drops', async () => {
+    const { fake, inbound } = await setup();
+    fake.disconnect('refresh');
+    await expect.poll(() => fake.callsTo('apps.connections.open').length, { timeout: 10_000 }).toBe(2);
+    await expect.poll(() => fake.sockets, { timeout: 10_000 }).toBe(1);
+    await fake.deliver(said('17.1', '<@UBOT> after a refresh'));
+    await posted(fake, 're: after a refresh');
+
+    fake.disconnect('drop');
+    await expect.poll(() => fake.callsTo('apps.connections.open').length, { timeout: 15_000 }).toBe(3);
+    await expect.poll(() => fake.sockets, { timeout: 10_000 }).toBe(1);
+    await fake.deliver(said('17.2', '<@UBOT> after a drop'));
+    await posted(fake, 're: after a drop');
+    expect(inbound.map((message) => message.text)).toEqual(['after a refresh', 'after a drop']);
+  }, 40_000);
+
   it('hears an app_mention alone (apps subscribed to mentions only)', async () => {
     const { fake, inbound } = await setup();
     await fake.deliver({ type: 'app_mention', channel: 'C2', user: 'U1', text: '<@UBOT> ping', ts: '16.1' });
