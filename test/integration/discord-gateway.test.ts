@@ -1,6 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { REDACTED } from '../../src/config/index.js';
 import { createFakeDiscord, type FakeDiscord } from '../fakes/fake-discord.js';
+import { startFakeOpenAIServer } from '../fakes/fake-openai-server.js';
 import { type FakeSlack, startFakeSlack } from '../fakes/fake-slack.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 
@@ -164,6 +165,47 @@ describe('Discord through the gateway', () => {
         `agent:ops:discord:channel:${CHANNEL}`,
         `agent:guild:discord:channel:${other}`,
       ]),
+    );
+  });
+
+  it('answers a mention with the model, in a DM too, each in its own session', async () => {
+    const model = await startFakeOpenAIServer();
+    onTestFinished(() => model.close());
+    discord = await createFakeDiscord({ token: TOKEN, guilds: [{ id: GUILD, channels: [CHANNEL] }] });
+    gateway = await startTestGateway({
+      config: {
+        models: {
+          fake: { provider: 'openai', model: 'fake-1', baseUrl: model.url, apiKey: 'sk-discord-model-01' },
+        },
+        agents: { main: { model: 'fake' } },
+        channels: { discord: { token: TOKEN, apiBase: discord.apiBase, dmPolicy: 'open' } },
+      },
+    });
+    const fake = discord;
+    model.push({ text: 'Deploys are green.' });
+    const asked = fake.dispatchMessage({
+      channelId: CHANNEL,
+      guildId: GUILD,
+      authorId: ALICE,
+      content: `<@${fake.botId}> how are deploys?`,
+      mentions: [fake.botId],
+    });
+    await postedText(fake, (text) => text === 'Deploys are green.');
+    expect(fake.posted.at(-1)).toMatchObject({ channelId: CHANNEL, replyTo: asked });
+    // The model saw the text without the mention.
+    expect(JSON.stringify(model.requests[0]?.messages)).toContain('how are deploys?');
+    expect(JSON.stringify(model.requests[0]?.messages)).not.toContain(`<@${fake.botId}>`);
+
+    model.push({ text: 'Hello in private.' });
+    const dmChannel = '940000000000000101';
+    fake.dispatchMessage({ channelId: dmChannel, authorId: ALICE, content: 'hi there' });
+    await postedText(fake, (text) => text === 'Hello in private.');
+    expect(fake.posted.at(-1)?.channelId).toBe(dmChannel);
+    const keys = (await gateway.request('GET', '/api/sessions')).body.sessions.map(
+      (session: any) => session.key,
+    );
+    expect(keys).toEqual(
+      expect.arrayContaining([`agent:main:discord:channel:${CHANNEL}`, `agent:main:discord:direct:${ALICE}`]),
     );
   });
 });
