@@ -1,105 +1,31 @@
-import { mkdtemp, realpath } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createHttpServer, type HttpServer } from '../../src/http/index.js';
-import { createLogger } from '../../src/logging/index.js';
-import { createStore, type Store } from '../../src/store/index.js';
-import {
-  checkWebuiHandlers,
-  createControllerHost,
-  createProjectStore,
-  type LoadedToolpack,
-  listWebuiEntries,
-  loadToolpackManifest,
-} from '../../src/toolpacks/index.js';
 import { type Browser, closeBrowser, launchBrowser } from '../helpers/browser.js';
-import { removeDir } from '../helpers/machine.js';
+import { startToolUiServer, type ToolUiServer } from '../helpers/tool-ui-server.js';
 
 // Drives the Tools page in the system's Chromium (see test/helpers/browser.ts).
 const WAIT = { timeout: 10_000, interval: 50 };
-const FIXTURES = path.resolve(import.meta.dirname, '../fixtures');
 const TOKEN = 'tools-page-test-token';
-const ROSTER = [
-  { id: 'pm', displayName: 'Project manager', role: 'coordinator', status: 'idle' },
-  { id: 'reviewer', displayName: 'Reviewer', role: 'review', status: 'idle' },
-];
 const STATS = { agents: 2, toolpacks: 2 };
 
-interface Server {
-  http: HttpServer;
-  store: Store;
-  stateDir: string;
-  url: string;
-}
-
-async function loadFixture(relative: string): Promise<LoadedToolpack> {
-  const directory = path.join(FIXTURES, relative);
-  const loaded = await loadToolpackManifest({ directory, configPath: path.join(FIXTURES, 'gateway.jsonc') });
-  if (!loaded.ok) throw new Error(`fixture ${relative} did not load: ${JSON.stringify(loaded.problems)}`);
-  return loaded.toolpack;
-}
-
 /** The review-tools and counter fixtures behind a real HTTP server, wired as the gateway wires them. */
-async function startServer(): Promise<Server> {
-  const stateDir = await realpath(await mkdtemp(path.join(tmpdir(), 'tools-page-')));
-  const logger = createLogger({ level: 'silent' }).logger;
-  const store = await createStore({ url: 'memory://', stateDir, logger });
-  const toolpacks = await Promise.all(['toolpacks/review-tools', 'webui-toolpacks/counter'].map(loadFixture));
-  const controllers = new Map(
-    toolpacks.map((toolpack) => {
-      const projectStore = createProjectStore({
-        toolpackId: toolpack.id,
-        stateDir,
-        routeNames: [],
-        coordinatorAgent: 'pm',
-        listAgents: () => ROSTER,
-        projectStats: () => STATS,
-        deliver: () => {},
-        store,
-        logger,
-      });
-      const host = createControllerHost({ toolpack, store: projectStore, logger, recordSignal: () => {} });
-      return [toolpack.id, host] as const;
-    }),
-  );
-  const entries = listWebuiEntries(toolpacks, await checkWebuiHandlers(toolpacks, controllers));
-  const http = await createHttpServer({
-    host: '127.0.0.1',
-    port: 0,
+function startServer(): Promise<ToolUiServer> {
+  return startToolUiServer({
+    fixtures: ['toolpacks/review-tools', 'webui-toolpacks/counter'],
     token: TOKEN,
-    logger,
-    sessions: { list: async () => [], transcript: async () => undefined, subagents: async () => undefined },
-    toolpacks: {
-      report: () => ({
-        toolpacks: [],
-        builtins: [],
-        problems: [
-          {
-            file: '/srv/toolpacks/broken/suzumio.toolpack.json',
-            rule: 'controller-missing',
-            message: 'no controller',
-          },
-        ],
-      }),
-    },
-    toolUi: {
-      projectId: 'default',
-      entries: () => entries,
-      run: async (toolpackId, entryId, input) => {
-        const controller = controllers.get(toolpackId);
-        if (!controller) throw new Error(`no controller for ${toolpackId}`);
-        return controller.webui(entryId, input);
+    stats: STATS,
+    reportedProblems: [
+      {
+        file: '/srv/toolpacks/broken/suzumio.toolpack.json',
+        rule: 'controller-missing',
+        message: 'no controller',
       },
-      roster: () => ROSTER,
-    },
+    ],
   });
-  return { http, store, stateDir, url: await http.listen() };
 }
 
 describe('Tools page in Chromium', () => {
-  let server: Server;
+  let server: ToolUiServer;
   let browser: Browser;
   let context: BrowserContext;
   let page: Page;
@@ -115,9 +41,7 @@ describe('Tools page in Chromium', () => {
 
   afterAll(async () => {
     await closeBrowser(browser);
-    await server?.http.close();
-    await server?.store.close();
-    if (server) await removeDir(server.stateDir);
+    await server?.close();
   });
 
   beforeEach(async () => {

@@ -1,99 +1,26 @@
-import { mkdtemp, realpath } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHttpServer, type HttpServer } from '../../src/http/index.js';
-import { createLogger } from '../../src/logging/index.js';
-import { createStore, type Store } from '../../src/store/index.js';
-import {
-  type ControllerHost,
-  checkWebuiHandlers,
-  createControllerHost,
-  createProjectStore,
-  type LoadedToolpack,
-  listWebuiEntries,
-  loadToolpackManifest,
-  type ToolpackProblem,
-} from '../../src/toolpacks/index.js';
-import { removeDir } from '../helpers/machine.js';
+import { checkWebuiHandlers, type LoadedToolpack, type ToolpackProblem } from '../../src/toolpacks/index.js';
+import { startToolUiServer, type ToolUiServer } from '../helpers/tool-ui-server.js';
 
-const FIXTURES = path.resolve(import.meta.dirname, '../fixtures');
 const TOKEN = 'tool-ui-test-token';
-const ROSTER = [
-  { id: 'pm', displayName: 'Project manager', role: 'coordinator', status: 'idle' },
-  { id: 'reviewer', displayName: 'Reviewer', role: 'review', status: 'idle' },
-];
 const STATS = { agents: 2, toolpacks: 3 };
 
-let stateDir: string;
-let store: Store;
+let server: ToolUiServer;
 let toolpacks: LoadedToolpack[];
-let controllers: Map<string, ControllerHost>;
 let problems: ToolpackProblem[];
-let server: HttpServer;
 let url: string;
 
-async function loadFixture(relative: string): Promise<LoadedToolpack> {
-  const directory = path.join(FIXTURES, relative);
-  const loaded = await loadToolpackManifest({ directory, configPath: path.join(FIXTURES, 'gateway.jsonc') });
-  if (!loaded.ok) throw new Error(`fixture ${relative} did not load: ${JSON.stringify(loaded.problems)}`);
-  return loaded.toolpack;
-}
-
-/** Controller hosts as `src/gateway/build-toolpacks.ts` makes them, on a memory store. */
-function hostFor(toolpack: LoadedToolpack): ControllerHost {
-  const logger = createLogger({ level: 'silent' }).logger;
-  const projectStore = createProjectStore({
-    toolpackId: toolpack.id,
-    stateDir,
-    routeNames: [],
-    coordinatorAgent: 'pm',
-    listAgents: () => ROSTER,
-    projectStats: () => STATS,
-    deliver: () => {},
-    store,
-    logger,
-  });
-  return createControllerHost({ toolpack, store: projectStore, logger, recordSignal: () => {} });
-}
-
 beforeAll(async () => {
-  stateDir = await realpath(await mkdtemp(path.join(tmpdir(), 'tool-ui-')));
-  const logger = createLogger({ level: 'silent' }).logger;
-  store = await createStore({ url: 'memory://', stateDir, logger });
-  toolpacks = await Promise.all(
-    ['toolpacks/review-tools', 'webui-toolpacks/counter', 'controller-toolpacks/broken-module'].map(
-      loadFixture,
-    ),
-  );
-  controllers = new Map(toolpacks.map((toolpack) => [toolpack.id, hostFor(toolpack)]));
-  problems = await checkWebuiHandlers(toolpacks, controllers);
-  const entries = listWebuiEntries(toolpacks, problems);
-  server = await createHttpServer({
-    host: '127.0.0.1',
-    port: 0,
+  server = await startToolUiServer({
+    fixtures: ['toolpacks/review-tools', 'webui-toolpacks/counter', 'controller-toolpacks/broken-module'],
     token: TOKEN,
-    logger,
-    sessions: { list: async () => [], transcript: async () => undefined, subagents: async () => undefined },
-    toolpacks: { report: () => ({ toolpacks: [], builtins: [], problems: [] }) },
-    toolUi: {
-      projectId: 'default',
-      entries: () => entries,
-      run: (toolpackId, entryId, input) => {
-        const controller = controllers.get(toolpackId);
-        if (!controller) throw new Error(`no controller for ${toolpackId}`);
-        return controller.webui(entryId, input);
-      },
-      roster: () => ROSTER,
-    },
+    stats: STATS,
   });
-  url = await server.listen();
+  ({ toolpacks, problems, url } = server);
 });
 
 afterAll(async () => {
   await server?.close();
-  await store?.close();
-  await removeDir(stateDir);
 });
 
 async function request(method: 'GET' | 'POST', route: string, body?: unknown, token: string | null = TOKEN) {

@@ -1,0 +1,106 @@
+import { mkdtemp, realpath } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createHttpServer } from '../../src/http/index.js';
+import { createLogger } from '../../src/logging/index.js';
+import { createStore } from '../../src/store/index.js';
+import {
+  type ControllerHost,
+  checkWebuiHandlers,
+  createControllerHost,
+  createProjectStore,
+  type LoadedToolpack,
+  listWebuiEntries,
+  loadToolpackManifest,
+  type ToolpackProblem,
+} from '../../src/toolpacks/index.js';
+import { removeDir } from './machine.js';
+
+const FIXTURES = path.resolve(import.meta.dirname, '../fixtures');
+
+/** The agents the controllers see (`listAgents`) and the Tools page's roster. */
+export const TOOL_UI_ROSTER = [
+  { id: 'pm', displayName: 'Project manager', role: 'coordinator', status: 'idle' },
+  { id: 'reviewer', displayName: 'Reviewer', role: 'review', status: 'idle' },
+];
+
+export interface ToolUiServer {
+  url: string;
+  toolpacks: LoadedToolpack[];
+  /** What `checkWebuiHandlers` found. */
+  problems: ToolpackProblem[];
+  /** Closes the server and the store and deletes the state dir. */
+  close(): Promise<void>;
+}
+
+/**
+ * Toolpack fixtures (paths under test/fixtures) behind a real HTTP server with the Tools page and
+ * its API, their controllers wired as `src/gateway/build-toolpacks.ts` wires them, on a memory store.
+ */
+export async function startToolUiServer(options: {
+  fixtures: string[];
+  token: string;
+  /** What the controllers' `projectStats` returns. */
+  stats: Record<string, number>;
+  /** The skipped toolpacks `GET /api/toolpacks` reports. */
+  reportedProblems?: ToolpackProblem[];
+}): Promise<ToolUiServer> {
+  const stateDir = await realpath(await mkdtemp(path.join(tmpdir(), 'tool-ui-')));
+  const logger = createLogger({ level: 'silent' }).logger;
+  const store = await createStore({ url: 'memory://', stateDir, logger });
+  const toolpacks = await Promise.all(options.fixtures.map(loadFixture));
+  const hostFor = (toolpack: LoadedToolpack): ControllerHost => {
+    const projectStore = createProjectStore({
+      toolpackId: toolpack.id,
+      stateDir,
+      routeNames: [],
+      coordinatorAgent: 'pm',
+      listAgents: () => TOOL_UI_ROSTER,
+      projectStats: () => options.stats,
+      deliver: () => {},
+      store,
+      logger,
+    });
+    return createControllerHost({ toolpack, store: projectStore, logger, recordSignal: () => {} });
+  };
+  const controllers = new Map(toolpacks.map((toolpack) => [toolpack.id, hostFor(toolpack)]));
+  const problems = await checkWebuiHandlers(toolpacks, controllers);
+  const entries = listWebuiEntries(toolpacks, problems);
+  const http = await createHttpServer({
+    host: '127.0.0.1',
+    port: 0,
+    token: options.token,
+    logger,
+    sessions: { list: async () => [], transcript: async () => undefined, subagents: async () => undefined },
+    toolpacks: {
+      report: () => ({ toolpacks: [], builtins: [], problems: options.reportedProblems ?? [] }),
+    },
+    toolUi: {
+      projectId: 'default',
+      entries: () => entries,
+      run: (toolpackId, entryId, input) => {
+        const controller = controllers.get(toolpackId);
+        if (!controller) throw new Error(`no controller for ${toolpackId}`);
+        return controller.webui(entryId, input);
+      },
+      roster: () => TOOL_UI_ROSTER,
+    },
+  });
+  return {
+    url: await http.listen(),
+    toolpacks,
+    problems,
+    async close() {
+      await http.close();
+      await store.close();
+      await removeDir(stateDir);
+    },
+  };
+}
+
+async function loadFixture(relative: string): Promise<LoadedToolpack> {
+  const directory = path.join(FIXTURES, relative);
+  const loaded = await loadToolpackManifest({ directory, configPath: path.join(FIXTURES, 'gateway.jsonc') });
+  if (!loaded.ok) throw new Error(`fixture ${relative} did not load: ${JSON.stringify(loaded.problems)}`);
+  return loaded.toolpack;
+}
