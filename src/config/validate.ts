@@ -121,5 +121,20 @@ function checkReferences(config: Config): ConfigIssue[] {
       });
     }
   });
+  // Each Slack mode needs its own credential; without it the adapter could not even be built.
+  const slack = config.channels.slack;
+  if (slack?.mode === 'socket' && slack.appToken === undefined) {
+    issues.push({
+      path: '/channels/slack/appToken',
+      message:
+        'is required in socket mode (the app-level token, xapp-…); or set mode to "http" with signingSecret',
+    });
+  }
+  if (slack?.mode === 'http' && slack.signingSecret === undefined) {
+    issues.push({
+      path: '/channels/slack/signingSecret',
+      message: "is required in http mode (the app's signing secret)",
+    });
+  }
   return issues;
 }

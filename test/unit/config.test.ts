@@ -102,6 +102,22 @@ describe('loading the config', () => {
     ]);
   });
 
+  it('names the credential each Slack mode needs', async () => {
+    const socket = await loadError('{ "channels": { "slack": { "botToken": "xoxb-1" } } }');
+    expect(socket.issues).toEqual([
+      { path: '/channels/slack/appToken', message: expect.stringContaining('is required in socket mode') },
+    ]);
+    const http = await loadError('{ "channels": { "slack": { "mode": "http", "botToken": "xoxb-1" } } }');
+    expect(http.issues.map((issue) => issue.path)).toEqual(['/channels/slack/signingSecret']);
+    const good = await loadConfig({
+      configPath: await writeConfig(
+        '{ "channels": { "slack": { "botToken": "xoxb-1", "appToken": "xapp-1" } } }',
+      ),
+      environment: {},
+    });
+    expect(good.config.channels.slack?.mode).toBe('socket');
+  });
+
   it('names a JSONC syntax error with its line and column', async () => {
     const error = await loadError('{\n  "http": { "port": }\n}');
     expect(error.code).toBe('CONFIG_PARSE');

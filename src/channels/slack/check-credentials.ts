@@ -39,19 +39,10 @@ const SILENT_LOGGER: NonNullable<webApi.WebClientOptions['logger']> = {
  * URL). No retries; the whole check gives up after `timeoutMs` (10 s). Never throws.
  */
 export async function checkSlackCredentials(
-  config: Pick<SlackConfig, 'mode' | 'botToken' | 'appToken' | 'signingSecret' | 'apiUrl'>,
+  // A loaded config has the credential its mode needs (the config validation checks it).
+  config: Pick<SlackConfig, 'mode' | 'botToken' | 'appToken' | 'apiUrl'>,
   options: { timeoutMs?: number } = {},
 ): Promise<SlackCredentialCheck> {
-  if (config.mode === 'socket' && config.appToken === undefined)
-    return {
-      ok: false,
-      reason: 'channels.slack.appToken is required in socket mode; add the app-level token (xapp-…)',
-    };
-  if (config.mode === 'http' && config.signingSecret === undefined)
-    return {
-      ok: false,
-      reason: "channels.slack.signingSecret is required in http mode; add the app's signing secret",
-    };
   const apiUrl = withSlash(config.apiUrl ?? SLACK_API_URL);
   const timeoutMs = options.timeoutMs ?? CHECK_TIMEOUT_MS;
   const deadline = Date.now() + timeoutMs;
