@@ -28,17 +28,13 @@ import type { Tool } from '../tools/index.js';
 import { buildAgentRunner } from './build-agent-runner.js';
 import { buildSignals, type Signals } from './build-signals.js';
 import { buildToolpackRuntime } from './build-toolpacks.js';
+import { createConfigDryRun } from './config-dry-run.js';
 import { createGatewayControl } from './gateway-control.js';
 import type { RestartRequest, ScheduledRestart } from './gateway-host.js';
 import { resolveHttpToken } from './http-token.js';
 import { deliverRestartNote } from './restart-note.js';
 import { createSessionsService, createSessionsView } from './session-views.js';
-import {
-  createConfigDryRun,
-  defaultToolpackEntries,
-  describeProblem,
-  loadConfiguredToolpacks,
-} from './toolpack-check.js';
+import { defaultToolpackEntries, describeProblem, loadConfiguredToolpacks } from './toolpack-check.js';
 
 /** What an embedder (or a test) may add to a gateway. */
 export interface GatewayExtensions {
@@ -176,7 +172,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         path: path.resolve(loaded.path ?? DEFAULT_CONFIG_PATH),
         stateDir,
         environment: options.environment,
-        dryRun: createConfigDryRun({ knownProblems: toolpacks.problems }),
+        dryRun: createConfigDryRun({ knownProblems: toolpacks.problems, current: config }),
         ...(loaded.path === undefined
           ? { absentFile: { tools: { toolpacks: defaultToolpackEntries() } } }
           : {}),

@@ -1,8 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readAgentInstructions } from '../agents/index.js';
 import { type Config, DEFAULT_CONFIG_PATH } from '../config/index.js';
-import { ConfigError, type ConfigIssue } from '../errors/index.js';
 import {
   BUILTIN_TOOLPACK_TOOLS,
   type LoadToolpacksResult,
@@ -48,28 +46,4 @@ export function loadConfiguredToolpacks(
 
 export function describeProblem(problem: ToolpackProblem): string {
   return `${problem.file}${problem.pointer ? ` ${problem.pointer}` : ''}: ${problem.message} [${problem.rule}]`;
-}
-
-/**
- * The config editor's dry run: what a start reads besides the file — agent prompt files and the
- * toolpacks. A toolpack problem refuses the edit only when it is new: a broken toolpack the running
- * config already has (reported, skipped) does not block unrelated changes.
- */
-export function createConfigDryRun(options: { knownProblems: readonly ToolpackProblem[] }) {
-  const known = new Set(options.knownProblems.map(describeProblem));
-  return async (config: Config, configPath: string): Promise<ConfigIssue[]> => {
-    const issues: ConfigIssue[] = [];
-    try {
-      await readAgentInstructions(config, configPath);
-    } catch (error) {
-      if (!(error instanceof ConfigError)) throw error;
-      issues.push(...error.issues);
-    }
-    const { problems } = await loadConfiguredToolpacks(config, configPath);
-    for (const problem of problems) {
-      const text = describeProblem(problem);
-      if (!known.has(text)) issues.push({ path: '/tools/toolpacks', message: `toolpack refused: ${text}` });
-    }
-    return issues;
-  };
 }

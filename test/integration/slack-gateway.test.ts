@@ -4,7 +4,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { REDACTED } from '../../src/config/index.js';
 import type { FakeModelServer } from '../fakes/fake-model-server.js';
 import { startFakeOpenAIServer } from '../fakes/fake-openai-server.js';
-import { eventCallback, type FakeSlack, postSignedEvent, startFakeSlack } from '../fakes/fake-slack.js';
+import {
+  eventCallback,
+  type FakeSlack,
+  type FakeSlackOptions,
+  postSignedEvent,
+  startFakeSlack,
+} from '../fakes/fake-slack.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { REPO_ROOT } from '../helpers/process.js';
 
@@ -40,8 +46,12 @@ const mention = (ts: string, text: string, extra: Record<string, unknown> = {}) 
   ...extra,
 });
 
-async function setup(slack: Record<string, unknown> = {}, config: Record<string, unknown> = {}) {
-  fake = await startFakeSlack({ echoPosts: true });
+async function setup(
+  slack: Record<string, unknown> = {},
+  config: Record<string, unknown> = {},
+  fakeOptions: FakeSlackOptions = {},
+) {
+  fake = await startFakeSlack({ echoPosts: true, ...fakeOptions });
   gateway = await startTestGateway({
     config: {
       owners: ['webchat:local', 'slack:U1'],
@@ -289,5 +299,25 @@ describe('Slack through the gateway', () => {
     await fake.waitForCall('chat.postMessage', (call) => call.args.thread_ts === '92.1');
     expect(posts('90.1')).toHaveLength(2);
     expect(posts('92.1')).toHaveLength(1);
+  });
+
+  it("refuses a config edit whose Slack token Slack refuses, before writing it: the owner's channel stays up", async () => {
+    const { fake, gateway } = await setup({}, {}, { botToken: BOT_TOKEN });
+    const before = await readFile(gateway.configPath, 'utf8');
+    await fake.deliver(mention('95.1', '/config patch {"channels":{"slack":{"botToken":"xoxb-typo-9999"}}}'));
+    const refusal = await fake.waitForCall('chat.postMessage', (call) => call.args.thread_ts === '95.1');
+    expect(refusal.args.text).toContain(
+      'channels.slack.botToken was refused by Slack (invalid_auth); check the token',
+    );
+    expect(refusal.args.text).not.toContain('xoxb-typo-9999');
+    expect(await readFile(gateway.configPath, 'utf8')).toBe(before);
+    expect(gateway.host.restarts).toBe(0);
+
+    // An edit that leaves the Slack connection alone does not ask Slack at all.
+    const authCalls = fake.callsTo('auth.test').length;
+    await fake.deliver(mention('95.2', '/config patch {"agents":{"main":{"displayName":"Ops"}}}'));
+    const changed = await fake.waitForCall('chat.postMessage', (call) => call.args.thread_ts === '95.2');
+    expect(changed.args.text).toMatch(/^Changed agents\. Restarting/);
+    expect(fake.callsTo('auth.test')).toHaveLength(authCalls);
   });
 });

@@ -1,0 +1,59 @@
+import { readAgentInstructions } from '../agents/index.js';
+import { checkDiscordCredentials } from '../channels/discord/index.js';
+import { checkSlackCredentials } from '../channels/slack/index.js';
+import type { Config } from '../config/index.js';
+import { ConfigError, type ConfigIssue } from '../errors/index.js';
+import type { ToolpackProblem } from '../toolpacks/index.js';
+import { describeProblem, loadConfiguredToolpacks } from './toolpack-check.js';
+
+/**
+ * The config editor's dry run: what a start reads besides the file — agent prompt files, the
+ * toolpacks, and the Slack and Discord credentials. A toolpack problem refuses the edit only when
+ * it is new: a broken toolpack the running config already has (reported, skipped) does not block
+ * unrelated changes. Likewise a platform is asked only when the edit changes how the gateway
+ * connects to it, so an unrelated edit never waits on Slack or Discord; a refused token or an
+ * unreachable platform then refuses the edit, because after the restart that channel (perhaps the
+ * one the owner is typing in) would be gone.
+ */
+export function createConfigDryRun(options: {
+  knownProblems: readonly ToolpackProblem[];
+  /** The running config: what the channels connect with now. */
+  current: Config;
+}) {
+  const known = new Set(options.knownProblems.map(describeProblem));
+  return async (config: Config, configPath: string): Promise<ConfigIssue[]> => {
+    const issues: ConfigIssue[] = [];
+    try {
+      await readAgentInstructions(config, configPath);
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      issues.push(...error.issues);
+    }
+    const { problems } = await loadConfiguredToolpacks(config, configPath);
+    for (const problem of problems) {
+      const text = describeProblem(problem);
+      if (!known.has(text)) issues.push({ path: '/tools/toolpacks', message: `toolpack refused: ${text}` });
+    }
+    issues.push(...(await checkChangedChannels(options.current, config)));
+    return issues;
+  };
+}
+
+async function checkChangedChannels(current: Config, next: Config): Promise<ConfigIssue[]> {
+  const { slack, discord } = next.channels;
+  const connection = (value: object | undefined, keys: string[]) =>
+    JSON.stringify(keys.map((key) => (value as Record<string, unknown> | undefined)?.[key]));
+  const slackKeys = ['mode', 'botToken', 'appToken', 'apiUrl'];
+  const discordKeys = ['token', 'apiBase'];
+  const checks = await Promise.all([
+    slack && connection(slack, slackKeys) !== connection(current.channels.slack, slackKeys)
+      ? checkSlackCredentials(slack).then((result) => ({ path: '/channels/slack', result }))
+      : undefined,
+    discord && connection(discord, discordKeys) !== connection(current.channels.discord, discordKeys)
+      ? checkDiscordCredentials(discord).then((result) => ({ path: '/channels/discord', result }))
+      : undefined,
+  ]);
+  return checks.flatMap((check) =>
+    check && !check.result.ok ? [{ path: check.path, message: check.result.reason }] : [],
+  );
+}
