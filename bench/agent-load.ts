@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { ModelProvider } from '../src/agents/providers/index.js';
 import type { Tool } from '../src/tools/index.js';
 import type { FakeRequest, FakeStep } from '../test/fakes/fake-model-server.js';
+import { createFailureTally } from './load.js';
 
 /**
  * The pieces of the agent bench (agent.ts): a model clock that wraps the real providers, the
@@ -100,12 +101,7 @@ export async function runTurns(options: TurnOptions): Promise<TurnResult> {
   const sessionKeys = new Set<string>();
   const callsBefore = clock.calls;
   let next = 0;
-  let failures = 0;
-  let firstFailure: string | undefined;
-  const fail = (reason: string) => {
-    failures += 1;
-    firstFailure ??= reason;
-  };
+  const { fail, tally } = createFailureTally();
 
   async function worker(): Promise<void> {
     while (next < options.turns) {
@@ -147,8 +143,7 @@ export async function runTurns(options: TurnOptions): Promise<TurnResult> {
     latencies,
     modelMs,
     modelCalls: clock.calls - callsBefore,
-    failures,
-    firstFailure,
+    ...tally,
     sessionKeys,
   };
 }

@@ -2,7 +2,7 @@ import { createModelProvider } from '../src/agents/providers/index.js';
 import { startFakeOpenAIServer } from '../test/fakes/fake-openai-server.js';
 import { startTestGateway } from '../test/helpers/gateway.js';
 import { echoTool, type ModelClock, runTurns, scriptedStep, type TurnResult, timed } from './agent-load.js';
-import { percentile } from './load.js';
+import { ms, percentile } from './load.js';
 import { describeLoad, describeMachine, printTable, ratio } from './report.js';
 
 /**
@@ -142,7 +142,6 @@ async function measureLoad(store: StoreKind, phase: string): Promise<LoadRow> {
 }
 
 const turnsPerSecond = (row: LoadRow) => (row.result.turns / row.result.elapsedMs) * 1000;
-const ms = (values: Float64Array, p: number) => percentile(values, p).toFixed(2);
 
 async function main(): Promise<void> {
   const turnsPerUser = Math.ceil(OVERHEAD_TURNS / OVERHEAD_USERS);

@@ -1,3 +1,5 @@
+import { createFailureTally } from './load.js';
+
 /**
  * The pieces of the channel bench (channels.ts): a watch that timestamps reply posts as a fake
  * platform records them, and a driver that sends messages channel by channel and matches each
@@ -120,13 +122,8 @@ export interface ChannelRunResult {
 export async function runChannels(options: ChannelRunOptions): Promise<ChannelRunResult> {
   const { driver, watch, channels } = options;
   const latencies: number[] = [];
-  let failures = 0;
-  let firstFailure: string | undefined;
+  const { fail, tally } = createFailureTally();
   let done = 0;
-  const fail = (reason: string) => {
-    failures += 1;
-    firstFailure ??= reason;
-  };
 
   async function channelWorker(channel: number): Promise<void> {
     for (let index = channel; index < options.messages; index += channels) {
@@ -164,10 +161,6 @@ export async function runChannels(options: ChannelRunOptions): Promise<ChannelRu
     messages: options.messages,
     elapsedMs: performance.now() - started,
     latencies: Float64Array.from(latencies),
-    failures,
-    firstFailure,
+    ...tally,
   };
 }
-
-export const mean = (values: Float64Array) =>
-  values.length === 0 ? Number.NaN : values.reduce((sum, value) => sum + value, 0) / values.length;

@@ -5,12 +5,11 @@ import { startTestGateway, type TestGateway } from '../test/helpers/gateway.js';
 import {
   type ChannelDriver,
   type ChannelRunResult,
-  mean,
   type ReplyPost,
   ReplyWatch,
   runChannels,
 } from './channels-load.js';
-import { percentile } from './load.js';
+import { mean, ms, percentile } from './load.js';
 import { describeLoad, describeMachine, printTable, ratio } from './report.js';
 
 /**
@@ -250,7 +249,6 @@ async function measure(mode: Mode, phase: string): Promise<Row> {
 }
 
 const perSecond = (result: ChannelRunResult) => (result.messages / result.elapsedMs) * 1000;
-const ms = (values: Float64Array, p: number) => percentile(values, p).toFixed(2);
 
 async function main(): Promise<void> {
   console.log(

@@ -37,13 +37,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const latencies = new Float64Array(options.messages);
   const sessionKeys = new Set<string>();
   let next = 0;
-  let failures = 0;
-  let firstFailure: string | undefined;
-
-  const fail = (reason: string) => {
-    failures += 1;
-    firstFailure ??= reason;
-  };
+  const { fail, tally } = createFailureTally();
 
   async function worker(): Promise<void> {
     while (next < options.messages) {
@@ -73,7 +67,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const started = performance.now();
   await Promise.all(Array.from({ length: options.concurrency }, () => worker()));
   const elapsedMs = performance.now() - started;
-  return { messages: options.messages, failures, firstFailure, elapsedMs, latencies, sessionKeys };
+  return { messages: options.messages, ...tally, elapsedMs, latencies, sessionKeys };
 }
 
 /** The p-th percentile (0–100) of the values, nearest rank. */
@@ -82,4 +76,26 @@ export function percentile(values: Float64Array, p: number): number {
   const sorted = Float64Array.from(values).sort();
   const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
   return sorted[rank] ?? Number.NaN;
+}
+
+/** `percentile` in milliseconds with two decimals, for tables. */
+export const ms = (values: Float64Array, p: number) => percentile(values, p).toFixed(2);
+
+export const mean = (values: Float64Array) =>
+  values.length === 0 ? Number.NaN : values.reduce((sum, value) => sum + value, 0) / values.length;
+
+/**
+ * Counts a run's failures and keeps the first one's reason (the rest are usually alike); `tally`
+ * is read when the run ends.
+ */
+export function createFailureTally() {
+  const tally: { failures: number; firstFailure: string | undefined } = {
+    failures: 0,
+    firstFailure: undefined,
+  };
+  const fail = (reason: string) => {
+    tally.failures += 1;
+    tally.firstFailure ??= reason;
+  };
+  return { fail, tally };
 }

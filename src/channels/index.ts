@@ -1,3 +1,4 @@
+export { type ChannelCredentialCheck, checkChannelCredentials } from './check-credentials.js';
 export { createDiscordAdapter } from './discord/index.js';
 export { describeStartFailure } from './network-error.js';
 export { createSlackAdapter, type SlackAdapter } from './slack/index.js';

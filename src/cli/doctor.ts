@@ -1,6 +1,5 @@
 import { readAgentInstructions } from '../agents/index.js';
-import { checkDiscordCredentials } from '../channels/discord/index.js';
-import { checkSlackCredentials } from '../channels/slack/index.js';
+import { checkChannelCredentials } from '../channels/index.js';
 import type { Config } from '../config/index.js';
 import { DEFAULT_CONFIG_PATH, loadConfig } from '../config/index.js';
 import { ConfigError } from '../errors/index.js';
@@ -73,14 +72,10 @@ function enabledChannels(config: Config): string[] {
  * would start without a refused channel, so a refusal is a problem: false when any failed.
  */
 async function checkChannels(config: Config): Promise<boolean> {
-  const { slack, discord } = config.channels;
-  const checks = await Promise.all([
-    ...(slack ? [checkSlackCredentials(slack).then((result) => ({ name: 'slack', result }))] : []),
-    ...(discord ? [checkDiscordCredentials(discord).then((result) => ({ name: 'discord', result }))] : []),
-  ]);
-  for (const { name, result } of checks) {
-    if (result.ok) process.stdout.write(`${name}: ok — ${result.detail}\n`);
-    else process.stderr.write(`${name}: ${result.reason}\n`);
+  const checks = await checkChannelCredentials(config.channels);
+  for (const { channel, result } of checks) {
+    if (result.ok) process.stdout.write(`${channel}: ok — ${result.detail}\n`);
+    else process.stderr.write(`${channel}: ${result.reason}\n`);
   }
   return checks.every(({ result }) => result.ok);
 }

@@ -1,6 +1,5 @@
 import { readAgentInstructions } from '../agents/index.js';
-import { checkDiscordCredentials } from '../channels/discord/index.js';
-import { checkSlackCredentials } from '../channels/slack/index.js';
+import { checkChannelCredentials } from '../channels/index.js';
 import type { Config } from '../config/index.js';
 import { ConfigError, type ConfigIssue } from '../errors/index.js';
 import type { ToolpackProblem } from '../toolpacks/index.js';
@@ -40,20 +39,18 @@ export function createConfigDryRun(options: {
 }
 
 async function checkChangedChannels(current: Config, next: Config): Promise<ConfigIssue[]> {
+  /** The fields a channel connects with, compared as JSON between the running and the new config. */
+  const changed = <T extends object>(value: T | undefined, before: T | undefined, keys: (keyof T)[]) =>
+    value !== undefined &&
+    JSON.stringify(keys.map((key) => value[key])) !== JSON.stringify(keys.map((key) => before?.[key]));
   const { slack, discord } = next.channels;
-  const connection = (value: object | undefined, keys: string[]) =>
-    JSON.stringify(keys.map((key) => (value as Record<string, unknown> | undefined)?.[key]));
-  const slackKeys = ['mode', 'botToken', 'appToken', 'apiUrl'];
-  const discordKeys = ['token', 'apiBase'];
-  const checks = await Promise.all([
-    slack && connection(slack, slackKeys) !== connection(current.channels.slack, slackKeys)
-      ? checkSlackCredentials(slack).then((result) => ({ path: '/channels/slack', result }))
+  const checks = await checkChannelCredentials({
+    slack: changed(slack, current.channels.slack, ['mode', 'botToken', 'appToken', 'apiUrl'])
+      ? slack
       : undefined,
-    discord && connection(discord, discordKeys) !== connection(current.channels.discord, discordKeys)
-      ? checkDiscordCredentials(discord).then((result) => ({ path: '/channels/discord', result }))
-      : undefined,
-  ]);
-  return checks.flatMap((check) =>
-    check && !check.result.ok ? [{ path: check.path, message: check.result.reason }] : [],
+    discord: changed(discord, current.channels.discord, ['token', 'apiBase']) ? discord : undefined,
+  });
+  return checks.flatMap(({ channel, result }) =>
+    result.ok ? [] : [{ path: `/channels/${channel}`, message: result.reason }],
   );
 }

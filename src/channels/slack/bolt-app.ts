@@ -1,7 +1,7 @@
 import type { RequestListener } from 'node:http';
 import { App, type Logger as BoltLogger, HTTPReceiver, LogLevel, SocketModeReceiver } from '@slack/bolt';
 import type { Logger } from '../../logging/index.js';
-import type { SlackConfig } from './types.js';
+import { type SlackConfig, slackApiUrl } from './types.js';
 
 /** Three retries within about 10 s (Slack's 429s are waited out separately, per Retry-After). */
 const DEFAULT_RETRY = { retries: 3, factor: 2, minTimeout: 1000, maxTimeout: 5000 };
@@ -41,7 +41,7 @@ export function createBoltApp(options: {
     // gateway then runs without Slack and says so.
     retryConfig: DEFAULT_RETRY,
     ...options.webClientOptions,
-    ...(config.apiUrl === undefined ? {} : { slackApiUrl: withSlash(config.apiUrl) }),
+    slackApiUrl: slackApiUrl(config),
   };
   const boltLogger = toBoltLogger(logger);
   const newApp = (receiver: HTTPReceiver | SocketModeReceiver) =>
@@ -88,10 +88,6 @@ export function createBoltApp(options: {
       await Promise.race([closed, delay(5_000)]);
     },
   };
-}
-
-function withSlash(url: string): string {
-  return url.endsWith('/') ? url : `${url}/`;
 }
 
 function delay(ms: number): Promise<void> {

@@ -1,6 +1,6 @@
 import { webApi } from '@slack/bolt';
 import { networkCode } from '../network-error.js';
-import type { SlackConfig } from './types.js';
+import { type SlackConfig, slackApiUrl } from './types.js';
 
 /**
  * What a credential check found: who the bot is, or why it cannot work. A `reason` names the
@@ -8,7 +8,6 @@ import type { SlackConfig } from './types.js';
  */
 export type SlackCredentialCheck = { ok: true; detail: string } | { ok: false; reason: string };
 
-const SLACK_API_URL = 'https://slack.com/api/';
 const CHECK_TIMEOUT_MS = 10_000;
 
 /** Slack's answers that mean the token itself was not accepted. */
@@ -43,7 +42,7 @@ export async function checkSlackCredentials(
   config: Pick<SlackConfig, 'mode' | 'botToken' | 'appToken' | 'apiUrl'>,
   options: { timeoutMs?: number } = {},
 ): Promise<SlackCredentialCheck> {
-  const apiUrl = withSlash(config.apiUrl ?? SLACK_API_URL);
+  const apiUrl = slackApiUrl(config);
   const timeoutMs = options.timeoutMs ?? CHECK_TIMEOUT_MS;
   const deadline = Date.now() + timeoutMs;
   const client = () =>
@@ -119,8 +118,4 @@ function describeFailure(
     default:
       return `checking ${field} with ${method} failed (${failure.message ?? String(error)})`;
   }
-}
-
-function withSlash(url: string): string {
-  return url.endsWith('/') ? url : `${url}/`;
 }

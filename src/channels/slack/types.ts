@@ -3,6 +3,12 @@ import type { Config } from '../../config/index.js';
 /** The `channels.slack` config (with schema defaults applied). */
 export type SlackConfig = NonNullable<Config['channels']['slack']>;
 
+/** The Web API base the client calls: `apiUrl` or Slack's, always ending in `/` as the client expects. */
+export function slackApiUrl(config: Pick<SlackConfig, 'apiUrl'>): string {
+  const url = config.apiUrl ?? 'https://slack.com/api/';
+  return url.endsWith('/') ? url : `${url}/`;
+}
+
 /** The fields of a Slack `message` / `app_mention` event the adapter reads. */
 export interface RawMessageEvent {
   type: string;

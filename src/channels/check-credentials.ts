@@ -1,0 +1,27 @@
+import { checkDiscordCredentials, type DiscordConfig } from './discord/index.js';
+import { checkSlackCredentials, type SlackConfig } from './slack/index.js';
+
+/** One platform's answer: who the bot is, or why it cannot connect (naming the config field). */
+export interface ChannelCredentialCheck {
+  channel: 'slack' | 'discord';
+  result: { ok: true; detail: string } | { ok: false; reason: string };
+}
+
+/**
+ * Asks the given platforms, in parallel, whether they accept the configured tokens, without
+ * connecting. Each check gives up after 10 s and never throws; a platform left out is not asked.
+ */
+export function checkChannelCredentials(channels: {
+  slack?: SlackConfig | undefined;
+  discord?: DiscordConfig | undefined;
+}): Promise<ChannelCredentialCheck[]> {
+  const { slack, discord } = channels;
+  return Promise.all([
+    ...(slack
+      ? [checkSlackCredentials(slack).then((result) => ({ channel: 'slack' as const, result }))]
+      : []),
+    ...(discord
+      ? [checkDiscordCredentials(discord).then((result) => ({ channel: 'discord' as const, result }))]
+      : []),
+  ]);
+}
