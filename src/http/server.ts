@@ -1,15 +1,22 @@
 import type { RequestListener } from 'node:http';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  LogController,
+} from 'fastify';
 import type { WebchatAdapter } from '../channels/index.js';
 import type { Logger } from '../logging/index.js';
 import { createAuthHook } from './auth.js';
 import { handleHttpError } from './errors.js';
+import { createRequestGuard } from './request-guard.js';
 import { registerHealthRoutes } from './routes/health.js';
 import { registerSessionRoutes, type SessionsView } from './routes/sessions.js';
 import { registerSlackEventsRoute } from './routes/slack-events.js';
 import { registerToolUiRoutes, type ToolUiOptions } from './routes/tool-ui.js';
 import { registerToolpackRoutes, type ToolpacksView } from './routes/toolpacks.js';
 import { registerWebchatRoutes } from './routes/webchat.js';
+import { MAX_PARAM_LENGTH } from './session-key-limit.js';
 import { loadToolsPage } from './tools-page.js';
 import { loadWebchatPage } from './webchat-page.js';
 
@@ -41,10 +48,16 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
     // Requests are not logged one by one; errors are. The token never reaches a log line.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 1024 * 1024,
+    // Session keys reach `/api/sessions/:key/…` whole; the default (100) answered long ones 414.
+    maxParamLength: MAX_PARAM_LENGTH,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
   });
   app.setErrorHandler(handleHttpError);
+  app.addHook('onRequest', createRequestGuard(options.host));
   app.addHook('onRequest', createAuthHook(options.token));
+  app.addHook('onSend', async (_request, reply) => {
+    setSecurityHeaders(reply);
+  });
   registerHealthRoutes(app);
   registerSessionRoutes(app, options.sessions);
   registerToolpackRoutes(app, options.toolpacks);
@@ -73,4 +86,20 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
     },
     close: () => app.close(),
   };
+}
+
+/**
+ * On every answer (pages set their own fuller CSP): no Referer leaves a page (its address may
+ * have held `?token=`), no page may frame ours (clickjacking), no content type is sniffed.
+ */
+function setSecurityHeaders(reply: FastifyReply): void {
+  reply.header('referrer-policy', 'no-referrer');
+  reply.header('x-frame-options', 'DENY');
+  reply.header('x-content-type-options', 'nosniff');
+  if (!reply.hasHeader('content-security-policy')) {
+    reply.header(
+      'content-security-policy',
+      "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
+    );
+  }
 }

@@ -1,3 +1,4 @@
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 
@@ -168,6 +169,153 @@ describe('a gateway with the web chat disabled', () => {
       expect((await fetch(`${gateway.url}/healthz`)).status).toBe(200);
       expect((await gateway.request('GET', '/api/sessions')).status).toBe(200);
       expect((await gateway.send('/whoami')).status).toBe(404);
+    } finally {
+      await gateway.dispose();
+    }
+  });
+});
+
+/** A request with exactly these headers (Node's fetch would add its own Host and no Origin). */
+function rawRequest(
+  url: string,
+  options: { method: string; path: string; headers: Record<string, string>; body?: string },
+): Promise<{ status: number; headers: IncomingHttpHeaders; body: any }> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(
+      `${url}${options.path}`,
+      { method: options.method, headers: { connection: 'close', ...options.headers } },
+      (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => {
+          text += chunk;
+        });
+        response.on('end', () => {
+          let body: unknown = text;
+          try {
+            body = JSON.parse(text);
+          } catch {}
+          resolve({ status: response.statusCode ?? 0, headers: response.headers, body });
+        });
+      },
+    );
+    request.on('error', reject);
+    request.end(options.body);
+  });
+}
+
+describe('requests from elsewhere', () => {
+  let gateway: TestGateway;
+  let port: string;
+  const message = JSON.stringify({ text: '/whoami' });
+  beforeAll(async () => {
+    gateway = await startTestGateway();
+    port = new URL(gateway.url).port;
+  });
+  afterAll(async () => {
+    await gateway.dispose();
+  });
+
+  function post(headers: Record<string, string>, body = message) {
+    return rawRequest(gateway.url, {
+      method: 'POST',
+      path: '/api/webchat/messages',
+      headers: { authorization: `Bearer ${gateway.token}`, ...headers },
+      body,
+    });
+  }
+
+  it('refuses a state-changing request whose Origin is another local port or another site', async () => {
+    for (const origin of ['http://127.0.0.1:1', `http://evil.example:${port}`, 'null']) {
+      const answer = await post({ 'content-type': 'application/json', origin });
+      expect(answer.status, origin).toBe(403);
+      expect(answer.body.error, origin).toBe('forbidden_origin');
+      expect(answer.body.message, origin).toContain(`Origin ${origin}`);
+    }
+  });
+
+  it('accepts its own Origin, or none (API clients), with JSON', async () => {
+    const same = await post({ 'content-type': 'application/json', origin: `http://127.0.0.1:${port}` });
+    expect(same.status).toBe(200);
+    const localhost = await rawRequest(gateway.url, {
+      method: 'POST',
+      path: '/api/webchat/messages',
+      headers: {
+        authorization: `Bearer ${gateway.token}`,
+        host: `localhost:${port}`,
+        origin: `http://localhost:${port}`,
+        'content-type': 'application/json; charset=utf-8',
+      },
+      body: message,
+    });
+    expect(localhost.status).toBe(200);
+    expect((await post({ 'content-type': 'application/json' })).status).toBe(200);
+  });
+
+  it('refuses a state-changing request that is not application/json, with or without a body', async () => {
+    for (const type of [
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+    ]) {
+      const answer = await post({ 'content-type': type });
+      expect(answer.status, type).toBe(415);
+      expect(answer.body.message, type).toContain('Content-Type: application/json');
+    }
+    const bodyless = await post({}, '');
+    expect(bodyless.status).toBe(415);
+  });
+
+  it('refuses a Host that is not the bound address (DNS rebinding), on pages and the API', async () => {
+    for (const path of ['/api/sessions', `/?token=${gateway.token}`]) {
+      const answer = await rawRequest(gateway.url, {
+        method: 'GET',
+        path,
+        headers: { authorization: `Bearer ${gateway.token}`, host: `rebound.example:${port}` },
+      });
+      expect(answer.status, path).toBe(421);
+      expect(answer.body.message, path).toContain(`Host rebound.example:${port}`);
+      expect(answer.headers['set-cookie'], path).toBeUndefined();
+    }
+    const otherPort = await rawRequest(gateway.url, {
+      method: 'GET',
+      path: '/api/sessions',
+      headers: { authorization: `Bearer ${gateway.token}`, host: '127.0.0.1:1' },
+    });
+    expect(otherPort.status).toBe(421);
+  });
+
+  it('sends pages with a referrer policy and refuses to be framed', async () => {
+    const page = await fetch(`${gateway.url}/`, {
+      headers: { cookie: `switchboard_token_${port}=${gateway.token}` },
+    });
+    expect(page.status).toBe(200);
+    expect(page.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(page.headers.get('x-frame-options')).toBe('DENY');
+    expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    expect(page.headers.get('x-content-type-options')).toBe('nosniff');
+    const signIn = await fetch(`${gateway.url}/`, { headers: { accept: 'text/html' } });
+    expect(signIn.status).toBe(401);
+    expect(signIn.headers.get('x-frame-options')).toBe('DENY');
+  });
+});
+
+describe('long session keys', () => {
+  it('serves the transcript and sub-agents of a session with a 64-character user and thread', async () => {
+    const agent = 'a'.repeat(64);
+    const gateway = await startTestGateway({ config: { agents: { [agent]: {} }, defaultAgent: agent } });
+    try {
+      const user = 'u'.repeat(64);
+      const thread = 't'.repeat(64);
+      const sent = await gateway.send('a long key', user, thread);
+      const key = sent.body.sessionKey as string;
+      expect(key).toBe(`agent:${'a'.repeat(64)}:webchat:direct:${user}:thread:${thread}`);
+      for (const encoded of [key, encodeURIComponent(key)]) {
+        const transcript = await gateway.request('GET', `/api/sessions/${encoded}/transcript`);
+        expect(transcript.status).toBe(200);
+        expect(transcript.body.key).toBe(key);
+        expect((await gateway.request('GET', `/api/sessions/${encoded}/subagents`)).status).toBe(200);
+      }
     } finally {
       await gateway.dispose();
     }

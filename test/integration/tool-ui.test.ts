@@ -116,12 +116,45 @@ describe('the tool-ui API', () => {
     });
   });
 
-  it('runs the review.stats panel, with or without a body', async () => {
+  it('runs the review.stats panel with an empty object; a POST without a JSON body is refused', async () => {
     const expected = { output: JSON.stringify(STATS, null, 2), metadata: { stats: STATS } };
-    const empty = await run('review.stats');
+    const empty = await run('review.stats', {});
     expect(empty.status).toBe(200);
     expect(empty.body).toEqual(expected);
-    expect((await run('review.stats', {})).body).toEqual(expected);
+    // A bodyless POST is what a page on another origin can send without asking.
+    const bodyless = await run('review.stats');
+    expect(bodyless.status).toBe(415);
+    expect(bodyless.body.message).toContain('needs Content-Type: application/json');
+  });
+
+  it('runs no entry for a page on another local port, even with the cookie', async () => {
+    const port = new URL(url).port;
+    const before = (await run('counter.value', {})).body.metadata.count;
+    // What another port's page can send without a preflight: the cookie (SameSite=Strict is per
+    // site, and every port of 127.0.0.1 is one site), a text/plain body and its own Origin.
+    const cookie = `switchboard_token_${port}=${TOKEN}`;
+    const attacks: Array<[Record<string, string>, number]> = [
+      [{ origin: 'http://127.0.0.1:5173', 'content-type': 'text/plain;charset=UTF-8' }, 403],
+      [{ origin: 'http://127.0.0.1:5173', 'content-type': 'application/json' }, 403],
+      [{ origin: `http://127.0.0.1:${port}`, 'content-type': 'text/plain;charset=UTF-8' }, 415],
+    ];
+    for (const [headers, status] of attacks) {
+      for (const entry of ['counter.value', 'counter.fail']) {
+        const response = await fetch(`${url}/api/projects/default/tool-ui/counter/${entry}`, {
+          method: 'POST',
+          headers: { cookie, ...headers },
+          body: '{}',
+        });
+        expect(response.status, `${entry} ${JSON.stringify(headers)}`).toBe(status);
+      }
+    }
+    const sameOrigin = await fetch(`${url}/api/projects/default/tool-ui/counter/counter.value`, {
+      method: 'POST',
+      headers: { cookie, origin: `http://127.0.0.1:${port}`, 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(sameOrigin.status).toBe(200);
+    expect(((await sameOrigin.json()) as any).metadata.count).toBe(before);
   });
 
   it('runs an action with valid input (defaults filled in) and the panel sees its effect', async () => {
@@ -132,7 +165,7 @@ describe('the tool-ui API', () => {
       metadata: { count: 2, input: { amount: 2, sender: 'pm', loud: true, mode: 'add' } },
     });
     await run('counter.add', { amount: 3, sender: 'reviewer', note: 'again' });
-    const panel = await run('counter.value');
+    const panel = await run('counter.value', {});
     expect(panel.body).toEqual({ output: 'The counter is at 5.', title: 'Counter', metadata: { count: 5 } });
   });
 
@@ -155,7 +188,7 @@ describe('the tool-ui API', () => {
       });
       expect(answer.body.message).toContain(`input ${pointer}:`);
     }
-    expect((await run('counter.value')).body.metadata).toEqual({ count: 5 });
+    expect((await run('counter.value', {})).body.metadata).toEqual({ count: 5 });
   });
 
   it('answers 404 for another project, an unknown toolpack, an unknown entry and an entry without a handler', async () => {

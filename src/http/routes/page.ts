@@ -23,7 +23,7 @@ export function registerPageRoute(app: FastifyInstance, path: string, page: stri
         .header('cache-control', 'no-store')
         .header(
           'content-security-policy',
-          "default-src 'self'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src 'self' data:",
+          "default-src 'self'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'",
         )
         .send(page);
     },

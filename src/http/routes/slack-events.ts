@@ -12,7 +12,7 @@ export function registerSlackEventsRoute(app: FastifyInstance, listener: Request
   void app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
-    scope.post(SLACK_EVENTS_PATH, { config: { public: true } }, (request, reply) => {
+    scope.post(SLACK_EVENTS_PATH, { config: { public: true, platformSigned: true } }, (request, reply) => {
       // Bolt takes an already read body from `rawBody` (its BufferedIncomingMessage).
       const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
       Object.assign(request.raw, { rawBody });
