@@ -243,6 +243,11 @@ describe('Slack through the gateway', () => {
     expect(await postSignedEvent(url, forged, 'not-the-secret')).toBe(401);
     const old = Math.floor(Date.now() / 1000) - 600;
     expect(await postSignedEvent(url, forged, SIGNING_SECRET, { timestamp: old })).toBe(401);
+    // Signed for tomorrow (a captured future request replayed later): outside ±5 minutes too.
+    const tomorrow = Math.floor(Date.now() / 1000) + 24 * 3600;
+    expect(await postSignedEvent(url, forged, SIGNING_SECRET, { timestamp: tomorrow })).toBe(401);
+    const soon = Math.floor(Date.now() / 1000) + 400;
+    expect(await postSignedEvent(url, forged, SIGNING_SECRET, { timestamp: soon })).toBe(401);
     // The rest of the API still needs the token.
     expect((await fetch(`${gateway.url}/api/sessions`)).status).toBe(401);
     await postSignedEvent(url, eventCallback(mention('60.3', 'sentinel'), 'EvGateway3'), SIGNING_SECRET);
