@@ -4,7 +4,12 @@ import { buildToolpackRuntime } from '../src/gateway/build-toolpacks.js';
 import { createLogger } from '../src/logging/index.js';
 import { createRunStore } from '../src/sessions/index.js';
 import { createStore } from '../src/store/index.js';
-import { createRunnerHost, type LoadedToolpack, type RunnerCallResult } from '../src/toolpacks/index.js';
+import {
+  createRunnerHost,
+  createRunnerSandbox,
+  type LoadedToolpack,
+  type RunnerCallResult,
+} from '../src/toolpacks/index.js';
 import { benchToolContext, type GeneratedToolpack } from './toolpack-fixtures.js';
 
 /**
@@ -87,6 +92,8 @@ export async function measureRunnerHost(
     artifactsDir: path.join(dir, 'host', 'artifacts'),
     timeoutMs: 10_000,
     logger: silent(),
+    // What the gateway does: the machine's sandbox when it has one.
+    sandbox: createRunnerSandbox({ setting: 'auto', logger: silent() }),
     callSupport: async (request) => ({ output: `Handled ${request.tool}.` }),
     recordSignal: async () => {},
   });

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# The tests drive a real redis-server and a real Chromium (Debian packages). Install what is
+# The tests drive a real redis-server, a real Chromium and bubblewrap (the toolpack runner sandbox): Debian packages. Install what is
 # missing when we may (root, apt-get present); otherwise say exactly what to run.
 set -euo pipefail
 missing=()
 command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
 [ -x /usr/bin/chromium ] || missing+=(chromium)
+command -v bwrap >/dev/null 2>&1 || missing+=(bubblewrap)
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then

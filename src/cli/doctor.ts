@@ -4,6 +4,7 @@ import type { Config } from '../config/index.js';
 import { DEFAULT_CONFIG_PATH, loadConfig } from '../config/index.js';
 import { ConfigError } from '../errors/index.js';
 import { describeProblem, loadConfiguredToolpacks } from '../gateway/index.js';
+import { describeRunnerSandbox } from '../toolpacks/index.js';
 
 /** `switchboard doctor`: the start-up validation, without starting anything. Exit 1 when something is wrong. */
 export async function runDoctor(options: { config?: string }): Promise<void> {
@@ -38,6 +39,9 @@ export async function runDoctor(options: { config?: string }): Promise<void> {
     process.stdout.write(`${lines.join('\n')}\n`);
     // After the summary, so that it shows while the platforms answer (each check gives up after 10 s).
     const channelsOk = await checkChannels(config);
+    const sandbox = await describeRunnerSandbox(config.tools.runnerSandbox);
+    if (sandbox.ok && !sandbox.warning) process.stdout.write(`${sandbox.text}\n`);
+    else process.stderr.write(`${sandbox.ok ? 'warning: ' : ''}${sandbox.text}\n`);
     if (toolpacks.problems.length > 0) {
       // The gateway starts without them, but something the operator asked for is not there.
       const problems = toolpacks.problems.map((problem) => `  ${describeProblem(problem)}`);
@@ -45,7 +49,7 @@ export async function runDoctor(options: { config?: string }): Promise<void> {
       process.exitCode = 1;
       return;
     }
-    if (!channelsOk) {
+    if (!channelsOk || !sandbox.ok) {
       process.exitCode = 1;
       return;
     }

@@ -55,6 +55,11 @@ export const ToolsSchema = Strict(
       default: 60000,
       description: 'How long a toolpack runner handler may take before the call fails.',
     }),
+    runnerSandbox: StringEnum(['auto', 'required', 'off'] as const, {
+      default: 'auto',
+      description:
+        'How toolpack runner processes are kept off the network and unable to signal the gateway: `auto` uses bubblewrap (else `unshare`) and, on a machine with neither, runs them with the permission model only and warns; `required` refuses to start a runner without a sandbox; `off` runs without one.',
+    }),
     shell: Strict(
       {
         timeoutMs: Type.Integer({

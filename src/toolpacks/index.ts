@@ -41,13 +41,21 @@ export {
 } from './manifest-schema.js';
 export {
   createRunnerHost,
+  createRunnerSandbox,
+  describeRunnerSandbox,
+  NO_SANDBOX_WARNING,
+  probeSandbox,
+  RUNNER_SANDBOX_SETTINGS,
   type RunnerActivation,
   type RunnerCallRequest,
   type RunnerCallResult,
   type RunnerHost,
   type RunnerHostOptions,
+  type RunnerSandbox,
+  type RunnerSandboxSetting,
   type RunnerSignalRequest,
   type RunnerSupportRequest,
+  type SandboxProbe,
   type ToolOutput,
 } from './runner/index.js';
 export {

@@ -5,7 +5,7 @@ import type { Logger } from '../logging/index.js';
 import { createAllowlist, type Tool } from '../tools/index.js';
 import { createActivationRegistry } from './activations.js';
 import { workspaceFor } from './builtin/index.js';
-import { createRunnerHost, type RunnerHost, type ToolOutput } from './runner/index.js';
+import { createRunnerHost, createRunnerSandbox, type RunnerHost, type ToolOutput } from './runner/index.js';
 import type { LoadedToolpack } from './types.js';
 
 export interface SupportRequest {
@@ -56,6 +56,8 @@ export function createToolpackRuntime(options: ToolpackRuntimeOptions) {
     allows,
   });
   const hosts = new Map<string, RunnerHost>();
+  // One probe of the machine for all of this gateway's runners.
+  const sandbox = createRunnerSandbox({ setting: config.tools.runnerSandbox, logger });
 
   function hostFor(agentId: string): RunnerHost {
     const existing = hosts.get(agentId);
@@ -71,6 +73,7 @@ export function createToolpackRuntime(options: ToolpackRuntimeOptions) {
       workspace: workspaceFor(config, options.configPath, options.stateDir, agentId),
       artifactsDir: path.join(options.stateDir, 'artifacts', agentId),
       timeoutMs: config.tools.runnerTimeoutMs,
+      sandbox,
       logger: logger.child({ runner: agentId }),
       async callSupport(request) {
         const checked = await activations.check({ ...request, agentId });

@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logging/index.js';
 import {
   createRunnerHost,
+  createRunnerSandbox,
   type LoadedToolpack,
   loadToolpackManifest,
   type RunnerActivation,
@@ -90,6 +91,9 @@ async function startHost(overrides: Partial<RunnerHostOptions> = {}): Promise<Ru
     artifactsDir: path.join(root, 'artifacts', 'builder'),
     timeoutMs: 5_000,
     logger,
+    // These tests follow the runner process by its pid, which a PID namespace hides; the sandbox has
+    // its own tests (runner-sandbox.test.ts) with the same host.
+    sandbox: createRunnerSandbox({ setting: 'off', logger }),
     callSupport: async (request) => {
       supportRequests.push(request);
       if ((request.input as { refuse?: boolean }).refuse) throw new Error('refused by the controller');

@@ -18,6 +18,8 @@ const PROBE_TIMEOUT_MS = 2_000;
 export interface RunnerChildOptions {
   agentId: string;
   bootstrap: string;
+  /** The program that starts the runner: Node itself, or a sandbox that starts Node (see sandbox.ts). */
+  execPath: string;
   execArgv: string[];
   env: NodeJS.ProcessEnv;
   cwd: string;
@@ -59,7 +61,10 @@ interface Pending {
 export function startRunnerChild(options: RunnerChildOptions): RunnerChild {
   const { agentId, logger } = options;
   const child: ChildProcess = fork(options.bootstrap, [], {
+    execPath: options.execPath,
     execArgv: options.execArgv,
+    // Its own session and process group: a signal to "my group" (kill(0)) never reaches the gateway.
+    detached: true,
     env: options.env,
     cwd: options.cwd,
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],

@@ -26,7 +26,8 @@ function hasRunner(toolpack: LoadedToolpack): toolpack is RunnerToolpack {
  *
  * - Confinement (`permissions.ts`): it reads the bootstrap, its toolpack directories, the workspace and
  *   its artifacts directory, writes only the last two, gets a minimal environment, and may not spawn
- *   processes or workers. Its cwd is the workspace.
+ *   processes or workers. Its cwd is the workspace. The sandbox (`sandbox.ts`) adds no network and
+ *   no way to name, so to signal, any process outside it.
  * - A call that outlives `timeoutMs` fails at once; the runner is then pinged, kept if it answers (the
  *   handler is abandoned, its late answer dropped) and killed if its event loop is stuck. Calls that
  *   arrive meanwhile wait for that verdict, so they never land in a stuck process.
@@ -92,16 +93,17 @@ export function createRunnerHost(options: RunnerHostOptions): RunnerHost {
         realpath(path.resolve(options.artifactsDir)),
         realpath(BOOTSTRAP),
       ]);
-      if (launchedIn !== generation) throw new Error(stoppedReason);
       const directories = [...toolpacks.values()].map((toolpack) => toolpack.directory);
+      const read = [bootstrap, ...directories, workspace, artifacts];
+      const write = [workspace, artifacts];
+      const sandbox = await options.sandbox.launch({ read, write });
+      if ('refused' in sandbox) throw new Error(sandbox.refused);
+      if (launchedIn !== generation) throw new Error(stoppedReason);
       const created: RunnerChild = startRunnerChild({
         agentId,
         bootstrap,
-        execArgv: runnerExecArgv({
-          bootstrap,
-          read: [...directories, workspace, artifacts],
-          write: [workspace, artifacts],
-        }),
+        execPath: sandbox.execPath,
+        execArgv: [...sandbox.prefix, ...runnerExecArgv({ bootstrap, read, write })],
         env: runnerEnvironment(),
         cwd: workspace,
         init: {

@@ -1,5 +1,6 @@
 import type { Logger } from '../../logging/index.js';
 import type { LoadedToolpack } from '../types.js';
+import type { RunnerSandbox } from './sandbox.js';
 
 /** What a tool handler (runner or controller side) returns, as Suzumio defines it. */
 export interface ToolOutput {
@@ -38,6 +39,8 @@ export interface RunnerHostOptions {
   workspace: string;
   /** Absolute; created if missing. The runner may write here (and read back what it wrote). */
   artifactsDir: string;
+  /** Keeps the runner off the network and away from the gateway's processes (`tools.runnerSandbox`). */
+  sandbox: RunnerSandbox;
   /** Per handler call, from the moment the call reaches a ready runner. */
   timeoutMs: number;
   logger: Logger;

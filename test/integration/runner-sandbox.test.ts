@@ -1,0 +1,184 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, realpath, rm } from 'node:fs/promises';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/logging/index.js';
+import {
+  createRunnerHost,
+  createRunnerSandbox,
+  type LoadedToolpack,
+  loadToolpackManifest,
+  probeSandbox,
+  type RunnerHost,
+  type RunnerSandboxSetting,
+  type SandboxProbe,
+} from '../../src/toolpacks/index.js';
+import { freePort } from '../helpers/machine.js';
+import { type RedisServer, startRedisServer } from '../helpers/redis-server.js';
+
+const FIXTURES = fileURLToPath(new URL('../fixtures/runner-toolpacks/', import.meta.url));
+
+let root: string;
+let host: RunnerHost | undefined;
+let logLines: Array<Record<string, unknown>>;
+const cleanups: Array<() => Promise<void> | void> = [];
+
+beforeEach(async () => {
+  root = await realpath(await mkdtemp(path.join(tmpdir(), 'runner-sandbox-')));
+  logLines = [];
+});
+
+afterEach(async () => {
+  await host?.stop();
+  host = undefined;
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  await rm(root, { recursive: true, force: true });
+});
+
+async function hostile(): Promise<LoadedToolpack> {
+  const loaded = await loadToolpackManifest({
+    directory: path.join(FIXTURES, 'hostile'),
+    configPath: path.join(FIXTURES, 'gateway.jsonc'),
+  });
+  if (!loaded.ok) throw new Error(JSON.stringify(loaded.problems));
+  return loaded.toolpack;
+}
+
+async function startHost(setting: RunnerSandboxSetting, probe?: () => Promise<SandboxProbe>) {
+  const { logger } = createLogger({
+    level: 'debug',
+    destination: { write: (line: string) => logLines.push(JSON.parse(line)) },
+  });
+  host = createRunnerHost({
+    agentId: 'intruder',
+    project: 'default',
+    toolpacks: [await hostile()],
+    workspace: path.join(root, 'workspace'),
+    artifactsDir: path.join(root, 'artifacts'),
+    timeoutMs: 10_000,
+    logger,
+    sandbox: createRunnerSandbox({ setting, logger, ...(probe ? { probe } : {}) }),
+    callSupport: async () => ({ output: 'unused' }),
+    recordSignal: async () => {},
+  });
+  return host;
+}
+
+async function call(runner: RunnerHost, tool: string, input: object) {
+  const answer = await runner.call({
+    toolpackId: 'hostile',
+    tool,
+    input,
+    activation: { activationId: 'activation-1', token: 'token-1' },
+  });
+  if (!answer.ok) throw new Error(answer.error);
+  return answer.result.output;
+}
+
+/** A TCP server on loopback standing in for the gateway's HTTP port or the model's. */
+async function localServer(): Promise<{ port: number; connections: () => number }> {
+  let connections = 0;
+  const server = net.createServer((socket) => {
+    connections += 1;
+    socket.destroy();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  return { port: (server.address() as net.AddressInfo).port, connections: () => connections };
+}
+
+function connectFromHere(port: number): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.on('connect', () => {
+      socket.destroy();
+      resolve('connected');
+    });
+    socket.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
+  });
+}
+
+/** A process the runner will try to signal, standing in for the gateway. */
+async function victim(): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+  cleanups.push(() => {
+    child.kill('SIGKILL');
+  });
+  await new Promise((resolve) => child.once('spawn', resolve));
+  return child;
+}
+
+describe('toolpack runner sandbox', () => {
+  it('finds bubblewrap on this machine (scripts/ensure-test-packages.sh installs it)', async () => {
+    expect(await probeSandbox()).toMatchObject({ ok: true, kind: 'bubblewrap' });
+  });
+
+  it('a runner reaches no local server: not the gateway, not the model, not Redis', async () => {
+    const gateway = await localServer();
+    const redis: RedisServer = await startRedisServer();
+    cleanups.push(() => redis.stop());
+    const runner = await startHost('auto');
+    const redisPort = Number(new URL(redis.url).port);
+    const reached = [
+      await call(runner, 'hostile.connect', { port: gateway.port }),
+      await call(runner, 'hostile.connect', { port: redisPort }),
+    ];
+    expect(reached.filter((outcome) => outcome === 'connected')).toEqual([]);
+    expect(gateway.connections()).toBe(0);
+  });
+
+  it('a port the runner listens on cannot be reached from outside its sandbox', async () => {
+    const runner = await startHost('auto');
+    const port = await freePort();
+    expect(await call(runner, 'hostile.listen', { port })).toBe('listening');
+    expect(await connectFromHere(port)).not.toBe('connected');
+  });
+
+  it('a runner cannot signal its parent (the gateway) or any other process', async () => {
+    let terms = 0;
+    const onTerm = () => {
+      terms += 1;
+    };
+    process.on('SIGTERM', onTerm);
+    cleanups.push(() => {
+      process.off('SIGTERM', onTerm);
+    });
+    const target = await victim();
+    const runner = await startHost('auto');
+    const outcome = (await call(runner, 'hostile.signal', { pid: target.pid })) as Record<string, string>;
+    expect(outcome.target).toBe('ESRCH');
+    // Give a delivered signal its turn of the event loop before counting.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(terms).toBe(0);
+    expect(target.exitCode).toBeNull();
+    expect(target.signalCode).toBeNull();
+  });
+
+  it('"required" refuses to start a runner where the machine has no sandbox, naming why', async () => {
+    const runner = await startHost('required', async () => ({ ok: false, reason: 'bwrap is not installed' }));
+    const answer = await runner.call({
+      toolpackId: 'hostile',
+      tool: 'hostile.connect',
+      input: { port: 1 },
+      activation: { activationId: 'activation-1', token: 'token-1' },
+    });
+    expect(answer).toEqual({
+      ok: false,
+      error:
+        'the toolpack runner for agent intruder could not start: no runner sandbox on this machine (bwrap is not installed); tools.runnerSandbox is "required"',
+    });
+  });
+
+  it('"auto" on a machine without a sandbox runs the runner and warns once, naming the fix', async () => {
+    const gateway = await localServer();
+    const runner = await startHost('auto', async () => ({ ok: false, reason: 'bwrap is not installed' }));
+    expect(await call(runner, 'hostile.connect', { port: gateway.port })).toBe('connected');
+    expect(await call(runner, 'hostile.connect', { port: gateway.port })).toBe('connected');
+    const warnings = logLines.filter((line) => String(line.msg).startsWith('toolpack runners start without'));
+    expect(warnings).toHaveLength(1);
+    expect(String(warnings[0]?.msg)).toContain('apt-get install bubblewrap');
+  });
+});
