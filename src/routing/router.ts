@@ -45,6 +45,11 @@ export interface RuntimeTurnRequest {
   runTimeoutSeconds?: number;
   /** `steer`: join the session's running turn before its next model call, if there is one. */
   mode?: 'steer';
+  /**
+   * The entry is already in the transcript (a delivery resumed after a restart): its turn is
+   * queued without appending it again.
+   */
+  appended?: TranscriptEntry;
 }
 
 export interface Router {
@@ -159,10 +164,9 @@ export function createRouter(options: RouterOptions): Router {
       if (!configured)
         throw new SwitchboardError('GATEWAY_STATE', `agent "${request.agentId}" is not configured`);
       await sessions.ensure(request.sessionKey, { agentId: request.agentId, route: request.route });
-      const entry = await sessions.append(request.sessionKey, {
-        ...request.entry,
-        text: scrub(request.entry.text),
-      });
+      const entry =
+        request.appended ??
+        (await sessions.append(request.sessionKey, { ...request.entry, text: scrub(request.entry.text) }));
       const done = lanes.enqueue(
         {
           sessionKey: request.sessionKey,

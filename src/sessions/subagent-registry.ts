@@ -46,6 +46,10 @@ export interface SubagentRun {
   runtimeMs?: number;
   runTimeoutSeconds?: number;
   outcome?: SubagentOutcome;
+  /** Who gave the task: the entry the run's first turn answers (default: the requester, as a user). */
+  taskFrom?: { role: 'user' | 'system'; senderId: string };
+  /** Messages steered to the run while it waited for a slot: delivered with its task, after a restart too. */
+  steers?: string[];
 }
 
 export const isActiveSubagentRun = (run: SubagentRun): boolean =>

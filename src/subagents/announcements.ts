@@ -1,5 +1,6 @@
+import type { DispatchResult } from '../channels/index.js';
 import type { Logger } from '../logging/index.js';
-import type { SessionStore, SubagentOutcome, SubagentRun } from '../sessions/index.js';
+import type { SessionStore, SubagentOutcome, SubagentRun, TranscriptEntry } from '../sessions/index.js';
 import type { KeyValueNamespace, Store } from '../store/index.js';
 import type { SubagentTurns } from './types.js';
 
@@ -18,6 +19,8 @@ interface PendingAnnouncement {
   id: string;
   requesterSessionKey: string;
   announcement: Announcement;
+  /** Once its system entry is in the requester's transcript: that entry, and the transcript's session id. */
+  appended?: { entry: TranscriptEntry; sessionId: string };
 }
 
 export const ANNOUNCEMENT_SENDER = 'system:subagents';
@@ -39,10 +42,11 @@ export function announcementText(announcement: Announcement): string {
 }
 
 /**
- * Durable announcements: each is stored as pending before it is delivered, and deleted once its
- * system entry is in the requester's transcript and its turn is queued. One pending at a restart
- * is delivered by `resume`. The entry carries the announcement id as its message id, so a
- * delivery interrupted after the append is not appended twice.
+ * Durable announcements: each is stored as pending before it is delivered, and stays pending until
+ * the turn that answers it has ended. A delivery that a stop cut short (its turn was dropped from
+ * the queue or aborted by the stop, or the process died) is delivered again by the next start's
+ * `resume`: the entry, already in the transcript, is queued again, not appended twice (it carries
+ * the announcement id as its message id, so an append the record missed is found).
  */
 export function createAnnouncer(options: {
   store: Store;
@@ -52,10 +56,44 @@ export function createAnnouncer(options: {
 }) {
   const pending: KeyValueNamespace<PendingAnnouncement> = options.store.namespace('subagent-announcements');
   const { logger } = options;
+  /** The bookkeeping of each announcement turn under way (it resolves once its record is settled). */
+  const answering = new Set<Promise<void>>();
+  let closing = false;
 
-  async function alreadyAppended(item: PendingAnnouncement): Promise<boolean> {
+  async function appendedEntry(item: PendingAnnouncement, sessionId: string) {
+    if (item.appended?.sessionId === sessionId) return item.appended.entry;
     const tail = await options.sessions.transcript(item.requesterSessionKey, { last: 50 });
-    return tail.some((entry) => entry.messageId === item.id);
+    return tail.find((entry) => entry.messageId === item.id);
+  }
+
+  /**
+   * Records where the entry is (`recordEntry`), then, once the turn ended, clears the announcement:
+   * it was answered, unless the stop aborted the turn or dropped it from the queue.
+   */
+  function settleWhenAnswered(
+    item: PendingAnnouncement,
+    recordEntry: Promise<void>,
+    done: Promise<DispatchResult>,
+  ): Promise<void> {
+    const settled = recordEntry.then(() =>
+      done.then(
+        async (result) => {
+          if (closing && result.status === 'interrupted') return;
+          await pending.delete(item.id);
+        },
+        (error: unknown) =>
+          logger.warn(
+            { err: error, run: item.announcement.runId },
+            'announcement turn not run; it stays pending',
+          ),
+      ),
+    );
+    const tracked = settled.catch((error: unknown) =>
+      logger.warn({ err: error, run: item.announcement.runId }, 'answered announcement not cleared'),
+    );
+    answering.add(tracked);
+    void tracked.finally(() => answering.delete(tracked));
+    return recordEntry;
   }
 
   async function deliver(item: PendingAnnouncement): Promise<void> {
@@ -65,18 +103,20 @@ export function createAnnouncer(options: {
       await pending.delete(item.id);
       return;
     }
-    if (!(await alreadyAppended(item))) {
-      const { done } = await options.turns.startTurn({
-        sessionKey: record.key,
-        agentId: record.agentId,
-        route: record.route,
-        entry: { role: 'system', text: announcementText(item.announcement), messageId: item.id },
-        senderId: ANNOUNCEMENT_SENDER,
-        depth: depthOf(record.key),
-      });
-      void done.catch((error: unknown) => logger.warn({ err: error }, 'announcement turn failed'));
-    }
-    await pending.delete(item.id);
+    const existing = await appendedEntry(item, record.sessionId);
+    const { entry, done } = await options.turns.startTurn({
+      sessionKey: record.key,
+      agentId: record.agentId,
+      route: record.route,
+      entry: { role: 'system', text: announcementText(item.announcement), messageId: item.id },
+      ...(existing ? { appended: existing } : {}),
+      senderId: ANNOUNCEMENT_SENDER,
+      depth: depthOf(record.key),
+    });
+    const recordEntry = existing
+      ? Promise.resolve()
+      : pending.set(item.id, { ...item, appended: { entry, sessionId: record.sessionId } });
+    await settleWhenAnswered(item, recordEntry, done);
   }
 
   return {
@@ -88,7 +128,7 @@ export function createAnnouncer(options: {
         logger.warn({ err: error, run: announcement.runId }, 'announcement not delivered; it stays pending'),
       );
     },
-    /** Delivers every announcement left pending by the last process. */
+    /** Delivers every announcement the last process left unanswered. */
     async resume(): Promise<number> {
       const items: PendingAnnouncement[] = [];
       for await (const [, item] of pending.entries()) items.push(item);
@@ -98,6 +138,25 @@ export function createAnnouncer(options: {
         );
       }
       return items.length;
+    },
+    /** From now on a turn the stop interrupts leaves its announcement pending. */
+    close(): void {
+      closing = true;
+    },
+    /**
+     * Resolves once every announcement turn under way has ended and its record is settled, or after
+     * `limitMs` (a turn that ignores the stop must not hold it: its announcement stays pending).
+     */
+    async settled(limitMs: number): Promise<void> {
+      const deadline = Date.now() + limitMs;
+      while (answering.size > 0 && Date.now() < deadline) {
+        let timer: NodeJS.Timeout | undefined;
+        const expiry = new Promise<void>((resolve) => {
+          timer = setTimeout(resolve, Math.max(0, deadline - Date.now()));
+        });
+        await Promise.race([Promise.all([...answering]), expiry]);
+        clearTimeout(timer);
+      }
     },
   };
 }

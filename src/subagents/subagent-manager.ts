@@ -26,6 +26,8 @@ import type { SubagentTurns } from './types.js';
 
 const STEER_INTERVAL_MS = 2000;
 const NO_REPLY = 'NO_REPLY';
+/** How long past the drain a stop waits for announcement turns to end (a turn may ignore its abort). */
+const SETTLE_GRACE_MS = 5000;
 
 export interface SubagentManagerOptions {
   config: Config;
@@ -40,12 +42,16 @@ export interface SubagentManagerOptions {
 }
 
 export interface SubagentManager extends SubagentsService {
-  /** At start: marks runs the last process left active as interrupted, delivers pending announcements. */
+  /**
+   * At start: delivers announcements left unanswered, ends runs the last process left running as
+   * interrupted, and queues again those it left waiting for a slot (with their steers).
+   */
   resume(): Promise<void>;
   /**
-   * At stop: queued children stay queued in the store (the next start reports them interrupted).
-   * Resolves once the runs under way have ended and recorded their end and announcement: await it
-   * after the router has closed (which ends their turns) and before the store closes.
+   * At stop: queued children stay queued in the store (the next start runs them). Resolves once
+   * the runs under way have ended and recorded their end and announcement, and the announcement
+   * turns under way have ended: await it after the router has closed (which ends their turns) and
+   * before the store closes.
    */
   close(): Promise<void>;
 }
@@ -64,8 +70,10 @@ export function createSubagentManager(options: SubagentManagerOptions): Subagent
   const killed = new Set<string>();
   /** … and those killed with an ancestor, whose end nobody is left to hear. */
   const silenced = new Set<string>();
-  /** Steers for children still waiting for a slot, delivered with their task. */
+  /** Steers for children still waiting for a slot (also in their record), delivered with their task. */
   const waitingSteers = new Map<string, string[]>();
+  /** The tail of each run's record writes (see `withRun`). */
+  const locks = new Map<string, Promise<unknown>>();
   const lastSteer = new Map<string, number>();
   /** Queued runs killed before their slot came (their task must not start) … */
   const cancelled = new Set<string>();
@@ -75,31 +83,63 @@ export function createSubagentManager(options: SubagentManagerOptions): Subagent
   const steerTurns = new Map<string, Promise<DispatchResult>[]>();
   let closing = false;
 
-  function launch(run: SubagentRun, entry: NewTranscriptEntry): void {
+  /** Runs `task` after every earlier task for the same run: each read-modify-write of its record. */
+  function withRun<T>(runId: string, task: () => Promise<T>): Promise<T> {
+    const next = (locks.get(runId) ?? Promise.resolve()).then(task, task);
+    const tail = next.catch(() => {});
+    locks.set(runId, tail);
+    void tail.then(() => {
+      if (locks.get(runId) === tail) locks.delete(runId);
+    });
+    return next;
+  }
+
+  /** The entry a run's first turn answers: its task, from whoever gave it. */
+  function taskEntry(run: SubagentRun): NewTranscriptEntry {
+    const from = run.taskFrom ?? { role: 'user', senderId: `session:${run.requesterSessionKey}` };
+    return { role: from.role, text: run.task, senderId: from.senderId };
+  }
+
+  /**
+   * Marks a run that took its slot `running` and starts its turn on its task and the steers it was
+   * sent while waiting; undefined when it is no longer waiting. Holds the run's lock until the turn
+   * is queued, so a steer either joins the task or reaches the started turn.
+   */
+  function startRun(run: SubagentRun) {
+    return withRun(run.runId, async () => {
+      const current = await registry.get(run.runId);
+      if (closing || current?.status !== 'queued') return undefined;
+      const steers = waitingSteers.get(run.runId) ?? current.steers ?? [];
+      waitingSteers.delete(run.runId);
+      const entry = taskEntry(current);
+      const started = await turns.startTurn({
+        sessionKey: run.childSessionKey,
+        agentId: run.agentId,
+        route: { channel: 'internal', chatType: 'direct', chatId: run.childSessionKey },
+        entry: { ...entry, text: [entry.text, ...steers].join('\n\n') },
+        senderId: entry.senderId ?? `session:${run.requesterSessionKey}`,
+        agentOverrides: { model: run.model },
+        depth: run.depth,
+        ...(run.runTimeoutSeconds === undefined ? {} : { runTimeoutSeconds: run.runTimeoutSeconds }),
+      });
+      // Marked after the turn is queued: a run the stop kept from starting stays waiting.
+      const { steers: _delivered, ...running } = current;
+      await registry.update({ ...running, status: 'running' });
+      steerTurns.set(run.runId, []);
+      return started;
+    });
+  }
+
+  function launch(run: SubagentRun): void {
     gate
       .add(async () => {
         if (closing || cancelled.delete(run.runId)) return;
         // From here a kill treats the run as running: the check after its turn starts stops it.
         starting.add(run.runId);
-        const current = await registry.get(run.runId);
-        if (closing || current?.status !== 'queued') return;
-        steerTurns.set(run.runId, []);
-        await registry.update({ ...current, status: 'running' });
-        const steers = waitingSteers.get(run.runId) ?? [];
-        waitingSteers.delete(run.runId);
-        const text = [entry.text, ...steers].join('\n\n');
         let result: DispatchResult;
         try {
-          const started = await turns.startTurn({
-            sessionKey: run.childSessionKey,
-            agentId: run.agentId,
-            route: { channel: 'internal', chatType: 'direct', chatId: run.childSessionKey },
-            entry: { ...entry, text },
-            senderId: `session:${run.requesterSessionKey}`,
-            agentOverrides: { model: run.model },
-            depth: run.depth,
-            ...(run.runTimeoutSeconds === undefined ? {} : { runTimeoutSeconds: run.runTimeoutSeconds }),
-          });
+          const started = await startRun(run);
+          if (!started) return;
           // A kill that came between `running` and the turn's start finds no turn to stop: stop it now.
           if (killed.has(run.runId)) turns.stopTurn(run.childSessionKey, 'killed by its requester');
           result = await lastSteeredTurn(run.runId, await started.done);
@@ -134,8 +174,15 @@ export function createSubagentManager(options: SubagentManagerOptions): Subagent
   }
 
   async function finish(runId: string, result: DispatchResult): Promise<void> {
+    const ended = await withRun(runId, () => recordEnd(runId, result));
+    killed.delete(runId);
+    if (!ended?.outcome || silenced.delete(runId) || ended.outcome.result.trim() === NO_REPLY) return;
+    await report(ended, ended.outcome);
+  }
+
+  async function recordEnd(runId: string, result: DispatchResult): Promise<SubagentRun | undefined> {
     const run = await registry.get(runId);
-    if (!run || !isActiveSubagentRun(run)) return;
+    if (!run || !isActiveSubagentRun(run)) return undefined;
     const turnRun = result.runId ? await options.runs.get(result.runId) : undefined;
     const status: SubagentRunStatus = killed.has(runId) ? 'killed' : endStatus(result.status);
     const endedAt = now();
@@ -148,60 +195,69 @@ export function createSubagentManager(options: SubagentManagerOptions): Subagent
     };
     const ended: SubagentRun = { ...run, status, endedAt, runtimeMs: endedAt - run.startedAt, outcome };
     await registry.update(ended);
-    killed.delete(runId);
-    if (silenced.delete(runId) || outcome.result.trim() === NO_REPLY) return;
-    await report(ended, outcome);
+    return ended;
   }
 
   /**
    * Hands a message to a child: one waiting for a slot gets it with its task, a running one
    * before its next model call, and an ended one as a new run (announced again when it ends).
    */
-  async function deliverToChild(
+  function deliverToChild(
     current: SubagentRun,
     entry: NewTranscriptEntry,
   ): Promise<{ mode: 'injected' | 'restarted'; runId: string }> {
-    if (current.status === 'queued') {
-      waitingSteers.set(current.runId, [...(waitingSteers.get(current.runId) ?? []), entry.text]);
-      return { mode: 'injected', runId: current.runId };
-    }
-    const steering = steerTurns.get(current.runId);
-    // A run marked running but no longer waiting for steered turns is ending: it is restarted below.
-    if (current.status === 'running' && steering) {
-      const started = turns.startTurn({
-        sessionKey: current.childSessionKey,
-        agentId: current.agentId,
-        route: { channel: 'internal', chatType: 'direct', chatId: current.childSessionKey },
-        entry,
-        senderId: entry.senderId ?? ANNOUNCEMENT_SENDER,
-        agentOverrides: { model: current.model },
-        depth: current.depth,
-        mode: 'steer',
-      });
-      steering.push(
-        started
-          .then(({ done }) => done)
-          .catch((error: unknown): DispatchResult => {
-            logger.warn({ err: error, run: current.runId }, 'steered message not answered');
-            return { sessionKey: current.childSessionKey, replies: [], status: 'error' };
-          }),
-      );
-      await started;
-      return { mode: 'injected', runId: current.runId };
-    }
-    const next: SubagentRun = {
-      ...current,
-      runId: crypto.randomUUID(),
-      task: entry.text,
-      status: 'queued',
-      startedAt: now(),
-    };
-    delete next.endedAt;
-    delete next.runtimeMs;
-    delete next.outcome;
-    await registry.add(next);
-    launch(next, entry);
-    return { mode: 'restarted', runId: next.runId };
+    return withRun(current.runId, async () => {
+      const latest = (await registry.get(current.runId)) ?? current;
+      if (latest.status === 'queued') {
+        // Stored with the run, so that a restart before its slot comes does not lose it.
+        const steers = [...(waitingSteers.get(latest.runId) ?? latest.steers ?? []), entry.text];
+        waitingSteers.set(latest.runId, steers);
+        await registry.update({ ...latest, steers });
+        return { mode: 'injected' as const, runId: latest.runId };
+      }
+      const steering = steerTurns.get(latest.runId);
+      // A run marked running but no longer waiting for steered turns is ending: it is restarted below.
+      if (latest.status === 'running' && steering) {
+        const started = turns.startTurn({
+          sessionKey: latest.childSessionKey,
+          agentId: latest.agentId,
+          route: { channel: 'internal', chatType: 'direct', chatId: latest.childSessionKey },
+          entry,
+          senderId: entry.senderId ?? ANNOUNCEMENT_SENDER,
+          agentOverrides: { model: latest.model },
+          depth: latest.depth,
+          mode: 'steer',
+        });
+        steering.push(
+          started
+            .then(({ done }) => done)
+            .catch((error: unknown): DispatchResult => {
+              logger.warn({ err: error, run: latest.runId }, 'steered message not answered');
+              return { sessionKey: latest.childSessionKey, replies: [], status: 'error' };
+            }),
+        );
+        await started;
+        return { mode: 'injected' as const, runId: latest.runId };
+      }
+      const next: SubagentRun = {
+        ...latest,
+        runId: crypto.randomUUID(),
+        task: entry.text,
+        taskFrom: {
+          role: entry.role === 'system' ? 'system' : 'user',
+          senderId: entry.senderId ?? ANNOUNCEMENT_SENDER,
+        },
+        status: 'queued',
+        startedAt: now(),
+      };
+      delete next.endedAt;
+      delete next.runtimeMs;
+      delete next.outcome;
+      delete next.steers;
+      await registry.add(next);
+      launch(next);
+      return { mode: 'restarted' as const, runId: next.runId };
+    });
   }
 
   /**
@@ -238,12 +294,20 @@ export function createSubagentManager(options: SubagentManagerOptions): Subagent
     return [...below, ...deeper.flat()];
   }
 
-  async function endQueued(run: SubagentRun, status: 'killed' | 'interrupted', announce: boolean) {
-    const endedAt = now();
-    const outcome: SubagentOutcome = { status, result: '', rounds: 0, toolCalls: 0 };
-    const ended: SubagentRun = { ...run, status, endedAt, runtimeMs: endedAt - run.startedAt, outcome };
-    await registry.update(ended);
-    if (announce) await report(ended, outcome);
+  /** Ends a run that has no turn to end it (waiting for a slot, or left by the last process). */
+  async function endWithoutTurn(run: SubagentRun, status: 'killed' | 'interrupted', announce: boolean) {
+    const ended = await withRun(run.runId, async () => {
+      const latest = await registry.get(run.runId);
+      if (!latest || !isActiveSubagentRun(latest)) return undefined;
+      const endedAt = now();
+      const outcome: SubagentOutcome = { status, result: '', rounds: 0, toolCalls: 0 };
+      const { steers: _undelivered, ...rest } = latest;
+      const record: SubagentRun = { ...rest, status, endedAt, runtimeMs: endedAt - run.startedAt, outcome };
+      await registry.update(record);
+      return record;
+    });
+    waitingSteers.delete(run.runId);
+    if (announce && ended?.outcome) await report(ended, ended.outcome);
   }
 
   return {
@@ -263,11 +327,12 @@ export function createSubagentManager(options: SubagentManagerOptions): Subagent
         depth: depthOf(caller.sessionKey) + 1,
         status: 'queued',
         startedAt,
+        taskFrom: { role: 'user', senderId: `session:${caller.sessionKey}` },
         ...(request.runTimeoutSeconds === undefined ? {} : { runTimeoutSeconds: request.runTimeoutSeconds }),
       };
       await registry.add(run);
       logger.info({ run: run.runId, child: run.childSessionKey, label: run.label }, 'sub-agent spawned');
-      launch(run, { role: 'user', text: request.task, senderId: `session:${caller.sessionKey}` });
+      launch(run);
       return { status: 'accepted', runId: run.runId, childSessionKey: run.childSessionKey };
     },
 
@@ -284,7 +349,7 @@ export function createSubagentManager(options: SubagentManagerOptions): Subagent
           killed.delete(target.runId);
           silenced.delete(target.runId);
           cancelled.add(target.runId);
-          await endQueued(target, 'killed', index === 0);
+          await endWithoutTurn(target, 'killed', index === 0);
         } else {
           turns.stopTurn(target.childSessionKey, 'killed by its requester');
         }
@@ -315,19 +380,25 @@ export function createSubagentManager(options: SubagentManagerOptions): Subagent
     async resume() {
       const delivered = await announcer.resume();
       const left = await registry.active();
-      for (const run of left) await endQueued(run, 'interrupted', true);
+      // A run left running cannot go on; one left waiting for its slot never started: it takes one now.
+      const interrupted = left.filter((run) => run.status !== 'queued');
+      for (const run of interrupted) await endWithoutTurn(run, 'interrupted', true);
+      const waiting = left.filter((run) => run.status === 'queued');
+      for (const run of waiting.sort((left, right) => left.startedAt - right.startedAt)) launch(run);
       if (delivered + left.length > 0) {
         logger.info(
-          { announcements: delivered, interrupted: left.length },
+          { announcements: delivered, interrupted: interrupted.length, requeued: waiting.length },
           'sub-agents resumed after a stop',
         );
       }
     },
 
-    close() {
+    async close() {
       closing = true;
+      announcer.close();
       gate.clear();
-      return gate.onIdle();
+      await gate.onIdle();
+      await announcer.settled(config.gateway.drainTimeoutMs + SETTLE_GRACE_MS);
     },
   };
 }

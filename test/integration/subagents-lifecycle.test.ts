@@ -1,16 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { childRequests, gate } from '../fakes/subagent-script.js';
+import { childRequests, gate, sessionOf, userTexts } from '../fakes/subagent-script.js';
 import { childAsked, PARENT, setup, spawn } from './subagents-harness.js';
 
 /**
- * Sub-agents across an in-process restart: runs left running or waiting are ended `interrupted`,
- * and announcements (also those pending when the gateway stopped) arrive exactly once.
+ * Sub-agents across an in-process restart: runs left running are ended `interrupted`, runs left
+ * waiting for a slot run after it (with the steers they were sent), and announcements (also those
+ * pending or unanswered when the gateway stopped) are answered exactly once.
  */
 
 const RESTART_TIMEOUT = { timeout: 15_000 };
 
 describe('sub-agents across a restart', () => {
-  it('a running and a waiting child are interrupted by the restart, listed so and announced once each', async () => {
+  it('a running child is interrupted by the restart; a waiting one runs after it, with the steer it was sent', async () => {
     const { gateway, model, script, useTool, useTools, announcements, transcript } = await setup({
       config: { subagents: { maxConcurrent: 1 } },
     });
@@ -24,21 +25,29 @@ describe('sub-agents across a restart', () => {
       'queued',
       'running',
     ]);
+    expect(
+      await useTool('subagents', { action: 'steer', target: 'waiter', message: 'Also count the tests.' }),
+    ).toMatchObject({ status: 'ok', mode: 'injected', runId: waiting.runId });
 
     await gateway.restart();
     await request.disconnected;
+    // The waiting child never ran before the restart; after it, it runs on its task and the steer.
+    const waiterRequest = await childAsked(model, 'waiting job');
+    expect(userTexts(waiterRequest)).toEqual(['waiting job\n\nAlso count the tests.']);
     await expect.poll(announcements, RESTART_TIMEOUT).toHaveLength(2);
     const byRun = Object.fromEntries((await announcements()).map((item) => [item.runId, item]));
     expect(byRun[running.runId]).toMatchObject({ status: 'interrupted', label: 'endless' });
-    expect(byRun[waiting.runId]).toMatchObject({ status: 'interrupted', label: 'waiter', result: '' });
-    // The waiting child never ran, before the restart or after it.
-    expect(childRequests(model.received, 'waiting job')).toHaveLength(0);
+    expect(byRun[waiting.runId]).toMatchObject({
+      status: 'success',
+      label: 'waiter',
+      result: 'done: waiting job\n\nAlso count the tests.',
+    });
 
     const list = await gateway.request('GET', `/api/sessions/${encodeURIComponent(PARENT)}/subagents`);
     expect(list.body.active).toEqual([]);
     expect(list.body.recent.map((entry: any) => [entry.label, entry.status]).sort()).toEqual([
       ['endless', 'interrupted'],
-      ['waiter', 'interrupted'],
+      ['waiter', 'done'],
     ]);
     // The parent answered both announcements after the restart.
     await expect
@@ -50,6 +59,34 @@ describe('sub-agents across a restart', () => {
     await gateway.restart();
     await useTool('subagents', { action: 'list' });
     expect(await announcements()).toHaveLength(2);
+    expect(childRequests(model.received, 'waiting job')).toHaveLength(1);
+  });
+
+  it('an announcement queued behind a busy parent turn when the restart comes is answered after it, once', async () => {
+    const { gateway, model, script, useTool, announcements, transcript } = await setup();
+    script.child('quick job', { text: 'quick result' });
+    // The parent spawns, then its turn hangs: the announcement waits behind it.
+    script.parent({ toolCalls: [spawn('quick job', 'quick')] }, { hang: true });
+    const busy = gateway.send('spawn and keep busy').catch(() => undefined);
+    await expect.poll(announcements, RESTART_TIMEOUT).toHaveLength(1);
+    await expect.poll(() => model.received.filter((request) => sessionOf(request) === PARENT).length).toBe(2);
+    const hanging = model.received.filter((request) => sessionOf(request) === PARENT)[1];
+    expect((await transcript(PARENT)).some((entry) => entry.text.startsWith('Heard: '))).toBe(false);
+
+    // The stop aborts the hanging turn and drops the queued announcement turn unanswered.
+    await gateway.restart();
+    await hanging?.disconnected;
+    await busy;
+    const heard = async () =>
+      (await transcript(PARENT)).filter((entry) => entry.text.startsWith('Heard: quick ended success'));
+    await expect.poll(async () => (await heard()).length, RESTART_TIMEOUT).toBe(1);
+    // Delivered once: the entry is not appended again, and nothing more after another restart.
+    expect(await announcements()).toHaveLength(1);
+    await useTool('subagents', { action: 'list' });
+    await gateway.restart();
+    await useTool('subagents', { action: 'list' });
+    expect(await heard()).toHaveLength(1);
+    expect(await announcements()).toHaveLength(1);
   });
 
   // The child ends while the gateway stops: its end is recorded before the store closes, and its
