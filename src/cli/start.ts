@@ -12,6 +12,11 @@ export async function runStart(options: { config?: string }): Promise<void> {
       // pm2 waits for this with wait_ready; it is sent after every restart too, which pm2 ignores.
       process.send?.('ready');
     },
+    onDown() {
+      // A restart left nothing serving (the new config and the last one that started both failed):
+      // a non-zero exit, so that systemd or pm2 read it as a failure rather than a clean stop.
+      process.exit(1);
+    },
   });
   installSignalHandlers(host, log.logger, () => host.loaded?.config.gateway.drainTimeoutMs ?? 10_000);
   // A promise nobody awaited is a bug to fix, not a reason to drop every session: log it loudly.

@@ -25,8 +25,8 @@ export interface ConfigEditorOptions {
   /** Absolute state dir: backups in `<stateDir>/config-backups/`, audit in `<stateDir>/config-audit.jsonl`. */
   stateDir: string;
   environment: NodeJS.ProcessEnv;
-  /** Checks beyond the schema that a config must pass before it is written (prompt files now; toolpacks later). Returns issues (JSON pointer + message); [] when fine. */
-  dryRun?: (config: Config, path: string) => Promise<ConfigIssue[]>;
+  /** Checks beyond the schema that a config must pass before it is written (the gateway's start check); `via` says who made the edit. Returns issues (JSON pointer + message); [] when fine. */
+  dryRun?: (config: Config, path: string, edit: { via: ConfigEditRequest['via'] }) => Promise<ConfigIssue[]>;
   /** Removes secret values from free text (notes) before it reaches the audit log. */
   scrub?: (text: string) => string;
   /**
@@ -136,7 +136,7 @@ export function createConfigEditor(options: ConfigEditorOptions): ConfigEditor {
       return failure(`cannot edit ${file}: ${error instanceof Error ? error.message : String(error)}`);
     }
     const { text, changedPaths } = edited;
-    const checked = await check(text);
+    const checked = await check(text, request.via);
     if (!checked.ok) return checked;
     const hash = hashConfigText(text);
     const at = now();
@@ -175,7 +175,10 @@ export function createConfigEditor(options: ConfigEditorOptions): ConfigEditor {
   }
 
   /** Validates the new text exactly as the gateway will load it, then runs the dry run. */
-  async function check(text: string): Promise<{ ok: true; config: Config } | { ok: false; error: string }> {
+  async function check(
+    text: string,
+    via: ConfigEditRequest['via'],
+  ): Promise<{ ok: true; config: Config } | { ok: false; error: string }> {
     let config: Config;
     try {
       config = parseConfigText(text, file, options.environment);
@@ -183,7 +186,7 @@ export function createConfigEditor(options: ConfigEditorOptions): ConfigEditor {
       if (error instanceof ConfigError) return invalid(error.issues);
       throw error;
     }
-    const issues = options.dryRun ? await options.dryRun(config, file) : [];
+    const issues = options.dryRun ? await options.dryRun(config, file, { via }) : [];
     return issues.length > 0 ? invalid(issues) : { ok: true, config };
   }
 

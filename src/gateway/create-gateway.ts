@@ -23,12 +23,17 @@ import { createRouter, type Router } from '../routing/index.js';
 import { createRunStore, createSessionStore, createSubagentRegistry } from '../sessions/index.js';
 import { createStore, type Store } from '../store/index.js';
 import { createSubagentManager, type SubagentManager } from '../subagents/index.js';
-import { checkWebuiHandlers, listWebuiEntries, type ToolpackRuntime } from '../toolpacks/index.js';
+import {
+  checkWebuiHandlers,
+  listWebuiEntries,
+  type ToolpackProblem,
+  type ToolpackRuntime,
+} from '../toolpacks/index.js';
 import type { Tool } from '../tools/index.js';
 import { buildAgentRunner } from './build-agent-runner.js';
 import { buildSignals, type Signals } from './build-signals.js';
 import { buildToolpackRuntime } from './build-toolpacks.js';
-import { createConfigDryRun } from './config-dry-run.js';
+import { checkStartable } from './check-startable.js';
 import { createGatewayControl } from './gateway-control.js';
 import type { RestartRequest, ScheduledRestart } from './gateway-host.js';
 import { resolveHttpToken } from './http-token.js';
@@ -65,6 +70,10 @@ export interface Gateway {
   start(): Promise<{ url: string; webchatUrl: string | undefined }>;
   /** Stops taking messages, lets turns end (up to `gateway.drainTimeoutMs`), closes everything. */
   stop(): Promise<void>;
+  /** Posts a notice (a line from the gateway itself, not an agent's reply) to a chat; throws when it cannot. */
+  notify(route: DeliveryRoute, text: string): Promise<void>;
+  /** The toolpack problems of the running gateway (reported and skipped); [] before start. */
+  readonly toolpackProblems: readonly ToolpackProblem[];
 }
 
 /** The composition root: the only place where services are constructed and wired together. */
@@ -82,6 +91,8 @@ export function createGateway(options: GatewayOptions): Gateway {
   let restartNote: Promise<void> | undefined;
   let toolpackRuntime: ToolpackRuntime | undefined;
   let signals: Signals | undefined;
+  let deliverNotice: ((route: DeliveryRoute, message: OutboundMessage) => Promise<void>) | undefined;
+  let toolpackProblems: readonly ToolpackProblem[] = [];
 
   async function start() {
     try {
@@ -132,6 +143,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       if (!adapter) throw new Error(`no channel adapter for ${route.channel}`);
       await adapter.send(route, message);
     };
+    deliverNotice = deliver;
     const configPath = loaded.path ?? DEFAULT_CONFIG_PATH;
 
     const toolpacks = await loadConfiguredToolpacks(config, loaded.path);
@@ -164,6 +176,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       );
     }
     toolpacks.problems.push(...webuiProblems);
+    toolpackProblems = toolpacks.problems;
     const webuiEntries = listWebuiEntries(toolpacks.toolpacks, webuiProblems);
     const scrub = createSecretScrubber(secrets);
     const gatewayControl = createGatewayControl({
@@ -172,7 +185,15 @@ export function createGateway(options: GatewayOptions): Gateway {
         path: path.resolve(loaded.path ?? DEFAULT_CONFIG_PATH),
         stateDir,
         environment: options.environment,
-        dryRun: createConfigDryRun({ knownProblems: toolpacks.problems, current: config }),
+        // The start check, against this gateway: its toolpack problems are known, its channels connected.
+        dryRun: async (next, file, { via }) =>
+          (
+            await checkStartable(next, file, {
+              running: { config, toolpackProblems: toolpacks.problems },
+              via,
+              logger: logger.child({ component: 'start-check' }),
+            })
+          ).issues,
         ...(loaded.path === undefined
           ? { absentFile: { tools: { toolpacks: defaultToolpackEntries() } } }
           : {}),
@@ -351,7 +372,20 @@ export function createGateway(options: GatewayOptions): Gateway {
     router = undefined;
     http = undefined;
     store = undefined;
+    deliverNotice = undefined;
   }
 
-  return { start, stop };
+  async function notify(route: DeliveryRoute, text: string) {
+    if (!deliverNotice) throw new SwitchboardError('GATEWAY_STATE', 'the gateway is not running');
+    await deliverNotice(route, { id: crypto.randomUUID(), text, notice: true });
+  }
+
+  return {
+    start,
+    stop,
+    notify,
+    get toolpackProblems() {
+      return toolpackProblems;
+    },
+  };
 }

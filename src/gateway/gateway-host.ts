@@ -1,9 +1,10 @@
 import path from 'node:path';
 import PQueue from 'p-queue';
-import { type LoadConfigOptions, type LoadedConfig, loadConfig } from '../config/index.js';
+import type { LoadConfigOptions, LoadedConfig } from '../config/index.js';
 import type { LoggerHandle } from '../logging/index.js';
+import { describeIssues, loadStartable } from './check-startable.js';
 import { createGateway, type Gateway, type GatewayExtensions } from './create-gateway.js';
-import { type SentinelPayload, writeRestartSentinel } from './restart-sentinel.js';
+import { type SentinelPayload, takeRestartSentinel, writeRestartSentinel } from './restart-sentinel.js';
 
 export const DEFAULT_RESTART_DELAY_MS = 2000;
 export const MAX_RESTART_DELAY_MS = 60_000;
@@ -30,18 +31,28 @@ export interface GatewayHostOptions {
   extensions?: GatewayExtensions;
   /** Called once the gateway serves (first start and every restart). */
   onReady?: (info: { url: string; webchatUrl: string | undefined; restarts: number }) => void;
+  /**
+   * Called when a restart left nothing serving: the new config failed to start and so did the
+   * last one that started. The process should exit non-zero then, for its supervisor to act.
+   */
+  onDown?: (error: unknown) => void;
 }
 
 /**
  * Owns the running gateway for the life of the process: start, in-process restart (re-read
  * the config, stop everything, build it again) and stop. Restart requests that arrive while
- * one is under way join it. A restart whose config is invalid keeps the running gateway.
+ * one is under way join it. A restart whose config cannot start (the start check, before the
+ * running gateway stops) is refused and the running gateway keeps serving; a start that fails
+ * anyway goes back to the last config that started. Either way the chat that asked is told.
  */
 export function createGatewayHost(options: GatewayHostOptions) {
   const logger = options.log.logger;
   const startedAt = Date.now();
   let current: { gateway: Gateway; loaded: LoadedConfig } | undefined;
+  /** The last config that started: what a failed restart goes back to. */
+  let lastStarted: LoadedConfig | undefined;
   let restarts = 0;
+  const checkLogger = logger.child({ component: 'start-check' });
   // Start, restarts and stop run one at a time, in the order they were asked for.
   const lifecycle = new PQueue({ concurrency: 1 });
   const serialize = (task: () => Promise<void>) => lifecycle.add(task);
@@ -61,6 +72,7 @@ export function createGatewayHost(options: GatewayHostOptions) {
     });
     const info = await gateway.start();
     current = { gateway, loaded };
+    lastStarted = loaded;
     const message = info.webchatUrl
       ? `Switchboard ready; web chat: ${info.webchatUrl}`
       : `Switchboard ready at ${info.url}`;
@@ -105,25 +117,82 @@ export function createGatewayHost(options: GatewayHostOptions) {
       if (waitingRestart === entry) waitingRestart = undefined;
       if (stopped) return;
       const sentinel = takeScheduled();
-      let loaded: LoadedConfig;
-      try {
-        loaded = await loadConfig(options.configOptions);
-      } catch (error) {
-        logger.error(
-          { err: error },
-          `restart refused (${reason}): the config is invalid; the running gateway stays up`,
-        );
+      const running = current;
+      const checked = await loadStartable(options.configOptions, {
+        running: running && {
+          config: running.loaded.config,
+          toolpackProblems: running.gateway.toolpackProblems,
+        },
+        via: 'restart',
+        logger: checkLogger,
+      });
+      if (!checked.ok) {
+        const text = `Restart refused: ${describeIssues(checked.error.issues)}; still running the previous config.`;
+        logger.error({ reason, file: checked.error.file, issues: checked.error.issues }, text);
+        await tell(sentinel, text);
         return;
       }
+      const { loaded } = checked;
       // The restart is committed: only now may a sentinel promise a note after it.
       await commitSentinel(loaded, sentinel);
       logger.info({ reason }, 'restarting');
-      await current?.gateway.stop();
+      await running?.gateway.stop();
       current = undefined;
       restarts += 1;
-      await boot(loaded);
+      try {
+        await boot(loaded);
+      } catch (error) {
+        await rollBack(error, loaded, sentinel);
+      }
     });
     return entry.promise;
+  }
+
+  /**
+   * The check passed and the start failed anyway (a port taken meanwhile, a platform or store
+   * gone): the sentinel written for the new config must not claim a restart, so it goes, and
+   * the last config that started serves again. When even that fails nothing serves: `onDown`.
+   */
+  async function rollBack(error: unknown, failed: LoadedConfig, sentinel: SentinelPayload | undefined) {
+    const previous = lastStarted;
+    if (sentinel) await takeRestartSentinel(path.resolve(failed.config.stateDir), logger);
+    const why = error instanceof Error ? error.message : String(error);
+    const text = `Restart failed: ${why}; running the last config that started again.`;
+    logger.error({ err: error }, text);
+    try {
+      if (!previous) throw error;
+      await boot(previous);
+    } catch (rollbackError) {
+      logger.fatal(
+        { err: rollbackError },
+        'the last config that started failed to start too; nothing serves',
+      );
+      options.onDown?.(rollbackError);
+      return;
+    }
+    await tell(sentinel, text);
+  }
+
+  /** Posts `text` to the chat a restart's sentinel names, through the gateway that serves now. */
+  async function tell(sentinel: SentinelPayload | undefined, text: string): Promise<void> {
+    const route = sentinel?.route;
+    if (!route || !current) return;
+    try {
+      await current.gateway.notify(
+        {
+          channel: route.channel,
+          chatType: route.chatType,
+          chatId: route.target,
+          ...(route.thread === undefined ? {} : { threadId: route.thread }),
+        },
+        text,
+      );
+    } catch (error) {
+      logger.warn(
+        { err: error, channel: route.channel },
+        'could not tell the chat that asked for the restart',
+      );
+    }
   }
 
   /**
@@ -165,9 +234,18 @@ export function createGatewayHost(options: GatewayHostOptions) {
   }
 
   return {
-    /** Loads the config and starts; throws ConfigError for an invalid config. */
+    /** Loads the config, checks it can start, and starts; throws ConfigError naming the file and each path. */
     start(): Promise<void> {
-      return serialize(async () => boot(await loadConfig(options.configOptions)));
+      return serialize(async () => {
+        // Channels are not asked first: a start runs without one the platform refuses.
+        const checked = await loadStartable(options.configOptions, {
+          via: 'start',
+          channels: 'none',
+          logger: checkLogger,
+        });
+        if (!checked.ok) throw checked.error;
+        await boot(checked.loaded);
+      });
     },
     restart,
     scheduleRestart,

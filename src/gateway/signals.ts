@@ -5,9 +5,11 @@ import type { GatewayHost } from './gateway-host.js';
 const FORCE_EXIT_GRACE_MS = 5000;
 
 /**
- * SIGUSR1 restarts in-process (same pid); SIGTERM and SIGINT stop gracefully and exit.
- * A second SIGTERM/SIGINT during the stop exits at once. Returns a function that removes
- * the handlers.
+ * SIGUSR1 restarts in-process (same pid) and never exits: a config that cannot start is refused
+ * (logged as `Restart refused: …; still running the previous config.`) and a start that fails
+ * anyway goes back to the last config that started; only a host left with nothing serving ends
+ * the process, through its `onDown`. SIGTERM and SIGINT stop gracefully and exit. A second
+ * SIGTERM/SIGINT during the stop exits at once. Returns a function that removes the handlers.
  */
 export function installSignalHandlers(
   host: GatewayHost,
@@ -22,8 +24,7 @@ export function installSignalHandlers(
     }
     logger.info('SIGUSR1 received');
     host.restart('SIGUSR1').catch((error: unknown) => {
-      logger.fatal({ err: error }, 'restart failed; exiting');
-      process.exit(1);
+      logger.error({ err: error }, 'restart failed');
     });
   };
   const onStop = (signal: NodeJS.Signals) => {

@@ -71,7 +71,7 @@ describe('in-process restart', () => {
     await gateway.restart();
     expect(gateway.url).toBe(urlBefore);
     expect(await whoami(gateway)).toContain('webchat:local');
-    const refused = gateway.logLines.find((line) => line.includes('restart refused'));
+    const refused = gateway.logLines.find((line) => line.includes('Restart refused'));
     expect(refused).toContain('/http/port');
   });
 

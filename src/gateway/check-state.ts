@@ -1,0 +1,72 @@
+import { randomUUID } from 'node:crypto';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Config } from '../config/index.js';
+import type { ConfigIssue } from '../errors/index.js';
+import type { Logger } from '../logging/index.js';
+import { createStore } from '../store/index.js';
+
+/** Longer than the store's own connect timeout (5 s for Redis): a guard, not the usual answer. */
+const STORE_CHECK_TIMEOUT_MS = 10_000;
+
+/**
+ * What a start needs of the machine: a state dir it can create and write in (the HTTP token,
+ * the SQLite file, backups and notes live there) and a store it can open. Both are tried for
+ * real — the dir by writing and removing a probe file, the store by opening and closing it —
+ * and nothing else is left behind than the state dir itself, which a start would create too.
+ */
+export async function checkState(config: Config, logger: Logger): Promise<ConfigIssue[]> {
+  const stateDir = path.resolve(config.stateDir);
+  const stateIssue = await checkStateDir(stateDir);
+  if (stateIssue) {
+    // The default store is a file in the state dir: it cannot open either, and says nothing new.
+    return config.store.url === undefined
+      ? [stateIssue]
+      : [stateIssue, ...(await checkStore(config, stateDir, logger))];
+  }
+  return checkStore(config, stateDir, logger);
+}
+
+async function checkStateDir(stateDir: string): Promise<ConfigIssue | undefined> {
+  let step = 'create it';
+  try {
+    await mkdir(stateDir, { recursive: true });
+    step = 'write in it';
+    const probe = path.join(stateDir, `.start-check-${randomUUID()}`);
+    await writeFile(probe, '', { mode: 0o600 });
+    await rm(probe, { force: true });
+    return undefined;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? String(error);
+    return {
+      path: '/stateDir',
+      message: `the state dir ${stateDir} is not usable: cannot ${step} (${code})`,
+    };
+  }
+}
+
+async function checkStore(config: Config, stateDir: string, logger: Logger): Promise<ConfigIssue[]> {
+  const url = config.store.url;
+  if (url?.startsWith('memory://')) return [];
+  const where = url === undefined ? '/stateDir' : '/store/url';
+  const opening = createStore({ url, stateDir, logger });
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), STORE_CHECK_TIMEOUT_MS);
+  });
+  try {
+    const store = await Promise.race([opening, timeout]);
+    if (store === 'timeout') {
+      // Opened after all: close it then, so that the check leaves no connection behind.
+      opening.then((late) => late.close()).catch(() => {});
+      return [{ path: where, message: `the store did not open within ${STORE_CHECK_TIMEOUT_MS / 1000} s` }];
+    }
+    await store.close();
+    return [];
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return [{ path: where, message: message.replace(/^store(\.url)?: /, '') }];
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,215 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import { createServer as createNetServer } from 'node:net';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { FakeRequest } from '../fakes/fake-model-server.js';
+import { startFakeOpenAIServer } from '../fakes/fake-openai-server.js';
+import { startFakeSlack } from '../fakes/fake-slack.js';
+import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
+import { openEvents } from '../helpers/webchat-events.js';
+
+/**
+ * One check of "can this config start" (checkStartable): the config editor refuses what a start
+ * would fail on, and the host refuses a restart whose config cannot start while the old gateway
+ * keeps serving; the chat that asked is told why.
+ */
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function gatewayFor(config: Record<string, unknown> = {}): Promise<TestGateway> {
+  const gateway = await startTestGateway({ config });
+  cleanups.push(() => gateway.dispose());
+  return gateway;
+}
+
+async function reply(gateway: TestGateway, text: string): Promise<string> {
+  const response = await gateway.send(text);
+  expect(response.status).toBe(200);
+  return response.body.replies[0].text;
+}
+
+/** Replies posted to the local web chat user (notices are held until a page subscribes). */
+async function webchatNotices(gateway: TestGateway) {
+  const events = await openEvents(gateway, 'local');
+  return () =>
+    events.events.filter((event) => event.type === 'reply').map((event) => String(event.data.text));
+}
+
+/** Three configs a start fails on, each with the JSON path the refusal names. */
+async function unstartable(dir: string) {
+  // A regular file where a directory would have to be: nothing below it can be created.
+  const blocker = path.join(dir, 'not-a-directory');
+  await writeFile(blocker, 'a file\n');
+  return [
+    {
+      name: 'a missing agent prompt file',
+      patch: { agents: { main: { systemPromptFile: 'prompts/missing.md' } } },
+      path: '/agents/main/systemPromptFile',
+    },
+    {
+      name: 'an unreachable Redis store',
+      patch: { store: { url: 'redis://127.0.0.1:1' } },
+      path: '/store/url',
+    },
+    {
+      name: 'a state dir under a regular file',
+      patch: { stateDir: path.join(blocker, 'data') },
+      path: '/stateDir',
+    },
+  ];
+}
+
+describe('the config editor refuses a config that cannot start', () => {
+  it('/config patch names the path for a prompt file, a store and a state dir; the file stays and nothing restarts', async () => {
+    const gateway = await gatewayFor();
+    const before = await readFile(gateway.configPath, 'utf8');
+    for (const bad of await unstartable(gateway.dir)) {
+      const answer = await reply(gateway, `/config patch ${JSON.stringify(bad.patch)}`);
+      expect(answer, bad.name).toMatch(/^Refused: the new config is invalid; nothing was written/);
+      expect(answer, bad.name).toContain(`${bad.path}: `);
+    }
+    expect(await readFile(gateway.configPath, 'utf8')).toBe(before);
+    // Well past the 2 s restart delay a written edit would have scheduled.
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    expect(gateway.host.restarts).toBe(0);
+  }, 30_000);
+});
+
+describe('a restart whose config cannot start', () => {
+  it('keeps the old gateway serving and tells the chat that asked, once', async () => {
+    const gateway = await gatewayFor();
+    const urlBefore = gateway.url;
+    for (const bad of await unstartable(gateway.dir)) {
+      await writeFile(gateway.configPath, JSON.stringify({ ...baseConfig(gateway), ...bad.patch }));
+      const notices = await webchatNotices(gateway);
+      const answer = await reply(gateway, '/restart after a hand edit');
+      expect(answer).toMatch(/^Restarting in/);
+      await expect
+        .poll(notices, { timeout: 15_000 })
+        .toContainEqual(expect.stringMatching(/^Restart refused: .*; still running the previous config\.$/));
+      const refusals = notices().filter((text) => text.startsWith('Restart refused'));
+      expect(refusals, bad.name).toHaveLength(1);
+      expect(refusals[0], bad.name).toContain(bad.path);
+      expect(gateway.url).toBe(urlBefore);
+      expect(await reply(gateway, '/whoami')).toBe('You are webchat:local (owner).');
+      expect(gateway.host.restarts).toBe(0);
+      // Restore the config that starts, for the next case.
+      await writeFile(gateway.configPath, JSON.stringify(baseConfig(gateway)));
+    }
+    // The refused restarts promised no note: a later good restart brings only its own.
+    await reply(gateway, '/restart the real one');
+    await expect
+      .poll(() => gateway.host.restarts === 1 && gateway.host.loaded !== undefined, { timeout: 15_000 })
+      .toBe(true);
+    // A new server (port 0 picks a new port): the note waits for the page to come back.
+    const notices = await webchatNotices(gateway);
+    await expect.poll(notices, { timeout: 15_000 }).toContain('Gateway restarted (restart): the real one');
+    expect(notices().filter((text) => text.startsWith('Gateway restarted'))).toEqual([
+      'Gateway restarted (restart): the real one',
+    ]);
+    expect(notices().filter((text) => text.startsWith('Restart refused'))).toEqual([]);
+  }, 60_000);
+
+  it('host.restart() with a hand-edited unreachable store keeps answering and logs the refusal', async () => {
+    const gateway = await gatewayFor();
+    await writeFile(
+      gateway.configPath,
+      JSON.stringify({ ...baseConfig(gateway), store: { url: 'redis://127.0.0.1:1' } }),
+    );
+    await gateway.restart();
+    expect(gateway.host.restarts).toBe(0);
+    expect(await reply(gateway, '/whoami')).toBe('You are webchat:local (owner).');
+    const refused = gateway.logLines.find((line) => line.includes('Restart refused'));
+    expect(refused).toContain('/store/url');
+    expect(refused).toContain('still running the previous config');
+  });
+
+  it('goes back to the last config that started when the start fails after the check passed', async () => {
+    const gateway = await gatewayFor();
+    // The check does not bind the port (serving is the start's job): taken now, the start fails.
+    const squatter = createNetServer();
+    await new Promise<void>((resolve) => squatter.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise((resolve) => squatter.close(() => resolve())));
+    const port = (squatter.address() as { port: number }).port;
+    await writeFile(
+      gateway.configPath,
+      JSON.stringify({ ...baseConfig(gateway), http: { port, token: gateway.token } }),
+    );
+    expect(await reply(gateway, '/restart onto a taken port')).toMatch(/^Restarting in/);
+    await expect
+      .poll(() => gateway.host.restarts === 1 && gateway.host.loaded !== undefined, { timeout: 15_000 })
+      .toBe(true);
+    const notices = await webchatNotices(gateway);
+    await expect
+      .poll(notices, { timeout: 15_000 })
+      .toContainEqual(
+        expect.stringMatching(/^Restart failed: .*; running the last config that started again\.$/),
+      );
+    expect(await reply(gateway, '/whoami')).toBe('You are webchat:local (owner).');
+    expect(gateway.host.loaded?.config.http.port).toBe(0);
+    expect(notices().filter((text) => text.startsWith('Gateway restarted'))).toEqual([]);
+  }, 30_000);
+});
+
+describe('credential checks and addresses', () => {
+  it('a tool-made edit of channels.slack.apiUrl sends nothing to the new address', async () => {
+    const slack = await startFakeSlack({ echoPosts: true });
+    cleanups.push(() => slack.close());
+    const model = await startFakeOpenAIServer();
+    cleanups.push(() => model.close());
+    let requests = 0;
+    const elsewhere: Server = createServer((_request, response) => {
+      requests += 1;
+      response.end('{"ok":true}');
+    });
+    await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise((resolve) => elsewhere.close(() => resolve())));
+    const elsewhereUrl = `http://127.0.0.1:${(elsewhere.address() as { port: number }).port}/api/`;
+    const gateway = await gatewayFor({
+      models: { fake: { provider: 'openai', model: 'fake-1', baseUrl: model.url, apiKey: 'sk-start-check' } },
+      agents: { main: { model: 'fake' } },
+      channels: {
+        slack: { botToken: 'xoxb-start-check', appToken: 'xapp-start-check', apiUrl: slack.apiUrl },
+      },
+    });
+    const before = await readFile(gateway.configPath, 'utf8');
+    model.push({ toolCalls: [{ name: 'gateway', arguments: { action: 'config.get' } }] });
+    model.push((request: FakeRequest) => {
+      const tool = request.body.messages.filter((message: any) => message.role === 'tool').at(-1);
+      return {
+        toolCalls: [
+          {
+            name: 'gateway',
+            arguments: {
+              action: 'config.patch',
+              raw: JSON.stringify({ channels: { slack: { apiUrl: elsewhereUrl } } }),
+              baseHash: JSON.parse(tool.content).result.hash,
+            },
+          },
+        ],
+      };
+    });
+    model.push({ text: 'done' });
+    await gateway.send('move slack elsewhere');
+    const result = JSON.parse(
+      (model.received[2] as FakeRequest).body.messages
+        .filter((message: any) => message.role === 'tool')
+        .at(-1).content,
+    );
+    expect(result.ok).toBe(false);
+    expect(requests).toBe(0);
+    expect(await readFile(gateway.configPath, 'utf8')).toBe(before);
+  }, 30_000);
+});
+
+/** The test gateway's own config (as startTestGateway wrote it), to restore after a bad edit. */
+function baseConfig(gateway: TestGateway): Record<string, unknown> {
+  return {
+    stateDir: path.join(gateway.dir, 'data'),
+    http: { port: 0, token: gateway.token },
+  };
+}
