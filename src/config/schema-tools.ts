@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { Strict, StringEnum } from './schema-helpers.js';
 
-/** A toolpack id: letters, digits, `.`, `_`, `-`. */
-const TOOLPACK_ID_PATTERN = '^[A-Za-z0-9._-]+$';
+/** A toolpack id: letters, digits, `.`, `_`, `-`; not `.` or `..` (ids name directories). */
+const TOOLPACK_ID_PATTERN = '^(?!\\.\\.?$)[A-Za-z0-9._-]+$';
 
 /** `tools`: which toolpacks are registered, and the built-in toolpacks' settings. */
 export const ToolsSchema = Strict(
@@ -21,7 +21,8 @@ export const ToolsSchema = Strict(
             }),
             id: Type.String({
               pattern: TOOLPACK_ID_PATTERN,
-              description: 'Toolpack id (letters, digits, `.`, `_`, `-`); must equal the manifest `id`.',
+              description:
+                'Toolpack id (letters, digits, `.`, `_`, `-`; not `.` or `..`); must equal the manifest `id`.',
             }),
           },
           { description: 'A local toolpack: a directory with a Suzumio-compatible manifest.' },

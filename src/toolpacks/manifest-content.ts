@@ -10,14 +10,25 @@ import {
 import type { ToolpackProblem, ToolpackRule } from './types.js';
 
 const ID_CHARACTERS = 'may contain only letters, digits, ".", "_" and "-"';
+const DOT_SEGMENT = /^\.\.?$/;
+const DOT_SEGMENT_RULE = 'is a path segment ("." or ".."), which names a directory, not a toolpack';
 
 /** Schema failures that have a rule of their own: pointer shape, ajv keyword, rule, message. */
 const RULES_BY_FIELD: ReadonlyArray<{
   shape: RegExp;
   keyword: string;
+  /** When given, the rule applies only to offending values it matches. */
+  value?: RegExp;
   rule: ToolpackRule;
   describe: (value: string) => string;
 }> = [
+  {
+    shape: /^\/id$/,
+    keyword: 'pattern',
+    value: DOT_SEGMENT,
+    rule: 'id-dot-segment',
+    describe: (id) => `toolpack id "${id}" ${DOT_SEGMENT_RULE}`,
+  },
   {
     shape: /^\/id$/,
     keyword: 'pattern',
@@ -35,7 +46,10 @@ const RULES_BY_FIELD: ReadonlyArray<{
     shape: /^\/webui\/\d+\/id$/,
     keyword: 'pattern',
     rule: 'webui-id-invalid',
-    describe: (id) => `WebUI entry id "${id}" ${ID_CHARACTERS} (it appears in URLs)`,
+    describe: (id) =>
+      DOT_SEGMENT.test(id)
+        ? `WebUI entry id "${id}" ${DOT_SEGMENT_RULE} (it appears in URLs)`
+        : `WebUI entry id "${id}" ${ID_CHARACTERS} (it appears in URLs)`,
   },
   {
     shape: /^\/webui\/\d+\/kind$/,
@@ -66,7 +80,10 @@ function schemaProblem(error: ErrorObject, file: string): ToolpackProblem {
   const issue = describeSchemaError(error);
   const pointer = issue.path;
   const special = RULES_BY_FIELD.find(
-    (candidate) => candidate.keyword === error.keyword && candidate.shape.test(error.instancePath),
+    (candidate) =>
+      candidate.keyword === error.keyword &&
+      candidate.shape.test(error.instancePath) &&
+      (candidate.value === undefined || candidate.value.test(String(error.data))),
   );
   if (special) return { file, rule: special.rule, message: special.describe(String(error.data)), pointer };
   const blank = error.keyword === 'pattern' && error.params.pattern === NOT_BLANK_PATTERN;

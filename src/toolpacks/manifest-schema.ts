@@ -13,8 +13,11 @@ export const MANIFEST_FILE = 'suzumio.toolpack.json';
 export const DEFAULT_RUNNER = 'runner.mjs';
 export const DEFAULT_CONTROLLER = 'controller.mjs';
 
-/** Letters, digits, `.`, `_`, `-` (Suzumio's toolpack id rule). */
-export const TOOLPACK_ID_PATTERN = '^[A-Za-z0-9._-]+$';
+/**
+ * Letters, digits, `.`, `_`, `-` (Suzumio's toolpack id rule), but not `.` or `..`: ids name
+ * directories (`toolpack-state/<id>`) and URL segments, where those two mean "here" and "up".
+ */
+export const TOOLPACK_ID_PATTERN = '^(?!\\.\\.?$)[A-Za-z0-9._-]+$';
 /** The tool registry's rule: letters, digits, `_`, `-` in parts joined by `.`, and no `__` anywhere. */
 export const TOOL_NAME_PATTERN = '^(?!.*__)[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*$';
 /** WebUI entry ids appear in URLs (`/tool-ui/:toolpack/:entry`), so they follow the toolpack id rule. */

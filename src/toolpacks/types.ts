@@ -10,9 +10,12 @@ export type ToolpackRule =
   | 'directory-missing'
   // The manifest as a whole.
   | 'manifest-missing'
+  | 'manifest-symlink-escape'
+  | 'manifest-too-large'
   | 'manifest-json'
   | 'manifest-schema'
   | 'id-characters'
+  | 'id-dot-segment'
   | 'id-mismatch'
   // The runner and controller modules.
   | 'path-absolute'

@@ -1,8 +1,9 @@
-import { readFile, realpath, stat } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { checkEntries, parseManifest } from './manifest-content.js';
 import { MANIFEST_FILE } from './manifest-schema.js';
 import { checkModulePath, HTTP_URL } from './module-path.js';
+import { readManifest } from './read-manifest.js';
 import type { ToolpackManifestResult, ToolpackProblem } from './types.js';
 
 export interface LoadToolpackManifestOptions {
@@ -39,14 +40,9 @@ export async function loadToolpackManifest(
 
   // Problems in the manifest name it as the operator wrote the path; the result holds real paths.
   const shownManifest = path.join(written, MANIFEST_FILE);
-  let text: string;
-  try {
-    text = await readFile(path.join(directory, MANIFEST_FILE), 'utf8');
-  } catch (error) {
-    const message = `cannot read ${MANIFEST_FILE} (${(error as NodeJS.ErrnoException).code}); every toolpack directory needs one`;
-    return failed([{ file: shownManifest, rule: 'manifest-missing', message }]);
-  }
-  const parsed = parseManifest(text, shownManifest);
+  const read = await readManifest(directory, shownManifest);
+  if (!read.ok) return failed([read.problem]);
+  const parsed = parseManifest(read.text, shownManifest);
   if (!parsed.ok) return failed(parsed.problems);
   const { manifest } = parsed;
 

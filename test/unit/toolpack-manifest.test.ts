@@ -23,6 +23,9 @@ const EXPECTED: Record<string, ToolpackRule> = {
   'manifest-schema-webui-title': 'manifest-schema',
   'id-characters': 'id-characters',
   'id-mismatch': 'id-mismatch',
+  'id-dot-segment': 'id-dot-segment',
+  'manifest-symlink-escape': 'manifest-symlink-escape',
+  'manifest-too-large': 'manifest-too-large',
   'path-http': 'path-http',
   'path-absolute': 'path-absolute',
   'path-escape': 'path-escape',
@@ -74,6 +77,20 @@ beforeAll(async () => {
   await symlink(
     path.join(workspace, 'outside/controller.mjs'),
     path.join(bad, 'path-symlink-escape/controller.mjs'),
+  );
+  // A valid manifest, but outside the toolpack: only the symlink rule refuses it.
+  await writeFile(
+    path.join(workspace, 'outside', MANIFEST_FILE),
+    JSON.stringify({ id: 'manifest-symlink-escape', tools: [tool('escaped.run')] }),
+  );
+  await symlink(
+    path.join(workspace, 'outside', MANIFEST_FILE),
+    path.join(bad, 'manifest-symlink-escape', MANIFEST_FILE),
+  );
+  // A valid manifest padded past the 1 MiB limit (too big to keep in git).
+  await writeFile(
+    path.join(bad, 'manifest-too-large', MANIFEST_FILE),
+    `${JSON.stringify({ id: 'manifest-too-large', tools: [tool('large.run')] })}${' '.repeat(2 * 1024 * 1024)}`,
   );
 });
 
@@ -219,6 +236,58 @@ describe('a single toolpack', () => {
     );
   });
 
+  it('refuses "." and ".." as toolpack and WebUI ids, naming the rule', async () => {
+    for (const id of ['.', '..']) {
+      await writeToolpack(`dots-${id.length}`, { id, tools: [] });
+      const result = await loadToolpackManifest({ directory: `dots-${id.length}`, configPath });
+      expect(result.ok ? [] : result.problems).toEqual([
+        {
+          file: path.join(workspace, `dots-${id.length}`, MANIFEST_FILE),
+          rule: 'id-dot-segment',
+          message: `toolpack id "${id}" is a path segment ("." or ".."), which names a directory, not a toolpack`,
+          pointer: '/id',
+        },
+      ]);
+      await writeToolpack(`dots-webui-${id.length}`, {
+        id: 'dots',
+        tools: [],
+        webui: [{ id, title: 'Up', kind: 'panel' }],
+      });
+      const entry = await loadToolpackManifest({ directory: `dots-webui-${id.length}`, configPath });
+      expect(entry.ok ? [] : entry.problems.map((problem) => [problem.rule, problem.message])).toEqual([
+        ['webui-id-invalid', expect.stringContaining(`WebUI entry id "${id}" is a path segment`)],
+      ]);
+    }
+    // Dots inside an id are still fine.
+    await writeToolpack('dotted', { id: 'a..b', tools: [] });
+    expect((await loadToolpackManifest({ directory: 'dotted', configPath })).ok).toBe(true);
+  });
+
+  it('refuses a manifest over 1 MiB without reading it, and a manifest linked from outside', async () => {
+    const large = await loadToolpackManifest({
+      directory: 'bad-toolpacks/manifest-too-large',
+      configPath,
+    });
+    expect(large.ok ? '' : large.problems[0]?.message).toMatch(
+      /^suzumio\.toolpack\.json is \d+ bytes; a manifest may have at most 1048576 bytes \(1 MiB\), so it is not read$/,
+    );
+    const linked = await loadToolpackManifest({
+      directory: 'bad-toolpacks/manifest-symlink-escape',
+      configPath,
+    });
+    expect(linked.ok ? '' : linked.problems[0]?.message).toBe(
+      `${MANIFEST_FILE} is a symlink to ${await realpath(path.join(workspace, 'outside', MANIFEST_FILE))}, outside the toolpack directory; the manifest must live in the toolpack`,
+    );
+    // A manifest linked from inside the directory is read.
+    await writeToolpack('inner-link', { id: 'inner-link', tools: [] });
+    await rename(
+      path.join(workspace, 'inner-link', MANIFEST_FILE),
+      path.join(workspace, 'inner-link', 'manifest.real.json'),
+    );
+    await symlink('manifest.real.json', path.join(workspace, 'inner-link', MANIFEST_FILE));
+    expect((await loadToolpackManifest({ directory: 'inner-link', configPath })).ok).toBe(true);
+  });
+
   it('reports every rule broken after the schema passes, each with its pointer', async () => {
     await writeToolpack('several', {
       id: 'several',
@@ -301,6 +370,8 @@ describe('tools.toolpacks in the config', () => {
     const cases: Array<[unknown, string]> = [
       ['cor', '/tools/toolpacks/0'],
       [{ path: './x', id: 'bad id' }, '/tools/toolpacks/0/id'],
+      [{ path: './x', id: '..' }, '/tools/toolpacks/0/id'],
+      [{ path: './x', id: '.' }, '/tools/toolpacks/0/id'],
       [{ path: './x' }, '/tools/toolpacks/0/id'],
       [{ path: '', id: 'x' }, '/tools/toolpacks/0/path'],
       [{ path: './x', id: 'x', extra: true }, '/tools/toolpacks/0/extra'],
