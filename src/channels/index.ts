@@ -1,7 +1,14 @@
+export type { ReconnectSettings } from './backoff.js';
 export { type ChannelCredentialCheck, checkChannelCredentials } from './check-credentials.js';
 export { createDiscordAdapter } from './discord/index.js';
 export { describeStartFailure } from './network-error.js';
 export { createSlackAdapter, type SlackAdapter } from './slack/index.js';
+export {
+  type ChannelState,
+  type ChannelSupervisor,
+  createChannelSupervisor,
+  type SupervisedChannel,
+} from './supervisor.js';
 export type {
   ChannelAdapter,
   ChannelName,

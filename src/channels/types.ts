@@ -62,4 +62,9 @@ export interface ChannelAdapter {
   stop(): Promise<void>;
   send(route: DeliveryRoute, message: OutboundMessage): Promise<void>;
   sendDelta?(route: DeliveryRoute, delta: OutboundDelta): void;
+  /**
+   * Whether an error `start` threw means the platform refused the credentials (a config
+   * problem) rather than being unreachable or down.
+   */
+  tokenRefused?(error: unknown): boolean;
 }

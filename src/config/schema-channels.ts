@@ -35,6 +35,31 @@ const CHANNEL_ACCESS = {
     default: false,
     description: "Hear other bots' messages (the bot's own are never heard).",
   }),
+  reconnect: Strict(
+    {
+      initialDelayMs: Type.Integer({
+        minimum: 10,
+        default: 1000,
+        description: 'Wait before the first retry; each failed attempt doubles it (with jitter).',
+      }),
+      maxDelayMs: Type.Integer({
+        minimum: 10,
+        default: 300_000,
+        description: 'The longest wait between two attempts.',
+      }),
+      refusedDelayMs: Type.Integer({
+        minimum: 10,
+        default: 1_800_000,
+        description:
+          'Wait between attempts while the platform refuses the token (a config problem; retried slowly in case the refusal was the outage).',
+      }),
+    },
+    {
+      default: {},
+      description:
+        'How a channel that could not connect (the platform down or unreachable) is retried until it connects.',
+    },
+  ),
 };
 
 /** `channels`: the web chat, Slack and Discord. */

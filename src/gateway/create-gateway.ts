@@ -2,11 +2,12 @@ import path from 'node:path';
 import type { AgentRunner, ModelProvider, ProviderOptions, TurnRunner } from '../agents/index.js';
 import {
   type ChannelAdapter,
+  type ChannelSupervisor,
+  createChannelSupervisor,
   createDiscordAdapter,
   createSlackAdapter,
   createWebchatAdapter,
   type DeliveryRoute,
-  describeStartFailure,
   type OutboundMessage,
 } from '../channels/index.js';
 import {
@@ -86,6 +87,9 @@ export function createGateway(options: GatewayOptions): Gateway {
   let router: Router | undefined;
   let http: HttpServer | undefined;
   const adapters: ChannelAdapter[] = [];
+  let channels: ChannelSupervisor | undefined;
+  const reconnectOf = (name: string) =>
+    name === 'slack' || name === 'discord' ? config.channels[name]?.reconnect : undefined;
   const stopping = new AbortController();
   let subagents: SubagentManager | undefined;
   let restartNote: Promise<void> | undefined;
@@ -277,24 +281,16 @@ export function createGateway(options: GatewayOptions): Gateway {
       controllers: local.controllers,
       logger: logger.child({ component: 'signals' }),
     });
-    const dispatch = router.dispatch;
-    for (const adapter of [...adapters]) {
-      try {
-        await adapter.start(dispatch);
-      } catch (error) {
-        // A platform that refuses the token or cannot be reached must not take the other channels down.
-        if (adapter.name === 'webchat') throw error;
-        logger.error(
-          { err: error, channel: adapter.name },
-          `${adapter.name} could not start (${describeStartFailure(error)}); running without it, the other channels keep running; \`switchboard doctor\` checks its credentials`,
-        );
-        adapters.splice(adapters.indexOf(adapter), 1);
-        await adapter.stop().catch(() => {});
-      }
-    }
+    channels = createChannelSupervisor({
+      channels: adapters.map((adapter) => ({ adapter, reconnect: reconnectOf(adapter.name) })),
+      logger,
+    });
+    // Slack or Discord failing to start costs only that channel: it is retried until it connects.
+    await channels.start(router.dispatch);
+    const channelStates = channels.states;
 
-    // Only while Slack runs: an adapter that could not start was removed from `adapters`.
-    const slackEvents = slack && adapters.includes(slack) ? slack.eventsListener : undefined;
+    // HTTP mode: until Slack is connected, the listener answers 503 and Slack delivers again.
+    const slackEvents = slack?.eventsListener;
     http = await createHttpServer({
       host: config.http.host,
       port: config.http.port,
@@ -302,6 +298,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       logger: logger.child({ component: 'http' }),
       sessions: createSessionsView(sessions, router, subagentService),
       slackEvents,
+      channels: channelStates,
       toolUi: {
         projectId: config.project.id,
         entries: () => webuiEntries,
@@ -355,6 +352,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   async function stop() {
     // Order matters: refuse new messages, let turns end, then close transports and storage.
     stopping.abort();
+    channels?.endRetries();
     await signals?.scheduler.stop();
     // Sub-agent runs that end during the drain record their end before the store closes.
     const subagentsClosed = subagents?.close();
@@ -362,11 +360,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     await router?.close(config.gateway.drainTimeoutMs);
     await subagentsClosed;
     await toolpackRuntime?.stop();
-    for (const adapter of adapters.splice(0).reverse()) {
-      await adapter
-        .stop()
-        .catch((error: unknown) => logger.warn({ err: error, channel: adapter.name }, 'channel stop failed'));
-    }
+    await channels?.stop();
     await http?.close();
     await store?.close();
     router = undefined;

@@ -10,7 +10,7 @@ import type { Logger } from '../logging/index.js';
 import { createAuthHook } from './auth.js';
 import { handleHttpError } from './errors.js';
 import { createRequestGuard } from './request-guard.js';
-import { registerHealthRoutes } from './routes/health.js';
+import { type ChannelStates, registerHealthRoutes } from './routes/health.js';
 import { registerSessionRoutes, type SessionsView } from './routes/sessions.js';
 import { registerSlackEventsRoute } from './routes/slack-events.js';
 import { registerToolUiRoutes, type ToolUiOptions } from './routes/tool-ui.js';
@@ -33,6 +33,8 @@ export interface HttpServerOptions {
   toolUi?: ToolUiOptions | undefined;
   /** Slack in HTTP mode: the listener for `POST /slack/events` (it checks Slack's signatures). */
   slackEvents?: RequestListener | undefined;
+  /** Each chat channel's state, for `/healthz` and `/readyz`. */
+  channels?: ChannelStates | undefined;
 }
 
 export interface HttpServer {
@@ -58,7 +60,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
   app.addHook('onSend', async (_request, reply) => {
     setSecurityHeaders(reply);
   });
-  registerHealthRoutes(app);
+  registerHealthRoutes(app, options.channels);
   registerSessionRoutes(app, options.sessions);
   registerToolpackRoutes(app, options.toolpacks);
   if (options.webchat)

@@ -86,7 +86,7 @@ describe('pm2 with ecosystem.config.cjs', () => {
     );
     expect(ready).toMatchObject({ pid: app.pid, url: baseUrl, restarts: 0 });
     const health = await fetch(`${baseUrl}/healthz`);
-    expect(await health.json()).toEqual({ status: 'ok' });
+    expect(await health.json()).toMatchObject({ status: 'ok' });
     const lines = await readLogFile(outLog);
     // The relative stateDir resolved against the workdir pm2 was given, not the repository.
     expect(String(lines.find((line) => line.msg === 'gateway started')?.store)).toContain(

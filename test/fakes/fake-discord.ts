@@ -58,6 +58,10 @@ export interface FakeDiscord {
   resumes(): number;
   /** The DM channel the fake opened with a user (`POST /users/@me/channels`). */
   dmChannelOf(userId: string): string | undefined;
+  /** Stops listening (connections to the port are refused) and cuts the open ones, as an outage does. */
+  goDown(): Promise<void>;
+  /** Listens again on the same port. */
+  comeUp(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -67,6 +71,8 @@ const snowflake = () => String(nextSnowflake++);
 export async function createFakeDiscord(options: {
   token: string;
   guilds: FakeGuild[];
+  /** Start down: the port is reserved but refuses connections until `comeUp()`. */
+  down?: boolean;
 }): Promise<FakeDiscord> {
   const botId = snowflake();
   const botUser = { id: botId, username: 'switchboard', discriminator: '0', avatar: null, bot: true };
@@ -299,6 +305,16 @@ export async function createFakeDiscord(options: {
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const port = (server.address() as AddressInfo).port;
+  let listening = true;
+  const goDown = async () => {
+    if (!listening) return;
+    listening = false;
+    for (const socket of gateway.clients) socket.terminate();
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeAllConnections();
+    await closed;
+  };
+  if (options.down) await goDown();
 
   return {
     apiBase: `http://127.0.0.1:${port}/api`,
@@ -318,11 +334,17 @@ export async function createFakeDiscord(options: {
     },
     resumes: () => resumeCount,
     dmChannelOf: (userId) => dmChannels.get(userId),
+    goDown,
+    async comeUp() {
+      if (listening) return;
+      server.listen(port, '127.0.0.1');
+      await once(server, 'listening');
+      listening = true;
+    },
     async close() {
       for (const socket of gateway.clients) socket.terminate();
       await new Promise<void>((resolve) => gateway.close(() => resolve()));
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await goDown();
     },
   };
 }

@@ -21,6 +21,8 @@ export interface FakeSlackOptions {
   botToken?: string;
   /** When given, `apps.connections.open` must carry this app-level token or is answered `invalid_auth`. */
   appToken?: string;
+  /** Start down: the port is reserved but refuses connections until `comeUp()`. */
+  down?: boolean;
 }
 
 export interface FakeSlack {
@@ -56,6 +58,10 @@ export interface FakeSlack {
   rateLimit(method: string, count: number, retryAfterSeconds: number): void;
   /** Answers calls to `method` whose `channel` is `channel` with `{ ok: false, error }`, as Slack does. */
   failFor(method: string, channel: string, error: string): void;
+  /** Stops listening (connections to the port are refused) and cuts the open ones, as an outage does. */
+  goDown(): Promise<void>;
+  /** Listens again on the same port. */
+  comeUp(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -124,6 +130,16 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
+  let listening = true;
+  const goDown = async () => {
+    if (!listening) return;
+    listening = false;
+    for (const socket of sockets) socket.terminate();
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeAllConnections();
+    await closed;
+  };
+  if (options.down) await goDown();
 
   /** Whether the call carries the token its method needs; always true without the token options. */
   function authorized(method: string, request: IncomingMessage, args: Record<string, string>): boolean {
@@ -244,11 +260,16 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     get sockets() {
       return sockets.size;
     },
+    goDown,
+    async comeUp() {
+      if (listening) return;
+      await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+      listening = true;
+    },
     async close() {
       for (const socket of sockets) socket.terminate();
       await new Promise<void>((resolve) => wss.close(() => resolve()));
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await goDown();
     },
   };
   return fake;

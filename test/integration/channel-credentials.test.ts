@@ -38,9 +38,11 @@ describe('refused channel credentials at start', () => {
         },
       },
     });
-    expect(channelErrors(gateway.logLines, 'slack')).toContain(
-      'slack could not start (An API error occurred: invalid_auth); running without it, the other channels ' +
-        'keep running; `switchboard doctor` checks its credentials',
+    // A refused token is a config problem: named as such, retried only slowly (refusedDelayMs).
+    expect(channelErrors(gateway.logLines, 'slack')).toContainEqual(
+      expect.stringMatching(
+        /^slack refused the credentials \(An API error occurred: invalid_auth\); fix channels\.slack \(`switchboard doctor` checks it\); trying again in \d+ min, the other channels keep running$/,
+      ),
     );
     expect(gateway.logLines.join('\n')).not.toContain('xoxb-wrong-5555');
     // Refused at auth.test: Socket Mode was never opened.
@@ -54,10 +56,16 @@ describe('refused channel credentials at start', () => {
     gateway = await startTestGateway({
       config: { channels: { discord: { token: 'discord-wrong-6666', apiBase: discord.apiBase } } },
     });
-    expect(channelErrors(gateway.logLines, 'discord')).toContain(
-      'discord could not start (An invalid token was provided); running without it, the other channels ' +
-        'keep running; `switchboard doctor` checks its credentials',
+    expect(channelErrors(gateway.logLines, 'discord')).toContainEqual(
+      expect.stringMatching(
+        /^discord refused the credentials \(An invalid token was provided\); fix channels\.discord \(`switchboard doctor` checks it\); trying again in \d+ min, the other channels keep running$/,
+      ),
     );
+    expect((await fetch(`${gateway.url}/healthz`).then((response) => response.json())) as unknown).toEqual({
+      status: 'degraded',
+      channels: { webchat: 'connected', discord: 'refused' },
+      down: ['discord'],
+    });
     expect(gateway.logLines.join('\n')).not.toContain('discord-wrong-6666');
     expect(discord.connections()).toBe(0);
     expect((await gateway.send('/whoami')).body.replies[0].text).toContain('webchat:local');

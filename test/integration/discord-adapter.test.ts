@@ -35,6 +35,7 @@ function configFor(overrides: Partial<DiscordConfig> = {}): DiscordConfig {
     dmPolicy: 'allowlist',
     allowFrom: [ALICE],
     allowBots: false,
+    reconnect: { initialDelayMs: 1000, maxDelayMs: 300_000, refusedDelayMs: 1_800_000 },
     ...overrides,
   };
 }

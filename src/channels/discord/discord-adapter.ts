@@ -145,6 +145,8 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): ChannelAda
       }
       logger.info({ user: created.user?.tag, guilds: created.guilds.cache.size }, 'discord connected');
     },
+    // discord.js turns a 401 from Discord into its TokenInvalid error.
+    tokenRefused: (error) => (error as { code?: unknown } | undefined)?.code === 'TokenInvalid',
     async stop() {
       onInbound = undefined;
       for (const key of [...typing.keys()]) stopTyping(key);

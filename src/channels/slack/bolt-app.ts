@@ -1,5 +1,12 @@
 import type { RequestListener } from 'node:http';
-import { App, type Logger as BoltLogger, HTTPReceiver, LogLevel, SocketModeReceiver } from '@slack/bolt';
+import {
+  App,
+  type Logger as BoltLogger,
+  HTTPReceiver,
+  LogLevel,
+  SocketModeReceiver,
+  webApi,
+} from '@slack/bolt';
 import type { Logger } from '../../logging/index.js';
 import { type SlackConfig, slackApiUrl } from './types.js';
 
@@ -13,6 +20,11 @@ export type WebClientOptions = NonNullable<
 
 export interface BoltApp {
   app: App;
+  /**
+   * The Web API client for the start's `auth.test`, without retries: a start that fails is
+   * retried by the channel supervisor with its own backoff, so retries here would only stack.
+   */
+  startClient: webApi.WebClient;
   /**
    * HTTP mode: handles Slack's POSTs to `/slack/events` (signature and timestamp checked, then the
    * event dispatched). It listens nowhere itself: the gateway's HTTP server hands requests to it.
@@ -44,6 +56,11 @@ export function createBoltApp(options: {
     slackApiUrl: slackApiUrl(config),
   };
   const boltLogger = toBoltLogger(logger);
+  const startClient = new webApi.WebClient(config.botToken, {
+    ...clientOptions,
+    logger: boltLogger,
+    retryConfig: { retries: 0 },
+  });
   const newApp = (receiver: HTTPReceiver | SocketModeReceiver) =>
     new App({
       token: config.botToken,
@@ -62,6 +79,7 @@ export function createBoltApp(options: {
     const app = newApp(receiver);
     return {
       app,
+      startClient,
       // Bound by Bolt; events reach the app once `init` has run.
       requestListener: receiver.requestListener,
       start: () => app.init(),
@@ -77,6 +95,7 @@ export function createBoltApp(options: {
   const app = newApp(receiver);
   return {
     app,
+    startClient,
     async start() {
       await app.init();
       await app.start();

@@ -21,6 +21,15 @@ const REFUSED_TOKEN_ERRORS = new Set([
   'missing_scope',
 ]);
 
+/** Whether a Web API error means Slack did not accept the token (as opposed to being unreachable or down). */
+export function isRefusedTokenError(error: unknown): boolean {
+  const failure = error as SlackFailure | undefined;
+  return (
+    failure?.code === webApi.ErrorCode.PlatformError &&
+    REFUSED_TOKEN_ERRORS.has(String(failure.data?.error ?? ''))
+  );
+}
+
 /** Slack's Web API client without its console logging: failures come back in the result. */
 const SILENT_LOGGER: NonNullable<webApi.WebClientOptions['logger']> = {
   debug: () => {},

@@ -9,6 +9,7 @@ import type {
   OutboundMessage,
 } from '../types.js';
 import { createBoltApp, type WebClientOptions } from './bolt-app.js';
+import { isRefusedTokenError } from './check-credentials.js';
 import { type SlackEventFacts, shouldHear, stripMention } from './hear.js';
 import { createMemory } from './memory.js';
 import type { RawEventBody, RawMessageEvent, SlackConfig } from './types.js';
@@ -29,7 +30,8 @@ export interface SlackAdapter extends ChannelAdapter {
   readonly botUserId: string | undefined;
   /**
    * HTTP mode: the listener for Slack's event POSTs (path `/slack/events`), which checks their
-   * signatures; whoever serves HTTP mounts it. Undefined in Socket Mode.
+   * signatures; whoever serves HTTP mounts it. Until Slack is connected it answers 503, so
+   * Slack delivers the event again later. Undefined in Socket Mode.
    */
   readonly eventsListener: RequestListener | undefined;
 }
@@ -55,6 +57,8 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
   /** User id → DM channel id, from inbound DMs and `conversations.open`. */
   const directChannels = new Map<string, string>();
   let onInbound: InboundHandler | undefined;
+  /** Started and not stopped since. */
+  let connected = false;
   let botUserId: string | undefined;
   let botId: string | undefined;
 
@@ -137,6 +141,19 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     return id;
   };
 
+  /** Bolt's listener while Slack is connected; before (or between) starts, 503 and Slack tries again. */
+  function eventsListener(): RequestListener | undefined {
+    const listener = bolt.requestListener;
+    if (listener === undefined) return undefined;
+    return (request, response) => {
+      if (connected) return listener(request, response);
+      request.resume();
+      response
+        .writeHead(503, { 'content-type': 'text/plain', 'retry-after': '10' })
+        .end('slack is not connected yet');
+    };
+  }
+
   bolt.app.event('message', async ({ event, body }) => {
     receive(event as unknown as RawMessageEvent, body as RawEventBody, false);
   });
@@ -152,17 +169,20 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     get botUserId() {
       return botUserId;
     },
-    eventsListener: bolt.requestListener,
+    eventsListener: eventsListener(),
     async start(handler) {
-      const identity = await client.auth.test();
+      const identity = await bolt.startClient.auth.test();
       botUserId = identity.user_id;
       botId = identity.bot_id;
       onInbound = handler;
       await bolt.start();
+      connected = true;
       logger.info({ mode: config.mode, botUserId }, 'slack connected');
     },
+    tokenRefused: isRefusedTokenError,
     async stop() {
       onInbound = undefined;
+      connected = false;
       // Turns still running end on their own (the gateway interrupts them); their replies may still post.
       await bolt.stop();
     },

@@ -1,0 +1,172 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createFakeDiscord, type FakeDiscord } from '../fakes/fake-discord.js';
+import { eventCallback, type FakeSlack, postSignedEvent, startFakeSlack } from '../fakes/fake-slack.js';
+import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
+import { pollUntil } from '../helpers/process.js';
+
+/**
+ * Channels that could not start recover by themselves: the real Bolt and discord.js against
+ * fakes that start down and come up later. `/healthz` (alive) and `/readyz` (every channel
+ * connected) say which channel is down meanwhile, without authentication and without secrets.
+ */
+
+const GUILD = '900000000000000401';
+const CHANNEL = '910000000000000401';
+const ALICE = '930000000000000401';
+const DISCORD_TOKEN = 'fake-discord-recover-token';
+/** Quick retries, so a test waits for the fake coming up rather than for a backoff. */
+const RECONNECT = { initialDelayMs: 20, maxDelayMs: 100 };
+
+let gateway: TestGateway | undefined;
+let slack: FakeSlack | undefined;
+let discord: FakeDiscord | undefined;
+afterEach(async () => {
+  await gateway?.dispose();
+  await slack?.close();
+  await discord?.close();
+  gateway = undefined;
+  slack = undefined;
+  discord = undefined;
+});
+
+/** An unauthenticated GET (health endpoints need no token). */
+async function getPublic(url: string): Promise<{ status: number; body: any; text: string }> {
+  const response = await fetch(url, { headers: { connection: 'close' } });
+  const text = await response.text();
+  return { status: response.status, body: JSON.parse(text), text };
+}
+
+describe('a channel that could not start', () => {
+  it('Slack down at start: /healthz degraded naming slack, retried until it connects, then answers', async () => {
+    slack = await startFakeSlack({ down: true, echoPosts: true });
+    gateway = await startTestGateway({
+      config: {
+        channels: {
+          slack: {
+            botToken: 'xoxb-recover-secret',
+            appToken: 'xapp-recover-secret',
+            apiUrl: slack.apiUrl,
+            reconnect: RECONNECT,
+          },
+        },
+      },
+    });
+    const down = await getPublic(`${gateway.url}/healthz`);
+    expect(down.status).toBe(200);
+    expect(down.body).toMatchObject({ status: 'degraded', down: ['slack'] });
+    expect(down.body.channels.slack).toMatch(/^(connecting|retrying)$/);
+    expect(down.body.channels.webchat).toBe('connected');
+    expect(down.text).not.toContain('recover-secret');
+    expect(down.text).not.toContain(slack.apiUrl);
+    const notReady = await getPublic(`${gateway.url}/readyz`);
+    expect(notReady.status).toBe(503);
+    expect(notReady.body).toMatchObject({ ready: false, down: ['slack'] });
+    // The web chat runs meanwhile.
+    expect((await gateway.send('/whoami')).body.replies[0].text).toContain('webchat:local');
+
+    await slack.comeUp();
+    await slack.connected();
+    await expect
+      .poll(async () => (await getPublic(`${gateway?.url}/healthz`)).body, { timeout: 10_000 })
+      .toEqual({ status: 'ok', channels: { webchat: 'connected', slack: 'connected' }, down: [] });
+    expect((await getPublic(`${gateway.url}/readyz`)).status).toBe(200);
+    await slack.deliver({
+      type: 'message',
+      channel: 'C1',
+      channel_type: 'channel',
+      user: 'U1',
+      text: `<@${slack.botUserId}> /whoami`,
+      ts: '50.1',
+    });
+    const reply = await slack.waitForCall('chat.postMessage', (call) => call.args.thread_ts === '50.1');
+    expect(reply.args.text).toBe('You are slack:U1 (not an owner).');
+    expect(gateway.logLines.some((line) => line.includes('slack connected after'))).toBe(true);
+  });
+
+  it('Slack HTTP mode down at start: events are answered 503 (Slack delivers again) until it connects', async () => {
+    slack = await startFakeSlack({ down: true });
+    const secret = 'recover-signing-secret';
+    gateway = await startTestGateway({
+      config: {
+        channels: {
+          slack: {
+            mode: 'http',
+            botToken: 'xoxb-http',
+            signingSecret: secret,
+            apiUrl: slack.apiUrl,
+            reconnect: RECONNECT,
+          },
+        },
+      },
+    });
+    const event = (ts: string) =>
+      eventCallback(
+        { type: 'message', channel: 'C1', channel_type: 'channel', user: 'U1', text: '<@UBOT> /whoami', ts },
+        `Ev${ts}`,
+      );
+    expect(await postSignedEvent(`${gateway.url}/slack/events`, event('60.1'), secret)).toBe(503);
+    await slack.comeUp();
+    await expect
+      .poll(async () => (await getPublic(`${gateway?.url}/healthz`)).body.status, { timeout: 10_000 })
+      .toBe('ok');
+    expect(await postSignedEvent(`${gateway.url}/slack/events`, event('60.1'), secret, { retryNum: 1 })).toBe(
+      200,
+    );
+    await slack.waitForCall('chat.postMessage', (call) => call.args.thread_ts === '60.1');
+  });
+
+  it('Discord down at start: retried until it connects, then answers', async () => {
+    discord = await createFakeDiscord({
+      token: DISCORD_TOKEN,
+      guilds: [{ id: GUILD, channels: [CHANNEL] }],
+      down: true,
+    });
+    gateway = await startTestGateway({
+      config: {
+        channels: { discord: { token: DISCORD_TOKEN, apiBase: discord.apiBase, reconnect: RECONNECT } },
+      },
+    });
+    const down = await getPublic(`${gateway.url}/healthz`);
+    expect(down.body).toMatchObject({ status: 'degraded', down: ['discord'] });
+    expect(down.text).not.toContain(DISCORD_TOKEN);
+
+    await discord.comeUp();
+    await expect
+      .poll(async () => (await getPublic(`${gateway?.url}/healthz`)).body.status, { timeout: 15_000 })
+      .toBe('ok');
+    const id = discord.dispatchMessage({
+      channelId: CHANNEL,
+      guildId: GUILD,
+      authorId: ALICE,
+      content: `<@${discord.botId}> /whoami`,
+      mentions: [discord.botId],
+    });
+    const fake = discord;
+    await pollUntil('the Discord reply', () => fake.posted.find((post) => post.replyTo === id));
+    expect(fake.connections()).toBe(1);
+  }, 30_000);
+
+  it('a refused Slack token is named as refused in /healthz and logged as a config problem', async () => {
+    slack = await startFakeSlack({ botToken: 'xoxb-the-right-one' });
+    gateway = await startTestGateway({
+      config: {
+        channels: {
+          slack: {
+            botToken: 'xoxb-a-wrong-secret',
+            appToken: 'xapp-any',
+            apiUrl: slack.apiUrl,
+            reconnect: RECONNECT,
+          },
+        },
+      },
+    });
+    const health = await getPublic(`${gateway.url}/healthz`);
+    expect(health.body).toMatchObject({
+      status: 'degraded',
+      down: ['slack'],
+      channels: { slack: 'refused' },
+    });
+    expect(health.text).not.toContain('wrong-secret');
+    expect(gateway.logLines.some((line) => line.includes('slack refused the credentials'))).toBe(true);
+  });
+});
