@@ -1,56 +1,79 @@
+import { isDeepStrictEqual } from 'node:util';
+
 /**
  * JSON merge patch (RFC 7396) with one extension for config arrays.
  *
  * RFC 7396: a patch object merges into the target key by key, recursively; a `null` value deletes
  * the key; any other value (string, number, boolean, array) replaces the target's value whole.
  *
- * Extension, id-merge: when the patch array is non-empty and every item of both the target array
- * and the patch array is an object with an `id` (string or number), the arrays merge by id: a patch
- * item whose id is in the target merges into that item with these same rules (so `null` deletes a
- * key of the item), and an item with a new id is appended. The order of the target is kept. Any
- * other array, including `[]`, replaces the target's array. An item cannot be deleted by id: to
- * remove one, patch the whole array without it, or use `config.apply`.
+ * Extension, id-merge: when the target array holds at least one object with an `id` (string or
+ * number) — `tools.toolpacks` mixes names and `{ path, id }` objects — a patch array merges into it
+ * instead of replacing it, so that an edit of one item cannot wipe the others:
+ * - a patch item with an id the target has merges into that item with these same rules (so `null`
+ *   deletes a key of the item); one with a new id is appended;
+ * - every other patch item (a name, an object without an id) is appended unless the target already
+ *   holds an equal item; the target's own items are all kept, in their order.
+ * So `[]` changes nothing there, and no item can be removed by a patch: the `replace` option (the
+ * gateway tool's `replacePaths`) makes the patch replace the array whole at the paths it names.
+ * An array whose target has no id items is replaced, as RFC 7396 says.
  *
  * The RFC 7396 libraries on npm (json-merge-patch, ...) implement the RFC only, without the
  * id-merge rule, hence this function. It is pure: the inputs are not modified and the result shares
  * no objects with them.
  */
-export function applyMergePatch(target: unknown, patch: unknown): unknown {
+export function applyMergePatch(target: unknown, patch: unknown, options: MergePatchOptions = {}): unknown {
+  return merge(target, patch, [], options.replace ?? (() => false));
+}
+
+export interface MergePatchOptions {
+  /** Paths (keys and array indexes from the root) where an array patch replaces the target array whole. */
+  replace?: (at: readonly (string | number)[]) => boolean;
+}
+
+type Replace = NonNullable<MergePatchOptions['replace']>;
+
+function merge(target: unknown, patch: unknown, at: (string | number)[], replace: Replace): unknown {
   if (isPlainObject(patch)) {
     const result: Record<string, unknown> = isPlainObject(target) ? copyObject(target) : {};
     for (const [key, value] of Object.entries(patch)) {
       if (value === null) delete result[key];
-      else setOwn(result, key, applyMergePatch(result[key], value));
+      else setOwn(result, key, merge(result[key], value, [...at, key], replace));
     }
     return result;
   }
-  if (Array.isArray(patch) && Array.isArray(target) && mergesById(target, patch)) {
-    return mergeById(target as IdItem[], patch as IdItem[]);
+  if (Array.isArray(patch) && Array.isArray(target) && target.some(hasId) && !replace(at)) {
+    return mergeById(target, patch, at, replace);
   }
   return withoutNulls(patch);
 }
 
 type IdItem = Record<string, unknown> & { id: string | number };
 
-function mergesById(target: unknown[], patch: unknown[]): boolean {
-  return patch.length > 0 && target.every(hasId) && patch.every(hasId);
-}
-
 function hasId(item: unknown): item is IdItem {
   return isPlainObject(item) && (typeof item.id === 'string' || typeof item.id === 'number');
 }
 
-function mergeById(target: IdItem[], patch: IdItem[]): unknown[] {
+function mergeById(
+  target: unknown[],
+  patch: unknown[],
+  at: (string | number)[],
+  replace: Replace,
+): unknown[] {
   const result: unknown[] = target.map((item) => structuredClone(item));
-  const indexById = new Map<string | number, number>(target.map((item, index) => [item.id, index]));
+  const indexById = new Map<string | number, number>();
+  target.forEach((item, index) => {
+    if (hasId(item)) indexById.set(item.id, index);
+  });
   for (const item of patch) {
-    const index = indexById.get(item.id);
-    if (index === undefined) {
-      indexById.set(item.id, result.length);
-      result.push(applyMergePatch({}, item));
-    } else {
-      result[index] = applyMergePatch(result[index], item);
+    const index = hasId(item) ? indexById.get(item.id) : undefined;
+    if (index !== undefined) {
+      result[index] = merge(result[index], item, [...at, index], replace);
+      continue;
     }
+    const added = withoutNulls(item);
+    if (hasId(item)) indexById.set(item.id, result.length);
+    else if (result.some((existing) => isDeepStrictEqual(existing, added))) continue;
+    result.push(added);
   }
   return result;
 }

@@ -113,18 +113,60 @@ describe('applyMergePatch: arrays of objects with ids merge by id', () => {
     expect(applyMergePatch([{ id: 1, a: 1 }], [{ id: 1, b: 2 }])).toEqual([{ id: 1, a: 1, b: 2 }]);
   });
 
-  it('replaces the array when an item of either side has no id, and when the patch is []', () => {
-    expect(applyMergePatch(target, { packs: [{ name: 'x' }] })).toEqual({ packs: [{ name: 'x' }] });
-    expect(applyMergePatch({ list: [{ id: 'a' }, 'b'] }, { list: [{ id: 'a', c: 1 }] })).toEqual({
-      list: [{ id: 'a', c: 1 }],
-    });
-    expect(applyMergePatch(target, { packs: [] })).toEqual({ packs: [] });
+  it('replaces an array whose target has no id items (RFC 7396), and any array with `replace`', () => {
     expect(applyMergePatch({ tools: ['a', 'b'] }, { tools: ['c'] })).toEqual({ tools: ['c'] });
+    expect(applyMergePatch({ list: [] }, { list: [{ id: 'a' }] })).toEqual({ list: [{ id: 'a' }] });
+    const replace = (at: readonly (string | number)[]) => at.join('.') === 'packs';
+    expect(applyMergePatch(target, { packs: [] }, { replace })).toEqual({ packs: [] });
+    expect(applyMergePatch(target, { packs: [{ id: 'x' }] }, { replace })).toEqual({ packs: [{ id: 'x' }] });
+  });
+
+  it('keeps every item of the target when the patch item has no id or the patch is []', () => {
+    expect(applyMergePatch(target, { packs: [{ name: 'x' }] })).toEqual({
+      packs: [...target.packs, { name: 'x' }],
+    });
+    expect(applyMergePatch(target, { packs: [] })).toEqual(target);
   });
 
   it('does not modify the target array', () => {
     const before = structuredClone(target);
     applyMergePatch(target, { packs: [{ id: 'plan', enabled: false }] });
     expect(target).toEqual(before);
+  });
+});
+
+describe('applyMergePatch: arrays mixing plain entries and id items (tools.toolpacks)', () => {
+  const toolpacks = [
+    'core',
+    { path: '../toolpacks/scheduler', id: 'scheduler' },
+    { path: '../toolpacks/plan', id: 'plan' },
+  ];
+
+  it('patching one id item keeps the plain entries and the other items', () => {
+    const patch = { tools: { toolpacks: [{ id: 'scheduler', path: './scheduler-2' }] } };
+    expect(applyMergePatch({ tools: { toolpacks } }, patch)).toEqual({
+      tools: {
+        toolpacks: [
+          'core',
+          { path: './scheduler-2', id: 'scheduler' },
+          { path: '../toolpacks/plan', id: 'plan' },
+        ],
+      },
+    });
+  });
+
+  it('a plain entry the target lacks is appended, one it has is not doubled', () => {
+    expect(applyMergePatch(toolpacks, ['web', 'core', { id: 'notes', path: './notes' }])).toEqual([
+      ...toolpacks,
+      'web',
+      { id: 'notes', path: './notes' },
+    ]);
+  });
+
+  it('merges by id inside nested arrays too', () => {
+    const nested = { a: [{ id: 1, list: ['x', { id: 'k', v: 1 }] }] };
+    expect(applyMergePatch(nested, { a: [{ id: 1, list: [{ id: 'k', v: 2 }] }] })).toEqual({
+      a: [{ id: 1, list: ['x', { id: 'k', v: 2 }] }],
+    });
   });
 });
