@@ -21,13 +21,21 @@ interface ConfigCommandOptions {
   config?: string;
 }
 
-/** Prints the redacted snapshot `{ path, hash, config }`, or only the value at a dot path. */
+/**
+ * Prints the redacted snapshot `{ path, hash, config }`, or only the value at a dot path. A file
+ * that does not load prints `{ path, hash, valid: false, errors }` like the gateway tool (a secret
+ * under a misspelled key is not redacted, so not shown here either) and exits 1.
+ */
 export async function runConfigGet(
   valuePath: string | undefined,
   options: ConfigCommandOptions,
 ): Promise<void> {
   try {
     const { snapshot } = await openEditor(options);
+    if (!('config' in snapshot)) {
+      print(snapshot);
+      return fail(`${snapshot.path} does not load; fix it in the file (or with config patch)`);
+    }
     if (valuePath === undefined) return print(snapshot);
     const parsed = parseConfigPath(valuePath);
     if (!parsed.ok) return fail(parsed.error);
@@ -86,10 +94,10 @@ async function openEditor(options: ConfigCommandOptions) {
   const file = path.resolve(options.config ?? (environment.SWITCHBOARD_CONFIG || DEFAULT_CONFIG_PATH));
   // The state dir is not needed to read; the snapshot tells where it is for the write.
   const reader = createConfigEditor({ path: file, stateDir: process.cwd(), environment });
-  const snapshot = await reader.snapshot();
-  const stateDir = path.resolve(stateDirOf(snapshot.config, environment));
+  const { config } = await reader.snapshot({ includeInvalid: true });
+  const stateDir = path.resolve(stateDirOf(config, environment));
   const editor: ConfigEditor = createConfigEditor({ path: file, stateDir, environment });
-  return { editor, snapshot };
+  return { editor, snapshot: await editor.snapshot() };
 }
 
 /**

@@ -10,12 +10,19 @@ import {
   readConfigFile,
   writeConfigFile,
 } from './config-files.js';
-import { editConfigText, refusedProtectedPath, restorePlaceholders } from './edit-text.js';
+import { editConfigText, restorePlaceholders } from './edit-text.js';
 import { hashConfigText, parseConfigText, parseJsonc } from './load.js';
 import { applyMergePatch, isPlainObject } from './merge-patch.js';
 import { collectSecretValues, createSecretScrubber, findSecretPaths, redactConfig } from './redact.js';
 import type { Config } from './schema.js';
-import { lookupConfigSchema } from './schema-lookup.js';
+import { formatConfigPath, lookupConfigSchema, parseConfigPath } from './schema-lookup.js';
+import {
+  addedEnvReference,
+  findRemovals,
+  type Parts,
+  type ProtectedPath,
+  refusedProtectedPath,
+} from './tool-guard.js';
 
 export const STALE_HASH_ERROR = 'config changed since last load; re-run config.get and retry';
 
@@ -46,8 +53,16 @@ export interface ConfigEditRequest {
   actor: string;
   via: 'tool' | 'command' | 'cli';
   note?: string;
-  /** Paths that may not change (the tool passes ['owners', 'http', 'commands']); a change at or under one is refused naming it. */
-  protectedPaths?: readonly string[];
+  /**
+   * Dot paths whose value the edit replaces whole: a patch array there replaces the array instead
+   * of merging by id, and removing keys or array items at or under them is intended. `''` is the root.
+   */
+  replacePaths?: readonly string[];
+  /**
+   * The model-facing tool's limits: a change to a protected path (findToolProtectedPaths) is
+   * refused naming it, so is a new `${ENV}` reference, and so is a removal outside replacePaths.
+   */
+  guard?: { protectedPaths: readonly ProtectedPath[] };
 }
 
 export type ConfigEditResult =
@@ -59,6 +74,8 @@ export type ConfigEditResult =
       previousHash: string;
       path: string;
       changedPaths: string[];
+      /** What the edit removed (keys, array items), as dot paths; [] when nothing. */
+      removedPaths: string[];
       /** The validated new config, defaults applied, `${ENV}` substituted. */
       config: Config;
       /** Set when the file was written but its audit record could not be. */
@@ -66,9 +83,23 @@ export type ConfigEditResult =
     }
   | { ok: false; error: string };
 
+/**
+ * The file as `config.get` shows it: its own object (no defaults, `${ENV}` references as written),
+ * every secret replaced by REDACTED, and the hash of the raw text (of '' when the file is absent).
+ * A file that does not load (schema, `${ENV}`, references) shows only its errors: a secret under
+ * a misspelled key is not known as a secret, so no part of such a file is shown.
+ */
+export type ConfigSnapshot =
+  | { path: string; hash: string; config: Record<string, unknown> }
+  | { path: string; hash: string; valid: false; errors: string[] };
+
 export interface ConfigEditor {
-  /** The file's own object (no defaults, `${ENV}` references as written), every secret replaced by REDACTED; hash of the raw text ('' → hash of '' when the file is absent). Throws ConfigError when the file cannot be read or parsed. */
-  snapshot(): Promise<{ path: string; hash: string; config: Record<string, unknown> }>;
+  /**
+   * The snapshot; `includeInvalid` adds the redacted object of an invalid file too (for the
+   * operator's shell, never the model). Throws ConfigError when the file cannot be read or parsed.
+   */
+  snapshot(): Promise<ConfigSnapshot>;
+  snapshot(options: { includeInvalid: true }): Promise<ConfigSnapshot & { config: Record<string, unknown> }>;
   lookupSchema(path: string): ReturnType<typeof lookupConfigSchema>;
   patch(request: ConfigEditRequest): Promise<ConfigEditResult>;
   apply(request: ConfigEditRequest): Promise<ConfigEditResult>;
@@ -114,16 +145,27 @@ export function createConfigEditor(options: ConfigEditorOptions): ConfigEditor {
 
     const raw = parseRaw(request.raw);
     if (!raw.ok) return raw;
-    const candidate = action === 'config.patch' ? applyMergePatch(current.object, raw.value) : raw.value;
+    const replacePaths = parsePaths(request.replacePaths ?? []);
+    if (!replacePaths.ok) return replacePaths;
+    const replaced = (at: readonly (string | number)[]) =>
+      replacePaths.value.some((parts) => startsWith(at, parts));
+    const candidate =
+      action === 'config.patch'
+        ? applyMergePatch(current.object, raw.value, { replace: replaced })
+        : raw.value;
     const restored = restorePlaceholders(candidate as Record<string, unknown>, current.object, secretPaths);
     if (!restored.ok) return restored;
     const next = restored.value;
-
-    const refused = refusedProtectedPath(current.object, next, request.protectedPaths ?? []);
-    if (refused !== undefined) {
-      return failure(
-        `${refused} cannot be changed through the gateway tool; an owner can change it with /config patch or in the file (${file})`,
-      );
+    const removed = findRemovals(current.object, next);
+    if (request.guard) {
+      const refused = guardRefusal(current.object, next, request.guard.protectedPaths);
+      if (refused !== undefined) return failure(refused);
+      const unlisted = removed.filter((at) => !replaced(at));
+      if (unlisted.length > 0) {
+        return failure(
+          `the edit would remove ${unlisted.map(formatConfigPath).join(', ')}; nothing was written. If that is what you want, list each path (or one above it) in replacePaths.`,
+        );
+      }
     }
     if (isDeepStrictEqual(current.object, next))
       return { ok: true, changed: false, hash: previousHash, path: file };
@@ -154,6 +196,7 @@ export function createConfigEditor(options: ConfigEditorOptions): ConfigEditor {
       previousHash,
       path: file,
       changedPaths,
+      removedPaths: removed.map(formatConfigPath),
     };
     const scrub = noteScrubber([current.object, next, checked.config]);
     try {
@@ -174,6 +217,22 @@ export function createConfigEditor(options: ConfigEditorOptions): ConfigEditor {
     return { ...result, config: checked.config };
   }
 
+  function guardRefusal(
+    previous: Record<string, unknown>,
+    next: Record<string, unknown>,
+    protectedPaths: readonly ProtectedPath[],
+  ): string | undefined {
+    const refused = refusedProtectedPath(previous, next, protectedPaths);
+    if (refused !== undefined) {
+      return `${refused} cannot be changed through the gateway tool; an owner can change it with /config patch or in the file (${file})`;
+    }
+    const reference = addedEnvReference(previous, next);
+    if (reference !== undefined) {
+      return `${reference.path} names an environment variable (${reference.reference}), which cannot be done through the gateway tool; an owner can with /config patch or in the file (${file})`;
+    }
+    return undefined;
+  }
+
   /** Validates the new text exactly as the gateway will load it, then runs the dry run. */
   async function check(
     text: string,
@@ -190,6 +249,17 @@ export function createConfigEditor(options: ConfigEditorOptions): ConfigEditor {
     return issues.length > 0 ? invalid(issues) : { ok: true, config };
   }
 
+  /** Why the text would not load, as `<pointer>: <message>` lines; [] when it loads. */
+  function loadErrors(text: string): string[] {
+    try {
+      parseConfigText(text, file, options.environment);
+      return [];
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      return error.issues.map((issue) => `${issue.path || '/'}: ${issue.message}`);
+    }
+  }
+
   /** Secrets of the old and the new config come out of notes too, not only those the logger knows. */
   function noteScrubber(configs: unknown[]): (text: string) => string {
     const ownScrub = createSecretScrubber(
@@ -198,21 +268,25 @@ export function createConfigEditor(options: ConfigEditorOptions): ConfigEditor {
     return (text) => ownScrub(options.scrub ? options.scrub(text) : text);
   }
 
+  async function snapshot(snapshotOptions?: {
+    includeInvalid: true;
+  }): Promise<ConfigSnapshot | (ConfigSnapshot & { config: Record<string, unknown> })> {
+    let current: Awaited<ReturnType<typeof readCurrent>>;
+    try {
+      current = await readCurrent();
+    } catch (error) {
+      if (!(error instanceof FileSystemError)) throw error;
+      throw new ConfigError('CONFIG_READ', file, [{ path: '', message: error.message }]);
+    }
+    const hash = hashConfigText(current.text);
+    const config = redactConfig(current.object, secretPaths);
+    const errors = loadErrors(current.text);
+    if (errors.length === 0) return { path: file, hash, config };
+    return { path: file, hash, valid: false, errors, ...(snapshotOptions?.includeInvalid ? { config } : {}) };
+  }
+
   return {
-    async snapshot() {
-      let current: Awaited<ReturnType<typeof readCurrent>>;
-      try {
-        current = await readCurrent();
-      } catch (error) {
-        if (!(error instanceof FileSystemError)) throw error;
-        throw new ConfigError('CONFIG_READ', file, [{ path: '', message: error.message }]);
-      }
-      return {
-        path: file,
-        hash: hashConfigText(current.text),
-        config: redactConfig(current.object, secretPaths),
-      };
-    },
+    snapshot: snapshot as ConfigEditor['snapshot'],
     lookupSchema: (lookupPath) => lookupConfigSchema(lookupPath),
     patch: (request) => queue.add(() => edit('config.patch', request)),
     apply: (request) => queue.add(() => edit('config.apply', request)),
@@ -233,6 +307,20 @@ function parseRaw(raw: string): { ok: true; value: Record<string, unknown> } | {
     return failure(`raw must be a JSON object, not ${kind}`);
   }
   return { ok: true, value };
+}
+
+function parsePaths(paths: readonly string[]): { ok: true; value: Parts[] } | { ok: false; error: string } {
+  const value: Parts[] = [];
+  for (const dotPath of paths) {
+    const parsed = parseConfigPath(dotPath);
+    if (!parsed.ok) return failure(`replacePaths: ${parsed.error}`);
+    value.push(parsed.parts);
+  }
+  return { ok: true, value };
+}
+
+function startsWith(path: readonly (string | number)[], prefix: readonly (string | number)[]): boolean {
+  return prefix.length <= path.length && prefix.every((part, index) => part === path[index]);
 }
 
 function invalid(issues: ConfigIssue[]): { ok: false; error: string } {

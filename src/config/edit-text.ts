@@ -4,11 +4,11 @@ import { escapePointer } from './env.js';
 import { parseJsonc } from './load.js';
 import { isPlainObject } from './merge-patch.js';
 import { REDACTED, type SecretPath } from './redact.js';
-import { formatConfigPath, parseConfigPath } from './schema-lookup.js';
+import { formatConfigPath } from './schema-lookup.js';
 
 /**
  * Edits at the level of values: the new file text for a new config object, the paths that differ,
- * and the two checks made on those differences (secret placeholders, protected paths).
+ * and the placeholder check made on them (the gateway tool's checks are in tool-guard.ts).
  */
 
 export interface ConfigTextEdit {
@@ -127,47 +127,14 @@ export function restorePlaceholders(
   return { ok: false, error: leftovers.map((pointer) => `${pointer}: ${message}`).join('\n') };
 }
 
-/**
- * The first protected path that the edit from `previous` to `next` would change, as a dot path: a
- * changed path at or under a protected one is named itself (`http.port`); a change above one (the
- * whole `http` object replaced) names the protected path whose value differs.
- */
-export function refusedProtectedPath(
-  previous: Record<string, unknown>,
-  next: Record<string, unknown>,
-  protectedPaths: readonly string[],
-): string | undefined {
-  if (protectedPaths.length === 0) return undefined;
-  const differences: { path: JSONPath; value: unknown }[] = [];
-  collectDifferences(previous, next, [], differences);
-  const guarded = protectedPaths.map((protectedPath) => {
-    const parsed = parseConfigPath(protectedPath);
-    if (!parsed.ok) throw new Error(parsed.error);
-    return parsed.parts;
-  });
-  for (const { path } of differences) {
-    if (guarded.some((parts) => startsWith(path, parts))) return formatConfigPath(path);
-  }
-  for (const parts of guarded) {
-    const touched = differences.some(({ path }) => startsWith(parts, path));
-    if (touched && !isDeepStrictEqual(valueAt(previous, parts), valueAt(next, parts))) {
-      return formatConfigPath(parts);
-    }
-  }
-  return undefined;
-}
-
-function startsWith(path: readonly (string | number)[], prefix: readonly (string | number)[]): boolean {
-  return prefix.length <= path.length && prefix.every((part, index) => part === path[index]);
-}
-
 function matchesSecretPath(secret: SecretPath, at: readonly (string | number)[]): boolean {
   return (
     secret.length === at.length && secret.every((part, index) => part === '*' || part === String(at[index]))
   );
 }
 
-function valueAt(root: unknown, at: readonly (string | number)[]): unknown {
+/** The value at a path of keys and indexes, own properties only; undefined when absent. */
+export function valueAt(root: unknown, at: readonly (string | number)[]): unknown {
   let node = root;
   for (const part of at) {
     if (node === null || typeof node !== 'object' || !Object.hasOwn(node, part)) return undefined;

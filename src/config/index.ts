@@ -12,12 +12,7 @@ export {
   BACKUPS_KEPT,
   type ConfigAuditRecord,
 } from './config-files.js';
-export {
-  type ConfigTextEdit,
-  editConfigText,
-  refusedProtectedPath,
-  restorePlaceholders,
-} from './edit-text.js';
+export { type ConfigTextEdit, editConfigText, restorePlaceholders } from './edit-text.js';
 export { escapePointer, substituteEnv } from './env.js';
 export { renderConfigJsonSchema } from './json-schema.js';
 export {
@@ -40,7 +35,7 @@ export {
 } from './redact.js';
 export type { AgentConfig, Binding, Config, ModelConfig } from './schema.js';
 export { ConfigSchema } from './schema.js';
-export { SECRET_KEYWORD, StringEnum } from './schema-helpers.js';
+export { SECRET_KEYWORD, StringEnum, TOOL_PROTECTED_KEYWORD } from './schema-helpers.js';
 export {
   formatConfigPath,
   lookupConfigSchema,
@@ -49,4 +44,12 @@ export {
   type SchemaLookupChild,
   type SchemaLookupResult,
 } from './schema-lookup.js';
+export {
+  addedEnvReference,
+  findRemovals,
+  findToolProtectedPaths,
+  type ProtectedPath,
+  type ProtectionKind,
+  refusedProtectedPath,
+} from './tool-guard.js';
 export { dedupeIssues, describeSchemaError, type ValidateResult, validateConfig } from './validate.js';

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { Secret, Strict, StringEnum } from './schema-helpers.js';
+import { Secret, Strict, StringEnum, TOOL_PROTECTED_KEYWORD } from './schema-helpers.js';
 
 /** Who a chat platform's bot hears: the same keys for Slack and Discord. */
 const CHANNEL_ACCESS = {
@@ -67,7 +67,11 @@ export const ChannelsSchema = Strict(
   {
     webchat: Strict(
       {
-        enabled: Type.Boolean({ default: true, description: 'Serve the built-in web chat and its API.' }),
+        enabled: Type.Boolean({
+          default: true,
+          description: 'Serve the built-in web chat and its API.',
+          [TOOL_PROTECTED_KEYWORD]: true,
+        }),
       },
       { default: {}, description: 'The built-in web chat.' },
     ),
@@ -97,7 +101,8 @@ export const ChannelsSchema = Strict(
           ),
           ...CHANNEL_ACCESS,
         },
-        { description: 'Slack, through @slack/bolt.' },
+        // Adding or removing a channel: the model may neither connect a bot nor cut the owner off.
+        { description: 'Slack, through @slack/bolt.', [TOOL_PROTECTED_KEYWORD]: 'presence' },
       ),
     ),
     discord: Type.Optional(
@@ -116,7 +121,7 @@ export const ChannelsSchema = Strict(
           }),
           ...CHANNEL_ACCESS,
         },
-        { description: 'Discord, through discord.js v14.' },
+        { description: 'Discord, through discord.js v14.', [TOOL_PROTECTED_KEYWORD]: 'presence' },
       ),
     ),
   },

@@ -3,6 +3,14 @@ import { type SchemaOptions, type TSchema, type TString, type TUnsafe, Type } fr
 /** The schema keyword that marks a value as secret: redacted in logs, `config.get` and every output. */
 export const SECRET_KEYWORD = 'x-secret';
 
+/**
+ * The schema keyword that marks what the model-facing `gateway` tool may not change (owners can,
+ * with `/config` or the file): `true` for the value, `"presence"` for adding or removing the key,
+ * `"added-code"` for an array of toolpacks that may not gain local code or `shell`. Secrets and
+ * `format: uri` fields are protected without it (see tool-guard.ts).
+ */
+export const TOOL_PROTECTED_KEYWORD = 'x-tool-protected';
+
 /** A secret string (token, key, signing secret). */
 export function Secret(options: SchemaOptions & { description: string }): TString {
   return Type.String({ ...options, [SECRET_KEYWORD]: true });

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { Strict, StringEnum } from './schema-helpers.js';
+import { Strict, StringEnum, TOOL_PROTECTED_KEYWORD } from './schema-helpers.js';
 
 /** A toolpack id: letters, digits, `.`, `_`, `-`; not `.` or `..` (ids name directories). */
 const TOOLPACK_ID_PATTERN = '^(?!\\.\\.?$)[A-Za-z0-9._-]+$';
@@ -32,6 +32,8 @@ export const ToolsSchema = Strict(
         default: [],
         description:
           'Toolpacks whose tools are registered: built-in names (`core`, `file`, `shell`, `web`) and local `{ path, id }` entries. `agents.<id>.tools` decides which registered tools each agent sees. A broken local toolpack is reported and skipped.',
+        // Local entries run code on this machine, `shell` runs commands: not the model's to add.
+        [TOOL_PROTECTED_KEYWORD]: 'added-code',
       },
     ),
     mounts: Type.Array(
@@ -48,7 +50,12 @@ export const ToolsSchema = Strict(
         },
         { description: 'A read-only input for `file.read`.' },
       ),
-      { default: [], description: 'Host paths `file.read` may read, as `/mnt/<name>/…`.' },
+      {
+        default: [],
+        description: 'Host paths `file.read` may read, as `/mnt/<name>/…`.',
+        // A mount of the config file or the state dir would hand its secrets to the model.
+        [TOOL_PROTECTED_KEYWORD]: true,
+      },
     ),
     runnerTimeoutMs: Type.Integer({
       minimum: 100,

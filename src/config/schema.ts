@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { ChannelsSchema } from './schema-channels.js';
-import { Secret, Strict, StringEnum } from './schema-helpers.js';
+import { Secret, Strict, StringEnum, TOOL_PROTECTED_KEYWORD } from './schema-helpers.js';
 import { ToolsSchema } from './schema-tools.js';
 
 /**
@@ -68,6 +68,8 @@ export const AgentConfigSchema = Strict(
       Type.String({
         minLength: 1,
         description: 'File with the instructions (instead of `systemPrompt`), relative to the config file.',
+        // Any file it names goes into the prompt: a model could read the config file or the token.
+        [TOOL_PROTECTED_KEYWORD]: true,
       }),
     ),
     workspace: Type.Optional(
@@ -75,6 +77,8 @@ export const AgentConfigSchema = Strict(
         minLength: 1,
         description:
           'The directory file tools and toolpack runners work in (`/workspace`); default `<stateDir>/workspaces/<agentId>`. Relative to the config file.',
+        // File tools read and write everything under it: pointed at the state dir they reach the token.
+        [TOOL_PROTECTED_KEYWORD]: true,
       }),
     ),
     tools: Type.Array(Type.String({ pattern: TOOL_PATTERN }), {
@@ -151,7 +155,11 @@ export const ConfigSchema = Strict(
           }),
         ),
       },
-      { default: {}, description: 'The HTTP server: health, API and web chat.' },
+      {
+        default: {},
+        description: 'The HTTP server: health, API and web chat.',
+        [TOOL_PROTECTED_KEYWORD]: true,
+      },
     ),
     store: Strict(
       {
@@ -160,6 +168,8 @@ export const ConfigSchema = Strict(
             pattern: '^(sqlite|memory|redis|rediss)://',
             description:
               'Where sessions and transcripts live: `sqlite://<file>`, `memory://` (lost on restart) or `redis://host:port`. Default: SQLite in `<stateDir>/switchboard.sqlite`.',
+            // Where every transcript is written, with a Redis password when it has one.
+            [TOOL_PROTECTED_KEYWORD]: true,
           }),
         ),
       },
@@ -172,6 +182,7 @@ export const ConfigSchema = Strict(
         uniqueItems: true,
         description:
           'Sender ids (`webchat:<user>`, `slack:<U…>`, `discord:<id>`) whose messages start owner turns and may run owner commands.',
+        [TOOL_PROTECTED_KEYWORD]: true,
       },
     ),
     defaultAgent: Type.String({
@@ -312,7 +323,7 @@ export const ConfigSchema = Strict(
           description: 'Allow owners to restart the gateway from chat.',
         }),
       },
-      { default: {}, description: 'Chat commands.' },
+      { default: {}, description: 'Chat commands.', [TOOL_PROTECTED_KEYWORD]: true },
     ),
     gateway: Strict(
       {

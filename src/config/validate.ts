@@ -2,7 +2,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { ConfigIssue } from '../errors/index.js';
 import { type Config, ConfigSchema } from './schema.js';
-import { SECRET_KEYWORD } from './schema-helpers.js';
+import { SECRET_KEYWORD, TOOL_PROTECTED_KEYWORD } from './schema-helpers.js';
 
 // ajv-formats ships CommonJS; under NodeNext its default export is the module object.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
@@ -34,6 +34,7 @@ function compiledValidator(): ValidateFunction<Config> {
     const ajv = new Ajv({ allErrors: true, useDefaults: true, strict: true });
     addFormats(ajv);
     ajv.addKeyword({ keyword: SECRET_KEYWORD, schemaType: 'boolean' });
+    ajv.addKeyword({ keyword: TOOL_PROTECTED_KEYWORD, schemaType: ['boolean', 'string'] });
     compiled = ajv.compile<Config>(ConfigSchema);
   }
   return compiled;

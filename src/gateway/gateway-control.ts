@@ -1,12 +1,16 @@
-import type { Config, ConfigEditor } from '../config/index.js';
+import { type Config, type ConfigEditor, findToolProtectedPaths } from '../config/index.js';
 import type { Logger } from '../logging/index.js';
 import type { DeliveryRoute, SessionStore } from '../sessions/index.js';
 import type { GatewayControl, GatewayResult } from '../tools/index.js';
 import type { RestartRequest, ScheduledRestart } from './gateway-host.js';
 import type { RestartKind, SentinelPayload } from './restart-sentinel.js';
 
-/** Through the model-facing tool these stay as they are: they guard the gateway itself. */
-export const TOOL_PROTECTED_PATHS = ['owners', 'http', 'commands'] as const;
+/**
+ * Through the model-facing tool these stay as they are, found in the schema: what guards the
+ * gateway itself (owners, http, commands, channels), every secret, every URL a secret is sent to,
+ * and toolpack entries that add code (see src/config/tool-guard.ts).
+ */
+export const TOOL_PROTECTED_PATHS = findToolProtectedPaths();
 export const RESTART_DISABLED = 'Gateway restart is disabled (commands.restart=false).';
 
 export interface GatewayControlOptions {
@@ -58,7 +62,10 @@ export function createGatewayControl(options: GatewayControlOptions): GatewayCon
   return {
     async configGet() {
       try {
-        return { ok: true, result: await editor.snapshot() };
+        const snapshot = await editor.snapshot();
+        if ('config' in snapshot) return { ok: true, result: snapshot };
+        const note = `${snapshot.path} does not load, so no part of it is shown. Fix it with config.apply (the whole config) or config.patch from this hash, or ask an owner to fix the file.`;
+        return { ok: true, result: { ...snapshot, note } };
       } catch (error) {
         // An unreadable or broken file is reported, not thrown: owners fix it with apply or by hand.
         return { ok: false, error: error instanceof Error ? error.message : String(error) };
@@ -73,10 +80,31 @@ export function createGatewayControl(options: GatewayControlOptions): GatewayCon
         actor: request.actor,
         via: request.via,
         ...(request.note === undefined ? {} : { note: request.note }),
-        protectedPaths: request.via === 'tool' ? TOOL_PROTECTED_PATHS : [],
+        ...(request.replacePaths === undefined ? {} : { replacePaths: request.replacePaths }),
+        ...(request.via === 'tool' ? { guard: { protectedPaths: TOOL_PROTECTED_PATHS } } : {}),
       });
       if (!result.ok) return { ok: false, error: result.error };
       if (!result.changed) return { ok: true, result: { changed: false, hash: result.hash } };
+      const written = {
+        changed: true,
+        path: result.path,
+        hash: result.hash,
+        previousHash: result.previousHash,
+        changedPaths: result.changedPaths,
+        removedPaths: result.removedPaths,
+      };
+      logger.info({ action, actor: request.actor, paths: result.changedPaths }, 'config changed');
+      if (!options.config.commands.restart) {
+        // Written, not applied: the running config forbids restarts, from an edit too.
+        return {
+          ok: true,
+          result: {
+            ...written,
+            restart: { scheduled: false, reason: RESTART_DISABLED },
+            restartNeeded: true,
+          },
+        };
+      }
       const kind = action === 'config.patch' ? 'config-patch' : 'config-apply';
       const restart = options.scheduleRestart({
         delayMs: request.restartDelayMs,
@@ -87,18 +115,7 @@ export function createGatewayControl(options: GatewayControlOptions): GatewayCon
           hash: result.hash,
         }),
       });
-      logger.info({ action, actor: request.actor, paths: result.changedPaths }, 'config changed');
-      return {
-        ok: true,
-        result: {
-          changed: true,
-          path: result.path,
-          hash: result.hash,
-          previousHash: result.previousHash,
-          changedPaths: result.changedPaths,
-          restart,
-        },
-      };
+      return { ok: true, result: { ...written, restart } };
     },
     async restart(request) {
       if (!options.config.commands.restart) return { ok: false, error: RESTART_DISABLED };

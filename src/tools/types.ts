@@ -47,8 +47,10 @@ export interface GatewayEditRequest {
   restartDelayMs?: number | undefined;
   /** Sender id of the owner, for the audit log. */
   actor: string;
-  /** `tool` refuses changes to owners, http.* and commands.*; `command` (an owner typing) may change anything. */
+  /** `tool` refuses changes to protected paths (owners, secrets, URLs, …) and unlisted removals; `command` (an owner typing) may change anything. */
   via: 'tool' | 'command';
+  /** Paths whose value the edit replaces whole and where removing keys or array items is intended. */
+  replacePaths?: readonly string[] | undefined;
 }
 
 export interface GatewayRestartRequest {

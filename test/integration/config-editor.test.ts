@@ -7,6 +7,7 @@ import {
   type ConfigEditRequest,
   createConfigEditor,
   findSecretPaths,
+  findToolProtectedPaths,
   hashConfigText,
   loadConfig,
   REDACTED,
@@ -117,6 +118,13 @@ function request(raw: unknown, baseHash: string, extra: Partial<ConfigEditReques
   };
 }
 
+/** A snapshot of a file that loads: it holds the config. */
+async function validSnapshot(edits: ConfigEditor) {
+  const snapshot = await edits.snapshot();
+  if (!('config' in snapshot)) throw new Error(`the file does not load: ${snapshot.errors.join('; ')}`);
+  return snapshot;
+}
+
 async function auditLines(): Promise<string[]> {
   const text = await readFile(path.join(stateDir, 'config-audit.jsonl'), 'utf8').catch(() => '');
   return text.split('\n').filter(Boolean);
@@ -139,6 +147,7 @@ describe('patch', () => {
       previousHash: hash,
       path: file,
       changedPaths: ['agents.main.displayName'],
+      removedPaths: [],
       config: expect.objectContaining({
         agents: { main: expect.objectContaining({ displayName: 'Primary' }) },
       }),
@@ -319,7 +328,7 @@ describe('patch', () => {
 describe('apply', () => {
   it('replaces the whole config, removing what the new one leaves out', async () => {
     const hash = await writeInitial();
-    const { config } = await editor().snapshot();
+    const { config } = await validSnapshot(editor());
     const { bindings: _bindings, $schema: _schema, ...rest } = config;
     const result = await editor().apply(request({ ...rest, stateDir: './other' }, hash, { via: 'command' }));
     expect(result).toMatchObject({
@@ -330,6 +339,26 @@ describe('apply', () => {
     const text = await readFile(file, 'utf8');
     expect(text).not.toContain('"bindings"');
     expect(text).toContain('// the default model');
+  });
+});
+
+describe('a file that does not load', () => {
+  it('shows only its errors and hash, never its values; includeInvalid (the shell) shows it redacted', async () => {
+    const misspelled = 'xoxb-under-a-misspelled-key-77';
+    const text = `{ "chanels": { "slack": { "botToken": "${misspelled}" } }, "http": { "port": "x" } }\n`;
+    const hash = await writeInitial(text);
+    const snapshot = await editor().snapshot();
+    expect(snapshot).toEqual({
+      path: file,
+      hash,
+      valid: false,
+      errors: ['/chanels: unknown key', '/http/port: must be integer'],
+    });
+    expect(JSON.stringify(snapshot)).not.toContain(misspelled);
+    expect(await editor().snapshot({ includeInvalid: true })).toMatchObject({
+      valid: false,
+      config: { http: { port: 'x' } },
+    });
   });
 });
 
@@ -347,7 +376,7 @@ describe('secrets', () => {
 
   it('leave no value in the snapshot', async () => {
     const hash = await writeInitial();
-    const snapshot = await editor().snapshot();
+    const snapshot = await validSnapshot(editor());
     expect(snapshot.hash).toBe(hash);
     expect(snapshot.config).toMatchObject({
       http: { token: REDACTED },
@@ -360,7 +389,7 @@ describe('secrets', () => {
   it('a snapshot applied back unchanged is a no-op: placeholders are restored', async () => {
     const hash = await writeInitial();
     const edits = editor();
-    const { config } = await edits.snapshot();
+    const { config } = await validSnapshot(edits);
     expect(await edits.apply(request(config, hash))).toEqual({ ok: true, changed: false, hash, path: file });
     expect(await readFile(file, 'utf8')).toBe(CONFIG_TEXT);
   });
@@ -368,11 +397,11 @@ describe('secrets', () => {
   it('a modified snapshot applied back keeps every secret as written', async () => {
     const hash = await writeInitial();
     const edits = editor();
-    const { config } = await edits.snapshot();
+    const { config } = await validSnapshot(edits);
     const modified = structuredClone(config) as any;
     modified.agents.main.displayName = 'Renamed';
     const result = await edits.apply(
-      request(modified, hash, { protectedPaths: ['owners', 'http', 'commands'] }),
+      request(modified, hash, { guard: { protectedPaths: findToolProtectedPaths() } }),
     );
     expect(result).toMatchObject({ ok: true, changed: true, changedPaths: ['agents.main.displayName'] });
     expect(await readFile(file, 'utf8')).toBe(CONFIG_TEXT.replace('"Main"', '"Renamed"'));
@@ -426,39 +455,172 @@ describe('secrets', () => {
   });
 });
 
-describe('protected paths', () => {
-  const protectedPaths = ['owners', 'http', 'commands'];
+describe('the gateway tool guard (protected paths derived from the schema)', () => {
+  const guard = { protectedPaths: findToolProtectedPaths() };
   const refusal = (name: string) =>
     `${name} cannot be changed through the gateway tool; an owner can change it with /config patch or in the file (${file})`;
+
+  it('protects owners, http, commands, every secret and every URL a secret is sent to', () => {
+    const described = findToolProtectedPaths().map(({ path: at, kind }) => `${at.join('.')} ${kind}`);
+    expect(described).toEqual(
+      expect.arrayContaining([
+        'owners value',
+        'http value',
+        'commands value',
+        'models.*.baseUrl value',
+        'models.*.apiKey value',
+        'channels.slack presence',
+        'channels.slack.botToken value',
+        'channels.slack.appToken value',
+        'channels.slack.signingSecret value',
+        'channels.slack.apiUrl value',
+        'channels.discord presence',
+        'channels.discord.token value',
+        'channels.discord.apiBase value',
+        'channels.webchat.enabled value',
+        'tools.toolpacks added-code',
+      ]),
+    );
+  });
 
   it('refuses a change at or under one, naming the changed path', async () => {
     const hash = await writeInitial();
     const edits = editor();
-    expect(await edits.patch(request({ owners: ['slack:U9'] }, hash, { protectedPaths }))).toEqual({
-      ok: false,
-      error: refusal('owners'),
-    });
-    expect(await edits.patch(request({ http: { port: 1 } }, hash, { protectedPaths }))).toEqual({
-      ok: false,
-      error: refusal('http.port'),
-    });
-    expect(await edits.patch(request({ commands: { restart: false } }, hash, { protectedPaths }))).toEqual({
+    const refused = async (raw: unknown) => edits.patch(request(raw, hash, { guard }));
+    expect(await refused({ owners: ['slack:U9'] })).toEqual({ ok: false, error: refusal('owners') });
+    expect(await refused({ http: { port: 1 } })).toEqual({ ok: false, error: refusal('http.port') });
+    expect(await refused({ commands: { restart: false } })).toEqual({
       ok: false,
       error: refusal('commands'),
     });
-    expect(await edits.patch(request({ http: null }, hash, { protectedPaths: ['http.token'] }))).toEqual({
-      ok: false,
-      error: refusal('http.token'),
-    });
+    expect(await refused({ http: null })).toEqual({ ok: false, error: refusal('http') });
     expect(await readFile(file, 'utf8')).toBe(CONFIG_TEXT);
   });
 
-  it('lets the same change through without protected paths (the /config command and the CLI)', async () => {
+  it('refuses every path that decides where a secret goes, and every secret, at any depth', async () => {
+    const hash = await writeInitial();
+    const edits = editor();
+    const refused = async (raw: unknown) => edits.patch(request(raw, hash, { guard }));
+    const cases: [unknown, string][] = [
+      [{ models: { default: { baseUrl: 'http://evil.example/v1' } } }, 'models.default.baseUrl'],
+      [
+        { models: { evil: { provider: 'openai', model: 'x', baseUrl: 'http://evil.example' } } },
+        'models.evil.baseUrl',
+      ],
+      [
+        { models: { evil: { provider: 'openai', model: 'x', apiKey: '${TEST_OPENAI_KEY}' } } },
+        'models.evil.apiKey',
+      ],
+      [{ models: { local: { apiKey: 'sk-other' } } }, 'models.local.apiKey'],
+      [{ channels: { slack: { apiUrl: 'http://evil.example/api/' } } }, 'channels.slack.apiUrl'],
+      [{ channels: { discord: { apiBase: 'http://evil.example' } } }, 'channels.discord.apiBase'],
+      [{ channels: { discord: { token: 'other' } } }, 'channels.discord.token'],
+      [{ channels: { slack: null } }, 'channels.slack'],
+      [{ channels: { webchat: { enabled: false } } }, 'channels.webchat.enabled'],
+    ];
+    for (const [raw, name] of cases) expect(await refused(raw)).toEqual({ ok: false, error: refusal(name) });
+    expect(await readFile(file, 'utf8')).toBe(CONFIG_TEXT);
+  });
+
+  it('refuses adding a channel, and toolpack entries that add local code or shell', async () => {
+    const hash = await writeInitial(
+      '{ "tools": { "toolpacks": ["core", { "path": "./packs/scheduler", "id": "scheduler" }] } }\n',
+    );
+    const edits = editor();
+    const refused = async (raw: unknown) => edits.patch(request(raw, hash, { guard }));
+    expect(await refused({ channels: { discord: { token: 'x' } } })).toEqual({
+      ok: false,
+      error: refusal('channels.discord'),
+    });
+    for (const [raw, name] of [
+      [{ tools: { toolpacks: ['shell'] } }, 'tools.toolpacks[2]'],
+      [{ tools: { toolpacks: [{ path: '/tmp/evil', id: 'evil' }] } }, 'tools.toolpacks[2]'],
+      [{ tools: { toolpacks: [{ id: 'scheduler', path: '/tmp/evil' }] } }, 'tools.toolpacks[1]'],
+    ] as const) {
+      expect(await refused(raw)).toEqual({ ok: false, error: refusal(name) });
+    }
+    expect(await refused({ tools: { toolpacks: ['web'] } })).toMatchObject({ ok: true, changed: true });
+  });
+
+  it('refuses a new ${ENV} reference anywhere: it would put a secret of the environment in the config', async () => {
     const hash = await writeInitial();
     const result = await editor().patch(
-      request({ owners: ['webchat:local', 'slack:U9'] }, hash, { via: 'command' }),
+      request({ agents: { main: { systemPrompt: 'the key is ${TEST_OPENAI_KEY}' } } }, hash, { guard }),
     );
-    expect(result).toMatchObject({ ok: true, changed: true, changedPaths: ['owners'] });
+    expect(result).toEqual({
+      ok: false,
+      error: `agents.main.systemPrompt names an environment variable (\${TEST_OPENAI_KEY}), which cannot be done through the gateway tool; an owner can with /config patch or in the file (${file})`,
+    });
+  });
+
+  it('lets the same changes through without the guard (the /config command and the CLI)', async () => {
+    const hash = await writeInitial();
+    const result = await editor().patch(
+      request(
+        { owners: ['webchat:local', 'slack:U9'], models: { default: { baseUrl: 'http://127.0.0.1:1/v1' } } },
+        hash,
+        { via: 'command' },
+      ),
+    );
+    expect(result).toMatchObject({
+      ok: true,
+      changed: true,
+      changedPaths: ['owners', 'models.default.baseUrl'],
+    });
+  });
+});
+
+describe('removals through the guard need replacePaths', () => {
+  const guard = { protectedPaths: findToolProtectedPaths() };
+  const advice =
+    'nothing was written. If that is what you want, list each path (or one above it) in replacePaths.';
+
+  it('refuses a patch that removes a key or drops an array item, naming each', async () => {
+    const hash = await writeInitial();
+    const edits = editor();
+    const result = await edits.patch(
+      request({ agents: { main: { displayName: null, tools: ['gateway'] } } }, hash, { guard }),
+    );
+    expect(result).toEqual({
+      ok: false,
+      error: `the edit would remove agents.main.displayName, agents.main.tools[0]; ${advice}`,
+    });
+    expect(await readFile(file, 'utf8')).toBe(CONFIG_TEXT);
+    const listed = await edits.patch(
+      request({ agents: { main: { displayName: null, tools: ['gateway'] } } }, hash, {
+        guard,
+        replacePaths: ['agents.main.displayName', 'agents.main.tools'],
+      }),
+    );
+    expect(listed).toMatchObject({
+      ok: true,
+      changed: true,
+      removedPaths: ['agents.main.displayName', 'agents.main.tools[0]'],
+    });
+  });
+
+  it('refuses an apply that leaves keys out unless the root is listed', async () => {
+    const hash = await writeInitial();
+    const { config } = await validSnapshot(editor());
+    const { bindings: _bindings, ...rest } = config;
+    expect(await editor().apply(request(rest, hash, { guard }))).toEqual({
+      ok: false,
+      error: `the edit would remove bindings; ${advice}`,
+    });
+    expect(await editor().apply(request(rest, hash, { guard, replacePaths: [''] }))).toMatchObject({
+      ok: true,
+      removedPaths: ['bindings'],
+    });
+  });
+
+  it('replaces an id array whole at a listed path (the only way to remove a toolpack by patch)', async () => {
+    const text = '{ "tools": { "toolpacks": ["core", { "path": "./packs/plan", "id": "plan" }] } }\n';
+    const hash = await writeInitial(text);
+    const result = await editor().patch(
+      request({ tools: { toolpacks: ['core'] } }, hash, { guard, replacePaths: ['tools.toolpacks'] }),
+    );
+    expect(result).toMatchObject({ ok: true, removedPaths: ['tools.toolpacks[1]'] });
+    expect(JSON.parse(await readFile(file, 'utf8'))).toEqual({ tools: { toolpacks: ['core'] } });
   });
 });
 
@@ -504,7 +666,7 @@ describe('an absent file with built-in defaults', () => {
   it('writes what the absent file stands for into the new file, so the first edit loses nothing', async () => {
     const absentFile = { tools: { toolpacks: ['core'] } };
     const edits = editor({ absentFile });
-    const snapshot = await edits.snapshot();
+    const snapshot = await validSnapshot(edits);
     expect(snapshot.config).toEqual(absentFile);
     const result = await edits.patch(request({ log: { level: 'debug' } }, hashConfigText('')));
     expect(result).toMatchObject({ ok: true, changed: true });

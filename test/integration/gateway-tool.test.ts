@@ -1,4 +1,4 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { REDACTED } from '../../src/config/index.js';
@@ -277,6 +277,158 @@ describe('the gateway tool', () => {
     expect((await gateway.send('/whoami', 'mallory')).body.replies[0].text).toBe(
       'You are webchat:mallory (owner).',
     );
+  });
+});
+
+describe('the gateway tool cannot send secrets elsewhere or lose data', () => {
+  /** Runs config.get then the edit the model makes from its result; returns the edit's result. */
+  async function editThroughModel(
+    gateway: TestGateway,
+    model: FakeModelServer,
+    edit: (snapshot: any) => Record<string, unknown>,
+  ): Promise<any> {
+    model.push(call({ action: 'config.get' }));
+    model.push((request) => call({ restartDelayMs: 60_000, ...edit(lastToolResult(request).result) }));
+    model.push({ text: 'done' });
+    await gateway.send('change the config');
+    return lastToolResult(model.received.at(-1) as FakeRequest);
+  }
+
+  it('refuses baseUrl, Slack apiUrl and Discord apiBase before any credential check; /config can', async () => {
+    const { gateway, model } = await setup();
+    const before = await readFile(gateway.configPath, 'utf8');
+    for (const [raw, name] of [
+      [{ models: { fake: { baseUrl: 'http://127.0.0.1:9/v1' } } }, 'models.fake.baseUrl'],
+      [
+        { channels: { slack: { botToken: 'xoxb-1', appToken: 'xapp-1', apiUrl: 'http://127.0.0.1:9/' } } },
+        'channels.slack',
+      ],
+      [{ channels: { discord: { token: 'd-1', apiBase: 'http://127.0.0.1:9' } } }, 'channels.discord'],
+    ] as const) {
+      const result = await editThroughModel(gateway, model, (snapshot) => ({
+        action: 'config.patch',
+        raw: JSON.stringify(raw),
+        baseHash: snapshot.hash,
+      }));
+      expect(result).toEqual({
+        ok: false,
+        error: `${name} cannot be changed through the gateway tool; an owner can change it with /config patch or in the file (${gateway.configPath})`,
+      });
+    }
+    expect(await readFile(gateway.configPath, 'utf8')).toBe(before);
+    const typed = await gateway.send(`/config patch {"models":{"fake":{"baseUrl":"${model.url}/"}}}`);
+    expect(typed.body.replies[0].text).toMatch(/^Changed models\.fake\.baseUrl\./);
+  });
+
+  it('patching the scheduler toolpack entry keeps core and plan', async () => {
+    const { gateway, model } = await setup({
+      tools: {
+        toolpacks: [
+          'core',
+          { path: path.join(process.cwd(), 'toolpacks/scheduler'), id: 'scheduler' },
+          { path: path.join(process.cwd(), 'toolpacks/plan'), id: 'plan' },
+        ],
+      },
+    });
+    const result = await editThroughModel(gateway, model, (snapshot) => ({
+      action: 'config.patch',
+      raw: JSON.stringify({
+        tools: { toolpacks: [{ id: 'plan', path: path.join(process.cwd(), 'toolpacks/plan') }, 'web'] },
+      }),
+      baseHash: snapshot.hash,
+    }));
+    expect(result).toMatchObject({ ok: true, result: { changed: true } });
+    const written = JSON.parse((await readFile(gateway.configPath, 'utf8')).replace('// test config\n', ''));
+    expect(written.tools.toolpacks.map((entry: any) => entry.id ?? entry)).toEqual([
+      'core',
+      'scheduler',
+      'plan',
+      'web',
+    ]);
+  });
+
+  it('refuses a patch that drops array items unless replacePaths lists the path, and says what it removed', async () => {
+    const { gateway, model } = await setup({ agents: { main: { model: 'fake', tools: ['*'] } } });
+    const refused = await editThroughModel(gateway, model, (snapshot) => ({
+      action: 'config.patch',
+      raw: '{"agents":{"main":{"tools":["gateway"]}}}',
+      baseHash: snapshot.hash,
+    }));
+    expect(refused).toEqual({
+      ok: false,
+      error:
+        'the edit would remove agents.main.tools[0]; nothing was written. If that is what you want, list each path (or one above it) in replacePaths.',
+    });
+    const listed = await editThroughModel(gateway, model, (snapshot) => ({
+      action: 'config.patch',
+      raw: '{"agents":{"main":{"tools":["gateway"]}}}',
+      baseHash: snapshot.hash,
+      replacePaths: ['agents.main.tools'],
+    }));
+    expect(listed).toMatchObject({
+      ok: true,
+      result: { changed: true, removedPaths: ['agents.main.tools[0]'] },
+    });
+    const offered = model.requests[0].tools.find((tool: any) => tool.function.name === 'gateway');
+    expect(offered.function.parameters.properties.replacePaths.description).toContain('remove');
+  });
+
+  it('with commands.restart=false an edit is written, not restarted, and says a restart is needed', async () => {
+    const { gateway, model } = await setup({ commands: { restart: false } });
+    const result = await editThroughModel(gateway, model, (snapshot) => ({
+      action: 'config.patch',
+      raw: '{"log":{"level":"warn"}}',
+      baseHash: snapshot.hash,
+    }));
+    expect(result).toMatchObject({
+      ok: true,
+      result: {
+        changed: true,
+        restart: { scheduled: false, reason: 'Gateway restart is disabled (commands.restart=false).' },
+        restartNeeded: true,
+      },
+    });
+    expect(await readFile(gateway.configPath, 'utf8')).toContain('"level": "warn"');
+    const typed = await gateway.send('/config patch {"log":{"level":"error"}}');
+    expect(typed.body.replies[0].text).toBe(
+      'Changed log.level. Not restarting: gateway restart is disabled (commands.restart=false); the change applies at the next start.',
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(gateway.host.restarts).toBe(0);
+  });
+
+  it('config.get on a file that does not validate shows only the errors and the hash', async () => {
+    const { gateway, model } = await setup();
+    const text = await readFile(gateway.configPath, 'utf8');
+    const secret = 'xoxb-misspelled-secret-value-42';
+    await writeFile(
+      gateway.configPath,
+      text.replace('"agents"', `"chanels": { "slack": { "botToken": "${secret}" } },\n  "agents"`),
+    );
+    model.push(call({ action: 'config.get' }));
+    model.push({ text: 'seen' });
+    const response = await gateway.send('show me the config');
+    const result = lastToolResult(model.received[1] as FakeRequest);
+    expect(result).toEqual({
+      ok: true,
+      result: {
+        path: gateway.configPath,
+        hash: expect.any(String),
+        valid: false,
+        errors: ['/chanels: unknown key'],
+        note: expect.stringContaining('config.apply'),
+      },
+    });
+    const typed = await gateway.send('/config get');
+    expect(typed.body.replies[0].text).toContain('/chanels: unknown key');
+    const transcript = await gateway.request('GET', `/api/sessions/${response.body.sessionKey}/transcript`);
+    for (const seen of [
+      JSON.stringify(model.requests),
+      JSON.stringify(transcript.body),
+      typed.body.replies[0].text,
+    ]) {
+      expect(seen).not.toContain(secret);
+    }
   });
 });
 

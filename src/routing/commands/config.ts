@@ -34,7 +34,18 @@ export const configCommand: ChatCommand = {
 async function showConfig(context: CommandContext, path: string): Promise<string> {
   const snapshot = await context.gateway.configGet();
   if (!snapshot.ok) return `Refused: ${snapshot.error}`;
-  const { hash, config, path: file } = snapshot.result as { hash: string; config: unknown; path: string };
+  const {
+    hash,
+    config,
+    path: file,
+    errors,
+  } = snapshot.result as {
+    hash: string;
+    config: unknown;
+    path: string;
+    errors?: string[];
+  };
+  if (errors) return `${file} (hash ${hash}) does not load, so it is not shown:\n${errors.join('\n')}`;
   if (path === '') return `${file} (hash ${hash})\n${code(config)}`;
   const value = valueAt(config, path);
   return value === undefined
@@ -59,9 +70,13 @@ async function edit(context: CommandContext, subcommand: 'patch' | 'apply', raw:
   const outcome = result.result as {
     changed: boolean;
     changedPaths?: string[];
-    restart?: { delayMs: number };
+    restart?: { delayMs: number; scheduled?: false; reason?: string };
   };
   if (!outcome.changed) return 'Nothing to change: the config already says that.';
+  if (outcome.restart?.scheduled === false) {
+    const reason = outcome.restart.reason ?? '';
+    return `Changed ${outcome.changedPaths?.join(', ')}. Not restarting: ${reason.charAt(0).toLowerCase()}${reason.slice(1, -1)}; the change applies at the next start.`;
+  }
   const seconds = Math.round((outcome.restart?.delayMs ?? 0) / 100) / 10;
   return `Changed ${outcome.changedPaths?.join(', ')}. Restarting in ${seconds} s; I will post here when I am back.`;
 }

@@ -20,7 +20,14 @@ const GatewayParameters = Type.Object(
     raw: Type.Optional(
       Type.String({
         description:
-          'config.patch: a JSON object merged into the config (null deletes a key; arrays of objects with an `id` merge by id; other arrays replace). config.apply: the whole new config as JSON. Keep secret placeholders as config.get showed them.',
+          'config.patch: a JSON object merged into the config (null deletes a key; an array holding items with an `id`, like tools.toolpacks, merges: items with a known id merge into it, the rest are added, nothing is dropped; other arrays replace). config.apply: the whole new config as JSON. Keep secret placeholders as config.get showed them.',
+      }),
+    ),
+    replacePaths: Type.Optional(
+      Type.Array(Type.String(), {
+        maxItems: 50,
+        description:
+          'config.patch / config.apply: dot paths (`agents.main.tools`, `models.old`; "" for everything) where you mean to remove something. An edit that would remove a key or drop an array item is refused unless its path, or one above it, is listed here; at a listed path a patch array replaces the array whole (the only way to remove a toolpack entry). The result lists what was removed in removedPaths.',
       }),
     ),
     baseHash: Type.Optional(
@@ -65,7 +72,7 @@ const GatewayParameters = Type.Object(
 export const gatewayTool: Tool<typeof GatewayParameters> = {
   name: 'gateway',
   description:
-    'Inspect and change the gateway config, or restart the gateway (owners only). Before editing, call config.get for the current hash and config.schema.lookup with the exact dot path you will change. Prefer config.patch (a partial change); use config.apply only to replace the whole config. Both validate the change, write it and restart the gateway. Always pass `note`: it is posted to the chat after the restart.',
+    'Inspect and change the gateway config, or restart the gateway (owners only). Before editing, call config.get for the current hash and config.schema.lookup with the exact dot path you will change. Prefer config.patch (a partial change); use config.apply only to replace the whole config. Both validate the change, write it and restart the gateway (unless commands.restart is false: then the result says restartNeeded). You cannot change owners, http, commands, channels being added, removed or enabled, secrets, URLs (`format: uri`: where secrets are sent), paths marked `x-tool-protected` in config.schema.lookup, add local or shell toolpacks, or add `${ENV}` references: ask an owner to use /config. Always pass `note`: it is posted to the chat after the restart.',
   parameters: GatewayParameters,
   ownerOnly: true,
   async execute(input, context): Promise<GatewayResult> {
@@ -94,6 +101,7 @@ export const gatewayTool: Tool<typeof GatewayParameters> = {
           sessionKey,
           route,
           restartDelayMs: input.restartDelayMs,
+          replacePaths: input.replacePaths,
           actor: context.senderId,
           via: 'tool',
         });
