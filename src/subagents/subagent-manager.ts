@@ -79,6 +79,8 @@ export function createSubagentManager(options: SubagentManagerOptions): Subagent
   const cancelled = new Set<string>();
   /** … and runs whose task has taken its slot and is starting. */
   const starting = new Set<string>();
+  /** Runs whose end is decided and being recorded: a kill no longer reaches them. */
+  const ending = new Set<string>();
   /** Per running run: the turns its steers went into (see `lastSteeredTurn`); absent once it ends. */
   const steerTurns = new Map<string, Promise<DispatchResult>[]>();
   let closing = false;
@@ -149,7 +151,11 @@ export function createSubagentManager(options: SubagentManagerOptions): Subagent
           logger.error({ err: error, run: run.runId }, 'sub-agent run failed to start');
           result = { sessionKey: run.childSessionKey, replies: [], status: 'error' };
         }
-        await finish(run.runId, result);
+        // The one point where the run's end is decided, synchronously with `kill`'s check: a kill
+        // before it makes the run `killed` (its result dropped), one after it finds the run ended.
+        const wasKilled = killed.has(run.runId);
+        ending.add(run.runId);
+        await finish(run.runId, result, wasKilled).finally(() => ending.delete(run.runId));
       })
       .catch((error: unknown) => logger.error({ err: error, run: run.runId }, 'sub-agent run failed'))
       .finally(() => starting.delete(run.runId));
@@ -173,22 +179,27 @@ export function createSubagentManager(options: SubagentManagerOptions): Subagent
     return last;
   }
 
-  async function finish(runId: string, result: DispatchResult): Promise<void> {
-    const ended = await withRun(runId, () => recordEnd(runId, result));
+  async function finish(runId: string, result: DispatchResult, wasKilled: boolean): Promise<void> {
+    const ended = await withRun(runId, () => recordEnd(runId, result, wasKilled));
     killed.delete(runId);
     if (!ended?.outcome || silenced.delete(runId) || ended.outcome.result.trim() === NO_REPLY) return;
     await report(ended, ended.outcome);
   }
 
-  async function recordEnd(runId: string, result: DispatchResult): Promise<SubagentRun | undefined> {
+  async function recordEnd(
+    runId: string,
+    result: DispatchResult,
+    wasKilled: boolean,
+  ): Promise<SubagentRun | undefined> {
     const run = await registry.get(runId);
     if (!run || !isActiveSubagentRun(run)) return undefined;
     const turnRun = result.runId ? await options.runs.get(result.runId) : undefined;
-    const status: SubagentRunStatus = killed.has(runId) ? 'killed' : endStatus(result.status);
+    const status: SubagentRunStatus = wasKilled ? 'killed' : endStatus(result.status);
     const endedAt = now();
     const outcome: SubagentOutcome = {
       status: status === 'done' ? 'success' : (status as SubagentOutcome['status']),
-      result: result.replies.at(-1)?.text ?? '',
+      // A killed run has no result, whatever it replied before the kill took effect.
+      result: status === 'killed' ? '' : (result.replies.at(-1)?.text ?? ''),
       rounds: turnRun?.rounds ?? 0,
       toolCalls: turnRun?.toolCalls ?? 0,
       ...(status === 'error' || status === 'timeout' ? { error: turnRun?.outcome ?? status } : {}),
@@ -285,13 +296,11 @@ export function createSubagentManager(options: SubagentManagerOptions): Subagent
     );
   }
 
-  /** The active runs below a child session, at any depth. */
+  /** The active runs below a child session, at any depth, also below children that have ended. */
   async function descendants(run: SubagentRun): Promise<SubagentRun[]> {
-    const below = latestRunPerChild(await registry.byRequester(run.childSessionKey)).filter(
-      isActiveSubagentRun,
-    );
+    const below = latestRunPerChild(await registry.byRequester(run.childSessionKey));
     const deeper = await Promise.all(below.map(descendants));
-    return [...below, ...deeper.flat()];
+    return [...below.filter(isActiveSubagentRun), ...deeper.flat()];
   }
 
   /** Ends a run that has no turn to end it (waiting for a slot, or left by the last process). */
@@ -341,20 +350,26 @@ export function createSubagentManager(options: SubagentManagerOptions): Subagent
     async kill(run) {
       const current = (await registry.get(run.runId)) ?? run;
       const targets = [current, ...(await descendants(current))].filter(isActiveSubagentRun);
-      for (const [index, target] of targets.entries()) {
+      const done: SubagentRun[] = [];
+      for (const target of targets) {
+        // Its end is already decided (it completed): it is not killed, and not reported killed.
+        if (ending.has(target.runId)) continue;
+        done.push(target);
         killed.add(target.runId);
-        if (index > 0) silenced.add(target.runId);
+        // Only the run asked for is announced: nobody is left to hear its descendants.
+        const announce = target.runId === current.runId;
+        if (!announce) silenced.add(target.runId);
         turns.clearQueue(target.childSessionKey);
         if (target.status === 'queued' && !starting.has(target.runId)) {
           killed.delete(target.runId);
           silenced.delete(target.runId);
           cancelled.add(target.runId);
-          await endWithoutTurn(target, 'killed', index === 0);
+          await endWithoutTurn(target, 'killed', announce);
         } else {
           turns.stopTurn(target.childSessionKey, 'killed by its requester');
         }
       }
-      return targets;
+      return done;
     },
 
     async steer(caller, run, message) {

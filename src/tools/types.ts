@@ -106,8 +106,10 @@ export interface SubagentsService {
   /** Every run the session spawned (all runs of all its children), oldest first. */
   runs(sessionKey: string): Promise<SubagentRun[]>;
   /**
-   * Aborts the child's run and, recursively, its descendants' runs, and drops their queued
-   * messages. Returns the runs that were active and are now killed (the target first).
+   * Aborts the child's run and, recursively, its descendants' runs (also below children that
+   * have ended), and drops their queued messages. Returns the runs that were active and are now
+   * killed (the target first when it was among them); a run whose completion was already being
+   * recorded is not killed and not returned.
    */
   kill(run: SubagentRun): Promise<SubagentRun[]>;
   /** A running child gets the message before its next model call; an ended one a new turn. */

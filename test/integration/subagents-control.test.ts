@@ -250,6 +250,54 @@ describe('the subagents tool: kill', () => {
     expect(second.runId).not.toBe(manager.runId);
   });
 
+  it('kill, kill all and /stop reach the running grandchildren of children that have ended', async () => {
+    const { gateway, model, script, useTool, useTools, announcements } = await setup({
+      config: { subagents: { maxSpawnDepth: 2 } },
+    });
+    for (const name of ['a', 'b', 'c']) {
+      script.child(
+        `manage ${name}`,
+        { toolCalls: [spawn(`dig ${name}`, `digger-${name}`)] },
+        { text: `${name} on it` },
+      );
+      script.child(`dig ${name}`, { hang: true });
+    }
+    const managersDone = async (count: number) =>
+      expect.poll(async () => (await announcements()).length, { timeout: 10_000 }).toBe(count);
+    await useTools([spawn('manage a', 'manager-a'), spawn('manage b', 'manager-b')]);
+    const diggerA = await childAsked(model, 'dig a');
+    const diggerB = await childAsked(model, 'dig b');
+    await managersDone(2);
+
+    // The manager has ended; killing it stops what it left running.
+    expect(await useTool('subagents', { action: 'kill', target: 'manager-a' })).toMatchObject({
+      status: 'ok',
+      label: 'manager-a',
+      killed: 1,
+      labels: ['digger-a'],
+      cascadeKilled: 1,
+      text: 'manager-a is not running (done); killed 1 descendant.',
+    });
+    await diggerA.disconnected;
+    expect(await useTool('subagents', { action: 'kill', target: 'all' })).toMatchObject({
+      killed: 1,
+      labels: ['digger-b'],
+      text: 'killed 1 subagent.',
+    });
+    await diggerB.disconnected;
+
+    await useTools([spawn('manage c', 'manager-c')]);
+    const diggerC = await childAsked(model, 'dig c');
+    await managersDone(3);
+    expect((await gateway.send('/stop')).body.replies[0].text).toContain('Killed 1 sub-agent.');
+    await diggerC.disconnected;
+    // The diggers' ends are not announced (their requesters had ended): no manager ran again.
+    await useTool('subagents', { action: 'list' });
+    expect(await announcements()).toHaveLength(3);
+    for (const name of ['a', 'b', 'c'])
+      expect(childRequests(model.received, `manage ${name}`)).toHaveLength(2);
+  });
+
   it('kill all stops every child; each is announced killed once', async () => {
     const { model, script, useTool, useTools, announcements } = await setup();
     const labels = ['one', 'two', 'three'];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SubagentRun } from '../../src/sessions/index.js';
+import { isActiveSubagentRun, type SubagentRun } from '../../src/sessions/index.js';
 import type { SteerResult, SubagentCaller, SubagentsService } from '../../src/tools/index.js';
 import { buildSubagentList, formatRuntime } from '../../src/tools/subagents/list-view.js';
 import { resolveSubagentTarget } from '../../src/tools/subagents/resolve-target.js';
@@ -56,7 +56,7 @@ function fakeService(
     },
     async kill(target) {
       calls.kill.push(target.runId);
-      return [target, ...(options.descendants?.[target.runId] ?? [])];
+      return [target, ...(options.descendants?.[target.runId] ?? [])].filter(isActiveSubagentRun);
     },
     async steer(_caller, target, message) {
       calls.steer.push({ runId: target.runId, message });
@@ -245,18 +245,27 @@ describe('runSubagentsAction', () => {
     expect(single).toMatchObject({ killed: 1, cascadeKilled: 0, text: 'killed beta-report.' });
   });
 
-  it('does not kill a child that has ended, and passes resolution errors on', async () => {
-    const { service, calls } = fakeService({ [PARENT]: RUNS });
+  it('a child that has ended is not killed, what runs below it is; resolution errors pass on', async () => {
+    const grandchild = run('r-grand', 'g', 'grandchild', 4);
+    const { service, calls } = fakeService({ [PARENT]: RUNS }, { descendants: { 'r-delta': [grandchild] } });
     const ended = await runSubagentsAction(service, caller, { action: 'kill', target: 'delta' }, NOW);
     expect(ended).toMatchObject({
       status: 'ok',
+      killed: 1,
+      labels: ['grandchild'],
+      cascadeKilled: 1,
+      text: 'delta is not running (error); killed 1 descendant.',
+    });
+    const quiet = await runSubagentsAction(service, caller, { action: 'kill', target: 'gamma' }, NOW);
+    expect(quiet).toMatchObject({
       killed: 0,
       labels: [],
-      text: 'delta is not running (error).',
+      cascadeKilled: 0,
+      text: 'gamma is not running (done).',
     });
     const unknown = await runSubagentsAction(service, caller, { action: 'kill', target: '9' }, NOW);
     expect(unknown).toEqual({ status: 'error', action: 'kill', target: '9', error: 'Invalid index: 9' });
-    expect(calls.kill).toEqual([]);
+    expect(calls.kill).toEqual(['r-delta', 'r-gamma']);
   });
 
   it('kills all active children, counting cascades once', async () => {
@@ -267,7 +276,8 @@ describe('runSubagentsAction', () => {
       { descendants: { 'r-beta': [alpha, grandchild] } },
     );
     const result = await runSubagentsAction(service, caller, { action: 'kill', target: 'all' }, NOW);
-    expect(calls.kill).toEqual(['r-beta']);
+    // Every child is asked (an ended one may have running descendants), alpha not: beta's cascade got it.
+    expect(calls.kill).toEqual(['r-beta', 'r-gamma', 'r-delta', 'x-eps']);
     expect(result).toEqual({
       status: 'ok',
       action: 'kill',
@@ -283,6 +293,7 @@ describe('runSubagentsAction', () => {
 
   it('kill all with nothing running kills nothing', async () => {
     const { service, calls } = fakeService({ [PARENT]: [gamma, delta] });
+    // Both ended: they are asked for what may run below them, and nothing does.
     const result = await runSubagentsAction(service, caller, { action: 'kill', target: 'all' }, NOW);
     expect(result).toEqual({
       status: 'ok',
@@ -292,7 +303,7 @@ describe('runSubagentsAction', () => {
       labels: [],
       text: 'no running subagents to kill.',
     });
-    expect(calls.kill).toEqual([]);
+    expect(calls.kill).toEqual(['r-gamma', 'r-delta']);
   });
 
   it('steer needs a target and a message of at most 4000 characters', async () => {

@@ -1,6 +1,12 @@
 import { isActiveSubagentRun, type SubagentRun } from '../../sessions/index.js';
 import type { SubagentCaller, SubagentsService } from '../types.js';
-import { buildSubagentList, displayName, type ListWindow, type SubagentListEntry } from './list-view.js';
+import {
+  buildSubagentList,
+  displayName,
+  type ListWindow,
+  latestRunPerChild,
+  type SubagentListEntry,
+} from './list-view.js';
 import { resolveSubagentTarget } from './resolve-target.js';
 
 export const DEFAULT_RECENT_MINUTES = 30;
@@ -89,14 +95,14 @@ export async function runSubagentsAction(
 }
 
 /**
- * Kills every active child, most recently started first. `killed` counts every run killed,
- * descendants included; a run a cascade already killed is not killed (or counted) twice.
+ * Kills every active child and every active run below a child (also below one that has ended),
+ * most recently started first. `killed` counts every run killed, descendants included; a run a
+ * cascade already killed is not killed (or counted) twice.
  */
 async function killAll(service: SubagentsService, caller: SubagentCaller): Promise<SubagentsActionResult> {
-  const runs = await service.runs(caller.sessionKey);
+  const children = latestRunPerChild(await service.runs(caller.sessionKey));
   const killed = new Map<string, SubagentRun>();
-  const active = runs.filter(isActiveSubagentRun).sort((left, right) => right.startedAt - left.startedAt);
-  for (const run of active) {
+  for (const run of children) {
     if (killed.has(run.runId)) continue;
     for (const dead of await service.kill(run)) killed.set(dead.runId, dead);
   }
@@ -111,6 +117,7 @@ async function killAll(service: SubagentsService, caller: SubagentCaller): Promi
   };
 }
 
+/** Kills the child and what runs below it; a child that has ended is not an error, its descendants are still killed. */
 async function killOne(
   service: SubagentsService,
   caller: SubagentCaller,
@@ -122,18 +129,16 @@ async function killOne(
   const { run } = resolved;
   const name = displayName(run);
   const found = { runId: run.runId, sessionKey: run.childSessionKey, label: run.label };
-  // An ended child is not an error: the caller wanted it stopped, and it is.
-  const killed = isActiveSubagentRun(run) ? await service.kill(run) : [];
-  if (killed.length === 0) {
+  const killed = await service.kill(run);
+  const itself = killed.some((dead) => dead.runId === run.runId);
+  const cascadeKilled = killed.length - (itself ? 1 : 0);
+  const below = `${cascadeKilled} descendant${cascadeKilled === 1 ? '' : 's'}`;
+  let text: string;
+  if (itself) text = cascadeKilled === 0 ? `killed ${name}.` : `killed ${name} and ${below}.`;
+  else {
     const why = isActiveSubagentRun(run) ? 'it ended meanwhile' : run.status;
-    const text = `${name} is not running (${why}).`;
-    return { status: 'ok', action: 'kill', target, ...found, killed: 0, labels: [], cascadeKilled: 0, text };
+    text = `${name} is not running (${why})${cascadeKilled === 0 ? '.' : `; killed ${below}.`}`;
   }
-  const cascadeKilled = killed.length - 1;
-  const text =
-    cascadeKilled === 0
-      ? `killed ${name}.`
-      : `killed ${name} and ${cascadeKilled} descendant${cascadeKilled === 1 ? '' : 's'}.`;
   const labels = killed.map(displayName);
   return {
     status: 'ok',
