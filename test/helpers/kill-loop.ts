@@ -1,0 +1,321 @@
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { FakeModelServer, FakeRequest, FakeStep } from '../fakes/fake-model-server.js';
+import { startFakeOpenAIServer } from '../fakes/fake-openai-server.js';
+import { freePort, makeTempDir, removeDir } from './machine.js';
+import {
+  type GatewayProcess,
+  killRunningChildren,
+  PROCESS_TEST_TOKEN,
+  REPO_ROOT,
+  request,
+  spawnGateway,
+  writeConfig,
+} from './process.js';
+
+/**
+ * The kill loop: the built gateway is SIGKILLed at random points while web chat messages, restarts,
+ * config patches, sub-agent spawns and schedules are in flight, then started again; at the end every
+ * promise the gateway acknowledged is checked against what it kept. Acknowledged means the gateway
+ * answered: the web chat reply, "Restarting …", "Changed …", the spawn's or schedule's turn ending.
+ */
+
+export interface KillLoopOptions {
+  kills: number;
+  /** For a reproducible run; printed with the figures. */
+  seed: number;
+  /** Longest time a cycle runs before its SIGKILL (the kill point is uniform in [100, this]). */
+  maxCycleMs?: number;
+  onProgress?: (line: string) => void;
+}
+
+export interface KillLoopReport {
+  kills: number;
+  seed: number;
+  /** Starts that did not reach the ready line. */
+  failedStarts: number;
+  acknowledged: Record<Kind, number>;
+  lost: Record<Kind, number>;
+  doubled: Record<Kind, number>;
+  /** Announcements and jobs that arrived but were never answered by a turn. */
+  unanswered: Record<'spawn' | 'schedule', number>;
+  details: string[];
+}
+
+type Kind = 'message' | 'restart' | 'patch' | 'spawn' | 'schedule';
+const KINDS: readonly Kind[] = ['message', 'restart', 'patch', 'spawn', 'schedule'];
+const OWNER = 'owner';
+const SPAWNER = 'spawner';
+const PLANNER = 'planner';
+const MAIN_SESSION = 'agent:main:main';
+const session = (user: string) => `agent:main:webchat:direct:${user}`;
+
+/** A small seeded generator (mulberry32): the same seed gives the same kill points. */
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function lastUserText(body: any): string | undefined {
+  const last = body?.messages?.at(-1);
+  if (!last || last.role === 'tool' || last.role === 'assistant') return undefined;
+  return typeof last.content === 'string' ? last.content : JSON.stringify(last.content);
+}
+
+/** The model: spawns, schedules and child tasks by keyword, `ok` to everything else. */
+function modelStep(fake: FakeRequest): FakeStep {
+  if (fake.body?.messages?.at(-1)?.role === 'tool') return { text: 'done' };
+  const text = lastUserText(fake.body) ?? '';
+  const spawn = /SPAWN (s\d+)/.exec(text)?.[1];
+  if (spawn)
+    return { toolCalls: [{ name: 'sessions_spawn', arguments: { task: `CHILD ${spawn}`, label: spawn } }] };
+  const child = /CHILD (s\d+)/.exec(text)?.[1];
+  if (child) return { text: `RESULT ${child}` };
+  const job = /SCHEDULE (j\d+)/.exec(text)?.[1];
+  if (job) {
+    return {
+      toolCalls: [
+        { name: 'schedule.once', arguments: { afterSeconds: 1, recipient: 'main', body: `JOB ${job}` } },
+      ],
+    };
+  }
+  return { text: 'ok' };
+}
+
+const pad = (value: number) => String(value).padStart(3, '0');
+
+/** What the gateway acknowledged, by kind. */
+interface Acks {
+  message: Array<{ user: string; text: string }>;
+  restart: string[];
+  patch: string[];
+  spawn: string[];
+  schedule: string[];
+}
+
+/** Sends one web chat message; true when the gateway answered it (acknowledged). */
+async function send(url: string, user: string, text: string, expect: RegExp): Promise<boolean> {
+  try {
+    const answer = await request<{ replies?: { text: string }[] }>(url, 'POST', '/api/webchat/messages', {
+      text,
+      user,
+    });
+    return answer.status === 200 && (answer.body.replies ?? []).some((reply) => expect.test(reply.text));
+  } catch {
+    return false;
+  }
+}
+
+/** One cycle's traffic, until `stop` is set: each kind in its own lane, each lane one request at a time. */
+function traffic(url: string, cycle: number, acks: Acks, draw: () => number, stopped: () => boolean) {
+  let counter = 0;
+  const next = () => `${pad(cycle)}${pad(counter++)}`;
+  const lane = async (body: () => Promise<void>) => {
+    while (!stopped()) await body();
+  };
+  const users = ['u1', 'u2', 'u3', 'u4'];
+  return Promise.all([
+    ...users.map((user) =>
+      lane(async () => {
+        const text = `MSG m${next()}`;
+        if (await send(url, user, text, /./)) acks.message.push({ user, text });
+      }),
+    ),
+    lane(async () => {
+      await sleep(200 + draw() * 1500);
+      if (stopped()) return;
+      if (draw() < 0.5) {
+        const note = `n${next()}`;
+        if (await send(url, OWNER, `/restart ${note}`, /^Restarting in/)) acks.restart.push(note);
+      } else {
+        const name = `p${next()}`;
+        const raw = JSON.stringify({ agents: { main: { displayName: name } } });
+        if (await send(url, OWNER, `/config patch ${raw}`, /^Changed /)) acks.patch.push(name);
+      }
+    }),
+    lane(async () => {
+      const id = `s${next()}`;
+      if (await send(url, SPAWNER, `SPAWN ${id}`, /^done$/)) acks.spawn.push(id);
+    }),
+    lane(async () => {
+      await sleep(300);
+      const id = `j${next()}`;
+      if (await send(url, PLANNER, `SCHEDULE ${id}`, /^done$/)) acks.schedule.push(id);
+    }),
+  ]);
+}
+
+interface Entry {
+  role: string;
+  text: string;
+}
+
+async function transcript(
+  url: string,
+  user: string | undefined,
+  key = session(user ?? ''),
+): Promise<Entry[]> {
+  const answer = await request<{ entries?: Entry[] }>(
+    url,
+    'GET',
+    `/api/sessions/${encodeURIComponent(key)}/transcript`,
+  );
+  return answer.status === 200 ? (answer.body.entries ?? []) : [];
+}
+
+/** How often `token` appears in entries matching `pick`, and whether each is followed by an answer. */
+function occurrences(entries: Entry[], token: string, pick: (entry: Entry) => boolean) {
+  const positions = entries.flatMap((entry, index) =>
+    pick(entry) && entry.text.includes(token) ? [index] : [],
+  );
+  const answered = positions.every((index) =>
+    entries.slice(index + 1).some((entry) => entry.role === 'assistant'),
+  );
+  return { count: positions.length, answered };
+}
+
+async function check(url: string, acks: Acks, report: KillLoopReport): Promise<boolean> {
+  const users = new Set(acks.message.map((message) => message.user));
+  const byUser = new Map<string, Entry[]>();
+  for (const user of [...users, OWNER, SPAWNER]) byUser.set(user, await transcript(url, user));
+  const main = await transcript(url, undefined, MAIN_SESSION);
+  const tally = {
+    lost: { ...report.lost },
+    doubled: { ...report.doubled },
+    unanswered: { ...report.unanswered },
+  };
+  for (const kind of KINDS) {
+    tally.lost[kind] = 0;
+    tally.doubled[kind] = 0;
+  }
+  tally.unanswered = { spawn: 0, schedule: 0 };
+  const details: string[] = [];
+  const count = (kind: Kind, id: string, found: number) => {
+    if (found === 0) {
+      tally.lost[kind] += 1;
+      details.push(`${kind} ${id} lost`);
+    } else if (found > 1) {
+      tally.doubled[kind] += 1;
+      details.push(`${kind} ${id} ${found} times`);
+    }
+  };
+  for (const message of acks.message) {
+    const entries = byUser.get(message.user) ?? [];
+    count(
+      'message',
+      message.text,
+      entries.filter((entry) => entry.role === 'user' && entry.text.includes(message.text)).length,
+    );
+  }
+  const owner = byUser.get(OWNER) ?? [];
+  const notes = owner.filter(
+    (entry) => entry.role === 'system' && entry.text.startsWith('Gateway restarted'),
+  );
+  for (const note of acks.restart)
+    count('restart', note, notes.filter((entry) => entry.text.includes(note)).length);
+  // A patch's note names the command, not the value: count them all against the patches acknowledged.
+  const patchNotes = notes.filter((entry) => entry.text.includes('config-patch')).length;
+  if (patchNotes < acks.patch.length) {
+    tally.lost.patch = acks.patch.length - patchNotes;
+    details.push(`patch notes: ${patchNotes} for ${acks.patch.length} patches`);
+  } else if (patchNotes > acks.patch.length) {
+    tally.doubled.patch = patchNotes - acks.patch.length;
+    details.push(`patch notes: ${patchNotes} for ${acks.patch.length} patches`);
+  }
+  const isSystem = (entry: Entry) => entry.role === 'system';
+  for (const id of acks.spawn) {
+    const found = occurrences(byUser.get(SPAWNER) ?? [], `"label":"${id}"`, isSystem);
+    count('spawn', id, found.count);
+    if (found.count > 0 && !found.answered) tally.unanswered.spawn += 1;
+  }
+  for (const id of acks.schedule) {
+    const found = occurrences(main, `JOB ${id}`, (entry) => entry.role !== 'assistant');
+    count('schedule', id, found.count);
+    if (found.count > 0 && !found.answered) tally.unanswered.schedule += 1;
+  }
+  Object.assign(report, tally, { details });
+  return details.length === 0 && tally.unanswered.spawn === 0 && tally.unanswered.schedule === 0;
+}
+
+async function startGateway(
+  configPath: string,
+): Promise<{ gateway: GatewayProcess; url: string } | undefined> {
+  const gateway = spawnGateway(['start', '--config', configPath], { cwd: REPO_ROOT });
+  try {
+    return { gateway, url: await gateway.waitForReady() };
+  } catch {
+    gateway.child.kill('SIGKILL');
+    await gateway.exited;
+    return undefined;
+  }
+}
+
+export async function runKillLoop(options: KillLoopOptions): Promise<KillLoopReport> {
+  const draw = random(options.seed);
+  const progress = options.onProgress ?? (() => {});
+  const dir = await makeTempDir('switchboard-kill-loop-');
+  const model: FakeModelServer = await startFakeOpenAIServer({ defaultStep: modelStep });
+  const zero = () => Object.fromEntries(KINDS.map((kind) => [kind, 0])) as Record<Kind, number>;
+  const report: KillLoopReport = {
+    kills: 0,
+    seed: options.seed,
+    failedStarts: 0,
+    acknowledged: zero(),
+    lost: zero(),
+    doubled: zero(),
+    unanswered: { spawn: 0, schedule: 0 },
+    details: [],
+  };
+  const acks: Acks = { message: [], restart: [], patch: [], spawn: [], schedule: [] };
+  try {
+    const port = await freePort();
+    const configPath = await writeConfig(dir, {
+      stateDir: path.join(dir, 'state'),
+      http: { port, token: PROCESS_TEST_TOKEN },
+      owners: [`webchat:${OWNER}`],
+      models: { fake: { provider: 'openai', model: 'fake-1', baseUrl: model.url } },
+      agents: { main: { model: 'fake', tools: ['*'] } },
+      tools: {
+        toolpacks: ['core', { path: path.join(REPO_ROOT, 'toolpacks', 'scheduler'), id: 'scheduler' }],
+      },
+      gateway: { drainTimeoutMs: 2000 },
+    });
+    for (let cycle = 1; cycle <= options.kills; cycle += 1) {
+      const started = await startGateway(configPath);
+      if (!started) {
+        report.failedStarts += 1;
+        progress(`cycle ${cycle}: the gateway did not start`);
+        continue;
+      }
+      let stopped = false;
+      const load = traffic(started.url, cycle, acks, draw, () => stopped);
+      await sleep(100 + draw() * ((options.maxCycleMs ?? 4000) - 100));
+      started.gateway.child.kill('SIGKILL');
+      await started.gateway.exited;
+      stopped = true;
+      await load;
+      report.kills += 1;
+      if (cycle % 10 === 0) progress(`${cycle}/${options.kills} kills`);
+    }
+    const last = await startGateway(configPath);
+    if (!last) {
+      report.failedStarts += 1;
+      return report;
+    }
+    for (const kind of KINDS) report.acknowledged[kind] = acks[kind].length;
+    // Notes, announcements and jobs pending at the last kill arrive after this start: wait for them.
+    for (let attempt = 0; attempt < 60 && !(await check(last.url, acks, report)); attempt += 1)
+      await sleep(1000);
+    return report;
+  } finally {
+    await killRunningChildren();
+    await model.close();
+    await removeDir(dir);
+  }
+}
