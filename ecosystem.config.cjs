@@ -1,12 +1,35 @@
-// pm2 process file: `npm run build && pm2 start ecosystem.config.cjs`.
-// Stop with `pm2 stop switchboard` (SIGINT, a graceful stop); restart in-process with
-// `pm2 sendSignal SIGUSR1 switchboard` (same pid, the config is read again).
+// pm2 process file: `npm install && npx pm2 start ecosystem.config.cjs` (npm install builds dist/
+// in its prepare step). Stop with `pm2 stop switchboard` (SIGINT, a graceful stop); restart
+// in-process with `pm2 sendSignal SIGUSR1 switchboard` (same pid, the config is read again).
+// A config that cannot start is retried a few times with growing delays, then pm2 gives up; the
+// reason is in `pm2 logs switchboard --err`.
+const fs = require('node:fs');
 const path = require('node:path');
 
 // The directory the gateway runs in: the default config (config/gateway.jsonc), the default
 // stateDir (./data) and the log files below resolve against it. SWITCHBOARD_WORKDIR lets a
 // deployment or a test keep its state elsewhere; by default it is this repository.
 const workdir = path.resolve(process.env.SWITCHBOARD_WORKDIR || __dirname);
+const script = path.join(__dirname, 'dist/main.js');
+const logDir = path.join(workdir, 'data/logs');
+const outFile = path.join(logDir, 'switchboard.out.log');
+const errorFile = path.join(logDir, 'switchboard.error.log');
+
+if (!fs.existsSync(script)) {
+  throw new Error(
+    `${script} is missing: run \`npm install\` (it builds) or \`npm run build\` in ${__dirname}`,
+  );
+}
+
+// pm2's daemon, not the gateway, opens the log files, with the daemon's umask (often 022, so
+// 0644 in a 0755 data/). This file is read by the pm2 command before the daemon starts the app:
+// make data/ and data/logs 0700 and the log files 0600 here, and give a daemon this command
+// starts the private umask. The gateway tightens data/ again at every start.
+process.umask(0o077);
+fs.mkdirSync(logDir, { recursive: true, mode: 0o700 });
+for (const directory of [path.join(workdir, 'data'), logDir]) fs.chmodSync(directory, 0o700);
+for (const file of [outFile, errorFile]) fs.closeSync(fs.openSync(file, 'a', 0o600));
+for (const file of [outFile, errorFile]) fs.chmodSync(file, 0o600);
 
 module.exports = {
   apps: [
@@ -14,7 +37,7 @@ module.exports = {
       name: 'switchboard',
       cwd: workdir,
       // Absolute, because pm2 resolves a relative script against cwd, which may be elsewhere.
-      script: path.join(__dirname, 'dist/main.js'),
+      script,
       args: 'start',
       // One process: sessions, queues and the HTTP port belong to a single gateway.
       exec_mode: 'fork',
@@ -27,13 +50,24 @@ module.exports = {
       // gateway.drainTimeoutMs (10 s by default) and forces its own exit 5 s after that, so pm2
       // waits longer than both: a SIGKILL would skip closing the store.
       kill_timeout: 20000,
-      // Logs sit in the default state dir (./data) under the workdir, next to the store.
-      out_file: 'data/logs/switchboard.out.log',
-      error_file: 'data/logs/switchboard.error.log',
+      // Logs sit in the default state dir (./data) under the workdir, next to the store. The
+      // gateway never writes the HTTP token to them (the ready line names the token file).
+      out_file: outFile,
+      error_file: errorFile,
       // One file per stream without a pm2 instance suffix, so the path above is the real one.
       merge_logs: true,
-      // A crash (not a stop) brings the gateway back.
+      // A crash (not a stop) brings the gateway back, after 1 s, then 1.5 s, 2.25 s, … (up to 15 s;
+      // pm2 resets the delay once the process has run for 30 s).
       autorestart: true,
+      exp_backoff_restart_delay: 1000,
+      // A process that ends within min_uptime of its start is an unstable restart; after
+      // max_restarts of those pm2 stops trying (a config that cannot start, a store that cannot be
+      // reached) instead of restarting forever. pm2 counts them only within min_uptime ×
+      // max_restarts of the first start, so min_uptime is generous: a loaded machine takes several
+      // seconds to fail a start. pm2 6 then lists the app with pid 0 and status `waiting restart`
+      // (its backoff sets that status after giving up); `pm2 logs` says why.
+      min_uptime: 30000,
+      max_restarts: 5,
       env: {
         NODE_ENV: 'production',
       },

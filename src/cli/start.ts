@@ -1,13 +1,17 @@
 import { ConfigError } from '../errors/index.js';
-import { createGatewayHost, installSignalHandlers } from '../gateway/index.js';
+import { createGatewayHost, installSignalHandlers, PRIVATE_UMASK } from '../gateway/index.js';
 import { createLogger } from '../logging/index.js';
 
 /** `switchboard start`: run the gateway until SIGTERM/SIGINT; SIGUSR1 restarts it in-process. */
 export async function runStart(options: { config?: string }): Promise<void> {
+  // Before anything is created: state, store and logs are this user's only, however we were started.
+  process.umask(PRIVATE_UMASK);
   const log = createLogger();
   const host = createGatewayHost({
     log,
     configOptions: { configPath: options.config },
+    // A new token's link goes to a terminal only; under pm2 or systemd stdout is a log file.
+    extensions: { showTokenLink: process.stdout.isTTY === true },
     onReady() {
       // pm2 waits for this with wait_ready; it is sent after every restart too, which pm2 ignores.
       process.send?.('ready');
@@ -30,8 +34,14 @@ export async function runStart(options: { config?: string }): Promise<void> {
       process.stderr.write(`${error.message}\n`);
       log.logger.fatal({ file: error.file, issues: error.issues }, 'invalid config; not starting');
     } else {
+      // The reason on stderr too, in one line: pm2 keeps it in the error log (`pm2 logs`).
+      process.stderr.write(`switchboard: start failed, not starting: ${messageOf(error)}\n`);
       log.logger.fatal({ err: error }, 'start failed');
     }
     process.exit(1);
   }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

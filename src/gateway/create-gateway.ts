@@ -38,6 +38,7 @@ import { checkStartable } from './check-startable.js';
 import { createGatewayControl } from './gateway-control.js';
 import type { RestartRequest, ScheduledRestart } from './gateway-host.js';
 import { resolveHttpToken } from './http-token.js';
+import { makeStateDirPrivate } from './state-dir.js';
 import { deliverRestartNote } from './restart-note.js';
 import { createSessionsService, createSessionsView } from './session-views.js';
 import { defaultToolpackEntries, describeProblem, loadConfiguredToolpacks } from './toolpack-check.js';
@@ -50,6 +51,12 @@ export interface GatewayExtensions {
   tools?: readonly Tool[];
   /** Replaces provider construction; the benchmark wraps the real providers to time model calls. */
   createModelProvider?: (options: ProviderOptions) => ModelProvider;
+  /**
+   * Whether the log goes to a terminal (`switchboard start` passes stdout's isTTY): only then does
+   * a newly generated token appear in the ready line's link. Otherwise (pm2, systemd, a pipe: the
+   * log ends up in a file) the line says where the token file is. Default false.
+   */
+  showTokenLink?: boolean;
 }
 
 export interface GatewayOptions extends GatewayExtensions {
@@ -110,10 +117,13 @@ export function createGateway(options: GatewayOptions): Gateway {
   }
 
   async function startServices() {
+    const tightened = await makeStateDirPrivate(stateDir);
+    if (tightened.length > 0) logger.info({ stateDir, entries: tightened.slice(0, 20) }, 'state dir made private');
     const token = await resolveHttpToken(config.http.token, stateDir);
     const secrets = [...new Set([...collectSecretValues(config), token.token])];
-    // A new token is shown once, in the ready line, so the web chat can be opened; after that it is a secret like the others.
-    const showToken = token.source === 'generated';
+    // A new token is shown once, in the ready line, and only on a terminal, so the web chat can be
+    // opened; in a log file it would stay readable. After that it is a secret like the others.
+    const showToken = token.source === 'generated' && options.showTokenLink === true;
     options.log.setSecrets(showToken ? secrets.filter((secret) => secret !== token.token) : secrets);
     if (showToken) logger.info({ file: token.file }, 'generated a new HTTP token');
 

@@ -7,4 +7,5 @@ export {
 export { createGatewayHost, type GatewayHost, type GatewayHostOptions } from './gateway-host.js';
 export { resolveHttpToken } from './http-token.js';
 export { installSignalHandlers } from './signals.js';
+export { makeStateDirPrivate, PRIVATE_UMASK } from './state-dir.js';
 export { describeProblem, loadConfiguredToolpacks } from './toolpack-check.js';

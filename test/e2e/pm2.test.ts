@@ -1,42 +1,51 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { filesContaining, listModes, makeFreshClone } from '../helpers/fresh-clone.js';
 import { freePort, makeTempDir, removeDir } from '../helpers/machine.js';
 import {
   childEnvironment,
   countMessages,
   isReadyLine,
-  PROCESS_TEST_TOKEN,
   pollUntil,
-  REPO_ROOT,
   readLogFile,
+  request,
   runCommand,
-  sendMessage,
   writeConfig,
 } from '../helpers/process.js';
 
-// The deployment as documented: the real pm2 running the real ecosystem.config.cjs. pm2 gets
-// its own PM2_HOME, so the test neither sees nor disturbs a pm2 daemon already on the machine,
-// and the gateway runs in a temp workdir (SWITCHBOARD_WORKDIR), so state and logs stay there.
-// The tests share one gateway and run in order: start, restart, stop.
+// The deployment as documented, on a fresh clone: the files git knows, `npm install`'s prepare
+// step (the build), then the real pm2 running the clone's ecosystem.config.cjs with the clone as
+// its workdir and config/gateway.jsonc as its config, as a new user would. pm2 gets its own
+// PM2_HOME, so the test neither sees nor disturbs a pm2 daemon already on the machine. The pm2
+// daemon is started first with the common umask 022, as an already running daemon would be: the
+// privacy of data/ must not depend on how pm2 was started. The tests share one gateway and run
+// in order: start, privacy, restart, stop, then a config that cannot start.
 
-const PM2 = path.join(REPO_ROOT, 'node_modules', 'pm2', 'bin', 'pm2');
-const ECOSYSTEM = path.join(REPO_ROOT, 'ecosystem.config.cjs');
 const APP = 'switchboard';
 
 interface Pm2Process {
   name: string;
   pid: number;
-  pm2_env: { status: string; restart_time: number; pm_out_log_path: string };
+  pm2_env: { status: string; restart_time: number; pm_out_log_path: string; pm_err_log_path: string };
 }
 
 let dir: string;
+let clone: string;
+let pm2Home: string;
 let environment: NodeJS.ProcessEnv;
+let port: number;
 let baseUrl: string;
+let dataDir: string;
 let outLog: string;
+let errorLog: string;
 
 function pm2(...args: string[]) {
-  return runCommand(process.execPath, [PM2, ...args], { cwd: dir, env: environment });
+  const PM2 = path.join(clone, 'node_modules', 'pm2', 'bin', 'pm2');
+  return runCommand('/bin/sh', ['-c', 'umask 022 && exec "$0" "$@"', process.execPath, PM2, ...args], {
+    cwd: clone,
+    env: environment,
+  });
 }
 
 async function describeApp(): Promise<Pm2Process> {
@@ -51,23 +60,25 @@ async function describeApp(): Promise<Pm2Process> {
   return app;
 }
 
+async function httpToken(): Promise<string> {
+  return (await readFile(path.join(dataDir, 'http-token'), 'utf8')).trim();
+}
+
 beforeAll(async () => {
   dir = await makeTempDir('switchboard-pm2-');
-  const port = await freePort();
-  // stateDir relative on purpose: it must resolve against the workdir, next to the pm2 logs.
-  const configPath = await writeConfig(dir, {
-    stateDir: './data',
-    http: { port, token: PROCESS_TEST_TOKEN },
-  });
-  environment = childEnvironment({
-    PM2_HOME: path.join(dir, 'pm2-home'),
-    SWITCHBOARD_WORKDIR: dir,
-    SWITCHBOARD_CONFIG: configPath,
-  });
+  clone = await makeFreshClone(path.join(dir, 'clone'));
+  pm2Home = path.join(dir, 'pm2-home');
+  port = await freePort();
+  // The default config path, relative to the workdir; no http.token, so the first start makes one.
+  await writeConfig(path.join(clone, 'config'), { http: { port } }, 'gateway.jsonc');
+  environment = childEnvironment({ PM2_HOME: pm2Home });
   baseUrl = `http://127.0.0.1:${port}`;
-  outLog = path.join(dir, 'data', 'logs', 'switchboard.out.log');
-  await pm2('start', ECOSYSTEM);
-});
+  dataDir = path.join(clone, 'data');
+  outLog = path.join(dataDir, 'logs', 'switchboard.out.log');
+  errorLog = path.join(dataDir, 'logs', 'switchboard.error.log');
+  await pm2('ping');
+  await pm2('start', 'ecosystem.config.cjs');
+}, 240_000);
 
 afterAll(async () => {
   // Always end this PM2_HOME's daemon (and the gateway under it), even when a test failed.
@@ -88,10 +99,29 @@ describe('pm2 with ecosystem.config.cjs', () => {
     const health = await fetch(`${baseUrl}/healthz`);
     expect(await health.json()).toMatchObject({ status: 'ok' });
     const lines = await readLogFile(outLog);
-    // The relative stateDir resolved against the workdir pm2 was given, not the repository.
-    expect(String(lines.find((line) => line.msg === 'gateway started')?.store)).toContain(
-      path.join(dir, 'data'),
+    // The default stateDir resolved against the workdir: the clone's data/, next to the pm2 logs.
+    expect(String(lines.find((line) => line.msg === 'gateway started')?.store)).toContain(dataDir);
+  });
+
+  it('keeps the state private: every directory under data/ is 0700 and every file 0600, pm2 logs too', async () => {
+    const modes = await listModes(dataDir);
+    // The store, the token and pm2's own log files (which the daemon, umask 022, opens) are there.
+    expect(Object.keys(modes)).toEqual(
+      expect.arrayContaining(['switchboard.sqlite', 'http-token', 'logs/', 'logs/switchboard.out.log']),
     );
+    const exposed = Object.entries(modes).filter(
+      ([entry, mode]) => mode !== (entry.endsWith('/') ? '700' : '600'),
+    );
+    expect(exposed).toEqual([]);
+  });
+
+  it('never writes the generated token to a log file; the ready line says where the token is', async () => {
+    const token = await httpToken();
+    expect(token.length).toBeGreaterThan(20);
+    expect(await filesContaining(path.join(dataDir, 'logs'), token)).toEqual([]);
+    expect(await filesContaining(pm2Home, token)).toEqual([]);
+    const ready = (await readLogFile(outLog)).find(isReadyLine);
+    expect(ready?.msg).toContain(path.join(dataDir, 'http-token'));
   });
 
   it('restarts in-process on pm2 sendSignal SIGUSR1: same pid, new ready line', async () => {
@@ -109,13 +139,18 @@ describe('pm2 with ecosystem.config.cjs', () => {
     // pm2 did not restart anything: same pid, its restart counter untouched.
     expect(after).toMatchObject({ pid: before.pid, pm2_env: { status: 'online', restart_time: 0 } });
     const answer = await pollUntil('an answer to /whoami', async () => {
-      const response = await sendMessage(baseUrl, '/whoami');
+      const response = await request<{ replies: { text: string }[] }>(
+        baseUrl,
+        'POST',
+        '/api/webchat/messages',
+        { text: '/whoami' },
+        await httpToken(),
+      );
       return response.status === 200 && response.body;
     });
     expect(answer.replies[0]?.text).toContain('webchat:local');
     // Node reserves SIGUSR1 for its inspector; our handler must replace that, not open a debug port.
-    const errorLog = await readFile(path.join(dir, 'data', 'logs', 'switchboard.error.log'), 'utf8');
-    expect(errorLog).not.toContain('Debugger listening');
+    expect(await readFile(errorLog, 'utf8')).not.toContain('Debugger listening');
   });
 
   it('stops gracefully on pm2 stop (SIGINT), without a SIGKILL', async () => {
@@ -131,11 +166,53 @@ describe('pm2 with ecosystem.config.cjs', () => {
     expect(lines.find((line) => line.msg === 'stopping')).toMatchObject({ pid, signal: 'SIGINT' });
     // The daemon's own log records how the process ended; it too is written asynchronously.
     const daemonLog = await pollUntil('the exit in the pm2 daemon log', async () => {
-      const text = await readFile(path.join(dir, 'pm2-home', 'pm2.log'), 'utf8');
+      const text = await readFile(path.join(pm2Home, 'pm2.log'), 'utf8');
       return text.includes(`App [${APP}:0] exited`) ? text : undefined;
     });
     expect(daemonLog).toContain(`App [${APP}:0] exited with code [0]`);
     expect(daemonLog).not.toContain('SIGKILL');
     await expect(fetch(`${baseUrl}/healthz`)).rejects.toThrow();
   });
+
+  it('gives up on a config that cannot start: a few restarts with growing delays, then pm2 gives up, the reason in the error log', async () => {
+    // A store that refuses connections: the config validates, the start fails every time.
+    await writeConfig(
+      path.join(clone, 'config'),
+      { http: { port }, store: { url: 'redis://127.0.0.1:1' } },
+      'gateway.jsonc',
+    );
+    await pm2('delete', APP);
+    const errorsBefore = (await readFile(errorLog, 'utf8')).length;
+    const daemonLogBefore = (await readFile(path.join(pm2Home, 'pm2.log'), 'utf8')).length;
+    await pm2('start', 'ecosystem.config.cjs');
+
+    // pm2 writes this when it stops restarting (unstable restarts: each start ended within min_uptime).
+    const daemonLog = await pollUntil(
+      'pm2 to give up restarting',
+      async () => {
+        const text = (await readFile(path.join(pm2Home, 'pm2.log'), 'utf8')).slice(daemonLogBefore);
+        return text.includes('too many unstable restarts') ? text : undefined;
+      },
+      { timeoutMs: 170_000, intervalMs: 500 },
+    );
+    const app = await describeApp();
+    // Not running and not reported online (pm2 6 shows `waiting restart` after giving up with a backoff).
+    expect(app.pid).toBe(0);
+    expect(app.pm2_env.status).not.toBe('online');
+    // max_restarts in ecosystem.config.cjs; before, pm2 went on restarting (still at it after 120 s).
+    expect(app.pm2_env.restart_time).toBeLessThanOrEqual(5);
+    const delays = [...daemonLog.matchAll(/App \[switchboard:\d+\] will restart in (\d+)ms/g)].map((match) =>
+      Number(match[1]),
+    );
+    expect(delays.length).toBeGreaterThanOrEqual(2);
+    // exp_backoff_restart_delay: each wait longer than the one before.
+    expect(delays).toEqual([...delays].sort((a, b) => a - b));
+    expect(new Set(delays).size).toBe(delays.length);
+    // The reason, in plain words, where `pm2 logs` shows errors.
+    const errors = await pollUntil('the reason in the error log', async () => {
+      const text = (await readFile(errorLog, 'utf8')).slice(errorsBefore);
+      return text.includes('cannot connect to redis://127.0.0.1:1') ? text : undefined;
+    });
+    expect(errors).toContain('not starting');
+  }, 200_000);
 });

@@ -12,8 +12,9 @@ const readyLines = (target: TestGateway) =>
   target.logLines.filter((line) => line.includes('Switchboard ready'));
 
 describe('secrets in logs', () => {
-  it('shows a generated HTTP token once, in the first ready line, and never again', async () => {
-    gateway = await startTestGateway({ config: { http: { port: 0 } } });
+  it('shows a generated HTTP token once on a terminal, in the first ready line, and never again', async () => {
+    // `switchboard start` passes stdout's isTTY; the e2e token-link test runs both cases as processes.
+    gateway = await startTestGateway({ showTokenLink: true, config: { http: { port: 0 } } });
     const { token } = gateway;
     expect(token.length).toBeGreaterThanOrEqual(32);
     expect(readyLines(gateway)[0]).toContain(`/?token=${token}`);
@@ -25,6 +26,13 @@ describe('secrets in logs', () => {
     expect(second).toContain('http-token');
     const afterFirst = gateway.logLines.slice(gateway.logLines.indexOf(readyLines(gateway)[0] ?? '') + 1);
     expect(afterFirst.join('')).not.toContain(token);
+  });
+
+  it('never logs a generated HTTP token when the log is not a terminal: the ready line names the file', async () => {
+    gateway = await startTestGateway({ config: { http: { port: 0 } } });
+    expect(gateway.logLines.join('')).not.toContain(gateway.token);
+    expect(readyLines(gateway)[0]).toContain('sign in with /?token=<token from');
+    expect(readyLines(gateway)[0]).toContain('http-token');
   });
 
   it('never logs or stores a configured token or API key, even when a message carries one', async () => {
