@@ -38,9 +38,9 @@ import { checkStartable } from './check-startable.js';
 import { createGatewayControl } from './gateway-control.js';
 import type { RestartRequest, ScheduledRestart } from './gateway-host.js';
 import { resolveHttpToken } from './http-token.js';
-import { makeStateDirPrivate } from './state-dir.js';
 import { deliverRestartNote } from './restart-note.js';
 import { createSessionsService, createSessionsView } from './session-views.js';
+import { makeStateDirPrivate } from './state-dir.js';
 import { defaultToolpackEntries, describeProblem, loadConfiguredToolpacks } from './toolpack-check.js';
 
 /** What an embedder (or a test) may add to a gateway. */
@@ -118,7 +118,8 @@ export function createGateway(options: GatewayOptions): Gateway {
 
   async function startServices() {
     const tightened = await makeStateDirPrivate(stateDir);
-    if (tightened.length > 0) logger.info({ stateDir, entries: tightened.slice(0, 20) }, 'state dir made private');
+    if (tightened.length > 0)
+      logger.info({ stateDir, entries: tightened.slice(0, 20) }, 'state dir made private');
     const token = await resolveHttpToken(config.http.token, stateDir);
     const secrets = [...new Set([...collectSecretValues(config), token.token])];
     // A new token is shown once, in the ready line, and only on a terminal, so the web chat can be
