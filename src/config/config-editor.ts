@@ -11,6 +11,7 @@ import {
   writeConfigFile,
 } from './config-files.js';
 import { editConfigText, restorePlaceholders } from './edit-text.js';
+import { findJsonValueProblem } from './json-limits.js';
 import { hashConfigText, parseConfigText, parseJsonc } from './load.js';
 import { applyMergePatch, isPlainObject } from './merge-patch.js';
 import { collectSecretValues, createSecretScrubber, findSecretPaths, redactConfig } from './redact.js';
@@ -306,6 +307,8 @@ function parseRaw(raw: string): { ok: true; value: Record<string, unknown> } | {
     const kind = value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
     return failure(`raw must be a JSON object, not ${kind}`);
   }
+  const problem = findJsonValueProblem(value);
+  if (problem !== undefined) return failure(`raw ${problem.pointer}: ${problem.message}`);
   return { ok: true, value };
 }
 

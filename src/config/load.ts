@@ -4,6 +4,7 @@ import path from 'node:path';
 import { type ParseError, parse, printParseErrorCode } from 'jsonc-parser';
 import { ConfigError } from '../errors/index.js';
 import { substituteEnv } from './env.js';
+import { findJsonTextProblem } from './json-limits.js';
 import type { Config } from './schema.js';
 import { validateConfig } from './validate.js';
 
@@ -85,8 +86,16 @@ export function parseConfigText(
   return result.config;
 }
 
+/**
+ * Parses JSONC config text. Refused before parsing, as CONFIG_PARSE naming the JSON pointer and
+ * position: nesting deeper than MAX_CONFIG_DEPTH, a `__proto__` key, a number that is not finite.
+ */
 export function parseJsonc(text: string, file: string | undefined): unknown {
   if (text.trim() === '') return {};
+  const problem = findJsonTextProblem(text);
+  if (problem !== undefined) {
+    throw new ConfigError('CONFIG_PARSE', file, [{ path: problem.pointer, message: problem.message }]);
+  }
   const errors: ParseError[] = [];
   const value: unknown = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
   if (errors.length > 0) {

@@ -7,6 +7,7 @@ import {
   collectSecretValues,
   findSecretPaths,
   loadConfig,
+  parseJsonc,
   REDACTED,
   redactConfig,
   renderConfigJsonSchema,
@@ -187,3 +188,42 @@ describe('redaction', () => {
     expect(collectSecretValues(config).sort()).toEqual(['http-token-value-123456', 'sk-first', 'sk-second']);
   });
 });
+
+describe('config text limits', () => {
+  it('reads brackets in strings and comments as text, not nesting', () => {
+    const brackets = '['.repeat(200);
+    const text = `{\n  // ${'{'.repeat(200)}\n  /* ${brackets} */\n  "agents": { "main": { "displayName": "${brackets}" } }\n}`;
+    expect(parseJsonc(text, 'gateway.jsonc')).toEqual({ agents: { main: { displayName: brackets } } });
+  });
+
+  it('refuses 65 levels, a __proto__ key and 1e309 with the pointer and position', () => {
+    const cases: Array<[string, string, string]> = [
+      [`{"a": ${'['.repeat(64)}${']'.repeat(64)}}`, `/a${'/0'.repeat(63)}`, 'nested deeper than 64 levels'],
+      ['{"agents": {\n  "__proto__": {}}}', '/agents/__proto__', 'the key "__proto__" is not allowed'],
+      ['{"x": [1, -1e309]}', '/x/1', 'the number is not finite (-Infinity)'],
+    ];
+    for (const [text, pointer, message] of cases) {
+      let error: unknown;
+      try {
+        parseJsonc(text, 'gateway.jsonc');
+      } catch (thrown) {
+        error = thrown;
+      }
+      expect(error, text).toBeInstanceOf(ConfigError);
+      expect((error as ConfigError).issues, text).toEqual([
+        {
+          path: pointer,
+          message: expect.stringMatching(
+            new RegExp(`^${escapeRegExp(message)}.* at line \\d+, column \\d+$`),
+          ),
+        },
+      ]);
+      expect((error as ConfigError).message).toContain('gateway.jsonc: invalid config');
+    }
+    expect(parseJsonc(`{"a": ${'['.repeat(63)}${']'.repeat(63)}}`, 'gateway.jsonc')).toBeTypeOf('object');
+  });
+});
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

@@ -47,10 +47,13 @@ async function showConfig(context: CommandContext, path: string): Promise<string
   };
   if (errors) return `${file} (hash ${hash}) does not load, so it is not shown:\n${errors.join('\n')}`;
   if (path === '') return `${file} (hash ${hash})\n${code(config)}`;
-  const value = valueAt(config, path);
-  return value === undefined
-    ? `${path} is not set in ${file} (its default applies).`
-    : `${path}:\n${code(value)}`;
+  const parsed = parseConfigPath(path);
+  if (!parsed.ok) return `Refused: ${parsed.error}`;
+  const value = valueAt(config, parsed.parts);
+  if (value !== undefined) return `${path}:\n${code(value)}`;
+  // Not in the file: a path the schema knows has a default; any other is named as unknown.
+  const known = context.gateway.schemaLookup(path);
+  return known.ok ? `${path} is not set in ${file} (its default applies).` : `Refused: ${known.error}`;
 }
 
 async function edit(context: CommandContext, subcommand: 'patch' | 'apply', raw: string): Promise<string> {
@@ -81,13 +84,14 @@ async function edit(context: CommandContext, subcommand: 'patch' | 'apply', raw:
   return `Changed ${outcome.changedPaths?.join(', ')}. Restarting in ${seconds} s; I will post here when I am back.`;
 }
 
-/** The value at a dot path (`[n]` for array items) in a plain JSON value. */
-function valueAt(value: unknown, path: string): unknown {
-  const parsed = parseConfigPath(path);
-  if (!parsed.ok) return undefined;
+/**
+ * The value at parsed path parts in a plain JSON value: own keys only, so `__proto__`,
+ * `constructor` or `toString` never resolve to what every object inherits.
+ */
+function valueAt(value: unknown, parts: readonly (string | number)[]): unknown {
   let current = value;
-  for (const part of parsed.parts) {
-    if (current === null || typeof current !== 'object') return undefined;
+  for (const part of parts) {
+    if (current === null || typeof current !== 'object' || !Object.hasOwn(current, part)) return undefined;
     current = (current as Record<string | number, unknown>)[part];
   }
   return current;
