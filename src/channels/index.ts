@@ -1,6 +1,7 @@
 export type { ReconnectSettings } from './backoff.js';
 export { type ChannelCredentialCheck, checkChannelCredentials } from './check-credentials.js';
 export { createDiscordAdapter } from './discord/index.js';
+export { type ChannelMemory, createLocalMemory } from './memory.js';
 export { describeStartFailure } from './network-error.js';
 export { createSlackAdapter, type SlackAdapter } from './slack/index.js';
 export {

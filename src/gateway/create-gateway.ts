@@ -34,6 +34,7 @@ import type { Tool } from '../tools/index.js';
 import { buildAgentRunner } from './build-agent-runner.js';
 import { buildSignals, type Signals } from './build-signals.js';
 import { buildToolpackRuntime } from './build-toolpacks.js';
+import { createStoreChannelMemory } from './channel-memory.js';
 import { checkStartable } from './check-startable.js';
 import { createGatewayControl } from './gateway-control.js';
 import type { RestartRequest, ScheduledRestart } from './gateway-host.js';
@@ -144,11 +145,16 @@ export function createGateway(options: GatewayOptions): Gateway {
         createDiscordAdapter({
           config: config.channels.discord,
           logger: logger.child({ channel: 'discord' }),
+          memory: createStoreChannelMemory({ store, channel: 'discord' }),
         }),
       );
     }
     const slack = config.channels.slack
-      ? createSlackAdapter({ config: config.channels.slack, logger: logger.child({ channel: 'slack' }) })
+      ? createSlackAdapter({
+          config: config.channels.slack,
+          logger: logger.child({ channel: 'slack' }),
+          memory: createStoreChannelMemory({ store, channel: 'slack' }),
+        })
       : undefined;
     if (slack) adapters.push(slack);
     const adapterFor = (route: DeliveryRoute) => adapters.find((adapter) => adapter.name === route.channel);

@@ -2,34 +2,34 @@ import { once } from 'node:events';
 import { Client, Events, GatewayIntentBits, type Message, Partials, Routes } from 'discord.js';
 import { SwitchboardError } from '../../errors/index.js';
 import type { Logger } from '../../logging/index.js';
+import { type ChannelMemory, createLocalMemory, createRecall } from '../memory.js';
 import { splitMessage } from '../split-message.js';
 import type { ChannelAdapter, DeliveryRoute, InboundHandler, OutboundMessage } from '../types.js';
 import { describeMessage, routeKey, toInbound } from './inbound.js';
-import { type DiscordConfig, shouldHear } from './should-hear.js';
+import { type DiscordConfig, type HearCandidate, shouldHear } from './should-hear.js';
 
 /** Discord's limit on one message's content. */
 const MESSAGE_LIMIT = 2000;
 /** Discord shows typing for 10 s after each call. */
 const TYPING_REFRESH_MS = 8000;
-/** How many message ids are kept to drop a message delivered twice (after a resume). */
-const SEEN_MESSAGES = 2000;
-const ACTIVE_THREADS = 10000;
+/** How many message ids and threads this process also keeps at hand. */
+const RECENT = 5000;
+/** A message delivered twice (a resume replays events) comes again within minutes; a day is ample. */
+const SEEN_TTL_MS = 24 * 60 * 60 * 1000;
+/** A thread the bot took part in is still its own after a month without a word. */
+const THREAD_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+const NO_THREADS: ReadonlySet<string> = new Set();
 /** Routes whose last message (the reply reference) is kept. */
 const REPLY_ROUTES = 10000;
 
 export interface DiscordAdapterOptions {
   config: DiscordConfig;
   logger: Logger;
-}
-
-/** Adds `key` to an insertion-ordered set, dropping the oldest entries past `limit`. */
-function remember<K>(set: Set<K>, key: K, limit: number): void {
-  set.delete(key);
-  set.add(key);
-  for (const oldest of set) {
-    if (set.size <= limit) break;
-    set.delete(oldest);
-  }
+  /**
+   * Where the threads the bot takes part in and the messages it heard are kept, so a restart
+   * forgets neither; without it they are kept in this process only.
+   */
+  memory?: ChannelMemory;
 }
 
 /**
@@ -43,8 +43,9 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): ChannelAda
   const { config, logger } = options;
   let client: Client | undefined;
   let onInbound: InboundHandler | undefined;
-  const seen = new Set<string>();
-  const activeThreads = new Set<string>();
+  const memory = options.memory ?? createLocalMemory();
+  const seen = createRecall({ memory, ttlMs: SEEN_TTL_MS, limit: RECENT, logger });
+  const threads = createRecall({ memory, ttlMs: THREAD_TTL_MS, limit: RECENT, logger });
   /** The last heard message per route, which replies refer to. */
   const lastMessage = new Map<string, string>();
   /** DM channel ids by user id, learnt from inbound DMs. */
@@ -74,14 +75,30 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): ChannelAda
     else typing.set(key, { timer: setInterval(post, TYPING_REFRESH_MS), holders: 1 });
   };
 
+  /** The facts of `message` when the bot hears it, for the first time; else undefined. */
+  const hear = async (message: Message, botId: string): Promise<HearCandidate | undefined> => {
+    const messageKey = `message:${message.id}`;
+    if (!seen.firstHere(messageKey)) return undefined;
+    const facts = await describeMessage(message, botId);
+    const thread = facts.threadId;
+    const participating = thread !== undefined && (await threads.has(`thread:${thread}`));
+    const activeThreads = participating ? new Set([thread]) : NO_THREADS;
+    if (!shouldHear(facts, config, { botId, activeThreads })) return undefined;
+    // Heard before a restart (the store remembers): not again.
+    if (!(await seen.claim(messageKey))) {
+      logger.info({ messageId: message.id }, 'discord message already answered');
+      return undefined;
+    }
+    if (thread !== undefined) await threads.add(`thread:${thread}`);
+    return facts;
+  };
+
   const handle = async (message: Message) => {
     const botId = client?.user?.id;
     if (botId === undefined || onInbound === undefined) return;
-    if (seen.has(message.id)) return;
-    remember(seen, message.id, SEEN_MESSAGES);
-    const facts = await describeMessage(message, botId);
-    if (!shouldHear(facts, config, { botId, activeThreads })) return;
-    if (facts.threadId !== undefined) remember(activeThreads, facts.threadId, ACTIVE_THREADS);
+    const facts = await hear(message, botId);
+    const handler = onInbound;
+    if (facts === undefined || handler === undefined) return;
     const inbound = toInbound(message, facts, botId);
     const key = routeKey(inbound);
     lastMessage.delete(key);
@@ -91,7 +108,7 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): ChannelAda
     if (inbound.chatType === 'direct') directChannels.set(facts.authorId, message.channelId);
     holdTyping(key, message.channelId);
     try {
-      await onInbound(inbound);
+      await handler(inbound);
     } catch (error) {
       logger.error({ err: error, route: key, messageId: message.id }, 'discord message was not handled');
     } finally {
@@ -163,7 +180,7 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): ChannelAda
       try {
         const target = await targetOf(active, route);
         if (route.chatType === 'channel' && route.threadId !== undefined)
-          remember(activeThreads, route.threadId, ACTIVE_THREADS);
+          await threads.add(`thread:${route.threadId}`);
         for (const [index, content] of splitMessage(message.text, MESSAGE_LIMIT).entries()) {
           const reference =
             index === 0 && replyTo !== undefined

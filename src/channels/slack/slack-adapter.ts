@@ -1,5 +1,6 @@
 import type { RequestListener } from 'node:http';
 import type { Logger } from '../../logging/index.js';
+import { type ChannelMemory, createLocalMemory, createRecall } from '../memory.js';
 import { splitMessage } from '../split-message.js';
 import type {
   ChannelAdapter,
@@ -11,18 +12,30 @@ import type {
 import { createBoltApp, type WebClientOptions } from './bolt-app.js';
 import { isRefusedTokenError } from './check-credentials.js';
 import { type SlackEventFacts, shouldHear, stripMention } from './hear.js';
-import { createMemory } from './memory.js';
 import type { RawEventBody, RawMessageEvent, SlackConfig } from './types.js';
+
+const threadKey = (channel: string, threadTs: string) => `thread:${channel}:${threadTs}`;
 
 /** Slack's limit for `chat.postMessage` text is 40,000; 4,000 keeps a part readable. */
 export const SLACK_TEXT_LIMIT = 4000;
 const TURN_REACTION = 'eyes';
+/** Slack retries a delivery for up to about an hour; a day covers that and a restart in between. */
+const ANSWERED_TTL_MS = 24 * 60 * 60 * 1000;
+/** A thread the bot took part in is still its own after a month without a word. */
+const THREAD_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+/** How many event ids, message ids and threads this process also keeps at hand. */
+const RECENT = 5000;
 
 export interface SlackAdapterOptions {
   config: SlackConfig;
   logger: Logger;
   /** Web API client tuning, e.g. `retryConfig` (tests turn retries off). */
   webClientOptions?: Pick<WebClientOptions, 'retryConfig'>;
+  /**
+   * Where the threads the bot takes part in and the events it answered are kept, so a restart
+   * forgets neither; without it they are kept in this process only.
+   */
+  memory?: ChannelMemory;
 }
 
 export interface SlackAdapter extends ChannelAdapter {
@@ -52,8 +65,9 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     webClientOptions: options.webClientOptions,
   });
   const client = bolt.app.client;
-  const seen = createMemory();
-  const threads = createMemory();
+  const memory = options.memory ?? createLocalMemory();
+  const seen = createRecall({ memory, ttlMs: ANSWERED_TTL_MS, limit: RECENT, logger });
+  const threads = createRecall({ memory, ttlMs: THREAD_TTL_MS, limit: RECENT, logger });
   /** User id → DM channel id, from inbound DMs and `conversations.open`. */
   const directChannels = new Map<string, string>();
   let onInbound: InboundHandler | undefined;
@@ -62,20 +76,14 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
   let botUserId: string | undefined;
   let botId: string | undefined;
 
-  const state = {
-    get botUserId() {
-      return botUserId;
-    },
-    get botId() {
-      return botId;
-    },
-    inThread: (channel: string, threadTs: string) => threads.has(`${channel}:${threadTs}`),
-  };
+  const identity = () => ({ botUserId, botId });
 
-  const receive = (raw: RawMessageEvent, body: RawEventBody, mentionEvent: boolean) => {
+  const receive = async (raw: RawMessageEvent, body: RawEventBody, mentionEvent: boolean) => {
     // Slack retries a slow delivery with the same event id; a mention comes as `message` and `app_mention`.
-    if (body.event_id !== undefined && !seen.add(`event:${body.event_id}`)) return;
-    if (!seen.add(`message:${raw.channel}:${raw.ts}`)) return;
+    const eventKey = body.event_id === undefined ? undefined : `event:${body.event_id}`;
+    const messageKey = `message:${raw.channel}:${raw.ts}`;
+    if (eventKey !== undefined && !seen.firstHere(eventKey)) return;
+    if (!seen.firstHere(messageKey)) return;
     const facts: SlackEventFacts = {
       channelType: raw.channel_type,
       channel: raw.channel,
@@ -86,19 +94,32 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
       threadTs: raw.thread_ts,
       mentionEvent,
     };
-    if (!onInbound || !shouldHear(facts, config, state)) {
+    const participating =
+      raw.thread_ts !== undefined && (await threads.has(threadKey(raw.channel, raw.thread_ts)));
+    const handler = onInbound;
+    if (!handler || !shouldHear(facts, config, { ...identity(), inThread: () => participating })) {
       logger.debug({ channel: raw.channel, ts: raw.ts, user: raw.user }, 'slack event not heard');
       return;
     }
+    // Answered before a restart: the store remembers the event and the message.
+    const newEvent = eventKey === undefined || (await seen.claim(eventKey));
+    const newMessage = await seen.claim(messageKey);
+    if (!newEvent || !newMessage) {
+      logger.info(
+        { channel: raw.channel, ts: raw.ts, eventId: body.event_id },
+        'slack event already answered',
+      );
+      return;
+    }
     // Not awaited: Bolt has acked already, and a turn may run for minutes.
-    void deliver(onInbound, raw, body);
+    void deliver(handler, raw, body);
   };
 
   const deliver = async (handler: InboundHandler, raw: RawMessageEvent, body: RawEventBody) => {
     const direct = raw.channel_type === 'im';
     const sender = raw.user ?? raw.bot_id ?? 'unknown';
     if (direct) directChannels.set(sender, raw.channel);
-    else threads.add(`${raw.channel}:${raw.thread_ts ?? raw.ts}`);
+    else await threads.add(threadKey(raw.channel, raw.thread_ts ?? raw.ts));
     const teamId = raw.team ?? body.team_id;
     // The bot answers a channel message in its thread, so the conversation is that thread: a
     // top-level message opens the session `…:thread:<its ts>`, and replies in the thread continue it.
@@ -154,12 +175,16 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     };
   }
 
-  bolt.app.event('message', async ({ event, body }) => {
-    receive(event as unknown as RawMessageEvent, body as RawEventBody, false);
-  });
-  bolt.app.event('app_mention', async ({ event, body }) => {
-    receive(event as unknown as RawMessageEvent, body as RawEventBody, true);
-  });
+  const listen =
+    (mentionEvent: boolean) =>
+    async ({ event, body }: { event: unknown; body: unknown }) => {
+      // Not awaited: the store is read before deciding, and Bolt's ack must not wait for it.
+      receive(event as RawMessageEvent, body as RawEventBody, mentionEvent).catch((error: unknown) =>
+        logger.warn({ err: error }, 'slack event could not be read'),
+      );
+    };
+  bolt.app.event('message', listen(false));
+  bolt.app.event('app_mention', listen(true));
   bolt.app.error(async (error) => {
     logger.error({ err: error }, 'slack app error');
   });
@@ -198,7 +223,8 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
             ...(threadTs === undefined ? {} : { thread_ts: threadTs }),
           });
         }
-        if (threadTs !== undefined && route.chatType === 'channel') threads.add(`${channel}:${threadTs}`);
+        if (threadTs !== undefined && route.chatType === 'channel')
+          await threads.add(threadKey(channel, threadTs));
       } catch (error) {
         logger.error({ err: error, route, messageId: message.id }, 'slack post failed');
         throw error;
