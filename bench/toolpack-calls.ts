@@ -35,7 +35,7 @@ const silent = () => createLogger({ level: 'silent' }).logger;
  */
 const signals: ReturnType<Parameters<typeof buildToolpackRuntime>[0]['signals']> = {
   record: async () => {},
-  send: async () => {},
+  send: async () => ({ ok: true }),
   agents: () => [
     {
       id: 'main',

@@ -11,6 +11,7 @@ import type { RunStore, SessionStore } from '../sessions/index.js';
 import {
   type BuiltinToolpackName,
   type CoreMessage,
+  type CoreSendResult,
   createBuiltinToolpackTools,
   createCoreTools,
 } from '../toolpacks/index.js';
@@ -34,7 +35,7 @@ export async function buildAgentRunner(options: {
   /** Tools of the local toolpacks, by toolpack id (they run in runner processes). */
   toolpackTools: readonly { toolpackId: string; tools: readonly Tool[] }[];
   /** `messages.send` of the core toolpack. */
-  sendMessage(message: CoreMessage): Promise<void>;
+  sendMessage(message: CoreMessage): Promise<CoreSendResult>;
   stateDir: string;
   logger: Logger;
 }): Promise<AgentRunner> {

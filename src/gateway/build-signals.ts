@@ -2,7 +2,7 @@ import type { OutboundMessage } from '../channels/index.js';
 import type { Config } from '../config/index.js';
 import type { Logger } from '../logging/index.js';
 import type { Router } from '../routing/index.js';
-import type { DeliveryRoute } from '../sessions/index.js';
+import type { DeliveryRoute, SessionStore } from '../sessions/index.js';
 import {
   createScheduler,
   createSignalQueue,
@@ -11,7 +11,13 @@ import {
   type SignalInput,
 } from '../signals/index.js';
 import type { Store } from '../store/index.js';
-import type { ControllerHost, CoreMessage } from '../toolpacks/index.js';
+import {
+  type ControllerHost,
+  type CoreMessage,
+  type CoreSendResult,
+  notAnAgent,
+  USER_RECIPIENT,
+} from '../toolpacks/index.js';
 
 /** A message between agents, or from an agent to a chat route (`messages.send`, `store.sendMessage`). */
 export type OutgoingMessage = CoreMessage;
@@ -22,18 +28,23 @@ export const mainSessionKey = (agentId: string) => `agent:${agentId}:main`;
  * Signals and messages: the queue, the scheduler tick, and delivery. A signal for an agent wakes
  * it with a turn in its main session (`agent:<id>:main`, a session no chat reads) when that
  * session is idle; one for a route is posted there. A message to an agent is a `message` signal
- * (merged with others pending, like any signal); to a route, a post.
+ * (merged with others of its priority pending, like any signal); to a route, a post. A message or
+ * signal for `user` is posted where the human talks to the coordinator agent (see `userRoutes`);
+ * one for any other name that is not an agent is refused, naming it.
  */
 export function buildSignals(options: {
   config: Config;
   store: Store;
+  sessions: SessionStore;
   router: () => Router;
   deliver(route: DeliveryRoute, message: OutboundMessage): Promise<void>;
   controllers: ReadonlyMap<string, ControllerHost>;
   logger: Logger;
 }) {
   const { config, logger } = options;
-  const queue = createSignalQueue({ store: options.store, logger });
+  const agentIds = Object.keys(config.agents);
+  const queue = createSignalQueue({ store: options.store, logger, agents: agentIds });
+  const coordinator = config.communication.coordinatorAgent ?? config.defaultAgent;
 
   async function post(routeName: string, text: string): Promise<void> {
     const target = config.routes[routeName];
@@ -45,10 +56,40 @@ export function buildSignals(options: {
     await options.deliver(route, { id: crypto.randomUUID(), text, notice: true });
   }
 
+  /**
+   * Where `user` is reached: the chat in which the human last talked to the coordinator agent
+   * (`communication.coordinatorAgent`, else `defaultAgent`); without one, each owner's direct chat.
+   */
+  async function userRoutes(): Promise<DeliveryRoute[]> {
+    const chats = (await options.sessions.list()).filter(
+      (session) => session.agentId === coordinator && session.route.channel !== 'internal',
+    );
+    const latest = chats[0];
+    if (latest) return [latest.route];
+    return config.owners.flatMap((owner): DeliveryRoute[] => {
+      const match = /^(webchat|slack|discord):(.+)$/.exec(owner);
+      if (!match?.[1] || !match[2]) return [];
+      return [{ channel: match[1] as DeliveryRoute['channel'], chatType: 'direct', chatId: match[2] }];
+    });
+  }
+
+  async function postToUser(text: string): Promise<void> {
+    const routes = await userRoutes();
+    if (routes.length === 0) {
+      throw new Error(
+        `no chat reaches the user: agent ${coordinator} has no chat session yet and owners lists no one`,
+      );
+    }
+    for (const route of routes) await options.deliver(route, { id: crypto.randomUUID(), text, notice: true });
+  }
+
   async function record(input: SignalInput, source: string): Promise<void> {
-    if (input?.targetChannel) {
-      await post(input.targetChannel, `${input.kind}: ${JSON.stringify(input.payload ?? {})}`).catch(
-        (error: unknown) => logger.warn({ err: error, kind: input.kind }, 'signal for a route not posted'),
+    const target =
+      input?.targetChannel ?? (input?.targetAgent === USER_RECIPIENT ? USER_RECIPIENT : undefined);
+    if (target !== undefined) {
+      const text = `${input.kind}: ${JSON.stringify(input.payload ?? {})}`;
+      await (target === USER_RECIPIENT ? postToUser(text) : post(target, text)).catch((error: unknown) =>
+        logger.warn({ err: error, kind: input.kind }, 'signal for a chat not posted'),
       );
       return;
     }
@@ -58,10 +99,10 @@ export function buildSignals(options: {
 
   async function wake(agentId: string, signals: Signal[]): Promise<void> {
     const text = `Signals (from the runtime, not a user): ${JSON.stringify(
-      signals.map(({ kind, priority, payload, source, merged }) => ({
+      signals.map(({ kind, priority, payload, payloads, source, merged }) => ({
         kind,
         priority,
-        payload,
+        ...(payloads ? { payloads } : { payload }),
         source,
         merged,
       })),
@@ -114,21 +155,31 @@ export function buildSignals(options: {
     scheduler,
     agents,
     record,
-    /** Sends a message: a `message` signal for an agent, a post for a route. */
-    async send(message: OutgoingMessage): Promise<void> {
+    /**
+     * Sends a message: a `message` signal for an agent, a post for a route or for `user`. A
+     * recipient that is neither an agent nor `user` is refused.
+     */
+    async send(message: OutgoingMessage): Promise<CoreSendResult> {
       if (message.channel) {
         await post(message.channel, `${message.sender}: ${message.body}`);
-        return;
+        return { ok: true };
       }
+      const recipient = message.recipient ?? coordinator;
+      if (recipient === USER_RECIPIENT) {
+        await postToUser(`${message.sender}: ${message.body}`);
+        return { ok: true };
+      }
+      if (!agentIds.includes(recipient)) return { ok: false, reason: notAnAgent(recipient, agentIds) };
       await record(
         {
           kind: 'message',
-          targetAgent: message.recipient ?? config.communication.coordinatorAgent ?? config.defaultAgent,
+          targetAgent: recipient,
           priority: message.priority,
           payload: { id: message.id, sender: message.sender, body: message.body },
         },
         `message:${message.sender}`,
       );
+      return { ok: true };
     },
   };
 }

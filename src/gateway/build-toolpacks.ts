@@ -48,7 +48,10 @@ export function buildToolpackRuntime(options: {
         agents: Object.keys(config.agents).length,
         toolpacks: options.toolpacks.length,
       }),
-      deliver: (message) => options.signals().send(message),
+      deliver: async (message) => {
+        const sent = await options.signals().send(message);
+        if (!sent.ok) throw new Error(sent.reason);
+      },
       store: options.store,
       logger: logger.child({ toolpack: toolpack.id }),
     });

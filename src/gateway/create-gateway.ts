@@ -252,7 +252,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       builtinToolpacks: toolpacks.builtins,
       sendMessage: async (message) => {
         if (!signals) throw new SwitchboardError('GATEWAY_STATE', 'the gateway is not running');
-        await signals.send(message);
+        return signals.send(message);
       },
       toolpackTools: toolpacks.toolpacks.map((toolpack) => ({
         toolpackId: toolpack.id,
@@ -293,6 +293,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     signals = buildSignals({
       config,
       store,
+      sessions,
       router: routerNow,
       deliver,
       controllers: local.controllers,

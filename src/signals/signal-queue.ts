@@ -6,11 +6,19 @@ const RANK: Record<string, number> = { P0: 0, P1: 1, P2: 2, P3: 3 };
 
 /**
  * Pending signals for agents, in the store (they survive restarts). A signal of a kind already
- * pending for the same agent is merged into it (the newer payload wins, the count goes up), so a
- * busy agent is not woken once per repeat. `take` hands out what one wake-up delivers: every P0/P1
- * pending together, else the single most urgent P2/P3 (oldest first).
+ * pending for the same agent at the same priority (and from the same source) is merged into it, so a
+ * busy agent is not woken once per repeat: the count goes up and every distinct payload is kept
+ * (`payloads`, oldest first; `payload` is the newest), so no message body is lost. Signals of
+ * different priorities are never merged: a merge never changes a priority. `take` hands out what
+ * one wake-up delivers: every P0/P1 pending together, else the single most urgent P2/P3 (oldest first).
+ * With `agents`, a signal for any other target is refused, naming it.
  */
-export function createSignalQueue(options: { store: Store; logger: Logger; now?: () => Date }) {
+export function createSignalQueue(options: {
+  store: Store;
+  logger: Logger;
+  now?: () => Date;
+  agents?: readonly string[];
+}) {
   const pending = options.store.namespace<Signal>('signals-pending');
   const effects = options.store.namespace<Signal>('signals-effects');
   const now = options.now ?? (() => new Date());
@@ -22,6 +30,11 @@ export function createSignalQueue(options: { store: Store; logger: Logger; now?:
       for await (const [id, signal] of pending.entries()) cache.set(id, signal);
     }
     return cache;
+  }
+
+  function unknownTarget(target: string): string | undefined {
+    if (!options.agents || options.agents.includes(target)) return undefined;
+    return `target agent ${target} is not an agent (agents: ${options.agents.join(', ') || 'none'})`;
   }
 
   return {
@@ -56,17 +69,18 @@ export function createSignalQueue(options: { store: Store; logger: Logger; now?:
         );
         return { ok: true, signal };
       }
+      const refused = unknownTarget(signal.targetAgent);
+      if (refused) return { ok: false, reason: refused };
       const queue = await all();
       const same = [...queue.values()].find(
-        (other) => other.targetAgent === signal.targetAgent && other.kind === signal.kind,
+        (other) =>
+          other.targetAgent === signal.targetAgent &&
+          other.kind === signal.kind &&
+          other.priority === signal.priority &&
+          other.source === signal.source,
       );
       if (same) {
-        const merged: Signal = {
-          ...same,
-          merged: same.merged + 1,
-          priority: (RANK[priority] ?? 3) < (RANK[same.priority] ?? 3) ? priority : same.priority,
-          ...(signal.payload === undefined ? {} : { payload: signal.payload }),
-        };
+        const merged = mergeInto(same, signal);
         queue.set(same.id, merged);
         await pending.set(same.id, merged);
         return { ok: true, signal: merged };
@@ -116,3 +130,17 @@ export function createSignalQueue(options: { store: Store; logger: Logger; now?:
 }
 
 export type SignalQueue = ReturnType<typeof createSignalQueue>;
+
+/** `signal` merged into the pending `same` (same target, kind, priority and source). */
+function mergeInto(same: Signal, signal: Signal): Signal {
+  const earlier = same.payloads ?? (same.payload === undefined ? [] : [same.payload]);
+  const repeated =
+    signal.payload === undefined ||
+    (earlier.length > 0 && JSON.stringify(earlier.at(-1)) === JSON.stringify(signal.payload));
+  const payloads = repeated ? earlier : [...earlier, signal.payload];
+  return {
+    ...same,
+    merged: same.merged + 1,
+    ...(payloads.length === 0 ? {} : { payload: payloads.at(-1), payloads }),
+  };
+}

@@ -24,6 +24,8 @@ export interface Signal {
   /** Who recorded it: `toolpack:<id>`, `agent:<id>`. */
   source: string;
   createdAt: string;
-  /** How many pending signals of the same kind for the same target were merged into this one. */
+  /** How many pending signals of the same kind, target, priority and source were merged into this one. */
   merged: number;
+  /** Once merged: every distinct payload, oldest first (`payload` is the newest). */
+  payloads?: unknown[];
 }

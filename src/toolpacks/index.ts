@@ -1,5 +1,5 @@
 export { type ActivationRegistry, createActivationRegistry } from './activations.js';
-export { type CoreMessage, createCoreTools } from './builtin/core.js';
+export { type CoreMessage, type CoreSendResult, createCoreTools } from './builtin/core.js';
 export { type BuiltinToolpackOptions, createBuiltinToolpackTools, workspaceFor } from './builtin/index.js';
 export { BUILTIN_TOOLPACK_TOOLS } from './builtin-names.js';
 export {
@@ -12,6 +12,7 @@ export {
   createProjectStore,
   MESSAGE_PRIORITIES,
   type MessagePriority,
+  notAnAgent,
   type ProjectAgent,
   type ProjectConfigView,
   type ProjectMessage,
@@ -22,6 +23,7 @@ export {
   type SendMessageRequest,
   type ToolpackKeyValue,
   toolpackNamespace,
+  USER_RECIPIENT,
 } from './controller/index.js';
 export {
   type BuiltinToolpackName,

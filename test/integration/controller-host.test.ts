@@ -330,7 +330,12 @@ describe('project store', () => {
     expect(send({ sender: 'pm', channel: '#nowhere', body: 'hi' })).toThrow(
       'sendMessage: channel #nowhere is not a configured route (routes: #ops, #lobby)',
     );
+    expect(send({ ...base, recipient: 'reveiwer' })).toThrow(
+      'sendMessage: recipient reveiwer is not an agent (agents: pm, reviewer; "user" for the human)',
+    );
     expect(delivered).toEqual([]);
+    // `user` is the human, not an agent: it is accepted.
+    expect(send({ ...base, recipient: 'user' })).not.toThrow();
   });
 
   it('logs a failed delivery and still answers with the id', async () => {

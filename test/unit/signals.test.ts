@@ -28,17 +28,32 @@ describe('the signal queue', () => {
     expect(await kinds()).toEqual([]);
   });
 
-  it('merges a kind already pending for the same agent, keeping the most urgent priority', async () => {
+  it('merges a kind pending for the same agent at the same priority, keeping every payload; never raises a priority', async () => {
     const signals = await queue();
     await signals.record({ kind: 'nudge', targetAgent: 'pm', priority: 'P3', payload: 1 }, 'test');
     await signals.record({ kind: 'nudge', targetAgent: 'pm', priority: 'P2', payload: 2 }, 'test');
-    await signals.record({ kind: 'nudge', targetAgent: 'qa', priority: 'P2', payload: 3 }, 'test');
-    const taken = await signals.take('pm');
-    expect(taken).toEqual([
-      expect.objectContaining({ kind: 'nudge', priority: 'P2', payload: 2, merged: 1 }),
+    await signals.record({ kind: 'nudge', targetAgent: 'pm', priority: 'P2', payload: 3 }, 'test');
+    await signals.record({ kind: 'nudge', targetAgent: 'pm', priority: 'P2', payload: 3 }, 'test');
+    await signals.record({ kind: 'nudge', targetAgent: 'qa', priority: 'P2', payload: 4 }, 'test');
+    // The P2 ones merged (an equal payload once); the P3 one kept its own priority and payload.
+    expect(await signals.take('pm')).toEqual([
+      expect.objectContaining({ kind: 'nudge', priority: 'P2', payload: 3, payloads: [2, 3], merged: 2 }),
     ]);
+    const [low] = await signals.take('pm');
+    expect(low).toMatchObject({ kind: 'nudge', priority: 'P3', payload: 1, merged: 0 });
+    expect(low).not.toHaveProperty('payloads');
     expect(signals.hasPending('qa')).toBe(true);
     expect(signals.hasPending('pm')).toBe(false);
+  });
+
+  it('refuses a signal for a target that is not an agent, naming it', async () => {
+    const store = await createStore({ url: 'memory://', stateDir: '.', logger });
+    const signals = createSignalQueue({ store, logger, agents: ['pm', 'qa'] });
+    expect(await signals.record({ kind: 'x', targetAgent: 'pn' }, 'test')).toEqual({
+      ok: false,
+      reason: 'target agent pn is not an agent (agents: pm, qa)',
+    });
+    expect(await signals.targets()).toEqual([]);
   });
 
   it('refuses a bad priority and keeps untargeted signals out of the queue', async () => {

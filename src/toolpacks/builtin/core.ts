@@ -11,11 +11,18 @@ export interface CoreMessage {
   body: string;
 }
 
+/** A recipient that is neither an agent nor `user` is refused (`reason` names it). */
+export type CoreSendResult = { ok: true } | { ok: false; reason: string };
+
 const MessagesSendParameters = Type.Object(
   {
     body: Type.String({ minLength: 1, maxLength: 20000, description: 'The message, in Markdown.' }),
     recipient: Type.Optional(
-      Type.String({ minLength: 1, description: 'An agent id: the agent gets the message as a signal.' }),
+      Type.String({
+        minLength: 1,
+        description:
+          'An agent id (the agent gets the message as a signal), or `user` for the human (posted in their chat with the coordinator).',
+      }),
     ),
     channel: Type.Optional(
       Type.String({ minLength: 1, description: 'A named chat route from config `routes`, e.g. `#ops`.' }),
@@ -34,18 +41,18 @@ const WaitParameters = Type.Object(
 );
 
 /** The `core` toolpack: messages between agents and to chat routes, and waiting for a signal. */
-export function createCoreTools(options: { send(message: CoreMessage): Promise<void> }): Tool[] {
+export function createCoreTools(options: { send(message: CoreMessage): Promise<CoreSendResult> }): Tool[] {
   const send: Tool<typeof MessagesSendParameters> = {
     name: 'messages.send',
     description:
-      'Send a message to another agent (`recipient`) or post it to a named chat route (`channel`), not both. The recipient agent is woken with it when idle.',
+      'Send a message to another agent or the human (`recipient`: an agent id or `user`) or post it to a named chat route (`channel`), not both. The recipient agent is woken with it when idle.',
     parameters: MessagesSendParameters,
     async execute(input, context) {
       if ((input.recipient === undefined) === (input.channel === undefined)) {
         return { ok: false, reason: 'give exactly one of recipient and channel' };
       }
       const id = `msg_${crypto.randomUUID()}`;
-      await options.send({
+      const sent = await options.send({
         id,
         sender: context.agentId,
         recipient: input.recipient,
@@ -53,7 +60,7 @@ export function createCoreTools(options: { send(message: CoreMessage): Promise<v
         priority: input.priority,
         body: input.body,
       });
-      return { ok: true, id };
+      return sent.ok ? { ok: true, id } : sent;
     },
   };
   const wait: Tool<typeof WaitParameters> = {

@@ -11,8 +11,10 @@ export {
 export {
   MESSAGE_PRIORITIES,
   type MessagePriority,
+  notAnAgent,
   type ProjectMessage,
   type SendMessageRequest,
+  USER_RECIPIENT,
 } from './project-message.js';
 export {
   createProjectStore,

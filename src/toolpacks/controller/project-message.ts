@@ -28,8 +28,20 @@ export interface ProjectMessage {
 
 export type CheckedMessage = Pick<ProjectMessage, 'sender' | 'recipient' | 'channel' | 'priority' | 'body'>;
 
+/** Suzumio's word for the human: a message for `user` is posted in a chat, not given to an agent. */
+export const USER_RECIPIENT = 'user';
+
+/** The refusal of a recipient that is neither an agent nor `user`, naming it (`messages.send` words it so too). */
+export function notAnAgent(recipient: string, agentIds: readonly string[]): string {
+  return `recipient ${recipient} is not an agent (agents: ${agentIds.join(', ') || 'none'}; "${USER_RECIPIENT}" for the human)`;
+}
+
 /** A malformed call is a bug in the toolpack: a TypeError naming the field, before anything is sent. */
-export function checkMessage(request: unknown, routes: ReadonlySet<string>): CheckedMessage {
+export function checkMessage(
+  request: unknown,
+  routes: ReadonlySet<string>,
+  agentIds: readonly string[],
+): CheckedMessage {
   if (typeof request !== 'object' || request === null) {
     throw new TypeError('sendMessage: the message must be an object');
   }
@@ -55,6 +67,9 @@ export function checkMessage(request: unknown, routes: ReadonlySet<string>): Che
     throw new TypeError(`sendMessage: priority must be one of ${MESSAGE_PRIORITIES.join(', ')}`);
   }
   if (!text(body)) throw new TypeError('sendMessage: body must be a non-empty string');
+  if (recipient !== undefined && recipient !== USER_RECIPIENT && !agentIds.includes(recipient as string)) {
+    throw new Error(`sendMessage: ${notAnAgent(recipient as string, agentIds)}`);
+  }
   if (channel !== undefined && !routes.has(channel as string)) {
     const known = routes.size > 0 ? [...routes].join(', ') : 'none';
     throw new Error(`sendMessage: channel ${String(channel)} is not a configured route (routes: ${known})`);

@@ -81,7 +81,11 @@ export function createProjectStore(options: ProjectStoreOptions): ProjectStore {
   const namespace = options.store.namespace(toolpackNamespace(toolpackId));
 
   function sendMessage(request: SendMessageRequest): { id: string } {
-    const message = checkMessage(request, routes);
+    const message = checkMessage(
+      request,
+      routes,
+      options.listAgents().map((agent) => agent.id),
+    );
     const sent: ProjectMessage = {
       id: `msg_${randomUUID()}`,
       ...message,

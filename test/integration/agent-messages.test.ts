@@ -1,0 +1,113 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { FakeRequest, FakeStep } from '../fakes/fake-model-server.js';
+import { startFakeOpenAIServer } from '../fakes/fake-openai-server.js';
+import { gate, sessionOf, toolResults } from '../fakes/subagent-script.js';
+import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
+import { openEvents } from '../helpers/webchat-events.js';
+
+/**
+ * `messages.send` between agents over the real gateway (core toolpack, scheduler tick, fake
+ * model): messages to a busy agent all arrive without a priority raised, a recipient that is not
+ * an agent is refused by name, and `user` reaches the human in the coordinator's chat.
+ */
+
+const MAIN = 'agent:main:webchat:direct:local';
+const OPS = 'agent:ops:main';
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+type Step = FakeStep | ((request: FakeRequest) => FakeStep | Promise<FakeStep>);
+
+async function setup() {
+  const steps = new Map<string, Step[]>();
+  const model = await startFakeOpenAIServer({
+    defaultStep: (request) => {
+      const step = steps.get(sessionOf(request))?.shift() ?? { text: 'ok' };
+      return typeof step === 'function' ? step(request) : step;
+    },
+  });
+  cleanups.push(() => model.close());
+  const gateway: TestGateway = await startTestGateway({
+    config: {
+      tools: { toolpacks: ['core'] },
+      models: { fake: { provider: 'openai', model: 'fake-1', baseUrl: model.url, apiKey: 'sk-test-core' } },
+      agents: { main: { model: 'fake' }, ops: { model: 'fake', tools: [] } },
+      scheduler: { tickMs: 50 },
+      gateway: { drainTimeoutMs: 200 },
+    },
+  });
+  cleanups.push(() => gateway.dispose());
+  const script = (session: string, ...more: Step[]) =>
+    steps.set(session, [...(steps.get(session) ?? []), ...more]);
+  const requestsOf = (session: string) => model.received.filter((request) => sessionOf(request) === session);
+  /** Has main call the tools in one round; resolves with their results. */
+  async function mainSends(calls: Record<string, unknown>[]): Promise<any[]> {
+    let results: any[] = [];
+    script(
+      MAIN,
+      { toolCalls: calls.map((args) => ({ name: 'messages.send', arguments: args })) },
+      (request) => {
+        results = toolResults(request).slice(-calls.length);
+        return { text: 'sent' };
+      },
+    );
+    expect((await gateway.send('send them')).status).toBe(200);
+    return results;
+  }
+  return { gateway, model, script, requestsOf, mainSends };
+}
+
+const lastText = (request: FakeRequest | undefined) => String(request?.body.messages.at(-1)?.content ?? '');
+
+describe('messages.send', () => {
+  it('to a busy agent: every body arrives, and no merge raises a priority', async () => {
+    const { script, requestsOf, mainSends } = await setup();
+    const busy = gate();
+    script(OPS, async () => {
+      await busy.promise;
+      return { text: 'first handled' };
+    });
+    await mainSends([{ recipient: 'ops', body: 'first', priority: 'P1' }]);
+    await expect.poll(() => requestsOf(OPS).length).toBe(1);
+
+    // Ops is busy: three more wait, two of them of one priority.
+    await mainSends([
+      { recipient: 'ops', body: 'low one', priority: 'P3' },
+      { recipient: 'ops', body: 'mid one', priority: 'P2' },
+      { recipient: 'ops', body: 'mid two', priority: 'P2' },
+    ]);
+    busy.open(undefined);
+    await expect.poll(() => requestsOf(OPS).length, { timeout: 10_000 }).toBe(3);
+    const [, midWake, lowWake] = requestsOf(OPS);
+    // The two P2 messages arrive together (merged, both bodies), the P3 one after them, still P3.
+    expect(lastText(midWake)).toContain('mid one');
+    expect(lastText(midWake)).toContain('mid two');
+    expect(lastText(midWake)).not.toContain('low one');
+    expect(lastText(midWake)).toContain('"priority":"P2"');
+    expect(lastText(lowWake)).toContain('low one');
+    expect(lastText(lowWake)).toContain('"priority":"P3"');
+    expect(lastText(lowWake)).not.toContain('"priority":"P2"');
+  });
+
+  it('refuses a recipient that is not an agent, naming it; `user` goes to the coordinator’s chat', async () => {
+    const { gateway, requestsOf, mainSends } = await setup();
+    const events = await openEvents(gateway, 'local');
+    const results = await mainSends([
+      { recipient: 'opps', body: 'typo' },
+      { recipient: 'user', body: 'the build is green' },
+    ]);
+    expect(results[0]).toEqual({
+      ok: false,
+      reason: 'recipient opps is not an agent (agents: main, ops; "user" for the human)',
+    });
+    expect(results[1]).toMatchObject({ ok: true });
+    // main is the coordinator (the default agent); its chat with the human is this web chat.
+    await expect
+      .poll(() => events.events.filter((event) => event.type === 'reply').map((event) => event.data.text))
+      .toContain('main: the build is green');
+    expect(requestsOf(OPS)).toHaveLength(0);
+    expect(gateway.logLines.some((line) => line.includes('"targetAgent":"opps"'))).toBe(false);
+  });
+});
