@@ -9,6 +9,7 @@ import {
   substituteEnv,
 } from '../config/index.js';
 import { ConfigError } from '../errors/index.js';
+import { parseNotifyRoute, recordShellNote } from './notify.js';
 
 /**
  * `switchboard config get [path]` and `switchboard config patch '<json>'`: the gateway tool's
@@ -58,10 +59,12 @@ export async function runConfigGet(
 /** Merge-patches the file from its current hash, then says how a running gateway picks it up. */
 export async function runConfigPatch(
   raw: string,
-  options: ConfigCommandOptions & { note?: string },
+  options: ConfigCommandOptions & { note?: string; notify?: string },
 ): Promise<void> {
+  const notify = options.notify === undefined ? undefined : parseNotifyRoute(options.notify);
+  if (notify && !notify.ok) return fail(notify.error);
   try {
-    const { editor, snapshot } = await openEditor(options);
+    const { editor, snapshot, stateDir } = await openEditor(options);
     const result = await editor.patch({
       raw,
       baseHash: snapshot.hash,
@@ -74,12 +77,17 @@ export async function runConfigPatch(
       process.stdout.write(`no change; ${result.path} was not written (hash ${result.hash})\n`);
       return;
     }
+    if (notify?.ok) {
+      const stats = { mode: 'config.patch', changedPaths: result.changedPaths, hash: result.hash };
+      await recordShellNote({ stateDir, route: notify.route, note: options.note, stats });
+    }
     const lines = [
       `changed: ${result.changedPaths.join(', ')}`,
       `file: ${result.path}`,
       `hash: ${result.hash}`,
       ...(result.warning ? [`warning: ${result.warning}`] : []),
       'A running gateway picks this up on restart: kill -USR1 <pid> or pm2 sendSignal SIGUSR1 switchboard',
+      ...(options.notify ? [`${options.notify} gets a note after the restart`] : []),
     ];
     process.stdout.write(`${lines.join('\n')}\n`);
   } catch (error) {
@@ -97,7 +105,7 @@ async function openEditor(options: ConfigCommandOptions) {
   const { config } = await reader.snapshot({ includeInvalid: true });
   const stateDir = path.resolve(stateDirOf(config, environment));
   const editor: ConfigEditor = createConfigEditor({ path: file, stateDir, environment });
-  return { editor, snapshot: await editor.snapshot() };
+  return { editor, snapshot: await editor.snapshot(), stateDir };
 }
 
 /**

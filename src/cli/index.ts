@@ -33,7 +33,11 @@ export async function runCli(argv: readonly string[]): Promise<void> {
     .command('patch <json>')
     .description('merge-patch the config file (JSON or JSON5; null deletes a key); validated before writing')
     .option(...configOption)
-    .option('--note <text>', 'why, for the audit log')
+    .option('--note <text>', 'why, for the audit log (and the note --notify posts)')
+    .option(
+      '--notify <route>',
+      'post a note to this chat after the next restart (webchat:<user>, slack:<channel>)',
+    )
     .action(runConfigPatch);
   await program.parseAsync([...argv]);
 }

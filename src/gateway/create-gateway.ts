@@ -39,7 +39,8 @@ import { checkStartable } from './check-startable.js';
 import { createGatewayControl } from './gateway-control.js';
 import type { RestartRequest, ScheduledRestart } from './gateway-host.js';
 import { resolveHttpToken } from './http-token.js';
-import { deliverRestartNote } from './restart-note.js';
+import { createRestartNotes } from './restart-note.js';
+import { createRestartSentinel } from './restart-sentinel.js';
 import { createSessionsService, createSessionsView } from './session-views.js';
 import { makeStateDirPrivate } from './state-dir.js';
 import { defaultToolpackEntries, describeProblem, loadConfiguredToolpacks } from './toolpack-check.js';
@@ -68,7 +69,9 @@ export interface GatewayOptions extends GatewayExtensions {
   /** The environment `${NAME}` references are read from (config edits validate against it too). */
   environment: NodeJS.ProcessEnv;
   /** The host's restart scheduler (it outlives this gateway). */
-  scheduleRestart(request: RestartRequest): ScheduledRestart;
+  scheduleRestart(request: RestartRequest): Promise<ScheduledRestart>;
+  /** The host's id: restart notes it promised for a restart that has not run yet stay pending. */
+  restartInstance?: string;
 }
 
 export interface Gateway {
@@ -83,6 +86,8 @@ export interface Gateway {
   notify(route: DeliveryRoute, text: string): Promise<void>;
   /** The toolpack problems of the running gateway (reported and skipped); [] before start. */
   readonly toolpackProblems: readonly ToolpackProblem[];
+  /** Restart notes became due while this gateway runs (a refused restart's answer): deliver them now. */
+  wakeRestartNotes(): void;
 }
 
 /** The composition root: the only place where services are constructed and wired together. */
@@ -101,6 +106,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const stopping = new AbortController();
   let subagents: SubagentManager | undefined;
   let restartNote: Promise<void> | undefined;
+  let restartNotes: ReturnType<typeof createRestartNotes> | undefined;
   let toolpackRuntime: ToolpackRuntime | undefined;
   let signals: Signals | undefined;
   let deliverNotice: ((route: DeliveryRoute, message: OutboundMessage) => Promise<void>) | undefined;
@@ -354,13 +360,15 @@ export function createGateway(options: GatewayOptions): Gateway {
     );
     await subagentService.resume();
     signals.scheduler.start();
-    restartNote = deliverRestartNote({
-      stateDir,
+    restartNotes = createRestartNotes({
+      sentinel: createRestartSentinel({ stateDir, logger }),
+      instance: options.restartInstance ?? 'none',
       sessions,
       deliver,
       logger,
       signal: stopping.signal,
     });
+    restartNote = restartNotes.run();
     const signIn = showToken
       ? `/?token=${encodeURIComponent(token.token)}`
       : ` (sign in with /?token=<token from ${token.source === 'config' ? 'http.token' : token.file}>)`;
@@ -396,6 +404,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     start,
     stop,
     notify,
+    wakeRestartNotes: () => restartNotes?.wake(),
     get toolpackProblems() {
       return toolpackProblems;
     },

@@ -3,7 +3,7 @@ import type { Logger } from '../logging/index.js';
 import type { DeliveryRoute, SessionStore } from '../sessions/index.js';
 import type { GatewayControl, GatewayResult } from '../tools/index.js';
 import type { RestartRequest, ScheduledRestart } from './gateway-host.js';
-import type { RestartKind, SentinelPayload } from './restart-sentinel.js';
+import type { RestartKind, RestartNoteRequest } from './restart-sentinel.js';
 
 /**
  * Through the model-facing tool these stay as they are, found in the schema: what guards the
@@ -18,7 +18,7 @@ export interface GatewayControlOptions {
   config: Config;
   editor: ConfigEditor;
   sessions: SessionStore;
-  scheduleRestart(request: RestartRequest): ScheduledRestart;
+  scheduleRestart(request: RestartRequest): Promise<ScheduledRestart>;
   logger: Logger;
 }
 
@@ -30,19 +30,19 @@ export interface GatewayControlOptions {
 export function createGatewayControl(options: GatewayControlOptions): GatewayControl {
   const { editor, sessions, logger } = options;
 
-  async function sentinel(
+  /** The note promised to the asking chat (the session's own route when the caller has none). */
+  async function note(
     kind: RestartKind,
-    request: { sessionKey: string; route?: DeliveryRoute | undefined },
+    request: { sessionKey: string; route?: DeliveryRoute | undefined; actor: string },
     message: string | undefined,
     stats: object,
-  ) {
+  ): Promise<RestartNoteRequest> {
     const { sessionKey } = request;
     const route = request.route ?? (await sessions.get(sessionKey))?.route;
-    const payload: SentinelPayload = {
+    return {
       kind,
-      status: 'ok',
-      ts: Date.now(),
       sessionKey,
+      actor: request.actor,
       ...(route
         ? {
             route: {
@@ -53,10 +53,9 @@ export function createGatewayControl(options: GatewayControlOptions): GatewayCon
             },
           }
         : {}),
-      ...(message ? { message } : {}),
+      ...(message === undefined ? {} : { message }),
       stats: { ...stats },
     };
-    return payload;
   }
 
   return {
@@ -106,10 +105,10 @@ export function createGatewayControl(options: GatewayControlOptions): GatewayCon
         };
       }
       const kind = action === 'config.patch' ? 'config-patch' : 'config-apply';
-      const restart = options.scheduleRestart({
+      const restart = await options.scheduleRestart({
         delayMs: request.restartDelayMs,
         reason: `${action} by ${request.actor}`,
-        sentinel: await sentinel(kind, request, request.note, {
+        note: await note(kind, request, request.note, {
           mode: action,
           changedPaths: result.changedPaths,
           hash: result.hash,
@@ -120,10 +119,10 @@ export function createGatewayControl(options: GatewayControlOptions): GatewayCon
     async restart(request) {
       if (!options.config.commands.restart) return { ok: false, error: RESTART_DISABLED };
       const reason = request.reason ?? `restart by ${request.actor}`;
-      const scheduled = options.scheduleRestart({
+      const scheduled = await options.scheduleRestart({
         delayMs: request.delayMs,
         reason,
-        sentinel: await sentinel('restart', request, request.note ?? request.reason, {
+        note: await note('restart', request, request.note ?? request.reason, {
           mode: 'gateway.restart',
           reason,
         }),

@@ -1,10 +1,12 @@
+import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import PQueue from 'p-queue';
 import type { LoadConfigOptions, LoadedConfig } from '../config/index.js';
 import type { LoggerHandle } from '../logging/index.js';
 import { describeIssues, loadStartable } from './check-startable.js';
 import { createGateway, type Gateway, type GatewayExtensions } from './create-gateway.js';
-import { type SentinelPayload, takeRestartSentinel, writeRestartSentinel } from './restart-sentinel.js';
+import { createRestartPromises } from './restart-promises.js';
+import type { RestartIntent, RestartNoteRequest } from './restart-sentinel.js';
 
 export const DEFAULT_RESTART_DELAY_MS = 2000;
 export const MAX_RESTART_DELAY_MS = 60_000;
@@ -12,8 +14,11 @@ export const MAX_RESTART_DELAY_MS = 60_000;
 export interface RestartRequest {
   delayMs?: number | undefined;
   reason?: string | undefined;
-  /** Written as the restart sentinel once the restart is committed (its config loaded fine). */
-  sentinel?: SentinelPayload;
+  /**
+   * The note promised to the chat that asked: recorded in the restart sentinel before
+   * scheduleRestart resolves, so that it arrives even if the process dies before the restart.
+   */
+  note?: RestartNoteRequest;
 }
 
 export interface ScheduledRestart {
@@ -57,6 +62,9 @@ export function createGatewayHost(options: GatewayHostOptions) {
   const lifecycle = new PQueue({ concurrency: 1 });
   const serialize = (task: () => Promise<void>) => lifecycle.add(task);
   let stopped = false;
+  // Restart notes: this host's promises carry its id, so a later start can tell they never ran.
+  const instance = randomUUID();
+  const notes = createRestartPromises({ instance, logger });
 
   async function boot(loaded: LoadedConfig): Promise<void> {
     logger.level = loaded.config.log.level;
@@ -68,11 +76,13 @@ export function createGatewayHost(options: GatewayHostOptions) {
       startedAt,
       environment: options.configOptions?.environment ?? process.env,
       scheduleRestart: (request) => scheduleRestart(request),
+      restartInstance: instance,
       ...options.extensions,
     });
     const info = await gateway.start();
     current = { gateway, loaded };
     lastStarted = loaded;
+    notes.useStateDir(path.resolve(loaded.config.stateDir));
     const message = info.webchatUrl
       ? `Switchboard ready; web chat: ${info.webchatUrl}`
       : `Switchboard ready at ${info.url}`;
@@ -84,27 +94,16 @@ export function createGatewayHost(options: GatewayHostOptions) {
   let waitingRestart: { promise?: Promise<void> } | undefined;
   /** A restart scheduled for later; requests close together join it and the earliest time wins. */
   let scheduled:
-    | { dueAt: number; reason: string; sentinel?: SentinelPayload; timer: NodeJS.Timeout }
+    | { dueAt: number; reason: string; intents: RestartIntent[]; timer: NodeJS.Timeout }
     | undefined;
 
-  /** Takes the scheduled restart's sentinel (the restart about to run serves it) and cancels its timer. */
-  function takeScheduled(): SentinelPayload | undefined {
-    if (!scheduled) return undefined;
+  /** Takes the scheduled restart's notes (the restart about to run serves them) and cancels its timer. */
+  function takeScheduled(): RestartIntent[] {
+    if (!scheduled) return [];
     clearTimeout(scheduled.timer);
-    const { sentinel } = scheduled;
+    const { intents } = scheduled;
     scheduled = undefined;
-    return sentinel;
-  }
-
-  async function commitSentinel(loaded: LoadedConfig, sentinel: SentinelPayload | undefined): Promise<void> {
-    if (!sentinel) return;
-    const stateDir = path.resolve(loaded.config.stateDir);
-    try {
-      const file = await writeRestartSentinel(stateDir, { ...sentinel, ts: Date.now() });
-      logger.info({ file, kind: sentinel.kind }, 'restart sentinel written');
-    } catch (error) {
-      logger.error({ err: error }, 'could not write the restart sentinel; the note will not be delivered');
-    }
+    return intents;
   }
 
   /** Restarts in-process; requests made while one waits to run join it. */
@@ -116,7 +115,7 @@ export function createGatewayHost(options: GatewayHostOptions) {
     entry.promise = serialize(async () => {
       if (waitingRestart === entry) waitingRestart = undefined;
       if (stopped) return;
-      const sentinel = takeScheduled();
+      const intents = takeScheduled();
       const running = current;
       const checked = await loadStartable(options.configOptions, {
         running: running && {
@@ -129,12 +128,13 @@ export function createGatewayHost(options: GatewayHostOptions) {
       if (!checked.ok) {
         const text = `Restart refused: ${describeIssues(checked.error.issues)}; still running the previous config.`;
         logger.error({ reason, file: checked.error.file, issues: checked.error.issues }, text);
-        await tell(sentinel, text);
+        await notes.refuse(intents, text);
+        running?.gateway.wakeRestartNotes();
         return;
       }
       const { loaded } = checked;
-      // The restart is committed: only now may a sentinel promise a note after it.
-      await commitSentinel(loaded, sentinel);
+      // The restart is committed: its notes now say the gateway restarted.
+      await notes.commit(intents, path.resolve(loaded.config.stateDir));
       logger.info({ reason }, 'restarting');
       await running?.gateway.stop();
       current = undefined;
@@ -142,7 +142,7 @@ export function createGatewayHost(options: GatewayHostOptions) {
       try {
         await boot(loaded);
       } catch (error) {
-        await rollBack(error, loaded, sentinel);
+        await rollBack(error, loaded, intents);
       }
     });
     return entry.promise;
@@ -150,15 +150,16 @@ export function createGatewayHost(options: GatewayHostOptions) {
 
   /**
    * The check passed and the start failed anyway (a port taken meanwhile, a platform or store
-   * gone): the sentinel written for the new config must not claim a restart, so it goes, and
-   * the last config that started serves again. When even that fails nothing serves: `onDown`.
+   * gone): the notes committed for the new config must not claim a restart, so each chat that
+   * asked is told it failed instead, and the last config that started serves again. When even
+   * that fails nothing serves: `onDown` (the answers wait in the sentinel for the next start).
    */
-  async function rollBack(error: unknown, failed: LoadedConfig, sentinel: SentinelPayload | undefined) {
+  async function rollBack(error: unknown, failed: LoadedConfig, intents: RestartIntent[]) {
     const previous = lastStarted;
-    if (sentinel) await takeRestartSentinel(path.resolve(failed.config.stateDir), logger);
     const why = error instanceof Error ? error.message : String(error);
     const text = `Restart failed: ${why}; running the last config that started again.`;
     logger.error({ err: error }, text);
+    await notes.refuse(intents, text, path.resolve(failed.config.stateDir));
     try {
       if (!previous) throw error;
       await boot(previous);
@@ -168,39 +169,15 @@ export function createGatewayHost(options: GatewayHostOptions) {
         'the last config that started failed to start too; nothing serves',
       );
       options.onDown?.(rollbackError);
-      return;
-    }
-    await tell(sentinel, text);
-  }
-
-  /** Posts `text` to the chat a restart's sentinel names, through the gateway that serves now. */
-  async function tell(sentinel: SentinelPayload | undefined, text: string): Promise<void> {
-    const route = sentinel?.route;
-    if (!route || !current) return;
-    try {
-      await current.gateway.notify(
-        {
-          channel: route.channel,
-          chatType: route.chatType,
-          chatId: route.target,
-          ...(route.thread === undefined ? {} : { threadId: route.thread }),
-        },
-        text,
-      );
-    } catch (error) {
-      logger.warn(
-        { err: error, channel: route.channel },
-        'could not tell the chat that asked for the restart',
-      );
     }
   }
 
   /**
    * Schedules a restart `delayMs` from now (default 2000, clamped to 0–60000). A request made
-   * while one is scheduled joins it (`coalesced`); the earlier time wins, and the newer
-   * sentinel replaces the older one only when it carries a note or the older one has none.
+   * while one is scheduled joins it (`coalesced`); the earlier time wins, and every owner's note
+   * is kept (see restart-promises.ts). Resolves once the note is recorded.
    */
-  function scheduleRestart(request: RestartRequest): ScheduledRestart {
+  async function scheduleRestart(request: RestartRequest): Promise<ScheduledRestart> {
     const delayMs = Math.min(
       MAX_RESTART_DELAY_MS,
       Math.max(0, Math.floor(request.delayMs ?? DEFAULT_RESTART_DELAY_MS)),
@@ -209,28 +186,29 @@ export function createGatewayHost(options: GatewayHostOptions) {
     // After stop nothing restarts; no timer may keep the process alive either.
     if (stopped) return { status: 'scheduled', delayMs, reason, coalesced: false };
     const dueAt = Date.now() + delayMs;
-    const coalesced = scheduled !== undefined;
     const previous = scheduled;
-    const sentinel =
-      request.sentinel && (request.sentinel.message || !previous?.sentinel?.message)
-        ? request.sentinel
-        : previous?.sentinel;
+    const intents = previous?.intents ?? [];
+    // Before any await: the restart cannot run (and take the notes) between these lines.
+    const recorded = request.note ? notes.promise(intents, request.note) : Promise.resolve();
+    let answer: ScheduledRestart;
     if (previous && previous.dueAt <= dueAt) {
-      if (sentinel) previous.sentinel = sentinel;
-      return {
+      answer = {
         status: 'scheduled',
         delayMs: previous.dueAt - Date.now(),
         reason: previous.reason,
-        coalesced,
+        coalesced: true,
       };
+    } else {
+      if (previous) clearTimeout(previous.timer);
+      const timer = setTimeout(() => {
+        restart(reason).catch((error: unknown) => logger.error({ err: error }, 'scheduled restart failed'));
+      }, delayMs);
+      scheduled = { dueAt, reason, timer, intents };
+      answer = { status: 'scheduled', delayMs, reason, coalesced: previous !== undefined };
+      logger.info({ delayMs, reason, coalesced: answer.coalesced }, 'restart scheduled');
     }
-    if (previous) clearTimeout(previous.timer);
-    const timer = setTimeout(() => {
-      restart(reason).catch((error: unknown) => logger.error({ err: error }, 'scheduled restart failed'));
-    }, delayMs);
-    scheduled = { dueAt, reason, timer, ...(sentinel ? { sentinel } : {}) };
-    logger.info({ delayMs, reason, coalesced }, 'restart scheduled');
-    return { status: 'scheduled', delayMs, reason, coalesced };
+    await recorded;
+    return answer;
   }
 
   return {
@@ -253,7 +231,8 @@ export function createGatewayHost(options: GatewayHostOptions) {
     stop(): Promise<void> {
       return serialize(async () => {
         stopped = true;
-        takeScheduled();
+        // A restart promised and not run: the next start is that restart, and brings its notes.
+        await notes.commit(takeScheduled());
         await current?.gateway.stop();
         current = undefined;
       });

@@ -1,88 +1,180 @@
 import type { DeliveryRoute, OutboundMessage } from '../channels/index.js';
 import type { Logger } from '../logging/index.js';
 import type { SessionStore } from '../sessions/index.js';
-import { type SentinelPayload, takeRestartSentinel } from './restart-sentinel.js';
+import { dueWith, type NoteDelivery, type RestartIntent, type RestartSentinel } from './restart-sentinel.js';
 
-const ATTEMPTS = 5;
 const FIRST_RETRY_MS = 500;
+const MAX_RETRY_MS = 5 * 60_000;
+/** After the sentinel itself failed (a full disk), the loop looks again this much later. */
+const SENTINEL_RETRY_MS = 5000;
+/** A note that could not be posted for this long is dropped (logged as an error). */
+export const NOTE_GIVE_UP_MS = 24 * 60 * 60_000;
 
-export interface RestartNoteOptions {
-  stateDir: string;
+export interface RestartNotesOptions {
+  sentinel: RestartSentinel;
+  /** This host's id: the restarts it promised and has not run yet stay pending. */
+  instance: string;
   sessions: SessionStore;
   deliver(route: DeliveryRoute, message: OutboundMessage): Promise<void>;
   logger: Logger;
-  /** Ends the retries when the gateway stops. */
+  /** Ends the delivery loop when the gateway stops (the notes left stay in the sentinel). */
   signal: AbortSignal;
 }
 
+/** `Gateway restarted (<kind>): <note>`; a blank note ends at the kind. */
+export function restartNoteText(intent: Pick<RestartIntent, 'kind' | 'message'>, unexpected = false): string {
+  const kind = unexpected ? `${intent.kind}, after an unexpected stop` : intent.kind;
+  const note = intent.message?.trim();
+  return note ? `Gateway restarted (${kind}): ${note}` : `Gateway restarted (${kind}).`;
+}
+
+/**
+ * Every note whose restart is over becomes due: a committed one says the gateway restarted, a
+ * promised one from another host (one that stopped before its restart ran) says it restarted
+ * after an unexpected stop. This host's own promises wait for their restart.
+ */
+function claim(intents: RestartIntent[], instance: string, now: number): RestartIntent[] {
+  return intents.map((intent) => {
+    if (intent.status === 'due' || (intent.status === 'promised' && intent.owner === instance)) return intent;
+    return dueWith(intent, restartNoteText(intent, intent.status === 'promised'), now);
+  });
+}
+
+export const routeOf = (intent: RestartIntent): DeliveryRoute | undefined =>
+  intent.route && {
+    channel: intent.route.channel,
+    chatType: intent.route.chatType,
+    chatId: intent.route.target,
+    ...(intent.route.thread === undefined ? {} : { threadId: intent.route.thread }),
+  };
+
+/**
+ * After a start: makes the finished restarts' notes due, adds each to its session once (so the
+ * agent knows), and posts each to its chat until the platform takes it, with backoff (0.5 s
+ * doubling to 5 min, for a day), across restarts: a note leaves the sentinel only once it was
+ * posted. A kill between the post and that removal posts it again at the next start (at least
+ * once; the window is one file write). Never throws.
+ */
+export function createRestartNotes(options: RestartNotesOptions) {
+  const { sentinel, logger, signal } = options;
+  let wake: (() => void) | undefined;
+  /** A wake-up that came while the loop was busy: the next pause returns at once. */
+  let woken = false;
+
+  /** Waits until `at`, a wake-up, or the stop; without `at`, only for a wake-up or the stop. */
+  const pause = (at: number | undefined) =>
+    new Promise<void>((resolve) => {
+      if (woken || signal.aborted) {
+        woken = false;
+        resolve();
+        return;
+      }
+      const done = () => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', done);
+        wake = undefined;
+        woken = false;
+        resolve();
+      };
+      const timer = at === undefined ? undefined : setTimeout(done, Math.max(0, at - Date.now()));
+      wake = done;
+      signal.addEventListener('abort', done, { once: true });
+    });
+
+  const change = (id: string, edit: (intent: RestartIntent) => RestartIntent | undefined) =>
+    sentinel.update((intents) => ({
+      intents: intents.flatMap((intent) => {
+        if (intent.id !== id) return [intent];
+        const edited = edit(intent);
+        return edited ? [edited] : [];
+      }),
+      result: undefined,
+    }));
+
+  async function attempt(intent: RestartIntent & { delivery: NoteDelivery }): Promise<void> {
+    const { delivery } = intent;
+    if (!delivery.recorded) {
+      await recordNote(options, intent, delivery.text);
+      await change(
+        intent.id,
+        (current) => current.delivery && { ...current, delivery: { ...current.delivery, recorded: true } },
+      );
+    }
+    const route = routeOf(intent);
+    if (!route) return change(intent.id, () => undefined);
+    try {
+      await options.deliver(route, { id: intent.id, text: delivery.text, notice: true });
+    } catch (error) {
+      const attempts = delivery.attempts + 1;
+      const retryMs = Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** (attempts - 1));
+      const givingUp = Date.now() + retryMs - delivery.dueAt > NOTE_GIVE_UP_MS;
+      const fields = { err: error, route: `${route.channel}:${route.chatId}`, attempts };
+      if (givingUp) logger.error(fields, 'could not deliver the restart note for a day; dropped it');
+      else logger.warn({ ...fields, retryMs }, 'restart note delivery failed; retrying');
+      const next = { ...delivery, attempts, nextAttemptAt: Date.now() + retryMs };
+      return change(intent.id, (current) => (givingUp ? undefined : { ...current, delivery: next }));
+    }
+    await change(intent.id, () => undefined);
+    logger.info({ route: `${route.channel}:${route.chatId}`, kind: intent.kind }, 'restart note delivered');
+  }
+
+  /** One round: delivers what is ready; returns when to look again (undefined: on a wake-up). */
+  async function round(): Promise<number | undefined> {
+    const due = (await sentinel.list()).filter(
+      (intent): intent is RestartIntent & { delivery: NoteDelivery } =>
+        intent.status === 'due' && intent.delivery !== undefined,
+    );
+    const ready = due.filter((intent) => intent.delivery.nextAttemptAt <= Date.now());
+    for (const intent of ready) if (!signal.aborted) await attempt(intent);
+    if (ready.length > 0) return Date.now();
+    return due.length === 0 ? undefined : Math.min(...due.map((intent) => intent.delivery.nextAttemptAt));
+  }
+
+  async function loop(): Promise<void> {
+    let claimed = false;
+    while (!signal.aborted) {
+      let next: number | undefined;
+      try {
+        if (!claimed) {
+          const now = Date.now();
+          await sentinel.update((intents) => ({
+            intents: claim(intents, options.instance, now),
+            result: undefined,
+          }));
+          claimed = true;
+        }
+        next = await round();
+      } catch (error) {
+        logger.error({ err: error, file: sentinel.file }, 'the restart sentinel failed; trying again');
+        next = Date.now() + SENTINEL_RETRY_MS;
+      }
+      await pause(next);
+    }
+  }
+
+  return {
+    /** Runs until the gateway stops; resolves then (never rejects). */
+    run: () => loop(),
+    /** New due notes were written (a refused restart's answer): look again now. */
+    wake: () => {
+      woken = true;
+      wake?.();
+    },
+  };
+}
+
 /** The note goes into the session too, so the agent knows; a session only commands touched is created. */
-async function recordNote(
-  options: RestartNoteOptions,
-  sessionKey: string | undefined,
-  route: DeliveryRoute | undefined,
-  text: string,
-): Promise<void> {
+async function recordNote(options: RestartNotesOptions, intent: RestartIntent, text: string): Promise<void> {
+  const { sessionKey } = intent;
   const agentId = /^agent:([^:]+):/.exec(sessionKey ?? '')?.[1];
   if (!sessionKey || !agentId) return;
   try {
     const existing = await options.sessions.get(sessionKey);
+    const route = routeOf(intent);
     if (!existing && !route) return;
     if (!existing && route) await options.sessions.ensure(sessionKey, { agentId, route });
     await options.sessions.append(sessionKey, { role: 'system', text });
   } catch (error) {
     options.logger.warn({ err: error, session: sessionKey }, 'could not add the restart note to the session');
-  }
-}
-
-export function restartNoteText(payload: SentinelPayload): string {
-  return payload.message
-    ? `Gateway restarted (${payload.kind}): ${payload.message}`
-    : `Gateway restarted (${payload.kind}).`;
-}
-
-/**
- * After a start: takes the restart sentinel (if any), appends its note to the session as a
- * system entry (so the agent knows) and posts it to the recorded chat route, retrying with
- * backoff. Never throws: a note that cannot be delivered is logged.
- */
-export async function deliverRestartNote(options: RestartNoteOptions): Promise<void> {
-  const { logger } = options;
-  const payload = await takeRestartSentinel(options.stateDir, logger);
-  if (!payload) return;
-  const text = restartNoteText(payload);
-  logger.info({ kind: payload.kind, session: payload.sessionKey }, 'delivering the restart note');
-  const route = payload.route;
-  const target: DeliveryRoute | undefined = route && {
-    channel: route.channel,
-    chatType: route.chatType,
-    chatId: route.target,
-    ...(route.thread === undefined ? {} : { threadId: route.thread }),
-  };
-  await recordNote(options, payload.sessionKey, target, text);
-  if (!target) return;
-  const message: OutboundMessage = { id: crypto.randomUUID(), text, notice: true };
-  for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
-    try {
-      await options.deliver(target, message);
-      return;
-    } catch (error) {
-      if (attempt === ATTEMPTS || options.signal.aborted) {
-        logger.error({ err: error, route: target }, 'could not deliver the restart note');
-        return;
-      }
-      const delayMs = FIRST_RETRY_MS * 2 ** (attempt - 1);
-      logger.warn({ err: error, attempt, delayMs }, 'restart note delivery failed; retrying');
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, delayMs);
-        options.signal.addEventListener(
-          'abort',
-          () => {
-            clearTimeout(timer);
-            resolve();
-          },
-          { once: true },
-        );
-      });
-    }
   }
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import lockfile from 'proper-lockfile';
 import type { Logger } from '../logging/index.js';
 import type { DeliveryRoute } from '../sessions/index.js';
 
@@ -15,63 +16,166 @@ export interface SentinelRoute {
   thread?: string;
 }
 
-export interface SentinelPayload {
-  kind: RestartKind;
-  status: 'ok';
-  /** When the restart was committed (ms since the epoch). */
-  ts: number;
-  sessionKey?: string;
-  route?: SentinelRoute;
-  /** The owner's note, delivered after the restart. */
-  message?: string;
-  stats?: Record<string, unknown>;
-}
-
-export interface RestartSentinel {
-  version: 1;
-  payload: SentinelPayload;
-}
-
-export const SENTINEL_FILE = 'restart-sentinel.json';
-
-/** Written atomically (temp file, rename), mode 0600: a crash never leaves half a sentinel. */
-export async function writeRestartSentinel(stateDir: string, payload: SentinelPayload): Promise<string> {
-  await mkdir(stateDir, { recursive: true });
-  const file = path.join(stateDir, SENTINEL_FILE);
-  const temporary = `${file}.${randomUUID()}.tmp`;
-  const sentinel: RestartSentinel = { version: 1, payload };
-  await writeFile(temporary, `${JSON.stringify(sentinel, null, 2)}\n`, { mode: 0o600 });
-  await rename(temporary, file);
-  return file;
+/** A note's delivery once its restart has happened: the text is fixed, attempts are counted. */
+export interface NoteDelivery {
+  text: string;
+  /** When the note became due (ms since the epoch); delivery gives up a day later. */
+  dueAt: number;
+  attempts: number;
+  nextAttemptAt: number;
+  /** Whether the note was added to its session (once, before the first attempt). */
+  recorded: boolean;
 }
 
 /**
- * Reads and deletes the sentinel, so its note is delivered by one start only. An unreadable
- * or malformed sentinel is deleted with a warning.
+ * A note promised to a chat for after a restart, kept from the promise to its delivery:
+ * - `promised`: the restart is scheduled by the host `owner` and has not run;
+ * - `committed`: the restart started (or a shell edit waits for the next start);
+ * - `due`: the gateway that started after it delivers `delivery.text`, retrying until it is posted.
  */
-export async function takeRestartSentinel(
-  stateDir: string,
-  logger: Logger,
-): Promise<SentinelPayload | undefined> {
-  const file = path.join(stateDir, SENTINEL_FILE);
+export interface RestartIntent {
+  id: string;
+  kind: RestartKind;
+  status: 'promised' | 'committed' | 'due';
+  /** The gateway host that promised it (`cli` for the shell). */
+  owner: string;
+  promisedAt: number;
+  actor?: string;
+  sessionKey?: string;
+  route?: SentinelRoute;
+  /** The owner's note; blank means none. */
+  message?: string;
+  stats?: Record<string, unknown>;
+  delivery?: NoteDelivery;
+}
+
+/** What a caller promising a note says; the sentinel adds id, status, owner and time. */
+export type RestartNoteRequest = Omit<RestartIntent, 'id' | 'status' | 'owner' | 'promisedAt' | 'delivery'>;
+
+export const SENTINEL_FILE = 'restart-sentinel.json';
+
+export function newRestartIntent(request: RestartNoteRequest, owner: string): RestartIntent {
+  return { ...request, id: randomUUID(), status: 'promised', owner, promisedAt: Date.now() };
+}
+
+/** The intent as a note to deliver now, saying `text`. */
+export function dueWith(intent: RestartIntent, text: string, now = Date.now()): RestartIntent {
+  return {
+    ...intent,
+    status: 'due',
+    delivery: { text, dueAt: now, attempts: 0, nextAttemptAt: now, recorded: false },
+  };
+}
+
+export interface RestartSentinelOptions {
+  stateDir: string;
+  logger: Logger;
+}
+
+export type RestartSentinel = ReturnType<typeof createRestartSentinel>;
+
+/**
+ * `<stateDir>/restart-sentinel.json`: every restart note not delivered yet. Each change reads,
+ * changes and writes the file under a cross-process lock (the shell CLI adds notes while the
+ * gateway runs); writes are atomic (temp file, rename, mode 0600) and the file is removed when
+ * no note is left. A kill therefore leaves either the old or the new list, never half of one.
+ */
+export function createRestartSentinel(options: RestartSentinelOptions) {
+  const { logger } = options;
+  const file = path.join(path.resolve(options.stateDir), SENTINEL_FILE);
+
+  async function update<T>(change: (intents: RestartIntent[]) => { intents: RestartIntent[]; result: T }) {
+    await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+    const release = await lockfile.lock(file, {
+      realpath: false,
+      // A lock left by a killed process is taken over after 5 s; the retries wait that long.
+      stale: 5000,
+      retries: { retries: 60, factor: 1.3, minTimeout: 10, maxTimeout: 400 },
+      onCompromised: (error) => logger.warn({ err: error, file }, 'the restart sentinel lock was lost'),
+    });
+    try {
+      const { intents, result } = change(await readIntents(file, logger));
+      await writeIntents(file, intents);
+      return result;
+    } finally {
+      await release().catch(() => {});
+    }
+  }
+
+  const without = (intents: RestartIntent[], ids: readonly string[]) =>
+    intents.filter((intent) => !ids.includes(intent.id));
+
+  return {
+    file,
+    /** The notes as they are now (no lock: a snapshot for reading only). */
+    list: () => readIntents(file, logger),
+    /** Reads, changes and writes the list under the lock; returns what `change` returns. */
+    update,
+    /** Adds the intents, or replaces the ones with the same id. */
+    record: (intents: readonly RestartIntent[]) =>
+      update((current) => ({
+        intents: [
+          ...without(
+            current,
+            intents.map((intent) => intent.id),
+          ),
+          ...intents,
+        ],
+        result: undefined,
+      })),
+    /**
+     * Removes the intents with these ids and returns them: for a restart that will not happen
+     * (refused, or moved to another state dir), whose caller then says so itself.
+     */
+    take: (ids: readonly string[]) =>
+      update((current) => ({
+        intents: without(current, ids),
+        result: current.filter((intent) => ids.includes(intent.id)),
+      })),
+  };
+}
+
+async function readIntents(file: string, logger: Logger): Promise<RestartIntent[]> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
-      logger.warn({ err: error, file }, 'cannot read the restart sentinel; deleting it');
-      await rm(file, { force: true });
-    }
-    return undefined;
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+      logger.warn({ err: error, file }, 'cannot read the restart sentinel; its notes are lost');
+    return [];
   }
-  await rm(file, { force: true });
   try {
-    const sentinel = JSON.parse(text) as Partial<RestartSentinel>;
-    if (sentinel.version !== 1 || typeof sentinel.payload?.kind !== 'string')
-      throw new Error('not a version 1 sentinel');
-    return sentinel.payload;
+    return parseSentinel(JSON.parse(text));
   } catch (error) {
-    logger.warn({ err: error, file }, 'the restart sentinel is malformed; deleted it');
-    return undefined;
+    logger.warn({ err: error, file }, 'the restart sentinel is malformed; its notes are lost');
+    return [];
   }
+}
+
+/** Version 2 lists intents; version 1 (before this list) held one committed note. */
+function parseSentinel(value: unknown): RestartIntent[] {
+  const sentinel = value as { version?: unknown; intents?: unknown; payload?: Record<string, unknown> };
+  if (sentinel?.version === 1 && typeof sentinel.payload?.kind === 'string') {
+    const { kind, sessionKey, route, message, stats, ts } = sentinel.payload as Partial<RestartIntent> & {
+      ts?: number;
+    };
+    const intent = { kind, sessionKey, route, message, stats, promisedAt: ts ?? Date.now() };
+    return [{ ...intent, id: randomUUID(), status: 'committed', owner: 'v1' } as RestartIntent];
+  }
+  if (sentinel?.version !== 2 || !Array.isArray(sentinel.intents))
+    throw new Error('not a version 2 sentinel');
+  return (sentinel.intents as Partial<RestartIntent>[]).filter(
+    (intent): intent is RestartIntent =>
+      typeof intent?.id === 'string' && typeof intent.kind === 'string' && typeof intent.status === 'string',
+  );
+}
+
+async function writeIntents(file: string, intents: readonly RestartIntent[]): Promise<void> {
+  if (intents.length === 0) {
+    await rm(file, { force: true });
+    return;
+  }
+  const temporary = `${file}.${randomUUID()}.tmp`;
+  await writeFile(temporary, `${JSON.stringify({ version: 2, intents }, null, 2)}\n`, { mode: 0o600 });
+  await rename(temporary, file);
 }

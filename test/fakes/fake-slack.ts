@@ -62,6 +62,8 @@ export interface FakeSlack {
   goDown(): Promise<void>;
   /** Listens again on the same port. */
   comeUp(): Promise<void>;
+  /** Ends a `failFor`: calls to `method` in `channel` succeed again. */
+  recover(method: string, channel: string): void;
   close(): Promise<void>;
 }
 
@@ -252,6 +254,9 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     },
     failFor(method, channel, error) {
       failures.set(`${method} ${channel}`, error);
+    },
+    recover(method, channel) {
+      failures.delete(`${method} ${channel}`);
     },
     connected() {
       if (sockets.size > 0) return Promise.resolve();

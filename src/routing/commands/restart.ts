@@ -7,7 +7,8 @@ export const restartCommand: ChatCommand = {
   async run({ args, gateway, message, route, sessionKey }) {
     const result = await gateway.restart({
       reason: '/restart',
-      ...(args ? { note: args } : {}),
+      // Always a note, blank when none was typed: the reason is not a note.
+      note: args,
       sessionKey,
       route,
       actor: message.senderId,

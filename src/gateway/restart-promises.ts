@@ -1,0 +1,94 @@
+import { isDeepStrictEqual } from 'node:util';
+import PQueue from 'p-queue';
+import type { Logger } from '../logging/index.js';
+import {
+  createRestartSentinel,
+  dueWith,
+  newRestartIntent,
+  type RestartIntent,
+  type RestartNoteRequest,
+} from './restart-sentinel.js';
+
+export interface RestartPromisesOptions {
+  /** This host's id, recorded with each promise (see restart-note.ts: its own promises wait). */
+  instance: string;
+  logger: Logger;
+}
+
+export type RestartPromises = ReturnType<typeof createRestartPromises>;
+
+/**
+ * The host's side of restart notes: a note promised with a scheduled restart is recorded in the
+ * running config's state dir before the caller hears "scheduled"; when the restart runs, its
+ * notes are committed (in the new config's state dir); when it is refused, each chat is told why
+ * instead. Writes run one at a time in the order they were asked for, so a commit never
+ * overtakes the promise it commits.
+ */
+export function createRestartPromises(options: RestartPromisesOptions) {
+  const { logger, instance } = options;
+  const writes = new PQueue({ concurrency: 1 });
+  let stateDir: string | undefined;
+  const sentinelAt = (dir: string) => createRestartSentinel({ stateDir: dir, logger });
+
+  const write = (what: string, task: (dir: string) => Promise<void>): Promise<void> => {
+    const dir = stateDir;
+    if (dir === undefined) return Promise.resolve();
+    return writes.add(() =>
+      task(dir).catch((error: unknown) => logger.error({ err: error, dir }, `could not ${what}`)),
+    );
+  };
+
+  return {
+    /** Where promises are recorded: the running config's state dir (set by each boot). */
+    useStateDir(dir: string) {
+      stateDir = dir;
+    },
+    /**
+     * Adds `note` to a scheduled restart's `intents` (in place, synchronously) and records it.
+     * The same owner asking again in the same chat replaces their earlier note, unless only the
+     * earlier one has a text; anyone else's note is kept next to it. Resolves once written.
+     */
+    promise(intents: RestartIntent[], note: RestartNoteRequest): Promise<void> {
+      const index = intents.findIndex(
+        (intent) =>
+          intent.actor === note.actor &&
+          intent.sessionKey === note.sessionKey &&
+          isDeepStrictEqual(intent.route, note.route),
+      );
+      const earlier = intents[index];
+      if (earlier && !note.message?.trim() && earlier.message?.trim()) return Promise.resolve();
+      const intent = earlier
+        ? { ...newRestartIntent(note, instance), id: earlier.id, promisedAt: earlier.promisedAt }
+        : newRestartIntent(note, instance);
+      if (earlier) intents[index] = intent;
+      else intents.push(intent);
+      return write('record the restart note; it arrives only if this process restarts', (dir) =>
+        sentinelAt(dir).record([intent]),
+      );
+    },
+    /** The restart runs: its notes are committed where the new config keeps its state. */
+    commit(intents: readonly RestartIntent[], newStateDir = stateDir): Promise<void> {
+      if (intents.length === 0) return Promise.resolve();
+      const committed = intents.map((intent) => ({ ...intent, status: 'committed' as const }));
+      return write('commit the restart notes; they will not be delivered', async (dir) => {
+        await sentinelAt(newStateDir ?? dir).record(committed);
+        if (newStateDir !== undefined && dir !== newStateDir)
+          await sentinelAt(dir).take(committed.map((intent) => intent.id));
+      });
+    },
+    /**
+     * The restart will not happen, or failed: each chat that asked gets `text` instead of its
+     * note, through the running gateway's note delivery (wake it after this resolves). Notes
+     * already committed in another state dir (`committedIn`) move back to the running one.
+     */
+    refuse(intents: readonly RestartIntent[], text: string, committedIn?: string): Promise<void> {
+      if (intents.length === 0) return Promise.resolve();
+      const answers = intents.map((intent) => dueWith(intent, text));
+      return write('answer the refused restart in its chats', async (dir) => {
+        await sentinelAt(dir).record(answers);
+        if (committedIn !== undefined && committedIn !== dir)
+          await sentinelAt(committedIn).take(answers.map((intent) => intent.id));
+      });
+    },
+  };
+}
