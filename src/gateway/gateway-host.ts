@@ -174,8 +174,8 @@ export function createGatewayHost(options: GatewayHostOptions) {
 
   /**
    * Schedules a restart `delayMs` from now (default 2000, clamped to 0–60000). A request made
-   * while one is scheduled joins it (`coalesced`); the earlier time wins, and every owner's note
-   * is kept (see restart-promises.ts). Resolves once the note is recorded.
+   * while one is scheduled joins it (`coalesced`); the earlier time wins, and every request's
+   * note is kept (see restart-promises.ts). Resolves once the note is recorded.
    */
   async function scheduleRestart(request: RestartRequest): Promise<ScheduledRestart> {
     const delayMs = Math.min(

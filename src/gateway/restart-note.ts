@@ -102,6 +102,8 @@ export function createRestartNotes(options: RestartNotesOptions) {
     }
     const route = routeOf(intent);
     if (!route) return change(intent.id, () => undefined);
+    if (delivery.attempts === 0)
+      logger.info({ kind: intent.kind, session: intent.sessionKey }, 'delivering the restart note');
     try {
       await options.deliver(route, { id: intent.id, text: delivery.text, notice: true });
     } catch (error) {

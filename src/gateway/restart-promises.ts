@@ -1,4 +1,3 @@
-import { isDeepStrictEqual } from 'node:util';
 import PQueue from 'p-queue';
 import type { Logger } from '../logging/index.js';
 import {
@@ -45,23 +44,12 @@ export function createRestartPromises(options: RestartPromisesOptions) {
     },
     /**
      * Adds `note` to a scheduled restart's `intents` (in place, synchronously) and records it.
-     * The same owner asking again in the same chat replaces their earlier note, unless only the
-     * earlier one has a text; anyone else's note is kept next to it. Resolves once written.
+     * Every request keeps its own note, even from the same owner in the same chat: each one was
+     * answered "I will post here when I am back". Resolves once written.
      */
     promise(intents: RestartIntent[], note: RestartNoteRequest): Promise<void> {
-      const index = intents.findIndex(
-        (intent) =>
-          intent.actor === note.actor &&
-          intent.sessionKey === note.sessionKey &&
-          isDeepStrictEqual(intent.route, note.route),
-      );
-      const earlier = intents[index];
-      if (earlier && !note.message?.trim() && earlier.message?.trim()) return Promise.resolve();
-      const intent = earlier
-        ? { ...newRestartIntent(note, instance), id: earlier.id, promisedAt: earlier.promisedAt }
-        : newRestartIntent(note, instance);
-      if (earlier) intents[index] = intent;
-      else intents.push(intent);
+      const intent = newRestartIntent(note, instance);
+      intents.push(intent);
       return write('record the restart note; it arrives only if this process restarts', (dir) =>
         sentinelAt(dir).record([intent]),
       );
@@ -71,7 +59,9 @@ export function createRestartPromises(options: RestartPromisesOptions) {
       if (intents.length === 0) return Promise.resolve();
       const committed = intents.map((intent) => ({ ...intent, status: 'committed' as const }));
       return write('commit the restart notes; they will not be delivered', async (dir) => {
-        await sentinelAt(newStateDir ?? dir).record(committed);
+        const sentinel = sentinelAt(newStateDir ?? dir);
+        await sentinel.record(committed);
+        logger.info({ file: sentinel.file, notes: committed.length }, 'restart sentinel written');
         if (newStateDir !== undefined && dir !== newStateDir)
           await sentinelAt(dir).take(committed.map((intent) => intent.id));
       });
