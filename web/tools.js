@@ -215,10 +215,7 @@ function entryCard(entry, roster) {
 }
 
 /** Toolpacks (or entries) the gateway skipped, with the file and the rule to fix. */
-async function showSkipped() {
-  const response = await fetch('/api/toolpacks').catch(() => undefined);
-  if (!response?.ok) return;
-  const { problems } = await response.json();
+function showSkipped(problems) {
   if (!problems?.length) return;
   const section = element('section', 'skipped');
   section.append(element('h2', '', 'Skipped (fix and restart)'));
@@ -234,6 +231,36 @@ async function showSkipped() {
   }
   section.append(list);
   main.append(section);
+}
+
+/** Scheduler hooks that keep failing: the error, since when, and when the gateway tries again. */
+function showFailingHooks(hooks) {
+  const failing = (hooks ?? []).filter((hook) => hook.status === 'failing');
+  if (failing.length === 0) return;
+  const section = element('section', 'failing-hooks');
+  section.append(element('h2', '', 'Scheduler hooks failing (retried with a growing delay)'));
+  const list = element('ul', 'problems');
+  for (const hook of failing) {
+    const retry = typeof hook.backoffMs === 'number' ? `; next try in ${hook.backoffMs / 1000} s` : '';
+    list.append(
+      element(
+        'li',
+        '',
+        `${hook.toolpackId}: ${hook.error} (${hook.failures} failures in a row since ${hook.since}${retry})`,
+      ),
+    );
+  }
+  section.append(list);
+  main.append(section);
+}
+
+/** What GET /api/toolpacks reports beyond the entries: skipped toolpacks and failing hooks. */
+async function showToolpackReport() {
+  const response = await fetch('/api/toolpacks').catch(() => undefined);
+  if (!response?.ok) return;
+  const report = await response.json();
+  showSkipped(report.problems);
+  showFailingHooks(report.schedulerHooks);
 }
 
 async function load() {
@@ -259,7 +286,7 @@ async function load() {
     main.append(section);
   }
   if (groups.size === 0) main.append(element('p', 'empty', 'No loaded toolpack declares a WebUI entry.'));
-  await showSkipped();
+  await showToolpackReport();
   const count = entries.length === 1 ? '1 entry' : `${entries.length} entries`;
   setStatus(`project ${project}: ${count}`, false);
   main.setAttribute('aria-busy', 'false');

@@ -344,6 +344,10 @@ export function createGateway(options: GatewayOptions): Gateway {
           })),
           builtins: toolpacks.builtins,
           problems: toolpacks.problems,
+          // An error text may quote anything: scrubbed like the log before it reaches the web UI.
+          schedulerHooks: (signals?.scheduler.hookHealth() ?? []).map((hook) =>
+            hook.error === undefined ? hook : { ...hook, error: scrub(hook.error) },
+          ),
         }),
       },
       webchat,

@@ -1,4 +1,5 @@
 import type { Logger } from '../logging/index.js';
+import { createHookHealth } from './hook-health.js';
 import type { SignalQueue } from './signal-queue.js';
 import type { Signal, SignalInput } from './types.js';
 
@@ -28,13 +29,19 @@ export interface SchedulerOptions {
 
 /**
  * The scheduler tick: first deliver pending signals to idle agents, then run each toolpack's
- * scheduler hook and record the signals it returns. Ticks never overlap; a hook that throws is
- * logged and the tick goes on.
+ * scheduler hook and record the signals it returns. Ticks never overlap; a hook that throws does
+ * not stop the tick, and is backed off (see `createHookHealth`): logged once per distinct error,
+ * retried after a delay that doubles with each failure in a row, its state in `hookHealth()`.
  */
 export function createScheduler(options: SchedulerOptions) {
   const { queue, logger } = options;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
+  const health = createHookHealth({
+    toolpackIds: options.hooks.map((hook) => hook.toolpackId),
+    tickMs: options.tickMs,
+    logger,
+  });
 
   async function tick(): Promise<void> {
     await queue.load();
@@ -45,6 +52,7 @@ export function createScheduler(options: SchedulerOptions) {
       if (signals.length > 0) await options.wake(agentId, signals);
     }
     for (const hook of options.hooks) {
+      if (!health.due(hook.toolpackId)) continue;
       const recorded: SignalInput[] = [];
       try {
         const returned = await hook.run({
@@ -57,8 +65,9 @@ export function createScheduler(options: SchedulerOptions) {
           hasPendingSignalsForAgent: (agentId: string) => queue.hasPending(agentId),
         });
         if (Array.isArray(returned)) recorded.push(...(returned as SignalInput[]));
+        health.succeeded(hook.toolpackId);
       } catch (error) {
-        logger.warn({ err: error, toolpack: hook.toolpackId }, 'scheduler hook failed; the tick goes on');
+        health.failed(hook.toolpackId, error);
       }
       for (const signal of recorded) await options.record(signal, `toolpack:${hook.toolpackId}`);
     }
@@ -77,6 +86,8 @@ export function createScheduler(options: SchedulerOptions) {
 
   return {
     tick: runTick,
+    /** Each toolpack hook's state: ok, or failing with the last error and when it is tried again. */
+    hookHealth: health.report,
     start(): void {
       timer = setInterval(() => void runTick(), options.tickMs);
     },

@@ -21,6 +21,19 @@ function startServer(): Promise<ToolUiServer> {
         message: 'no controller',
       },
     ],
+    reportedHooks: [
+      { toolpackId: 'review-tools', status: 'ok', failures: 0 },
+      {
+        toolpackId: 'plan',
+        status: 'failing',
+        failures: 7,
+        error:
+          "schedulerTick failed in the plan controller: Cannot read properties of undefined (reading 'prepare')",
+        since: '2030-01-07T08:00:00.000Z',
+        backoffMs: 3200,
+        nextAttemptAt: '2030-01-07T08:00:06.350Z',
+      },
+    ],
   });
 }
 
@@ -91,6 +104,14 @@ describe('Tools page in Chromium', () => {
     await expect
       .poll(() => page.locator('section.skipped li').allTextContents(), WAIT)
       .toEqual(['/srv/toolpacks/broken/suzumio.toolpack.json: no controller [controller-missing]']);
+  });
+
+  it('shows a failing scheduler hook with its error and backoff, and not the healthy ones', async () => {
+    await expect
+      .poll(() => page.locator('section.failing-hooks li').allTextContents(), WAIT)
+      .toEqual([
+        "plan: schedulerTick failed in the plan controller: Cannot read properties of undefined (reading 'prepare') (7 failures in a row since 2030-01-07T08:00:00.000Z; next try in 3.2 s)",
+      ]);
   });
 
   it('builds the action form from inputSchema, with the roster as a dropdown', async () => {

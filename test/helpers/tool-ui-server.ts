@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createHttpServer } from '../../src/http/index.js';
 import { createLogger } from '../../src/logging/index.js';
+import type { HookHealth } from '../../src/signals/index.js';
 import { createStore } from '../../src/store/index.js';
 import {
   type ControllerHost,
@@ -44,6 +45,8 @@ export async function startToolUiServer(options: {
   stats: Record<string, number>;
   /** The skipped toolpacks `GET /api/toolpacks` reports. */
   reportedProblems?: ToolpackProblem[];
+  /** The scheduler hooks' state `GET /api/toolpacks` reports. */
+  reportedHooks?: HookHealth[];
 }): Promise<ToolUiServer> {
   const stateDir = await realpath(await mkdtemp(path.join(tmpdir(), 'tool-ui-')));
   const logger = createLogger({ level: 'silent' }).logger;
@@ -73,7 +76,12 @@ export async function startToolUiServer(options: {
     logger,
     sessions: { list: async () => [], transcript: async () => undefined, subagents: async () => undefined },
     toolpacks: {
-      report: () => ({ toolpacks: [], builtins: [], problems: options.reportedProblems ?? [] }),
+      report: () => ({
+        toolpacks: [],
+        builtins: [],
+        problems: options.reportedProblems ?? [],
+        schedulerHooks: options.reportedHooks ?? [],
+      }),
     },
     toolUi: {
       projectId: 'default',

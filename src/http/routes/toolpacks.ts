@@ -6,6 +6,16 @@ export interface ToolpacksView {
     toolpacks: { id: string; directory: string; tools: string[]; webui: string[] }[];
     builtins: string[];
     problems: { file: string; rule: string; message: string; pointer?: string }[];
+    /** Each controller's scheduler hook: ok, or failing with its last error and backoff (HookHealth). */
+    schedulerHooks: {
+      toolpackId: string;
+      status: 'ok' | 'failing';
+      failures: number;
+      error?: string;
+      since?: string;
+      backoffMs?: number;
+      nextAttemptAt?: string;
+    }[];
   };
 }
 

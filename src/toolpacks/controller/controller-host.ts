@@ -67,7 +67,9 @@ export interface ControllerHost {
  *   `createWebuiToolpack` a fresh `{ store, project, toolpackId, recordSignal }` on each WebUI call, so an
  *   instance never outlives its call; durable state belongs in `store.kv` or under `store.paths.root`.
  * - A handler's (or factory's) error is logged with its stack and rethrown as
- *   `<tool> failed in the <id> controller: <message>`, with the original as `cause`.
+ *   `<tool> failed in the <id> controller: <message>`, with the original as `cause`. A scheduler
+ *   hook's error is rethrown the same way but not logged here: the scheduler logs it once per
+ *   distinct error and backs the hook off.
  */
 export function createControllerHost(options: ControllerHostOptions): ControllerHost {
   const { toolpack, store, logger } = options;
@@ -88,11 +90,13 @@ export function createControllerHost(options: ControllerHostOptions): Controller
     return loading;
   }
 
-  async function guarded<T>(label: string, task: () => Promise<T>): Promise<T> {
+  /** `log: false` when the caller logs the failure itself (the scheduler, once per distinct error). */
+  async function guarded<T>(label: string, task: () => Promise<T>, log = true): Promise<T> {
     try {
       return await task();
     } catch (error) {
-      logger.error({ err: error, toolpack: id, handler: label }, 'toolpack controller handler failed');
+      if (log)
+        logger.error({ err: error, toolpack: id, handler: label }, 'toolpack controller handler failed');
       throw new Error(`${label} failed in the ${id} controller: ${messageOf(error)}`, { cause: error });
     }
   }
@@ -159,7 +163,7 @@ export function createControllerHost(options: ControllerHostOptions): Controller
       const hook = schedulerHook(await load());
       if (hook === undefined) return undefined;
       return (context) =>
-        guarded('schedulerTick', () => hook({ project, ...context, store, toolpackId: id }));
+        guarded('schedulerTick', () => hook({ project, ...context, store, toolpackId: id }), false);
     },
   };
 }
