@@ -25,14 +25,15 @@ export interface AgentRunnerOptions {
 }
 
 export interface AgentRunner extends TurnRunner {
-  /** The running run of a session and its burst counter (rounds since the last user message). */
+  /** The running run of a session and its burst counter (rounds of its current or last turn). */
   activity(sessionKey: string): { runId?: string; burst: number };
 }
 
 /**
  * Runs turns through the tool loop. Every turn is a run in the run registry with a status;
  * a model failure, a timeout or an abort ends the run with a message in the chat, never an
- * exception. Burst counters live in memory: a restart starts them again at zero.
+ * exception. Every turn starts a burst of its own, a user's message or a runtime event (signal,
+ * announcement, schedule) alike, so turns the runtime starts never use up the rounds of another.
  */
 export function createAgentRunner(options: AgentRunnerOptions): AgentRunner {
   const { config } = options;
@@ -54,9 +55,8 @@ export function createAgentRunner(options: AgentRunnerOptions): AgentRunner {
         `no provider for model "${agent.model}" (the config validation should have caught this)`,
       );
 
-    const burst = bursts.get(sessionKey) ?? { value: 0 };
+    const burst = { value: 0 };
     bursts.set(sessionKey, burst);
-    if (request.messages.some((entry) => entry.role === 'user')) burst.value = 0;
 
     const run = await options.runs.start({ sessionKey, agentId: request.agentId, model: agent.model });
     running.set(sessionKey, run.runId);
@@ -133,9 +133,8 @@ export function createAgentRunner(options: AgentRunnerOptions): AgentRunner {
     const history = await options.sessions.transcript(sessionKey, { last: config.agentLoop.historyEntries });
     // A steered message may already be in the history read above; it must not be added twice.
     let lastSeq = history.at(-1)?.seq ?? -1;
-    const takeSteered = () =>
-      request
-        .takeSteered()
+    const takeSteered = async () =>
+      (await request.takeSteered())
         .filter((entry: TranscriptEntry) => entry.seq > lastSeq)
         .map((entry) => {
           lastSeq = Math.max(lastSeq, entry.seq);

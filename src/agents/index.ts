@@ -1,4 +1,5 @@
 export { type AgentRunner, type AgentRunnerOptions, createAgentRunner } from './agent-runner.js';
+export { SYSTEM_MARKER, senderMarker } from './model-context.js';
 export { noModelReply } from './no-model-reply.js';
 export {
   createModelProvider,

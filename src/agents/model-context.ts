@@ -4,10 +4,23 @@ import type { ModelMessage } from './providers/index.js';
 const MISSING_RESULT = 'No result: the run ended before this tool call finished.';
 
 /**
+ * The markers the gateway puts before text it did not take from the model: `⟦system⟧` before a
+ * runtime entry (signal, announcement, note), `⟦<sender id>⟧` before a user's words in a channel.
+ * Nobody else can write them: `⟦` and `⟧` in any entry's text reach the model as `[` and `]`.
+ */
+export const SYSTEM_MARKER = '⟦system⟧';
+export const senderMarker = (senderId: string) => `⟦${plain(senderId)}⟧`;
+
+/** Text with the marker brackets made ordinary, so it cannot pass for the gateway's words. */
+function plain(text: string): string {
+  return text.replaceAll('⟦', '[').replaceAll('⟧', ']');
+}
+
+/**
  * Turns transcript entries into the model's conversation. The window starts at a user or system entry
  * (never in the middle of a tool exchange), every tool call gets a result (a run cut short
- * leaves calls without one, which providers reject), and in channels each user message is
- * prefixed with its sender, since several people talk there.
+ * leaves calls without one, which providers reject), runtime entries carry SYSTEM_MARKER, and in
+ * channels each user message is prefixed with its sender's marker, since several people talk there.
  */
 export function toModelMessages(
   entries: readonly TranscriptEntry[],
@@ -67,7 +80,7 @@ export function toMessage(entry: TranscriptEntry, options: { multiUser: boolean 
       ...(entry.toolCalls?.length ? { toolCalls: entry.toolCalls } : {}),
     };
   }
-  if (entry.role === 'system') return { role: 'user', content: `[system] ${entry.text}` };
-  const prefix = options.multiUser && entry.senderId ? `[${entry.senderId}] ` : '';
-  return { role: 'user', content: `${prefix}${entry.text}` };
+  if (entry.role === 'system') return { role: 'user', content: `${SYSTEM_MARKER} ${plain(entry.text)}` };
+  const prefix = options.multiUser && entry.senderId ? `${senderMarker(entry.senderId)} ` : '';
+  return { role: 'user', content: `${prefix}${plain(entry.text)}` };
 }

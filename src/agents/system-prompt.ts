@@ -4,6 +4,7 @@ import type { Config } from '../config/index.js';
 import { ConfigError } from '../errors/index.js';
 import type { DeliveryRoute } from '../sessions/index.js';
 import type { Tool } from '../tools/index.js';
+import { SYSTEM_MARKER, senderMarker } from './model-context.js';
 
 export interface SystemPromptInput {
   agentId: string;
@@ -33,6 +34,7 @@ export function buildSystemPrompt(input: SystemPromptInput): string {
     `You are in ${place} (session ${input.sessionKey}).`,
     `This turn was started by ${input.senderId}${input.isOwner ? ', an owner of this gateway' : ''}.`,
     `The time is ${input.now.toISOString().slice(0, 16)}Z.`,
+    `Text in ⟦ ⟧ brackets comes from the gateway, never from a user: ${SYSTEM_MARKER} starts an event from the runtime (a signal, a sub-agent's announcement, a note), not a person's words${route.chatType === 'channel' ? `, and ${senderMarker('<sender id>')} starts the words of that sender` : ''}.`,
   ];
   if (input.tools.length === 0) {
     lines.push('You have no tools in this conversation; answer in text.');

@@ -21,7 +21,7 @@ export interface ToolLoopOptions {
   /** The conversation so far; the loop appends to it. */
   messages: ModelMessage[];
   maxBurst: number;
-  /** The session's burst counter: rounds since the last user message. */
+  /** The turn's burst counter: rounds since the turn started or last took a steered message. */
   burst: { value: number };
   signal: AbortSignal;
   toolContext: ToolContext;
@@ -29,8 +29,8 @@ export interface ToolLoopOptions {
   onDelta(id: string, delta: string): void;
   reply(message: OutboundMessage): Promise<void>;
   record(entry: NewTranscriptEntry): Promise<TranscriptEntry>;
-  /** Steered user messages to add before the next model call (they reset the burst counter). */
-  takeSteered(): ModelMessage[];
+  /** Steered messages to add before the next model call (they reset the burst counter). */
+  takeSteered(): Promise<ModelMessage[]>;
 }
 
 export type ToolLoopEnd = 'answered' | 'boundary' | 'max_burst';
@@ -48,7 +48,7 @@ export async function runToolLoop(options: ToolLoopOptions): Promise<ToolLoopEnd
     parameters: tool.parameters as Record<string, unknown>,
   }));
   for (;;) {
-    const steered = options.takeSteered();
+    const steered = await options.takeSteered();
     if (steered.length > 0) {
       messages.push(...steered);
       burst.value = 0;

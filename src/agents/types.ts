@@ -12,7 +12,10 @@ export interface TurnRequest {
   depth: number;
   /** Overrides `agentLoop.runTimeoutSeconds` (a sub-agent spawned with its own timeout). */
   runTimeoutSeconds?: number;
-  /** The user messages this turn answers (several in `collect` mode), already in the transcript. */
+  /**
+   * The messages this turn answers (several in `collect` mode): user messages or runtime entries,
+   * written to the transcript as the turn started (after everything recorded before it).
+   */
   messages: TranscriptEntry[];
   senderId: string;
   /** True only when the message that started the turn came from an owner. */
@@ -27,10 +30,11 @@ export interface TurnRequest {
   /** Appends an entry to the session's transcript (secrets removed). */
   record(entry: NewTranscriptEntry): Promise<TranscriptEntry>;
   /**
-   * `steer` mode: user messages that arrived while this turn ran, already in the transcript.
-   * Each call returns the ones not returned before; the turn answers them too.
+   * `steer` mode: messages that arrived while this turn ran, written to the transcript by this
+   * call (after what the turn recorded so far). Each call returns the ones not returned before;
+   * the turn answers them too.
    */
-  takeSteered(): TranscriptEntry[];
+  takeSteered(): Promise<TranscriptEntry[]>;
 }
 
 export type TurnStatus = 'done' | 'error' | 'killed' | 'timeout' | 'interrupted';

@@ -119,7 +119,8 @@ export function buildSignals(options: {
 
   const agents = () =>
     Object.entries(config.agents).map(([id, agent]) => {
-      const busy = options.router().sessionStatus(mainSessionKey(id)) !== 'idle';
+      // Busy while any of its sessions has a turn, not only its main session.
+      const busy = options.router().agentBusy(id);
       return {
         id,
         displayName: agent.displayName ?? id,

@@ -285,6 +285,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       config,
       configFile: { path: loaded.path, hash: loaded.hash },
       sessions,
+      store,
       runner: options.createRunner?.({ configPath }) ?? agentRunner,
       logger,
       startedAt: options.startedAt,
@@ -363,6 +364,8 @@ export function createGateway(options: GatewayOptions): Gateway {
       'gateway started',
     );
     await subagentService.resume();
+    // Messages the last process accepted and did not answer (a restart's drain, a crash).
+    await router.resume();
     signals.scheduler.start();
     restartNotes = createRestartNotes({
       sentinel: createRestartSentinel({ stateDir, logger }),
@@ -392,6 +395,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     await toolpackRuntime?.stop();
     await channels?.stop();
     await http?.close();
+    // Messages that arrived during the drain are being stored: the store waits for them.
+    await router?.seal();
     await store?.close();
     router = undefined;
     http = undefined;

@@ -2,4 +2,4 @@ export { resolveAgentId } from './bindings.js';
 export { BUILTIN_COMMANDS, type ChatCommand, type CommandContext, parseCommand } from './commands/index.js';
 export { createRouter, type Router, type RouterOptions } from './router.js';
 export { sessionKeyFor } from './session-key.js';
-export type { LaneStatus, QueueMode } from './session-lanes.js';
+export { KEPT_FOR_RESTART, type LaneStatus, type QueueMode } from './session-lanes.js';

@@ -5,16 +5,23 @@ import { type AgentConfig, type Config, createSecretScrubber } from '../config/i
 import { SwitchboardError } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
 import type { NewTranscriptEntry, SessionStore, TranscriptEntry } from '../sessions/index.js';
+import type { Store } from '../store/index.js';
 import type { GatewayControl, SubagentsService } from '../tools/index.js';
 import { resolveAgentId } from './bindings.js';
 import { BUILTIN_COMMANDS, type ChatCommand, parseCommand } from './commands/index.js';
+import { createInbox, type InboxItem } from './inbox.js';
 import { sessionKeyFor } from './session-key.js';
-import { createSessionLanes, type LaneStatus } from './session-lanes.js';
+import { createSessionLanes, KEPT_FOR_RESTART, type LaneStatus } from './session-lanes.js';
+
+/** Starts that may die while answering one message before it is given up (a message that crashes the gateway). */
+const MAX_ATTEMPTS = 3;
 
 export interface RouterOptions {
   config: Config;
   configFile: { path: string | undefined; hash: string };
   sessions: SessionStore;
+  /** Where accepted messages wait until they are answered (the `inbox` namespace). */
+  store: Store;
   runner: TurnRunner;
   deliver(route: DeliveryRoute, message: OutboundMessage): Promise<void>;
   deliverDelta(route: DeliveryRoute, id: string, delta: string): void;
@@ -36,7 +43,7 @@ export interface RuntimeTurnRequest {
   agentId: string;
   /** The session's chat; used when the session is new. */
   route: DeliveryRoute;
-  /** Appended to the transcript before the turn is queued (a task, a steer, an announcement). */
+  /** Written to the transcript when its turn takes it (a task, a steer, an announcement). */
   entry: NewTranscriptEntry;
   senderId: string;
   /** Replaces parts of the agent's config for this session (a sub-agent's model). */
@@ -53,31 +60,43 @@ export interface RuntimeTurnRequest {
 }
 
 export interface Router {
-  /** Routes an inbound message: a chat command is answered at once, anything else queues a turn. */
+  /**
+   * Routes an inbound message: a chat command is answered at once; anything else is stored in the
+   * inbox (durable) and queued, or, while the gateway stops, kept for the next start.
+   */
   dispatch(message: InboundMessage): Promise<DispatchResult>;
   /**
    * Starts a turn for the runtime (sub-agent tasks, steering, announcements). Resolves once the
-   * entry is in the transcript; `done` resolves when the turn that answers it ends.
+   * entry is queued (it is not kept across a stop: its sender keeps it); `done` resolves when the
+   * turn that answers it ends.
    */
-  startTurn(request: RuntimeTurnRequest): Promise<{ entry: TranscriptEntry; done: Promise<DispatchResult> }>;
+  startTurn(request: RuntimeTurnRequest): Promise<{ done: Promise<DispatchResult> }>;
   /** Aborts the session's running turn (status `killed`); false when none runs. */
   stopTurn(sessionKey: string, reason: string): boolean;
   /** Drops the session's queued messages; returns how many. */
   clearQueue(sessionKey: string): number;
   sessionStatus(sessionKey: string): LaneStatus;
+  /** Whether any session of the agent has a turn queued or running. */
+  agentBusy(agentId: string): boolean;
   /** Messages waiting in the session's queue. */
   sessionDepth(sessionKey: string): number;
-  /** Takes no new messages and lets running turns end (see SessionLanes.close). */
+  /** Queues the messages the last process accepted and did not answer; returns how many. */
+  resume(): Promise<number>;
+  /** Starts no new turns (messages are kept for the next start) and lets running turns end (see SessionLanes.close). */
   close(timeoutMs: number): Promise<void>;
+  /** Takes no more messages at all and waits for those being stored: call before the store closes. */
+  seal(): Promise<void>;
 }
 
 export function createRouter(options: RouterOptions): Router {
   const { config, sessions, logger } = options;
   const commands = options.commands ?? BUILTIN_COMMANDS;
   const scrub = createSecretScrubber(options.secrets ?? []);
+  const inbox = createInbox({ store: options.store });
   const lanes = createSessionLanes({
     scrub,
     sessions,
+    inbox,
     runner: options.runner,
     queueMode: config.session.queueMode,
     limiter: new PQueue({ concurrency: config.session.maxConcurrentTurns }),
@@ -87,6 +106,83 @@ export function createRouter(options: RouterOptions): Router {
   });
   const owners = new Set(config.owners);
   let closing = false;
+  let sealed = false;
+  /** Messages being stored: the store must not close under them. */
+  const accepting = new Set<Promise<unknown>>();
+
+  function track<T>(promise: Promise<T>): Promise<T> {
+    accepting.add(promise);
+    void promise.catch(() => {}).finally(() => accepting.delete(promise));
+    return promise;
+  }
+
+  /** Queues an inbox item for its turn (a message just accepted, or one left by the last process). */
+  function queue(item: InboxItem, agent: AgentConfig): Promise<DispatchResult> {
+    return lanes.enqueue(
+      { sessionKey: item.sessionKey, agentId: item.agentId, agent, route: item.route, depth: 0 },
+      {
+        entry: item.entry,
+        ...(item.stored ? { stored: item.stored } : {}),
+        senderId: item.entry.senderId ?? '',
+        isOwner: owners.has(item.entry.senderId ?? ''),
+        origin: 'user',
+        inbox: item,
+      },
+    );
+  }
+
+  async function accept(
+    message: InboundMessage,
+    sessionKey: string,
+    agentId: string,
+  ): Promise<DispatchResult> {
+    const agent = config.agents[agentId];
+    // Validation guarantees that bindings and defaultAgent name configured agents.
+    if (!agent) throw new SwitchboardError('GATEWAY_STATE', `agent "${agentId}" is not configured`);
+    const route = routeOf(message);
+    await sessions.ensure(sessionKey, { agentId, route });
+    // Durable before anything else: a message the platform saw acknowledged is answered, whatever comes.
+    const item = await inbox.add({
+      sessionKey,
+      agentId,
+      route,
+      entry: {
+        role: 'user',
+        text: scrub(message.text),
+        senderId: message.senderId,
+        messageId: message.messageId,
+      },
+    });
+    if (!closing) return queue(item, agent);
+    await lanes.tellKept({ sessionKey, route });
+    return {
+      sessionKey,
+      replies: [{ id: crypto.randomUUID(), text: KEPT_FOR_RESTART }],
+      status: 'interrupted',
+    };
+  }
+
+  /** A message left by the last process: queued again, or given up after MAX_ATTEMPTS starts died answering it. */
+  async function requeue(item: InboxItem): Promise<void> {
+    const agent = config.agents[item.agentId];
+    if (!agent || item.attempts >= MAX_ATTEMPTS) {
+      logger.error(
+        { session: item.sessionKey, attempts: item.attempts, agent: item.agentId },
+        agent
+          ? 'message given up: the gateway stopped every time it answered it'
+          : 'message for an agent no longer configured dropped',
+      );
+      await inbox.remove(item.id);
+      const text = agent
+        ? `I could not answer your message: the gateway stopped each of the ${item.attempts} times it tried.`
+        : `Your message was not answered: agent "${item.agentId}" is no longer configured.`;
+      await options.deliver(item.route, { id: crypto.randomUUID(), text }).catch(() => {});
+      return;
+    }
+    void queue(item, agent).catch((error: unknown) =>
+      logger.warn({ err: error, session: item.sessionKey }, 'resumed message not answered'),
+    );
+  }
 
   async function runCommand(
     message: InboundMessage,
@@ -136,27 +232,12 @@ export function createRouter(options: RouterOptions): Router {
       const parsed = parseCommand(message.text);
       if (parsed) return runCommand(message, sessionKey, agentId, parsed);
 
-      if (closing)
+      if (sealed)
         throw new SwitchboardError(
           'GATEWAY_STATE',
           'the gateway is stopping; send the message again shortly',
         );
-      const agent = config.agents[agentId];
-      // Validation guarantees that bindings and defaultAgent name configured agents.
-      if (!agent) throw new SwitchboardError('GATEWAY_STATE', `agent "${agentId}" is not configured`);
-      const route = routeOf(message);
-      await sessions.ensure(sessionKey, { agentId, route });
-      // The message is durable before its turn is queued: an acknowledged message is never lost.
-      const entry = await sessions.append(sessionKey, {
-        role: 'user',
-        text: scrub(message.text),
-        senderId: message.senderId,
-        messageId: message.messageId,
-      });
-      return lanes.enqueue(
-        { sessionKey, agentId, agent, route, depth: 0 },
-        { entry, senderId: message.senderId, isOwner: owners.has(message.senderId) },
-      );
+      return track(accept(message, sessionKey, agentId));
     },
     async startTurn(request) {
       if (closing) throw new SwitchboardError('GATEWAY_STATE', 'the gateway is stopping');
@@ -164,9 +245,6 @@ export function createRouter(options: RouterOptions): Router {
       if (!configured)
         throw new SwitchboardError('GATEWAY_STATE', `agent "${request.agentId}" is not configured`);
       await sessions.ensure(request.sessionKey, { agentId: request.agentId, route: request.route });
-      const entry =
-        request.appended ??
-        (await sessions.append(request.sessionKey, { ...request.entry, text: scrub(request.entry.text) }));
       const done = lanes.enqueue(
         {
           sessionKey: request.sessionKey,
@@ -179,21 +257,36 @@ export function createRouter(options: RouterOptions): Router {
             : { runTimeoutSeconds: request.runTimeoutSeconds }),
         },
         {
-          entry,
+          entry: request.entry,
+          ...(request.appended ? { stored: request.appended } : {}),
           senderId: request.senderId,
           isOwner: false,
+          origin: 'runtime',
           ...(request.mode ? { mode: request.mode } : {}),
         },
       );
-      return { entry, done };
+      return { done };
     },
     stopTurn: (sessionKey, reason) => lanes.stop(sessionKey, reason),
     clearQueue: (sessionKey) => lanes.clear(sessionKey),
     sessionStatus: (sessionKey) => lanes.status(sessionKey),
+    agentBusy: (agentId) => lanes.agentBusy(agentId),
     sessionDepth: (sessionKey) => lanes.depth(sessionKey),
+    async resume() {
+      const items = await inbox.list();
+      for (const item of items) await requeue(item);
+      if (items.length > 0)
+        logger.info({ messages: items.length }, 'answering messages kept by the last stop');
+      return items.length;
+    },
     close(timeoutMs) {
       closing = true;
+      logger.info({}, 'draining: new messages are kept for the next start');
       return lanes.close(timeoutMs);
+    },
+    async seal() {
+      sealed = true;
+      await Promise.allSettled([...accepting]);
     },
   };
 }

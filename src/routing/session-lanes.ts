@@ -1,50 +1,16 @@
-import type PQueue from 'p-queue';
-import { TurnAbort, type TurnResult, type TurnRunner } from '../agents/index.js';
-import type { DeliveryRoute, DispatchResult, OutboundMessage } from '../channels/index.js';
-import type { AgentConfig } from '../config/index.js';
+import { TurnAbort } from '../agents/index.js';
+import type { DispatchResult } from '../channels/index.js';
 import { SwitchboardError } from '../errors/index.js';
-import type { Logger } from '../logging/index.js';
-import type { NewTranscriptEntry, SessionStore, TranscriptEntry } from '../sessions/index.js';
+import type { TranscriptEntry } from '../sessions/index.js';
+import { runLaneTurn, scrubEntry } from './lane-turn.js';
+import type { LaneStatus, LaneTarget, PendingMessage, SessionLanesOptions } from './lane-types.js';
+
+export type { LaneStatus, LaneTarget, PendingMessage, QueueMode, SessionLanesOptions } from './lane-types.js';
 
 const ABORT_GRACE_MS = 2000;
-
-export type QueueMode = 'collect' | 'followup' | 'steer' | 'interrupt';
-export type LaneStatus = 'idle' | 'queued' | 'running';
-
-/** A user message that is in the transcript and waits for the turn that answers it. */
-export interface PendingMessage {
-  entry: TranscriptEntry;
-  senderId: string;
-  isOwner: boolean;
-  /** `steer`: join the running turn before its next model call, whatever the session's queue mode. */
-  mode?: 'steer';
-  resolve(result: DispatchResult): void;
-  reject(error: unknown): void;
-}
-
-export interface LaneTarget {
-  sessionKey: string;
-  agentId: string;
-  agent: AgentConfig;
-  route: DeliveryRoute;
-  /** 0 for chat sessions, n for a sub-agent n levels down. */
-  depth: number;
-  /** Overrides `agentLoop.runTimeoutSeconds` for this session's turns. */
-  runTimeoutSeconds?: number;
-}
-
-export interface SessionLanesOptions {
-  sessions: SessionStore;
-  runner: TurnRunner;
-  queueMode: QueueMode;
-  /** The global limit on concurrent turns. */
-  limiter: PQueue;
-  deliver(route: DeliveryRoute, message: OutboundMessage): Promise<void>;
-  deliverDelta(route: DeliveryRoute, id: string, delta: string): void;
-  logger: Logger;
-  /** Removes secret values from reply text before it is stored or sent. */
-  scrub(text: string): string;
-}
+/** Told in a chat whose message waits for the next start. */
+export const KEPT_FOR_RESTART =
+  'The gateway is restarting: this message is kept and will be answered when it is back.';
 
 interface ActiveTurn {
   controller: AbortController;
@@ -63,14 +29,67 @@ interface Lane extends LaneTarget {
  * One lane per session: a session runs one turn at a time. Messages that arrive during a turn
  * wait (`collect`: all of them form the next turn; `followup`: one turn each), are shown to the
  * running turn before its next model call (`steer`), or abort it and start the next turn
- * (`interrupt`). A non-owner's message is never steered into an owner turn: it would run with
- * the owner's tools; it waits for the next turn instead. Turns of all sessions share the
- * global limiter.
+ * (`interrupt`; only a user's message interrupts, runtime entries wait). A non-owner's message
+ * never joins or interrupts an owner turn, and a collect batch never mixes owners' messages with
+ * others': it would run with the owner's tools. A message reaches the transcript when its turn
+ * takes it, so the model reads it after the reply of the turn it arrived during. Turns of all
+ * sessions share the global limiter.
  */
 export function createSessionLanes(options: SessionLanesOptions) {
   const lanes = new Map<string, Lane>();
   const idleWaiters = new Set<() => void>();
+  /** The abort reason of turns the stop cuts short: their user messages wait for the next start. */
+  const stopping = new TurnAbort('interrupted', 'the gateway is stopping');
+  /** Sessions told, during this stop, that their message waits for the next start. */
+  const told = new Set<string>();
   let closed = false;
+
+  /** The next turn's messages: one (`followup`), or the waiting ones from the same side (owners or not). */
+  function nextBatch(pending: PendingMessage[]): PendingMessage[] {
+    if (options.queueMode === 'followup') return pending.splice(0, 1);
+    const owner = pending[0]?.isOwner;
+    const count = pending.findIndex((message) => message.isOwner !== owner);
+    return pending.splice(0, count < 0 ? pending.length : count);
+  }
+
+  /** Writes the messages a turn takes to the transcript, in order, and records that on their inbox items. */
+  async function admit(lane: Lane, messages: PendingMessage[]): Promise<TranscriptEntry[]> {
+    const entries: TranscriptEntry[] = [];
+    for (const message of messages) {
+      message.stored ??= await options.sessions.append(
+        lane.sessionKey,
+        scrubEntry(message.entry, options.scrub),
+      );
+      if (message.inbox) {
+        message.inbox = { ...message.inbox, stored: message.stored, attempts: message.inbox.attempts + 1 };
+        await options.inbox.update(message.inbox);
+      }
+      entries.push(message.stored);
+    }
+    return entries;
+  }
+
+  /**
+   * After a turn: its user messages are answered (their inbox items go) unless the stop cut the
+   * turn short; then they wait for the next start, and the chat is told so once.
+   */
+  async function settle(lane: Lane, batch: PendingMessage[], signal: AbortSignal): Promise<boolean> {
+    const kept = signal.aborted && signal.reason === stopping;
+    for (const message of batch) {
+      if (!message.inbox) continue;
+      if (kept) await tellKept(lane);
+      else await options.inbox.remove(message.inbox.id);
+    }
+    return kept;
+  }
+
+  async function tellKept(target: Pick<LaneTarget, 'sessionKey' | 'route'>): Promise<void> {
+    if (told.has(target.sessionKey)) return;
+    told.add(target.sessionKey);
+    await options
+      .deliver(target.route, { id: crypto.randomUUID(), text: KEPT_FOR_RESTART })
+      .catch((error: unknown) => options.logger.warn({ err: error, route: target.route }, 'notice not sent'));
+  }
 
   function pump(lane: Lane): void {
     if (lane.active || lane.pending.length === 0) {
@@ -80,7 +99,7 @@ export function createSessionLanes(options: SessionLanesOptions) {
       }
       return;
     }
-    const batch = options.queueMode === 'followup' ? lane.pending.splice(0, 1) : lane.pending.splice(0);
+    const batch = nextBatch(lane.pending);
     const active: ActiveTurn = {
       controller: new AbortController(),
       started: false,
@@ -104,56 +123,24 @@ export function createSessionLanes(options: SessionLanesOptions) {
   }
 
   async function runTurn(lane: Lane, batch: PendingMessage[], active: ActiveTurn): Promise<void> {
-    const logger = options.logger.child({ session: lane.sessionKey });
-    const first = batch[0];
-    if (!first) return;
-    const replies: OutboundMessage[] = [];
     const signal = active.controller.signal;
-    let result: TurnResult = { status: 'killed' };
-    if (!signal.aborted) {
-      try {
-        result = await options.runner.runTurn({
-          sessionKey: lane.sessionKey,
-          agentId: lane.agentId,
-          agent: lane.agent,
-          route: lane.route,
-          depth: lane.depth,
-          ...(lane.runTimeoutSeconds === undefined ? {} : { runTimeoutSeconds: lane.runTimeoutSeconds }),
-          messages: batch.map((message) => message.entry),
-          senderId: first.senderId,
-          isOwner: active.isOwner,
-          signal,
-          logger,
-          onDelta: (id, delta) => options.deliverDelta(lane.route, id, options.scrub(delta)),
-          reply: async (message) => {
-            const reply = { id: message.id, text: options.scrub(message.text) };
-            replies.push(reply);
-            await options.deliver(lane.route, reply).catch((error: unknown) => {
-              logger.warn({ err: error, route: lane.route }, 'reply delivery failed');
-            });
-          },
-          record: (entry) => options.sessions.append(lane.sessionKey, scrubEntry(entry, options.scrub)),
-          takeSteered: () => {
-            const taken = lane.steering.splice(0);
-            batch.push(...taken);
-            return taken.map((message) => message.entry);
-          },
-        });
-      } catch (error) {
-        logger.error({ err: error }, 'turn failed');
-        const reply = { id: crypto.randomUUID(), text: options.scrub(`The turn failed: ${describe(error)}`) };
-        replies.push(reply);
-        result = { status: 'error' };
-        await options.deliver(lane.route, reply).catch(() => {});
-      }
-    }
-    logger.debug({ status: result.status, messages: batch.length, replies: replies.length }, 'turn ended');
+    const { result, replies } = await runLaneTurn({
+      options,
+      lane,
+      batch,
+      isOwner: active.isOwner,
+      signal,
+      stopped: signal.reason === stopping,
+      admit: (messages) => admit(lane, messages),
+      takeSteering: () => lane.steering.splice(0),
+    });
+    if (await settle(lane, batch, signal)) replies.push({ id: crypto.randomUUID(), text: KEPT_FOR_RESTART });
     const outcome = { status: result.status, ...(result.runId === undefined ? {} : { runId: result.runId }) };
     for (const message of batch) message.resolve({ sessionKey: lane.sessionKey, replies, ...outcome });
   }
 
   return {
-    /** Queues a message that is already in the transcript; resolves with the replies of its turn. */
+    /** Queues a message; resolves with the replies of the turn that answers it. */
     enqueue(
       target: LaneTarget,
       message: Omit<PendingMessage, 'resolve' | 'reject'>,
@@ -166,15 +153,15 @@ export function createSessionLanes(options: SessionLanesOptions) {
       }
       const current = lane;
       const active = current.active;
-      const steer =
-        (options.queueMode === 'steer' || message.mode === 'steer') &&
-        active?.started === true &&
-        (message.isOwner || !active.isOwner);
+      // A non-owner's message never reaches into an owner turn (it would run with the owner's tools).
+      const mayJoin = active?.started === true && (message.isOwner || !active.isOwner);
+      const steer = (options.queueMode === 'steer' || message.mode === 'steer') && mayJoin;
       const result = new Promise<DispatchResult>((resolve, reject) =>
         (steer ? current.steering : current.pending).push({ ...message, resolve, reject }),
       );
-      if (options.queueMode === 'interrupt' && active?.started && !active.controller.signal.aborted) {
-        active.controller.abort(new TurnAbort('interrupted', 'a newer message interrupted the run'));
+      const interrupt = options.queueMode === 'interrupt' && message.origin === 'user' && mayJoin;
+      if (interrupt && !active?.controller.signal.aborted) {
+        active?.controller.abort(new TurnAbort('interrupted', 'a newer message interrupted the run'));
       }
       pump(current);
       return result;
@@ -184,6 +171,13 @@ export function createSessionLanes(options: SessionLanesOptions) {
       if (!lane?.active) return 'idle';
       return lane.active.started ? 'running' : 'queued';
     },
+    /** Whether any session of the agent has a turn queued or running. */
+    agentBusy(agentId: string): boolean {
+      for (const lane of lanes.values()) if (lane.agentId === agentId && lane.active) return true;
+      return false;
+    },
+    /** Tells a chat that its message waits for the next start (once per session and stop). */
+    tellKept,
     /** Messages waiting behind the current turn. */
     depth(sessionKey: string): number {
       const lane = lanes.get(sessionKey);
@@ -196,17 +190,28 @@ export function createSessionLanes(options: SessionLanesOptions) {
       active.controller.abort(new TurnAbort('killed', reason));
       return true;
     },
-    /** Drops the session's waiting messages (they stay in the transcript); their callers get no replies. */
+    /**
+     * Drops the session's waiting messages: they are written to the transcript (what was said stays
+     * recorded) and nothing answers them; their callers get no replies.
+     */
     clear(sessionKey: string): number {
       const lane = lanes.get(sessionKey);
       if (!lane) return 0;
       const dropped = [...lane.steering.splice(0), ...lane.pending.splice(0)];
       for (const message of dropped) message.resolve({ sessionKey, replies: [], status: 'killed' });
+      const record = async () => {
+        await admit(lane, dropped);
+        for (const message of dropped) if (message.inbox) await options.inbox.remove(message.inbox.id);
+      };
+      void record().catch((error: unknown) =>
+        options.logger.warn({ err: error, session: sessionKey }, 'dropped messages not recorded'),
+      );
       return dropped.length;
     },
     /**
-     * Takes no new messages, lets queued and running turns finish for up to `timeoutMs`,
-     * then aborts what still runs and waits for it to settle.
+     * Takes no new messages, lets queued and running turns finish for up to `timeoutMs`, then
+     * aborts what still runs and waits for it to settle. User messages not answered by then stay
+     * in the inbox for the next start (their chats are told); runtime entries are refused.
      */
     async close(timeoutMs: number): Promise<void> {
       closed = true;
@@ -215,8 +220,17 @@ export function createSessionLanes(options: SessionLanesOptions) {
       if ((await settleWithin(idle, timeoutMs)) === 'expired') {
         options.logger.warn({ sessions: lanes.size }, 'stop timeout reached; aborting running turns');
         for (const lane of lanes.values()) {
-          lane.active?.controller.abort(new TurnAbort('interrupted', 'the gateway is stopping'));
+          lane.active?.controller.abort(stopping);
           for (const message of [...lane.steering.splice(0), ...lane.pending.splice(0)]) {
+            if (message.inbox) {
+              await tellKept(lane);
+              message.resolve({
+                sessionKey: lane.sessionKey,
+                replies: [{ id: crypto.randomUUID(), text: KEPT_FOR_RESTART }],
+                status: 'interrupted',
+              });
+              continue;
+            }
             message.reject(
               new SwitchboardError('GATEWAY_STATE', 'the gateway stopped before this message was answered'),
             );
@@ -247,18 +261,4 @@ async function settleWithin(promise: Promise<void>, ms: number): Promise<'settle
   } finally {
     clearTimeout(timer);
   }
-}
-
-function scrubEntry(entry: NewTranscriptEntry, scrub: (text: string) => string): NewTranscriptEntry {
-  return {
-    ...entry,
-    text: scrub(entry.text),
-    ...(entry.toolCalls
-      ? { toolCalls: entry.toolCalls.map((call) => ({ ...call, arguments: scrub(call.arguments) })) }
-      : {}),
-  };
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

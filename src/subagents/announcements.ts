@@ -19,8 +19,6 @@ interface PendingAnnouncement {
   id: string;
   requesterSessionKey: string;
   announcement: Announcement;
-  /** Once its system entry is in the requester's transcript: that entry, and the transcript's session id. */
-  appended?: { entry: TranscriptEntry; sessionId: string };
 }
 
 export const ANNOUNCEMENT_SENDER = 'system:subagents';
@@ -46,7 +44,7 @@ export function announcementText(announcement: Announcement): string {
  * the turn that answers it has ended. A delivery that a stop cut short (its turn was dropped from
  * the queue or aborted by the stop, or the process died) is delivered again by the next start's
  * `resume`: the entry, already in the transcript, is queued again, not appended twice (it carries
- * the announcement id as its message id, so an append the record missed is found).
+ * the announcement id as its message id, by which it is found).
  */
 export function createAnnouncer(options: {
   store: Store;
@@ -60,8 +58,8 @@ export function createAnnouncer(options: {
   const answering = new Set<Promise<void>>();
   let closing = false;
 
-  async function appendedEntry(item: PendingAnnouncement, sessionId: string) {
-    if (item.appended?.sessionId === sessionId) return item.appended.entry;
+  /** The router writes the entry when the turn takes it: found by its message id, if it got that far. */
+  async function appendedEntry(item: PendingAnnouncement) {
     const tail = await options.sessions.transcript(item.requesterSessionKey, { last: 50 });
     return tail.find((entry) => entry.messageId === item.id);
   }
@@ -103,8 +101,8 @@ export function createAnnouncer(options: {
       await pending.delete(item.id);
       return;
     }
-    const existing = await appendedEntry(item, record.sessionId);
-    const { entry, done } = await options.turns.startTurn({
+    const existing = await appendedEntry(item);
+    const { done } = await options.turns.startTurn({
       sessionKey: record.key,
       agentId: record.agentId,
       route: record.route,
@@ -113,10 +111,7 @@ export function createAnnouncer(options: {
       senderId: ANNOUNCEMENT_SENDER,
       depth: depthOf(record.key),
     });
-    const recordEntry = existing
-      ? Promise.resolve()
-      : pending.set(item.id, { ...item, appended: { entry, sessionId: record.sessionId } });
-    await settleWhenAnswered(item, recordEntry, done);
+    await settleWhenAnswered(item, Promise.resolve(), done);
   }
 
   return {

@@ -1,3 +1,4 @@
+import { SYSTEM_MARKER } from '../../src/agents/index.js';
 import type { FakeRequest, FakeStep } from './fake-model-server.js';
 
 /**
@@ -31,7 +32,7 @@ export function taskOf(request: FakeRequest): string {
   return String(conversation(request).find((message) => message.role === 'user')?.content ?? '');
 }
 
-/** The user messages of the conversation (announcements read `[system] Sub-agent announcement …`). */
+/** The user messages of the conversation (announcements read `⟦system⟧ Sub-agent announcement …`). */
 export function userTexts(request: FakeRequest): string[] {
   return conversation(request)
     .filter((message) => message.role === 'user')
@@ -57,7 +58,9 @@ export function toolNames(request: FakeRequest): string[] {
 }
 
 function isAnnouncement(message: any): boolean {
-  return message.role === 'user' && String(message.content).startsWith(`[system] ${ANNOUNCEMENT_PREFIX}`);
+  return (
+    message.role === 'user' && String(message.content).startsWith(`${SYSTEM_MARKER} ${ANNOUNCEMENT_PREFIX}`)
+  );
 }
 
 /** The announcement a message carries, parsed. */

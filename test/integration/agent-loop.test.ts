@@ -347,10 +347,10 @@ describe('aborting and steering', () => {
     const first = gateway.send('look something up');
     await toolStarted;
     const second = gateway.send('also check the logs');
-    // The steered message is in the transcript before the tool finishes.
+    // The steered message waits for the running turn to take it.
     await expect
-      .poll(async () => (await transcript(gateway, 'agent:main:webchat:direct:local')).length)
-      .toBe(3);
+      .poll(async () => (await gateway.send('/status')).body.replies[0].text)
+      .toContain('queue: 1 waiting');
     release();
     const [firstResponse, secondResponse] = await Promise.all([first, second]);
     expect(model.requests).toHaveLength(2);
@@ -359,6 +359,9 @@ describe('aborting and steering', () => {
     expect(lastMessages).toContain('also check the logs');
     expect(firstResponse.body.replies.at(-1).text).toBe('Checked the logs too.');
     expect(secondResponse.body.replies.at(-1).text).toBe('Checked the logs too.');
+    // Written when the turn took it: after the tool result, before the answer to it.
+    const entries = await transcript(gateway, 'agent:main:webchat:direct:local');
+    expect(entries.map((entry) => entry.role)).toEqual(['user', 'assistant', 'tool', 'user', 'assistant']);
   });
 
   it('interrupt mode aborts the running turn and answers the new message', async () => {

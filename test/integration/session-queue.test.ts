@@ -1,6 +1,11 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { KEPT_FOR_RESTART } from '../../src/routing/index.js';
 import { createGatedRunner } from '../fakes/gated-runner.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
+
+const FIXTURES = path.join(import.meta.dirname, '../fixtures/controller-toolpacks');
 
 let gateway: TestGateway | undefined;
 
@@ -27,15 +32,10 @@ describe('per-session queues', () => {
     await gated.waitForOpen(1);
     const second = gateway.send('two');
     const third = gateway.send('three');
-    // Both are in the transcript (acknowledged) while the first turn still runs.
+    // Both wait (kept in the inbox) while the first turn still runs.
     await expect
-      .poll(
-        async () =>
-          (await gateway.request('GET', '/api/sessions/agent:main:webchat:direct:local/transcript')).body
-            .entries.length,
-      )
-      .toBe(3);
-    expect((await gateway.send('/status')).body.replies[0].text).toContain('Turn: running; queue: 2 waiting');
+      .poll(async () => (await gateway.send('/status')).body.replies[0].text)
+      .toContain('Turn: running; queue: 2 waiting');
     gated.releaseNext();
     expect((await first).body.replies[0].text).toBe('answered: one');
     await gated.waitForOpen(1);
@@ -101,23 +101,62 @@ describe('per-session queues', () => {
 });
 
 describe('stopping with turns in flight', () => {
-  it('lets a running turn finish, and refuses new messages meanwhile', async () => {
+  it('lets a running turn finish, and keeps a message sent meanwhile for the next start', async () => {
     const { gated, gateway } = await start({ gateway: { drainTimeoutMs: 20_000 } });
     const running = gateway.send('finish me');
     await gated.waitForOpen(1);
-    const stopped = gateway.stop();
-    await expect.poll(async () => (await gateway.send('too late', 'late')).status).toBe(503);
+    const restarted = gateway.restart();
+    await expect
+      .poll(() => gateway.logLines.some((line) => line.includes('"draining: new messages are kept')))
+      .toBe(true);
+    const late = await gateway.send('too late', 'late');
+    expect(late.status).toBe(200);
+    expect(late.body.replies.map((reply: { text: string }) => reply.text)).toEqual([KEPT_FOR_RESTART]);
     gated.releaseNext();
     expect((await running).body.replies[0].text).toBe('answered: finish me');
-    await stopped;
+    await restarted;
+    await gated.waitForOpen(1);
+    expect(gated.turns.at(-1)?.messages.map((entry) => entry.text)).toEqual(['too late']);
+    gated.releaseNext();
   });
 
-  it('aborts a turn that outlives the stop timeout', async () => {
+  it('aborts a turn that outlives the stop timeout; its message waits for the next start', async () => {
     const { gated, gateway } = await start({ gateway: { drainTimeoutMs: 50 } });
     const running = gateway.send('never ends');
     await gated.waitForOpen(1);
     await gateway.stop();
     expect(gated.turns[0]?.signal.aborted).toBe(true);
-    expect((await running).body.replies).toEqual([]);
+    expect((await running).body.replies.map((reply: { text: string }) => reply.text)).toEqual([
+      KEPT_FOR_RESTART,
+    ]);
+  });
+});
+
+describe('an agent is busy', () => {
+  it('in the scheduler tick while any of its sessions runs a turn, not only its main session', async () => {
+    const gated = createGatedRunner();
+    gateway = await startTestGateway({
+      config: {
+        scheduler: { tickMs: 50 },
+        tools: { toolpacks: [{ path: path.join(FIXTURES, 'busy-probe'), id: 'busy-probe' }] },
+      },
+      createRunner: () => gated.runner,
+    });
+    const probe = path.join(gateway.dir, 'data', 'busy-probe.jsonl');
+    const ticks = async () =>
+      (await readFile(probe, 'utf8').catch(() => ''))
+        .split('\n')
+        .filter((line) => line !== '')
+        .map((line) => JSON.parse(line).find((agent: { id: string }) => agent.id === 'main'));
+    await expect.poll(async () => (await ticks()).length).toBeGreaterThan(0);
+    expect((await ticks()).at(-1)).toEqual({ id: 'main', status: 'idle', modelAlive: false });
+    const chat = gateway.send('a long job in a chat session');
+    await gated.waitForOpen(1);
+    // Two ticks more: at least one ran entirely while the chat turn was open.
+    const seen = (await ticks()).length;
+    await expect.poll(async () => (await ticks()).length).toBeGreaterThan(seen + 1);
+    expect((await ticks()).at(-1)).toEqual({ id: 'main', status: 'running', modelAlive: true });
+    gated.releaseNext();
+    await chat;
   });
 });

@@ -364,10 +364,6 @@ describe('the subagents tool: steer', () => {
       mode: 'injected',
       text: 'Message sent to subagent.',
     });
-    // Already in the child's transcript while its first model call is still out.
-    expect((await transcript(accepted.childSessionKey)).map((entry) => entry.text)).toContain(
-      'Focus on pricing.',
-    );
     expect(childRequests(model.received, 'research the market')).toHaveLength(1);
     held.open();
     const second = await childAsked(model, 'research the market', 2);
@@ -377,6 +373,14 @@ describe('the subagents tool: steer', () => {
       ['user', 'Focus on pricing.'],
     ]);
     await expect.poll(announcements, { timeout: 10_000 }).toHaveLength(1);
+    // The child's transcript keeps the order its model read: the steer after the tool result.
+    expect((await transcript(accepted.childSessionKey)).map((entry) => entry.role)).toEqual([
+      'user',
+      'assistant',
+      'tool',
+      'user',
+      'assistant',
+    ]);
     expect((await announcements())[0]).toMatchObject({
       status: 'success',
       runId: accepted.runId,

@@ -77,6 +77,7 @@ async function rig(options: { holdTurnEnd: boolean; holdEndWrite: boolean }): Pr
     config,
     configFile: { path: undefined, hash: 'test' },
     sessions,
+    store,
     runner: gated.runner,
     deliver: async () => {},
     deliverDelta: () => {},
@@ -95,7 +96,6 @@ async function rig(options: { holdTurnEnd: boolean; holdEndWrite: boolean }): Pr
         const started = await router.startTurn(request);
         if (!options.holdTurnEnd || request.sessionKey === PARENT) return started;
         return {
-          entry: started.entry,
           done: started.done.then(async (result) => {
             await turnEnd.promise;
             return result;

@@ -1,0 +1,91 @@
+import type { TurnResult } from '../agents/index.js';
+import type { OutboundMessage } from '../channels/index.js';
+import type { NewTranscriptEntry, TranscriptEntry } from '../sessions/index.js';
+import type { LaneTarget, PendingMessage, SessionLanesOptions } from './lane-types.js';
+
+export interface LaneTurnInput {
+  options: SessionLanesOptions;
+  lane: LaneTarget;
+  /** The messages the turn answers; steered ones it takes are added. */
+  batch: PendingMessage[];
+  isOwner: boolean;
+  signal: AbortSignal;
+  /** The stop cut the turn short before it started: it ends `interrupted`, its messages unwritten. */
+  stopped: boolean;
+  /** Writes messages to the transcript (in order) as the turn takes them. */
+  admit(messages: PendingMessage[]): Promise<TranscriptEntry[]>;
+  /** The steered messages that arrived since the last call. */
+  takeSteering(): PendingMessage[];
+}
+
+/**
+ * Runs one turn of a lane: its messages go to the transcript as it starts, then the runner answers
+ * them; replies and records have secret values removed. A turn aborted before it started (`/stop`)
+ * still records its messages; a turn that throws tells the chat why. Never throws for a turn.
+ */
+export async function runLaneTurn(
+  input: LaneTurnInput,
+): Promise<{ result: TurnResult; replies: OutboundMessage[] }> {
+  const { options, lane, batch, signal } = input;
+  const logger = options.logger.child({ session: lane.sessionKey });
+  const replies: OutboundMessage[] = [];
+  const first = batch[0];
+  if (!first) return { result: { status: 'done' }, replies };
+  if (signal.aborted) {
+    if (!input.stopped) await input.admit(batch).catch(() => {});
+    return { result: { status: input.stopped ? 'interrupted' : 'killed' }, replies };
+  }
+  let result: TurnResult;
+  try {
+    const messages = await input.admit(batch);
+    result = await options.runner.runTurn({
+      sessionKey: lane.sessionKey,
+      agentId: lane.agentId,
+      agent: lane.agent,
+      route: lane.route,
+      depth: lane.depth,
+      ...(lane.runTimeoutSeconds === undefined ? {} : { runTimeoutSeconds: lane.runTimeoutSeconds }),
+      messages,
+      senderId: first.senderId,
+      isOwner: input.isOwner,
+      signal,
+      logger,
+      onDelta: (id, delta) => options.deliverDelta(lane.route, id, options.scrub(delta)),
+      reply: async (message) => {
+        const reply = { id: message.id, text: options.scrub(message.text) };
+        replies.push(reply);
+        await options.deliver(lane.route, reply).catch((error: unknown) => {
+          logger.warn({ err: error, route: lane.route }, 'reply delivery failed');
+        });
+      },
+      record: (entry) => options.sessions.append(lane.sessionKey, scrubEntry(entry, options.scrub)),
+      takeSteered: () => {
+        const taken = input.takeSteering();
+        batch.push(...taken);
+        return input.admit(taken);
+      },
+    });
+  } catch (error) {
+    logger.error({ err: error }, 'turn failed');
+    const reply = { id: crypto.randomUUID(), text: options.scrub(`The turn failed: ${describe(error)}`) };
+    replies.push(reply);
+    result = { status: 'error' };
+    await options.deliver(lane.route, reply).catch(() => {});
+  }
+  logger.debug({ status: result.status, messages: batch.length, replies: replies.length }, 'turn ended');
+  return { result, replies };
+}
+
+export function scrubEntry(entry: NewTranscriptEntry, scrub: (text: string) => string): NewTranscriptEntry {
+  return {
+    ...entry,
+    text: scrub(entry.text),
+    ...(entry.toolCalls
+      ? { toolCalls: entry.toolCalls.map((call) => ({ ...call, arguments: scrub(call.arguments) })) }
+      : {}),
+  };
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

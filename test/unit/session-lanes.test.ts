@@ -1,0 +1,146 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { InboundMessage } from '../../src/channels/index.js';
+import { validateConfig } from '../../src/config/index.js';
+import { createLogger } from '../../src/logging/index.js';
+import { createRouter, type Router } from '../../src/routing/index.js';
+import { createSessionStore } from '../../src/sessions/index.js';
+import { createStore, type Store } from '../../src/store/index.js';
+import type { GatewayControl, SubagentsService } from '../../src/tools/index.js';
+import { createGatedRunner } from '../fakes/gated-runner.js';
+
+/**
+ * The router and its session lanes in this process, on the memory store, with a runner that
+ * holds each turn until the test releases it: who may interrupt whom, how collect batches are
+ * cut, and when an agent counts as busy.
+ */
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+const logger = createLogger({ level: 'silent' }).logger;
+
+async function setup(session: Record<string, unknown>, owners: string[] = []) {
+  const validated = validateConfig({ owners, session, agents: { main: {}, ops: {} } });
+  if (!validated.ok) throw new Error(JSON.stringify(validated.issues));
+  const store: Store = await createStore({ url: 'memory://', stateDir: '/nonexistent', logger });
+  const gated = createGatedRunner();
+  const router: Router = createRouter({
+    config: validated.config,
+    configFile: { path: undefined, hash: 'test' },
+    sessions: createSessionStore({ store }),
+    store,
+    runner: gated.runner,
+    deliver: async () => {},
+    deliverDelta: () => {},
+    logger,
+    startedAt: Date.now(),
+    gateway: {} as GatewayControl,
+    subagents: () => ({}) as SubagentsService,
+  });
+  cleanups.push(async () => {
+    await router.close(50);
+    await store.close();
+  });
+  return { router, gated };
+}
+
+const inbound = (text: string, senderId = 'slack:U1', chatId = 'C1'): InboundMessage => ({
+  channel: 'slack',
+  chatType: 'channel',
+  chatId,
+  threadId: '1.1',
+  senderId,
+  text,
+  messageId: crypto.randomUUID(),
+});
+
+const runtimeTurn = (sessionKey: string, text: string, agentId = 'main') => ({
+  sessionKey,
+  agentId,
+  route: { channel: 'internal' as const, chatType: 'direct' as const, chatId: sessionKey },
+  entry: { role: 'system' as const, text },
+  senderId: 'system:signals',
+});
+
+const KEY = 'agent:main:slack:channel:C1:thread:1.1';
+const texts = (request: { messages: { text: string }[] }) => request.messages.map((entry) => entry.text);
+
+describe('interrupt mode', () => {
+  it("queues a runtime entry behind a user's turn; a user's message interrupts it", async () => {
+    const { router, gated } = await setup({ queueMode: 'interrupt' });
+    const first = router.dispatch(inbound('first question'));
+    await gated.waitForOpen(1);
+    const announced = await router.startTurn(runtimeTurn(KEY, 'a sub-agent finished'));
+    expect(router.sessionDepth(KEY)).toBe(1);
+    expect(gated.turns[0]?.signal.aborted).toBe(false);
+    const second = router.dispatch(inbound('never mind'));
+    await expect(first).resolves.toMatchObject({ status: 'killed' });
+    expect(gated.turns[0]?.signal.aborted).toBe(true);
+    await gated.waitForOpen(1);
+    gated.releaseNext();
+    await Promise.all([second, announced.done]);
+    expect(gated.turns.slice(1).map(texts)).toEqual([['a sub-agent finished', 'never mind']]);
+  });
+
+  it("never lets a non-owner's message interrupt an owner's turn", async () => {
+    const { router, gated } = await setup({ queueMode: 'interrupt' }, ['slack:OWNER']);
+    const owner = router.dispatch(inbound('deploy please', 'slack:OWNER'));
+    await gated.waitForOpen(1);
+    const other = router.dispatch(inbound('stop that', 'slack:U2'));
+    await expect.poll(() => router.sessionDepth(KEY)).toBe(1);
+    expect(gated.turns[0]?.signal.aborted).toBe(false);
+    gated.releaseNext();
+    await owner;
+    await gated.waitForOpen(1);
+    gated.releaseNext();
+    await other;
+    expect(gated.turns.map((turn) => [texts(turn), turn.isOwner])).toEqual([
+      [['deploy please'], true],
+      [['stop that'], false],
+    ]);
+  });
+});
+
+describe('collect batches', () => {
+  it("answer an owner's messages in an owner turn, never mixed with others' messages", async () => {
+    const { router, gated } = await setup({ queueMode: 'collect' }, ['slack:OWNER']);
+    const replies = [router.dispatch(inbound('warm up', 'slack:U2'))];
+    await gated.waitForOpen(1);
+    replies.push(
+      router.dispatch(inbound('owner one', 'slack:OWNER')),
+      router.dispatch(inbound('owner two', 'slack:OWNER')),
+      router.dispatch(inbound('from a guest', 'slack:U2')),
+    );
+    await expect.poll(() => router.sessionDepth(KEY)).toBe(3);
+    gated.releaseNext();
+    await replies[0];
+    await gated.waitForOpen(1);
+    gated.releaseNext();
+    await replies[1];
+    expect(gated.turns[1]?.isOwner).toBe(true);
+    await gated.waitForOpen(1);
+    gated.releaseNext();
+    await Promise.all(replies);
+    expect(gated.turns.map((turn) => [texts(turn), turn.isOwner])).toEqual([
+      [['warm up'], false],
+      [['owner one', 'owner two'], true],
+      [['from a guest'], false],
+    ]);
+  });
+});
+
+describe('agent busy', () => {
+  it('is true while any session of the agent has a turn, not only its main session', async () => {
+    const { router, gated } = await setup({});
+    expect(router.agentBusy('main')).toBe(false);
+    const chat = router.dispatch(inbound('long job'));
+    await gated.waitForOpen(1);
+    expect(router.agentBusy('main')).toBe(true);
+    expect(router.agentBusy('ops')).toBe(false);
+    gated.releaseNext();
+    await chat;
+    await expect.poll(() => router.agentBusy('main')).toBe(false);
+  });
+});
