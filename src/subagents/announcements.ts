@@ -1,6 +1,6 @@
 import type { DispatchResult } from '../channels/index.js';
 import type { Logger } from '../logging/index.js';
-import type { SessionStore, SubagentOutcome, SubagentRun, TranscriptEntry } from '../sessions/index.js';
+import type { SessionStore, SubagentOutcome, SubagentRun } from '../sessions/index.js';
 import type { KeyValueNamespace, Store } from '../store/index.js';
 import type { SubagentTurns } from './types.js';
 

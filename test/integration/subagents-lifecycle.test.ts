@@ -68,7 +68,10 @@ describe('sub-agents across a restart', () => {
     // The parent spawns, then its turn hangs: the announcement waits behind it.
     script.parent({ toolCalls: [spawn('quick job', 'quick')] }, { hang: true });
     const busy = gateway.send('spawn and keep busy').catch(() => undefined);
-    await expect.poll(announcements, RESTART_TIMEOUT).toHaveLength(1);
+    // The announcement waits in the parent's queue (it reaches the transcript when its turn takes it).
+    await expect
+      .poll(async () => (await gateway.send('/status')).body.replies[0].text, RESTART_TIMEOUT)
+      .toContain('queue: 1 waiting');
     await expect.poll(() => model.received.filter((request) => sessionOf(request) === PARENT).length).toBe(2);
     const hanging = model.received.filter((request) => sessionOf(request) === PARENT)[1];
     expect((await transcript(PARENT)).some((entry) => entry.text.startsWith('Heard: '))).toBe(false);
