@@ -6,7 +6,9 @@ import { ConfigError, type ConfigIssue } from '../errors/index.js';
 import {
   appendConfigAudit,
   backupConfigFile,
+  type ConfigFileLock,
   FileSystemError,
+  lockConfigFile,
   readConfigFile,
   writeConfigFile,
 } from './config-files.js';
@@ -108,11 +110,22 @@ export interface ConfigEditor {
 
 type Action = 'config.patch' | 'config.apply';
 
+/** A checked edit, ready to be written. */
+interface Plan {
+  current: { exists: boolean; text: string; object: Record<string, unknown> };
+  previousHash: string;
+  next: Record<string, unknown>;
+  text: string;
+  changedPaths: string[];
+  removedPaths: string[];
+  config: Config;
+}
+
 /**
  * The config editing pipeline behind the gateway tool, `/config` and `switchboard config`. Edits run
- * one at a time, so of two edits made from the same hash exactly one applies. Only one editor
- * should exist per config file in a process; another process (the CLI) is caught by the hash check
- * except in the moment between its read and its write.
+ * one at a time in a process, and each takes a cross-process lock on the file (`<file>.lock`,
+ * proper-lockfile) before it compares the hash again and writes: of two edits made from the same
+ * hash exactly one applies, whichever processes make them (the shell CLI and the gateway).
  */
 export function createConfigEditor(options: ConfigEditorOptions): ConfigEditor {
   const file = path.resolve(options.path);
@@ -134,6 +147,24 @@ export function createConfigEditor(options: ConfigEditorOptions): ConfigEditor {
   }
 
   async function edit(action: Action, request: ConfigEditRequest): Promise<ConfigEditResult> {
+    const planned = await plan(action, request);
+    if (!('text' in planned)) return planned;
+    let lock: ConfigFileLock;
+    try {
+      lock = await lockConfigFile(file);
+    } catch (error) {
+      if (error instanceof FileSystemError) return failure(`${error.message}; the config was not changed`);
+      throw error;
+    }
+    try {
+      return await commit(action, request, planned, lock);
+    } finally {
+      await lock.release();
+    }
+  }
+
+  /** Everything short of writing: the new text, checked as a start would load it. */
+  async function plan(action: Action, request: ConfigEditRequest): Promise<Plan | ConfigEditResult> {
     let current: Awaited<ReturnType<typeof readCurrent>>;
     try {
       current = await readCurrent();
@@ -178,13 +209,38 @@ export function createConfigEditor(options: ConfigEditorOptions): ConfigEditor {
       // A file jsonc-parser cannot edit faithfully (duplicate keys): refuse rather than guess.
       return failure(`cannot edit ${file}: ${error instanceof Error ? error.message : String(error)}`);
     }
-    const { text, changedPaths } = edited;
-    const checked = await check(text, request.via);
+    const checked = await check(edited.text, request.via);
     if (!checked.ok) return checked;
+    return {
+      current,
+      previousHash,
+      next,
+      text: edited.text,
+      changedPaths: edited.changedPaths,
+      removedPaths: removed.map(formatConfigPath),
+      config: checked.config,
+    };
+  }
+
+  /**
+   * Under the cross-process lock (the shell CLI, the gateway): the file must still be the one the
+   * edit was planned from, else another writer came first and this edit is stale. Then the backup,
+   * the write and the audit record, so that the audit log is in the order of the writes.
+   */
+  async function commit(
+    action: Action,
+    request: ConfigEditRequest,
+    planned: Plan,
+    lock: ConfigFileLock,
+  ): Promise<ConfigEditResult> {
+    const { current, previousHash, text, changedPaths } = planned;
     const hash = hashConfigText(text);
     const at = now();
     try {
+      if (hashConfigText((await readConfigFile(file)) ?? '') !== previousHash)
+        return failure(STALE_HASH_ERROR);
       if (current.exists) await backupConfigFile(file, current.text, stateDir, at);
+      lock.assertHeld();
       await writeConfigFile(file, text);
     } catch (error) {
       if (error instanceof FileSystemError) return failure(`${error.message}; the config was not changed`);
@@ -197,9 +253,10 @@ export function createConfigEditor(options: ConfigEditorOptions): ConfigEditor {
       previousHash,
       path: file,
       changedPaths,
-      removedPaths: removed.map(formatConfigPath),
+      removedPaths: planned.removedPaths,
+      config: planned.config,
     };
-    const scrub = noteScrubber([current.object, next, checked.config]);
+    const scrub = noteScrubber([current.object, planned.next, planned.config]);
     try {
       await appendConfigAudit(stateDir, {
         ts: at.toISOString(),
@@ -213,9 +270,9 @@ export function createConfigEditor(options: ConfigEditorOptions): ConfigEditor {
       });
     } catch (error) {
       if (!(error instanceof FileSystemError)) throw error;
-      return { ...result, config: checked.config, warning: `config written, but ${error.message}` };
+      return { ...result, warning: `config written, but ${error.message}` };
     }
-    return { ...result, config: checked.config };
+    return result;
   }
 
   function guardRefusal(

@@ -1,5 +1,6 @@
 import { appendFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { lock } from 'proper-lockfile';
 import writeFileAtomic from 'write-file-atomic';
 
 /**
@@ -79,6 +80,54 @@ export async function writeConfigFile(file: string, text: string): Promise<void>
   } catch (error) {
     throw fileError('cannot write the config file', file, error);
   }
+}
+
+/**
+ * How long a lock whose holder stopped refreshing it (a killed process) blocks others, and how long
+ * an edit waits for the lock: about two minutes of retries, enough for a queue of hundreds of edits.
+ */
+const LOCK_STALE_MS = 10_000;
+const LOCK_RETRIES = { retries: 600, factor: 1.2, minTimeout: 10, maxTimeout: 200, randomize: true };
+
+export interface ConfigFileLock {
+  /** Throws FileSystemError when the lock was lost (its holder was too slow to refresh it). */
+  assertHeld(): void;
+  release(): Promise<void>;
+}
+
+/**
+ * Takes the cross-process lock on a config file: the directory `<file>.lock` (proper-lockfile 4,
+ * mkdir being atomic on every local file system), refreshed while held and taken over once stale.
+ * The file itself need not exist; its directory is created.
+ */
+export async function lockConfigFile(file: string): Promise<ConfigFileLock> {
+  let lost: Error | undefined;
+  let release: () => Promise<void>;
+  try {
+    await mkdir(path.dirname(file), { recursive: true });
+    release = await lock(file, {
+      realpath: false,
+      stale: LOCK_STALE_MS,
+      retries: LOCK_RETRIES,
+      onCompromised: (error) => {
+        lost = error;
+      },
+    });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ELOCKED') {
+      throw new FileSystemError(`another edit holds the lock ${file}.lock; try again`, { cause: error });
+    }
+    throw fileError('cannot lock the config file', file, error);
+  }
+  return {
+    assertHeld() {
+      if (lost) throw new FileSystemError(`lost the lock ${file}.lock (${lost.message})`, { cause: lost });
+    },
+    async release() {
+      // A lost lock is released already (or belongs to another process now): nothing to do.
+      if (!lost) await release().catch(() => undefined);
+    },
+  };
 }
 
 /** One audit record: who changed which paths, never a value. */

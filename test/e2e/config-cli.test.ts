@@ -1,9 +1,16 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { hashConfigText, REDACTED } from '../../src/config/index.js';
-import { makeTempDir, removeDir } from '../helpers/machine.js';
-import { childEnvironment, killRunningChildren, runCli } from '../helpers/process.js';
+import { hashConfigText, loadConfig, REDACTED, STALE_HASH_ERROR } from '../../src/config/index.js';
+import { freePort, makeTempDir, removeDir } from '../helpers/machine.js';
+import {
+  childEnvironment,
+  killRunningChildren,
+  PROCESS_TEST_TOKEN,
+  request,
+  runCli,
+  spawnGateway,
+} from '../helpers/process.js';
 
 // `switchboard config get|patch` as an operator runs it: the built CLI, real files, exit codes.
 
@@ -134,4 +141,60 @@ describe('switchboard config patch', () => {
     expect(await readFile(file, 'utf8')).toBe(text);
     expect(await readdir(stateDir).catch(() => [])).toEqual([]);
   });
+});
+
+describe('the shell CLI and a running gateway editing one file at once', () => {
+  it('80 CLI patches racing 80 gateway patches: every success is in the file, every loser is refused as stale', async () => {
+    const stateDir = path.join(dir, 'race-state');
+    const file = path.join(dir, 'race.jsonc');
+    const port = await freePort();
+    // commands.restart=false: the gateway writes each /config patch and does not restart.
+    await writeFile(
+      file,
+      `${JSON.stringify({ stateDir, http: { port, token: PROCESS_TEST_TOKEN }, commands: { restart: false }, routes: {} }, null, 2)}\n`,
+    );
+    const gateway = spawnGateway(['start', '--config', file]);
+    const url = await gateway.waitForReady();
+    const count = 80;
+    const route = (name: string) => JSON.stringify({ routes: { [name]: 'webchat:local' } });
+    const cli = Array.from({ length: count }, async (_, index) => {
+      const result = await runCli(['config', 'patch', route(`cli-${index}`), '--config', file], {
+        env: childEnvironment(),
+        timeoutMs: 170_000,
+      });
+      const won = result.code === 0 && result.stdout.includes(`changed: routes.cli-${index}`);
+      return { name: `cli-${index}`, won, refusal: won ? '' : result.stderr.trim() };
+    });
+    const chat = Array.from({ length: count }, async (_, index) => {
+      const response = await request<{ replies: { text: string }[] }>(url, 'POST', '/api/webchat/messages', {
+        text: `/config patch ${route(`gw-${index}`)}`,
+        thread: `race-${index}`,
+      });
+      const text = response.body.replies?.[0]?.text ?? `HTTP ${response.status}`;
+      const won = text.startsWith(`Changed routes.gw-${index}.`);
+      return { name: `gw-${index}`, won, refusal: won ? '' : text.replace(/^Refused: /, '') };
+    });
+    const outcomes = await Promise.all([...cli, ...chat]);
+    const { config } = await loadConfig({ configPath: file, environment: {} });
+    const winners = outcomes.filter((outcome) => outcome.won);
+    const refusals = new Map<string, number>();
+    for (const { won, refusal } of outcomes)
+      if (!won) refusals.set(refusal, (refusals.get(refusal) ?? 0) + 1);
+    const tally = {
+      cliWon: winners.filter((outcome) => outcome.name.startsWith('cli-')).length,
+      gatewayWon: winners.filter((outcome) => outcome.name.startsWith('gw-')).length,
+      lost: winners.filter((outcome) => !(outcome.name in config.routes)).map((outcome) => outcome.name),
+      refusals: Object.fromEntries(refusals),
+    };
+    // The figures for the record (the issue measured 51 lost CLI successes before the lock).
+    console.info(`config race: ${JSON.stringify(tally)}`);
+    expect(tally).toEqual({
+      cliWon: expect.any(Number),
+      gatewayWon: expect.any(Number),
+      lost: [],
+      refusals: refusals.size === 0 ? {} : { [STALE_HASH_ERROR]: expect.any(Number) },
+    });
+    expect(Object.keys(config.routes).sort()).toEqual(winners.map((outcome) => outcome.name).sort());
+    expect(tally.cliWon + tally.gatewayWon).toBeGreaterThan(0);
+  }, 240_000);
 });
