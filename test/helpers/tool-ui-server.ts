@@ -47,9 +47,15 @@ export async function startToolUiServer(options: {
   reportedProblems?: ToolpackProblem[];
   /** The scheduler hooks' state `GET /api/toolpacks` reports. */
   reportedHooks?: HookHealth[];
+  /** Collects the JSON log lines (level info and up); without it nothing is logged. */
+  logLines?: string[];
 }): Promise<ToolUiServer> {
   const stateDir = await realpath(await mkdtemp(path.join(tmpdir(), 'tool-ui-')));
-  const logger = createLogger({ level: 'silent' }).logger;
+  const { logLines } = options;
+  const logger = logLines
+    ? createLogger({ level: 'info', destination: { write: (line: string) => void logLines.push(line) } })
+        .logger
+    : createLogger({ level: 'silent' }).logger;
   const store = await createStore({ url: 'memory://', stateDir, logger });
   const toolpacks = await Promise.all(options.fixtures.map(loadFixture));
   const hostFor = (toolpack: LoadedToolpack): ControllerHost => {

@@ -9,12 +9,14 @@ let server: ToolUiServer;
 let toolpacks: LoadedToolpack[];
 let problems: ToolpackProblem[];
 let url: string;
+const logLines: string[] = [];
 
 beforeAll(async () => {
   server = await startToolUiServer({
     fixtures: ['toolpacks/review-tools', 'webui-toolpacks/counter', 'controller-toolpacks/broken-module'],
     token: TOKEN,
     stats: STATS,
+    logLines,
   });
   ({ toolpacks, problems, url } = server);
 });
@@ -218,6 +220,30 @@ describe('the tool-ui API', () => {
       expect(answer.status, route).toBe(404);
       expect(answer.body, route).toEqual({ error: 'not_found', message });
     }
+  });
+
+  it('answers input the controller refuses with 400, logged at info: its own errors and ajv failures', async () => {
+    logLines.length = 0;
+    const sender = await run('counter.add', { amount: 1, sender: 'mallory' });
+    expect(sender.status).toBe(400);
+    expect(sender.body).toEqual({
+      error: 'bad_request',
+      message: 'counter.add refused the input: unknown sender "mallory" (agents: pm, reviewer)',
+    });
+    const note = await run('counter.add', { amount: 1, sender: 'pm', note: '<script>' });
+    expect(note.status).toBe(400);
+    expect(note.body).toEqual({
+      error: 'bad_request',
+      path: '/note',
+      message: 'counter.add refused the input: /note must match pattern "^[^<>]*$"',
+    });
+    const logged = logLines.map((line) => JSON.parse(line));
+    expect(logged.filter((line) => line.level >= 50)).toEqual([]);
+    expect(
+      logged.filter((line) => line.level === 30 && line.msg === 'toolpack WebUI entry refused the input'),
+    ).toHaveLength(2);
+    // Nothing was added.
+    expect((await run('counter.value', {})).body.metadata).toEqual({ count: 5 });
   });
 
   it('answers a failing handler with 500 naming the toolpack and entry, without a stack', async () => {

@@ -39,7 +39,9 @@ export interface ToolUiOptions {
   entries(): readonly WebuiEntryView[];
   /**
    * Runs a listed entry's controller-side handler with input already validated against its schema.
-   * A rejection is answered 500 with its message (never its stack); `run` logs its own failures.
+   * A rejection with a `statusCode` from 400 to 499 (the controller refused the input, as
+   * `ToolpackInputError`) is answered with that status, its message and `path`; any other is
+   * answered 500 with its message (never its stack). `run` logs its own failures.
    */
   run(toolpackId: string, entryId: string, input: unknown): Promise<WebuiOutput>;
   /** The agents offered in the Tools page's `sender`, `recipient`, … dropdowns. */
@@ -109,6 +111,14 @@ export function registerToolUiRoutes(app: FastifyInstance, options: ToolUiOption
         const { output, title, metadata } = await options.run(toolpack, entryId, input);
         return { output, title, metadata };
       } catch (error) {
+        const refused = clientStatus(error);
+        if (refused !== undefined) {
+          const path = (error as { path?: unknown }).path;
+          const message = (error as Error).message;
+          return reply
+            .code(refused)
+            .send({ error: 'bad_request', ...(typeof path === 'string' ? { path } : {}), message });
+        }
         const reason = error instanceof Error ? error.message : String(error);
         return reply
           .code(500)
@@ -116,6 +126,12 @@ export function registerToolUiRoutes(app: FastifyInstance, options: ToolUiOption
       }
     },
   );
+}
+
+/** A rejection that says the input was the caller's mistake: its `statusCode` (400–499). */
+function clientStatus(error: unknown): number | undefined {
+  const status = (error as { statusCode?: unknown } | null)?.statusCode;
+  return typeof status === 'number' && status >= 400 && status <= 499 ? status : undefined;
 }
 
 /**

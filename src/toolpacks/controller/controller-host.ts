@@ -1,5 +1,6 @@
 import { pathToFileURL } from 'node:url';
 import type { Logger } from '../../logging/index.js';
+import { inputRefusal, ToolpackInputError } from '../input-error.js';
 import type { ToolOutput } from '../runner/types.js';
 import type { LoadedToolpack } from '../types.js';
 import {
@@ -151,7 +152,22 @@ export function createControllerHost(options: ControllerHostOptions): Controller
       }
       const handler = await findWebuiHandler(entryId);
       if (handler === undefined) throw new Error(`the ${id} controller has no WebUI handler for ${entryId}`);
-      return guarded(entryId, async () => toToolOutput(await handler(input)));
+      // Input the handler refuses (input-error.ts) is the caller's mistake: info, not an error.
+      const outcome = await guarded(entryId, async () => {
+        try {
+          return toToolOutput(await handler(input));
+        } catch (error) {
+          const refused = inputRefusal(error, entryId);
+          if (refused === undefined) throw error;
+          logger.info(
+            { toolpack: id, entry: entryId, reason: refused.message },
+            'toolpack WebUI entry refused the input',
+          );
+          return refused;
+        }
+      });
+      if (outcome instanceof ToolpackInputError) throw outcome;
+      return outcome;
     },
 
     async hasWebuiHandler(entryId) {
