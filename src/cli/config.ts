@@ -10,6 +10,7 @@ import {
 } from '../config/index.js';
 import { ConfigError } from '../errors/index.js';
 import { parseNotifyRoute, recordShellNote } from './notify.js';
+import { createCliStartCheck } from './start-check.js';
 
 /**
  * `switchboard config get [path]` and `switchboard config patch '<json>'`: the gateway tool's
@@ -104,7 +105,13 @@ async function openEditor(options: ConfigCommandOptions) {
   const reader = createConfigEditor({ path: file, stateDir: process.cwd(), environment });
   const { config } = await reader.snapshot({ includeInvalid: true });
   const stateDir = path.resolve(stateDirOf(config, environment));
-  const editor: ConfigEditor = createConfigEditor({ path: file, stateDir, environment });
+  const editor: ConfigEditor = createConfigEditor({
+    path: file,
+    stateDir,
+    environment,
+    // The gateway's start check: a config that cannot start is not written.
+    dryRun: createCliStartCheck(file, environment),
+  });
   return { editor, snapshot: await editor.snapshot(), stateDir };
 }
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { access, mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../config/index.js';
 import type { ConfigIssue } from '../errors/index.js';
@@ -12,12 +12,13 @@ const STORE_CHECK_TIMEOUT_MS = 10_000;
 /**
  * What a start needs of the machine: a state dir it can create and write in (the HTTP token,
  * the SQLite file, backups and notes live there) and a store it can open. Both are tried for
- * real — the dir by writing and removing a probe file, the store by opening and closing it —
- * and nothing else is left behind than the state dir itself, which a start would create too.
+ * real — a dir by writing and removing a probe file, the store by opening and closing it — and
+ * nothing is left behind but the state dir itself, which a start would create too: a SQLite
+ * file that does not exist yet is not created, its directory is tried instead.
  */
 export async function checkState(config: Config, logger: Logger): Promise<ConfigIssue[]> {
   const stateDir = path.resolve(config.stateDir);
-  const stateIssue = await checkStateDir(stateDir);
+  const stateIssue = await checkWritableDir(stateDir, '/stateDir', 'the state dir');
   if (stateIssue) {
     // The default store is a file in the state dir: it cannot open either, and says nothing new.
     return config.store.url === undefined
@@ -27,21 +28,18 @@ export async function checkState(config: Config, logger: Logger): Promise<Config
   return checkStore(config, stateDir, logger);
 }
 
-async function checkStateDir(stateDir: string): Promise<ConfigIssue | undefined> {
+async function checkWritableDir(dir: string, where: string, what: string): Promise<ConfigIssue | undefined> {
   let step = 'create it';
   try {
-    await mkdir(stateDir, { recursive: true });
+    await mkdir(dir, { recursive: true });
     step = 'write in it';
-    const probe = path.join(stateDir, `.start-check-${randomUUID()}`);
+    const probe = path.join(dir, `.start-check-${randomUUID()}`);
     await writeFile(probe, '', { mode: 0o600 });
     await rm(probe, { force: true });
     return undefined;
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? String(error);
-    return {
-      path: '/stateDir',
-      message: `the state dir ${stateDir} is not usable: cannot ${step} (${code})`,
-    };
+    return { path: where, message: `${what} ${dir} is not usable: cannot ${step} (${code})` };
   }
 }
 
@@ -49,6 +47,21 @@ async function checkStore(config: Config, stateDir: string, logger: Logger): Pro
   const url = config.store.url;
   if (url?.startsWith('memory://')) return [];
   const where = url === undefined ? '/stateDir' : '/store/url';
+  const sqliteFile =
+    url === undefined
+      ? path.join(stateDir, 'switchboard.sqlite')
+      : url.startsWith('sqlite://')
+        ? url.slice(9)
+        : undefined;
+  if (sqliteFile && !(await exists(sqliteFile))) {
+    if (url === undefined) return []; // the state dir, tried already
+    const issue = await checkWritableDir(
+      path.dirname(path.resolve(sqliteFile)),
+      where,
+      "the SQLite file's directory",
+    );
+    return issue ? [issue] : [];
+  }
   const opening = createStore({ url, stateDir, logger });
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<'timeout'>((resolve) => {
@@ -68,5 +81,14 @@ async function checkStore(config: Config, stateDir: string, logger: Logger): Pro
     return [{ path: where, message: message.replace(/^store(\.url)?: /, '') }];
   } finally {
     clearTimeout(timer);
+  }
+}
+
+async function exists(file: string): Promise<boolean> {
+  try {
+    await access(file);
+    return true;
+  } catch {
+    return false;
   }
 }

@@ -1,4 +1,14 @@
 export {
+  checkStartable,
+  describeIssues,
+  type LoadStartableResult,
+  loadStartable,
+  type RunningGateway,
+  type StartCheckOptions,
+  type StartCheckReport,
+  type StartCheckVia,
+} from './check-startable.js';
+export {
   createGateway,
   type Gateway,
   type GatewayExtensions,
