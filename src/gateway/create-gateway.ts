@@ -82,8 +82,6 @@ export interface Gateway {
   start(): Promise<{ url: string; webchatUrl: string | undefined }>;
   /** Stops taking messages, lets turns end (up to `gateway.drainTimeoutMs`), closes everything. */
   stop(): Promise<void>;
-  /** Posts a notice (a line from the gateway itself, not an agent's reply) to a chat; throws when it cannot. */
-  notify(route: DeliveryRoute, text: string): Promise<void>;
   /** The toolpack problems of the running gateway (reported and skipped); [] before start. */
   readonly toolpackProblems: readonly ToolpackProblem[];
   /** Restart notes became due while this gateway runs (a refused restart's answer): deliver them now. */
@@ -109,7 +107,6 @@ export function createGateway(options: GatewayOptions): Gateway {
   let restartNotes: ReturnType<typeof createRestartNotes> | undefined;
   let toolpackRuntime: ToolpackRuntime | undefined;
   let signals: Signals | undefined;
-  let deliverNotice: ((route: DeliveryRoute, message: OutboundMessage) => Promise<void>) | undefined;
   let toolpackProblems: readonly ToolpackProblem[] = [];
 
   async function start() {
@@ -170,7 +167,6 @@ export function createGateway(options: GatewayOptions): Gateway {
       if (!adapter) throw new Error(`no channel adapter for ${route.channel}`);
       await adapter.send(route, message);
     };
-    deliverNotice = deliver;
     const configPath = loaded.path ?? DEFAULT_CONFIG_PATH;
 
     const toolpacks = await loadConfiguredToolpacks(config, loaded.path);
@@ -401,18 +397,11 @@ export function createGateway(options: GatewayOptions): Gateway {
     router = undefined;
     http = undefined;
     store = undefined;
-    deliverNotice = undefined;
-  }
-
-  async function notify(route: DeliveryRoute, text: string) {
-    if (!deliverNotice) throw new SwitchboardError('GATEWAY_STATE', 'the gateway is not running');
-    await deliverNotice(route, { id: crypto.randomUUID(), text, notice: true });
   }
 
   return {
     start,
     stop,
-    notify,
     wakeRestartNotes: () => restartNotes?.wake(),
     get toolpackProblems() {
       return toolpackProblems;
