@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { DeliveryRoute, OutboundMessage } from '../channels/index.js';
 import type { Logger } from '../logging/index.js';
 import type { SessionStore } from '../sessions/index.js';
@@ -19,7 +20,20 @@ export interface RestartNotesOptions {
   logger: Logger;
   /** Ends the delivery loop when the gateway stops (the notes left stay in the sentinel). */
   signal: AbortSignal;
+  /** Time, for tests of long outages (default: the real clock). */
+  clock?: NoteClock;
 }
+
+export interface NoteClock {
+  now(): number;
+  /** Resolves after `ms`, or earlier (resolving or rejecting) when `signal` aborts. */
+  sleep(ms: number, signal: AbortSignal): Promise<unknown>;
+}
+
+const REAL_CLOCK: NoteClock = {
+  now: () => Date.now(),
+  sleep: (ms, signal) => sleep(ms, undefined, { signal }),
+};
 
 /** `Gateway restarted (<kind>): <note>`; a blank note ends at the kind. */
 export function restartNoteText(intent: Pick<RestartIntent, 'kind' | 'message'>, unexpected = false): string {
@@ -57,29 +71,30 @@ export const routeOf = (intent: RestartIntent): DeliveryRoute | undefined =>
  */
 export function createRestartNotes(options: RestartNotesOptions) {
   const { sentinel, logger, signal } = options;
+  const clock = options.clock ?? REAL_CLOCK;
   let wake: (() => void) | undefined;
   /** A wake-up that came while the loop was busy: the next pause returns at once. */
   let woken = false;
 
   /** Waits until `at`, a wake-up, or the stop; without `at`, only for a wake-up or the stop. */
-  const pause = (at: number | undefined) =>
-    new Promise<void>((resolve) => {
-      if (woken || signal.aborted) {
-        woken = false;
-        resolve();
-        return;
-      }
-      const done = () => {
-        clearTimeout(timer);
-        signal.removeEventListener('abort', done);
-        wake = undefined;
-        woken = false;
-        resolve();
-      };
-      const timer = at === undefined ? undefined : setTimeout(done, Math.max(0, at - Date.now()));
-      wake = done;
-      signal.addEventListener('abort', done, { once: true });
-    });
+  async function pause(at: number | undefined): Promise<void> {
+    if (woken || signal.aborted) {
+      woken = false;
+      return;
+    }
+    const ended = new AbortController();
+    const end = () => ended.abort();
+    wake = end;
+    signal.addEventListener('abort', end, { once: true });
+    try {
+      if (at !== undefined) await clock.sleep(Math.max(0, at - clock.now()), ended.signal).catch(() => {});
+      else await new Promise((resolve) => ended.signal.addEventListener('abort', resolve, { once: true }));
+    } finally {
+      signal.removeEventListener('abort', end);
+      wake = undefined;
+      woken = false;
+    }
+  }
 
   const change = (id: string, edit: (intent: RestartIntent) => RestartIntent | undefined) =>
     sentinel.update((intents) => ({
@@ -109,11 +124,11 @@ export function createRestartNotes(options: RestartNotesOptions) {
     } catch (error) {
       const attempts = delivery.attempts + 1;
       const retryMs = Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** (attempts - 1));
-      const givingUp = Date.now() + retryMs - delivery.dueAt > NOTE_GIVE_UP_MS;
+      const givingUp = clock.now() + retryMs - delivery.dueAt > NOTE_GIVE_UP_MS;
       const fields = { err: error, route: `${route.channel}:${route.chatId}`, attempts };
       if (givingUp) logger.error(fields, 'could not deliver the restart note for a day; dropped it');
       else logger.warn({ ...fields, retryMs }, 'restart note delivery failed; retrying');
-      const next = { ...delivery, attempts, nextAttemptAt: Date.now() + retryMs };
+      const next = { ...delivery, attempts, nextAttemptAt: clock.now() + retryMs };
       return change(intent.id, (current) => (givingUp ? undefined : { ...current, delivery: next }));
     }
     await change(intent.id, () => undefined);
@@ -126,9 +141,9 @@ export function createRestartNotes(options: RestartNotesOptions) {
       (intent): intent is RestartIntent & { delivery: NoteDelivery } =>
         intent.status === 'due' && intent.delivery !== undefined,
     );
-    const ready = due.filter((intent) => intent.delivery.nextAttemptAt <= Date.now());
+    const ready = due.filter((intent) => intent.delivery.nextAttemptAt <= clock.now());
     for (const intent of ready) if (!signal.aborted) await attempt(intent);
-    if (ready.length > 0) return Date.now();
+    if (ready.length > 0) return clock.now();
     return due.length === 0 ? undefined : Math.min(...due.map((intent) => intent.delivery.nextAttemptAt));
   }
 
@@ -138,7 +153,7 @@ export function createRestartNotes(options: RestartNotesOptions) {
       let next: number | undefined;
       try {
         if (!claimed) {
-          const now = Date.now();
+          const now = clock.now();
           await sentinel.update((intents) => ({
             intents: claim(intents, options.instance, now),
             result: undefined,
@@ -148,7 +163,7 @@ export function createRestartNotes(options: RestartNotesOptions) {
         next = await round();
       } catch (error) {
         logger.error({ err: error, file: sentinel.file }, 'the restart sentinel failed; trying again');
-        next = Date.now() + SENTINEL_RETRY_MS;
+        next = clock.now() + SENTINEL_RETRY_MS;
       }
       await pause(next);
     }

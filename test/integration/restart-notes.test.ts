@@ -1,0 +1,112 @@
+import { access } from 'node:fs/promises';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { DeliveryRoute, OutboundMessage } from '../../src/channels/index.js';
+import { createRestartNotes, NOTE_GIVE_UP_MS } from '../../src/gateway/restart-note.js';
+import { createRestartSentinel, newRestartIntent } from '../../src/gateway/restart-sentinel.js';
+import { createLogger } from '../../src/logging/index.js';
+import { createSessionStore } from '../../src/sessions/index.js';
+import { createStore } from '../../src/store/index.js';
+import { makeTempDir, removeDir } from '../helpers/machine.js';
+import { pollUntil } from '../helpers/process.js';
+
+/**
+ * The restart note's delivery policy over long outages, with a real sentinel file and lock; only
+ * time is fake (a clock whose sleeps move it on at once): a platform down for most of an hour still
+ * gets the note, once; after a day of failures it is dropped.
+ */
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+const ROUTE = { channel: 'slack', chatType: 'channel', target: 'C1', thread: '40.1' } as const;
+
+async function setup(downForMs: number) {
+  const dir = await makeTempDir('switchboard-note-outage-');
+  const logLines: string[] = [];
+  const { logger } = createLogger({
+    level: 'info',
+    destination: { write: (line) => void logLines.push(line) },
+  });
+  const store = await createStore({ url: 'memory://', stateDir: dir, logger });
+  cleanups.push(async () => {
+    await store.close();
+    await removeDir(dir);
+  });
+  const sentinel = createRestartSentinel({ stateDir: dir, logger });
+  await sentinel.record([
+    {
+      ...newRestartIntent({ kind: 'restart', route: ROUTE, message: 'after the outage' }, 'old'),
+      status: 'committed',
+    },
+  ]);
+  // Fake time: every sleep of the delivery loop moves the clock on by its length at once.
+  let now = Date.parse('2026-01-01T00:00:00Z');
+  const clock = {
+    now: () => now,
+    async sleep(ms: number) {
+      now += ms;
+    },
+  };
+  const upAt = now + downForMs;
+  const attempts: number[] = [];
+  const posted: { route: DeliveryRoute; message: OutboundMessage }[] = [];
+  const stopping = new AbortController();
+  cleanups.push(async () => stopping.abort());
+  const notes = createRestartNotes({
+    sentinel,
+    instance: 'new',
+    sessions: createSessionStore({ store }),
+    logger,
+    signal: stopping.signal,
+    clock,
+    async deliver(route, message) {
+      attempts.push(now);
+      if (now < upAt) throw new Error('service_unavailable');
+      posted.push({ route, message });
+    },
+  });
+  const running = notes.run();
+  const gone = () =>
+    access(sentinel.file).then(
+      () => false,
+      () => true,
+    );
+  const settled = () => pollUntil('the note to leave the sentinel', gone, { timeoutMs: 20_000 });
+  return { attempts, posted, logLines, stopping, running, settled };
+}
+
+describe('restart note delivery during an outage', () => {
+  it('keeps retrying with backoff while the platform is down for 59 minutes, then posts the note once', async () => {
+    const { attempts, posted, settled, stopping, running } = await setup(59 * 60_000);
+    await settled();
+    expect(posted).toEqual([
+      {
+        route: { channel: 'slack', chatType: 'channel', chatId: 'C1', threadId: '40.1' },
+        message: expect.objectContaining({
+          text: 'Gateway restarted (restart): after the outage',
+          notice: true,
+        }),
+      },
+    ]);
+    // Backoff: the gaps grow and are capped at 5 minutes, so an hour takes about twenty tries, not thousands.
+    const gaps = attempts.slice(1).map((at, index) => at - (attempts[index] ?? at));
+    expect(Math.max(...gaps)).toBeLessThanOrEqual(5 * 60_000);
+    expect(attempts.length).toBeGreaterThan(10);
+    expect(attempts.length).toBeLessThan(40);
+    stopping.abort();
+    await running;
+    expect(posted).toHaveLength(1);
+  });
+
+  it('drops the note with an error after a day of failures', async () => {
+    const { attempts, posted, settled, logLines, stopping, running } = await setup(2 * NOTE_GIVE_UP_MS);
+    await settled();
+    expect(attempts.length).toBeGreaterThan(200);
+    expect(posted).toEqual([]);
+    expect(logLines.some((line) => line.includes('could not deliver the restart note for a day'))).toBe(true);
+    stopping.abort();
+    await running;
+  });
+});
