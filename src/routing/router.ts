@@ -9,12 +9,10 @@ import type { Store } from '../store/index.js';
 import type { GatewayControl, SubagentsService } from '../tools/index.js';
 import { resolveAgentId } from './bindings.js';
 import { BUILTIN_COMMANDS, type ChatCommand, parseCommand } from './commands/index.js';
-import { createInbox, type InboxItem } from './inbox.js';
+import { createInbox } from './inbox.js';
+import { createIntake, routeOf } from './intake.js';
 import { sessionKeyFor } from './session-key.js';
-import { createSessionLanes, KEPT_FOR_RESTART, type LaneStatus } from './session-lanes.js';
-
-/** Starts that may die while answering one message before it is given up (a message that crashes the gateway). */
-const MAX_ATTEMPTS = 3;
+import { createSessionLanes, type LaneStatus } from './session-lanes.js';
 
 export interface RouterOptions {
   config: Config;
@@ -105,84 +103,16 @@ export function createRouter(options: RouterOptions): Router {
     logger,
   });
   const owners = new Set(config.owners);
+  const intake = createIntake({
+    config,
+    sessions,
+    inbox,
+    lanes,
+    scrub,
+    deliver: options.deliver,
+    logger,
+  });
   let closing = false;
-  let sealed = false;
-  /** Messages being stored: the store must not close under them. */
-  const accepting = new Set<Promise<unknown>>();
-
-  function track<T>(promise: Promise<T>): Promise<T> {
-    accepting.add(promise);
-    void promise.catch(() => {}).finally(() => accepting.delete(promise));
-    return promise;
-  }
-
-  /** Queues an inbox item for its turn (a message just accepted, or one left by the last process). */
-  function queue(item: InboxItem, agent: AgentConfig): Promise<DispatchResult> {
-    return lanes.enqueue(
-      { sessionKey: item.sessionKey, agentId: item.agentId, agent, route: item.route, depth: 0 },
-      {
-        entry: item.entry,
-        ...(item.stored ? { stored: item.stored } : {}),
-        senderId: item.entry.senderId ?? '',
-        isOwner: owners.has(item.entry.senderId ?? ''),
-        origin: 'user',
-        inbox: item,
-      },
-    );
-  }
-
-  async function accept(
-    message: InboundMessage,
-    sessionKey: string,
-    agentId: string,
-  ): Promise<DispatchResult> {
-    const agent = config.agents[agentId];
-    // Validation guarantees that bindings and defaultAgent name configured agents.
-    if (!agent) throw new SwitchboardError('GATEWAY_STATE', `agent "${agentId}" is not configured`);
-    const route = routeOf(message);
-    await sessions.ensure(sessionKey, { agentId, route });
-    // Durable before anything else: a message the platform saw acknowledged is answered, whatever comes.
-    const item = await inbox.add({
-      sessionKey,
-      agentId,
-      route,
-      entry: {
-        role: 'user',
-        text: scrub(message.text),
-        senderId: message.senderId,
-        messageId: message.messageId,
-      },
-    });
-    if (!closing) return queue(item, agent);
-    await lanes.tellKept({ sessionKey, route });
-    return {
-      sessionKey,
-      replies: [{ id: crypto.randomUUID(), text: KEPT_FOR_RESTART }],
-      status: 'interrupted',
-    };
-  }
-
-  /** A message left by the last process: queued again, or given up after MAX_ATTEMPTS starts died answering it. */
-  async function requeue(item: InboxItem): Promise<void> {
-    const agent = config.agents[item.agentId];
-    if (!agent || item.attempts >= MAX_ATTEMPTS) {
-      logger.error(
-        { session: item.sessionKey, attempts: item.attempts, agent: item.agentId },
-        agent
-          ? 'message given up: the gateway stopped every time it answered it'
-          : 'message for an agent no longer configured dropped',
-      );
-      await inbox.remove(item.id);
-      const text = agent
-        ? `I could not answer your message: the gateway stopped each of the ${item.attempts} times it tried.`
-        : `Your message was not answered: agent "${item.agentId}" is no longer configured.`;
-      await options.deliver(item.route, { id: crypto.randomUUID(), text }).catch(() => {});
-      return;
-    }
-    void queue(item, agent).catch((error: unknown) =>
-      logger.warn({ err: error, session: item.sessionKey }, 'resumed message not answered'),
-    );
-  }
 
   async function runCommand(
     message: InboundMessage,
@@ -232,12 +162,7 @@ export function createRouter(options: RouterOptions): Router {
       const parsed = parseCommand(message.text);
       if (parsed) return runCommand(message, sessionKey, agentId, parsed);
 
-      if (sealed)
-        throw new SwitchboardError(
-          'GATEWAY_STATE',
-          'the gateway is stopping; send the message again shortly',
-        );
-      return track(accept(message, sessionKey, agentId));
+      return intake.accept(message, sessionKey, agentId);
     },
     async startTurn(request) {
       if (closing) throw new SwitchboardError('GATEWAY_STATE', 'the gateway is stopping');
@@ -272,30 +197,13 @@ export function createRouter(options: RouterOptions): Router {
     sessionStatus: (sessionKey) => lanes.status(sessionKey),
     agentBusy: (agentId) => lanes.agentBusy(agentId),
     sessionDepth: (sessionKey) => lanes.depth(sessionKey),
-    async resume() {
-      const items = await inbox.list();
-      for (const item of items) await requeue(item);
-      if (items.length > 0)
-        logger.info({ messages: items.length }, 'answering messages kept by the last stop');
-      return items.length;
-    },
+    resume: () => intake.resume(),
     close(timeoutMs) {
       closing = true;
+      intake.close();
       logger.info({}, 'draining: new messages are kept for the next start');
       return lanes.close(timeoutMs);
     },
-    async seal() {
-      sealed = true;
-      await Promise.allSettled([...accepting]);
-    },
-  };
-}
-
-function routeOf(message: InboundMessage): DeliveryRoute {
-  return {
-    channel: message.channel,
-    chatType: message.chatType,
-    chatId: message.chatId,
-    ...(message.threadId === undefined ? {} : { threadId: message.threadId }),
+    seal: () => intake.seal(),
   };
 }

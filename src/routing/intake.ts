@@ -1,0 +1,138 @@
+import type { DeliveryRoute, DispatchResult, InboundMessage, OutboundMessage } from '../channels/index.js';
+import type { AgentConfig, Config } from '../config/index.js';
+import { SwitchboardError } from '../errors/index.js';
+import type { Logger } from '../logging/index.js';
+import type { SessionStore } from '../sessions/index.js';
+import type { Inbox, InboxItem } from './inbox.js';
+import { KEPT_FOR_RESTART, type SessionLanes } from './session-lanes.js';
+
+/** Starts that may die while answering one message before it is given up (a message that crashes the gateway). */
+const MAX_ATTEMPTS = 3;
+
+export interface IntakeOptions {
+  config: Config;
+  sessions: SessionStore;
+  inbox: Inbox;
+  lanes: SessionLanes;
+  scrub(text: string): string;
+  deliver(route: DeliveryRoute, message: OutboundMessage): Promise<void>;
+  logger: Logger;
+}
+
+/**
+ * How a user message becomes a turn: stored in the inbox first (durable), then queued in its
+ * session's lane; while the gateway closes, only stored (answered after the next start, and the
+ * chat is told). `resume` queues what the last process left; `seal` waits for the writes in flight.
+ */
+export function createIntake(options: IntakeOptions) {
+  const { config, inbox, lanes, logger } = options;
+  const owners = new Set(config.owners);
+  let closing = false;
+  let sealed = false;
+  /** Messages being stored: the store must not close under them. */
+  const accepting = new Set<Promise<unknown>>();
+
+  /** Queues an inbox item for its turn (a message just accepted, or one left by the last process). */
+  function queue(item: InboxItem, agent: AgentConfig): Promise<DispatchResult> {
+    const senderId = item.entry.senderId ?? '';
+    return lanes.enqueue(
+      { sessionKey: item.sessionKey, agentId: item.agentId, agent, route: item.route, depth: 0 },
+      {
+        entry: item.entry,
+        ...(item.stored ? { stored: item.stored } : {}),
+        senderId,
+        isOwner: owners.has(senderId),
+        origin: 'user',
+        inbox: item,
+      },
+    );
+  }
+
+  async function store(message: InboundMessage, sessionKey: string, agentId: string) {
+    const agent = config.agents[agentId];
+    // Validation guarantees that bindings and defaultAgent name configured agents.
+    if (!agent) throw new SwitchboardError('GATEWAY_STATE', `agent "${agentId}" is not configured`);
+    const route = routeOf(message);
+    await options.sessions.ensure(sessionKey, { agentId, route });
+    // Durable before anything else: a message the platform saw acknowledged is answered, whatever comes.
+    const item = await inbox.add({
+      sessionKey,
+      agentId,
+      route,
+      entry: {
+        role: 'user',
+        text: options.scrub(message.text),
+        senderId: message.senderId,
+        messageId: message.messageId,
+      },
+    });
+    if (!closing) return queue(item, agent);
+    await lanes.tellKept({ sessionKey, route });
+    const kept: DispatchResult = {
+      sessionKey,
+      replies: [{ id: crypto.randomUUID(), text: KEPT_FOR_RESTART }],
+      status: 'interrupted',
+    };
+    return kept;
+  }
+
+  /** A message left by the last process: queued again, or given up after MAX_ATTEMPTS starts died answering it. */
+  async function requeue(item: InboxItem): Promise<void> {
+    const agent = config.agents[item.agentId];
+    if (agent && item.attempts < MAX_ATTEMPTS) {
+      void queue(item, agent).catch((error: unknown) =>
+        logger.warn({ err: error, session: item.sessionKey }, 'resumed message not answered'),
+      );
+      return;
+    }
+    logger.error(
+      { session: item.sessionKey, attempts: item.attempts, agent: item.agentId },
+      agent
+        ? 'message given up: the gateway stopped every time it answered it'
+        : 'message for an agent no longer configured dropped',
+    );
+    await inbox.remove(item.id);
+    const text = agent
+      ? `I could not answer your message: the gateway stopped each of the ${item.attempts} times it tried.`
+      : `Your message was not answered: agent "${item.agentId}" is no longer configured.`;
+    await options.deliver(item.route, { id: crypto.randomUUID(), text }).catch(() => {});
+  }
+
+  return {
+    accept(message: InboundMessage, sessionKey: string, agentId: string): Promise<DispatchResult> {
+      if (sealed)
+        throw new SwitchboardError(
+          'GATEWAY_STATE',
+          'the gateway is stopping; send the message again shortly',
+        );
+      const stored = store(message, sessionKey, agentId);
+      accepting.add(stored);
+      void stored.catch(() => {}).finally(() => accepting.delete(stored));
+      return stored;
+    },
+    async resume(): Promise<number> {
+      const items = await inbox.list();
+      for (const item of items) await requeue(item);
+      if (items.length > 0)
+        logger.info({ messages: items.length }, 'answering messages kept by the last stop');
+      return items.length;
+    },
+    /** From now on messages are stored and kept for the next start. */
+    close(): void {
+      closing = true;
+    },
+    async seal(): Promise<void> {
+      sealed = true;
+      await Promise.allSettled([...accepting]);
+    },
+  };
+}
+
+export function routeOf(message: InboundMessage): DeliveryRoute {
+  return {
+    channel: message.channel,
+    chatType: message.chatType,
+    chatId: message.chatId,
+    ...(message.threadId === undefined ? {} : { threadId: message.threadId }),
+  };
+}
