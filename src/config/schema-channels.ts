@@ -35,6 +35,12 @@ const CHANNEL_ACCESS = {
     default: false,
     description: "Hear other bots' messages (the bot's own are never heard).",
   }),
+  maxBotTurns: Type.Integer({
+    minimum: 1,
+    default: 3,
+    description:
+      'With `allowBots`: how many turns in a row other bots may start in one thread (or channel) before the bot stops answering bots there; a person writing there starts the count again.',
+  }),
   reconnect: Strict(
     {
       initialDelayMs: Type.Integer({

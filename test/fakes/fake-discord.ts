@@ -34,6 +34,13 @@ export interface IncomingDiscordMessage {
   /** User ids put in `mentions`. */
   mentions?: string[];
   id?: string;
+  /**
+   * Sent as a reply to this message (one the fake dispatched): `message_reference` and
+   * `referenced_message` are set, as Discord does.
+   */
+  replyTo?: string;
+  /** With `replyTo`: the reply pings the replied-to author (Discord then lists them in `mentions`). */
+  replyPing?: boolean;
 }
 
 export interface FakeDiscord {
@@ -48,6 +55,8 @@ export interface FakeDiscord {
   dispatchMessage(message: IncomingDiscordMessage): string;
   /** Open gateway connections. */
   connections(): number;
+  /** The id of the bot's last post (as its MESSAGE_CREATE carried it), if any. */
+  lastPostId(): string | undefined;
   /** Answers the next `count` message posts with 429 and `Retry-After` (seconds). */
   rateLimitPosts(count: number, retryAfterSeconds: number): void;
   /** 429 answers given so far. */
@@ -86,6 +95,7 @@ export async function createFakeDiscord(options: {
   let retryAfter = 0;
   let rateLimitedCount = 0;
   let resumeCount = 0;
+  let lastPostId: string | undefined;
   /** The last MESSAGE_CREATE payload, replayed after a resume as Discord replays missed events. */
   let lastMessage: unknown;
 
@@ -103,8 +113,19 @@ export async function createFakeDiscord(options: {
     socket.send(JSON.stringify({ op: 0, t: type, s, d: data }));
   };
 
+  /** Every MESSAGE_CREATE payload by id, for the `referenced_message` of replies. */
+  const messages = new Map<string, Record<string, unknown>>();
+
   const dispatchMessage = (message: IncomingDiscordMessage): string => {
     const id = message.id ?? snowflake();
+    const referenced = message.replyTo === undefined ? undefined : messages.get(message.replyTo);
+    if (message.replyTo !== undefined && referenced === undefined)
+      throw new Error(`fake discord: no message ${message.replyTo} to reply to`);
+    const repliedAuthor = referenced?.author as { id: string } | undefined;
+    const mentioned = [
+      ...(message.mentions ?? []),
+      ...(message.replyPing && repliedAuthor !== undefined ? [repliedAuthor.id] : []),
+    ];
     const channelType = message.guildId === undefined ? 1 : isThread(message.channelId) ? 11 : 0;
     const data = {
       id,
@@ -123,7 +144,7 @@ export async function createFakeDiscord(options: {
       edited_timestamp: null,
       tts: false,
       mention_everyone: false,
-      mentions: (message.mentions ?? []).map((userId) =>
+      mentions: mentioned.map((userId) =>
         userId === botId
           ? botUser
           : { id: userId, username: `user${userId}`, discriminator: '0', avatar: null },
@@ -132,8 +153,21 @@ export async function createFakeDiscord(options: {
       attachments: [],
       embeds: [],
       pinned: false,
-      type: 0,
+      type: referenced === undefined ? 0 : 19,
+      ...(referenced === undefined
+        ? {}
+        : {
+            message_reference: {
+              type: 0,
+              message_id: referenced.id,
+              channel_id: referenced.channel_id,
+              ...(referenced.guild_id === undefined ? {} : { guild_id: referenced.guild_id }),
+            },
+            referenced_message: referenced,
+          }),
     };
+    // Discord nests one level only: a referenced message comes without its own reference.
+    messages.set(id, { ...data, referenced_message: undefined });
     lastMessage = data;
     for (const socket of identified) dispatch(socket, 'MESSAGE_CREATE', data);
     return id;
@@ -195,6 +229,7 @@ export async function createFakeDiscord(options: {
       const channelId = postMatch[1];
       const reference = body.message_reference as { message_id?: string } | undefined;
       const content = String(body.content ?? '');
+      const replyTo = reference?.message_id;
       posted.push({
         channelId,
         content,
@@ -207,7 +242,9 @@ export async function createFakeDiscord(options: {
         authorId: botId,
         authorBot: true,
         content,
+        ...(replyTo !== undefined && messages.has(replyTo) ? { replyTo } : {}),
       });
+      lastPostId = id;
       return answer(response, 200, {
         id,
         channel_id: channelId,
@@ -324,6 +361,7 @@ export async function createFakeDiscord(options: {
     unknown,
     dispatchMessage,
     connections: () => gateway.clients.size,
+    lastPostId: () => lastPostId,
     rateLimitPosts(count, retryAfterSeconds) {
       pendingRateLimits = count;
       retryAfter = retryAfterSeconds;

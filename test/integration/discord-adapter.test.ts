@@ -35,6 +35,7 @@ function configFor(overrides: Partial<DiscordConfig> = {}): DiscordConfig {
     dmPolicy: 'allowlist',
     allowFrom: [ALICE],
     allowBots: false,
+    maxBotTurns: 3,
     reconnect: { initialDelayMs: 1000, maxDelayMs: 300_000, refusedDelayMs: 1_800_000 },
     ...overrides,
   };
@@ -206,6 +207,40 @@ describe('discord adapter against a fake Discord', () => {
     expect(heard[0]?.senderId).toBe(`discord:${OTHER_BOT}`);
     await settle();
     expect(heard).toHaveLength(1);
+  });
+
+  it('does not take a reply ping (a reply to its message that pings it) for a mention', async () => {
+    await startAdapter(configFor());
+    const asked = fake.dispatchMessage({
+      channelId: CHANNEL,
+      guildId: GUILD,
+      authorId: ALICE,
+      content: `<@${fake.botId}> first`,
+      mentions: [fake.botId],
+    });
+    await vi.waitFor(() => expect(fake.posted.some((post) => post.replyTo === asked)).toBe(true));
+    const ours = fake.lastPostId() as string;
+    fake.dispatchMessage({
+      channelId: CHANNEL,
+      guildId: GUILD,
+      authorId: BOB,
+      content: 'thanks',
+      replyTo: ours,
+      replyPing: true,
+    });
+    await settle();
+    expect(heard.map((message) => message.text)).toEqual(['first']);
+    // A reply that also mentions the bot in its text is a mention.
+    fake.dispatchMessage({
+      channelId: CHANNEL,
+      guildId: GUILD,
+      authorId: BOB,
+      content: `<@${fake.botId}> and another thing`,
+      mentions: [fake.botId],
+      replyTo: ours,
+      replyPing: true,
+    });
+    await vi.waitFor(() => expect(heard.map((message) => message.text)).toContain('and another thing'));
   });
 
   it('maps a thread message to its parent channel and the thread, and keeps listening there', async () => {

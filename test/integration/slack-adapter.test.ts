@@ -44,6 +44,7 @@ async function setup(config: Partial<SlackConfig> = {}, reply = (text: string) =
       dmPolicy: 'allowlist',
       allowFrom: ['UALLOWED'],
       allowBots: false,
+      maxBotTurns: 3,
       reconnect: { initialDelayMs: 1000, maxDelayMs: 300_000, refusedDelayMs: 1_800_000 },
       ...config,
     },

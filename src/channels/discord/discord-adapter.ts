@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { Client, Events, GatewayIntentBits, type Message, Partials, Routes } from 'discord.js';
 import { SwitchboardError } from '../../errors/index.js';
 import type { Logger } from '../../logging/index.js';
+import { botLimitMessage, botReplyMessage, createBotTurnLimit } from '../bot-turns.js';
 import { type ChannelMemory, createLocalMemory, createRecall } from '../memory.js';
 import { splitMessage } from '../split-message.js';
 import type { ChannelAdapter, DeliveryRoute, InboundHandler, OutboundMessage } from '../types.js';
@@ -90,7 +91,21 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): ChannelAda
       return undefined;
     }
     if (thread !== undefined) await threads.add(`thread:${thread}`);
-    return facts;
+    return allowedTurn(facts, message.id) ? facts : undefined;
+  };
+
+  const botTurns = createBotTurnLimit({ limit: config.maxBotTurns });
+
+  /** Whether a heard message may start a turn: the guards against two bots answering each other. */
+  const allowedTurn = (facts: HearCandidate, messageId: string): boolean => {
+    if (facts.authorIsBot && facts.repliesToBot === true) {
+      logger.info({ messageId, authorId: facts.authorId }, botReplyMessage('discord'));
+      return false;
+    }
+    const conversation = `${facts.guildId ?? 'direct'}:${facts.threadId ?? facts.channelId}`;
+    if (botTurns.allow(conversation, facts.authorIsBot)) return true;
+    logger.info({ messageId, authorId: facts.authorId }, botLimitMessage('discord', config.maxBotTurns));
+    return false;
   };
 
   const handle = async (message: Message) => {

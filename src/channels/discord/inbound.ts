@@ -14,13 +14,18 @@ export async function describeMessage(message: Message, botId: string): Promise<
   let channel = message.channel;
   if (channel.isThread() && channel.parentId === null) channel = await channel.fetch();
   const thread = channel.isThread() ? channel : undefined;
+  const repliesToBot = message.reference !== null && message.mentions.repliedUser?.id === botId;
+  // A reply pings the author it answers through `mentions`; only a mention the author wrote counts.
+  const pingedByReply = repliesToBot && !mentionOf(botId).test(message.content);
   return {
     authorId: message.author.id,
     authorIsBot: message.author.bot,
     guildId: message.guildId ?? undefined,
     channelId: thread?.parentId ?? message.channelId,
     threadId: thread?.id,
-    mentionsBot: message.mentions.users.has(botId) || mentionOf(botId).test(message.content),
+    mentionsBot:
+      mentionOf(botId).test(message.content) || (message.mentions.users.has(botId) && !pingedByReply),
+    repliesToBot,
   };
 }
 

@@ -18,8 +18,10 @@ export interface HearCandidate {
   /** The channel, or for a message in a thread the thread's parent channel. */
   channelId: string;
   threadId?: string | undefined;
-  /** The bot's user was mentioned. */
+  /** The bot's user was mentioned by the author (a reply's ping is not a mention). */
   mentionsBot: boolean;
+  /** The message is a reply to one of the bot's messages. */
+  repliesToBot?: boolean | undefined;
 }
 
 export interface HearState {

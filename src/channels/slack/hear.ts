@@ -8,6 +8,8 @@ export interface SlackEventFacts {
   subtype: string | undefined;
   text: string;
   threadTs: string | undefined;
+  /** In a thread: who wrote the thread's first message (Slack's `parent_user_id`). */
+  parentUserId?: string | undefined;
   /** Delivered as `app_mention`: Slack itself says the bot was mentioned. */
   mentionEvent: boolean;
 }
@@ -32,6 +34,19 @@ export interface HearState {
 
 /** Message subtypes that are a person (or bot) saying something; edits, joins and deletions are not. */
 const SPOKEN_SUBTYPES = new Set([undefined, 'bot_message', 'thread_broadcast', 'file_share', 'me_message']);
+
+/** Whether the event comes from a bot (a bot user's message or a `bot_message`). */
+export function fromBot(event: Pick<SlackEventFacts, 'botId' | 'subtype'>): boolean {
+  return event.botId !== undefined || event.subtype === 'bot_message';
+}
+
+/**
+ * Whether the event is another bot's reply to this bot: in Slack a reply is a message in the
+ * thread under the message it answers, so a bot's message in a thread the bot itself began.
+ */
+export function isBotReplyToUs(event: SlackEventFacts, botUserId: string | undefined): boolean {
+  return fromBot(event) && botUserId !== undefined && event.parentUserId === botUserId;
+}
 
 /** Whether `text` mentions the user `botUserId` (`<@U…>` or `<@U…|name>`). */
 export function mentions(text: string, botUserId: string | undefined): boolean {
@@ -59,9 +74,9 @@ export function shouldHear(event: SlackEventFacts, settings: HearSettings, state
   if (!SPOKEN_SUBTYPES.has(event.subtype)) return false;
   if (event.user !== undefined && event.user === state.botUserId) return false;
   if (event.botId !== undefined && state.botId !== undefined && event.botId === state.botId) return false;
-  const fromBot = event.botId !== undefined || event.subtype === 'bot_message';
-  if (fromBot && !settings.allowBots) return false;
-  if (event.user === undefined && !fromBot) return false;
+  const bot = fromBot(event);
+  if (bot && !settings.allowBots) return false;
+  if (event.user === undefined && !bot) return false;
 
   if (event.channelType === 'im') {
     if (settings.dmPolicy === 'disabled') return false;

@@ -1,5 +1,6 @@
 import type { RequestListener } from 'node:http';
 import type { Logger } from '../../logging/index.js';
+import { botLimitMessage, botReplyMessage, createBotTurnLimit } from '../bot-turns.js';
 import { type ChannelMemory, createLocalMemory, createRecall } from '../memory.js';
 import { splitMessage } from '../split-message.js';
 import type {
@@ -11,8 +12,22 @@ import type {
 } from '../types.js';
 import { createBoltApp, type WebClientOptions } from './bolt-app.js';
 import { isRefusedTokenError } from './check-credentials.js';
-import { type SlackEventFacts, shouldHear, stripMention } from './hear.js';
+import { fromBot, isBotReplyToUs, type SlackEventFacts, shouldHear, stripMention } from './hear.js';
 import type { RawEventBody, RawMessageEvent, SlackConfig } from './types.js';
+
+function factsOf(raw: RawMessageEvent, mentionEvent: boolean): SlackEventFacts {
+  return {
+    channelType: raw.channel_type,
+    channel: raw.channel,
+    user: raw.user,
+    botId: raw.bot_id,
+    subtype: raw.subtype,
+    text: raw.text ?? '',
+    threadTs: raw.thread_ts,
+    parentUserId: raw.parent_user_id,
+    mentionEvent,
+  };
+}
 
 const threadKey = (channel: string, threadTs: string) => `thread:${channel}:${threadTs}`;
 
@@ -77,6 +92,21 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
   let botId: string | undefined;
 
   const identity = () => ({ botUserId, botId });
+  const botTurns = createBotTurnLimit({ limit: config.maxBotTurns });
+
+  /** Whether a heard message may start a turn: the guards against two bots answering each other. */
+  const allowedTurn = (facts: SlackEventFacts, raw: RawMessageEvent): boolean => {
+    const where = { channel: raw.channel, ts: raw.ts, botId: raw.bot_id };
+    if (isBotReplyToUs(facts, botUserId)) {
+      logger.info(where, botReplyMessage('slack'));
+      return false;
+    }
+    // The conversation is the thread (a top-level message opens one); a DM without threads is one.
+    const conversation = `${raw.channel}:${raw.thread_ts ?? (raw.channel_type === 'im' ? '' : raw.ts)}`;
+    if (botTurns.allow(conversation, fromBot(facts))) return true;
+    logger.info(where, botLimitMessage('slack', config.maxBotTurns));
+    return false;
+  };
 
   const receive = async (raw: RawMessageEvent, body: RawEventBody, mentionEvent: boolean) => {
     // Slack retries a slow delivery with the same event id; a mention comes as `message` and `app_mention`.
@@ -84,16 +114,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     const messageKey = `message:${raw.channel}:${raw.ts}`;
     if (eventKey !== undefined && !seen.firstHere(eventKey)) return;
     if (!seen.firstHere(messageKey)) return;
-    const facts: SlackEventFacts = {
-      channelType: raw.channel_type,
-      channel: raw.channel,
-      user: raw.user,
-      botId: raw.bot_id,
-      subtype: raw.subtype,
-      text: raw.text ?? '',
-      threadTs: raw.thread_ts,
-      mentionEvent,
-    };
+    const facts = factsOf(raw, mentionEvent);
     const participating =
       raw.thread_ts !== undefined && (await threads.has(threadKey(raw.channel, raw.thread_ts)));
     const handler = onInbound;
@@ -111,6 +132,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
       );
       return;
     }
+    if (!allowedTurn(facts, raw)) return;
     // Not awaited: Bolt has acked already, and a turn may run for minutes.
     void deliver(handler, raw, body);
   };

@@ -20,6 +20,7 @@ export interface RawMessageEvent {
   text?: string;
   ts: string;
   thread_ts?: string;
+  parent_user_id?: string;
   team?: string;
 }
 

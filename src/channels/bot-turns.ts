@@ -1,0 +1,35 @@
+/**
+ * Counts, per conversation (a thread, or a channel without threads), the turns other bots have
+ * started in a row. Two bots that answer each other would otherwise talk forever: past `limit`
+ * a bot's message is not answered until a person writes there. Kept in this process only (a
+ * restart allows `limit` more), for the `conversations` most recently active.
+ */
+export function createBotTurnLimit(options: { limit: number; conversations?: number }) {
+  const limit = options.limit;
+  const capacity = options.conversations ?? 10_000;
+  const counts = new Map<string, number>();
+  return {
+    /** Whether a heard message may start a turn; counts it. A person's always may, and resets the count. */
+    allow(conversation: string, fromBot: boolean): boolean {
+      const count = fromBot ? (counts.get(conversation) ?? 0) : 0;
+      if (count >= limit) return false;
+      counts.delete(conversation);
+      counts.set(conversation, fromBot ? count + 1 : 0);
+      for (const oldest of counts.keys()) {
+        if (counts.size <= capacity) break;
+        counts.delete(oldest);
+      }
+      return true;
+    },
+  };
+}
+
+/** The log line of a bot's message that the limit stopped. */
+export function botLimitMessage(channel: string, limit: number): string {
+  return `${channel}: not answering another bot here: ${limit} bot turns in a row (channels.${channel}.maxBotTurns) until a person writes`;
+}
+
+/** The log line of a bot's reply to the bot's own message. */
+export function botReplyMessage(channel: string): string {
+  return `${channel}: not answering a bot's reply to the bot's own message (two bots would answer each other forever)`;
+}
