@@ -1,4 +1,5 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, rename, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, makeTempDir, removeDir } from '../helpers/machine.js';
@@ -119,6 +120,42 @@ describe('a config that cannot start', () => {
       expect(result.code, bad.name).toBe(1);
       expect(result.stderr, bad.name).toContain(file);
       expect(result.stderr, bad.name).toContain(`${bad.path}: `);
+    }
+  }, 120_000);
+
+  it('a scheduled restart that fails and cannot go back exits 1, never 0', async () => {
+    const port = await freePort();
+    const { file, config } = await goodConfig('down', port);
+    const gateway = spawnGateway(['start', '--config', file]);
+    const url = await gateway.waitForReady();
+    // The new config passes the check (its own state dir, a free-looking port) but its port is taken,
+    // so its start fails; the old state dir is then a regular file, so going back fails too.
+    const squatter = createServer();
+    await new Promise<void>((resolve) => squatter.listen(0, '127.0.0.1', resolve));
+    const taken = (squatter.address() as { port: number }).port;
+    try {
+      const oldStateDir = String(config.stateDir);
+      await writeFile(
+        file,
+        JSON.stringify({
+          ...config,
+          stateDir: path.join(dir, 'down-new-state'),
+          http: { port: taken, token: PROCESS_TEST_TOKEN },
+        }),
+      );
+      const answer = await sendMessage(url, '/restart onto a taken port');
+      expect(answer.body.replies[0]?.text).toMatch(/^Restarting in/);
+      await rename(oldStateDir, `${oldStateDir}-moved`);
+      await writeFile(oldStateDir, 'not a directory any more\n');
+      const status = await gateway.exited;
+      expect(status).toEqual({ code: 1, signal: null });
+      const messages = gateway.logLines().map((line) => String(line.msg));
+      expect(messages).toContainEqual(
+        expect.stringMatching(/^Restart failed: .*; running the last config that started again\.$/),
+      );
+      expect(messages).toContain('the last config that started failed to start too; nothing serves');
+    } finally {
+      await new Promise((resolve) => squatter.close(resolve));
     }
   }, 120_000);
 });
