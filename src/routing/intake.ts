@@ -4,7 +4,7 @@ import { SwitchboardError } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
 import type { SessionStore } from '../sessions/index.js';
 import type { Inbox, InboxItem } from './inbox.js';
-import { KEPT_FOR_RESTART, type SessionLanes } from './session-lanes.js';
+import type { SessionLanes } from './session-lanes.js';
 
 /** Starts that may die while answering one message before it is given up (a message that crashes the gateway). */
 const MAX_ATTEMPTS = 3;
@@ -67,12 +67,8 @@ export function createIntake(options: IntakeOptions) {
       },
     });
     if (!closing) return queue(item, agent);
-    await lanes.tellKept({ sessionKey, route });
-    const kept: DispatchResult = {
-      sessionKey,
-      replies: [{ id: crypto.randomUUID(), text: KEPT_FOR_RESTART }],
-      status: 'interrupted',
-    };
+    const notice = await lanes.tellKept({ sessionKey, route });
+    const kept: DispatchResult = { sessionKey, replies: [notice], status: 'interrupted' };
     return kept;
   }
 

@@ -1,5 +1,5 @@
 import { TurnAbort } from '../agents/index.js';
-import type { DispatchResult } from '../channels/index.js';
+import type { DispatchResult, OutboundMessage } from '../channels/index.js';
 import { SwitchboardError } from '../errors/index.js';
 import type { TranscriptEntry } from '../sessions/index.js';
 import { runLaneTurn, scrubEntry } from './lane-turn.js';
@@ -40,8 +40,8 @@ export function createSessionLanes(options: SessionLanesOptions) {
   const idleWaiters = new Set<() => void>();
   /** The abort reason of turns the stop cuts short: their user messages wait for the next start. */
   const stopping = new TurnAbort('interrupted', 'the gateway is stopping');
-  /** Sessions told, during this stop, that their message waits for the next start. */
-  const told = new Set<string>();
+  /** Per session, the notice that its messages wait for the next start (sent once; replies repeat its id). */
+  const told = new Map<string, OutboundMessage>();
   let closed = false;
 
   /** The next turn's messages: one (`followup`), or the waiting ones from the same side (owners or not). */
@@ -73,22 +73,28 @@ export function createSessionLanes(options: SessionLanesOptions) {
    * After a turn: its user messages are answered (their inbox items go) unless the stop cut the
    * turn short; then they wait for the next start, and the chat is told so once.
    */
-  async function settle(lane: Lane, batch: PendingMessage[], signal: AbortSignal): Promise<boolean> {
+  async function settle(
+    lane: Lane,
+    batch: PendingMessage[],
+    signal: AbortSignal,
+  ): Promise<OutboundMessage | undefined> {
     const kept = signal.aborted && signal.reason === stopping;
-    for (const message of batch) {
-      if (!message.inbox) continue;
-      if (kept) await tellKept(lane);
-      else await options.inbox.remove(message.inbox.id);
-    }
-    return kept;
+    const users = batch.filter((message) => message.inbox !== undefined);
+    if (kept && users.length > 0) return tellKept(lane);
+    for (const message of users) if (message.inbox) await options.inbox.remove(message.inbox.id);
+    return undefined;
   }
 
-  async function tellKept(target: Pick<LaneTarget, 'sessionKey' | 'route'>): Promise<void> {
-    if (told.has(target.sessionKey)) return;
-    told.add(target.sessionKey);
+  /** Tells a chat, once per session, that its messages wait for the next start; returns the notice. */
+  async function tellKept(target: Pick<LaneTarget, 'sessionKey' | 'route'>): Promise<OutboundMessage> {
+    const known = told.get(target.sessionKey);
+    if (known) return known;
+    const notice = { id: crypto.randomUUID(), text: KEPT_FOR_RESTART };
+    told.set(target.sessionKey, notice);
     await options
-      .deliver(target.route, { id: crypto.randomUUID(), text: KEPT_FOR_RESTART })
+      .deliver(target.route, notice)
       .catch((error: unknown) => options.logger.warn({ err: error, route: target.route }, 'notice not sent'));
+    return notice;
   }
 
   function pump(lane: Lane): void {
@@ -134,7 +140,8 @@ export function createSessionLanes(options: SessionLanesOptions) {
       admit: (messages) => admit(lane, messages),
       takeSteering: () => lane.steering.splice(0),
     });
-    if (await settle(lane, batch, signal)) replies.push({ id: crypto.randomUUID(), text: KEPT_FOR_RESTART });
+    const kept = await settle(lane, batch, signal);
+    if (kept) replies.push(kept);
     const outcome = { status: result.status, ...(result.runId === undefined ? {} : { runId: result.runId }) };
     for (const message of batch) message.resolve({ sessionKey: lane.sessionKey, replies, ...outcome });
   }
@@ -176,7 +183,6 @@ export function createSessionLanes(options: SessionLanesOptions) {
       for (const lane of lanes.values()) if (lane.agentId === agentId && lane.active) return true;
       return false;
     },
-    /** Tells a chat that its message waits for the next start (once per session and stop). */
     tellKept,
     /** Messages waiting behind the current turn. */
     depth(sessionKey: string): number {
@@ -223,12 +229,8 @@ export function createSessionLanes(options: SessionLanesOptions) {
           lane.active?.controller.abort(stopping);
           for (const message of [...lane.steering.splice(0), ...lane.pending.splice(0)]) {
             if (message.inbox) {
-              await tellKept(lane);
-              message.resolve({
-                sessionKey: lane.sessionKey,
-                replies: [{ id: crypto.randomUUID(), text: KEPT_FOR_RESTART }],
-                status: 'interrupted',
-              });
+              const notice = await tellKept(lane);
+              message.resolve({ sessionKey: lane.sessionKey, replies: [notice], status: 'interrupted' });
               continue;
             }
             message.reject(
