@@ -1,6 +1,12 @@
 import type { DispatchResult } from '../channels/index.js';
 import type { Logger } from '../logging/index.js';
-import type { SessionStore, SubagentOutcome, SubagentRun } from '../sessions/index.js';
+import type {
+  RunStore,
+  SessionStore,
+  SubagentOutcome,
+  SubagentRun,
+  TranscriptEntry,
+} from '../sessions/index.js';
 import type { KeyValueNamespace, Store } from '../store/index.js';
 import type { SubagentTurns } from './types.js';
 
@@ -15,13 +21,16 @@ export interface Announcement {
   error?: string;
 }
 
-interface PendingAnnouncement {
+export interface PendingAnnouncement {
   id: string;
   requesterSessionKey: string;
   announcement: Announcement;
 }
 
 export const ANNOUNCEMENT_SENDER = 'system:subagents';
+
+/** One announcement per run, so storing it twice (a retried end, a restart) keeps one. */
+export const announcementId = (runId: string) => `announcement:${runId}`;
 
 export function announcementFor(run: SubagentRun, outcome: SubagentOutcome): Announcement {
   return {
@@ -44,11 +53,14 @@ export function announcementText(announcement: Announcement): string {
  * the turn that answers it has ended. A delivery that a stop cut short (its turn was dropped from
  * the queue or aborted by the stop, or the process died) is delivered again by the next start's
  * `resume`: the entry, already in the transcript, is queued again, not appended twice (it carries
- * the announcement id as its message id, by which it is found).
+ * the announcement id as its message id, by which it is found), unless a turn that took it has
+ * ended (the process died before the record was cleared): then it is only cleared.
  */
 export function createAnnouncer(options: {
   store: Store;
   sessions: SessionStore;
+  /** The turn runs, to tell whether the turn that took an entry ended. */
+  runs: RunStore;
   turns: SubagentTurns;
   logger: Logger;
 }) {
@@ -62,6 +74,17 @@ export function createAnnouncer(options: {
   async function appendedEntry(item: PendingAnnouncement) {
     const tail = await options.sessions.transcript(item.requesterSessionKey, { last: 50 });
     return tail.find((entry) => entry.messageId === item.id);
+  }
+
+  /** Whether the turn that took the entry (the first to write after it) has ended, other than by a stop. */
+  async function answered(sessionKey: string, entry: TranscriptEntry): Promise<boolean> {
+    const record = await options.sessions.get(sessionKey);
+    const after = await options.sessions.transcript(sessionKey, {
+      last: Math.max(0, (record?.transcriptLength ?? 0) - entry.seq - 1),
+    });
+    const reply = after.find((later) => later.seq > entry.seq && later.role === 'assistant' && later.runId);
+    const run = reply?.runId === undefined ? undefined : await options.runs.get(reply.runId);
+    return run !== undefined && run.status !== 'running' && run.status !== 'interrupted';
   }
 
   /**
@@ -102,6 +125,10 @@ export function createAnnouncer(options: {
       return;
     }
     const existing = await appendedEntry(item);
+    if (existing && (await answered(record.key, existing))) {
+      await pending.delete(item.id);
+      return;
+    }
     const { done } = await options.turns.startTurn({
       sessionKey: record.key,
       agentId: record.agentId,
@@ -115,24 +142,30 @@ export function createAnnouncer(options: {
   }
 
   return {
-    /** Stores the announcement, then delivers it; a failure leaves it pending for the next start. */
-    async announce(requesterSessionKey: string, announcement: Announcement): Promise<void> {
-      const item: PendingAnnouncement = { id: crypto.randomUUID(), requesterSessionKey, announcement };
+    /** Stores the announcement (before the run's end is written, so that a crash cannot lose it). */
+    async prepare(requesterSessionKey: string, announcement: Announcement): Promise<PendingAnnouncement> {
+      const item: PendingAnnouncement = {
+        id: announcementId(announcement.runId),
+        requesterSessionKey,
+        announcement,
+      };
       await pending.set(item.id, item);
+      return item;
+    },
+    /** Delivers a stored announcement; a failure leaves it pending for the next start. */
+    async send(item: PendingAnnouncement): Promise<void> {
       await deliver(item).catch((error: unknown) =>
-        logger.warn({ err: error, run: announcement.runId }, 'announcement not delivered; it stays pending'),
+        logger.warn(
+          { err: error, run: item.announcement.runId },
+          'announcement not delivered; it stays pending',
+        ),
       );
     },
-    /** Delivers every announcement the last process left unanswered. */
-    async resume(): Promise<number> {
+    /** The announcements the last process left unanswered. */
+    async pendingItems(): Promise<PendingAnnouncement[]> {
       const items: PendingAnnouncement[] = [];
       for await (const [, item] of pending.entries()) items.push(item);
-      for (const item of items) {
-        await deliver(item).catch((error: unknown) =>
-          logger.warn({ err: error, run: item.announcement.runId }, 'pending announcement not delivered'),
-        );
-      }
-      return items.length;
+      return items;
     },
     /** From now on a turn the stop interrupts leaves its announcement pending. */
     close(): void {

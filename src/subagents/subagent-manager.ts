@@ -7,20 +7,20 @@ import {
   type NewTranscriptEntry,
   type RunStore,
   type SessionStore,
-  type SubagentOutcome,
   type SubagentRegistry,
   type SubagentRun,
-  type SubagentRunStatus,
 } from '../sessions/index.js';
 import type { Store } from '../store/index.js';
 import { latestRunPerChild, type SubagentsService } from '../tools/index.js';
 import {
   ANNOUNCEMENT_SENDER,
+  type Announcement,
   announcementFor,
   announcementText,
   createAnnouncer,
   depthOf,
 } from './announcements.js';
+import { endedByTurn, endedFromAnnouncement, endedWithoutTurn } from './run-ends.js';
 import { checkSpawn, newChildSessionKey } from './spawn-policy.js';
 import type { SubagentTurns } from './types.js';
 
@@ -65,7 +65,13 @@ export function createSubagentManager(options: SubagentManagerOptions): Subagent
   const { registry, turns, logger, config } = options;
   const now = options.now ?? Date.now;
   const gate = new PQueue({ concurrency: config.subagents.maxConcurrent });
-  const announcer = createAnnouncer({ store: options.store, sessions: options.sessions, turns, logger });
+  const announcer = createAnnouncer({
+    store: options.store,
+    sessions: options.sessions,
+    runs: options.runs,
+    turns,
+    logger,
+  });
   /** Runs killed on request (they end `killed` whatever their turn says) … */
   const killed = new Set<string>();
   /** … and those killed with an ancestor, whose end nobody is left to hear. */
@@ -180,33 +186,43 @@ export function createSubagentManager(options: SubagentManagerOptions): Subagent
   }
 
   async function finish(runId: string, result: DispatchResult, wasKilled: boolean): Promise<void> {
-    const ended = await withRun(runId, () => recordEnd(runId, result, wasKilled));
+    const turnRun = result.runId ? await options.runs.get(result.runId) : undefined;
+    const quiet = silenced.delete(runId);
+    await endRun(
+      runId,
+      (latest) => endedByTurn(latest, { result, wasKilled, turnRun, endedAt: now() }),
+      !quiet,
+    );
     killed.delete(runId);
-    if (!ended?.outcome || silenced.delete(runId) || ended.outcome.result.trim() === NO_REPLY) return;
-    await report(ended, ended.outcome);
   }
 
-  async function recordEnd(
+  /**
+   * Writes a run's end (`build` makes the ended record from the stored one) and, with `announce`,
+   * tells its requester. An announcement for a chat session is stored before the end is written:
+   * a crash between the two leaves the announcement, from which the next start completes the run.
+   */
+  async function endRun(
     runId: string,
-    result: DispatchResult,
-    wasKilled: boolean,
-  ): Promise<SubagentRun | undefined> {
-    const run = await registry.get(runId);
-    if (!run || !isActiveSubagentRun(run)) return undefined;
-    const turnRun = result.runId ? await options.runs.get(result.runId) : undefined;
-    const status: SubagentRunStatus = wasKilled ? 'killed' : endStatus(result.status);
-    const endedAt = now();
-    const outcome: SubagentOutcome = {
-      status: status === 'done' ? 'success' : (status as SubagentOutcome['status']),
-      // A killed run has no result, whatever it replied before the kill took effect.
-      result: status === 'killed' ? '' : (result.replies.at(-1)?.text ?? ''),
-      rounds: turnRun?.rounds ?? 0,
-      toolCalls: turnRun?.toolCalls ?? 0,
-      ...(status === 'error' || status === 'timeout' ? { error: turnRun?.outcome ?? status } : {}),
-    };
-    const ended: SubagentRun = { ...run, status, endedAt, runtimeMs: endedAt - run.startedAt, outcome };
-    await registry.update(ended);
-    return ended;
+    build: (latest: SubagentRun) => SubagentRun,
+    announce: boolean,
+  ): Promise<void> {
+    const ended = await withRun(runId, async () => {
+      const latest = await registry.get(runId);
+      if (!latest || !isActiveSubagentRun(latest)) return undefined;
+      const record = build(latest);
+      const outcome = record.outcome;
+      const heard = announce && outcome !== undefined && outcome.result.trim() !== NO_REPLY;
+      const audience = heard ? await audienceOf(record) : undefined;
+      const stored =
+        audience === 'chat' && outcome
+          ? await announcer.prepare(record.requesterSessionKey, announcementFor(record, outcome))
+          : undefined;
+      await registry.update(record);
+      return { record, audience, stored };
+    });
+    if (ended?.stored) await announcer.send(ended.stored);
+    else if (ended?.audience && ended.audience !== 'chat')
+      await tellRequesterRun(ended.audience, ended.record);
   }
 
   /**
@@ -272,27 +288,26 @@ export function createSubagentManager(options: SubagentManagerOptions): Subagent
   }
 
   /**
-   * A child's end goes to its requester. A chat session gets a durable announcement that starts
-   * a turn there; a sub-agent session gets it like a steer, so that its answer becomes part of a
-   * run of its own and travels up in turn. A requester that was killed or interrupted hears nothing.
+   * Who hears a child's end. A chat session (`chat`) gets a durable announcement that starts a
+   * turn there; a sub-agent session's run gets it like a steer, so that its answer becomes part of
+   * a run of its own and travels up in turn. A requester that was killed or interrupted hears nothing.
    */
-  async function report(run: SubagentRun, outcome: SubagentOutcome): Promise<void> {
-    const announcement = announcementFor(run, outcome);
-    const requesterRun =
-      depthOf(run.requesterSessionKey) > 0
-        ? await registry.latestByChild(run.requesterSessionKey)
-        : undefined;
-    if (!requesterRun) {
-      await announcer.announce(run.requesterSessionKey, announcement);
-      return;
-    }
-    if (requesterRun.status === 'killed' || requesterRun.status === 'interrupted') return;
+  async function audienceOf(run: SubagentRun): Promise<'chat' | SubagentRun | undefined> {
+    if (depthOf(run.requesterSessionKey) === 0) return 'chat';
+    const requesterRun = await registry.latestByChild(run.requesterSessionKey);
+    if (!requesterRun) return 'chat';
+    const gone = requesterRun.status === 'killed' || requesterRun.status === 'interrupted';
+    return gone ? undefined : requesterRun;
+  }
+
+  async function tellRequesterRun(requesterRun: SubagentRun, ended: SubagentRun): Promise<void> {
+    if (!ended.outcome) return;
     await deliverToChild(requesterRun, {
       role: 'system',
-      text: announcementText(announcement),
+      text: announcementText(announcementFor(ended, ended.outcome)),
       senderId: ANNOUNCEMENT_SENDER,
     }).catch((error: unknown) =>
-      logger.warn({ err: error, run: run.runId }, 'announcement to a sub-agent failed'),
+      logger.warn({ err: error, run: ended.runId }, 'announcement to a sub-agent failed'),
     );
   }
 
@@ -305,18 +320,8 @@ export function createSubagentManager(options: SubagentManagerOptions): Subagent
 
   /** Ends a run that has no turn to end it (waiting for a slot, or left by the last process). */
   async function endWithoutTurn(run: SubagentRun, status: 'killed' | 'interrupted', announce: boolean) {
-    const ended = await withRun(run.runId, async () => {
-      const latest = await registry.get(run.runId);
-      if (!latest || !isActiveSubagentRun(latest)) return undefined;
-      const endedAt = now();
-      const outcome: SubagentOutcome = { status, result: '', rounds: 0, toolCalls: 0 };
-      const { steers: _undelivered, ...rest } = latest;
-      const record: SubagentRun = { ...rest, status, endedAt, runtimeMs: endedAt - run.startedAt, outcome };
-      await registry.update(record);
-      return record;
-    });
+    await endRun(run.runId, (latest) => endedWithoutTurn(latest, status, now()), announce);
     waitingSteers.delete(run.runId);
-    if (announce && ended?.outcome) await report(ended, ended.outcome);
   }
 
   return {
@@ -393,16 +398,24 @@ export function createSubagentManager(options: SubagentManagerOptions): Subagent
     },
 
     async resume() {
-      const delivered = await announcer.resume();
+      const items = await announcer.pendingItems();
+      const stored = new Map(items.map((item) => [item.announcement.runId, item.announcement]));
       const left = await registry.active();
+      // Ended, announcement stored, end not written (the process died between): completed from it.
+      for (const run of left.filter((candidate) => stored.has(candidate.runId))) {
+        const announcement = stored.get(run.runId) as Announcement;
+        await endRun(run.runId, (latest) => endedFromAnnouncement(latest, announcement), false);
+      }
+      for (const item of items) await announcer.send(item);
+      const rest = left.filter((run) => !stored.has(run.runId));
       // A run left running cannot go on; one left waiting for its slot never started: it takes one now.
-      const interrupted = left.filter((run) => run.status !== 'queued');
+      const interrupted = rest.filter((run) => run.status !== 'queued');
       for (const run of interrupted) await endWithoutTurn(run, 'interrupted', true);
-      const waiting = left.filter((run) => run.status === 'queued');
+      const waiting = rest.filter((run) => run.status === 'queued');
       for (const run of waiting.sort((left, right) => left.startedAt - right.startedAt)) launch(run);
-      if (delivered + left.length > 0) {
+      if (items.length + left.length > 0) {
         logger.info(
-          { announcements: delivered, interrupted: interrupted.length, requeued: waiting.length },
+          { announcements: items.length, interrupted: interrupted.length, requeued: waiting.length },
           'sub-agents resumed after a stop',
         );
       }
@@ -416,8 +429,4 @@ export function createSubagentManager(options: SubagentManagerOptions): Subagent
       await announcer.settled(config.gateway.drainTimeoutMs + SETTLE_GRACE_MS);
     },
   };
-}
-
-function endStatus(status: DispatchResult['status']): SubagentRunStatus {
-  return status === undefined ? 'error' : status;
 }

@@ -1,0 +1,57 @@
+import type { DispatchResult } from '../channels/index.js';
+import type { RunRecord, SubagentOutcome, SubagentRun, SubagentRunStatus } from '../sessions/index.js';
+import type { Announcement } from './announcements.js';
+
+/**
+ * The ended record of a sub-agent run, built from the stored one: by its turn, without a turn
+ * (killed while waiting, interrupted by a stop), or from the announcement a crashed process had
+ * stored for it. Pure: the service writes them.
+ */
+
+/** The run's turn ended with `result`; `wasKilled`: a kill came before its end was decided. */
+export function endedByTurn(
+  run: SubagentRun,
+  end: { result: DispatchResult; wasKilled: boolean; turnRun: RunRecord | undefined; endedAt: number },
+): SubagentRun {
+  const { result, turnRun } = end;
+  const status: SubagentRunStatus = end.wasKilled ? 'killed' : (result.status ?? 'error');
+  const outcome: SubagentOutcome = {
+    status: status === 'done' ? 'success' : (status as SubagentOutcome['status']),
+    // A killed run has no result, whatever it replied before the kill took effect.
+    result: status === 'killed' ? '' : (result.replies.at(-1)?.text ?? ''),
+    rounds: turnRun?.rounds ?? 0,
+    toolCalls: turnRun?.toolCalls ?? 0,
+    ...(status === 'error' || status === 'timeout' ? { error: turnRun?.outcome ?? status } : {}),
+  };
+  return { ...run, status, endedAt: end.endedAt, runtimeMs: end.endedAt - run.startedAt, outcome };
+}
+
+/** A run with no turn to end it: steers it never got are dropped with it. */
+export function endedWithoutTurn(
+  run: SubagentRun,
+  status: 'killed' | 'interrupted',
+  endedAt: number,
+): SubagentRun {
+  const { steers: _undelivered, ...rest } = run;
+  const outcome: SubagentOutcome = { status, result: '', rounds: 0, toolCalls: 0 };
+  return { ...rest, status, endedAt, runtimeMs: endedAt - run.startedAt, outcome };
+}
+
+/** The run ended and its announcement was stored, but the process died before its end was written. */
+export function endedFromAnnouncement(run: SubagentRun, announcement: Announcement): SubagentRun {
+  const { status, result, stats } = announcement;
+  const outcome: SubagentOutcome = {
+    status,
+    result,
+    rounds: stats.rounds,
+    toolCalls: stats.toolCalls,
+    ...(announcement.error === undefined ? {} : { error: announcement.error }),
+  };
+  return {
+    ...run,
+    status: status === 'success' ? 'done' : status,
+    endedAt: run.startedAt + stats.runtimeMs,
+    runtimeMs: stats.runtimeMs,
+    outcome,
+  };
+}
