@@ -1,5 +1,7 @@
+import { access } from 'node:fs/promises';
 import path from 'node:path';
 import {
+  absentConfigFile,
   type ConfigEditor,
   ConfigSchema,
   createConfigEditor,
@@ -105,12 +107,18 @@ async function openEditor(options: ConfigCommandOptions) {
   const reader = createConfigEditor({ path: file, stateDir: process.cwd(), environment });
   const { config } = await reader.snapshot({ includeInvalid: true });
   const stateDir = path.resolve(stateDirOf(config, environment));
+  // No file yet: the gateway runs on built-in defaults, and the first edit writes what it relies on.
+  const absent = await access(file).then(
+    () => false,
+    () => true,
+  );
   const editor: ConfigEditor = createConfigEditor({
     path: file,
     stateDir,
     environment,
     // The gateway's start check: a config that cannot start is not written.
     dryRun: createCliStartCheck(file, environment),
+    ...(absent ? { absentFile: absentConfigFile(file) } : {}),
   });
   return { editor, snapshot: await editor.snapshot(), stateDir };
 }

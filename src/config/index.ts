@@ -1,3 +1,4 @@
+export { absentConfigFile, defaultToolpackEntries, PACKAGED_TOOLPACKS_DIR } from './builtin-defaults.js';
 export {
   type ConfigEditor,
   type ConfigEditorOptions,

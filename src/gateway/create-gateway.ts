@@ -11,6 +11,7 @@ import {
   type OutboundMessage,
 } from '../channels/index.js';
 import {
+  absentConfigFile,
   collectSecretValues,
   createConfigEditor,
   createSecretScrubber,
@@ -43,7 +44,7 @@ import { createRestartNotes } from './restart-note.js';
 import { createRestartSentinel } from './restart-sentinel.js';
 import { createSessionsService, createSessionsView } from './session-views.js';
 import { makeStateDirPrivate } from './state-dir.js';
-import { defaultToolpackEntries, describeProblem, loadConfiguredToolpacks } from './toolpack-check.js';
+import { describeProblem, loadConfiguredToolpacks } from './toolpack-check.js';
 
 /** What an embedder (or a test) may add to a gateway. */
 export interface GatewayExtensions {
@@ -218,7 +219,7 @@ export function createGateway(options: GatewayOptions): Gateway {
             })
           ).issues,
         ...(loaded.path === undefined
-          ? { absentFile: { tools: { toolpacks: defaultToolpackEntries() } } }
+          ? { absentFile: absentConfigFile(path.resolve(DEFAULT_CONFIG_PATH)) }
           : {}),
         scrub,
       }),

@@ -1,6 +1,5 @@
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { type Config, DEFAULT_CONFIG_PATH } from '../config/index.js';
+import { type Config, DEFAULT_CONFIG_PATH, defaultToolpackEntries } from '../config/index.js';
 import {
   BUILTIN_TOOLPACK_TOOLS,
   type LoadToolpacksResult,
@@ -9,24 +8,11 @@ import {
 } from '../toolpacks/index.js';
 import { BUILTIN_TOOLS } from '../tools/index.js';
 
+export { defaultToolpackEntries, PACKAGED_TOOLPACKS_DIR } from '../config/index.js';
+
 /** Tool names no toolpack may take: the gateway's own tools and every built-in toolpack's. */
 export function reservedToolNames(): string[] {
   return [...BUILTIN_TOOLS.map((tool) => tool.name), ...Object.values(BUILTIN_TOOLPACK_TOOLS).flat()];
-}
-
-/** The toolpacks shipped with Switchboard (`toolpacks/` in the package; the same from `src/` and `dist/`). */
-export const PACKAGED_TOOLPACKS_DIR = fileURLToPath(new URL('../../toolpacks/', import.meta.url));
-
-/**
- * What a gateway on built-in defaults (no config file) registers: the core toolpack and the
- * packaged scheduler and plan toolpacks. A config file lists its own (the example lists these).
- */
-export function defaultToolpackEntries(): Config['tools']['toolpacks'] {
-  return [
-    'core',
-    { path: path.join(PACKAGED_TOOLPACKS_DIR, 'scheduler'), id: 'scheduler' },
-    { path: path.join(PACKAGED_TOOLPACKS_DIR, 'plan'), id: 'plan' },
-  ];
 }
 
 /**

@@ -1,4 +1,4 @@
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { hashConfigText, loadConfig, REDACTED, STALE_HASH_ERROR } from '../../src/config/index.js';
@@ -7,8 +7,10 @@ import {
   childEnvironment,
   killRunningChildren,
   PROCESS_TEST_TOKEN,
+  REPO_ROOT,
   request,
   runCli,
+  runCommand,
   spawnGateway,
 } from '../helpers/process.js';
 
@@ -197,4 +199,39 @@ describe('the shell CLI and a running gateway editing one file at once', () => {
     expect(Object.keys(config.routes).sort()).toEqual(winners.map((outcome) => outcome.name).sort());
     expect(tally.cliWon + tally.gatewayWon).toBeGreaterThan(0);
   }, 240_000);
+});
+
+describe('the first CLI edit on built-in defaults', () => {
+  it('writes the packaged toolpacks it relied on, relative to the config file, so doctor still lists them', async () => {
+    // A fresh clone: the package without config/gateway.jsonc, run from its directory.
+    const clone = path.join(dir, 'clone');
+    await mkdir(clone, { recursive: true });
+    for (const part of ['dist', 'toolpacks', 'package.json']) {
+      await cp(path.join(REPO_ROOT, part), path.join(clone, part), { recursive: true });
+    }
+    await symlink(path.join(REPO_ROOT, 'node_modules'), path.join(clone, 'node_modules'));
+    const run = (args: string[]) =>
+      runCommand(process.execPath, [path.join(clone, 'dist/main.js'), ...args], {
+        cwd: clone,
+        env: childEnvironment(),
+      });
+    const before = await run(['doctor']);
+    expect(before.stdout).toContain('toolpacks: core, scheduler (4 tools), plan (5 tools)');
+
+    await run(['config', 'patch', '{"log":{"level":"debug"}}']);
+    const written = JSON.parse(await readFile(path.join(clone, 'config/gateway.jsonc'), 'utf8'));
+    expect(written).toEqual({
+      tools: {
+        toolpacks: [
+          'core',
+          { path: '../toolpacks/scheduler', id: 'scheduler' },
+          { path: '../toolpacks/plan', id: 'plan' },
+        ],
+      },
+      log: { level: 'debug' },
+    });
+    const after = await run(['doctor']);
+    expect(after.stdout).toContain('toolpacks: core, scheduler (4 tools), plan (5 tools)');
+    expect(after.stdout).toContain(`config: ${path.join(clone, 'config/gateway.jsonc')}`);
+  });
 });

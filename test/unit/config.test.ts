@@ -2,8 +2,10 @@ import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
+  absentConfigFile,
   collectSecretValues,
   findSecretPaths,
   loadConfig,
@@ -221,6 +223,29 @@ describe('config text limits', () => {
       expect((error as ConfigError).message).toContain('gateway.jsonc: invalid config');
     }
     expect(parseJsonc(`{"a": ${'['.repeat(63)}${']'.repeat(63)}}`, 'gateway.jsonc')).toBeTypeOf('object');
+  });
+});
+
+describe('what an absent config file stands for', () => {
+  const root = fileURLToPath(new URL('../..', import.meta.url));
+
+  it('names the packaged toolpacks relative to a config file inside the checkout, as a user would', () => {
+    expect(absentConfigFile(path.join(root, 'config/gateway.jsonc'))).toEqual({
+      tools: {
+        toolpacks: [
+          'core',
+          { path: '../toolpacks/scheduler', id: 'scheduler' },
+          { path: '../toolpacks/plan', id: 'plan' },
+        ],
+      },
+    });
+    const beside = absentConfigFile(path.join(root, 'gateway.jsonc')) as any;
+    expect(beside.tools.toolpacks[1].path).toBe('./toolpacks/scheduler');
+  });
+
+  it('names them by their absolute path from a config file elsewhere (an installed package)', () => {
+    const elsewhere = absentConfigFile('/etc/switchboard/gateway.jsonc') as any;
+    expect(elsewhere.tools.toolpacks[2].path).toBe(path.join(root, 'toolpacks/plan'));
   });
 });
 
