@@ -8,6 +8,8 @@ const FIRST_RETRY_MS = 500;
 const MAX_RETRY_MS = 5 * 60_000;
 /** After the sentinel itself failed (a full disk), the loop looks again this much later. */
 const SENTINEL_RETRY_MS = 5000;
+/** How far back in a session a note already recorded is looked for. */
+const RECENT_ENTRIES = 50;
 /** A note that could not be posted for this long is dropped (logged as an error). */
 export const NOTE_GIVE_UP_MS = 24 * 60 * 60_000;
 
@@ -190,7 +192,11 @@ async function recordNote(options: RestartNotesOptions, intent: RestartIntent, t
     const route = routeOf(intent);
     if (!existing && !route) return;
     if (!existing && route) await options.sessions.ensure(sessionKey, { agentId, route });
-    await options.sessions.append(sessionKey, { role: 'system', text });
+    // The entry carries the note's id: a start after a kill between this append and the sentinel
+    // saying so finds it among the last entries and does not add it again.
+    const recent = existing ? await options.sessions.transcript(sessionKey, { last: RECENT_ENTRIES }) : [];
+    if (recent.some((entry) => entry.role === 'system' && entry.messageId === intent.id)) return;
+    await options.sessions.append(sessionKey, { role: 'system', text, messageId: intent.id });
   } catch (error) {
     options.logger.warn({ err: error, session: sessionKey }, 'could not add the restart note to the session');
   }
