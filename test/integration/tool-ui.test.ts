@@ -308,3 +308,37 @@ describe('the Tools page', () => {
     expect(wrong.headers.get('set-cookie')).toBeNull();
   });
 });
+
+describe("the packaged toolpacks' WebUI entries", () => {
+  it('answer input their controller refuses with 400 (scheduler, plan)', async () => {
+    const packaged = await startToolUiServer({
+      fixtures: ['../../toolpacks/scheduler', '../../toolpacks/plan'],
+      token: TOKEN,
+      stats: STATS,
+    });
+    try {
+      const post = async (toolpack: string, entry: string, body: unknown) => {
+        const response = await fetch(`${packaged.url}/api/projects/default/tool-ui/${toolpack}/${entry}`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+        return { status: response.status, body: (await response.json()) as any };
+      };
+      const cancel = await post('scheduler', 'schedule.cancel', { id: 'no-such-job' });
+      expect(cancel).toEqual({
+        status: 400,
+        body: {
+          error: 'bad_request',
+          message:
+            'schedule.cancel refused the input: no scheduled job no-such-job (see schedule.list with includeInactive)',
+        },
+      });
+      const close = await post('plan', 'plan.close', {});
+      expect(close.status).toBe(400);
+      expect(close.body.message).toContain('plan.close refused the input: there is no active plan');
+    } finally {
+      await packaged.close();
+    }
+  });
+});

@@ -4,8 +4,8 @@ import { ARCHIVE_LIMIT, withState } from './state.mjs';
 /**
  * The plan toolpack's controller: one active plan per project (state under
  * `toolpack-state/plan/state.json`), its tools and WebUI entries, and a scheduler hook that nudges the
- * plan's target agent while items are still `tbd`. Bad input throws an Error with a readable message;
- * the gateway turns it into a tool error.
+ * plan's target agent while items are still `tbd`. Bad input throws an Error with a readable message
+ * and `statusCode` 400 (`inputError`); the gateway turns it into a tool error, or a 400 in the Tools API.
  */
 
 export const NUDGE_KIND = 'plan.continuation_nudge';
@@ -119,7 +119,7 @@ function unchanged(result) {
 function planCreate(context, args) {
   const title = requiredText(args.title, 'title');
   const itemTexts = itemsFrom(args, 'plan.create');
-  if (itemTexts.length === 0) throw new Error('plan.create needs at least one item (items or itemsText)');
+  if (itemTexts.length === 0) throw inputError('plan.create needs at least one item (items or itemsText)');
   const replaceActive = optionalBoolean(args.replaceActive, 'replaceActive') ?? false;
   const targetAgent = checkAgent(context, args.targetAgent, coordinator(context));
   const instructions = optionalText(args.instructions, 'instructions');
@@ -132,7 +132,7 @@ function planCreate(context, args) {
     if (current && !isComplete(current)) {
       if (!replaceActive) {
         const tbd = current.items.filter((item) => item.status === 'tbd').length;
-        throw new Error(
+        throw inputError(
           `an active plan already exists: ${current.id} "${current.title}" with ${tbd} item(s) still tbd; ` +
             'finish it, close it with plan.close, change it with plan.update, or pass replaceActive: true',
         );
@@ -169,7 +169,7 @@ function planStatus(context, args) {
 function planUpdate(context, args) {
   const given = Object.keys(args).filter((key) => key !== 'itemMode');
   if (given.length === 0) {
-    throw new Error(
+    throw inputError(
       'plan.update needs something to change: title, targetAgent, instructions, itemsText (or items), nudgeCooldownMs or maxNudges',
     );
   }
@@ -181,9 +181,10 @@ function planUpdate(context, args) {
   const itemMode = oneOf(args.itemMode, ITEM_MODES, 'itemMode') ?? 'append';
   const itemTexts = itemsFrom(args, 'plan.update');
   const itemsGiven = args.items !== undefined || args.itemsText !== undefined;
-  if (itemsGiven && itemTexts.length === 0) throw new Error('plan.update: itemsText (or items) has no items');
+  if (itemsGiven && itemTexts.length === 0)
+    throw inputError('plan.update: itemsText (or items) has no items');
   if (args.itemMode !== undefined && !itemsGiven)
-    throw new Error('plan.update: itemMode needs itemsText (or items)');
+    throw inputError('plan.update: itemMode needs itemsText (or items)');
 
   return withState(context.store, (state) => {
     const plan = requireActivePlan(state);
@@ -212,11 +213,11 @@ function planUpdate(context, args) {
 function planSetItemStatus(context, args) {
   const status = oneOf(args.status, ITEM_STATUSES, 'status');
   if (status === undefined)
-    throw new Error(`plan.set_item_status: status is required (${ITEM_STATUSES.join(', ')})`);
+    throw inputError(`plan.set_item_status: status is required (${ITEM_STATUSES.join(', ')})`);
   const itemId = args.itemId === undefined ? undefined : requiredText(args.itemId, 'itemId');
   const itemIndex = args.itemIndex === undefined ? undefined : positiveInteger(args.itemIndex, 'itemIndex');
   if (itemId === undefined && itemIndex === undefined) {
-    throw new Error('plan.set_item_status needs itemId (such as item_1) or itemIndex (1-based)');
+    throw inputError('plan.set_item_status needs itemId (such as item_1) or itemIndex (1-based)');
   }
   const text = args.text === undefined ? undefined : requiredText(args.text, 'text');
   const note = optionalText(args.note, 'note');
@@ -245,7 +246,7 @@ function planClose(context, args) {
     const plan = requireActivePlan(state);
     if (status === 'done' && !isComplete(plan)) {
       const tbd = plan.items.filter((item) => item.status === 'tbd').map((item) => item.id);
-      throw new Error(
+      throw inputError(
         `cannot close plan ${plan.id} as done: ${tbd.join(', ')} still tbd; ` +
           'mark them done or wont_do with plan.set_item_status, or close with status "abandoned"',
       );
@@ -296,22 +297,22 @@ function archive(state, status, reason, now) {
 }
 
 function requireActivePlan(state) {
-  if (!state.activePlan) throw new Error('there is no active plan; create one with plan.create');
+  if (!state.activePlan) throw inputError('there is no active plan; create one with plan.create');
   return state.activePlan;
 }
 
 function findItem(plan, itemId, itemIndex) {
   if (itemId !== undefined) {
     const index = plan.items.findIndex((item) => item.id === itemId);
-    if (index < 0) throw new Error(`plan ${plan.id} has no item ${itemId} (items: ${itemIds(plan)})`);
+    if (index < 0) throw inputError(`plan ${plan.id} has no item ${itemId} (items: ${itemIds(plan)})`);
     if (itemIndex !== undefined && itemIndex !== index + 1) {
-      throw new Error(`itemId ${itemId} is item ${index + 1}, not itemIndex ${itemIndex}; give one of them`);
+      throw inputError(`itemId ${itemId} is item ${index + 1}, not itemIndex ${itemIndex}; give one of them`);
     }
     return plan.items[index];
   }
   const item = plan.items[itemIndex - 1];
   if (!item)
-    throw new Error(
+    throw inputError(
       `itemIndex ${itemIndex} is out of range: plan ${plan.id} has ${plan.items.length} item(s)`,
     );
   return item;
@@ -401,11 +402,11 @@ function formatArchived(plan) {
 function checkInput(tool, input) {
   if (input === undefined || input === null) return {};
   if (typeof input !== 'object' || Array.isArray(input))
-    throw new Error(`${tool}: the input must be an object`);
+    throw inputError(`${tool}: the input must be an object`);
   const allowed = ARGUMENTS[tool];
   const unknown = Object.keys(input).filter((key) => !allowed.includes(key));
   if (unknown.length > 0) {
-    throw new Error(`${tool}: unknown argument(s) ${unknown.join(', ')} (allowed: ${allowed.join(', ')})`);
+    throw inputError(`${tool}: unknown argument(s) ${unknown.join(', ')} (allowed: ${allowed.join(', ')})`);
   }
   // An argument given as undefined counts as absent.
   return Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined));
@@ -418,29 +419,30 @@ function coordinator(context) {
 function checkAgent(context, value, fallback) {
   const requested = value === undefined ? fallback : requiredText(value, 'targetAgent');
   const agents = context.store.listAgents().map((agent) => agent.id);
-  if (requested === undefined) throw new Error('targetAgent is required: no coordinator agent is configured');
+  if (requested === undefined)
+    throw inputError('targetAgent is required: no coordinator agent is configured');
   if (!agents.includes(requested)) {
-    throw new Error(`unknown targetAgent "${requested}" (agents: ${agents.join(', ') || 'none'})`);
+    throw inputError(`unknown targetAgent "${requested}" (agents: ${agents.join(', ') || 'none'})`);
   }
   return requested;
 }
 
 function itemsFrom(args, tool) {
   if (args.items !== undefined && args.itemsText !== undefined) {
-    throw new Error(`${tool}: give items or itemsText, not both`);
+    throw inputError(`${tool}: give items or itemsText, not both`);
   }
   if (args.items !== undefined) {
-    if (!Array.isArray(args.items)) throw new Error(`${tool}: items must be an array of strings`);
+    if (!Array.isArray(args.items)) throw inputError(`${tool}: items must be an array of strings`);
     return args.items.map((item, index) => {
       if (typeof item !== 'string' || item.trim() === '') {
-        throw new Error(`${tool}: items[${index}] must be a non-empty string`);
+        throw inputError(`${tool}: items[${index}] must be a non-empty string`);
       }
       return item.trim();
     });
   }
   if (args.itemsText === undefined) return [];
   if (typeof args.itemsText !== 'string')
-    throw new Error(`${tool}: itemsText must be a string, one item a line`);
+    throw inputError(`${tool}: itemsText must be a string, one item a line`);
   return args.itemsText
     .split(/\r?\n/)
     .map((line) => line.replace(/^\s*(?:[-*+]\s+(?:\[[ xX]?\]\s+)?|\d+[.)]\s*)/, '').trim())
@@ -448,34 +450,35 @@ function itemsFrom(args, tool) {
 }
 
 function requiredText(value, name) {
-  if (typeof value !== 'string' || value.trim() === '') throw new Error(`${name} must be a non-empty string`);
+  if (typeof value !== 'string' || value.trim() === '')
+    throw inputError(`${name} must be a non-empty string`);
   return value.trim();
 }
 
 /** A string (trimmed; '' allowed, meaning "clear"), or undefined when absent. */
 function optionalText(value, name) {
   if (value === undefined) return undefined;
-  if (typeof value !== 'string') throw new Error(`${name} must be a string`);
+  if (typeof value !== 'string') throw inputError(`${name} must be a string`);
   return value.trim();
 }
 
 function optionalBoolean(value, name) {
   if (value === undefined) return undefined;
-  if (typeof value !== 'boolean') throw new Error(`${name} must be true or false`);
+  if (typeof value !== 'boolean') throw inputError(`${name} must be true or false`);
   return value;
 }
 
 function nonNegativeNumber(value, name) {
   if (value === undefined) return undefined;
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
-    throw new Error(`${name} must be a number ≥ 0, got ${JSON.stringify(value)}`);
+    throw inputError(`${name} must be a number ≥ 0, got ${JSON.stringify(value)}`);
   }
   return Math.trunc(value);
 }
 
 function positiveInteger(value, name) {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
-    throw new Error(`${name} must be a whole number ≥ 1 (1-based), got ${JSON.stringify(value)}`);
+    throw inputError(`${name} must be a whole number ≥ 1 (1-based), got ${JSON.stringify(value)}`);
   }
   return value;
 }
@@ -483,7 +486,12 @@ function positiveInteger(value, name) {
 function oneOf(value, allowed, name) {
   if (value === undefined) return undefined;
   if (!allowed.includes(value)) {
-    throw new Error(`${name} must be one of ${allowed.join(', ')}, got ${JSON.stringify(value)}`);
+    throw inputError(`${name} must be one of ${allowed.join(', ')}, got ${JSON.stringify(value)}`);
   }
   return value;
+}
+
+/** An error in the caller's input: `statusCode` 400 makes the gateway's Tools API answer 400 (Suzumio ignores it). */
+function inputError(message) {
+  return Object.assign(new Error(message), { statusCode: 400 });
 }

@@ -9,6 +9,7 @@ import { jobsFile, withJobs } from './state.mjs';
 import {
   delayMs,
   firstOccurrence,
+  inputError,
   intervalMs,
   iso,
   nextOccurrence,
@@ -66,7 +67,7 @@ function scheduleOnce(context, args) {
   } else {
     const delay = delayMs(args);
     if (delay <= 0) {
-      throw new Error(
+      throw inputError(
         'schedule.once needs `at` (an ISO timestamp) or a positive delay in afterMs, afterSeconds, afterMinutes, afterHours or afterDays',
       );
     }
@@ -85,12 +86,12 @@ function scheduleRecurring(context, args) {
   let schedule;
   if (every > 0) {
     if (weekday !== undefined || time !== undefined) {
-      throw new Error('schedule.recurring takes an every* interval or weekday plus time, not both');
+      throw inputError('schedule.recurring takes an every* interval or weekday plus time, not both');
     }
     schedule = { mode: 'interval', everyMs: every };
   } else {
     if (weekday === undefined || time === undefined) {
-      throw new Error(
+      throw inputError(
         'schedule.recurring needs a positive interval (everyMs, everyMinutes, everyHours or everyDays) or weekday plus time (HH:MM, UTC)',
       );
     }
@@ -160,7 +161,7 @@ async function scheduleCancel(context, args) {
   const id = requiredString(args.id, 'id');
   return withJobs(jobsFile(context.store), (state) => {
     const job = state.jobs.find((candidate) => candidate.id === id);
-    if (!job) throw new Error(`no scheduled job ${id} (see schedule.list with includeInactive)`);
+    if (!job) throw inputError(`no scheduled job ${id} (see schedule.list with includeInactive)`);
     if (job.status !== 'active') {
       return {
         value: {
@@ -282,20 +283,20 @@ function deliveryFields(context, args) {
   const sender = optionalString(args.sender, 'sender') ?? 'scheduler';
   const priority = optionalString(args.priority, 'priority') ?? 'P3';
   if (!PRIORITIES.includes(priority)) {
-    throw new Error(`priority must be one of ${PRIORITIES.join(', ')}, got ${JSON.stringify(priority)}`);
+    throw inputError(`priority must be one of ${PRIORITIES.join(', ')}, got ${JSON.stringify(priority)}`);
   }
   const waitForQuiet = optionalBoolean(args.waitForQuiet, 'waitForQuiet') ?? false;
   const recipient = optionalString(args.recipient, 'recipient');
   const channel = optionalString(args.channel, 'channel');
   if (recipient !== undefined && channel !== undefined) {
-    throw new Error('give either recipient or channel, not both');
+    throw inputError('give either recipient or channel, not both');
   }
   const common = { sender, priority, waitForQuiet, body };
   if (channel !== undefined) {
     const channels = context.store.config().channels ?? [];
     if (!channels.includes(channel)) {
       const known = channels.length > 0 ? channels.join(', ') : 'none configured';
-      throw new Error(`unknown channel ${channel} (routes: ${known})`);
+      throw inputError(`unknown channel ${channel} (routes: ${known})`);
     }
     return { ...common, channel };
   }
@@ -303,7 +304,7 @@ function deliveryFields(context, args) {
   const target = recipient ?? defaultRecipient(context, agents);
   if (target !== 'user' && !agents.some((agent) => agent.id === target)) {
     const known = agents.map((agent) => agent.id).join(', ') || 'none';
-    throw new Error(`unknown recipient ${target} (agents: ${known}, or user)`);
+    throw inputError(`unknown recipient ${target} (agents: ${known}, or user)`);
   }
   return { ...common, recipient: target };
 }
@@ -316,28 +317,28 @@ function defaultRecipient(context, agents) {
 
 function objectInput(input) {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-    throw new Error('the input must be an object');
+    throw inputError('the input must be an object');
   }
   return input;
 }
 
 function requiredString(value, name) {
   if (typeof value !== 'string' || value.trim() === '')
-    throw new Error(`${name} is required (a non-empty string)`);
+    throw inputError(`${name} is required (a non-empty string)`);
   return value;
 }
 
 /** A trimmed non-empty string, or undefined when absent or blank (forms send ''). */
 function optionalString(value, name) {
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string') throw new Error(`${name} must be a string, got ${JSON.stringify(value)}`);
+  if (typeof value !== 'string') throw inputError(`${name} must be a string, got ${JSON.stringify(value)}`);
   return value.trim() === '' ? undefined : value.trim();
 }
 
 function optionalBoolean(value, name) {
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'boolean')
-    throw new Error(`${name} must be true or false, got ${JSON.stringify(value)}`);
+    throw inputError(`${name} must be true or false, got ${JSON.stringify(value)}`);
   return value;
 }
 

@@ -1,5 +1,13 @@
 // Time arithmetic of the scheduler: delays, intervals and weekly UTC occurrences. Pure functions.
 
+/**
+ * An error in the caller's input, not a failure of the toolpack: `statusCode` 400 tells the gateway's
+ * Tools API to answer 400 and log it at info (Suzumio ignores the field).
+ */
+export function inputError(message) {
+  return Object.assign(new Error(message), { statusCode: 400 });
+}
+
 export const WEEKDAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
 const DAY_MS = 86_400_000;
 
@@ -21,16 +29,16 @@ const EVERY_UNITS = [
 export function optionalAmount(value, name) {
   if (value === undefined || value === null || value === '') return undefined;
   if (typeof value !== 'number' || !Number.isFinite(value)) {
-    throw new Error(`${name} must be a finite number, got ${JSON.stringify(value)}`);
+    throw inputError(`${name} must be a finite number, got ${JSON.stringify(value)}`);
   }
-  if (value < 0) throw new Error(`${name} must not be negative, got ${value}`);
+  if (value < 0) throw inputError(`${name} must not be negative, got ${value}`);
   return value;
 }
 
 function summed(args, units) {
   let total = 0;
   for (const [name, factor] of units) total += (optionalAmount(args[name], name) ?? 0) * factor;
-  if (!Number.isFinite(total) || total > 8.64e15) throw new Error('the delay or interval is too large');
+  if (!Number.isFinite(total) || total > 8.64e15) throw inputError('the delay or interval is too large');
   return Math.round(total);
 }
 
@@ -43,7 +51,7 @@ export const intervalMs = (args) => summed(args, EVERY_UNITS);
 export function timestamp(value, name) {
   const ms = typeof value === 'string' && value.trim() !== '' ? Date.parse(value) : Number.NaN;
   if (!Number.isFinite(ms)) {
-    throw new Error(
+    throw inputError(
       `${name} must be an ISO timestamp (e.g. 2030-01-07T09:30:00Z), got ${JSON.stringify(value)}`,
     );
   }
@@ -56,7 +64,7 @@ export function parseTime(value) {
   const hour = match ? Number(match[1]) : -1;
   const minute = match ? Number(match[2]) : -1;
   if (hour < 0 || hour > 23 || minute < 0 || minute > 59) {
-    throw new Error(`time must be HH:MM in UTC (00:00 to 23:59), got ${JSON.stringify(value)}`);
+    throw inputError(`time must be HH:MM in UTC (00:00 to 23:59), got ${JSON.stringify(value)}`);
   }
   return [hour, minute];
 }
@@ -64,7 +72,7 @@ export function parseTime(value) {
 export function parseWeekday(value) {
   const weekday = typeof value === 'string' ? value.trim().toLowerCase() : value;
   if (!WEEKDAYS.includes(weekday)) {
-    throw new Error(`weekday must be one of ${WEEKDAYS.join(', ')}, got ${JSON.stringify(value)}`);
+    throw inputError(`weekday must be one of ${WEEKDAYS.join(', ')}, got ${JSON.stringify(value)}`);
   }
   return weekday;
 }
