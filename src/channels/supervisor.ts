@@ -1,7 +1,7 @@
 import type { Logger } from '../logging/index.js';
 import { type ReconnectSettings, retryDelay } from './backoff.js';
 import { describeStartFailure } from './network-error.js';
-import type { ChannelAdapter, ChannelName, InboundHandler } from './types.js';
+import type { ChannelAdapter, ChannelName, ConnectionEvent, InboundHandler } from './types.js';
 
 /**
  * Where a channel stands: `connecting` (its first attempt runs), `connected`, `retrying` (an
@@ -43,6 +43,8 @@ interface Entry extends SupervisedChannel {
   failures: number;
   timer?: NodeJS.Timeout | undefined;
   attempt?: Promise<void> | undefined;
+  /** A start (after a failure or a lost connection) is planned or running. */
+  restarting: boolean;
 }
 
 /**
@@ -56,11 +58,13 @@ export function createChannelSupervisor(options: ChannelSupervisorOptions): Chan
     ...channel,
     state: 'connecting',
     failures: 0,
+    restarting: false,
   }));
   let stopped = false;
   let handler: InboundHandler | undefined;
 
   const attempt = (entry: Entry): Promise<void> => {
+    entry.restarting = true;
     const run = (async () => {
       try {
         await entry.adapter.start(handler as InboundHandler);
@@ -77,6 +81,7 @@ export function createChannelSupervisor(options: ChannelSupervisorOptions): Chan
         );
       entry.state = 'connected';
       entry.failures = 0;
+      entry.restarting = false;
       // Stopped while connecting: the stop that is waiting for this attempt closes it.
     })();
     entry.attempt = run;
@@ -104,11 +109,37 @@ export function createChannelSupervisor(options: ChannelSupervisorOptions): Chan
       );
     entry.timer = setTimeout(() => {
       entry.timer = undefined;
-      if (!stopped) void attempt(entry);
+      if (!stopped) void attempt(entry).catch(() => {});
     }, delayMs);
     // A planned retry must not keep a stopping process alive.
     entry.timer.unref();
   };
+
+  /** What the adapter says of its connection once started (see `ChannelAdapter.watch`). */
+  const changed = (entry: Entry, event: ConnectionEvent, error?: unknown) => {
+    const name = entry.adapter.name;
+    if (stopped || entry.restarting || entry.state === 'connecting') return;
+    if (event === 'up' && entry.state === 'retrying') {
+      entry.state = 'connected';
+      logger.info({ channel: name }, `${name} reconnected`);
+    } else if (event === 'down' && entry.state === 'connected') {
+      entry.state = 'retrying';
+      logger.warn({ channel: name }, `${name} lost its connection; reconnecting`);
+    } else if (event === 'lost' && entry.reconnect !== undefined) {
+      entry.state = 'retrying';
+      logger.warn(
+        { channel: name, err: error },
+        `${name} lost its connection for good; starting it again (with backoff while that fails)`,
+      );
+      // At once: the platform may be back already; failures from here on back off.
+      void (async () => {
+        entry.restarting = true;
+        await entry.adapter.stop().catch(() => {});
+        if (!stopped) await attempt(entry).catch(() => {});
+      })();
+    }
+  };
+  for (const entry of entries) entry.adapter.watch?.((event, error) => changed(entry, event, error));
 
   function endRetries() {
     stopped = true;

@@ -67,4 +67,12 @@ export interface ChannelAdapter {
    * problem) rather than being unreachable or down.
    */
   tokenRefused?(error: unknown): boolean;
+  /**
+   * Registers the listener told how the connection fares after a successful `start` (never
+   * after `stop`): `down` (dropped; the client library reconnects by itself), `up` (back), or
+   * `lost` (dropped for good: whoever started the adapter must stop and start it again).
+   */
+  watch?(listener: (event: ConnectionEvent, error?: unknown) => void): void;
 }
+
+export type ConnectionEvent = 'down' | 'up' | 'lost';

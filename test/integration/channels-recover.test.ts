@@ -170,3 +170,61 @@ describe('a channel that could not start', () => {
     expect(gateway.logLines.some((line) => line.includes('slack refused the credentials'))).toBe(true);
   });
 });
+
+describe('a channel that loses its platform after starting', () => {
+  it('Slack: down for a while, named in /healthz meanwhile, then connected and answering again', async () => {
+    slack = await startFakeSlack();
+    gateway = await startTestGateway({
+      config: {
+        channels: {
+          slack: { botToken: 'xoxb-lost', appToken: 'xapp-lost', apiUrl: slack.apiUrl, reconnect: RECONNECT },
+        },
+      },
+    });
+    await slack.connected();
+    await slack.goDown();
+    await expect
+      .poll(async () => (await getPublic(`${gateway?.url}/healthz`)).body.down, { timeout: 15_000 })
+      .toEqual(['slack']);
+    await slack.comeUp();
+    await expect
+      .poll(async () => (await getPublic(`${gateway?.url}/healthz`)).body.status, { timeout: 30_000 })
+      .toBe('ok');
+    await slack.connected();
+    await slack.deliver({
+      type: 'message',
+      channel: 'C1',
+      channel_type: 'channel',
+      user: 'U1',
+      text: `<@${slack.botUserId}> /whoami`,
+      ts: '55.1',
+    });
+    await slack.waitForCall('chat.postMessage', (call) => call.args.thread_ts === '55.1', 10_000);
+  }, 60_000);
+
+  it('Discord: down for a while, named in /healthz meanwhile, then connected and answering again', async () => {
+    discord = await createFakeDiscord({ token: DISCORD_TOKEN, guilds: [{ id: GUILD, channels: [CHANNEL] }] });
+    gateway = await startTestGateway({
+      config: {
+        channels: { discord: { token: DISCORD_TOKEN, apiBase: discord.apiBase, reconnect: RECONNECT } },
+      },
+    });
+    const fake = discord;
+    await fake.goDown();
+    await expect
+      .poll(async () => (await getPublic(`${gateway?.url}/healthz`)).body.down, { timeout: 15_000 })
+      .toEqual(['discord']);
+    await fake.comeUp();
+    await expect
+      .poll(async () => (await getPublic(`${gateway?.url}/healthz`)).body.status, { timeout: 30_000 })
+      .toBe('ok');
+    const id = fake.dispatchMessage({
+      channelId: CHANNEL,
+      guildId: GUILD,
+      authorId: ALICE,
+      content: `<@${fake.botId}> /whoami`,
+      mentions: [fake.botId],
+    });
+    await pollUntil('the Discord reply', () => fake.posted.find((post) => post.replyTo === id));
+  }, 60_000);
+});

@@ -100,6 +100,48 @@ describe('the channel supervisor', () => {
     expect(starts).toHaveLength(before);
   });
 
+  it('follows the connection after the start: down and up as the library says, lost means started again', async () => {
+    vi.useFakeTimers();
+    let listener: ((event: 'down' | 'up' | 'lost') => void) | undefined;
+    let failNext = 0;
+    const starts: number[] = [];
+    const adapter: ChannelAdapter = {
+      name: 'discord',
+      async start() {
+        starts.push(Date.now());
+        if (failNext > 0) {
+          failNext -= 1;
+          throw new Error('ECONNREFUSED');
+        }
+      },
+      stop: async () => {},
+      send: async () => {},
+      watch: (registered) => {
+        listener = registered;
+      },
+    };
+    const supervisor = createChannelSupervisor({
+      channels: [{ adapter, reconnect: SETTINGS }],
+      logger,
+      random: () => 0.999999,
+    });
+    await supervisor.start(handler);
+    listener?.('down');
+    expect(supervisor.states()).toEqual({ discord: 'retrying' });
+    listener?.('up');
+    expect(supervisor.states()).toEqual({ discord: 'connected' });
+
+    failNext = 2;
+    const before = Date.now();
+    listener?.('lost');
+    expect(supervisor.states()).toEqual({ discord: 'retrying' });
+    await vi.runAllTimersAsync();
+    expect(supervisor.states()).toEqual({ discord: 'connected' });
+    // Started again at once, then after 100 and 200 ms.
+    expect(starts.slice(1).map((at) => at - before)).toEqual([0, 100, 300]);
+    await supervisor.stop();
+  });
+
   it('fails the start when a channel without reconnect settings (the web chat) cannot start', async () => {
     const { adapter } = flakyAdapter({ failures: 1 });
     const supervisor = createChannelSupervisor({ channels: [{ adapter }], logger });

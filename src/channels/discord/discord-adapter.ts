@@ -5,7 +5,13 @@ import type { Logger } from '../../logging/index.js';
 import { botLimitMessage, botReplyMessage, createBotTurnLimit } from '../bot-turns.js';
 import { type ChannelMemory, createLocalMemory, createRecall } from '../memory.js';
 import { splitMessage } from '../split-message.js';
-import type { ChannelAdapter, DeliveryRoute, InboundHandler, OutboundMessage } from '../types.js';
+import type {
+  ChannelAdapter,
+  ConnectionEvent,
+  DeliveryRoute,
+  InboundHandler,
+  OutboundMessage,
+} from '../types.js';
 import { describeMessage, routeKey, toInbound } from './inbound.js';
 import { type DiscordConfig, type HearCandidate, shouldHear } from './should-hear.js';
 
@@ -51,6 +57,8 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): ChannelAda
   const lastMessage = new Map<string, string>();
   /** DM channel ids by user id, learnt from inbound DMs. */
   const directChannels = new Map<string, string>();
+  /** Told how the connection fares once started (the channel supervisor). */
+  let watcher: ((event: ConnectionEvent, error?: unknown) => void) | undefined;
   /** Typing per route, held by every turn running there; a reply or the last turn's end stops it. */
   const typing = new Map<string, { timer: NodeJS.Timeout; holders: number }>();
 
@@ -163,6 +171,13 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): ChannelAda
         });
       });
       created.on(Events.Error, (error) => logger.error({ err: error }, 'discord client error'));
+      // discord.js reconnects by itself; a shard that will not reconnect is lost for good.
+      created.on(Events.ShardReconnecting, () => watcher?.('down'));
+      created.on(Events.ShardResume, () => watcher?.('up'));
+      created.on(Events.ShardReady, () => watcher?.('up'));
+      created.on(Events.ShardDisconnect, (event) =>
+        watcher?.('lost', new Error(`gateway closed (${event.code})`)),
+      );
       const ready = once(created, Events.ClientReady);
       // Awaited only after a successful login; a failed login must not leave it unhandled.
       ready.catch(() => undefined);
@@ -176,6 +191,9 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): ChannelAda
         throw error;
       }
       logger.info({ user: created.user?.tag, guilds: created.guilds.cache.size }, 'discord connected');
+    },
+    watch(listener) {
+      watcher = listener;
     },
     // discord.js turns a 401 from Discord into its TokenInvalid error.
     tokenRefused: (error) => (error as { code?: unknown } | undefined)?.code === 'TokenInvalid',

@@ -34,6 +34,11 @@ export interface BoltApp {
   start(): Promise<void>;
   /** Stops receiving and resolves once the Socket Mode WebSocket is closed (its timers with it). */
   stop(): Promise<void>;
+  /**
+   * Socket Mode: `listener` is called when the connection dropped (after `start`, before `stop`)
+   * and connecting again at once failed; the app then waits for `stop` and `start`.
+   */
+  onLost(listener: (error: unknown) => void): void;
 }
 
 /**
@@ -84,6 +89,8 @@ export function createBoltApp(options: {
       requestListener: receiver.requestListener,
       start: () => app.init(),
       stop: async () => {},
+      // Slack POSTs to us: there is no connection to lose.
+      onLost: () => {},
     };
   }
   if (config.appToken === undefined) throw new Error('channels.slack.appToken is required in socket mode');
@@ -91,16 +98,44 @@ export function createBoltApp(options: {
     appToken: config.appToken,
     logger: boltLogger,
     installerOptions: { clientOptions },
+    // The client's own reconnect gives up for good, with an unhandled rejection, when
+    // apps.connections.open cannot be reached (a network error is "unrecoverable" to it). So the
+    // reconnect is done here: at once, and when that fails the channel supervisor backs off.
+    autoReconnectEnabled: false,
   });
   const app = newApp(receiver);
+  let active = false;
+  let reconnecting = false;
+  let lost: ((error: unknown) => void) | undefined;
+  receiver.client.on('disconnected', () => {
+    // Slack rotated the connection (its `disconnect` message), or the connection dropped.
+    if (!active || reconnecting) return;
+    reconnecting = true;
+    receiver.client.start().then(
+      () => {
+        reconnecting = false;
+      },
+      (error: unknown) => {
+        reconnecting = false;
+        if (!active) return;
+        active = false;
+        lost?.(error);
+      },
+    );
+  });
   return {
     app,
     startClient,
+    onLost: (listener) => {
+      lost = listener;
+    },
     async start() {
       await app.init();
       await app.start();
+      active = true;
     },
     async stop() {
+      active = false;
       const closed = new Promise<void>((resolve) => receiver.client.once('disconnected', () => resolve()));
       await app.stop();
       // `stop()` returns before the WebSocket has closed; without this wait a 30 s timer keeps Node alive.

@@ -227,6 +227,13 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
       logger.info({ mode: config.mode, botUserId }, 'slack connected');
     },
     tokenRefused: isRefusedTokenError,
+    watch(listener) {
+      bolt.onLost((error) => {
+        connected = false;
+        logger.warn({ err: error }, 'slack connection lost; reconnecting failed');
+        listener('lost', error);
+      });
+    },
     async stop() {
       onInbound = undefined;
       connected = false;
