@@ -1,4 +1,4 @@
-import type { OutboundMessage } from '../channels/index.js';
+import type { DispatchResult, OutboundMessage } from '../channels/index.js';
 import type { Config } from '../config/index.js';
 import type { Logger } from '../logging/index.js';
 import type { Router } from '../routing/index.js';
@@ -21,6 +21,9 @@ import {
 
 /** A message between agents, or from an agent to a chat route (`messages.send`, `store.sendMessage`). */
 export type OutgoingMessage = CoreMessage;
+
+/** How long past the drain a stop waits for wake turns to end (a turn may ignore its abort). */
+const SETTLE_GRACE_MS = 5000;
 
 export const mainSessionKey = (agentId: string) => `agent:${agentId}:main`;
 
@@ -45,6 +48,9 @@ export function buildSignals(options: {
   const agentIds = Object.keys(config.agents);
   const queue = createSignalQueue({ store: options.store, logger, agents: agentIds });
   const coordinator = config.communication.coordinatorAgent ?? config.defaultAgent;
+  /** The bookkeeping of each wake turn under way (it resolves once its signals are settled). */
+  const answering = new Set<Promise<void>>();
+  let stopping = false;
 
   async function post(routeName: string, text: string): Promise<void> {
     const target = config.routes[routeName];
@@ -107,14 +113,39 @@ export function buildSignals(options: {
         merged,
       })),
     )}`;
-    const { done } = await options.router().startTurn({
-      sessionKey: mainSessionKey(agentId),
-      agentId,
-      route: { channel: 'internal', chatType: 'direct', chatId: mainSessionKey(agentId) },
-      entry: { role: 'system', text },
-      senderId: 'system:signals',
-    });
-    void done.catch((error: unknown) => logger.warn({ err: error, agent: agentId }, 'signal turn failed'));
+    let started: { done: Promise<DispatchResult> };
+    try {
+      started = await options.router().startTurn({
+        sessionKey: mainSessionKey(agentId),
+        agentId,
+        route: { channel: 'internal', chatType: 'direct', chatId: mainSessionKey(agentId) },
+        entry: { role: 'system', text },
+        senderId: 'system:signals',
+      });
+    } catch (error) {
+      await queue.restore(signals);
+      throw error;
+    }
+    settleWhenAnswered(agentId, signals, started.done);
+  }
+
+  /**
+   * The signals are forgotten once the turn they woke has ended, unless the stop aborted it or
+   * dropped it from the queue: then they stay stored and the next start delivers them again.
+   */
+  function settleWhenAnswered(agentId: string, signals: Signal[], done: Promise<DispatchResult>): void {
+    const settled = done
+      .then(
+        async (result) => {
+          if (stopping && result.status === 'interrupted') return;
+          await queue.acknowledge(signals);
+        },
+        (error: unknown) =>
+          logger.warn({ err: error, agent: agentId }, 'signal turn not run; its signals stay pending'),
+      )
+      .catch((error: unknown) => logger.warn({ err: error, agent: agentId }, 'answered signals not cleared'));
+    answering.add(settled);
+    void settled.finally(() => answering.delete(settled));
   }
 
   const agents = () =>
@@ -153,7 +184,30 @@ export function buildSignals(options: {
 
   return {
     queue,
-    scheduler,
+    /** The tick; `stop` also marks the gateway as stopping, so wake turns it aborts keep their signals. */
+    scheduler: {
+      ...scheduler,
+      async stop(): Promise<void> {
+        stopping = true;
+        await scheduler.stop();
+      },
+    },
+    /**
+     * Resolves once every wake turn under way has ended and its signals are settled, or after the
+     * drain and a grace (a turn that ignores the stop must not hold it): await it after the
+     * router has closed and before the store closes.
+     */
+    async settled(): Promise<void> {
+      const deadline = Date.now() + config.gateway.drainTimeoutMs + SETTLE_GRACE_MS;
+      while (answering.size > 0 && Date.now() < deadline) {
+        let timer: NodeJS.Timeout | undefined;
+        const expiry = new Promise<void>((resolve) => {
+          timer = setTimeout(resolve, Math.max(0, deadline - Date.now()));
+        });
+        await Promise.race([Promise.all([...answering]), expiry]);
+        clearTimeout(timer);
+      }
+    },
     agents,
     record,
     /**

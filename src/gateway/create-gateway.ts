@@ -389,6 +389,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     await restartNote;
     await router?.close(config.gateway.drainTimeoutMs);
     await subagentsClosed;
+    // Wake turns the drain ended clear their signals (or keep them for the next start) before the store closes.
+    await signals?.settled();
     await toolpackRuntime?.stop();
     await channels?.stop();
     await http?.close();

@@ -10,7 +10,8 @@ const RANK: Record<string, number> = { P0: 0, P1: 1, P2: 2, P3: 3 };
  * busy agent is not woken once per repeat: the count goes up and every distinct payload is kept
  * (`payloads`, oldest first; `payload` is the newest), so no message body is lost. Signals of
  * different priorities are never merged: a merge never changes a priority. `take` hands out what
- * one wake-up delivers: every P0/P1 pending together, else the single most urgent P2/P3 (oldest first).
+ * one wake-up delivers: every P0/P1 pending together, else the single most urgent P2/P3 (oldest
+ * first); what it took stays stored until `acknowledge`.
  * With `agents`, a signal for any other target is refused, naming it.
  */
 export function createSignalQueue(options: {
@@ -109,7 +110,11 @@ export function createSignalQueue(options: {
       );
     },
 
-    /** Removes and returns what one wake-up of the agent delivers. */
+    /**
+     * Takes what one wake-up of the agent delivers out of the queue. They stay in the store until
+     * `acknowledge` (their turn has ended), so a stop or crash before then delivers them again at
+     * the next start; `restore` puts back a batch whose turn did not start.
+     */
     async take(agentId: string): Promise<Signal[]> {
       const queue = await all();
       const mine = [...queue.values()]
@@ -120,11 +125,19 @@ export function createSignalQueue(options: {
         );
       const urgent = mine.filter((signal) => signal.priority === 'P0' || signal.priority === 'P1');
       const batch = urgent.length > 0 ? urgent : mine.slice(0, 1);
-      for (const signal of batch) {
-        queue.delete(signal.id);
-        await pending.delete(signal.id);
-      }
+      for (const signal of batch) queue.delete(signal.id);
       return batch;
+    },
+
+    /** Forgets taken signals: the turn they woke has ended. */
+    async acknowledge(signals: readonly Signal[]): Promise<void> {
+      for (const signal of signals) await pending.delete(signal.id);
+    },
+
+    /** Puts taken signals back in the queue (their turn did not start). */
+    async restore(signals: readonly Signal[]): Promise<void> {
+      const queue = await all();
+      for (const signal of signals) queue.set(signal.id, signal);
     },
   };
 }

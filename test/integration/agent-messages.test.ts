@@ -91,6 +91,26 @@ describe('messages.send', () => {
     expect(lastText(lowWake)).not.toContain('"priority":"P2"');
   });
 
+  it('a message whose wake turn a restart interrupts arrives after it, once', async () => {
+    const { gateway, script, requestsOf, mainSends } = await setup();
+    script(OPS, { hang: true });
+    await mainSends([{ recipient: 'ops', body: 'survive the restart', priority: 'P1' }]);
+    await expect.poll(() => requestsOf(OPS).length).toBe(1);
+    const interrupted = requestsOf(OPS)[0];
+
+    await gateway.restart();
+    await interrupted?.disconnected;
+    await expect.poll(() => requestsOf(OPS).length, { timeout: 10_000 }).toBe(2);
+    expect(lastText(requestsOf(OPS)[1])).toContain('survive the restart');
+
+    // Answered now: after another restart, the next wake carries only the next message.
+    await gateway.restart();
+    await mainSends([{ recipient: 'ops', body: 'the next one', priority: 'P1' }]);
+    await expect.poll(() => requestsOf(OPS).length, { timeout: 10_000 }).toBe(3);
+    expect(lastText(requestsOf(OPS)[2])).toContain('the next one');
+    expect(lastText(requestsOf(OPS)[2])).not.toContain('survive the restart');
+  });
+
   it('refuses a recipient that is not an agent, naming it; `user` goes to the coordinator’s chat', async () => {
     const { gateway, requestsOf, mainSends } = await setup();
     const events = await openEvents(gateway, 'local');

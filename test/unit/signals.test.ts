@@ -46,6 +46,20 @@ describe('the signal queue', () => {
     expect(signals.hasPending('pm')).toBe(false);
   });
 
+  it('keeps taken signals stored until acknowledged: a new queue on the store delivers them again', async () => {
+    const store = await createStore({ url: 'memory://', stateDir: '.', logger });
+    const first = createSignalQueue({ store, logger });
+    await first.record({ kind: 'wake', targetAgent: 'pm', priority: 'P1', payload: 'a' }, 'test');
+    const taken = await first.take('pm');
+    expect(taken.map((signal) => signal.payload)).toEqual(['a']);
+    expect(await first.take('pm')).toEqual([]);
+    // The process stops before the wake turn ends: the next one has it again.
+    const second = createSignalQueue({ store, logger });
+    expect((await second.take('pm')).map((signal) => signal.payload)).toEqual(['a']);
+    await second.acknowledge(taken);
+    expect(await createSignalQueue({ store, logger }).take('pm')).toEqual([]);
+  });
+
   it('refuses a signal for a target that is not an agent, naming it', async () => {
     const store = await createStore({ url: 'memory://', stateDir: '.', logger });
     const signals = createSignalQueue({ store, logger, agents: ['pm', 'qa'] });
