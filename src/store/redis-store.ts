@@ -7,8 +7,11 @@ import type { Store } from './types.js';
 const CONNECT_TIMEOUT_MS = 5000;
 
 /**
- * The Redis store (`redis://…`): one client shared by every namespace. The first connection
- * must succeed (a wrong URL fails the start at once); later drops are retried by the client.
+ * The Redis store (`redis://…`, with `redis://:password@…` or `redis://user:password@…` for a
+ * server that needs one): one client shared by every namespace. The first connection and a PING
+ * must succeed (a wrong URL or password, or none where the server needs one, fails the start at
+ * once); later drops are retried by the client. The password never reaches a log or an error:
+ * both name the server by `describeRedis`.
  */
 export async function openRedisStore(url: string, logger: Logger): Promise<Store> {
   const location = describeRedis(url);
@@ -23,7 +26,8 @@ export async function openRedisStore(url: string, logger: Logger): Promise<Store
   let failFirst: ((error: unknown) => void) | undefined;
   try {
     await Promise.race([
-      client.connect(),
+      // A server with requirepass accepts the connection and refuses the first command (NOAUTH).
+      client.connect().then(() => client.ping()),
       new Promise((_, reject) => {
         failFirst = reject;
         client.once('error', reject);
@@ -66,11 +70,38 @@ export async function openRedisStore(url: string, logger: Logger): Promise<Store
 }
 
 /** The URL without credentials, for logs and errors. */
-function describeRedis(url: string): string {
+export function describeRedis(url: string): string {
   try {
     const parsed = new URL(url);
     return `${parsed.protocol}//${parsed.host}${parsed.pathname === '/' ? '' : parsed.pathname}`;
   } catch {
     return 'redis://(unparseable url)';
+  }
+}
+
+export type RedisAuthProbe = { ok: true; needsPassword: boolean } | { ok: false; reason: string };
+
+/**
+ * Whether the Redis server `url` names answers a client that sends no password (doctor warns:
+ * anyone who can reach the port can read every transcript). Connects once, without the URL's
+ * credentials and without retries; the reason for a failure names the server, never the password.
+ */
+export async function probeRedisWithoutPassword(url: string): Promise<RedisAuthProbe> {
+  const location = describeRedis(url);
+  const client = createClient({
+    url: location,
+    socket: { connectTimeout: CONNECT_TIMEOUT_MS, reconnectStrategy: false },
+  });
+  client.on('error', () => {});
+  try {
+    await client.connect();
+    await client.ping();
+    return { ok: true, needsPassword: false };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    if (/NOAUTH|WRONGPASS/.test(message)) return { ok: true, needsPassword: true };
+    return { ok: false, reason: `cannot connect to ${location}: ${message}` };
+  } finally {
+    if (client.isOpen) client.destroy();
   }
 }

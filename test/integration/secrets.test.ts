@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
+import { startRedisServer } from '../helpers/redis-server.js';
 
 let gateway: TestGateway | undefined;
 
@@ -54,5 +55,33 @@ describe('secrets in logs', () => {
     expect(output).not.toContain('configured-token-abcdefghij');
     expect(output).not.toContain(apiKey);
     expect(readyLines(gateway)[0]).toContain('sign in with /?token=<token from http.token>');
+  });
+
+  it('keeps a Redis password in store.url secret: redacted in /config get, never logged', async () => {
+    const password = 'redis-secret-0123456789';
+    const redis = await startRedisServer({ requirepass: password });
+    try {
+      gateway = await startTestGateway({
+        config: {
+          http: { port: 0, token: 'configured-token-abcdefghij' },
+          store: { url: `redis://:${password}@127.0.0.1:${redis.port}` },
+        },
+      });
+      const shown = await gateway.send('/config get store');
+      expect(shown.status).toBe(200);
+      const text = shown.body.replies.map((reply: { text: string }) => reply.text).join('\n');
+      expect(text).toContain('__SWITCHBOARD_REDACTED__');
+      expect(text).not.toContain(password);
+      const sent = await gateway.send(`the store password is ${password}`);
+      const transcript = await gateway.request('GET', `/api/sessions/${sent.body.sessionKey}/transcript`);
+      expect(JSON.stringify(transcript.body)).not.toContain(password);
+      await gateway.restart();
+      expect(gateway.logLines.join('')).toContain(`redis://127.0.0.1:${redis.port}`);
+      expect(gateway.logLines.join('')).not.toContain(password);
+    } finally {
+      await gateway?.dispose();
+      gateway = undefined;
+      await redis.stop();
+    }
   });
 });

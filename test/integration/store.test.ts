@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logging/index.js';
-import { createStore, type Store } from '../../src/store/index.js';
+import { createStore, probeRedisWithoutPassword, type Store } from '../../src/store/index.js';
 import { type RedisServer, startRedisServer } from '../helpers/redis-server.js';
 
 const { logger } = createLogger({ level: 'silent' });
@@ -118,6 +118,78 @@ describe('the Redis store (real redis-server)', () => {
     expect(error.code).toBe('STORE_UNAVAILABLE');
     expect(error.message).toContain('redis://127.0.0.1:1');
     expect(error.message).not.toContain('hunter2');
+  });
+});
+
+describe('the Redis store with a password (real redis-server with requirepass and an ACL user)', () => {
+  // URL-encoded in store.url, as a password with `:`, `@` or `/` must be.
+  const PASSWORD = 'pa:ss@wo/rd-0123456789';
+  const USER_PASSWORD = 'alice-password-9876543210';
+  let redis: RedisServer;
+  let open: RedisServer;
+  beforeAll(async () => {
+    [redis, open] = await Promise.all([
+      startRedisServer({ requirepass: PASSWORD, users: [{ name: 'alice', password: USER_PASSWORD }] }),
+      startRedisServer(),
+    ]);
+  });
+  afterAll(async () => {
+    await Promise.all([redis?.stop(), open?.stop()]);
+  });
+
+  const withPassword = (user: string, password: string) =>
+    `redis://${user}:${encodeURIComponent(password)}@127.0.0.1:${redis.port}`;
+
+  function collectingLogger() {
+    const lines: string[] = [];
+    const handle = createLogger({ level: 'debug', destination: { write: (line) => void lines.push(line) } });
+    return { lines, logger: handle.logger };
+  }
+
+  it('connects with the password in store.url, keeps the contract, and names the server without it', async () => {
+    const log = collectingLogger();
+    const store = await createStore({
+      url: withPassword('', PASSWORD),
+      stateDir: await tempDir(),
+      logger: log.logger,
+    });
+    expect(store.location).toBe(redis.url);
+    await checkContract(store);
+    await store.close();
+    expect(log.lines.join('')).not.toContain(encodeURIComponent(PASSWORD));
+  });
+
+  it('connects as an ACL user (redis://user:password@…)', async () => {
+    const store = await createStore({
+      url: withPassword('alice', USER_PASSWORD),
+      stateDir: await tempDir(),
+      logger,
+    });
+    await store.namespace<string>('sessions').set('k', 'v');
+    expect(await store.namespace<string>('sessions').get('k')).toBe('v');
+    expect(store.location).toBe(redis.url);
+    await store.close();
+  });
+
+  it('refuses to start with a wrong password or none, naming the server and never the password', async () => {
+    for (const url of [withPassword('', 'wrong-password-000'), redis.url, withPassword('alice', PASSWORD)]) {
+      const error = await createStore({ url, stateDir: await tempDir(), logger }).catch((e) => e);
+      expect(error.code).toBe('STORE_UNAVAILABLE');
+      expect(error.message).toContain(redis.url);
+      expect(error.message).not.toContain('wrong-password-000');
+      expect(error.message).not.toContain(encodeURIComponent(PASSWORD));
+    }
+  });
+
+  it('tells a server that needs a password from one that answers without', async () => {
+    expect(await probeRedisWithoutPassword(withPassword('', PASSWORD))).toEqual({
+      ok: true,
+      needsPassword: true,
+    });
+    expect(await probeRedisWithoutPassword(open.url)).toEqual({ ok: true, needsPassword: false });
+    const unreachable = await probeRedisWithoutPassword('redis://:secret-xyz@127.0.0.1:1');
+    expect(unreachable.ok).toBe(false);
+    expect(JSON.stringify(unreachable)).not.toContain('secret-xyz');
   });
 });
 
