@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { ChannelsSchema } from './schema-channels.js';
-import { Secret, Strict, StringEnum, TOOL_PROTECTED_KEYWORD } from './schema-helpers.js';
+import { SECRET_KEYWORD, Secret, Strict, StringEnum, TOOL_PROTECTED_KEYWORD } from './schema-helpers.js';
 import { ToolsSchema } from './schema-tools.js';
 
 /**
@@ -167,9 +167,10 @@ export const ConfigSchema = Strict(
           Type.String({
             pattern: '^(sqlite|memory|redis|rediss)://',
             description:
-              'Where sessions and transcripts live: `sqlite://<file>`, `memory://` (lost on restart) or `redis://host:port`. Default: SQLite in `<stateDir>/switchboard.sqlite`.',
+              'Where sessions and transcripts live: `sqlite://<file>`, `memory://` (lost on restart) or `redis://host:port` (`redis://:password@host:port` or `redis://user:password@host:port` for a server with a password; URL-encode `:`, `@` and `/` in it). Secret: shown redacted, never logged. Default: SQLite in `<stateDir>/switchboard.sqlite`.',
             // Where every transcript is written, with a Redis password when it has one.
             [TOOL_PROTECTED_KEYWORD]: true,
+            [SECRET_KEYWORD]: true,
           }),
         ),
       },

@@ -23,7 +23,7 @@ import { createHttpServer, type HttpServer, SLACK_EVENTS_PATH } from '../http/in
 import type { LoggerHandle } from '../logging/index.js';
 import { createRouter, type Router } from '../routing/index.js';
 import { createRunStore, createSessionStore, createSubagentRegistry } from '../sessions/index.js';
-import { createStore, type Store } from '../store/index.js';
+import { createStore, type Store, storeUrlSecrets } from '../store/index.js';
 import { createSubagentManager, type SubagentManager } from '../subagents/index.js';
 import {
   checkWebuiHandlers,
@@ -126,7 +126,14 @@ export function createGateway(options: GatewayOptions): Gateway {
     if (tightened.length > 0)
       logger.info({ stateDir, entries: tightened.slice(0, 20) }, 'state dir made private');
     const token = await resolveHttpToken(config.http.token, stateDir);
-    const secrets = [...new Set([...collectSecretValues(config), token.token])];
+    // store.url is secret only as far as it carries a password: a plain location stays readable.
+    const secrets = [
+      ...new Set([
+        ...collectSecretValues(config).filter((secret) => secret !== config.store.url),
+        ...storeUrlSecrets(config.store.url),
+        token.token,
+      ]),
+    ];
     // A new token is shown once, in the ready line, and only on a terminal, so the web chat can be
     // opened; in a log file it would stay readable. After that it is a secret like the others.
     const showToken = token.source === 'generated' && options.showTokenLink === true;

@@ -33,3 +33,27 @@ export async function createStore(options: CreateStoreOptions): Promise<Store> {
     `store.url: unsupported scheme in "${url}" (use sqlite://, memory:// or redis://)`,
   );
 }
+
+/**
+ * The secret parts of a store URL, for the log scrubber: the URL and its password (as written and
+ * decoded) when it carries one. A URL without credentials is not secret, so the store's location
+ * stays readable in the log.
+ */
+export function storeUrlSecrets(url: string | undefined): string[] {
+  if (url === undefined) return [];
+  let password = '';
+  try {
+    password = new URL(url).password;
+  } catch {
+    return [url];
+  }
+  if (password === '') return [];
+  const decoded = (() => {
+    try {
+      return decodeURIComponent(password);
+    } catch {
+      return password;
+    }
+  })();
+  return [...new Set([url, password, decoded])];
+}

@@ -29,6 +29,8 @@ const CHANNEL_SECRETS = [
 ];
 const STALE = 'config changed since last load; re-run config.get and retry';
 
+/** A Redis URL with a password: store.url is a secret too. */
+const STORE_URL = 'redis://:store-password-0123@127.0.0.1:6390';
 /** Every secret field of the schema is set: by `${ENV}` references and by a literal value. */
 const CONFIG_TEXT = `// Gateway config for the editor test.
 {
@@ -40,6 +42,7 @@ const CONFIG_TEXT = `// Gateway config for the editor test.
     "port": 8787,
     "token": "\${TEST_HTTP_TOKEN}"
   },
+  "store": { "url": "${STORE_URL}" },
   /* owners block */
   "owners": ["webchat:local"],
   "agents": {
@@ -67,6 +70,8 @@ const CONFIG_TEXT = `// Gateway config for the editor test.
 `;
 const SECRET_TEXTS = [
   ...Object.values(environment),
+  STORE_URL,
+  'store-password-0123',
   LITERAL_KEY,
   ...CHANNEL_SECRETS,
   '${TEST_HTTP_TOKEN}',
@@ -366,6 +371,7 @@ describe('secrets', () => {
   it('the fixture sets every secret field of the schema', () => {
     expect(findSecretPaths().map((secretPath) => secretPath.join('.'))).toEqual([
       'http.token',
+      'store.url',
       'models.*.apiKey',
       'channels.slack.botToken',
       'channels.slack.appToken',
