@@ -2,6 +2,8 @@ import type { ChannelCredentialCheck } from '../channels/index.js';
 import type { Config, LoadedConfig } from '../config/index.js';
 import { describeProblem, loadStartable, type StartCheckReport } from '../gateway/index.js';
 import { createLogger } from '../logging/index.js';
+import { describeStoreUrl } from '../store/index.js';
+import { checkDeployment, printDoctorLines } from './doctor-deployment.js';
 
 /**
  * `switchboard doctor`: the gateway's start check (the one the config editor and restarts use)
@@ -24,6 +26,8 @@ export async function runDoctor(options: { config?: string }): Promise<void> {
   const report = checked.report as StartCheckReport;
   process.stdout.write(`${summary(loaded, report).join('\n')}\n`);
   printChannels(report.channels);
+  // Warnings only: a Redis store without a password, a running gateway's failing scheduler hooks.
+  printDoctorLines(await checkDeployment(loaded.config));
   let healthy = true;
   if (!checked.ok) {
     // Issues other than a refused channel (printed above, with its own line).
@@ -60,7 +64,7 @@ function summary(loaded: LoadedConfig, report: StartCheckReport): string[] {
     `config: ${loaded.path ?? 'none found; built-in defaults'} (hash ${loaded.hash.slice(0, 12)})`,
     `state dir: ${config.stateDir}`,
     `http: ${config.http.host}:${config.http.port}, token ${config.http.token ? 'from config' : 'from <stateDir>/http-token'}`,
-    `store: ${config.store.url ?? `sqlite (default, in ${config.stateDir})`}`,
+    `store: ${config.store.url ? describeStoreUrl(config.store.url) : `sqlite (default, in ${config.stateDir})`}`,
     `agents: ${Object.entries(config.agents)
       .map(([id, agent]) => `${id}${agent.model ? ` → ${agent.model}` : ' (no model)'}`)
       .join(', ')} (default ${config.defaultAgent})`,

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { SwitchboardError } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
 import { createKeyvStore } from './keyv-store.js';
-import { openRedisStore } from './redis-store.js';
+import { describeRedis, openRedisStore } from './redis-store.js';
 import { openSqliteStore } from './sqlite-store.js';
 import type { Store } from './types.js';
 
@@ -56,4 +56,9 @@ export function storeUrlSecrets(url: string | undefined): string[] {
     }
   })();
   return [...new Set([url, password, decoded])];
+}
+
+/** A store URL as logs and doctor show it: a Redis URL without its credentials. */
+export function describeStoreUrl(url: string): string {
+  return /^rediss?:\/\//.test(url) ? describeRedis(url) : url;
 }

@@ -1,0 +1,100 @@
+import { readFile } from 'node:fs/promises';
+import { networkInterfaces } from 'node:os';
+import path from 'node:path';
+import type { Config } from '../config/index.js';
+import type { HookHealth } from '../signals/index.js';
+import { describeStoreUrl, probeRedisWithoutPassword } from '../store/index.js';
+
+const ASK_TIMEOUT_MS = 3000;
+
+/** One line of doctor's output: information on stdout, a warning on stderr. */
+export interface DoctorLine {
+  warning: boolean;
+  text: string;
+}
+
+/**
+ * Doctor's look at the deployment around the config: whether the Redis store answers without a
+ * password, and, when a gateway is running on this config's address, its toolpacks' scheduler
+ * hooks (asked with the token from `http.token` or `<stateDir>/http-token`). Both are warnings:
+ * the gateway starts anyway, so they do not change doctor's exit code.
+ */
+export async function checkDeployment(config: Config): Promise<DoctorLine[]> {
+  return [...(await checkRedisPassword(config.store.url)), ...(await askRunningGateway(config))];
+}
+
+/** Prints the lines: warnings on stderr with `warning: `, the rest on stdout. */
+export function printDoctorLines(lines: readonly DoctorLine[]): void {
+  for (const line of lines) {
+    if (line.warning) process.stderr.write(`warning: ${line.text}\n`);
+    else process.stdout.write(`${line.text}\n`);
+  }
+}
+
+async function checkRedisPassword(url: string | undefined): Promise<DoctorLine[]> {
+  if (!url || !/^rediss?:\/\//.test(url)) return [];
+  const location = describeStoreUrl(url);
+  const probe = await probeRedisWithoutPassword(url);
+  // Unreachable: the start check reports that; nothing to add about passwords.
+  if (!probe.ok) return [];
+  if (probe.needsPassword) return [{ warning: false, text: `store: ${location} requires a password` }];
+  return [
+    {
+      warning: true,
+      text: `store: the Redis server at ${location} accepts connections without a password: anyone who can reach it reads every transcript. Set requirepass (or an ACL user) and put it in store.url as redis://:<password>@host:port`,
+    },
+  ];
+}
+
+async function askRunningGateway(config: Config): Promise<DoctorLine[]> {
+  const host = localAddress(config.http.host);
+  if (!host) {
+    return [
+      { warning: false, text: `gateway: ${config.http.host} is not an address of this machine; not asked` },
+    ];
+  }
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${config.http.port}`;
+  const token = config.http.token ?? (await readTokenFile(config.stateDir));
+  if (!token) return [{ warning: false, text: `gateway: no token file in ${config.stateDir}; not asked` }];
+  let response: Response;
+  try {
+    response = await fetch(`${url}/api/toolpacks`, {
+      headers: { authorization: `Bearer ${token}` },
+      signal: AbortSignal.timeout(ASK_TIMEOUT_MS),
+    });
+  } catch {
+    return [{ warning: false, text: `gateway: none running at ${url}; scheduler hooks not checked` }];
+  }
+  if (!response.ok) {
+    return [{ warning: true, text: `gateway at ${url} answered ${response.status} to GET /api/toolpacks` }];
+  }
+  const report = (await response.json().catch(() => ({}))) as { schedulerHooks?: HookHealth[] };
+  const hooks = report.schedulerHooks ?? [];
+  const failing = hooks.filter((hook) => hook.status === 'failing');
+  if (failing.length === 0) {
+    return [{ warning: false, text: `gateway: running at ${url}; scheduler hooks ok (${hooks.length})` }];
+  }
+  return failing.map((hook) => ({
+    warning: true,
+    text: `gateway at ${url}: the ${hook.toolpackId} scheduler hook is failing (${hook.failures} failures in a row since ${hook.since}; next try in ${hook.backoffMs} ms): ${hook.error}`,
+  }));
+}
+
+async function readTokenFile(stateDir: string): Promise<string | undefined> {
+  const text = await readFile(path.join(path.resolve(stateDir), 'http-token'), 'utf8').catch(() => '');
+  return text.trim() || undefined;
+}
+
+/**
+ * Where to reach a gateway bound to `host` from this machine: loopback for a loopback or
+ * wildcard bind, the address itself when it is one of this machine's; otherwise undefined (the
+ * token is sent only to this machine).
+ */
+function localAddress(host: string): string | undefined {
+  if (host === '0.0.0.0' || host === 'localhost' || host === '') return '127.0.0.1';
+  if (host === '::') return '::1';
+  const own = Object.values(networkInterfaces())
+    .flat()
+    .map((entry) => entry?.address);
+  return own.includes(host) ? host : undefined;
+}
