@@ -8,6 +8,8 @@ import type { SessionLanes } from './session-lanes.js';
 
 /** Starts that may die while answering one message before it is given up (a message that crashes the gateway). */
 const MAX_ATTEMPTS = 3;
+/** How far back a resumed message's entry is looked for in its transcript. */
+const RECENT_ENTRIES = 200;
 
 export interface IntakeOptions {
   config: Config;
@@ -72,11 +74,21 @@ export function createIntake(options: IntakeOptions) {
     return kept;
   }
 
+  /**
+   * The process may have died between writing the entry to the transcript and noting that on the
+   * inbox item: the entry is found by its platform message id, so it is not written twice.
+   */
+  async function writtenEntry(item: InboxItem) {
+    const tail = await options.sessions.transcript(item.sessionKey, { last: RECENT_ENTRIES });
+    return tail.find((entry) => entry.role === 'user' && entry.messageId === item.entry.messageId);
+  }
+
   /** A message left by the last process: queued again, or given up after MAX_ATTEMPTS starts died answering it. */
   async function requeue(item: InboxItem): Promise<void> {
     const agent = config.agents[item.agentId];
     if (agent && item.attempts < MAX_ATTEMPTS) {
-      void queue(item, agent).catch((error: unknown) =>
+      const written = item.stored ?? (await writtenEntry(item));
+      void queue(written ? { ...item, stored: written } : item, agent).catch((error: unknown) =>
         logger.warn({ err: error, session: item.sessionKey }, 'resumed message not answered'),
       );
       return;

@@ -1,4 +1,9 @@
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/logging/index.js';
+import { createInbox } from '../../src/routing/inbox.js';
+import { createSessionStore } from '../../src/sessions/index.js';
+import { createStore } from '../../src/store/index.js';
 import { type FakeSlack, startFakeSlack } from '../fakes/fake-slack.js';
 import { createGatedRunner } from '../fakes/gated-runner.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
@@ -90,5 +95,41 @@ describe('a restart that drains', () => {
     await fake.deliver(mention('41.2', '/whoami'));
     await fake.waitForCall('chat.postMessage', (call) => call.args.thread_ts === '41.2');
     expect(gated.turns).toHaveLength(2);
+  });
+});
+
+describe('a crash between two writes', () => {
+  it('answers once a message whose entry reached the transcript before its inbox record said so', async () => {
+    const gated = createGatedRunner();
+    gateway = await startTestGateway({ createRunner: () => gated.runner });
+    const first = gateway.send('first');
+    await gated.waitForOpen(1);
+    gated.releaseNext();
+    await first;
+    await gateway.stop();
+    // The state a SIGKILL leaves right after the turn wrote the entry and before the inbox noted it.
+    const key = 'agent:main:webchat:direct:local';
+    const route = { channel: 'webchat' as const, chatType: 'direct' as const, chatId: 'local' };
+    const entry = {
+      role: 'user' as const,
+      text: 'half done',
+      senderId: 'webchat:local',
+      messageId: 'm-crash',
+    };
+    const logger = createLogger({ level: 'silent' }).logger;
+    const store = await createStore({ url: undefined, stateDir: path.join(gateway.dir, 'data'), logger });
+    await createSessionStore({ store }).append(key, entry);
+    await createInbox({ store }).add({ sessionKey: key, agentId: 'main', route, entry });
+    await store.close();
+
+    gateway = await startTestGateway({ dir: gateway.dir, createRunner: () => gated.runner });
+    await gated.waitForOpen(1);
+    expect(gated.turns.at(-1)?.messages.map((message) => message.text)).toEqual(['half done']);
+    gated.releaseNext();
+    const texts = async () =>
+      ((await gateway?.request('GET', `/api/sessions/${key}/transcript`))?.body.entries ?? []).map(
+        (stored: { text: string }) => stored.text,
+      );
+    await expect.poll(texts).toEqual(['first', 'answered: first', 'half done', 'answered: half done']);
   });
 });
