@@ -31,7 +31,7 @@ export async function checkState(config: Config, logger: Logger): Promise<Config
 async function checkWritableDir(dir: string, where: string, what: string): Promise<ConfigIssue | undefined> {
   let step = 'create it';
   try {
-    await mkdir(dir, { recursive: true });
+    await mkdir(dir, { recursive: true, mode: 0o700 });
     step = 'write in it';
     const probe = path.join(dir, `.start-check-${randomUUID()}`);
     await writeFile(probe, '', { mode: 0o600 });
