@@ -3,10 +3,14 @@ import { createServer, type Server } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { parseConfigText } from '../../src/config/index.js';
+import { checkStartable } from '../../src/gateway/index.js';
+import { createLogger } from '../../src/logging/index.js';
 import type { FakeRequest } from '../fakes/fake-model-server.js';
 import { startFakeOpenAIServer } from '../fakes/fake-openai-server.js';
 import { startFakeSlack } from '../fakes/fake-slack.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
+import { makeTempDir, removeDir } from '../helpers/machine.js';
 import { openEvents } from '../helpers/webchat-events.js';
 
 /**
@@ -204,6 +208,48 @@ describe('credential checks and addresses', () => {
     expect(requests).toBe(0);
     expect(await readFile(gateway.configPath, 'utf8')).toBe(before);
   }, 30_000);
+
+  it('the check itself tries a new address only for an owner: never for via tool, for a typed command it does', async () => {
+    let requests = 0;
+    const elsewhere: Server = createServer((_request, response) => {
+      requests += 1;
+      response
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end('{"ok":false,"error":"invalid_auth"}');
+    });
+    await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise((resolve) => elsewhere.close(() => resolve())));
+    const port = (elsewhere.address() as { port: number }).port;
+    const stateDir = await makeTempDir('switchboard-start-check-');
+    cleanups.push(() => removeDir(stateDir));
+    const slack = (apiUrl: string, botToken = 'xoxb-1') => ({
+      stateDir,
+      store: { url: 'memory://' },
+      channels: { slack: { botToken, appToken: 'xapp-1', apiUrl } },
+    });
+    const parse = (value: object) => parseConfigText(JSON.stringify(value), undefined, {});
+    const running = { config: parse(slack('http://127.0.0.1:9/api/')), toolpackProblems: [] };
+    const next = parse(slack(`http://127.0.0.1:${port}/api/`));
+    const { logger } = createLogger({ level: 'silent' });
+
+    const byTool = await checkStartable(next, undefined, { running, via: 'tool', logger });
+    expect(byTool.issues).toEqual([
+      expect.objectContaining({
+        path: '/channels/slack/apiUrl',
+        message: expect.stringMatching(/^not tried: /),
+      }),
+    ]);
+    expect(requests).toBe(0);
+    // A new token at the address the running config uses is tried there (nothing new learns it).
+    const sameAddress = parse(slack('http://127.0.0.1:9/api/', 'xoxb-2'));
+    const tokenByTool = await checkStartable(sameAddress, undefined, { running, via: 'tool', logger });
+    expect(tokenByTool.issues.map((issue) => issue.path)).toEqual(['/channels/slack']);
+    expect(requests).toBe(0);
+
+    const byOwner = await checkStartable(next, undefined, { running, via: 'command', logger });
+    expect(byOwner.issues.map((issue) => issue.path)).toEqual(['/channels/slack']);
+    expect(requests).toBeGreaterThan(0);
+  });
 });
 
 /** The test gateway's own config (as startTestGateway wrote it), to restore after a bad edit. */
