@@ -77,12 +77,16 @@ export async function runConfigPatch(
     });
     if (!result.ok) return fail(result.error);
     if (!result.changed) {
-      process.stdout.write(`no change; ${result.path} was not written (hash ${result.hash})\n`);
+      const unnoted = notify ? '; no note recorded' : '';
+      process.stdout.write(`no change; ${result.path} was not written (hash ${result.hash})${unnoted}\n`);
       return;
     }
+    let noted = false;
     if (notify?.ok) {
       const stats = { mode: 'config.patch', changedPaths: result.changedPaths, hash: result.hash };
-      await recordShellNote({ stateDir, route: notify.route, note: options.note, stats });
+      const recorded = await recordShellNote({ stateDir, route: notify.route, note: options.note, stats });
+      if (!recorded.ok) fail(recorded.error);
+      noted = recorded.ok;
     }
     const lines = [
       `changed: ${result.changedPaths.join(', ')}`,
@@ -90,7 +94,7 @@ export async function runConfigPatch(
       `hash: ${result.hash}`,
       ...(result.warning ? [`warning: ${result.warning}`] : []),
       'A running gateway picks this up on restart: kill -USR1 <pid> or pm2 sendSignal SIGUSR1 switchboard',
-      ...(options.notify ? [`${options.notify} gets a note after the restart`] : []),
+      ...(noted ? [`${options.notify} gets a note after the restart`] : []),
     ];
     process.stdout.write(`${lines.join('\n')}\n`);
   } catch (error) {

@@ -21,12 +21,13 @@ export function parseNotifyRoute(text: string): NotifyRoute {
   };
 }
 
+/** Records the note; a state dir it cannot write is reported, not thrown (the edit is already written). */
 export async function recordShellNote(options: {
   stateDir: string;
   route: DeliveryRoute;
   note: string | undefined;
   stats: Record<string, unknown>;
-}): Promise<void> {
+}): Promise<{ ok: true } | { ok: false; error: string }> {
   const logger = createLogger({ level: 'warn', destination: process.stderr }).logger;
   const { route } = options;
   const intent = newRestartIntent(
@@ -39,8 +40,16 @@ export async function recordShellNote(options: {
     },
     'cli',
   );
-  // Committed: the edit is written; whichever start comes next is the restart it waits for.
-  await createRestartSentinel({ stateDir: options.stateDir, logger }).record([
-    { ...intent, status: 'committed' },
-  ]);
+  const sentinel = createRestartSentinel({ stateDir: options.stateDir, logger });
+  try {
+    // Committed: the edit is written; whichever start comes next is the restart it waits for.
+    await sentinel.record([{ ...intent, status: 'committed' }]);
+    return { ok: true };
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    return {
+      ok: false,
+      error: `the change is written, but the note could not be recorded in ${sentinel.file}: ${why}`,
+    };
+  }
 }
