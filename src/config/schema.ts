@@ -209,7 +209,7 @@ export const ConfigSchema = Strict(
         queueMode: StringEnum(['collect', 'followup', 'steer', 'interrupt'] as const, {
           default: 'collect',
           description:
-            'Messages arriving during a turn: `collect` combines them into the next turn, `followup` runs one turn each, `steer` shows them to the model before its next call in the running turn, `interrupt` stops the running turn and answers them.',
+            "Messages arriving during a turn: `collect` combines them into the next turn (owners' and others' never in one), `followup` runs one turn each, `steer` shows them to the model before its next call in the running turn, `interrupt` stops the running turn and answers them (a user's message only; signals and announcements wait).",
         }),
         maxConcurrentTurns: Type.Integer({
           minimum: 1,
@@ -227,7 +227,7 @@ export const ConfigSchema = Strict(
           maximum: 1000,
           default: 12,
           description:
-            'Model+tool rounds allowed between two user messages; past it the run stops and waits for the user.',
+            'Model+tool rounds allowed in one turn (each user message and each runtime event starts its own count); past it the run stops and waits for the user.',
         }),
         runTimeoutSeconds: Type.Integer({
           minimum: 1,
@@ -332,7 +332,8 @@ export const ConfigSchema = Strict(
           minimum: 0,
           maximum: 600000,
           default: 10000,
-          description: 'On stop or restart, how long running turns may finish before they are aborted.',
+          description:
+            'On stop or restart, how long running turns may finish before they are aborted (their messages, and those arriving meanwhile, are answered after the next start).',
         }),
       },
       { default: {}, description: 'The gateway process: stop and restart.' },
