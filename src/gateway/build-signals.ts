@@ -18,6 +18,7 @@ import {
   notAnAgent,
   USER_RECIPIENT,
 } from '../toolpacks/index.js';
+import { createUserPoster } from './user-poster.js';
 
 /** A message between agents, or from an agent to a chat route (`messages.send`, `store.sendMessage`). */
 export type OutgoingMessage = CoreMessage;
@@ -32,7 +33,7 @@ export const mainSessionKey = (agentId: string) => `agent:${agentId}:main`;
  * it with a turn in its main session (`agent:<id>:main`, a session no chat reads) when that
  * session is idle; one for a route is posted there. A message to an agent is a `message` signal
  * (merged with others of its priority pending, like any signal); to a route, a post. A message or
- * signal for `user` is posted where the human talks to the coordinator agent (see `userRoutes`);
+ * signal for `user` is posted where the human talks to the coordinator agent (see user-poster.ts);
  * one for any other name that is not an agent is refused, naming it.
  */
 export function buildSignals(options: {
@@ -62,41 +63,20 @@ export function buildSignals(options: {
     await options.deliver(route, { id: crypto.randomUUID(), text, notice: true });
   }
 
-  /**
-   * Where `user` is reached: the chat in which the human last talked to the coordinator agent
-   * (`communication.coordinatorAgent`, else `defaultAgent`); without one, each owner's direct chat.
-   */
-  async function userRoutes(): Promise<DeliveryRoute[]> {
-    const chats = (await options.sessions.list()).filter(
-      (session) => session.agentId === coordinator && session.route.channel !== 'internal',
-    );
-    const latest = chats[0];
-    if (latest) return [latest.route];
-    return config.owners.flatMap((owner): DeliveryRoute[] => {
-      const match = /^(webchat|slack|discord):(.+)$/.exec(owner);
-      if (!match?.[1] || !match[2]) return [];
-      return [{ channel: match[1] as DeliveryRoute['channel'], chatType: 'direct', chatId: match[2] }];
-    });
-  }
-
-  async function postToUser(text: string): Promise<void> {
-    const routes = await userRoutes();
-    if (routes.length === 0) {
-      throw new Error(
-        `no chat reaches the user: agent ${coordinator} has no chat session yet and owners lists no one`,
-      );
-    }
-    for (const route of routes) await options.deliver(route, { id: crypto.randomUUID(), text, notice: true });
-  }
+  const postToUser = createUserPoster({ config, sessions: options.sessions, deliver: options.deliver });
 
   async function record(input: SignalInput, source: string): Promise<void> {
     const target =
       input?.targetChannel ?? (input?.targetAgent === USER_RECIPIENT ? USER_RECIPIENT : undefined);
     if (target !== undefined) {
       const text = `${input.kind}: ${JSON.stringify(input.payload ?? {})}`;
-      await (target === USER_RECIPIENT ? postToUser(text) : post(target, text)).catch((error: unknown) =>
-        logger.warn({ err: error, kind: input.kind }, 'signal for a chat not posted'),
+      const posted: Promise<CoreSendResult> =
+        target === USER_RECIPIENT ? postToUser(text) : post(target, text).then(() => ({ ok: true }));
+      const result = await posted.catch(
+        (error: unknown): CoreSendResult => ({ ok: false, reason: describe(error) }),
       );
+      if (!result.ok)
+        logger.warn({ kind: input.kind, reason: result.reason }, 'signal for a chat not posted');
       return;
     }
     const recorded = await queue.record(input, source);
@@ -220,10 +200,7 @@ export function buildSignals(options: {
         return { ok: true };
       }
       const recipient = message.recipient ?? coordinator;
-      if (recipient === USER_RECIPIENT) {
-        await postToUser(`${message.sender}: ${message.body}`);
-        return { ok: true };
-      }
+      if (recipient === USER_RECIPIENT) return postToUser(`${message.sender}: ${message.body}`);
       if (!agentIds.includes(recipient)) return { ok: false, reason: notAnAgent(recipient, agentIds) };
       await record(
         {
@@ -240,3 +217,7 @@ export function buildSignals(options: {
 }
 
 export type Signals = ReturnType<typeof buildSignals>;
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { validateConfig } from '../../src/config/index.js';
+import { buildSignals } from '../../src/gateway/build-signals.js';
 import { createLogger } from '../../src/logging/index.js';
+import { createSessionStore, type DeliveryRoute } from '../../src/sessions/index.js';
 import { createScheduler, createSignalQueue, type Signal } from '../../src/signals/index.js';
 import { createStore } from '../../src/store/index.js';
 
@@ -134,5 +137,70 @@ describe('the scheduler tick', () => {
     ).toBe(true);
     expect(signals.hasPending('busy')).toBe(true);
     await scheduler.stop();
+  });
+});
+
+describe('messages and signals for `user`', () => {
+  async function signalsFor(owners: string[]) {
+    const store = await createStore({ url: 'memory://', stateDir: '.', logger });
+    const checked = validateConfig({ owners, agents: { main: {}, ops: {} } });
+    if (!checked.ok) throw new Error(JSON.stringify(checked.issues));
+    const sessions = createSessionStore({ store });
+    const posted: [DeliveryRoute, string][] = [];
+    const signals = buildSignals({
+      config: checked.config,
+      store,
+      sessions,
+      router: () => {
+        throw new Error('no turn expected');
+      },
+      deliver: async (route, message) => void posted.push([route, message.text]),
+      controllers: new Map(),
+      logger,
+    });
+    return { signals, sessions, posted };
+  }
+  const message = {
+    id: 'msg_1',
+    sender: 'ops',
+    recipient: 'user',
+    priority: 'P2' as const,
+    body: 'deployed',
+  };
+
+  it('go to the coordinator’s latest chat; without one, to each owner; without owners, refused', async () => {
+    const withOwners = await signalsFor(['slack:U1', 'webchat:local']);
+    expect(await withOwners.signals.send(message)).toEqual({ ok: true });
+    await withOwners.signals.record(
+      { kind: 'build.done', targetAgent: 'user', payload: { ok: 1 } },
+      'toolpack:ci',
+    );
+    expect(withOwners.posted).toEqual([
+      [{ channel: 'slack', chatType: 'direct', chatId: 'U1' }, 'ops: deployed'],
+      [{ channel: 'webchat', chatType: 'direct', chatId: 'local' }, 'ops: deployed'],
+      [{ channel: 'slack', chatType: 'direct', chatId: 'U1' }, 'build.done: {"ok":1}'],
+      [{ channel: 'webchat', chatType: 'direct', chatId: 'local' }, 'build.done: {"ok":1}'],
+    ]);
+
+    // Once the human has talked to the coordinator (the default agent), there.
+    const thread = { channel: 'slack' as const, chatType: 'channel' as const, chatId: 'C9', threadId: '1.2' };
+    await withOwners.sessions.ensure('agent:ops:slack:channel:C7', {
+      agentId: 'ops',
+      route: { channel: 'slack', chatType: 'channel', chatId: 'C7' },
+    });
+    await withOwners.sessions.ensure('agent:main:slack:channel:C9:thread:1.2', {
+      agentId: 'main',
+      route: thread,
+    });
+    withOwners.posted.splice(0);
+    expect(await withOwners.signals.send(message)).toEqual({ ok: true });
+    expect(withOwners.posted).toEqual([[thread, 'ops: deployed']]);
+
+    const nobody = await signalsFor([]);
+    expect(await nobody.signals.send(message)).toEqual({
+      ok: false,
+      reason: 'no chat reaches the user: agent main has no chat session yet and owners lists no one',
+    });
+    expect(nobody.posted).toEqual([]);
   });
 });
