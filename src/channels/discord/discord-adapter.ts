@@ -2,8 +2,7 @@ import { once } from 'node:events';
 import { Client, Events, GatewayIntentBits, type Message, Partials, Routes } from 'discord.js';
 import { SwitchboardError } from '../../errors/index.js';
 import type { Logger } from '../../logging/index.js';
-import { botLimitMessage, botReplyMessage, createBotTurnLimit } from '../bot-turns.js';
-import { type ChannelMemory, createLocalMemory, createRecall } from '../memory.js';
+import { type ChannelMemory, createLocalMemory } from '../memory.js';
 import { splitMessage } from '../split-message.js';
 import type {
   ChannelAdapter,
@@ -12,20 +11,14 @@ import type {
   InboundHandler,
   OutboundMessage,
 } from '../types.js';
-import { describeMessage, routeKey, toInbound } from './inbound.js';
-import { type DiscordConfig, type HearCandidate, shouldHear } from './should-hear.js';
+import { createDiscordGate } from './gate.js';
+import { routeKey, toInbound } from './inbound.js';
+import type { DiscordConfig } from './should-hear.js';
 
 /** Discord's limit on one message's content. */
 const MESSAGE_LIMIT = 2000;
 /** Discord shows typing for 10 s after each call. */
 const TYPING_REFRESH_MS = 8000;
-/** How many message ids and threads this process also keeps at hand. */
-const RECENT = 5000;
-/** A message delivered twice (a resume replays events) comes again within minutes; a day is ample. */
-const SEEN_TTL_MS = 24 * 60 * 60 * 1000;
-/** A thread the bot took part in is still its own after a month without a word. */
-const THREAD_TTL_MS = 30 * 24 * 60 * 60 * 1000;
-const NO_THREADS: ReadonlySet<string> = new Set();
 /** Routes whose last message (the reply reference) is kept. */
 const REPLY_ROUTES = 10000;
 
@@ -50,9 +43,7 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): ChannelAda
   const { config, logger } = options;
   let client: Client | undefined;
   let onInbound: InboundHandler | undefined;
-  const memory = options.memory ?? createLocalMemory();
-  const seen = createRecall({ memory, ttlMs: SEEN_TTL_MS, limit: RECENT, logger });
-  const threads = createRecall({ memory, ttlMs: THREAD_TTL_MS, limit: RECENT, logger });
+  const gate = createDiscordGate({ config, memory: options.memory ?? createLocalMemory(), logger });
   /** The last heard message per route, which replies refer to. */
   const lastMessage = new Map<string, string>();
   /** DM channel ids by user id, learnt from inbound DMs. */
@@ -84,42 +75,10 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): ChannelAda
     else typing.set(key, { timer: setInterval(post, TYPING_REFRESH_MS), holders: 1 });
   };
 
-  /** The facts of `message` when the bot hears it, for the first time; else undefined. */
-  const hear = async (message: Message, botId: string): Promise<HearCandidate | undefined> => {
-    const messageKey = `message:${message.id}`;
-    if (!seen.firstHere(messageKey)) return undefined;
-    const facts = await describeMessage(message, botId);
-    const thread = facts.threadId;
-    const participating = thread !== undefined && (await threads.has(`thread:${thread}`));
-    const activeThreads = participating ? new Set([thread]) : NO_THREADS;
-    if (!shouldHear(facts, config, { botId, activeThreads })) return undefined;
-    // Heard before a restart (the store remembers): not again.
-    if (!(await seen.claim(messageKey))) {
-      logger.info({ messageId: message.id }, 'discord message already answered');
-      return undefined;
-    }
-    if (thread !== undefined) await threads.add(`thread:${thread}`);
-    return allowedTurn(facts, message.id) ? facts : undefined;
-  };
-
-  const botTurns = createBotTurnLimit({ limit: config.maxBotTurns });
-
-  /** Whether a heard message may start a turn: the guards against two bots answering each other. */
-  const allowedTurn = (facts: HearCandidate, messageId: string): boolean => {
-    if (facts.authorIsBot && facts.repliesToBot === true) {
-      logger.info({ messageId, authorId: facts.authorId }, botReplyMessage('discord'));
-      return false;
-    }
-    const conversation = `${facts.guildId ?? 'direct'}:${facts.threadId ?? facts.channelId}`;
-    if (botTurns.allow(conversation, facts.authorIsBot)) return true;
-    logger.info({ messageId, authorId: facts.authorId }, botLimitMessage('discord', config.maxBotTurns));
-    return false;
-  };
-
   const handle = async (message: Message) => {
     const botId = client?.user?.id;
     if (botId === undefined || onInbound === undefined) return;
-    const facts = await hear(message, botId);
+    const facts = await gate.admit(message, botId);
     const handler = onInbound;
     if (facts === undefined || handler === undefined) return;
     const inbound = toInbound(message, facts, botId);
@@ -213,7 +172,7 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): ChannelAda
       try {
         const target = await targetOf(active, route);
         if (route.chatType === 'channel' && route.threadId !== undefined)
-          await threads.add(`thread:${route.threadId}`);
+          await gate.joinThread(route.threadId);
         for (const [index, content] of splitMessage(message.text, MESSAGE_LIMIT).entries()) {
           const reference =
             index === 0 && replyTo !== undefined

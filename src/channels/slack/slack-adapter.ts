@@ -1,7 +1,6 @@
 import type { RequestListener } from 'node:http';
 import type { Logger } from '../../logging/index.js';
-import { botLimitMessage, botReplyMessage, createBotTurnLimit } from '../bot-turns.js';
-import { type ChannelMemory, createLocalMemory, createRecall } from '../memory.js';
+import { type ChannelMemory, createLocalMemory } from '../memory.js';
 import { splitMessage } from '../split-message.js';
 import type {
   ChannelAdapter,
@@ -12,34 +11,13 @@ import type {
 } from '../types.js';
 import { createBoltApp, type WebClientOptions } from './bolt-app.js';
 import { isRefusedTokenError } from './check-credentials.js';
-import { fromBot, isBotReplyToUs, type SlackEventFacts, shouldHear, stripMention } from './hear.js';
+import { createSlackGate } from './gate.js';
+import { stripMention } from './hear.js';
 import type { RawEventBody, RawMessageEvent, SlackConfig } from './types.js';
-
-function factsOf(raw: RawMessageEvent, mentionEvent: boolean): SlackEventFacts {
-  return {
-    channelType: raw.channel_type,
-    channel: raw.channel,
-    user: raw.user,
-    botId: raw.bot_id,
-    subtype: raw.subtype,
-    text: raw.text ?? '',
-    threadTs: raw.thread_ts,
-    parentUserId: raw.parent_user_id,
-    mentionEvent,
-  };
-}
-
-const threadKey = (channel: string, threadTs: string) => `thread:${channel}:${threadTs}`;
 
 /** Slack's limit for `chat.postMessage` text is 40,000; 4,000 keeps a part readable. */
 export const SLACK_TEXT_LIMIT = 4000;
 const TURN_REACTION = 'eyes';
-/** Slack retries a delivery for up to about an hour; a day covers that and a restart in between. */
-const ANSWERED_TTL_MS = 24 * 60 * 60 * 1000;
-/** A thread the bot took part in is still its own after a month without a word. */
-const THREAD_TTL_MS = 30 * 24 * 60 * 60 * 1000;
-/** How many event ids, message ids and threads this process also keeps at hand. */
-const RECENT = 5000;
 
 export interface SlackAdapterOptions {
   config: SlackConfig;
@@ -80,9 +58,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     webClientOptions: options.webClientOptions,
   });
   const client = bolt.app.client;
-  const memory = options.memory ?? createLocalMemory();
-  const seen = createRecall({ memory, ttlMs: ANSWERED_TTL_MS, limit: RECENT, logger });
-  const threads = createRecall({ memory, ttlMs: THREAD_TTL_MS, limit: RECENT, logger });
+  const gate = createSlackGate({ config, memory: options.memory ?? createLocalMemory(), logger });
   /** User id → DM channel id, from inbound DMs and `conversations.open`. */
   const directChannels = new Map<string, string>();
   let onInbound: InboundHandler | undefined;
@@ -91,57 +67,19 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
   let botUserId: string | undefined;
   let botId: string | undefined;
 
-  const identity = () => ({ botUserId, botId });
-  const botTurns = createBotTurnLimit({ limit: config.maxBotTurns });
-
-  /** Whether a heard message may start a turn: the guards against two bots answering each other. */
-  const allowedTurn = (facts: SlackEventFacts, raw: RawMessageEvent): boolean => {
-    const where = { channel: raw.channel, ts: raw.ts, botId: raw.bot_id };
-    if (isBotReplyToUs(facts, botUserId)) {
-      logger.info(where, botReplyMessage('slack'));
-      return false;
-    }
-    // The conversation is the thread (a top-level message opens one); a DM without threads is one.
-    const conversation = `${raw.channel}:${raw.thread_ts ?? (raw.channel_type === 'im' ? '' : raw.ts)}`;
-    if (botTurns.allow(conversation, fromBot(facts))) return true;
-    logger.info(where, botLimitMessage('slack', config.maxBotTurns));
-    return false;
-  };
-
   const receive = async (raw: RawMessageEvent, body: RawEventBody, mentionEvent: boolean) => {
-    // Slack retries a slow delivery with the same event id; a mention comes as `message` and `app_mention`.
-    const eventKey = body.event_id === undefined ? undefined : `event:${body.event_id}`;
-    const messageKey = `message:${raw.channel}:${raw.ts}`;
-    if (eventKey !== undefined && !seen.firstHere(eventKey)) return;
-    if (!seen.firstHere(messageKey)) return;
-    const facts = factsOf(raw, mentionEvent);
-    const participating =
-      raw.thread_ts !== undefined && (await threads.has(threadKey(raw.channel, raw.thread_ts)));
+    if (onInbound === undefined || !(await gate.admit(raw, body, mentionEvent, { botUserId, botId }))) return;
+    // Read again: the adapter may have stopped while the store answered.
     const handler = onInbound;
-    if (!handler || !shouldHear(facts, config, { ...identity(), inThread: () => participating })) {
-      logger.debug({ channel: raw.channel, ts: raw.ts, user: raw.user }, 'slack event not heard');
-      return;
-    }
-    // Answered before a restart: the store remembers the event and the message.
-    const newEvent = eventKey === undefined || (await seen.claim(eventKey));
-    const newMessage = await seen.claim(messageKey);
-    if (!newEvent || !newMessage) {
-      logger.info(
-        { channel: raw.channel, ts: raw.ts, eventId: body.event_id },
-        'slack event already answered',
-      );
-      return;
-    }
-    if (!allowedTurn(facts, raw)) return;
     // Not awaited: Bolt has acked already, and a turn may run for minutes.
-    void deliver(handler, raw, body);
+    if (handler !== undefined) void deliver(handler, raw, body);
   };
 
   const deliver = async (handler: InboundHandler, raw: RawMessageEvent, body: RawEventBody) => {
     const direct = raw.channel_type === 'im';
     const sender = raw.user ?? raw.bot_id ?? 'unknown';
     if (direct) directChannels.set(sender, raw.channel);
-    else await threads.add(threadKey(raw.channel, raw.thread_ts ?? raw.ts));
+    else await gate.joinThread(raw.channel, raw.thread_ts ?? raw.ts);
     const teamId = raw.team ?? body.team_id;
     // The bot answers a channel message in its thread, so the conversation is that thread: a
     // top-level message opens the session `…:thread:<its ts>`, and replies in the thread continue it.
@@ -252,8 +190,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
             ...(threadTs === undefined ? {} : { thread_ts: threadTs }),
           });
         }
-        if (threadTs !== undefined && route.chatType === 'channel')
-          await threads.add(threadKey(channel, threadTs));
+        if (threadTs !== undefined && route.chatType === 'channel') await gate.joinThread(channel, threadTs);
       } catch (error) {
         logger.error({ err: error, route, messageId: message.id }, 'slack post failed');
         throw error;
