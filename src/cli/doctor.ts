@@ -36,7 +36,9 @@ export async function runDoctor(options: { config?: string }): Promise<void> {
     );
     if (others.length > 0) {
       const lines = others.map((issue) => `  ${issue.path || '/'}: ${issue.message}`);
-      process.stderr.write(`${loaded.path ?? 'built-in config'}: cannot start\n${lines.join('\n')}\n`);
+      process.stderr.write(
+        `${loaded.path ?? 'built-in config'}: cannot start with this config\n${lines.join('\n')}\n`,
+      );
     }
     healthy = false;
   }

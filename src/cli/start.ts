@@ -31,8 +31,14 @@ export async function runStart(options: { config?: string }): Promise<void> {
     await host.start();
   } catch (error) {
     if (error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\n`);
-      log.logger.fatal({ file: error.file, issues: error.issues }, 'invalid config; not starting');
+      // Names the file and each JSON path; "not starting" like any other start failure (pm2 logs).
+      process.stderr.write(`switchboard: not starting: ${error.message}\n`);
+      log.logger.fatal(
+        { file: error.file, issues: error.issues },
+        error.code === 'CONFIG_UNSTARTABLE'
+          ? 'the config cannot start; not starting'
+          : 'invalid config; not starting',
+      );
     } else {
       // The reason on stderr too, in one line: pm2 keeps it in the error log (`pm2 logs`).
       process.stderr.write(`switchboard: start failed, not starting: ${messageOf(error)}\n`);

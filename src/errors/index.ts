@@ -7,6 +7,7 @@ export type ErrorCode =
   | 'CONFIG_PARSE'
   | 'CONFIG_READ'
   | 'CONFIG_ENV_MISSING'
+  | 'CONFIG_UNSTARTABLE'
   | 'STORE_URL_INVALID'
   | 'STORE_UNAVAILABLE'
   | 'GATEWAY_STATE'
@@ -35,13 +36,15 @@ export class ConfigError extends SwitchboardError {
   readonly issues: ConfigIssue[];
 
   constructor(
-    code: 'CONFIG_INVALID' | 'CONFIG_PARSE' | 'CONFIG_READ' | 'CONFIG_ENV_MISSING',
+    /** CONFIG_UNSTARTABLE: the file is valid, and the start check found what a start would fail on. */
+    code: 'CONFIG_INVALID' | 'CONFIG_PARSE' | 'CONFIG_READ' | 'CONFIG_ENV_MISSING' | 'CONFIG_UNSTARTABLE',
     file: string | undefined,
     issues: ConfigIssue[],
   ) {
     const where = file ?? 'built-in config';
     const lines = issues.map((issue) => `  ${issue.path || '/'}: ${issue.message}`);
-    super(code, `${where}: invalid config\n${lines.join('\n')}`);
+    const what = code === 'CONFIG_UNSTARTABLE' ? 'cannot start with this config' : 'invalid config';
+    super(code, `${where}: ${what}\n${lines.join('\n')}`);
     this.name = 'ConfigError';
     this.file = file;
     this.issues = issues;

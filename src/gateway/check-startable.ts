@@ -110,7 +110,7 @@ export async function loadStartable(
   }
   const report = await checkStartable(loaded.config, loaded.path, options);
   if (report.issues.length > 0) {
-    const error = new ConfigError('CONFIG_INVALID', loaded.path, report.issues);
+    const error = new ConfigError('CONFIG_UNSTARTABLE', loaded.path, report.issues);
     return { ok: false, error, loaded, report };
   }
   return { ok: true, loaded, report };

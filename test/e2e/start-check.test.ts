@@ -64,7 +64,7 @@ async function goodConfig(
 function issueLines(text: string): string[] {
   return text
     .split('\n')
-    .filter((line) => /^\s*\/[^\s]*: /.test(line) && !/: (cannot start|invalid config.*)$/.test(line))
+    .filter((line) => /^\s*\/[^\s]*: /.test(line) && !/: (cannot start.*|invalid config.*)$/.test(line))
     .map((line) => line.trim());
 }
 
