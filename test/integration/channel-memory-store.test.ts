@@ -4,6 +4,7 @@ import { createStoreChannelMemory } from '../../src/gateway/channel-memory.js';
 import { createLogger } from '../../src/logging/index.js';
 import { createStore, type Store } from '../../src/store/index.js';
 import { makeTempDir, removeDir } from '../helpers/machine.js';
+import { startRedisServer } from '../helpers/redis-server.js';
 
 /** The store-backed channel memory on a real SQLite file: entries expire, and their number is bounded. */
 
@@ -75,5 +76,35 @@ describe('the store-backed channel memory', () => {
       logger,
     });
     expect(await createStoreChannelMemory({ store, channel: 'discord' }).get('thread:1')).toBe('1');
+  });
+});
+
+describe('the store-backed channel memory on Redis (real redis-server)', () => {
+  it('expires entries and keeps their number bounded there too', async () => {
+    const redis = await startRedisServer();
+    try {
+      dir = await makeTempDir('switchboard-channel-memory-');
+      store = await createStore({ url: redis.url, stateDir: dir, logger });
+      let now = 1_000_000;
+      const memory = createStoreChannelMemory({
+        store,
+        channel: 'slack',
+        maxEntries: 10,
+        sweepEvery: 5,
+        now: () => now,
+      });
+      for (let index = 0; index < 30; index += 1) {
+        now += 10;
+        await memory.set(`event:${index}`, '1', 1_000_000);
+      }
+      expect(await count(store)).toBeLessThanOrEqual(15);
+      expect(await memory.get('event:29')).toBe('1');
+      now += 2_000_000;
+      expect(await memory.get('event:29')).toBeUndefined();
+    } finally {
+      await store?.close();
+      store = undefined;
+      await redis.stop();
+    }
   });
 });
