@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { filesContaining, listModes, makeFreshClone } from '../helpers/fresh-clone.js';
@@ -213,6 +213,23 @@ describe('pm2 with ecosystem.config.cjs', () => {
       const text = (await readFile(errorLog, 'utf8')).slice(errorsBefore);
       return text.includes('cannot connect to redis://127.0.0.1:1') ? text : undefined;
     });
-    expect(errors).toContain('not starting');
+    // Named by its JSON path (the start check's words), so the operator knows what to fix.
+    expect(errors).toContain('/store/url');
   }, 200_000);
+
+  it('without a build, pm2 start fails and names the step to run', async () => {
+    // The ecosystem file alone, as in a checkout where `npm install` has not run (no dist/).
+    const bare = path.join(dir, 'bare');
+    await mkdir(bare);
+    await copyFile(path.join(clone, 'ecosystem.config.cjs'), path.join(bare, 'ecosystem.config.cjs'));
+    const PM2 = path.join(clone, 'node_modules', 'pm2', 'bin', 'pm2');
+    const failure = await runCommand(process.execPath, [PM2, 'start', 'ecosystem.config.cjs'], {
+      cwd: bare,
+      env: environment,
+    }).then(
+      () => undefined,
+      (error: Error) => error.message,
+    );
+    expect(failure).toContain(`${path.join(bare, 'dist/main.js')} is missing: run \`npm install\``);
+  });
 });
