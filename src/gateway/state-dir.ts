@@ -8,6 +8,12 @@ import path from 'node:path';
 export const PRIVATE_UMASK = 0o077;
 
 /**
+ * How many entries a start looks at. Parents are tightened before their children, so whatever a
+ * large workspace leaves unvisited lies inside a 0700 directory already: no one else can reach it.
+ */
+const MAX_ENTRIES = 10_000;
+
+/**
  * Makes the state dir private however the process was started: creates it (0700) if needed and
  * takes the group and other bits off everything already in it, including what another process
  * made with its own umask (pm2's daemon opens its log files under data/logs before the gateway
@@ -17,7 +23,10 @@ export const PRIVATE_UMASK = 0o077;
 export async function makeStateDirPrivate(stateDir: string): Promise<string[]> {
   await mkdir(stateDir, { recursive: true, mode: 0o700 });
   const tightened: string[] = [];
+  let visited = 0;
   async function tighten(entry: string): Promise<void> {
+    visited += 1;
+    if (visited > MAX_ENTRIES) return;
     const stats = await lstat(entry).catch((error: NodeJS.ErrnoException) => {
       // Removed while we walked (a runner's temp file): nothing left to protect.
       if (error.code === 'ENOENT') return undefined;
