@@ -262,7 +262,8 @@ export const ConfigSchema = Strict(
         coordinatorAgent: Type.Optional(
           Type.String({
             pattern: AGENT_ID_PATTERN,
-            description: 'The agent toolpacks address by default; default `defaultAgent`.',
+            description:
+              'The agent toolpacks address by default, and whose latest chat gets messages for `user` (the human); default `defaultAgent`.',
           }),
         ),
       },
