@@ -1,13 +1,20 @@
 import { access } from 'node:fs/promises';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DeliveryRoute, OutboundMessage } from '../../src/channels/index.js';
 import { createRestartNotes, NOTE_GIVE_UP_MS } from '../../src/gateway/restart-note.js';
-import { createRestartSentinel, newRestartIntent } from '../../src/gateway/restart-sentinel.js';
+import {
+  createRestartSentinel,
+  newRestartIntent,
+  SENTINEL_FILE,
+} from '../../src/gateway/restart-sentinel.js';
 import { createLogger } from '../../src/logging/index.js';
 import { createSessionStore } from '../../src/sessions/index.js';
 import { createStore } from '../../src/store/index.js';
+import { startTestGateway } from '../helpers/gateway.js';
 import { makeTempDir, removeDir } from '../helpers/machine.js';
 import { pollUntil } from '../helpers/process.js';
+import { openEvents } from '../helpers/webchat-events.js';
 
 /**
  * The restart note's delivery policy over long outages, with a real sentinel file and lock; only
@@ -19,6 +26,12 @@ const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
+
+const exists = (file: string) =>
+  access(file).then(
+    () => true,
+    () => false,
+  );
 
 const ROUTE = { channel: 'slack', chatType: 'channel', target: 'C1', thread: '40.1' } as const;
 
@@ -108,5 +121,24 @@ describe('restart note delivery during an outage', () => {
     expect(logLines.some((line) => line.includes('could not deliver the restart note for a day'))).toBe(true);
     stopping.abort();
     await running;
+  });
+});
+
+describe('a restart note when the state dir moves', () => {
+  it('is promised in the old state dir, committed in the new one, and posted from there', async () => {
+    const gateway = await startTestGateway();
+    cleanups.push(() => gateway.dispose());
+    const moved = path.join(gateway.dir, 'moved-state');
+    const reply = await gateway.send(`/config patch {"stateDir": ${JSON.stringify(moved)}}`);
+    expect(reply.body.replies[0].text).toMatch(/^Changed stateDir\. Restarting in/);
+    await pollUntil('the restart', () => gateway.host.restarts === 1 && gateway.host.loaded !== undefined);
+    const events = await openEvents(gateway, 'local');
+    await pollUntil('the note', () =>
+      events.events.some((event) => String(event.data.text).startsWith('Gateway restarted (config-patch)')),
+    );
+    await pollUntil('both sentinels to be gone', async () => {
+      const old = await exists(path.join(gateway.dir, 'data', SENTINEL_FILE));
+      return !old && !(await exists(path.join(moved, SENTINEL_FILE)));
+    });
   });
 });
