@@ -61,6 +61,8 @@ export interface FakeDiscord {
   rateLimitPosts(count: number, retryAfterSeconds: number): void;
   /** 429 answers given so far. */
   rateLimited(): number;
+  /** Closes every gateway connection with `code` (e.g. 4014, after which discord.js does not reconnect). */
+  closeConnections(code: number): void;
   /** Sends op 7 (reconnect); on RESUME the fake answers RESUMED and replays the last MESSAGE_CREATE. */
   requestReconnect(): void;
   /** RESUMEs accepted so far. */
@@ -367,6 +369,9 @@ export async function createFakeDiscord(options: {
       retryAfter = retryAfterSeconds;
     },
     rateLimited: () => rateLimitedCount,
+    closeConnections(code) {
+      for (const socket of gateway.clients) socket.close(code, 'closed by the fake');
+    },
     requestReconnect() {
       for (const socket of identified) socket.send(JSON.stringify({ op: 7, s: null, t: null, d: null }));
     },

@@ -227,4 +227,32 @@ describe('a channel that loses its platform after starting', () => {
     });
     await pollUntil('the Discord reply', () => fake.posted.find((post) => post.replyTo === id));
   }, 60_000);
+
+  it('Discord: a connection closed for good (discord.js will not reconnect) is started again', async () => {
+    discord = await createFakeDiscord({ token: DISCORD_TOKEN, guilds: [{ id: GUILD, channels: [CHANNEL] }] });
+    gateway = await startTestGateway({
+      config: {
+        channels: { discord: { token: DISCORD_TOKEN, apiBase: discord.apiBase, reconnect: RECONNECT } },
+      },
+    });
+    const fake = discord;
+    const running = gateway;
+    // 4014 (disallowed intents) is one of the codes after which discord.js gives up.
+    fake.closeConnections(4014);
+    await pollUntil('the loss noticed', () =>
+      running.logLines.some((line) => line.includes('discord lost its connection for good')),
+    );
+    await expect
+      .poll(async () => (await getPublic(`${running.url}/healthz`)).body.status, { timeout: 15_000 })
+      .toBe('ok');
+    const id = fake.dispatchMessage({
+      channelId: CHANNEL,
+      guildId: GUILD,
+      authorId: ALICE,
+      content: `<@${fake.botId}> /whoami`,
+      mentions: [fake.botId],
+    });
+    await pollUntil('the Discord reply', () => fake.posted.find((post) => post.replyTo === id));
+    expect(fake.connections()).toBe(1);
+  }, 30_000);
 });

@@ -130,12 +130,16 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): ChannelAda
         });
       });
       created.on(Events.Error, (error) => logger.error({ err: error }, 'discord client error'));
-      // discord.js reconnects by itself; a shard that will not reconnect is lost for good.
-      created.on(Events.ShardReconnecting, () => watcher?.('down'));
-      created.on(Events.ShardResume, () => watcher?.('up'));
-      created.on(Events.ShardReady, () => watcher?.('up'));
+      // discord.js reconnects by itself; a shard that will not reconnect is lost for good. Only
+      // while this client is the adapter's: `stop` destroying it is no loss.
+      const tell = (event: ConnectionEvent, error?: unknown) => {
+        if (client === created && onInbound !== undefined) watcher?.(event, error);
+      };
+      created.on(Events.ShardReconnecting, () => tell('down'));
+      created.on(Events.ShardResume, () => tell('up'));
+      created.on(Events.ShardReady, () => tell('up'));
       created.on(Events.ShardDisconnect, (event) =>
-        watcher?.('lost', new Error(`gateway closed (${event.code})`)),
+        tell('lost', new Error(`gateway closed (${event.code})`)),
       );
       const ready = once(created, Events.ClientReady);
       // Awaited only after a successful login; a failed login must not leave it unhandled.
