@@ -1,4 +1,4 @@
-import { access } from 'node:fs/promises';
+import { access, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DeliveryRoute, OutboundMessage } from '../../src/channels/index.js';
@@ -140,5 +140,39 @@ describe('a restart note when the state dir moves', () => {
       const old = await exists(path.join(gateway.dir, 'data', SENTINEL_FILE));
       return !old && !(await exists(path.join(moved, SENTINEL_FILE)));
     });
+  });
+});
+
+describe('a restart sentinel written before notes were a list', () => {
+  it('is read as one committed note and posted', async () => {
+    const dir = await makeTempDir('switchboard-note-v1-');
+    cleanups.push(() => removeDir(dir));
+    const { logger } = createLogger({ level: 'silent', destination: { write: () => undefined } });
+    const store = await createStore({ url: 'memory://', stateDir: dir, logger });
+    cleanups.push(() => store.close());
+    const payload = {
+      kind: 'restart',
+      status: 'ok',
+      ts: 1,
+      route: { channel: 'webchat', chatType: 'direct', target: 'local' },
+      message: 'from v1',
+    };
+    await writeFile(path.join(dir, SENTINEL_FILE), JSON.stringify({ version: 1, payload }));
+    const posted: string[] = [];
+    const stopping = new AbortController();
+    const running = createRestartNotes({
+      sentinel: createRestartSentinel({ stateDir: dir, logger }),
+      instance: 'new',
+      sessions: createSessionStore({ store }),
+      logger,
+      signal: stopping.signal,
+      async deliver(_route, message) {
+        posted.push(message.text);
+      },
+    }).run();
+    await pollUntil('the old note to be posted', async () => !(await exists(path.join(dir, SENTINEL_FILE))));
+    stopping.abort();
+    await running;
+    expect(posted).toEqual(['Gateway restarted (restart): from v1']);
   });
 });
