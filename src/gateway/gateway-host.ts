@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import PQueue from 'p-queue';
 import type { LoadConfigOptions, LoadedConfig } from '../config/index.js';
+import { ConfigError } from '../errors/index.js';
 import type { LoggerHandle } from '../logging/index.js';
 import { describeIssues, loadStartable } from './check-startable.js';
 import { createGateway, type Gateway, type GatewayExtensions } from './create-gateway.js';
@@ -124,6 +125,14 @@ export function createGatewayHost(options: GatewayHostOptions) {
         },
         via: 'restart',
         logger: checkLogger,
+      }).catch((error: unknown) => {
+        // A bug in the check itself: nothing has stopped yet, so refuse rather than guess.
+        logger.error({ err: error }, 'the start check failed');
+        const message = `the start check failed: ${error instanceof Error ? error.message : String(error)}`;
+        return {
+          ok: false as const,
+          error: new ConfigError('CONFIG_UNSTARTABLE', undefined, [{ path: '', message }]),
+        };
       });
       if (!checked.ok) {
         const text = `Restart refused: ${describeIssues(checked.error.issues)}; still running the previous config.`;
