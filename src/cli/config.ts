@@ -12,7 +12,6 @@ import {
 } from '../config/index.js';
 import { ConfigError } from '../errors/index.js';
 import { parseNotifyRoute, recordShellNote } from './notify.js';
-import { createCliStartCheck } from './start-check.js';
 
 /**
  * `switchboard config get [path]` and `switchboard config patch '<json>'`: the gateway tool's
@@ -121,7 +120,9 @@ async function openEditor(options: ConfigCommandOptions) {
     stateDir,
     environment,
     // The gateway's start check: a config that cannot start is not written.
-    dryRun: createCliStartCheck(file, environment),
+    // Imported when an edit is checked: it loads the gateway, which `config get` does not need.
+    dryRun: async (...args) =>
+      (await import('./start-check.js')).createCliStartCheck(file, environment)(...args),
     ...(absent ? { absentFile: absentConfigFile(file) } : {}),
   });
   return { editor, snapshot: await editor.snapshot(), stateDir };

@@ -83,10 +83,11 @@ export async function writeConfigFile(file: string, text: string): Promise<void>
 }
 
 /**
- * How long a lock whose holder stopped refreshing it (a killed process) blocks others, and how long
- * an edit waits for the lock: about two minutes of retries, enough for a queue of hundreds of edits.
+ * How long a lock whose holder stopped refreshing it (a killed process) blocks others — long enough
+ * that a holder starved of CPU on a loaded machine keeps it — and how long an edit waits for the
+ * lock: about two minutes of retries, enough for a queue of hundreds of edits.
  */
-const LOCK_STALE_MS = 10_000;
+const LOCK_STALE_MS = 20_000;
 const LOCK_RETRIES = { retries: 600, factor: 1.2, minTimeout: 10, maxTimeout: 200, randomize: true };
 
 export interface ConfigFileLock {

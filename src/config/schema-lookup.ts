@@ -1,5 +1,5 @@
 import { ConfigSchema } from './schema.js';
-import { SECRET_KEYWORD } from './schema-helpers.js';
+import { SECRET_KEYWORD, TOOL_PROTECTED_KEYWORD } from './schema-helpers.js';
 
 /**
  * `config.schema.lookup`: the schema node at a config path and its direct children, small enough
@@ -62,6 +62,7 @@ const SHALLOW_KEYWORDS = [
   'uniqueItems',
   'propertyNames',
   SECRET_KEYWORD,
+  TOOL_PROTECTED_KEYWORD,
 ];
 
 export function lookupConfigSchema(path: string, root: unknown = ConfigSchema): SchemaLookup {

@@ -50,6 +50,13 @@ describe('lookupConfigSchema', () => {
     expect(lookup('log.level').schema.enum).toContain('debug');
   });
 
+  it('shows what the gateway tool may not change (x-tool-protected), so the model can read it first', () => {
+    expect(lookup('owners').schema['x-tool-protected']).toBe(true);
+    expect(lookup('channels.slack').schema['x-tool-protected']).toBe('presence');
+    expect(lookup('tools.toolpacks').schema['x-tool-protected']).toBe('added-code');
+    expect(lookup('models.*.baseUrl').schema.format).toBe('uri');
+  });
+
   it('walks a record through any key to its value schema, and marks secrets', () => {
     const apiKey = lookup('models.default.apiKey');
     expect(apiKey.path).toBe('models.default.apiKey');
