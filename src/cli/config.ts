@@ -61,7 +61,7 @@ export async function runConfigGet(
 /** Merge-patches the file from its current hash, then says how a running gateway picks it up. */
 export async function runConfigPatch(
   raw: string,
-  options: ConfigCommandOptions & { note?: string; notify?: string },
+  options: ConfigCommandOptions & { note?: string; notify?: string; replace?: string[] },
 ): Promise<void> {
   const notify = options.notify === undefined ? undefined : parseNotifyRoute(options.notify);
   if (notify && !notify.ok) return fail(notify.error);
@@ -73,6 +73,7 @@ export async function runConfigPatch(
       actor: 'cli',
       via: 'cli',
       ...(options.note === undefined ? {} : { note: options.note }),
+      ...(options.replace === undefined ? {} : { replacePaths: options.replace }),
     });
     if (!result.ok) return fail(result.error);
     if (!result.changed) {
@@ -89,6 +90,7 @@ export async function runConfigPatch(
     }
     const lines = [
       `changed: ${result.changedPaths.join(', ')}`,
+      ...(result.removedPaths.length > 0 ? [`removed: ${result.removedPaths.join(', ')}`] : []),
       `file: ${result.path}`,
       `hash: ${result.hash}`,
       ...(result.warning ? [`warning: ${result.warning}`] : []),

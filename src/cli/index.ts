@@ -48,6 +48,10 @@ export async function runCli(argv: readonly string[]): Promise<void> {
       '--notify <route>',
       'post a note to this chat after the next restart (webchat:<user>, slack:<channel>)',
     )
+    .option(
+      '--replace <path...>',
+      'dot paths the patch replaces whole: an array there is not merged by id (to remove a toolpack entry)',
+    )
     .action(runConfigPatch);
   await program.parseAsync([...argv]);
 }

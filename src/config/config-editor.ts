@@ -124,8 +124,8 @@ interface Plan {
 /**
  * The config editing pipeline behind the gateway tool, `/config` and `switchboard config`. Edits run
  * one at a time in a process, and each takes a cross-process lock on the file (`<file>.lock`,
- * proper-lockfile) before it compares the hash again and writes: of two edits made from the same
- * hash exactly one applies, whichever processes make them (the shell CLI and the gateway).
+ * proper-lockfile) to compare the hash again and write: of two edits made from the same hash
+ * exactly one applies, whichever processes make them (the shell CLI and the gateway).
  */
 export function createConfigEditor(options: ConfigEditorOptions): ConfigEditor {
   const file = path.resolve(options.path);
@@ -146,6 +146,12 @@ export function createConfigEditor(options: ConfigEditorOptions): ConfigEditor {
     };
   }
 
+  /**
+   * The edit is planned and checked (the dry run may take seconds), then the cross-process lock is
+   * taken and the hash compared again before the write, so that another process (the shell CLI, the
+   * gateway) cannot write in between. The lock is held only for that short step: a holder that
+   * stops refreshing it (a killed process, or one starved of CPU for the stale time) loses it.
+   */
   async function edit(action: Action, request: ConfigEditRequest): Promise<ConfigEditResult> {
     const planned = await plan(action, request);
     if (!('text' in planned)) return planned;
@@ -223,9 +229,9 @@ export function createConfigEditor(options: ConfigEditorOptions): ConfigEditor {
   }
 
   /**
-   * Under the cross-process lock (the shell CLI, the gateway): the file must still be the one the
-   * edit was planned from, else another writer came first and this edit is stale. Then the backup,
-   * the write and the audit record, so that the audit log is in the order of the writes.
+   * Under the lock: the file must still be the one the edit was planned from, else another writer
+   * came first and this edit is stale. Then the backup, the write and the audit record (so that the
+   * audit log is in the order of the writes).
    */
   async function commit(
     action: Action,

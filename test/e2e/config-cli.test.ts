@@ -122,6 +122,33 @@ describe('switchboard config patch', () => {
     expect(result.stdout).toContain('changed: owners');
   });
 
+  it('merges toolpack entries by id; --replace replaces the array to remove one, and says what went', async () => {
+    const file = path.join(dir, 'replace.jsonc');
+    const stateDir = path.join(dir, 'replace-state');
+    const plan = { path: path.join(REPO_ROOT, 'toolpacks/plan'), id: 'plan' };
+    await writeFile(file, JSON.stringify({ stateDir, tools: { toolpacks: ['core', plan] } }));
+    const merged = await runCli(['config', 'patch', '{"tools":{"toolpacks":["web"]}}', '--config', file], {
+      env: environment,
+    });
+    expect(merged.code).toBe(0);
+    expect(JSON.parse(await readFile(file, 'utf8')).tools.toolpacks).toEqual(['core', plan, 'web']);
+    const replaced = await runCli(
+      [
+        'config',
+        'patch',
+        '{"tools":{"toolpacks":["core"]}}',
+        '--replace',
+        'tools.toolpacks',
+        '--config',
+        file,
+      ],
+      { env: environment },
+    );
+    expect(replaced.stderr).toBe('');
+    expect(replaced.stdout).toContain('removed: tools.toolpacks[1], tools.toolpacks[2]');
+    expect(JSON.parse(await readFile(file, 'utf8')).tools.toolpacks).toEqual(['core']);
+  });
+
   it('exits 1 with the error on stderr when the patch is refused, leaving the file as it was', async () => {
     const { file, text } = await writeConfig('refused');
     const result = await runCli(['config', 'patch', '{"http":{"port":"high"}}', '--config', file], {
@@ -166,7 +193,8 @@ describe('the shell CLI and a running gateway editing one file at once', () => {
         timeoutMs: 400_000,
       });
       const won = result.code === 0 && result.stdout.includes(`changed: routes.cli-${index}`);
-      return { name: `cli-${index}`, won, refusal: won ? '' : result.stderr.trim() };
+      const refusal = result.signal ? `killed (${result.signal}) after the timeout` : result.stderr.trim();
+      return { name: `cli-${index}`, won, refusal: won ? '' : refusal };
     });
     const chat = Array.from({ length: count }, async (_, index) => {
       const response = await request<{ replies: { text: string }[] }>(url, 'POST', '/api/webchat/messages', {

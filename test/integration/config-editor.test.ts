@@ -237,6 +237,25 @@ describe('patch', () => {
     expect(await auditLines()).toHaveLength(1);
   });
 
+  it('refuses as stale an edit another editor (another process) wrote past while it was being checked', async () => {
+    const hash = await writeInitial();
+    // Two editors of one file have separate queues, as the shell CLI and the gateway do.
+    const other = editor();
+    let otherResult: unknown;
+    const slow = editor({
+      dryRun: async () => {
+        otherResult = await other.patch(request({ http: { port: 9002 } }, hash, { via: 'cli' }));
+        return [];
+      },
+    });
+    const result = await slow.patch(request({ agents: { main: { displayName: 'Slow' } } }, hash));
+    expect(otherResult).toMatchObject({ ok: true, changed: true });
+    expect(result).toEqual({ ok: false, error: STALE });
+    const loaded = await loadConfig({ configPath: file, environment });
+    expect([loaded.config.http.port, loaded.config.agents.main?.displayName]).toEqual([9002, 'Main']);
+    expect(await auditLines()).toHaveLength(1);
+  });
+
   it('refuses an invalid config naming each JSON path, leaving the file byte-identical', async () => {
     const hash = await writeInitial();
     const before = await stat(file);
