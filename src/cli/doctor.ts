@@ -3,6 +3,7 @@ import type { Config, LoadedConfig } from '../config/index.js';
 import { describeProblem, loadStartable, type StartCheckReport } from '../gateway/index.js';
 import { createLogger } from '../logging/index.js';
 import { describeStoreUrl } from '../store/index.js';
+import { describeRunnerSandbox } from '../toolpacks/index.js';
 import { checkDeployment, printDoctorLines } from './doctor-deployment.js';
 
 /**
@@ -29,6 +30,13 @@ export async function runDoctor(options: { config?: string }): Promise<void> {
   // Warnings only: a Redis store without a password, a running gateway's failing scheduler hooks.
   printDoctorLines(await checkDeployment(loaded.config));
   let healthy = true;
+  // Toolpack runners: no network and no signals to the gateway, where the machine allows it.
+  const sandbox = await describeRunnerSandbox(loaded.config.tools.runnerSandbox);
+  if (sandbox.ok) printDoctorLines([sandbox]);
+  else {
+    process.stderr.write(`${sandbox.text}\n`);
+    healthy = false;
+  }
   if (!checked.ok) {
     // Issues other than a refused channel (printed above, with its own line).
     const others = checked.error.issues.filter(
