@@ -14,6 +14,7 @@ export type {
   ChannelAdapter,
   ChannelName,
   DeliveryRoute,
+  DispatchOptions,
   DispatchResult,
   InboundHandler,
   InboundMessage,

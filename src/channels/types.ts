@@ -50,7 +50,18 @@ export interface DispatchResult {
   runId?: string;
 }
 
-export type InboundHandler = (message: InboundMessage) => Promise<DispatchResult>;
+/**
+ * What an adapter learns before the turn ends. `accepted` is called once the gateway has taken the
+ * message for good: stored in the inbox (durable: it is answered even if the process dies now),
+ * or, for a chat command, taken to be run. Only then may the platform be told the message arrived
+ * (Slack's ack); the returned promise still resolves when the turn ends. `accepted` is never called
+ * when dispatch rejects before the message was stored.
+ */
+export interface DispatchOptions {
+  accepted?(): void;
+}
+
+export type InboundHandler = (message: InboundMessage, options?: DispatchOptions) => Promise<DispatchResult>;
 
 /**
  * A chat transport. Adapters normalize inbound events and send outbound messages;

@@ -50,7 +50,12 @@ export function createIntake(options: IntakeOptions) {
     );
   }
 
-  async function store(message: InboundMessage, sessionKey: string, agentId: string) {
+  async function store(
+    message: InboundMessage,
+    sessionKey: string,
+    agentId: string,
+    accepted: (() => void) | undefined,
+  ) {
     const agent = config.agents[agentId];
     // Validation guarantees that bindings and defaultAgent name configured agents.
     if (!agent) throw new SwitchboardError('GATEWAY_STATE', `agent "${agentId}" is not configured`);
@@ -68,6 +73,7 @@ export function createIntake(options: IntakeOptions) {
         messageId: message.messageId,
       },
     });
+    accepted?.();
     if (!closing) return queue(item, agent);
     const notice = await lanes.tellKept({ sessionKey, route });
     const kept: DispatchResult = { sessionKey, replies: [notice], status: 'interrupted' };
@@ -107,13 +113,19 @@ export function createIntake(options: IntakeOptions) {
   }
 
   return {
-    accept(message: InboundMessage, sessionKey: string, agentId: string): Promise<DispatchResult> {
+    /** Stores and queues `message`; `accepted` is called once it is durable, the promise resolves when its turn ends. */
+    accept(
+      message: InboundMessage,
+      sessionKey: string,
+      agentId: string,
+      accepted?: () => void,
+    ): Promise<DispatchResult> {
       if (sealed)
         throw new SwitchboardError(
           'GATEWAY_STATE',
           'the gateway is stopping; send the message again shortly',
         );
-      const stored = store(message, sessionKey, agentId);
+      const stored = store(message, sessionKey, agentId, accepted);
       accepting.add(stored);
       void stored.catch(() => {}).finally(() => accepting.delete(stored));
       return stored;

@@ -1,6 +1,12 @@
 import PQueue from 'p-queue';
 import type { TurnRunner } from '../agents/index.js';
-import type { DeliveryRoute, DispatchResult, InboundMessage, OutboundMessage } from '../channels/index.js';
+import type {
+  DeliveryRoute,
+  DispatchOptions,
+  DispatchResult,
+  InboundMessage,
+  OutboundMessage,
+} from '../channels/index.js';
 import { type AgentConfig, type Config, createSecretScrubber } from '../config/index.js';
 import { SwitchboardError } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
@@ -61,8 +67,10 @@ export interface Router {
   /**
    * Routes an inbound message: a chat command is answered at once; anything else is stored in the
    * inbox (durable) and queued, or, while the gateway stops, kept for the next start.
+   * `options.accepted` is called once the message is stored (a command: before it runs); the
+   * promise resolves when the turn ends.
    */
-  dispatch(message: InboundMessage): Promise<DispatchResult>;
+  dispatch(message: InboundMessage, options?: DispatchOptions): Promise<DispatchResult>;
   /**
    * Starts a turn for the runtime (sub-agent tasks, steering, announcements). Resolves once the
    * entry is queued (it is not kept across a stop: its sender keeps it); `done` resolves when the
@@ -156,13 +164,16 @@ export function createRouter(options: RouterOptions): Router {
   }
 
   return {
-    async dispatch(message) {
+    async dispatch(message, dispatchOptions = {}) {
       const agentId = resolveAgentId(config.bindings, config.defaultAgent, message);
       const sessionKey = sessionKeyFor(agentId, message);
       const parsed = parseCommand(message.text);
-      if (parsed) return runCommand(message, sessionKey, agentId, parsed);
-
-      return intake.accept(message, sessionKey, agentId);
+      if (parsed) {
+        // A command is not stored: it is taken once it runs (a platform that resent it would run it twice).
+        dispatchOptions.accepted?.();
+        return runCommand(message, sessionKey, agentId, parsed);
+      }
+      return intake.accept(message, sessionKey, agentId, dispatchOptions.accepted);
     },
     async startTurn(request) {
       if (closing) throw new SwitchboardError('GATEWAY_STATE', 'the gateway is stopping');

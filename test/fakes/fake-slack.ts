@@ -56,6 +56,11 @@ export interface FakeSlack {
   disconnect(how: 'refresh' | 'drop'): void;
   /** Answers the next `count` calls to `method` with HTTP 429 and `Retry-After: retryAfterSeconds`. */
   rateLimit(method: string, count: number, retryAfterSeconds: number): void;
+  /**
+   * Holds the answers to calls of `method` (made now or later) until the returned function is
+   * called, as a slow or rate-limited Slack does.
+   */
+  hold(method: string): () => void;
   /** Answers calls to `method` whose `channel` is `channel` with `{ ok: false, error }`, as Slack does. */
   failFor(method: string, channel: string, error: string): void;
   /** Stops listening (connections to the port are refused) and cuts the open ones, as an outage does. */
@@ -88,12 +93,14 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
 
   const rateLimits = new Map<string, { count: number; retryAfterSeconds: number }>();
   const failures = new Map<string, string>();
+  const holds = new Map<string, Promise<void>>();
 
   const server: Server = createServer(async (request, response) => {
     const method = (request.url ?? '').replace(/^\/api\//, '').split('?')[0] ?? '';
     const args = await readArgs(request);
     calls.push({ method, args });
     for (const wake of [...waiters]) wake();
+    await holds.get(method);
     const limit = rateLimits.get(method);
     if (limit !== undefined && limit.count > 0) {
       limit.count -= 1;
@@ -251,6 +258,19 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     },
     rateLimit(method, count, retryAfterSeconds) {
       rateLimits.set(method, { count, retryAfterSeconds });
+    },
+    hold(method) {
+      let release = () => {};
+      holds.set(
+        method,
+        new Promise<void>((resolve) => {
+          release = resolve;
+        }),
+      );
+      return () => {
+        holds.delete(method);
+        release();
+      };
     },
     failFor(method, channel, error) {
       failures.set(`${method} ${channel}`, error);

@@ -52,8 +52,10 @@ async function setup(config: Partial<SlackConfig> = {}, reply = (text: string) =
     webClientOptions: { retryConfig: { retries: 0 } },
   });
   const inbound: InboundMessage[] = [];
-  await adapter.start(async (message) => {
+  // As the router does: the message is taken (stored) first, then its turn runs.
+  await adapter.start(async (message, options) => {
     inbound.push(message);
+    options?.accepted?.();
     await adapter.send(routeOf(message), { id: `r${inbound.length}`, text: reply(message.text) });
     return { sessionKey: 'test', replies: [] };
   });

@@ -8,6 +8,7 @@ import {
   webApi,
 } from '@slack/bolt';
 import type { Logger } from '../../logging/index.js';
+import { holdEnvelopeAcks } from './ack.js';
 import { type SlackConfig, slackApiUrl } from './types.js';
 
 /** Three retries within about 10 s (Slack's 429s are waited out separately, per Retry-After). */
@@ -80,7 +81,12 @@ export function createBoltApp(options: {
   if (config.mode === 'http') {
     if (config.signingSecret === undefined)
       throw new Error('channels.slack.signingSecret is required in http mode');
-    const receiver = new HTTPReceiver({ signingSecret: config.signingSecret, logger: boltLogger });
+    const receiver = new HTTPReceiver({
+      signingSecret: config.signingSecret,
+      logger: boltLogger,
+      // The 200 waits for the listener, which returns once the message is stored (see ack.ts).
+      processBeforeResponse: true,
+    });
     const app = newApp(receiver);
     return {
       app,
@@ -104,6 +110,7 @@ export function createBoltApp(options: {
     autoReconnectEnabled: false,
   });
   const app = newApp(receiver);
+  holdEnvelopeAcks(app);
   let active = false;
   let reconnecting = false;
   let lost: ((error: unknown) => void) | undefined;

@@ -9,6 +9,7 @@ import type {
   InboundMessage,
   OutboundMessage,
 } from '../types.js';
+import { ACK_BUDGET_MS, EventNotStoredError, withinBudget } from './ack.js';
 import { createBoltApp, type WebClientOptions } from './bolt-app.js';
 import { isRefusedTokenError } from './check-credentials.js';
 import { createSlackGate } from './gate.js';
@@ -46,7 +47,8 @@ export interface SlackAdapter extends ChannelAdapter {
  * Slack through @slack/bolt: Socket Mode by default, Bolt's HTTP receiver with `mode: 'http'`
  * (mounted by the gateway's HTTP server at `/slack/events`).
  * Hears `message` and `app_mention` events as `shouldHear` allows, once per event id and per
- * message. `onInbound` is awaited with an `eyes` reaction on the message for the turn. A channel
+ * message. Slack is told an event arrived only once `onInbound` has stored its message (see
+ * `listen`); an `eyes` reaction marks the message while its turn runs. A channel
  * message's session is its thread (a top-level message opens one), so replies go to the route's
  * thread; a route without one (a named route) posts in the channel itself.
  */
@@ -67,45 +69,63 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
   let botUserId: string | undefined;
   let botId: string | undefined;
 
+  /**
+   * Resolves once the event is settled for Slack: not admitted, or handed over and stored by the
+   * router (`accepted`); the turn goes on after that. Rejects when the message was not stored.
+   */
   const receive = async (raw: RawMessageEvent, body: RawEventBody, mentionEvent: boolean) => {
     if (onInbound === undefined || !(await gate.admit(raw, body, mentionEvent, { botUserId, botId }))) return;
     // Read again: the adapter may have stopped while the store answered.
     const handler = onInbound;
-    // Not awaited: Bolt has acked already, and a turn may run for minutes.
-    if (handler !== undefined) void deliver(handler, raw, body);
+    if (handler === undefined) return;
+    await new Promise<void>((accepted, notStored) => {
+      // A turn that ended is accepted too (whatever the handler said before).
+      deliver(handler, raw, body, accepted).then(() => accepted(), notStored);
+    });
   };
 
-  const deliver = async (handler: InboundHandler, raw: RawMessageEvent, body: RawEventBody) => {
+  /**
+   * Hands the message to the router before anything that talks to Slack: the eyes reaction is
+   * started, not awaited, so a slow or rate-limited `reactions.add` never delays the store.
+   * Rejects only when the router failed before the message was stored.
+   */
+  const deliver = async (
+    handler: InboundHandler,
+    raw: RawMessageEvent,
+    body: RawEventBody,
+    accepted: () => void,
+  ) => {
     const direct = raw.channel_type === 'im';
     const sender = raw.user ?? raw.bot_id ?? 'unknown';
     if (direct) directChannels.set(sender, raw.channel);
-    else await gate.joinThread(raw.channel, raw.thread_ts ?? raw.ts);
-    const teamId = raw.team ?? body.team_id;
-    // The bot answers a channel message in its thread, so the conversation is that thread: a
-    // top-level message opens the session `…:thread:<its ts>`, and replies in the thread continue it.
-    const threadId = direct ? raw.thread_ts : (raw.thread_ts ?? raw.ts);
-    const message: InboundMessage = {
-      channel: 'slack',
-      chatType: direct ? 'direct' : 'channel',
-      chatId: direct ? sender : raw.channel,
-      ...(threadId === undefined ? {} : { threadId }),
-      senderId: `slack:${sender}`,
-      text: stripMention(raw.text ?? '', botUserId),
-      messageId: raw.ts,
-      ...(teamId === undefined ? {} : { teamId }),
-    };
+    const joined = direct ? undefined : gate.joinThread(raw.channel, raw.thread_ts ?? raw.ts);
+    const message = toInbound(raw, body, botUserId);
     const reaction = { channel: raw.channel, timestamp: raw.ts, name: TURN_REACTION };
-    await client.reactions
+    const reacted = client.reactions
       .add(reaction)
-      .catch((error: unknown) => warn(error, 'reactions.add failed', reaction));
+      .then(() => true)
+      .catch((error: unknown) => {
+        warn(error, 'reactions.add failed', reaction);
+        return false;
+      });
+    let stored = false;
     try {
-      await handler(message);
+      await handler(message, {
+        accepted: () => {
+          stored = true;
+          accepted();
+        },
+      });
     } catch (error) {
+      if (!stored) throw new EventNotStoredError({ cause: error });
       logger.error({ err: error, chatId: message.chatId, messageId: raw.ts }, 'slack turn failed');
     } finally {
-      await client.reactions
-        .remove(reaction)
-        .catch((error: unknown) => warn(error, 'reactions.remove failed', reaction));
+      await joined?.catch((error: unknown) => warn(error, 'slack thread not remembered', reaction));
+      // Removed only once added: a removal that overtook the add would leave the eyes on for good.
+      if (await reacted)
+        await client.reactions
+          .remove(reaction)
+          .catch((error: unknown) => warn(error, 'reactions.remove failed', reaction));
     }
   };
 
@@ -135,17 +155,37 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     };
   }
 
+  /**
+   * Bolt's listener: returns once the message is stored (or not admitted), and Slack is told the
+   * event arrived only then (HTTP: `processBeforeResponse`; Socket Mode: `holdEnvelopeAcks`).
+   * After ACK_BUDGET_MS it returns anyway, as Slack would otherwise deliver the event again.
+   */
   const listen =
     (mentionEvent: boolean) =>
     async ({ event, body }: { event: unknown; body: unknown }) => {
-      // Not awaited: the store is read before deciding, and Bolt's ack must not wait for it.
-      receive(event as RawMessageEvent, body as RawEventBody, mentionEvent).catch((error: unknown) =>
-        logger.warn({ err: error }, 'slack event could not be read'),
+      const raw = event as RawMessageEvent;
+      const settled = receive(raw, body as RawEventBody, mentionEvent);
+      const outcome = await withinBudget(settled, ACK_BUDGET_MS).catch((error: unknown) => {
+        logger.warn(
+          { err: error, channel: raw.channel, ts: raw.ts },
+          'slack event not stored; not acknowledged',
+        );
+        throw error instanceof EventNotStoredError ? error : new EventNotStoredError({ cause: error });
+      });
+      if (outcome !== 'late') return;
+      logger.warn(
+        { channel: raw.channel, ts: raw.ts, budgetMs: ACK_BUDGET_MS },
+        'slack event acknowledged before the store said it was kept (the store is slow)',
+      );
+      settled.catch((error: unknown) =>
+        logger.error({ err: error, channel: raw.channel, ts: raw.ts }, 'acknowledged slack event not stored'),
       );
     };
   bolt.app.event('message', listen(false));
   bolt.app.event('app_mention', listen(true));
   bolt.app.error(async (error) => {
+    // Rethrown so the receiver does not acknowledge the event: Slack delivers it again.
+    if (error instanceof EventNotStoredError) throw error;
     logger.error({ err: error }, 'slack app error');
   });
 
@@ -196,5 +236,25 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
         throw error;
       }
     },
+  };
+}
+
+/** The event as every adapter's message: a channel message's conversation is its thread. */
+function toInbound(raw: RawMessageEvent, body: RawEventBody, botUserId: string | undefined): InboundMessage {
+  const direct = raw.channel_type === 'im';
+  const sender = raw.user ?? raw.bot_id ?? 'unknown';
+  const teamId = raw.team ?? body.team_id;
+  // The bot answers a channel message in its thread, so the conversation is that thread: a
+  // top-level message opens the session `…:thread:<its ts>`, and replies in the thread continue it.
+  const threadId = direct ? raw.thread_ts : (raw.thread_ts ?? raw.ts);
+  return {
+    channel: 'slack',
+    chatType: direct ? 'direct' : 'channel',
+    chatId: direct ? sender : raw.channel,
+    ...(threadId === undefined ? {} : { threadId }),
+    senderId: `slack:${sender}`,
+    text: stripMention(raw.text ?? '', botUserId),
+    messageId: raw.ts,
+    ...(teamId === undefined ? {} : { teamId }),
   };
 }
