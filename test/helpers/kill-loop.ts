@@ -2,6 +2,8 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FakeModelServer, FakeRequest, FakeStep } from '../fakes/fake-model-server.js';
 import { startFakeOpenAIServer } from '../fakes/fake-openai-server.js';
+import { type FakeSlack, startFakeSlack } from '../fakes/fake-slack.js';
+import { checkSlack, type SlackAck, sendSlackEvent, slackChannelConfig } from './kill-loop-slack.js';
 import { freePort, makeTempDir, removeDir } from './machine.js';
 import {
   type GatewayProcess,
@@ -15,9 +17,10 @@ import {
 
 /**
  * The kill loop: the built gateway is SIGKILLed at random points while web chat messages, restarts,
- * config patches, sub-agent spawns and schedules are in flight, then started again; at the end every
- * promise the gateway acknowledged is checked against what it kept. Acknowledged means the gateway
- * answered: the web chat reply, "Restarting …", "Changed …", the spawn's or schedule's turn ending.
+ * config patches, sub-agent spawns, schedules and Slack events (HTTP mode) are in flight, then started
+ * again; at the end every promise the gateway acknowledged is checked against what it kept.
+ * Acknowledged means the gateway answered: the web chat reply, "Restarting …", "Changed …", the
+ * spawn's or schedule's turn ending, Slack's 200 for an event (see kill-loop-slack.ts).
  */
 
 export interface KillLoopOptions {
@@ -37,13 +40,13 @@ export interface KillLoopReport {
   acknowledged: Record<Kind, number>;
   lost: Record<Kind, number>;
   doubled: Record<Kind, number>;
-  /** Announcements and jobs that arrived but were never answered by a turn. */
-  unanswered: Record<'spawn' | 'schedule', number>;
+  /** Announcements, jobs and Slack events that arrived but were never answered by a turn. */
+  unanswered: Record<'spawn' | 'schedule' | 'slack', number>;
   details: string[];
 }
 
-type Kind = 'message' | 'restart' | 'patch' | 'spawn' | 'schedule';
-const KINDS: readonly Kind[] = ['message', 'restart', 'patch', 'spawn', 'schedule'];
+type Kind = 'message' | 'restart' | 'patch' | 'spawn' | 'schedule' | 'slack';
+const KINDS: readonly Kind[] = ['message', 'restart', 'patch', 'spawn', 'schedule', 'slack'];
 const OWNER = 'owner';
 const SPAWNER = 'spawner';
 const PLANNER = 'planner';
@@ -97,6 +100,7 @@ interface Acks {
   patch: string[];
   spawn: string[];
   schedule: string[];
+  slack: SlackAck[];
 }
 
 /** Sends one web chat message; true when the gateway answered it (acknowledged). */
@@ -144,6 +148,11 @@ function traffic(url: string, cycle: number, acks: Acks, draw: () => number, sto
       if (await send(url, SPAWNER, `SPAWN ${id}`, /^done$/)) acks.spawn.push(id);
     }),
     lane(async () => {
+      // Slack answers at once (the 200 waits for the store only): paced, so the turns keep up.
+      await sleep(100 + draw() * 200);
+      if (!stopped()) await sendSlackEvent(url, `9${next()}`, acks.slack);
+    }),
+    lane(async () => {
       await sleep(300);
       const id = `j${next()}`;
       if (await send(url, PLANNER, `SCHEDULE ${id}`, /^done$/)) acks.schedule.push(id);
@@ -180,7 +189,7 @@ function occurrences(entries: Entry[], token: string, pick: (entry: Entry) => bo
   return { count: positions.length, answered };
 }
 
-async function check(url: string, acks: Acks, report: KillLoopReport): Promise<boolean> {
+async function check(url: string, acks: Acks, fake: FakeSlack, report: KillLoopReport): Promise<boolean> {
   const users = new Set(acks.message.map((message) => message.user));
   const byUser = new Map<string, Entry[]>();
   for (const user of [...users, OWNER, SPAWNER]) byUser.set(user, await transcript(url, user));
@@ -194,8 +203,11 @@ async function check(url: string, acks: Acks, report: KillLoopReport): Promise<b
     tally.lost[kind] = 0;
     tally.doubled[kind] = 0;
   }
-  tally.unanswered = { spawn: 0, schedule: 0 };
-  const details: string[] = [];
+  const slack = await checkSlack(url, fake, acks.slack);
+  tally.lost.slack = slack.lost;
+  tally.doubled.slack = slack.doubled;
+  tally.unanswered = { spawn: 0, schedule: 0, slack: slack.unanswered };
+  const details: string[] = [...slack.details];
   const count = (kind: Kind, id: string, found: number) => {
     if (found === 0) {
       tally.lost[kind] += 1;
@@ -240,7 +252,7 @@ async function check(url: string, acks: Acks, report: KillLoopReport): Promise<b
     if (found.count > 0 && !found.answered) tally.unanswered.schedule += 1;
   }
   Object.assign(report, tally, { details });
-  return details.length === 0 && tally.unanswered.spawn === 0 && tally.unanswered.schedule === 0;
+  return details.length === 0 && Object.values(tally.unanswered).every((count) => count === 0);
 }
 
 async function startGateway(
@@ -261,6 +273,7 @@ export async function runKillLoop(options: KillLoopOptions): Promise<KillLoopRep
   const progress = options.onProgress ?? (() => {});
   const dir = await makeTempDir('switchboard-kill-loop-');
   const model: FakeModelServer = await startFakeOpenAIServer({ defaultStep: modelStep });
+  const slack = await startFakeSlack();
   const zero = () => Object.fromEntries(KINDS.map((kind) => [kind, 0])) as Record<Kind, number>;
   const report: KillLoopReport = {
     kills: 0,
@@ -269,10 +282,10 @@ export async function runKillLoop(options: KillLoopOptions): Promise<KillLoopRep
     acknowledged: zero(),
     lost: zero(),
     doubled: zero(),
-    unanswered: { spawn: 0, schedule: 0 },
+    unanswered: { spawn: 0, schedule: 0, slack: 0 },
     details: [],
   };
-  const acks: Acks = { message: [], restart: [], patch: [], spawn: [], schedule: [] };
+  const acks: Acks = { message: [], restart: [], patch: [], spawn: [], schedule: [], slack: [] };
   try {
     const port = await freePort();
     const configPath = await writeConfig(dir, {
@@ -285,6 +298,7 @@ export async function runKillLoop(options: KillLoopOptions): Promise<KillLoopRep
         toolpacks: ['core', { path: path.join(REPO_ROOT, 'toolpacks', 'scheduler'), id: 'scheduler' }],
       },
       gateway: { drainTimeoutMs: 2000 },
+      channels: { slack: slackChannelConfig(slack) },
     });
     for (let cycle = 1; cycle <= options.kills; cycle += 1) {
       const started = await startGateway(configPath);
@@ -310,12 +324,13 @@ export async function runKillLoop(options: KillLoopOptions): Promise<KillLoopRep
     }
     for (const kind of KINDS) report.acknowledged[kind] = acks[kind].length;
     // Notes, announcements and jobs pending at the last kill arrive after this start: wait for them.
-    for (let attempt = 0; attempt < 60 && !(await check(last.url, acks, report)); attempt += 1)
+    for (let attempt = 0; attempt < 60 && !(await check(last.url, acks, slack, report)); attempt += 1)
       await sleep(1000);
     return report;
   } finally {
     await killRunningChildren();
     await model.close();
+    await slack.close();
     await removeDir(dir);
   }
 }

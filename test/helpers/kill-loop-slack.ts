@@ -1,0 +1,95 @@
+import { eventCallback, type FakeSlack, postSignedEvent } from '../fakes/fake-slack.js';
+import { request } from './process.js';
+
+/**
+ * The kill loop's Slack lane (HTTP mode): signed Events API deliveries to `/slack/events`, each a
+ * top-level mention with a text of its own, so each opens a thread (a session) of its own.
+ * Acknowledged means Slack's 200; kept means the user entry is in its thread's transcript once,
+ * followed by an answer, and a reply was posted to the fake Slack in that thread.
+ */
+
+export const SLACK_SIGNING_SECRET = 'kill-loop-signing-secret-42';
+const CHANNEL = 'C1';
+
+export interface SlackAck {
+  ts: string;
+  text: string;
+}
+
+/** The Slack part of the loop's config: HTTP mode against `fake`. */
+export function slackChannelConfig(fake: FakeSlack) {
+  return {
+    mode: 'http',
+    botToken: 'xoxb-kill-loop',
+    signingSecret: SLACK_SIGNING_SECRET,
+    apiUrl: fake.apiUrl,
+  };
+}
+
+/** Delivers one event named `id`, and records it in `acks` when it was acknowledged (HTTP 200). */
+export async function sendSlackEvent(url: string, id: string, acks: SlackAck[]): Promise<void> {
+  const ts = `${id}.000100`;
+  const text = `SLACK k${id}`;
+  const event = {
+    type: 'message',
+    channel: CHANNEL,
+    channel_type: 'channel',
+    user: 'U1',
+    text: `<@UBOT> ${text}`,
+    ts,
+  };
+  try {
+    const status = await postSignedEvent(
+      `${url}/slack/events`,
+      eventCallback(event, `Ev${id}`),
+      SLACK_SIGNING_SECRET,
+    );
+    if (status === 200) acks.push({ ts, text });
+  } catch {
+    // The gateway died (or was not listening yet): not acknowledged.
+  }
+}
+
+export interface SlackCheck {
+  lost: number;
+  doubled: number;
+  unanswered: number;
+  details: string[];
+}
+
+/** What became of every acknowledged event. */
+export async function checkSlack(
+  url: string,
+  fake: FakeSlack,
+  acks: readonly SlackAck[],
+): Promise<SlackCheck> {
+  const result: SlackCheck = { lost: 0, doubled: 0, unanswered: 0, details: [] };
+  const posted = new Set(fake.callsTo('chat.postMessage').map((call) => call.args.thread_ts));
+  for (const ack of acks) {
+    const key = `agent:main:slack:channel:${CHANNEL}:thread:${ack.ts}`;
+    const answer = await request<{ entries?: { role: string; text: string }[] }>(
+      url,
+      'GET',
+      `/api/sessions/${encodeURIComponent(key)}/transcript`,
+    );
+    const entries = answer.status === 200 ? (answer.body.entries ?? []) : [];
+    const found = entries.flatMap((entry, index) =>
+      entry.role === 'user' && entry.text.includes(ack.text) ? [index] : [],
+    );
+    if (found.length === 0) {
+      result.lost += 1;
+      result.details.push(`slack ${ack.text} lost`);
+      continue;
+    }
+    if (found.length > 1) {
+      result.doubled += 1;
+      result.details.push(`slack ${ack.text} ${found.length} times`);
+    }
+    const last = found.at(-1) ?? 0;
+    if (!entries.slice(last + 1).some((entry) => entry.role === 'assistant') || !posted.has(ack.ts)) {
+      result.unanswered += 1;
+      result.details.push(`slack ${ack.text} not answered in its thread`);
+    }
+  }
+  return result;
+}
