@@ -60,6 +60,8 @@ export interface Recall {
   claim(key: string): Promise<boolean>;
   /** Whether `key` is remembered (here or in the store). */
   has(key: string): Promise<boolean>;
+  /** Whether the store remembers `key` (from this process or one before); marks nothing. */
+  inStore(key: string): Promise<boolean>;
   /** Remembers `key` (renewing its TTL in the store). */
   add(key: string): Promise<void>;
 }
@@ -105,6 +107,7 @@ export function createRecall(options: {
       if (found) here.add(key);
       return found;
     },
+    inStore: stored,
     async add(key) {
       here.add(key);
       await store(key);

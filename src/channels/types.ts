@@ -59,6 +59,12 @@ export interface DispatchResult {
  */
 export interface DispatchOptions {
   accepted?(): void;
+  /**
+   * The platform delivers this message again (Slack's retry): the process that got it first may
+   * have stored it and died before it could say so, so a message already waiting in the inbox or
+   * in its session's recent transcript (same message id) is accepted without being stored again.
+   */
+  redelivery?: boolean;
 }
 
 export type InboundHandler = (message: InboundMessage, options?: DispatchOptions) => Promise<DispatchResult>;

@@ -1,4 +1,10 @@
-import type { DeliveryRoute, DispatchResult, InboundMessage, OutboundMessage } from '../channels/index.js';
+import type {
+  DeliveryRoute,
+  DispatchOptions,
+  DispatchResult,
+  InboundMessage,
+  OutboundMessage,
+} from '../channels/index.js';
 import type { AgentConfig, Config } from '../config/index.js';
 import { SwitchboardError } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
@@ -50,16 +56,30 @@ export function createIntake(options: IntakeOptions) {
     );
   }
 
+  /** A redelivered message the inbox or the session's recent transcript already holds. */
+  async function alreadyKept(sessionKey: string, messageId: string): Promise<boolean> {
+    const waiting = await inbox.list();
+    if (waiting.some((item) => item.sessionKey === sessionKey && item.entry.messageId === messageId))
+      return true;
+    const tail = await options.sessions.transcript(sessionKey, { last: RECENT_ENTRIES });
+    return tail.some((entry) => entry.role === 'user' && entry.messageId === messageId);
+  }
+
   async function store(
     message: InboundMessage,
     sessionKey: string,
     agentId: string,
-    accepted: (() => void) | undefined,
-  ) {
+    { accepted, redelivery }: DispatchOptions,
+  ): Promise<DispatchResult> {
     const agent = config.agents[agentId];
     // Validation guarantees that bindings and defaultAgent name configured agents.
     if (!agent) throw new SwitchboardError('GATEWAY_STATE', `agent "${agentId}" is not configured`);
     const route = routeOf(message);
+    if (redelivery && (await alreadyKept(sessionKey, message.messageId))) {
+      logger.info({ session: sessionKey, messageId: message.messageId }, 'redelivered message already kept');
+      accepted?.();
+      return { sessionKey, replies: [] };
+    }
     await options.sessions.ensure(sessionKey, { agentId, route });
     // Durable before anything else: a message the platform saw acknowledged is answered, whatever comes.
     const item = await inbox.add({
@@ -118,14 +138,14 @@ export function createIntake(options: IntakeOptions) {
       message: InboundMessage,
       sessionKey: string,
       agentId: string,
-      accepted?: () => void,
+      dispatchOptions: DispatchOptions = {},
     ): Promise<DispatchResult> {
       if (sealed)
         throw new SwitchboardError(
           'GATEWAY_STATE',
           'the gateway is stopping; send the message again shortly',
         );
-      const stored = store(message, sessionKey, agentId, accepted);
+      const stored = store(message, sessionKey, agentId, dispatchOptions);
       accepting.add(stored);
       void stored.catch(() => {}).finally(() => accepting.delete(stored));
       return stored;

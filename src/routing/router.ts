@@ -173,7 +173,7 @@ export function createRouter(options: RouterOptions): Router {
         dispatchOptions.accepted?.();
         return runCommand(message, sessionKey, agentId, parsed);
       }
-      return intake.accept(message, sessionKey, agentId, dispatchOptions.accepted);
+      return intake.accept(message, sessionKey, agentId, dispatchOptions);
     },
     async startTurn(request) {
       if (closing) throw new SwitchboardError('GATEWAY_STATE', 'the gateway is stopping');

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logging/index.js';
 import { createInbox } from '../../src/routing/inbox.js';
+import { createSessionStore } from '../../src/sessions/index.js';
 import { createStore } from '../../src/store/index.js';
 import { eventCallback, type FakeSlack, postSignedEvent, startFakeSlack } from '../fakes/fake-slack.js';
 import { createGatedRunner } from '../fakes/gated-runner.js';
@@ -46,21 +47,22 @@ async function inboxTexts(dir: string): Promise<string[]> {
   }
 }
 
+function slackConfig(fake: FakeSlack, mode: 'http' | 'socket') {
+  return {
+    channels: {
+      slack: {
+        botToken: 'xoxb-ack-test',
+        apiUrl: fake.apiUrl,
+        ...(mode === 'http' ? { mode: 'http', signingSecret: SIGNING_SECRET } : { appToken: 'xapp-ack' }),
+      },
+    },
+  };
+}
+
 async function setup(mode: 'http' | 'socket') {
   fake = await startFakeSlack();
   const gated = createGatedRunner();
-  gateway = await startTestGateway({
-    createRunner: () => gated.runner,
-    config: {
-      channels: {
-        slack: {
-          botToken: 'xoxb-ack-test',
-          apiUrl: fake.apiUrl,
-          ...(mode === 'http' ? { mode: 'http', signingSecret: SIGNING_SECRET } : { appToken: 'xapp-ack' }),
-        },
-      },
-    },
-  });
+  gateway = await startTestGateway({ createRunner: () => gated.runner, config: slackConfig(fake, mode) });
   if (mode === 'socket') await fake.connected();
   return { fake, gateway, gated };
 }
@@ -105,5 +107,61 @@ describe("Slack's acknowledgement of an event", () => {
     expect(fake.callsTo('chat.postMessage')).toHaveLength(1);
     expect(gateway.logLines.filter((line) => line.includes('acknowledged before'))).toEqual([]);
     expect(fake.badAcks).toEqual([]);
+  });
+});
+
+describe('a SIGKILL between storing a Slack message and remembering its event', () => {
+  it("answers Slack's redeliveries of messages the last process stored once: while waiting in the inbox and after their answer", async () => {
+    const { fake, gateway: first, gated } = await setup('http');
+    await first.stop();
+    // What a SIGKILL leaves right after the inbox write: the messages stored, their events not
+    // remembered, and Slack (never acknowledged) delivering them again.
+    const logger = createLogger({ level: 'silent' }).logger;
+    const store = await createStore({ url: undefined, stateDir: path.join(first.dir, 'data'), logger });
+    const inbox = createInbox({ store });
+    const sessions = createSessionStore({ store });
+    for (const [ts, text] of [
+      ['72.1', 'first stored'],
+      ['72.2', 'second stored'],
+    ] as const) {
+      const sessionKey = `agent:main:slack:channel:C1:thread:${ts}`;
+      const route = { channel: 'slack' as const, chatType: 'channel' as const, chatId: 'C1', threadId: ts };
+      await sessions.ensure(sessionKey, { agentId: 'main', route });
+      await inbox.add({
+        sessionKey,
+        agentId: 'main',
+        route,
+        entry: { role: 'user', text, senderId: 'slack:U1', messageId: ts },
+      });
+    }
+    await store.close();
+    gateway = await startTestGateway({
+      dir: first.dir,
+      createRunner: () => gated.runner,
+      config: slackConfig(fake, 'http'),
+    });
+    const url = `${gateway.url}/slack/events`;
+    const redeliver = (ts: string, text: string, retryNum: number) =>
+      postSignedEvent(url, eventCallback(mention(ts, text), `Ev${ts}`), SIGNING_SECRET, { retryNum });
+
+    // Still waiting in the inbox (its turn is held): acknowledged, not stored again.
+    expect(await redeliver('72.1', 'first stored', 1)).toBe(200);
+    expect((await inboxTexts(gateway.dir)).sort()).toEqual(['first stored', 'second stored']);
+    for (const ts of ['72.1', '72.2']) {
+      await gated.waitForOpen(1);
+      gated.releaseNext();
+      await fake.waitForCall('chat.postMessage', (call) => call.args.thread_ts === ts);
+    }
+    await expect.poll(() => inboxTexts(gateway?.dir ?? '')).toEqual([]);
+    // Answered already (in its transcript): acknowledged, not stored again.
+    expect(await redeliver('72.2', 'second stored', 2)).toBe(200);
+    expect(await inboxTexts(gateway.dir)).toEqual([]);
+    expect(gated.turns).toHaveLength(2);
+    expect(
+      fake
+        .callsTo('chat.postMessage')
+        .map((call) => call.args.thread_ts)
+        .sort(),
+    ).toEqual(['72.1', '72.2']);
   });
 });

@@ -14,7 +14,8 @@ const RECENT = 5000;
 export interface SlackGate {
   /**
    * Whether an event starts a turn: heard (`shouldHear`), not answered before (by event id and by
-   * message, here or before a restart), and not one of two bots answering each other.
+   * message, here or before a restart), and not one of two bots answering each other. Marks the
+   * event in this process only: call `taken` once the message is stored.
    */
   admit(
     raw: RawMessageEvent,
@@ -22,6 +23,13 @@ export interface SlackGate {
     mentionEvent: boolean,
     identity: { botUserId: string | undefined; botId: string | undefined },
   ): Promise<boolean>;
+  /**
+   * The event's message is stored: the store remembers the event and the message, so a delivery
+   * of either after a restart is not answered again. Written after the message, never before: a
+   * crash in between leaves Slack's redelivery to the inbox's check (see DispatchOptions), where
+   * the other order would drop it as answered.
+   */
+  taken(raw: RawMessageEvent, body: RawEventBody): Promise<void>;
   /** The bot takes part in the thread `threadTs` of `channel` (it heard or posted there). */
   joinThread(channel: string, threadTs: string): Promise<void>;
 }
@@ -52,9 +60,7 @@ export function createSlackGate(options: {
 
   return {
     async admit(raw, body, mentionEvent, identity) {
-      // Slack retries a slow delivery with the same event id; a mention comes as `message` and `app_mention`.
-      const eventKey = body.event_id === undefined ? undefined : `event:${body.event_id}`;
-      const messageKey = `message:${raw.channel}:${raw.ts}`;
+      const { eventKey, messageKey } = keysOf(raw, body);
       if (eventKey !== undefined && !seen.firstHere(eventKey)) return false;
       if (!seen.firstHere(messageKey)) return false;
       const facts = factsOf(raw, mentionEvent);
@@ -65,9 +71,8 @@ export function createSlackGate(options: {
         return false;
       }
       // Answered before a restart: the store remembers the event and the message.
-      const newEvent = eventKey === undefined || (await seen.claim(eventKey));
-      const newMessage = await seen.claim(messageKey);
-      if (!newEvent || !newMessage) {
+      const oldEvent = eventKey !== undefined && (await seen.inStore(eventKey));
+      if (oldEvent || (await seen.inStore(messageKey))) {
         logger.info(
           { channel: raw.channel, ts: raw.ts, eventId: body.event_id },
           'slack event already answered',
@@ -76,7 +81,20 @@ export function createSlackGate(options: {
       }
       return allowedTurn(facts, raw, identity.botUserId);
     },
+    async taken(raw, body) {
+      const { eventKey, messageKey } = keysOf(raw, body);
+      if (eventKey !== undefined) await seen.add(eventKey);
+      await seen.add(messageKey);
+    },
     joinThread: (channel, threadTs) => threads.add(threadKey(channel, threadTs)),
+  };
+}
+
+/** Slack retries a slow delivery with the same event id; a mention comes as `message` and `app_mention`. */
+function keysOf(raw: RawMessageEvent, body: RawEventBody) {
+  return {
+    eventKey: body.event_id === undefined ? undefined : `event:${body.event_id}`,
+    messageKey: `message:${raw.channel}:${raw.ts}`,
   };
 }
 

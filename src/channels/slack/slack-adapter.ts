@@ -73,14 +73,22 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
    * Resolves once the event is settled for Slack: not admitted, or handed over and stored by the
    * router (`accepted`); the turn goes on after that. Rejects when the message was not stored.
    */
-  const receive = async (raw: RawMessageEvent, body: RawEventBody, mentionEvent: boolean) => {
-    if (onInbound === undefined || !(await gate.admit(raw, body, mentionEvent, { botUserId, botId }))) return;
+  const receive = async (
+    raw: RawMessageEvent,
+    body: RawEventBody,
+    mentionEvent: boolean,
+    redelivery: boolean,
+  ) => {
+    // Stopped (a restart) after Bolt took the request: not acknowledged, so Slack delivers it again.
+    const stopped = () => new EventNotStoredError({ cause: new Error('the Slack channel stopped') });
+    if (onInbound === undefined) throw stopped();
+    if (!(await gate.admit(raw, body, mentionEvent, { botUserId, botId }))) return;
     // Read again: the adapter may have stopped while the store answered.
     const handler = onInbound;
-    if (handler === undefined) return;
+    if (handler === undefined) throw stopped();
     await new Promise<void>((accepted, notStored) => {
       // A turn that ended is accepted too (whatever the handler said before).
-      deliver(handler, raw, body, accepted).then(() => accepted(), notStored);
+      deliver(handler, { raw, body, redelivery }, accepted).then(() => accepted(), notStored);
     });
   };
 
@@ -91,8 +99,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
    */
   const deliver = async (
     handler: InboundHandler,
-    raw: RawMessageEvent,
-    body: RawEventBody,
+    { raw, body, redelivery }: { raw: RawMessageEvent; body: RawEventBody; redelivery: boolean },
     accepted: () => void,
   ) => {
     const direct = raw.channel_type === 'im';
@@ -111,9 +118,11 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     let stored = false;
     try {
       await handler(message, {
+        redelivery,
         accepted: () => {
           stored = true;
           accepted();
+          void gate.taken(raw, body);
         },
       });
     } catch (error) {
@@ -162,9 +171,11 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
    */
   const listen =
     (mentionEvent: boolean) =>
-    async ({ event, body }: { event: unknown; body: unknown }) => {
+    async ({ event, body, context }: { event: unknown; body: unknown; context: { retryNum?: number } }) => {
       const raw = event as RawMessageEvent;
-      const settled = receive(raw, body as RawEventBody, mentionEvent);
+      // Slack numbers its redeliveries (HTTP: X-Slack-Retry-Num; Socket Mode: retry_attempt).
+      const redelivery = (context.retryNum ?? 0) > 0;
+      const settled = receive(raw, body as RawEventBody, mentionEvent, redelivery);
       const outcome = await withinBudget(settled, ACK_BUDGET_MS).catch((error: unknown) => {
         logger.warn(
           { err: error, channel: raw.channel, ts: raw.ts },
