@@ -191,6 +191,8 @@ describe('the shell CLI and a running gateway editing one file at once', () => {
         env: childEnvironment(),
         // 80 processes at once on a shared machine: each may wait minutes for a core, not for the lock.
         timeoutMs: 400_000,
+        // They race each other and the gateway; niced, they do not starve the test files beside them.
+        nice: 19,
       });
       const won = result.code === 0 && result.stdout.includes(`changed: routes.cli-${index}`);
       const refusal = result.signal ? `killed (${result.signal}) after the timeout` : result.stderr.trim();

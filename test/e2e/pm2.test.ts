@@ -86,7 +86,9 @@ afterAll(async () => {
   if (dir) await removeDir(dir);
 });
 
-describe('pm2 with ecosystem.config.cjs', () => {
+// pm2's own commands take seconds each on a busy 2-core machine; the default 30 s is too tight beside the
+// other process tests.
+describe('pm2 with ecosystem.config.cjs', { timeout: 120_000 }, () => {
   it('starts the gateway online and ready, with its logs and state in the workdir', async () => {
     const app = await describeApp();
     // With wait_ready, pm2 reports online only after process.send('ready') (or listen_timeout).
