@@ -37,6 +37,7 @@ export function createRecentKeys(limit: number) {
   const keys = new Set<string>();
   return {
     has: (key: string) => keys.has(key),
+    delete: (key: string) => keys.delete(key),
     add(key: string): boolean {
       const added = !keys.has(key);
       keys.delete(key);
@@ -56,6 +57,8 @@ export interface Recall {
    * event that arrive together are told apart before either awaits anything).
    */
   firstHere(key: string): boolean;
+  /** Undoes `firstHere`: the key is new to this process again. */
+  forgetHere(key: string): void;
   /** Whether `key` is new to the store too; marks it there for `ttlMs`. */
   claim(key: string): Promise<boolean>;
   /** Whether `key` is remembered (here or in the store). */
@@ -96,6 +99,9 @@ export function createRecall(options: {
   };
   return {
     firstHere: (key) => here.add(key),
+    forgetHere: (key) => {
+      here.delete(key);
+    },
     async claim(key) {
       if (await stored(key)) return false;
       await store(key);

@@ -30,7 +30,12 @@ const routeOf = (message: InboundMessage): DeliveryRoute => ({
 });
 
 /** The real Bolt against the fake Slack; every heard message is answered `re: <text>` (or `reply(text)`). */
-async function setup(config: Partial<SlackConfig> = {}, reply = (text: string) => `re: ${text}`) {
+async function setup(
+  config: Partial<SlackConfig> = {},
+  reply = (text: string) => `re: ${text}`,
+  /** Whether the (stand-in) router stores the message; when not, it rejects before `accepted`. */
+  stores: (text: string) => boolean = () => true,
+) {
   const fake = await startFakeSlack({ echoPosts: true });
   const adapter = createSlackAdapter({
     config: {
@@ -55,6 +60,7 @@ async function setup(config: Partial<SlackConfig> = {}, reply = (text: string) =
   // As the router does: the message is taken (stored) first, then its turn runs.
   await adapter.start(async (message, options) => {
     inbound.push(message);
+    if (!stores(message.text)) throw new Error('the store is down');
     options?.accepted?.();
     await adapter.send(routeOf(message), { id: `r${inbound.length}`, text: reply(message.text) });
     return { sessionKey: 'test', replies: [] };
@@ -271,5 +277,25 @@ describe('Slack adapter, HTTP mode', () => {
     await postSignedEvent(url, eventCallback(said('20.3', '<@UBOT> sentinel'), 'EvHttp3'), SECRET);
     await posted(fake, 're: sentinel');
     expect(inbound.map((message) => message.text)).toEqual(['over http', 'sentinel']);
+  });
+
+  it('does not acknowledge an event whose message was not stored (500), and hears its redelivery', async () => {
+    let failures = 1;
+    const { fake, adapter, inbound } = await setup({ mode: 'http', appToken: undefined }, undefined, () => {
+      failures -= 1;
+      return failures < 0;
+    });
+    const listener = adapter.eventsListener;
+    if (listener === undefined) throw new Error('no events listener in HTTP mode');
+    const server = createServer(listener);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/slack/events`;
+    const body = eventCallback(said('21.1', '<@UBOT> store me'), 'EvHttp21');
+    expect(await postSignedEvent(url, body, SECRET)).toBe(500);
+    expect(await postSignedEvent(url, body, SECRET, { retryNum: 1 })).toBe(200);
+    expect((await posted(fake, 're: store me')).args.thread_ts).toBe('21.1');
+    expect(inbound.map((message) => message.text)).toEqual(['store me', 'store me']);
+    expect(fake.callsTo('chat.postMessage')).toHaveLength(1);
   });
 });

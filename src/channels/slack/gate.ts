@@ -30,6 +30,8 @@ export interface SlackGate {
    * the other order would drop it as answered.
    */
   taken(raw: RawMessageEvent, body: RawEventBody): Promise<void>;
+  /** The event's message could not be stored: Slack's redelivery of it is heard again here. */
+  dropped(raw: RawMessageEvent, body: RawEventBody): void;
   /** The bot takes part in the thread `threadTs` of `channel` (it heard or posted there). */
   joinThread(channel: string, threadTs: string): Promise<void>;
 }
@@ -85,6 +87,11 @@ export function createSlackGate(options: {
       const { eventKey, messageKey } = keysOf(raw, body);
       if (eventKey !== undefined) await seen.add(eventKey);
       await seen.add(messageKey);
+    },
+    dropped(raw, body) {
+      const { eventKey, messageKey } = keysOf(raw, body);
+      if (eventKey !== undefined) seen.forgetHere(eventKey);
+      seen.forgetHere(messageKey);
     },
     joinThread: (channel, threadTs) => threads.add(threadKey(channel, threadTs)),
   };

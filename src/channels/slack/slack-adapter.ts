@@ -126,7 +126,10 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
         },
       });
     } catch (error) {
-      if (!stored) throw new EventNotStoredError({ cause: error });
+      if (!stored) {
+        gate.dropped(raw, body);
+        throw new EventNotStoredError({ cause: error });
+      }
       logger.error({ err: error, chatId: message.chatId, messageId: raw.ts }, 'slack turn failed');
     } finally {
       await joined?.catch((error: unknown) => warn(error, 'slack thread not remembered', reaction));
