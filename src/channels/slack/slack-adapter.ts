@@ -2,18 +2,12 @@ import type { RequestListener } from 'node:http';
 import type { Logger } from '../../logging/index.js';
 import { type ChannelMemory, createLocalMemory } from '../memory.js';
 import { splitMessage } from '../split-message.js';
-import type {
-  ChannelAdapter,
-  DeliveryRoute,
-  InboundHandler,
-  InboundMessage,
-  OutboundMessage,
-} from '../types.js';
+import type { ChannelAdapter, DeliveryRoute, InboundHandler, OutboundMessage } from '../types.js';
 import { ACK_BUDGET_MS, EventNotStoredError, withinBudget } from './ack.js';
 import { createBoltApp, type WebClientOptions } from './bolt-app.js';
 import { isRefusedTokenError } from './check-credentials.js';
 import { createSlackGate } from './gate.js';
-import { stripMention } from './hear.js';
+import { toInbound } from './inbound.js';
 import type { RawEventBody, RawMessageEvent, SlackConfig } from './types.js';
 
 /** Slack's limit for `chat.postMessage` text is 40,000; 4,000 keeps a part readable. */
@@ -250,25 +244,5 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
         throw error;
       }
     },
-  };
-}
-
-/** The event as every adapter's message: a channel message's conversation is its thread. */
-function toInbound(raw: RawMessageEvent, body: RawEventBody, botUserId: string | undefined): InboundMessage {
-  const direct = raw.channel_type === 'im';
-  const sender = raw.user ?? raw.bot_id ?? 'unknown';
-  const teamId = raw.team ?? body.team_id;
-  // The bot answers a channel message in its thread, so the conversation is that thread: a
-  // top-level message opens the session `…:thread:<its ts>`, and replies in the thread continue it.
-  const threadId = direct ? raw.thread_ts : (raw.thread_ts ?? raw.ts);
-  return {
-    channel: 'slack',
-    chatType: direct ? 'direct' : 'channel',
-    chatId: direct ? sender : raw.channel,
-    ...(threadId === undefined ? {} : { threadId }),
-    senderId: `slack:${sender}`,
-    text: stripMention(raw.text ?? '', botUserId),
-    messageId: raw.ts,
-    ...(teamId === undefined ? {} : { teamId }),
   };
 }
