@@ -74,12 +74,14 @@ const replies = (events: { type: string; data: Record<string, unknown> }[]) =>
  * The web chat replies `user` receives on a fresh event stream, up to the answer to a `/whoami`
  * sent after it opened: notes held for the user come first, so every note delivered is in the list.
  */
-async function repliesUntilWhoami(url: string, user = 'local'): Promise<unknown[]> {
+async function repliesUntilWhoami(url: string, user = 'local', note?: string): Promise<unknown[]> {
   const events = await openEvents({ url, token: PROCESS_TEST_TOKEN }, user);
   await request<MessageResult>(url, 'POST', '/api/webchat/messages', { text: '/whoami', user });
-  await pollUntil('the /whoami answer on the event stream', () =>
-    replies(events.events).some((text) => String(text).startsWith('You are')),
-  );
+  // A note still being delivered may come after the /whoami answer: wait for it too when named.
+  await pollUntil('the /whoami answer on the event stream', () => {
+    const texts = replies(events.events).map(String);
+    return texts.some((text) => text.startsWith('You are')) && (note === undefined || texts.includes(note));
+  });
   return replies(events.events);
 }
 
@@ -175,10 +177,10 @@ describe('a promised restart note', () => {
       const ann = await systemEntries(urlAgain, 'agent:main:webchat:direct:ann');
       return local.length > 0 && ann.length > 0;
     });
-    expect(await repliesUntilWhoami(urlAgain, 'local')).toContain(
-      'Gateway restarted (restart): note for local',
-    );
-    expect(await repliesUntilWhoami(urlAgain, 'ann')).toContain('Gateway restarted (restart): note for ann');
+    const forLocal = 'Gateway restarted (restart): note for local';
+    const forAnn = 'Gateway restarted (restart): note for ann';
+    expect(await repliesUntilWhoami(urlAgain, 'local', forLocal)).toContain(forLocal);
+    expect(await repliesUntilWhoami(urlAgain, 'ann', forAnn)).toContain(forAnn);
   });
 
   it('a blank note renders as "Gateway restarted (<kind>)."', async () => {
