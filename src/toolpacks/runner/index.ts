@@ -3,9 +3,11 @@ export {
   createRunnerSandbox,
   describeRunnerSandbox,
   NO_SANDBOX_WARNING,
+  type RunnerSandbox,
+} from './runner-sandbox.js';
+export {
   probeSandbox,
   RUNNER_SANDBOX_SETTINGS,
-  type RunnerSandbox,
   type RunnerSandboxSetting,
   type SandboxProbe,
 } from './sandbox.js';

@@ -1,6 +1,6 @@
 import type { Logger } from '../../logging/index.js';
 import type { LoadedToolpack } from '../types.js';
-import type { RunnerSandbox } from './sandbox.js';
+import type { RunnerSandbox } from './runner-sandbox.js';
 
 /** What a tool handler (runner or controller side) returns, as Suzumio defines it. */
 export interface ToolOutput {
