@@ -1,3 +1,4 @@
+import pTimeout from 'p-timeout';
 import type { DispatchResult, OutboundMessage } from '../channels/index.js';
 import type { Config } from '../config/index.js';
 import type { Logger } from '../logging/index.js';
@@ -180,12 +181,8 @@ export function buildSignals(options: {
     async settled(): Promise<void> {
       const deadline = Date.now() + config.gateway.drainTimeoutMs + SETTLE_GRACE_MS;
       while (answering.size > 0 && Date.now() < deadline) {
-        let timer: NodeJS.Timeout | undefined;
-        const expiry = new Promise<void>((resolve) => {
-          timer = setTimeout(resolve, Math.max(0, deadline - Date.now()));
-        });
-        await Promise.race([Promise.all([...answering]), expiry]);
-        clearTimeout(timer);
+        const milliseconds = Math.max(0, deadline - Date.now());
+        await pTimeout(Promise.all([...answering]), { milliseconds, fallback: () => undefined });
       }
     },
     agents,

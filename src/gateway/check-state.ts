@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { access, mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import pTimeout from 'p-timeout';
 import type { Config } from '../config/index.js';
 import type { ConfigIssue } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
@@ -63,12 +64,11 @@ async function checkStore(config: Config, stateDir: string, logger: Logger): Pro
     return issue ? [issue] : [];
   }
   const opening = createStore({ url, stateDir, logger });
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<'timeout'>((resolve) => {
-    timer = setTimeout(() => resolve('timeout'), STORE_CHECK_TIMEOUT_MS);
-  });
   try {
-    const store = await Promise.race([opening, timeout]);
+    const store = await pTimeout(opening, {
+      milliseconds: STORE_CHECK_TIMEOUT_MS,
+      fallback: () => 'timeout' as const,
+    });
     if (store === 'timeout') {
       // Opened after all: close it then, so that the check leaves no connection behind.
       opening.then((late) => late.close()).catch(() => {});
@@ -79,8 +79,6 @@ async function checkStore(config: Config, stateDir: string, logger: Logger): Pro
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     return [{ path: where, message: message.replace(/^store(\.url)?: /, '') }];
-  } finally {
-    clearTimeout(timer);
   }
 }
 

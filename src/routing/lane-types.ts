@@ -1,7 +1,6 @@
 import type PQueue from 'p-queue';
-import type { TurnRunner } from '../agents/index.js';
+import type { TurnRequest, TurnRunner } from '../agents/index.js';
 import type { DeliveryRoute, DispatchResult, OutboundMessage } from '../channels/index.js';
-import type { AgentConfig } from '../config/index.js';
 import type { Logger } from '../logging/index.js';
 import type { NewTranscriptEntry, SessionStore, TranscriptEntry } from '../sessions/index.js';
 import type { Inbox, InboxItem } from './inbox.js';
@@ -27,16 +26,11 @@ export interface PendingMessage {
   reject(error: unknown): void;
 }
 
-export interface LaneTarget {
-  sessionKey: string;
-  agentId: string;
-  agent: AgentConfig;
-  route: DeliveryRoute;
-  /** 0 for chat sessions, n for a sub-agent n levels down. */
-  depth: number;
-  /** Overrides `agentLoop.runTimeoutSeconds` for this session's turns. */
-  runTimeoutSeconds?: number;
-}
+/** Which session a lane runs and for whom: the turn request's own fields, so one name per concept. */
+export type LaneTarget = Pick<
+  TurnRequest,
+  'sessionKey' | 'agentId' | 'agent' | 'route' | 'depth' | 'runTimeoutSeconds'
+>;
 
 export interface SessionLanesOptions {
   sessions: SessionStore;

@@ -1,3 +1,4 @@
+import pTimeout from 'p-timeout';
 import { TurnAbort } from '../agents/index.js';
 import type { DispatchResult, OutboundMessage } from '../channels/index.js';
 import { SwitchboardError } from '../errors/index.js';
@@ -253,14 +254,9 @@ export function createSessionLanes(options: SessionLanesOptions) {
 
 export type SessionLanes = ReturnType<typeof createSessionLanes>;
 
-async function settleWithin(promise: Promise<void>, ms: number): Promise<'settled' | 'expired'> {
-  let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<'expired'>((resolve) => {
-    timer = setTimeout(() => resolve('expired'), ms);
-  });
-  try {
-    return await Promise.race([promise.then(() => 'settled' as const), expired]);
-  } finally {
-    clearTimeout(timer);
-  }
+function settleWithin(promise: Promise<void>, milliseconds: number): Promise<'settled' | 'expired'> {
+  return pTimeout(
+    promise.then(() => 'settled' as const),
+    { milliseconds, fallback: () => 'expired' as const },
+  );
 }

@@ -1,3 +1,4 @@
+import pTimeout from 'p-timeout';
 import type { DispatchResult } from '../channels/index.js';
 import type { Logger } from '../logging/index.js';
 import type {
@@ -178,12 +179,8 @@ export function createAnnouncer(options: {
     async settled(limitMs: number): Promise<void> {
       const deadline = Date.now() + limitMs;
       while (answering.size > 0 && Date.now() < deadline) {
-        let timer: NodeJS.Timeout | undefined;
-        const expiry = new Promise<void>((resolve) => {
-          timer = setTimeout(resolve, Math.max(0, deadline - Date.now()));
-        });
-        await Promise.race([Promise.all([...answering]), expiry]);
-        clearTimeout(timer);
+        const milliseconds = Math.max(0, deadline - Date.now());
+        await pTimeout(Promise.all([...answering]), { milliseconds, fallback: () => undefined });
       }
     },
   };

@@ -1,4 +1,5 @@
 import type { App } from '@slack/bolt';
+import pTimeout from 'p-timeout';
 
 /**
  * Slack's budget for acknowledging an event is 3 s (then it delivers it again); past this the
@@ -41,10 +42,6 @@ export function holdEnvelopeAcks(app: App): void {
 }
 
 /** Resolves with `promise`'s outcome, or with `'late'` once `ms` have passed. */
-export function withinBudget<T>(promise: Promise<T>, ms: number): Promise<T | 'late'> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<'late'>((resolve) => {
-    timer = setTimeout(() => resolve('late'), ms);
-  });
-  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+export function withinBudget<T>(promise: Promise<T>, milliseconds: number): Promise<T | 'late'> {
+  return pTimeout(promise, { milliseconds, fallback: () => 'late' as const });
 }

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { HookHealth } from '../../signals/index.js';
 
 /** What the HTTP layer may read of the toolpacks: what loaded and why the others were skipped. */
 export interface ToolpacksView {
@@ -6,16 +7,8 @@ export interface ToolpacksView {
     toolpacks: { id: string; directory: string; tools: string[]; webui: string[] }[];
     builtins: string[];
     problems: { file: string; rule: string; message: string; pointer?: string }[];
-    /** Each controller's scheduler hook: ok, or failing with its last error and backoff (HookHealth). */
-    schedulerHooks: {
-      toolpackId: string;
-      status: 'ok' | 'failing';
-      failures: number;
-      error?: string;
-      since?: string;
-      backoffMs?: number;
-      nextAttemptAt?: string;
-    }[];
+    /** Each controller's scheduler hook: ok, or failing with its last error and backoff. */
+    schedulerHooks: HookHealth[];
   };
 }
 
