@@ -1,4 +1,5 @@
 import type { Config } from '../config/index.js';
+import { errorText } from '../errors/index.js';
 import type { RunStatus, RunStore, SessionStore, TranscriptEntry } from '../sessions/index.js';
 import { createAllowlist, type ToolPolicy, type ToolRegistry, type ToolServices } from '../tools/index.js';
 import { toMessage, toModelMessages } from './model-context.js';
@@ -84,14 +85,14 @@ export function createAgentRunner(options: AgentRunnerOptions): AgentRunner {
         status =
           timeout.signal.aborted && !request.signal.aborted ? 'timeout' : abortStatus(request.signal.reason);
         outcome =
-          status === 'timeout' ? `timed out after ${timeoutSeconds} s` : describe(request.signal.reason);
+          status === 'timeout' ? `timed out after ${timeoutSeconds} s` : errorText(request.signal.reason);
         await endStream(request, run.runId, progress, status);
         if (status === 'timeout') {
           await tell(request, `The run timed out after ${timeoutSeconds} s.`);
         }
       } else {
         status = 'error';
-        outcome = describe(error);
+        outcome = errorText(error);
         if (!(error instanceof ModelCallError)) logger.error({ err: error }, 'run failed');
         await tell(request, error instanceof ModelCallError ? error.message : `The run failed: ${outcome}`);
       }
@@ -187,10 +188,6 @@ export function createAgentRunner(options: AgentRunnerOptions): AgentRunner {
       burst: bursts.get(sessionKey)?.value ?? 0,
     }),
   };
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 function abortStatus(reason: unknown): 'killed' | 'interrupted' {

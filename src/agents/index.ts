@@ -8,4 +8,4 @@ export {
   type ProviderOptions,
 } from './providers/index.js';
 export { buildSystemPrompt, readAgentInstructions } from './system-prompt.js';
-export { TurnAbort, type TurnRequest, type TurnResult, type TurnRunner, type TurnStatus } from './types.js';
+export { TurnAbort, type TurnRequest, type TurnResult, type TurnRunner } from './types.js';

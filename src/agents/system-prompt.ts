@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../config/index.js';
 import { ConfigError } from '../errors/index.js';
-import type { DeliveryRoute } from '../sessions/index.js';
+import type { DeliveryRoute } from '../messages/index.js';
 import type { Tool } from '../tools/index.js';
 import { SYSTEM_MARKER, senderMarker } from './model-context.js';
 

@@ -1,4 +1,4 @@
-import type { OutboundMessage } from '../channels/index.js';
+import type { OutboundMessage } from '../messages/index.js';
 import type { NewTranscriptEntry, TranscriptEntry } from '../sessions/index.js';
 import type { Tool, ToolCallOutcome, ToolContext, ToolPolicy, ToolRegistry } from '../tools/index.js';
 import { toMessage } from './model-context.js';

@@ -1,7 +1,7 @@
-import type { OutboundMessage } from '../channels/index.js';
 import type { AgentConfig } from '../config/index.js';
 import type { Logger } from '../logging/index.js';
-import type { DeliveryRoute, NewTranscriptEntry, TranscriptEntry } from '../sessions/index.js';
+import type { DeliveryRoute, OutboundMessage, TurnStatus } from '../messages/index.js';
+import type { NewTranscriptEntry, TranscriptEntry } from '../sessions/index.js';
 
 export interface TurnRequest {
   sessionKey: string;
@@ -36,8 +36,6 @@ export interface TurnRequest {
    */
   takeSteered(): Promise<TranscriptEntry[]>;
 }
-
-export type TurnStatus = 'done' | 'error' | 'killed' | 'timeout' | 'interrupted';
 
 export interface TurnResult {
   status: TurnStatus;

@@ -10,15 +10,5 @@ export {
   createChannelSupervisor,
   type SupervisedChannel,
 } from './supervisor.js';
-export type {
-  ChannelAdapter,
-  ChannelName,
-  DeliveryRoute,
-  DispatchOptions,
-  DispatchResult,
-  InboundHandler,
-  InboundMessage,
-  OutboundDelta,
-  OutboundMessage,
-} from './types.js';
+export type { ChannelAdapter, ConnectionEvent } from './types.js';
 export { createWebchatAdapter, type WebchatAdapter, type WebchatEvent } from './webchat/index.js';

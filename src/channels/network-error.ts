@@ -1,3 +1,4 @@
+import { errorText } from '../errors/index.js';
 /**
  * Why a request to a platform failed, in a few words: the system error code found along the
  * error's causes (ECONNREFUSED, ENOTFOUND, …), else the innermost message. Neither carries a token.
@@ -13,12 +14,12 @@ export function networkCode(error: unknown): string {
     if (!(current.cause instanceof Error)) return current.message;
     current = current.cause;
   }
-  return error instanceof Error ? error.message : String(error);
+  return errorText(error);
 }
 
 /** The line a channel that could not start is logged with: its error and, under it, the cause. */
 export function describeStartFailure(error: unknown): string {
-  const message = (error instanceof Error ? error.message : String(error)).replace(/\.$/, '');
+  const message = errorText(error).replace(/\.$/, '');
   if (!(error instanceof Error && error.cause instanceof Error)) return message;
   const cause = networkCode(error);
   return cause === '' || message.includes(cause) ? message : `${message}: ${cause}`;

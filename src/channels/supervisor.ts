@@ -1,7 +1,8 @@
 import type { Logger } from '../logging/index.js';
+import type { ChannelName, InboundHandler } from '../messages/index.js';
 import { type ReconnectSettings, retryDelay } from './backoff.js';
 import { describeStartFailure } from './network-error.js';
-import type { ChannelAdapter, ChannelName, ConnectionEvent, InboundHandler } from './types.js';
+import type { ChannelAdapter, ConnectionEvent } from './types.js';
 
 /**
  * Where a channel stands: `connecting` (its first attempt runs), `connected`, `retrying` (an

@@ -1,6 +1,7 @@
+import { errorText } from '../errors/index.js';
 import { createRestartSentinel, newRestartIntent } from '../gateway/restart-sentinel.js';
 import { createLogger } from '../logging/index.js';
-import type { DeliveryRoute } from '../sessions/index.js';
+import type { DeliveryRoute } from '../messages/index.js';
 import { parseRoute } from '../signals/index.js';
 
 /**
@@ -46,7 +47,7 @@ export async function recordShellNote(options: {
     await sentinel.record([{ ...intent, status: 'committed' }]);
     return { ok: true };
   } catch (error) {
-    const why = error instanceof Error ? error.message : String(error);
+    const why = errorText(error);
     return {
       ok: false,
       error: `the change is written, but the note could not be recorded in ${sentinel.file}: ${why}`,

@@ -1,4 +1,4 @@
-import { ConfigError } from '../errors/index.js';
+import { ConfigError, errorText } from '../errors/index.js';
 import { createGatewayHost, installSignalHandlers, PRIVATE_UMASK } from '../gateway/index.js';
 import { createLogger } from '../logging/index.js';
 
@@ -41,13 +41,9 @@ export async function runStart(options: { config?: string }): Promise<void> {
       );
     } else {
       // The reason on stderr too, in one line: pm2 keeps it in the error log (`pm2 logs`).
-      process.stderr.write(`switchboard: start failed, not starting: ${messageOf(error)}\n`);
+      process.stderr.write(`switchboard: start failed, not starting: ${errorText(error)}\n`);
       log.logger.fatal({ err: error }, 'start failed');
     }
     process.exit(1);
   }
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import JSON5 from 'json5';
 import PQueue from 'p-queue';
-import { ConfigError, type ConfigIssue } from '../errors/index.js';
+import { ConfigError, type ConfigIssue, errorText } from '../errors/index.js';
 import {
   appendConfigAudit,
   backupConfigFile,
@@ -213,7 +213,7 @@ export function createConfigEditor(options: ConfigEditorOptions): ConfigEditor {
       edited = editConfigText(current.text, next);
     } catch (error) {
       // A file jsonc-parser cannot edit faithfully (duplicate keys): refuse rather than guess.
-      return failure(`cannot edit ${file}: ${error instanceof Error ? error.message : String(error)}`);
+      return failure(`cannot edit ${file}: ${errorText(error)}`);
     }
     const checked = await check(edited.text, request.via);
     if (!checked.ok) return checked;
@@ -362,9 +362,7 @@ function parseRaw(raw: string): { ok: true; value: Record<string, unknown> } | {
   try {
     value = JSON5.parse(raw);
   } catch (error) {
-    return failure(
-      `raw is not valid JSON or JSON5: ${error instanceof Error ? error.message : String(error)}`,
-    );
+    return failure(`raw is not valid JSON or JSON5: ${errorText(error)}`);
   }
   if (!isPlainObject(value)) {
     const kind = value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;

@@ -1,11 +1,8 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { ConfigIssue } from '../errors/index.js';
+import { createAjv } from '../validation/index.js';
 import { type Config, ConfigSchema } from './schema.js';
 import { SECRET_KEYWORD, TOOL_PROTECTED_KEYWORD } from './schema-helpers.js';
-
-// ajv-formats ships CommonJS; under NodeNext its default export is the module object.
-const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
 export type ValidateResult = { ok: true; config: Config } | { ok: false; issues: ConfigIssue[] };
 
@@ -31,8 +28,7 @@ export function validateConfig(value: unknown): ValidateResult {
 let compiled: ValidateFunction<Config> | undefined;
 function compiledValidator(): ValidateFunction<Config> {
   if (!compiled) {
-    const ajv = new Ajv({ allErrors: true, useDefaults: true, strict: true });
-    addFormats(ajv);
+    const ajv = createAjv('gateway');
     ajv.addKeyword({ keyword: SECRET_KEYWORD, schemaType: 'boolean' });
     ajv.addKeyword({ keyword: TOOL_PROTECTED_KEYWORD, schemaType: ['boolean', 'string'] });
     compiled = ajv.compile<Config>(ConfigSchema);

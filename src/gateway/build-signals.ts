@@ -1,9 +1,10 @@
 import pTimeout from 'p-timeout';
-import type { DispatchResult, OutboundMessage } from '../channels/index.js';
 import type { Config } from '../config/index.js';
+import { errorText } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
+import type { DeliveryRoute, DispatchResult, OutboundMessage } from '../messages/index.js';
 import type { Router } from '../routing/index.js';
-import type { DeliveryRoute, SessionStore } from '../sessions/index.js';
+import { mainSessionKey, type SessionStore } from '../sessions/index.js';
 import {
   createScheduler,
   createSignalQueue,
@@ -26,8 +27,6 @@ export type OutgoingMessage = CoreMessage;
 
 /** How long past the drain a stop waits for wake turns to end (a turn may ignore its abort). */
 const SETTLE_GRACE_MS = 5000;
-
-export const mainSessionKey = (agentId: string) => `agent:${agentId}:main`;
 
 /**
  * Signals and messages: the queue, the scheduler tick, and delivery. A signal for an agent wakes
@@ -74,7 +73,7 @@ export function buildSignals(options: {
       const posted: Promise<CoreSendResult> =
         target === USER_RECIPIENT ? postToUser(text) : post(target, text).then(() => ({ ok: true }));
       const result = await posted.catch(
-        (error: unknown): CoreSendResult => ({ ok: false, reason: describe(error) }),
+        (error: unknown): CoreSendResult => ({ ok: false, reason: errorText(error) }),
       );
       if (!result.ok)
         logger.warn({ kind: input.kind, reason: result.reason }, 'signal for a chat not posted');
@@ -214,7 +213,3 @@ export function buildSignals(options: {
 }
 
 export type Signals = ReturnType<typeof buildSignals>;
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

@@ -3,7 +3,7 @@ import { access, mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import pTimeout from 'p-timeout';
 import type { Config } from '../config/index.js';
-import type { ConfigIssue } from '../errors/index.js';
+import { type ConfigIssue, errorText } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
 import { createStore } from '../store/index.js';
 
@@ -77,7 +77,7 @@ async function checkStore(config: Config, stateDir: string, logger: Logger): Pro
     await store.close();
     return [];
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorText(error);
     return [{ path: where, message: message.replace(/^store(\.url)?: /, '') }];
   }
 }

@@ -7,8 +7,6 @@ import {
   createDiscordAdapter,
   createSlackAdapter,
   createWebchatAdapter,
-  type DeliveryRoute,
-  type OutboundMessage,
 } from '../channels/index.js';
 import {
   absentConfigFile,
@@ -21,6 +19,7 @@ import {
 import { SwitchboardError } from '../errors/index.js';
 import { createHttpServer, type HttpServer, SLACK_EVENTS_PATH } from '../http/index.js';
 import type { LoggerHandle } from '../logging/index.js';
+import type { DeliveryRoute, OutboundMessage } from '../messages/index.js';
 import { createRouter, type Router } from '../routing/index.js';
 import { createRunStore, createSessionStore, createSubagentRegistry } from '../sessions/index.js';
 import { createStore, type Store, storeUrlSecrets } from '../store/index.js';

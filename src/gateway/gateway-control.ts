@@ -1,6 +1,8 @@
 import { type Config, type ConfigEditor, findToolProtectedPaths } from '../config/index.js';
+import { errorText } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
-import type { DeliveryRoute, SessionStore } from '../sessions/index.js';
+import type { DeliveryRoute } from '../messages/index.js';
+import type { SessionStore } from '../sessions/index.js';
 import type { GatewayControl, GatewayResult } from '../tools/index.js';
 import type { RestartRequest, ScheduledRestart } from './gateway-host.js';
 import type { RestartKind, RestartNoteRequest } from './restart-sentinel.js';
@@ -67,7 +69,7 @@ export function createGatewayControl(options: GatewayControlOptions): GatewayCon
         return { ok: true, result: { ...snapshot, note } };
       } catch (error) {
         // An unreadable or broken file is reported, not thrown: owners fix it with apply or by hand.
-        return { ok: false, error: error instanceof Error ? error.message : String(error) };
+        return { ok: false, error: errorText(error) };
       }
     },
     schemaLookup: (path) => editor.lookupSchema(path),

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import PQueue from 'p-queue';
 import type { LoadConfigOptions, LoadedConfig } from '../config/index.js';
-import { ConfigError } from '../errors/index.js';
+import { ConfigError, errorText } from '../errors/index.js';
 import type { LoggerHandle } from '../logging/index.js';
 import { describeIssues, loadStartable } from './check-startable.js';
 import { createGateway, type Gateway, type GatewayExtensions } from './create-gateway.js';
@@ -128,7 +128,7 @@ export function createGatewayHost(options: GatewayHostOptions) {
       }).catch((error: unknown) => {
         // A bug in the check itself: nothing has stopped yet, so refuse rather than guess.
         logger.error({ err: error }, 'the start check failed');
-        const message = `the start check failed: ${error instanceof Error ? error.message : String(error)}`;
+        const message = `the start check failed: ${errorText(error)}`;
         return {
           ok: false as const,
           error: new ConfigError('CONFIG_UNSTARTABLE', undefined, [{ path: '', message }]),
@@ -165,7 +165,7 @@ export function createGatewayHost(options: GatewayHostOptions) {
    */
   async function rollBack(error: unknown, failed: LoadedConfig, intents: RestartIntent[]) {
     const previous = lastStarted;
-    const why = error instanceof Error ? error.message : String(error);
+    const why = errorText(error);
     const text = `Restart failed: ${why}; running the last config that started again.`;
     logger.error({ err: error }, text);
     await notes.refuse(intents, text, path.resolve(failed.config.stateDir));

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { DeliveryRoute, OutboundMessage } from '../channels/index.js';
 import type { Logger } from '../logging/index.js';
+import type { DeliveryRoute, OutboundMessage } from '../messages/index.js';
 import type { SessionStore } from '../sessions/index.js';
 import { dueWith, type NoteDelivery, type RestartIntent, type RestartSentinel } from './restart-sentinel.js';
 

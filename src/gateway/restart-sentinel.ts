@@ -3,7 +3,7 @@ import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import lockfile from 'proper-lockfile';
 import type { Logger } from '../logging/index.js';
-import type { DeliveryRoute } from '../sessions/index.js';
+import type { DeliveryRoute } from '../messages/index.js';
 
 export type RestartKind = 'config-patch' | 'config-apply' | 'restart';
 

@@ -1,6 +1,6 @@
-import type { OutboundMessage } from '../channels/index.js';
 import type { Config } from '../config/index.js';
-import type { DeliveryRoute, SessionStore } from '../sessions/index.js';
+import type { DeliveryRoute, OutboundMessage } from '../messages/index.js';
+import type { SessionStore } from '../sessions/index.js';
 import type { CoreSendResult } from '../toolpacks/index.js';
 
 /**

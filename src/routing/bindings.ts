@@ -1,5 +1,5 @@
-import type { InboundMessage } from '../channels/index.js';
 import type { Binding } from '../config/index.js';
+import type { InboundMessage } from '../messages/index.js';
 
 /**
  * The agent for an inbound message: the binding whose every given field matches and that

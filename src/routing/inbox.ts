@@ -1,4 +1,5 @@
-import type { DeliveryRoute, NewTranscriptEntry, TranscriptEntry } from '../sessions/index.js';
+import type { DeliveryRoute } from '../messages/index.js';
+import type { NewTranscriptEntry, TranscriptEntry } from '../sessions/index.js';
 import type { Store } from '../store/index.js';
 
 /**

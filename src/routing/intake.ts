@@ -1,13 +1,13 @@
+import type { AgentConfig, Config } from '../config/index.js';
+import { SwitchboardError } from '../errors/index.js';
+import type { Logger } from '../logging/index.js';
 import type {
   DeliveryRoute,
   DispatchOptions,
   DispatchResult,
   InboundMessage,
   OutboundMessage,
-} from '../channels/index.js';
-import type { AgentConfig, Config } from '../config/index.js';
-import { SwitchboardError } from '../errors/index.js';
-import type { Logger } from '../logging/index.js';
+} from '../messages/index.js';
 import type { SessionStore } from '../sessions/index.js';
 import type { Inbox, InboxItem } from './inbox.js';
 import type { SessionLanes } from './session-lanes.js';

@@ -1,5 +1,6 @@
 import type { TurnResult } from '../agents/index.js';
-import type { OutboundMessage } from '../channels/index.js';
+import { errorText } from '../errors/index.js';
+import type { OutboundMessage } from '../messages/index.js';
 import type { NewTranscriptEntry, TranscriptEntry } from '../sessions/index.js';
 import type { LaneTarget, PendingMessage, SessionLanesOptions } from './lane-types.js';
 
@@ -67,7 +68,7 @@ export async function runLaneTurn(
     });
   } catch (error) {
     logger.error({ err: error }, 'turn failed');
-    const reply = { id: crypto.randomUUID(), text: options.scrub(`The turn failed: ${describe(error)}`) };
+    const reply = { id: crypto.randomUUID(), text: options.scrub(`The turn failed: ${errorText(error)}`) };
     replies.push(reply);
     result = { status: 'error' };
     await options.deliver(lane.route, reply).catch(() => {});
@@ -84,8 +85,4 @@ export function scrubEntry(entry: NewTranscriptEntry, scrub: (text: string) => s
       ? { toolCalls: entry.toolCalls.map((call) => ({ ...call, arguments: scrub(call.arguments) })) }
       : {}),
   };
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -1,7 +1,7 @@
 import type PQueue from 'p-queue';
 import type { TurnRequest, TurnRunner } from '../agents/index.js';
-import type { DeliveryRoute, DispatchResult, OutboundMessage } from '../channels/index.js';
 import type { Logger } from '../logging/index.js';
+import type { DeliveryRoute, DispatchResult, OutboundMessage } from '../messages/index.js';
 import type { NewTranscriptEntry, SessionStore, TranscriptEntry } from '../sessions/index.js';
 import type { Inbox, InboxItem } from './inbox.js';
 

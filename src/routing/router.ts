@@ -1,23 +1,27 @@
 import PQueue from 'p-queue';
 import type { TurnRunner } from '../agents/index.js';
+import { type AgentConfig, type Config, createSecretScrubber } from '../config/index.js';
+import { SwitchboardError } from '../errors/index.js';
+import type { Logger } from '../logging/index.js';
 import type {
   DeliveryRoute,
   DispatchOptions,
   DispatchResult,
   InboundMessage,
   OutboundMessage,
-} from '../channels/index.js';
-import { type AgentConfig, type Config, createSecretScrubber } from '../config/index.js';
-import { SwitchboardError } from '../errors/index.js';
-import type { Logger } from '../logging/index.js';
-import type { NewTranscriptEntry, SessionStore, TranscriptEntry } from '../sessions/index.js';
+} from '../messages/index.js';
+import {
+  chatSessionKey,
+  type NewTranscriptEntry,
+  type SessionStore,
+  type TranscriptEntry,
+} from '../sessions/index.js';
 import type { Store } from '../store/index.js';
 import type { GatewayControl, SubagentsService } from '../tools/index.js';
 import { resolveAgentId } from './bindings.js';
 import { BUILTIN_COMMANDS, type ChatCommand, parseCommand } from './commands/index.js';
 import { createInbox } from './inbox.js';
 import { createIntake, routeOf } from './intake.js';
-import { sessionKeyFor } from './session-key.js';
 import { createSessionLanes, type LaneStatus } from './session-lanes.js';
 
 export interface RouterOptions {
@@ -166,7 +170,7 @@ export function createRouter(options: RouterOptions): Router {
   return {
     async dispatch(message, dispatchOptions = {}) {
       const agentId = resolveAgentId(config.bindings, config.defaultAgent, message);
-      const sessionKey = sessionKeyFor(agentId, message);
+      const sessionKey = chatSessionKey(agentId, message);
       const parsed = parseCommand(message.text);
       if (parsed) {
         // A command is not stored: it is taken once it runs (a platform that resent it would run it twice).

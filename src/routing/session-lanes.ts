@@ -1,7 +1,7 @@
 import pTimeout from 'p-timeout';
 import { TurnAbort } from '../agents/index.js';
-import type { DispatchResult, OutboundMessage } from '../channels/index.js';
 import { SwitchboardError } from '../errors/index.js';
+import type { DispatchResult, OutboundMessage } from '../messages/index.js';
 import type { TranscriptEntry } from '../sessions/index.js';
 import { runLaneTurn, scrubEntry } from './lane-turn.js';
 import type { LaneStatus, LaneTarget, PendingMessage, SessionLanesOptions } from './lane-types.js';

@@ -1,4 +1,11 @@
 export { createRunStore, type RunRecord, type RunStatus, type RunStore } from './run-store.js';
+export {
+  chatSessionKey,
+  childSessionKey,
+  MAX_SESSION_KEY_LENGTH,
+  mainSessionKey,
+  subagentDepth,
+} from './session-key.js';
 export { createSessionStore, type SessionStore } from './session-store.js';
 export {
   createSubagentRegistry,
@@ -10,8 +17,6 @@ export {
   type SubagentRunStatus,
 } from './subagent-registry.js';
 export type {
-  ChannelName,
-  DeliveryRoute,
   NewTranscriptEntry,
   SessionRecord,
   TranscriptEntry,

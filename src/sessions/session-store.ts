@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import type { DeliveryRoute } from '../messages/index.js';
 import type { Store } from '../store/index.js';
-import type { DeliveryRoute, NewTranscriptEntry, SessionRecord, TranscriptEntry } from './types.js';
+import type { NewTranscriptEntry, SessionRecord, TranscriptEntry } from './types.js';
 
 export interface SessionStore {
   get(key: string): Promise<SessionRecord | undefined>;

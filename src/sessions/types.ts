@@ -1,16 +1,4 @@
-export type ChannelName = 'webchat' | 'slack' | 'discord';
-
-/**
- * Where a session's replies go: a chat, optionally a thread in it. `internal` is a session no
- * chat reads (a sub-agent's): its replies are recorded, never sent.
- */
-export interface DeliveryRoute {
-  channel: ChannelName | 'internal';
-  chatType: 'direct' | 'channel';
-  /** Platform channel id, or for direct chats the user id. */
-  chatId: string;
-  threadId?: string;
-}
+import type { DeliveryRoute } from '../messages/index.js';
 
 export interface SessionRecord {
   /** The routing key, e.g. `agent:main:webchat:direct:local`. */

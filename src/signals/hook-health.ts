@@ -1,3 +1,4 @@
+import { errorText } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
 
 /** The longest wait between two attempts of a failing scheduler hook. */
@@ -75,7 +76,7 @@ export function createHookHealth(options: {
 
     failed(id: string, error: unknown): void {
       const state = stateOf(id);
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorText(error);
       state.failures += 1;
       state.error = message;
       state.since ??= now();

@@ -1,4 +1,4 @@
-import type { DeliveryRoute } from '../sessions/index.js';
+import type { DeliveryRoute } from '../messages/index.js';
 
 /** `webchat:<user>`, `slack:<channel>`, `discord:<channel>` → where a post goes. */
 export function parseRoute(target: string): DeliveryRoute | undefined {

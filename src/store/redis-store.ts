@@ -1,5 +1,5 @@
 import KeyvRedis, { createClient } from '@keyv/redis';
-import { SwitchboardError } from '../errors/index.js';
+import { errorText, SwitchboardError } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
 import { createKeyvStore } from './keyv-store.js';
 import type { Store } from './types.js';
@@ -98,7 +98,7 @@ export async function probeRedisWithoutPassword(url: string): Promise<RedisAuthP
     await client.ping();
     return { ok: true, needsPassword: false };
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorText(error);
     if (/NOAUTH|WRONGPASS/.test(message)) return { ok: true, needsPassword: true };
     return { ok: false, reason: `cannot connect to ${location}: ${message}` };
   } finally {

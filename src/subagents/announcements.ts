@@ -1,12 +1,13 @@
 import pTimeout from 'p-timeout';
-import type { DispatchResult } from '../channels/index.js';
 import type { Logger } from '../logging/index.js';
-import type {
-  RunStore,
-  SessionStore,
-  SubagentOutcome,
-  SubagentRun,
-  TranscriptEntry,
+import type { DispatchResult } from '../messages/index.js';
+import {
+  type RunStore,
+  type SessionStore,
+  type SubagentOutcome,
+  type SubagentRun,
+  subagentDepth,
+  type TranscriptEntry,
 } from '../sessions/index.js';
 import type { KeyValueNamespace, Store } from '../store/index.js';
 import type { SubagentTurns } from './types.js';
@@ -137,7 +138,7 @@ export function createAnnouncer(options: {
       entry: { role: 'system', text: announcementText(item.announcement), messageId: item.id },
       ...(existing ? { appended: existing } : {}),
       senderId: ANNOUNCEMENT_SENDER,
-      depth: depthOf(record.key),
+      depth: subagentDepth(record.key),
     });
     await settleWhenAnswered(item, Promise.resolve(), done);
   }
@@ -184,9 +185,4 @@ export function createAnnouncer(options: {
       }
     },
   };
-}
-
-/** 0 for a chat session; one more for each `:subagent:` in the key. */
-export function depthOf(sessionKey: string): number {
-  return sessionKey.split(':subagent:').length - 1;
 }

@@ -1,2 +1,1 @@
-export { depthOf } from './announcements.js';
 export { createSubagentManager, type SubagentManager } from './subagent-manager.js';

@@ -1,4 +1,4 @@
-import type { DispatchResult } from '../channels/index.js';
+import type { DispatchResult } from '../messages/index.js';
 import type { RunRecord, SubagentOutcome, SubagentRun, SubagentRunStatus } from '../sessions/index.js';
 import type { Announcement } from './announcements.js';
 

@@ -1,7 +1,6 @@
 import type { Config } from '../config/index.js';
-import { isActiveSubagentRun, type SubagentRun } from '../sessions/index.js';
+import { isActiveSubagentRun, type SubagentRun, subagentDepth } from '../sessions/index.js';
 import type { SpawnRequest, SubagentCaller } from '../tools/index.js';
-import { depthOf } from './announcements.js';
 
 /**
  * The `subagents` limits, checked before a spawn: depth, which agents, which model, and how
@@ -14,7 +13,7 @@ export function checkSpawn(
   callerRuns: readonly SubagentRun[],
 ): { ok: true; agentId: string; model: string } | { ok: false; reason: string } {
   const limits = config.subagents;
-  const depth = depthOf(caller.sessionKey);
+  const depth = subagentDepth(caller.sessionKey);
   if (depth + 1 > limits.maxSpawnDepth) {
     return {
       ok: false,
@@ -53,12 +52,4 @@ export function checkSpawn(
     };
   }
   return { ok: true, agentId, model };
-}
-
-/** `agent:<agentId>:subagent:<uuid>` for a chat session's child; `<parent key>:subagent:<uuid>` below that. */
-export function newChildSessionKey(requesterSessionKey: string, agentId: string): string {
-  const id = crypto.randomUUID();
-  return depthOf(requesterSessionKey) === 0
-    ? `agent:${agentId}:subagent:${id}`
-    : `${requesterSessionKey}:subagent:${id}`;
 }

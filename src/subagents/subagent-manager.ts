@@ -1,14 +1,16 @@
 import PQueue from 'p-queue';
-import type { DispatchResult } from '../channels/index.js';
 import type { Config } from '../config/index.js';
 import type { Logger } from '../logging/index.js';
+import type { DispatchResult } from '../messages/index.js';
 import {
+  childSessionKey,
   isActiveSubagentRun,
   type NewTranscriptEntry,
   type RunStore,
   type SessionStore,
   type SubagentRegistry,
   type SubagentRun,
+  subagentDepth,
 } from '../sessions/index.js';
 import type { Store } from '../store/index.js';
 import { latestRunPerChild, type SubagentsService } from '../tools/index.js';
@@ -18,10 +20,9 @@ import {
   announcementFor,
   announcementText,
   createAnnouncer,
-  depthOf,
 } from './announcements.js';
 import { endedByTurn, endedFromAnnouncement, endedWithoutTurn } from './run-ends.js';
-import { checkSpawn, newChildSessionKey } from './spawn-policy.js';
+import { checkSpawn } from './spawn-policy.js';
 import type { SubagentTurns } from './types.js';
 
 const STEER_INTERVAL_MS = 2000;
@@ -293,7 +294,7 @@ export function createSubagentManager(options: SubagentManagerOptions): Subagent
    * a run of its own and travels up in turn. A requester that was killed or interrupted hears nothing.
    */
   async function audienceOf(run: SubagentRun): Promise<'chat' | SubagentRun | undefined> {
-    if (depthOf(run.requesterSessionKey) === 0) return 'chat';
+    if (subagentDepth(run.requesterSessionKey) === 0) return 'chat';
     const requesterRun = await registry.latestByChild(run.requesterSessionKey);
     if (!requesterRun) return 'chat';
     const gone = requesterRun.status === 'killed' || requesterRun.status === 'interrupted';
@@ -331,14 +332,14 @@ export function createSubagentManager(options: SubagentManagerOptions): Subagent
       const startedAt = now();
       const run: SubagentRun = {
         runId: crypto.randomUUID(),
-        childSessionKey: newChildSessionKey(caller.sessionKey, checked.agentId),
+        childSessionKey: childSessionKey(caller.sessionKey, checked.agentId),
         requesterSessionKey: caller.sessionKey,
         ...(caller.runId === undefined ? {} : { parentRunId: caller.runId }),
         label: request.label?.trim() || request.task.trim().slice(0, 40),
         task: request.task,
         agentId: checked.agentId,
         model: checked.model,
-        depth: depthOf(caller.sessionKey) + 1,
+        depth: subagentDepth(caller.sessionKey) + 1,
         status: 'queued',
         startedAt,
         taskFrom: { role: 'user', senderId: `session:${caller.sessionKey}` },

@@ -1,8 +1,5 @@
-import { Ajv } from 'ajv';
-import addFormatsModule from 'ajv-formats';
-
-// ajv-formats ships CommonJS; under NodeNext its default export is the module object.
-const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+import type { Ajv } from 'ajv';
+import { createAjv } from '../validation/index.js';
 
 /**
  * Checks schemas against ajv's default meta-schema (draft-07, the one the tool registry uses). It
@@ -24,14 +21,13 @@ export function createInputSchemaCompiler(): (schema: Record<string, unknown>) =
     if (schema.type !== 'object')
       return 'must have "type": "object" at the top (tool input is a JSON object)';
     try {
-      metaSchemaChecker ??= new Ajv({ allErrors: true, strict: false });
+      metaSchemaChecker ??= createAjv('authored', { useDefaults: false });
       if (!metaSchemaChecker.validateSchema(schema)) {
         const reasons = metaSchemaChecker.errorsText(metaSchemaChecker.errors, { dataVar: 'schema' });
         return `is not a valid JSON Schema: ${reasons}`;
       }
       if (!ajv) {
-        ajv = new Ajv({ allErrors: true, useDefaults: true, strict: false, validateSchema: false });
-        addFormats(ajv);
+        ajv = createAjv('authored', { validateSchema: false });
       }
       ajv.compile(schema);
       return undefined;

@@ -1,5 +1,6 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import { describeSchemaError } from '../config/index.js';
+import { createAjv } from '../validation/index.js';
 import { createInputSchemaCompiler } from './input-schema.js';
 import {
   MANIFEST_FILE,
@@ -95,7 +96,7 @@ function schemaProblem(error: ErrorObject, file: string): ToolpackProblem {
 let compiled: ValidateFunction<ToolpackManifest> | undefined;
 function manifestValidator(): ValidateFunction<ToolpackManifest> {
   // `verbose` keeps the offending value on each error, for messages that quote it.
-  compiled ??= new Ajv({ allErrors: true, strict: true, verbose: true }).compile<ToolpackManifest>(
+  compiled ??= createAjv('gateway', { verbose: true, useDefaults: false }).compile<ToolpackManifest>(
     ToolpackManifestSchema,
   );
   return compiled;

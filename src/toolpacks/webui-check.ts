@@ -1,3 +1,4 @@
+import { errorText } from '../errors/index.js';
 import type { ControllerHost } from './controller/index.js';
 import type { LoadedToolpack, LoadedWebuiEntry, ToolpackProblem } from './types.js';
 
@@ -59,7 +60,7 @@ async function handlerMissing(
       `with a "${entryId}" handler`
     );
   } catch (error) {
-    return error instanceof Error ? error.message : String(error);
+    return errorText(error);
   }
 }
 

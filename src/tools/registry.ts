@@ -1,12 +1,11 @@
 import type { TSchema } from '@sinclair/typebox';
-import { Ajv, type ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
+import type { ValidateFunction } from 'ajv';
 import { dedupeIssues, describeSchemaError } from '../config/index.js';
-import { SwitchboardError } from '../errors/index.js';
+import { errorText, SwitchboardError } from '../errors/index.js';
+import { createAjv } from '../validation/index.js';
 import { OWNER_ONLY_REFUSAL, type ToolPolicy } from './policy.js';
 import type { Tool, ToolCallOutcome, ToolContext } from './types.js';
 
-const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 const TOOL_NAME = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/;
 const MAX_RESULT_CHARS = 100_000;
 
@@ -36,8 +35,7 @@ export interface ToolRegistry {
 
 /** One ajv instance per registry; every schema is compiled once, when its tool is registered. */
 export function createToolRegistry(): ToolRegistry {
-  const ajv = new Ajv({ allErrors: true, useDefaults: true, strict: false });
-  addFormats(ajv);
+  const ajv = createAjv('authored');
   const entries = new Map<string, Entry>();
 
   function visibleEntry(name: string, policy: ToolPolicy): Entry | undefined {
@@ -101,7 +99,7 @@ export function createToolRegistry(): ToolRegistry {
       } catch (error) {
         if (context.signal.aborted) throw context.signal.reason;
         context.logger.error({ err: error, tool: name, run: context.runId }, 'tool failed');
-        const message = error instanceof Error ? error.message : String(error);
+        const message = errorText(error);
         return failure(`Tool ${name} failed: ${message}`);
       }
     },

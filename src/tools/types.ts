@@ -1,6 +1,7 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { Logger } from '../logging/index.js';
-import type { DeliveryRoute, SubagentRun } from '../sessions/index.js';
+import type { DeliveryRoute } from '../messages/index.js';
+import type { SubagentRun } from '../sessions/index.js';
 
 /** A session as tools see it. */
 export interface SessionSummary {

@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createDiscordAdapter, type DiscordConfig } from '../../src/channels/discord/index.js';
-import type { ChannelAdapter, InboundMessage } from '../../src/channels/index.js';
+import type { ChannelAdapter } from '../../src/channels/index.js';
 import { createLogger } from '../../src/logging/index.js';
+import type { InboundMessage } from '../../src/messages/index.js';
 import { createFakeDiscord, type FakeDiscord } from '../fakes/fake-discord.js';
 
 const TOKEN = 'fake-discord-token';

@@ -1,7 +1,6 @@
 import { access, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { DeliveryRoute, OutboundMessage } from '../../src/channels/index.js';
 import { createRestartNotes, NOTE_GIVE_UP_MS } from '../../src/gateway/restart-note.js';
 import {
   createRestartSentinel,
@@ -9,6 +8,7 @@ import {
   SENTINEL_FILE,
 } from '../../src/gateway/restart-sentinel.js';
 import { createLogger } from '../../src/logging/index.js';
+import type { DeliveryRoute, OutboundMessage } from '../../src/messages/index.js';
 import { createSessionStore } from '../../src/sessions/index.js';
 import { createStore } from '../../src/store/index.js';
 import { startTestGateway } from '../helpers/gateway.js';

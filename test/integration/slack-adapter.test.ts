@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { createSlackAdapter, type SlackAdapter, type SlackConfig } from '../../src/channels/slack/index.js';
-import type { DeliveryRoute, InboundMessage } from '../../src/channels/types.js';
+import type { DeliveryRoute, InboundMessage } from '../../src/messages/index.js';
 import { eventCallback, type FakeSlack, postSignedEvent, startFakeSlack } from '../fakes/fake-slack.js';
 
 const SECRET = 'signing-secret-for-tests';

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { InboundMessage } from '../../src/channels/index.js';
 import type { Binding } from '../../src/config/index.js';
-import { parseCommand, resolveAgentId, sessionKeyFor } from '../../src/routing/index.js';
+import type { InboundMessage } from '../../src/messages/index.js';
+import { parseCommand, resolveAgentId } from '../../src/routing/index.js';
+import { chatSessionKey } from '../../src/sessions/index.js';
 
 const message = (overrides: Partial<InboundMessage> = {}): InboundMessage => ({
   channel: 'slack',
@@ -16,11 +17,11 @@ const message = (overrides: Partial<InboundMessage> = {}): InboundMessage => ({
 
 describe('session keys', () => {
   it('follow the documented shapes', () => {
-    expect(sessionKeyFor('main', message({ channel: 'webchat', chatType: 'direct', chatId: 'local' }))).toBe(
+    expect(chatSessionKey('main', message({ channel: 'webchat', chatType: 'direct', chatId: 'local' }))).toBe(
       'agent:main:webchat:direct:local',
     );
-    expect(sessionKeyFor('ops', message())).toBe('agent:ops:slack:channel:C1');
-    expect(sessionKeyFor('ops', message({ threadId: '1700000000.000100' }))).toBe(
+    expect(chatSessionKey('ops', message())).toBe('agent:ops:slack:channel:C1');
+    expect(chatSessionKey('ops', message({ threadId: '1700000000.000100' }))).toBe(
       'agent:ops:slack:channel:C1:thread:1700000000.000100',
     );
   });

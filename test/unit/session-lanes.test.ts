@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { InboundMessage } from '../../src/channels/index.js';
 import { validateConfig } from '../../src/config/index.js';
 import { createLogger } from '../../src/logging/index.js';
+import type { InboundMessage } from '../../src/messages/index.js';
 import { createRouter, type Router } from '../../src/routing/index.js';
 import { createSessionStore } from '../../src/sessions/index.js';
 import { createStore, type Store } from '../../src/store/index.js';

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { validateConfig } from '../../src/config/index.js';
 import { buildSignals } from '../../src/gateway/build-signals.js';
 import { createLogger } from '../../src/logging/index.js';
-import { createSessionStore, type DeliveryRoute } from '../../src/sessions/index.js';
+import type { DeliveryRoute } from '../../src/messages/index.js';
+import { createSessionStore } from '../../src/sessions/index.js';
 import { createScheduler, createSignalQueue, type Signal } from '../../src/signals/index.js';
 import { createStore } from '../../src/store/index.js';
 

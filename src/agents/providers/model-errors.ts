@@ -1,4 +1,5 @@
 import { STATUS_CODES } from 'node:http';
+import { errorText } from '../../errors/index.js';
 
 /** An error class of one SDK; both SDKs (Stainless-generated) have the same three. */
 type ErrorClass = abstract new (...args: never) => Error;
@@ -46,7 +47,7 @@ export function describeFailure(error: unknown, sdk: SdkErrorClasses, timeoutMs:
     return { what: message ? `HTTP ${status} ${reason}: ${message}` : `HTTP ${status} ${reason}`, status };
   }
   const code = findErrorCode(error);
-  const message = oneLine(error instanceof Error ? error.message : String(error));
+  const message = oneLine(errorText(error));
   // undici ends a body that broke off with `TypeError: terminated` (cause: UND_ERR_SOCKET).
   if (message === 'terminated') return { what: `the connection closed mid-answer (${code ?? 'terminated'})` };
   return { what: code ? `${message} (${code})` : message };
@@ -76,7 +77,7 @@ function findErrorCode(error: unknown, depth = 0): string | undefined {
 function innermostMessage(error: Error): string {
   let current: unknown = error;
   while (current instanceof Error && current.cause instanceof Error) current = current.cause;
-  return current instanceof Error ? current.message : String(current);
+  return errorText(current);
 }
 
 /** Collapses whitespace so the message stays one line, and cuts it at ~200 characters. */

@@ -2,15 +2,10 @@ import { once } from 'node:events';
 import { Client, Events, GatewayIntentBits, type Message, Partials, Routes } from 'discord.js';
 import { SwitchboardError } from '../../errors/index.js';
 import type { Logger } from '../../logging/index.js';
+import type { DeliveryRoute, InboundHandler, OutboundMessage } from '../../messages/index.js';
 import { type ChannelMemory, createLocalMemory } from '../memory.js';
 import { splitMessage } from '../split-message.js';
-import type {
-  ChannelAdapter,
-  ConnectionEvent,
-  DeliveryRoute,
-  InboundHandler,
-  OutboundMessage,
-} from '../types.js';
+import type { ChannelAdapter, ConnectionEvent } from '../types.js';
 import { createDiscordGate } from './gate.js';
 import { routeKey, toInbound } from './inbound.js';
 import type { DiscordConfig } from './should-hear.js';

@@ -1,5 +1,5 @@
 import type { Message } from 'discord.js';
-import type { DeliveryRoute, InboundMessage } from '../types.js';
+import type { DeliveryRoute, InboundMessage } from '../../messages/index.js';
 import type { HearCandidate } from './should-hear.js';
 
 /** A mention of the bot in message text: `<@id>` or the older nickname form `<@!id>`. */

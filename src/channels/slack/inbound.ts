@@ -1,4 +1,4 @@
-import type { InboundMessage } from '../types.js';
+import type { InboundMessage } from '../../messages/index.js';
 import { stripMention } from './hear.js';
 import type { RawEventBody, RawMessageEvent } from './types.js';
 

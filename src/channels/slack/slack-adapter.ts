@@ -1,8 +1,9 @@
 import type { RequestListener } from 'node:http';
 import type { Logger } from '../../logging/index.js';
+import type { DeliveryRoute, InboundHandler, OutboundMessage } from '../../messages/index.js';
 import { type ChannelMemory, createLocalMemory } from '../memory.js';
 import { splitMessage } from '../split-message.js';
-import type { ChannelAdapter, DeliveryRoute, InboundHandler, OutboundMessage } from '../types.js';
+import type { ChannelAdapter } from '../types.js';
 import { ACK_BUDGET_MS, EventNotStoredError, withinBudget } from './ack.js';
 import { createBoltApp, type WebClientOptions } from './bolt-app.js';
 import { isRefusedTokenError } from './check-credentials.js';

@@ -2,13 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { SwitchboardError } from '../../errors/index.js';
 import type { Logger } from '../../logging/index.js';
 import type {
-  ChannelAdapter,
   DeliveryRoute,
   DispatchResult,
   InboundHandler,
   OutboundDelta,
   OutboundMessage,
-} from '../types.js';
+} from '../../messages/index.js';
+import type { ChannelAdapter } from '../types.js';
 
 const MAX_HELD_NOTICES = 20;
 

@@ -1,11 +1,9 @@
-import { Ajv, type ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
+import type { ValidateFunction } from 'ajv';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { describeSchemaError } from '../../config/index.js';
+import { errorText } from '../../errors/index.js';
+import { createAjv } from '../../validation/index.js';
 import { registerPageRoute } from './page.js';
-
-// ajv-formats ships CommonJS; under NodeNext its default export is the module object.
-const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
 /** One toolpack WebUI entry, as the Tools page and API clients see it. */
 export interface WebuiEntryView {
@@ -119,7 +117,7 @@ export function registerToolUiRoutes(app: FastifyInstance, options: ToolUiOption
             .code(refused)
             .send({ error: 'bad_request', ...(typeof path === 'string' ? { path } : {}), message });
         }
-        const reason = error instanceof Error ? error.message : String(error);
+        const reason = errorText(error);
         return reply
           .code(500)
           .send({ error: 'webui_failed', message: failureMessage(toolpack, entryId, reason) });
@@ -150,8 +148,7 @@ function failureMessage(toolpack: string, entryId: string, reason: string): stri
  * (`/` for the input itself) and a message, or undefined when the input is valid.
  */
 function createInputValidator() {
-  const ajv = new Ajv({ allErrors: false, useDefaults: true, strict: false, addUsedSchema: false });
-  addFormats(ajv);
+  const ajv = createAjv('authored', { allErrors: false, addUsedSchema: false });
   const compiled = new WeakMap<object, ValidateFunction>();
   return (schema: Record<string, unknown>, input: unknown): { path: string; message: string } | undefined => {
     let check = compiled.get(schema);

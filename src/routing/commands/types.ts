@@ -1,5 +1,5 @@
-import type { DeliveryRoute, InboundMessage } from '../../channels/index.js';
 import type { Config } from '../../config/index.js';
+import type { DeliveryRoute, InboundMessage } from '../../messages/index.js';
 import type { SessionStore } from '../../sessions/index.js';
 import type { GatewayControl, SubagentsService } from '../../tools/index.js';
 import type { SessionLanes } from '../session-lanes.js';

@@ -1,4 +1,5 @@
 import { pathToFileURL } from 'node:url';
+import { errorText } from '../../errors/index.js';
 import type { Logger } from '../../logging/index.js';
 import { inputRefusal, ToolpackInputError } from '../input-error.js';
 import type { ToolOutput } from '../runner/types.js';
@@ -83,7 +84,7 @@ export function createControllerHost(options: ControllerHostOptions): Controller
       (module: ModuleExports) => module,
       (error: unknown) => {
         logger.error({ err: error, toolpack: id, file }, 'toolpack controller module failed to load');
-        throw new Error(`cannot load the ${id} controller module ${file}: ${messageOf(error)}`, {
+        throw new Error(`cannot load the ${id} controller module ${file}: ${errorText(error)}`, {
           cause: error,
         });
       },
@@ -98,7 +99,7 @@ export function createControllerHost(options: ControllerHostOptions): Controller
     } catch (error) {
       if (log)
         logger.error({ err: error, toolpack: id, handler: label }, 'toolpack controller handler failed');
-      throw new Error(`${label} failed in the ${id} controller: ${messageOf(error)}`, { cause: error });
+      throw new Error(`${label} failed in the ${id} controller: ${errorText(error)}`, { cause: error });
     }
   }
 
@@ -182,8 +183,4 @@ export function createControllerHost(options: ControllerHostOptions): Controller
         guarded('schedulerTick', () => hook({ project, ...context, store, toolpackId: id }), false);
     },
   };
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -69,8 +69,3 @@ export function toToolOutput(value: unknown): ToolOutput {
   }
   return { output: value ?? null };
 }
-
-/** An error's message, or the thrown value as text (toolpack code may throw anything). */
-export function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

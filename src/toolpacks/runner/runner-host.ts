@@ -1,9 +1,10 @@
 import { mkdir, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { errorText } from '../../errors/index.js';
 import type { LoadedToolpack } from '../types.js';
 import { runnerEnvironment, runnerExecArgv } from './permissions.js';
-import { errorText, type HostMessage, type RunnerRequest } from './protocol.js';
+import type { HostMessage, RunnerRequest } from './protocol.js';
 import { type RunnerChild, startRunnerChild } from './runner-child.js';
 import type { RunnerActivation, RunnerCallResult, RunnerHost, RunnerHostOptions } from './types.js';
 import { ABORTED, untilAborted } from './until-aborted.js';

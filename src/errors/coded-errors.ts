@@ -1,0 +1,52 @@
+/**
+ * The catalog of coded errors. These are for bugs and misconfiguration; expected
+ * failures (a refused command, an unknown session) are returned as results instead.
+ */
+export type ErrorCode =
+  | 'CONFIG_INVALID'
+  | 'CONFIG_PARSE'
+  | 'CONFIG_READ'
+  | 'CONFIG_ENV_MISSING'
+  | 'CONFIG_UNSTARTABLE'
+  | 'STORE_URL_INVALID'
+  | 'STORE_UNAVAILABLE'
+  | 'GATEWAY_STATE'
+  | 'TOOL_DUPLICATE'
+  | 'TOOL_INVALID';
+
+export class SwitchboardError extends Error {
+  readonly code: ErrorCode;
+
+  constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'SwitchboardError';
+    this.code = code;
+  }
+}
+
+/** One problem in a config file, located by file and JSON pointer. */
+export interface ConfigIssue {
+  /** JSON pointer into the config, e.g. `/http/port`; `` for the root. */
+  path: string;
+  message: string;
+}
+
+export class ConfigError extends SwitchboardError {
+  readonly file: string | undefined;
+  readonly issues: ConfigIssue[];
+
+  constructor(
+    /** CONFIG_UNSTARTABLE: the file is valid, and the start check found what a start would fail on. */
+    code: 'CONFIG_INVALID' | 'CONFIG_PARSE' | 'CONFIG_READ' | 'CONFIG_ENV_MISSING' | 'CONFIG_UNSTARTABLE',
+    file: string | undefined,
+    issues: ConfigIssue[],
+  ) {
+    const where = file ?? 'built-in config';
+    const lines = issues.map((issue) => `  ${issue.path || '/'}: ${issue.message}`);
+    const what = code === 'CONFIG_UNSTARTABLE' ? 'cannot start with this config' : 'invalid config';
+    super(code, `${where}: ${what}\n${lines.join('\n')}`);
+    this.name = 'ConfigError';
+    this.file = file;
+    this.issues = issues;
+  }
+}

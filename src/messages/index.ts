@@ -1,0 +1,11 @@
+export type {
+  ChannelName,
+  DeliveryRoute,
+  DispatchOptions,
+  DispatchResult,
+  InboundHandler,
+  InboundMessage,
+  OutboundDelta,
+  OutboundMessage,
+  TurnStatus,
+} from './types.js';

@@ -1,0 +1,88 @@
+/**
+ * The words every layer shares about a chat message: where it came from, where a reply goes, what
+ * happened to it. This module imports nothing, so channels, routing, agents and the gateway can all
+ * speak it without importing one another.
+ */
+
+/** A chat platform. */
+export type ChannelName = 'webchat' | 'slack' | 'discord';
+
+/**
+ * Where a session's replies go: a chat, optionally a thread in it. `internal` is a session no
+ * chat reads (a sub-agent's, an agent's main session): its replies are recorded, never sent.
+ */
+export interface DeliveryRoute {
+  channel: ChannelName | 'internal';
+  chatType: 'direct' | 'channel';
+  /** Platform channel id, or for direct chats the user id. */
+  chatId: string;
+  threadId?: string;
+}
+
+/** A chat message as every adapter normalizes it. The sender id comes from the platform, never from text. */
+export interface InboundMessage {
+  channel: ChannelName;
+  chatType: 'direct' | 'channel';
+  /** Platform channel id; for direct chats, the user id. */
+  chatId: string;
+  threadId?: string;
+  /** `webchat:<user>`, `slack:<U…>`, `discord:<snowflake>`. */
+  senderId: string;
+  text: string;
+  /** Platform message id (unique per channel). */
+  messageId: string;
+  /** Slack team id, when the platform has one. */
+  teamId?: string;
+  /** Discord guild id, when the platform has one. */
+  guildId?: string;
+}
+
+/** A complete reply. */
+export interface OutboundMessage {
+  /** Unique per reply; stream parts carry the same id. */
+  id: string;
+  text: string;
+  /**
+   * Not an answer to a request (a restart note): nobody may be connected to read it, so an
+   * adapter that can hold messages for an absent reader keeps it until it can deliver it.
+   */
+  notice?: boolean;
+}
+
+/** Part of a reply still being written; adapters without streaming ignore these. */
+export interface OutboundDelta {
+  id: string;
+  delta: string;
+}
+
+/** How a turn ended. A run's status is this or `running`. */
+export type TurnStatus = 'done' | 'error' | 'killed' | 'timeout' | 'interrupted';
+
+/** What happened to an inbound message: the session it went to and the replies of its turn. */
+export interface DispatchResult {
+  sessionKey: string;
+  replies: OutboundMessage[];
+  /** How the turn that answered ended, and its run (absent for chat commands). */
+  status?: TurnStatus;
+  runId?: string;
+}
+
+/**
+ * What a dispatcher learns before the turn ends. `accepted` is called once the gateway has taken the
+ * message for good: stored in the inbox (durable: it is answered even if the process dies now),
+ * or, for a chat command, taken to be run. Only then may the platform be told the message arrived
+ * (Slack's ack); the returned promise still resolves when the turn ends. `accepted` is never called
+ * when dispatch rejects before the message was stored.
+ */
+export interface DispatchOptions {
+  accepted?(): void;
+  /**
+   * The platform delivers this message again (Slack's retry): the process that got it first may
+   * have stored it and died before it could say so, so a message already waiting in the inbox or
+   * in its session's recent transcript (same message id) is accepted without being stored again.
+   */
+  redelivery?: boolean;
+}
+
+/** Takes an inbound message (the router's `dispatch`); resolves when its turn ends. */
+export type InboundHandler = (message: InboundMessage, options?: DispatchOptions) => Promise<DispatchResult>;

@@ -1,0 +1,25 @@
+import { Ajv, type Options } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+
+// ajv-formats ships CommonJS; under NodeNext its default export is the module object.
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+
+/**
+ * Whose schemas an instance compiles. `gateway`: ours, written in TypeBox (config, manifests):
+ * strict, so a typo in a schema is a bug found at start. `authored`: written by a toolpack author
+ * (tool inputs, WebUI inputs): not strict, since authors use keywords ajv does not know.
+ */
+export type SchemaAuthor = 'gateway' | 'authored';
+
+/** What a use may change: the rest (every error, defaults filled in, formats) is the same everywhere. */
+export type AjvOverrides = Pick<
+  Options,
+  'allErrors' | 'verbose' | 'addUsedSchema' | 'validateSchema' | 'useDefaults'
+>;
+
+/** The one ajv set-up: every schema in the gateway is compiled by an instance made here. */
+export function createAjv(author: SchemaAuthor, overrides: AjvOverrides = {}): Ajv {
+  const ajv = new Ajv({ allErrors: true, useDefaults: true, strict: author === 'gateway', ...overrides });
+  addFormats(ajv);
+  return ajv;
+}

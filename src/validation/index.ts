@@ -1,0 +1,1 @@
+export { type AjvOverrides, createAjv, type SchemaAuthor } from './create-ajv.js';
