@@ -1,18 +1,46 @@
-/**
- * The catalog of coded errors. These are for bugs and misconfiguration; expected
- * failures (a refused command, an unknown session) are returned as results instead.
- */
-export type ErrorCode =
+/** Config files: reading, parsing, validating, the start check. */
+type ConfigCode =
   | 'CONFIG_INVALID'
   | 'CONFIG_PARSE'
   | 'CONFIG_READ'
   | 'CONFIG_ENV_MISSING'
-  | 'CONFIG_UNSTARTABLE'
-  | 'STORE_URL_INVALID'
-  | 'STORE_UNAVAILABLE'
-  | 'GATEWAY_STATE'
-  | 'TOOL_DUPLICATE'
-  | 'TOOL_INVALID';
+  | 'CONFIG_UNSTARTABLE';
+
+/** The store (SQLite, Redis). */
+type StoreCode = 'STORE_URL_INVALID' | 'STORE_UNAVAILABLE';
+
+/** The composition root and its lifecycle. */
+type GatewayCode = 'GATEWAY_STATE';
+
+/** The tool registry. */
+type ToolCode = 'TOOL_DUPLICATE' | 'TOOL_INVALID';
+
+/** Toolpacks: loading, runner and controller processes. */
+type ToolpackCode = never;
+
+/** Channel adapters (web chat, Slack, Discord). */
+type ChannelCode = never;
+
+/** Agents: model calls and turns. */
+type AgentCode = never;
+
+/** Routing, sessions, sub-agents and signals. */
+type SessionCode = never;
+
+/**
+ * The catalog of coded errors. These are for bugs and misconfiguration; expected
+ * failures (a refused command, an unknown session) are returned as results instead.
+ * Every error class the gateway throws extends `SwitchboardError` with one of these codes.
+ */
+export type ErrorCode =
+  | ConfigCode
+  | StoreCode
+  | GatewayCode
+  | ToolCode
+  | ToolpackCode
+  | ChannelCode
+  | AgentCode
+  | SessionCode;
 
 export class SwitchboardError extends Error {
   readonly code: ErrorCode;
