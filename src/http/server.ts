@@ -5,7 +5,6 @@ import Fastify, {
   type FastifyReply,
   LogController,
 } from 'fastify';
-import type { WebchatAdapter } from '../channels/index.js';
 import type { Logger } from '../logging/index.js';
 import { createAuthHook } from './auth.js';
 import { handleHttpError } from './errors.js';
@@ -15,7 +14,7 @@ import { registerSessionRoutes, type SessionsView } from './routes/sessions.js';
 import { registerSlackEventsRoute } from './routes/slack-events.js';
 import { registerToolUiRoutes, type ToolUiOptions } from './routes/tool-ui.js';
 import { registerToolpackRoutes, type ToolpacksView } from './routes/toolpacks.js';
-import { registerWebchatRoutes } from './routes/webchat.js';
+import { registerWebchatRoutes, type WebchatPort } from './routes/webchat.js';
 import { MAX_PARAM_LENGTH } from './session-key-limit.js';
 import { loadToolsPage } from './tools-page.js';
 import { loadWebchatPage } from './webchat-page.js';
@@ -28,7 +27,7 @@ export interface HttpServerOptions {
   sessions: SessionsView;
   toolpacks: ToolpacksView;
   /** The web chat, when enabled. */
-  webchat?: WebchatAdapter | undefined;
+  webchat?: WebchatPort | undefined;
   /** Toolpack WebUI entries: the Tools page and its API, when given. */
   toolUi?: ToolUiOptions | undefined;
   /** Slack in HTTP mode: the listener for `POST /slack/events` (it checks Slack's signatures). */

@@ -1,13 +1,15 @@
 import type { FastifyInstance } from 'fastify';
-import type { ChannelState } from '../../channels/index.js';
-
-/** Each chat channel's state by name, as the channel supervisor reports it. */
-export type ChannelStates = () => Partial<Record<string, ChannelState>>;
+/**
+ * Each chat platform's connection state by name (`slack`, `discord`, `webchat`), as the channel
+ * supervisor reports it: `connected`, or a word for why not (`connecting`, `retrying`, `refused`).
+ * Declared here (http may not import channels); only `connected` means up.
+ */
+export type ChannelStates = () => Partial<Record<string, string>>;
 
 /** What both health endpoints answer: states only, never a reason, an address or a token. */
 interface Health {
   status: 'ok' | 'degraded';
-  channels: Partial<Record<string, ChannelState>>;
+  channels: Partial<Record<string, string>>;
   /** Channels that are not connected, by name. */
   down: string[];
 }

@@ -1,5 +1,22 @@
 import type { FastifyInstance } from 'fastify';
-import type { HookHealth } from '../../signals/index.js';
+
+/**
+ * One controller's scheduler hook as `/api/toolpacks` shows it. Declared here (http may not
+ * import signals): the gateway passes the signal scheduler's own reports, which have this shape.
+ */
+export interface SchedulerHookView {
+  toolpackId: string;
+  status: 'ok' | 'failing';
+  /** Failures in a row (0 when the last run succeeded). */
+  failures: number;
+  /** The last error's message, while failing (scrubbed like the log). */
+  error?: string;
+  /** When the current run of failures began (ISO time). */
+  since?: string;
+  /** The wait before the next attempt. */
+  backoffMs?: number;
+  nextAttemptAt?: string;
+}
 
 /** What the HTTP layer may read of the toolpacks: what loaded and why the others were skipped. */
 export interface ToolpacksView {
@@ -8,7 +25,7 @@ export interface ToolpacksView {
     builtins: string[];
     problems: { file: string; rule: string; message: string; pointer?: string }[];
     /** Each controller's scheduler hook: ok, or failing with its last error and backoff. */
-    schedulerHooks: HookHealth[];
+    schedulerHooks: SchedulerHookView[];
   };
 }
 

@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { WebchatAdapter } from '../../channels/index.js';
+import type { DispatchResult } from '../../messages/index.js';
 import { registerPageRoute } from './page.js';
 
 const NAME = '^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$';
@@ -22,8 +22,24 @@ const EventsQuery = Type.Object(
   { additionalProperties: false },
 );
 
+/** What the web chat's event stream carries: `closing` ends the stream, every other event is sent as is. */
+export interface WebchatStreamEvent {
+  readonly type: string;
+}
+
+/**
+ * What the web chat routes need of the web chat channel. Declared here (http may not import
+ * channels): the gateway passes the web chat adapter itself.
+ */
+export interface WebchatPort {
+  /** Takes a message from the API; resolves when its turn has ended. */
+  receive(input: { text: string; user: string; thread?: string | undefined }): Promise<DispatchResult>;
+  /** Streams what is sent to `user`'s chats until the returned function is called. */
+  subscribe(user: string, listener: (event: WebchatStreamEvent) => void): () => void;
+}
+
 export interface WebchatRoutesOptions {
-  webchat: WebchatAdapter;
+  webchat: WebchatPort;
   /** The page, already assembled. */
   page: string;
 }
