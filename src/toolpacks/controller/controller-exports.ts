@@ -97,10 +97,12 @@ export function schedulerHook(module: ModuleExports): SchedulerHookFunction | un
 }
 
 /**
- * A handler's answer as a tool output: an object with `output` keeps `output`, a string `title` and a
- * defined `metadata`; any other value is the output itself, and nothing (undefined) is an empty output.
+ * A controller handler's answer (in process, so undefined is possible) as a tool output: an object
+ * (arrays too) with `output` keeps `output` as it is, a string `title` and a defined `metadata`; any
+ * other value is the output itself, and nothing (undefined) is the empty output `''`. Not the
+ * runner's rule (`toolOutputFromRunner`, where nothing is null): toolpack authors depend on each.
  */
-export function toToolOutput(value: unknown): ToolOutput {
+export function toolOutputFromController(value: unknown): ToolOutput {
   if (typeof value === 'object' && value !== null && 'output' in value) {
     const { output, title, metadata } = value as Record<string, unknown>;
     const result: ToolOutput = { output };

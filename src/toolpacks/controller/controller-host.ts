@@ -10,7 +10,7 @@ import {
   type ModuleExports,
   schedulerHook,
   supportHandler,
-  toToolOutput,
+  toolOutputFromController,
   webuiHandler,
 } from './controller-exports.js';
 import type { ProjectAgent, ProjectStore } from './project-store.js';
@@ -143,7 +143,7 @@ export function createControllerHost(options: ControllerHostOptions): Controller
           const output = `Tool ${tool} was not handled by the ${id} controller.`;
           return { title: 'toolpack support', output, metadata: { toolpack: id, tool } };
         }
-        return toToolOutput(await handler(input));
+        return toolOutputFromController(await handler(input));
       });
     },
 
@@ -156,7 +156,7 @@ export function createControllerHost(options: ControllerHostOptions): Controller
       // Input the handler refuses (input-error.ts) is the caller's mistake: info, not an error.
       const outcome = await guarded(entryId, async () => {
         try {
-          return toToolOutput(await handler(input));
+          return toolOutputFromController(await handler(input));
         } catch (error) {
           const refused = inputRefusal(error, entryId);
           if (refused === undefined) throw error;

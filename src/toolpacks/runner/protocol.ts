@@ -38,7 +38,7 @@ export type RunnerRequest =
 export type RunnerMessage =
   /** `rejected` maps a toolpack id to why its module could not be used (failed import, no factory). */
   | { type: 'ready'; rejected: Record<string, string> }
-  /** `result` is the handler's raw return value; the host shapes it with `toToolOutput`. */
+  /** `result` is the handler's raw return value; the host shapes it with `toolOutputFromRunner`. */
   | { type: 'result'; id: number; result: unknown }
   /** `error` is the final text for the caller; `stack` is present when a handler or factory threw. */
   | { type: 'error'; id: number; error: string; stack?: string }
@@ -55,10 +55,13 @@ export function isRunnerMessage(value: unknown): value is RunnerMessage {
 }
 
 /**
- * A handler's return value as a tool output: `{ output, title?, metadata? }` is kept (a non-string
- * title is dropped), any other value (a bare string, a number) becomes `{ output: value }`.
+ * A runner handler's return value, as it crossed the JSON channel, as a tool output:
+ * `{ output, title?, metadata? }` is kept (a non-string title is dropped, a missing output is null);
+ * any other value (a bare string, a number, an array) becomes `{ output: value }`, and nothing
+ * (JSON has no undefined) is `{ output: null }`. Not the controller's rule
+ * (`toolOutputFromController`): the two differ on nothing, and toolpack authors depend on each.
  */
-export function toToolOutput(value: unknown): ToolOutput {
+export function toolOutputFromRunner(value: unknown): ToolOutput {
   if (typeof value === 'object' && value !== null && !Array.isArray(value) && 'output' in value) {
     const shaped = value as { output: unknown; title?: unknown; metadata?: unknown };
     return {

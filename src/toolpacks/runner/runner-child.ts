@@ -1,36 +1,20 @@
-import { type ChildProcess, fork } from 'node:child_process';
-import type { Logger } from '../../logging/index.js';
+import { fork } from 'node:child_process';
 import { forwardLines } from './output-lines.js';
+import { isRunnerMessage } from './protocol.js';
 import {
-  type HostMessage,
-  isRunnerMessage,
-  type RunnerMessage,
-  type RunnerRequest,
-  toToolOutput,
-} from './protocol.js';
+  type ChildState,
+  endChild,
+  probeChild,
+  type RunnerChildOptions,
+  receiveFromChild,
+  sendToChild,
+} from './runner-child-state.js';
 import type { RunnerCallResult } from './types.js';
+
+export type { RunnerChildOptions } from './runner-child-state.js';
 
 /** How long a runner may take to import its modules and answer `init`. */
 const STARTUP_TIMEOUT_MS = 10_000;
-/** How long a runner whose call timed out has to answer a ping before it is taken for stuck and killed. */
-const PROBE_TIMEOUT_MS = 2_000;
-
-export interface RunnerChildOptions {
-  agentId: string;
-  bootstrap: string;
-  /** The program that starts the runner: Node itself, or a sandbox that starts Node (see sandbox.ts). */
-  execPath: string;
-  execArgv: string[];
-  env: NodeJS.ProcessEnv;
-  cwd: string;
-  init: Extract<HostMessage, { type: 'init' }>;
-  timeoutMs: number;
-  logger: Logger;
-  /** Answers a runner's callSupport/recordSignal; the returned message is sent back as is. */
-  answer(request: RunnerRequest): Promise<Extract<HostMessage, { type: 'reply' }>>;
-  /** Called once when the process is gone or being killed, so the host starts a new one next time. */
-  onEnd(): void;
-}
 
 export interface RunnerCall {
   toolpackId: string;
@@ -52,15 +36,10 @@ export interface RunnerChild {
   stop(reason: string): Promise<void>;
 }
 
-interface Pending {
-  tool: string;
-  finish(result: RunnerCallResult): void;
-}
-
 /** Forks one runner and tracks its calls; it fails them all when the process ends, for whatever reason. */
 export function startRunnerChild(options: RunnerChildOptions): RunnerChild {
-  const { agentId, logger } = options;
-  const child: ChildProcess = fork(options.bootstrap, [], {
+  const { agentId } = options;
+  const child = fork(options.bootstrap, [], {
     execPath: options.execPath,
     execArgv: options.execArgv,
     // Its own session and process group: a signal to "my group" (kill(0)) never reaches the gateway.
@@ -70,14 +49,6 @@ export function startRunnerChild(options: RunnerChildOptions): RunnerChild {
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     serialization: 'json',
   });
-  const log = logger.child({ agentId, runnerPid: child.pid });
-  const pending = new Map<number, Pending>();
-  let probing: Promise<void> | undefined;
-  /** Ends the outstanding probe: on the pong with its id, or (with `undefined`) when the process ends. */
-  let settleProbe: ((answered: number | undefined) => void) | undefined;
-  let nextId = 1;
-  let started = false;
-  let endReason: string | undefined;
   let markStarted: (reason: string | undefined) => void = () => {};
   const startup = new Promise<string | undefined>((resolve) => {
     markStarted = resolve;
@@ -88,144 +59,93 @@ export function startRunnerChild(options: RunnerChildOptions): RunnerChild {
     markClosed = resolve;
   });
   child.once('close', () => markClosed());
-  const startupTimer = setTimeout(() => {
-    end(`the toolpack runner for agent ${agentId} did not start within ${STARTUP_TIMEOUT_MS} ms`);
-  }, STARTUP_TIMEOUT_MS);
+  const state: ChildState = {
+    options,
+    child,
+    log: options.logger.child({ agentId, runnerPid: child.pid }),
+    pending: new Map(),
+    nextId: 1,
+    started: false,
+    endReason: undefined,
+    probing: undefined,
+    settleProbe: undefined,
+    markStarted,
+    startupTimer: setTimeout(() => {
+      endChild(
+        state,
+        `the toolpack runner for agent ${agentId} did not start within ${STARTUP_TIMEOUT_MS} ms`,
+      );
+    }, STARTUP_TIMEOUT_MS),
+  };
+  watchChild(state, markClosed);
+  sendToChild(state, options.init);
+  state.log.debug({ execArgv: options.execArgv }, 'toolpack runner started');
 
+  return {
+    get started() {
+      return state.started;
+    },
+    async available() {
+      const reason = await startup;
+      while (state.probing !== undefined) await state.probing;
+      return reason ?? state.endReason;
+    },
+    call: (call) => callChild(state, call),
+    closed,
+    async stop(reason) {
+      endChild(state, reason);
+      await closed;
+    },
+  };
+}
+
+/** Output to the log, messages to `receiveFromChild`, the end of the process to `endChild`. */
+function watchChild(state: ChildState, markClosed: () => void): void {
+  const { child, log } = state;
+  const { agentId } = state.options;
   forwardLines(child.stdout, (line) => log.info({ stream: 'stdout' }, line));
   forwardLines(child.stderr, (line) => log.warn({ stream: 'stderr' }, line));
-
-  /** Fails everything still waiting and kills the process (a no-op when it already exited). */
-  function end(reason: string): void {
-    if (endReason !== undefined) return;
-    endReason = reason;
-    clearTimeout(startupTimer);
-    markStarted(reason);
-    settleProbe?.(undefined);
-    for (const entry of pending.values()) entry.finish({ ok: false, error: reason });
-    child.kill('SIGKILL');
-    options.onEnd();
-  }
-
-  function send(message: HostMessage): boolean {
-    if (endReason !== undefined || !child.connected) return false;
-    try {
-      child.send(message, (error) => {
-        if (error) log.debug({ error: error.message }, 'toolpack runner message not sent');
-      });
-      return true;
-    } catch (error) {
-      log.warn({ error: (error as Error).message }, 'toolpack runner message cannot be serialized');
-      return false;
-    }
-  }
-
-  /**
-   * After a timeout: a runner that still answers a ping keeps running (the hung handler is left behind);
-   * one whose event loop is stuck is killed. One probe at a time; calls wait for it (see `available`).
-   */
-  function probe(tool: string): void {
-    if (probing !== undefined || endReason !== undefined) return;
-    const id = nextId++;
-    probing = new Promise<void>((resolve) => {
-      const timer = setTimeout(() => {
-        log.warn({ tool }, 'toolpack runner stopped responding after a timeout; killing it');
-        end(
-          `the toolpack runner for agent ${agentId} was killed: it stopped responding after ${tool} timed out`,
-        );
-      }, PROBE_TIMEOUT_MS);
-      settleProbe = (answered) => {
-        if (answered !== undefined && answered !== id) return;
-        clearTimeout(timer);
-        probing = undefined;
-        settleProbe = undefined;
-        resolve();
-      };
-    });
-    if (!send({ type: 'ping', id })) settleProbe?.(undefined);
-  }
-
-  function receive(message: RunnerMessage): void {
-    switch (message.type) {
-      case 'ready':
-        started = true;
-        clearTimeout(startupTimer);
-        for (const [toolpackId, reason] of Object.entries(message.rejected)) log.warn({ toolpackId }, reason);
-        markStarted(undefined);
-        return;
-      case 'result':
-        pending.get(message.id)?.finish({ ok: true, result: toToolOutput(message.result) });
-        return;
-      case 'error': {
-        const entry = pending.get(message.id);
-        if (message.stack !== undefined) log.warn({ tool: entry?.tool, stack: message.stack }, message.error);
-        entry?.finish({ ok: false, error: message.error });
-        return;
-      }
-      case 'pong':
-        settleProbe?.(message.id);
-        return;
-      default:
-        void options.answer(message).then(send);
-    }
-  }
-
   child.on('message', (message: unknown) => {
-    if (isRunnerMessage(message)) receive(message);
+    if (isRunnerMessage(message)) receiveFromChild(state, message);
   });
   child.on('error', (error) => {
     log.warn({ error: error.message }, 'toolpack runner process error');
     if (child.pid === undefined) {
-      end(`the toolpack runner for agent ${agentId} could not start: ${error.message}`);
+      endChild(state, `the toolpack runner for agent ${agentId} could not start: ${error.message}`);
       markClosed();
     }
   });
   child.on('exit', (code, signal) => {
     const how = signal === null ? `code ${code}` : `signal ${signal}`;
-    if (endReason === undefined) log.warn({ code, signal }, 'toolpack runner exited');
-    end(`the toolpack runner for agent ${agentId} exited (${how})`);
+    if (state.endReason === undefined) log.warn({ code, signal }, 'toolpack runner exited');
+    endChild(state, `the toolpack runner for agent ${agentId} exited (${how})`);
   });
-  send(options.init);
-  log.debug({ execArgv: options.execArgv }, 'toolpack runner started');
+}
 
-  return {
-    get started() {
-      return started;
-    },
-    async available() {
-      const reason = await startup;
-      while (probing !== undefined) await probing;
-      return reason ?? endReason;
-    },
-    call(call) {
-      const { tool, signal } = call;
-      const id = nextId++;
-      return new Promise<RunnerCallResult>((resolve) => {
-        const timer = setTimeout(() => {
-          finish({ ok: false, error: `Tool ${tool} timed out after ${options.timeoutMs} ms` });
-          probe(tool);
-        }, options.timeoutMs);
-        const abort = () => finish({ ok: false, error: `Tool ${tool} was aborted` });
-        function finish(result: RunnerCallResult): void {
-          if (!pending.delete(id)) return;
-          clearTimeout(timer);
-          signal?.removeEventListener('abort', abort);
-          resolve(result);
-        }
-        pending.set(id, { tool, finish });
-        signal?.addEventListener('abort', abort, { once: true });
-        const { toolpackId, input, activationId } = call;
-        if (endReason !== undefined) finish({ ok: false, error: endReason });
-        else if (signal?.aborted) abort();
-        else if (!send({ type: 'call', id, toolpackId, tool, input: input ?? {}, activationId })) {
-          finish({ ok: false, error: `${tool} failed: its input cannot be sent to the toolpack runner` });
-        }
-      });
-    },
-    closed,
-    async stop(reason) {
-      end(reason);
-      await closed;
-    },
-  };
+/** One call: answered by the runner, or failed by its timeout (which starts a probe), the abort or the end. */
+function callChild(state: ChildState, call: RunnerCall): Promise<RunnerCallResult> {
+  const { tool, signal } = call;
+  const { timeoutMs } = state.options;
+  const id = state.nextId++;
+  return new Promise<RunnerCallResult>((resolve) => {
+    const timer = setTimeout(() => {
+      finish({ ok: false, error: `Tool ${tool} timed out after ${timeoutMs} ms` });
+      probeChild(state, tool);
+    }, timeoutMs);
+    const abort = () => finish({ ok: false, error: `Tool ${tool} was aborted` });
+    function finish(result: RunnerCallResult): void {
+      if (!state.pending.delete(id)) return;
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', abort);
+      resolve(result);
+    }
+    state.pending.set(id, { tool, finish });
+    signal?.addEventListener('abort', abort, { once: true });
+    const { toolpackId, input, activationId } = call;
+    if (state.endReason !== undefined) finish({ ok: false, error: state.endReason });
+    else if (signal?.aborted) abort();
+    else if (!sendToChild(state, { type: 'call', id, toolpackId, tool, input: input ?? {}, activationId })) {
+      finish({ ok: false, error: `${tool} failed: its input cannot be sent to the toolpack runner` });
+    }
+  });
 }
