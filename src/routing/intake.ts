@@ -10,7 +10,7 @@ import type {
 } from '../messages/index.js';
 import type { SessionStore } from '../sessions/index.js';
 import type { Inbox, InboxItem } from './inbox.js';
-import type { SessionLanes } from './session-lanes.js';
+import type { SessionQueues } from './session-queues.js';
 
 /** Starts that may die while answering one message before it is given up (a message that crashes the gateway). */
 const MAX_ATTEMPTS = 3;
@@ -21,7 +21,7 @@ export interface IntakeOptions {
   config: Config;
   sessions: SessionStore;
   inbox: Inbox;
-  lanes: SessionLanes;
+  queues: SessionQueues;
   scrub(text: string): string;
   deliver(route: DeliveryRoute, message: OutboundMessage): Promise<void>;
   logger: Logger;
@@ -29,11 +29,11 @@ export interface IntakeOptions {
 
 /**
  * How a user message becomes a turn: stored in the inbox first (durable), then queued in its
- * session's lane; while the gateway closes, only stored (answered after the next start, and the
+ * session's queue; while the gateway closes, only stored (answered after the next start, and the
  * chat is told). `resume` queues what the last process left; `seal` waits for the writes in flight.
  */
 export function createIntake(options: IntakeOptions) {
-  const { config, inbox, lanes, logger } = options;
+  const { config, inbox, queues, logger } = options;
   const owners = new Set(config.owners);
   let closing = false;
   let sealed = false;
@@ -43,7 +43,7 @@ export function createIntake(options: IntakeOptions) {
   /** Queues an inbox item for its turn (a message just accepted, or one left by the last process). */
   function queue(item: InboxItem, agent: AgentConfig): Promise<DispatchResult> {
     const senderId = item.entry.senderId ?? '';
-    return lanes.enqueue(
+    return queues.enqueue(
       { sessionKey: item.sessionKey, agentId: item.agentId, agent, route: item.route, depth: 0 },
       {
         entry: item.entry,
@@ -95,7 +95,7 @@ export function createIntake(options: IntakeOptions) {
     });
     accepted?.();
     if (!closing) return queue(item, agent);
-    const notice = await lanes.tellKept({ sessionKey, route });
+    const notice = await queues.tellKept({ sessionKey, route });
     const kept: DispatchResult = { sessionKey, replies: [notice], status: 'interrupted' };
     return kept;
   }

@@ -22,7 +22,7 @@ import { resolveAgentId } from './bindings.js';
 import { BUILTIN_COMMANDS, type ChatCommand, parseCommand } from './commands/index.js';
 import { createInbox } from './inbox.js';
 import { createIntake, routeOf } from './intake.js';
-import { createSessionLanes, type LaneStatus } from './session-lanes.js';
+import { createSessionQueues, type QueueStatus } from './session-queues.js';
 
 export interface RouterOptions {
   config: Config;
@@ -85,14 +85,14 @@ export interface Router {
   stopTurn(sessionKey: string, reason: string): boolean;
   /** Drops the session's queued messages; returns how many. */
   clearQueue(sessionKey: string): number;
-  sessionStatus(sessionKey: string): LaneStatus;
+  sessionStatus(sessionKey: string): QueueStatus;
   /** Whether any session of the agent has a turn queued or running. */
   agentBusy(agentId: string): boolean;
   /** Messages waiting in the session's queue. */
   sessionDepth(sessionKey: string): number;
   /** Queues the messages the last process accepted and did not answer; returns how many. */
   resume(): Promise<number>;
-  /** Starts no new turns (messages are kept for the next start) and lets running turns end (see SessionLanes.close). */
+  /** Starts no new turns (messages are kept for the next start) and lets running turns end (see SessionQueues.close). */
   close(timeoutMs: number): Promise<void>;
   /** Takes no more messages at all and waits for those being stored: call before the store closes. */
   seal(): Promise<void>;
@@ -103,7 +103,7 @@ export function createRouter(options: RouterOptions): Router {
   const commands = options.commands ?? BUILTIN_COMMANDS;
   const scrub = createSecretScrubber(options.secrets ?? []);
   const inbox = createInbox({ store: options.store });
-  const lanes = createSessionLanes({
+  const queues = createSessionQueues({
     scrub,
     sessions,
     inbox,
@@ -119,7 +119,7 @@ export function createRouter(options: RouterOptions): Router {
     config,
     sessions,
     inbox,
-    lanes,
+    queues,
     scrub,
     deliver: options.deliver,
     logger,
@@ -153,7 +153,7 @@ export function createRouter(options: RouterOptions): Router {
         config,
         configFile: options.configFile,
         uptimeMs: Date.now() - options.startedAt,
-        lanes,
+        queues,
         sessions,
         commands,
         gateway: options.gateway,
@@ -185,7 +185,7 @@ export function createRouter(options: RouterOptions): Router {
       if (!configured)
         throw new SwitchboardError('GATEWAY_STATE', `agent "${request.agentId}" is not configured`);
       await sessions.ensure(request.sessionKey, { agentId: request.agentId, route: request.route });
-      const done = lanes.enqueue(
+      const done = queues.enqueue(
         {
           sessionKey: request.sessionKey,
           agentId: request.agentId,
@@ -207,17 +207,17 @@ export function createRouter(options: RouterOptions): Router {
       );
       return { done };
     },
-    stopTurn: (sessionKey, reason) => lanes.stop(sessionKey, reason),
-    clearQueue: (sessionKey) => lanes.clear(sessionKey),
-    sessionStatus: (sessionKey) => lanes.status(sessionKey),
-    agentBusy: (agentId) => lanes.agentBusy(agentId),
-    sessionDepth: (sessionKey) => lanes.depth(sessionKey),
+    stopTurn: (sessionKey, reason) => queues.stop(sessionKey, reason),
+    clearQueue: (sessionKey) => queues.clear(sessionKey),
+    sessionStatus: (sessionKey) => queues.status(sessionKey),
+    agentBusy: (agentId) => queues.agentBusy(agentId),
+    sessionDepth: (sessionKey) => queues.depth(sessionKey),
     resume: () => intake.resume(),
     close(timeoutMs) {
       closing = true;
       intake.close();
       logger.info({}, 'draining: new messages are kept for the next start');
-      return lanes.close(timeoutMs);
+      return queues.close(timeoutMs);
     },
     seal: () => intake.seal(),
   };

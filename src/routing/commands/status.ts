@@ -3,7 +3,7 @@ import type { ChatCommand } from './types.js';
 export const statusCommand: ChatCommand = {
   name: 'status',
   summary: 'Show the agent, model, queue, uptime and config of this session.',
-  async run({ agentId, config, configFile, lanes, sessionKey, sessions, uptimeMs }) {
+  async run({ agentId, config, configFile, queues, sessionKey, sessions, uptimeMs }) {
     const agent = config.agents[agentId];
     const record = await sessions.get(sessionKey);
     const model = agent?.model
@@ -13,7 +13,7 @@ export const statusCommand: ChatCommand = {
       `Agent: ${agentId}${agent?.displayName ? ` (${agent.displayName})` : ''}`,
       `Model: ${model}`,
       `Session: ${sessionKey}${record ? `, ${record.transcriptLength} entries` : ' (no messages yet)'}`,
-      `Turn: ${lanes.status(sessionKey)}; queue: ${lanes.depth(sessionKey)} waiting`,
+      `Turn: ${queues.status(sessionKey)}; queue: ${queues.depth(sessionKey)} waiting`,
       `Uptime: ${formatDuration(uptimeMs)}`,
       `Config: ${configFile.hash.slice(0, 12)} (${configFile.path ?? 'built-in defaults'})`,
     ].join('\n');

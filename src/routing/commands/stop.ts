@@ -4,8 +4,8 @@ import type { ChatCommand } from './types.js';
 export const stopCommand: ChatCommand = {
   name: 'stop',
   summary: "Stop the turn running in this session, and this session's sub-agents.",
-  async run({ agentId, lanes, sessionKey, subagents }) {
-    const stopped = lanes.stop(sessionKey);
+  async run({ agentId, queues, sessionKey, subagents }) {
+    const stopped = queues.stop(sessionKey);
     const kill = await runSubagentsAction(
       subagents,
       { sessionKey, agentId },

@@ -2,7 +2,7 @@ import type { Config } from '../../config/index.js';
 import type { DeliveryRoute, InboundMessage } from '../../messages/index.js';
 import type { SessionStore } from '../../sessions/index.js';
 import type { GatewayControl, SubagentsService } from '../../tools/index.js';
-import type { SessionLanes } from '../session-lanes.js';
+import type { SessionQueues } from '../session-queues.js';
 
 /** What a chat command may read and do. */
 export interface CommandContext {
@@ -17,7 +17,7 @@ export interface CommandContext {
   config: Config;
   configFile: { path: string | undefined; hash: string };
   uptimeMs: number;
-  lanes: Pick<SessionLanes, 'depth' | 'status' | 'stop'>;
+  queues: Pick<SessionQueues, 'depth' | 'status' | 'stop'>;
   sessions: SessionStore;
   commands: readonly ChatCommand[];
   /** Owner commands (/config, /restart) act through it. */

@@ -1,12 +1,13 @@
 import type PQueue from 'p-queue';
-import type { TurnRequest, TurnRunner } from '../agents/index.js';
+import type { TurnAbort, TurnRequest, TurnRunner } from '../agents/index.js';
 import type { Logger } from '../logging/index.js';
 import type { DeliveryRoute, DispatchResult, OutboundMessage } from '../messages/index.js';
 import type { NewTranscriptEntry, SessionStore, TranscriptEntry } from '../sessions/index.js';
 import type { Inbox, InboxItem } from './inbox.js';
 
 export type QueueMode = 'collect' | 'followup' | 'steer' | 'interrupt';
-export type LaneStatus = 'idle' | 'queued' | 'running';
+/** A session's turn: none, waiting for the global limit, or running. */
+export type QueueStatus = 'idle' | 'queued' | 'running';
 
 /** A message waiting for the turn that answers it. */
 export interface PendingMessage {
@@ -26,13 +27,13 @@ export interface PendingMessage {
   reject(error: unknown): void;
 }
 
-/** Which session a lane runs and for whom: the turn request's own fields, so one name per concept. */
-export type LaneTarget = Pick<
+/** Which session a queue runs and for whom: the turn request's own fields, so one name per concept. */
+export type QueueTarget = Pick<
   TurnRequest,
   'sessionKey' | 'agentId' | 'agent' | 'route' | 'depth' | 'runTimeoutSeconds'
 >;
 
-export interface SessionLanesOptions {
+export interface SessionQueuesOptions {
   sessions: SessionStore;
   inbox: Inbox;
   runner: TurnRunner;
@@ -44,4 +45,32 @@ export interface SessionLanesOptions {
   logger: Logger;
   /** Removes secret values from reply text before it is stored or sent. */
   scrub(text: string): string;
+}
+
+/** The turn a session queue has taken from its messages: waiting for the limiter (`started` false) or running. */
+export interface ActiveTurn {
+  controller: AbortController;
+  started: boolean;
+  isOwner: boolean;
+}
+
+/** One session's queue; it exists while the session has a turn or waiting messages. */
+export interface SessionQueue extends QueueTarget {
+  pending: PendingMessage[];
+  /** Messages for the running turn, taken before its next model call. */
+  steering: PendingMessage[];
+  active?: ActiveTurn;
+}
+
+/** The state every session queue shares (see `createSessionQueues`). */
+export interface QueuesState {
+  options: SessionQueuesOptions;
+  queues: Map<string, SessionQueue>;
+  /** Called each time the last queue empties (the drain waits on it). */
+  idleWaiters: Set<() => void>;
+  /** The abort reason of turns the stop cuts short: their user messages wait for the next start. */
+  stopping: TurnAbort;
+  /** Per session, the notice that its messages wait for the next start (sent once; replies repeat its id). */
+  told: Map<string, OutboundMessage>;
+  closed: boolean;
 }

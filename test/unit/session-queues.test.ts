@@ -9,7 +9,7 @@ import type { GatewayControl, SubagentsService } from '../../src/tools/index.js'
 import { createGatedRunner } from '../fakes/gated-runner.js';
 
 /**
- * The router and its session lanes in this process, on the memory store, with a runner that
+ * The router and its session queues in this process, on the memory store, with a runner that
  * holds each turn until the test releases it: who may interrupt whom, how collect batches are
  * cut, and when an agent counts as busy.
  */

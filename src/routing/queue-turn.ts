@@ -2,11 +2,11 @@ import type { TurnResult } from '../agents/index.js';
 import { errorText } from '../errors/index.js';
 import type { OutboundMessage } from '../messages/index.js';
 import type { NewTranscriptEntry, TranscriptEntry } from '../sessions/index.js';
-import type { LaneTarget, PendingMessage, SessionLanesOptions } from './lane-types.js';
+import type { PendingMessage, QueueTarget, SessionQueuesOptions } from './queue-types.js';
 
-export interface LaneTurnInput {
-  options: SessionLanesOptions;
-  lane: LaneTarget;
+export interface QueueTurnInput {
+  options: SessionQueuesOptions;
+  target: QueueTarget;
   /** The messages the turn answers; steered ones it takes are added. */
   batch: PendingMessage[];
   isOwner: boolean;
@@ -20,15 +20,15 @@ export interface LaneTurnInput {
 }
 
 /**
- * Runs one turn of a lane: its messages go to the transcript as it starts, then the runner answers
+ * Runs one turn of a session queue: its messages go to the transcript as it starts, then the runner answers
  * them; replies and records have secret values removed. A turn aborted before it started (`/stop`)
  * still records its messages; a turn that throws tells the chat why. Never throws for a turn.
  */
-export async function runLaneTurn(
-  input: LaneTurnInput,
+export async function runQueueTurn(
+  input: QueueTurnInput,
 ): Promise<{ result: TurnResult; replies: OutboundMessage[] }> {
-  const { options, lane, batch, signal } = input;
-  const logger = options.logger.child({ session: lane.sessionKey });
+  const { options, target, batch, signal } = input;
+  const logger = options.logger.child({ session: target.sessionKey });
   const replies: OutboundMessage[] = [];
   const first = batch[0];
   if (!first) return { result: { status: 'done' }, replies };
@@ -40,26 +40,26 @@ export async function runLaneTurn(
   try {
     const messages = await input.admit(batch);
     result = await options.runner.runTurn({
-      sessionKey: lane.sessionKey,
-      agentId: lane.agentId,
-      agent: lane.agent,
-      route: lane.route,
-      depth: lane.depth,
-      ...(lane.runTimeoutSeconds === undefined ? {} : { runTimeoutSeconds: lane.runTimeoutSeconds }),
+      sessionKey: target.sessionKey,
+      agentId: target.agentId,
+      agent: target.agent,
+      route: target.route,
+      depth: target.depth,
+      ...(target.runTimeoutSeconds === undefined ? {} : { runTimeoutSeconds: target.runTimeoutSeconds }),
       messages,
       senderId: first.senderId,
       isOwner: input.isOwner,
       signal,
       logger,
-      onDelta: (id, delta) => options.deliverDelta(lane.route, id, options.scrub(delta)),
+      onDelta: (id, delta) => options.deliverDelta(target.route, id, options.scrub(delta)),
       reply: async (message) => {
         const reply = { id: message.id, text: options.scrub(message.text) };
         replies.push(reply);
-        await options.deliver(lane.route, reply).catch((error: unknown) => {
-          logger.warn({ err: error, route: lane.route }, 'reply delivery failed');
+        await options.deliver(target.route, reply).catch((error: unknown) => {
+          logger.warn({ err: error, route: target.route }, 'reply delivery failed');
         });
       },
-      record: (entry) => options.sessions.append(lane.sessionKey, scrubEntry(entry, options.scrub)),
+      record: (entry) => options.sessions.append(target.sessionKey, scrubEntry(entry, options.scrub)),
       takeSteered: () => {
         const taken = input.takeSteering();
         batch.push(...taken);
@@ -71,7 +71,7 @@ export async function runLaneTurn(
     const reply = { id: crypto.randomUUID(), text: options.scrub(`The turn failed: ${errorText(error)}`) };
     replies.push(reply);
     result = { status: 'error' };
-    await options.deliver(lane.route, reply).catch(() => {});
+    await options.deliver(target.route, reply).catch(() => {});
   }
   logger.debug({ status: result.status, messages: batch.length, replies: replies.length }, 'turn ended');
   return { result, replies };
