@@ -1,6 +1,6 @@
 import pTimeout from 'p-timeout';
 import type { Logger } from '../logging/index.js';
-import type { DispatchResult } from '../messages/index.js';
+
 import {
   type RunStore,
   type SessionStore,
@@ -10,7 +10,7 @@ import {
   type TranscriptEntry,
 } from '../sessions/index.js';
 import type { KeyValueNamespace, Store } from '../store/index.js';
-import type { SubagentTurns } from './types.js';
+import type { SubagentTurns, TurnReport } from './types.js';
 
 /** What the requester's model reads when a child ends: built by the runtime, not the model. */
 export interface Announcement {
@@ -96,7 +96,7 @@ export function createAnnouncer(options: {
   function settleWhenAnswered(
     item: PendingAnnouncement,
     recordEntry: Promise<void>,
-    done: Promise<DispatchResult>,
+    done: Promise<TurnReport>,
   ): Promise<void> {
     const settled = recordEntry.then(() =>
       done.then(

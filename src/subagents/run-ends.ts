@@ -1,6 +1,6 @@
-import type { DispatchResult } from '../messages/index.js';
 import type { RunRecord, SubagentOutcome, SubagentRun, SubagentRunStatus } from '../sessions/index.js';
 import type { Announcement } from './announcements.js';
+import type { TurnReport } from './types.js';
 
 /**
  * The ended record of a sub-agent run, built from the stored one: by its turn, without a turn
@@ -11,7 +11,7 @@ import type { Announcement } from './announcements.js';
 /** The run's turn ended with `result`; `wasKilled`: a kill came before its end was decided. */
 export function endedByTurn(
   run: SubagentRun,
-  end: { result: DispatchResult; wasKilled: boolean; turnRun: RunRecord | undefined; endedAt: number },
+  end: { result: TurnReport; wasKilled: boolean; turnRun: RunRecord | undefined; endedAt: number },
 ): SubagentRun {
   const { result, turnRun } = end;
   const status: SubagentRunStatus = end.wasKilled ? 'killed' : (result.status ?? 'error');

@@ -1,7 +1,7 @@
 import PQueue from 'p-queue';
 import type { Config } from '../config/index.js';
 import type { Logger } from '../logging/index.js';
-import type { DispatchResult } from '../messages/index.js';
+
 import {
   childSessionKey,
   isActiveSubagentRun,
@@ -23,7 +23,7 @@ import {
 } from './announcements.js';
 import { endedByTurn, endedFromAnnouncement, endedWithoutTurn } from './run-ends.js';
 import { checkSpawn } from './spawn-policy.js';
-import type { SubagentTurns } from './types.js';
+import type { SubagentTurns, TurnReport } from './types.js';
 
 const STEER_INTERVAL_MS = 2000;
 const NO_REPLY = 'NO_REPLY';
@@ -89,7 +89,7 @@ export function createSubagentManager(options: SubagentManagerOptions): Subagent
   /** Runs whose end is decided and being recorded: a kill no longer reaches them. */
   const ending = new Set<string>();
   /** Per running run: the turns its steers went into (see `lastSteeredTurn`); absent once it ends. */
-  const steerTurns = new Map<string, Promise<DispatchResult>[]>();
+  const steerTurns = new Map<string, Promise<TurnReport>[]>();
   let closing = false;
 
   /** Runs `task` after every earlier task for the same run: each read-modify-write of its record. */
@@ -145,7 +145,7 @@ export function createSubagentManager(options: SubagentManagerOptions): Subagent
         if (closing || cancelled.delete(run.runId)) return;
         // From here a kill treats the run as running: the check after its turn starts stops it.
         starting.add(run.runId);
-        let result: DispatchResult;
+        let result: TurnReport;
         try {
           const started = await startRun(run);
           if (!started) return;
@@ -156,7 +156,7 @@ export function createSubagentManager(options: SubagentManagerOptions): Subagent
           steerTurns.delete(run.runId);
           if (closing) return;
           logger.error({ err: error, run: run.runId }, 'sub-agent run failed to start');
-          result = { sessionKey: run.childSessionKey, replies: [], status: 'error' };
+          result = { replies: [], status: 'error' };
         }
         // The one point where the run's end is decided, synchronously with `kill`'s check: a kill
         // before it makes the run `killed` (its result dropped), one after it finds the run ended.
@@ -173,7 +173,7 @@ export function createSubagentManager(options: SubagentManagerOptions): Subagent
    * giving its final answer, or had not started) runs a turn of its own after it. The run ends,
    * and is announced, with the last of these turns, so the answer to a steer is never lost.
    */
-  async function lastSteeredTurn(runId: string, result: DispatchResult): Promise<DispatchResult> {
+  async function lastSteeredTurn(runId: string, result: TurnReport): Promise<TurnReport> {
     let last = result;
     // Steers may keep coming while earlier ones are answered: they join the same list.
     const waiting = steerTurns.get(runId) ?? [];
@@ -186,7 +186,7 @@ export function createSubagentManager(options: SubagentManagerOptions): Subagent
     return last;
   }
 
-  async function finish(runId: string, result: DispatchResult, wasKilled: boolean): Promise<void> {
+  async function finish(runId: string, result: TurnReport, wasKilled: boolean): Promise<void> {
     const turnRun = result.runId ? await options.runs.get(result.runId) : undefined;
     const quiet = silenced.delete(runId);
     await endRun(
@@ -259,9 +259,9 @@ export function createSubagentManager(options: SubagentManagerOptions): Subagent
         steering.push(
           started
             .then(({ done }) => done)
-            .catch((error: unknown): DispatchResult => {
+            .catch((error: unknown): TurnReport => {
               logger.warn({ err: error, run: latest.runId }, 'steered message not answered');
-              return { sessionKey: latest.childSessionKey, replies: [], status: 'error' };
+              return { replies: [], status: 'error' };
             }),
         );
         await started;

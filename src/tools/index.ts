@@ -2,7 +2,7 @@ export { BUILTIN_TOOLS } from './builtin/index.js';
 export { createAllowlist, OWNER_ONLY_REFUSAL, type ToolPolicy } from './policy.js';
 export { createToolRegistry, type ToolRegistry } from './registry.js';
 export { buildSubagentList, latestRunPerChild, type SubagentList } from './subagents/list-view.js';
-export { runSubagentsAction } from './subagents/subagents-actions.js';
+export { runSubagentsAction, type SubagentsActionInput } from './subagents/subagents-actions.js';
 export type {
   GatewayControl,
   GatewayEditRequest,

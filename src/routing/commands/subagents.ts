@@ -1,4 +1,4 @@
-import { runSubagentsAction, type SubagentsActionInput } from '../../tools/subagents/subagents-actions.js';
+import { runSubagentsAction, type SubagentsActionInput } from '../../tools/index.js';
 import type { ChatCommand } from './types.js';
 
 const USAGE = 'Usage: /subagents list | /subagents kill <target|all> | /subagents steer <target> <message>';
