@@ -124,7 +124,7 @@ export function createToolpackRuntime(options: ToolpackRuntimeOptions) {
           });
           // The registry prefixes `Tool <name> failed:`; the runner's own prefix would say it twice.
           if (!result.ok) throw new Error(result.error.replace(`${declared.name} failed: `, ''));
-          return result.result;
+          return result.value;
         },
       }),
     ),

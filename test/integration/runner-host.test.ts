@@ -124,7 +124,7 @@ function call(
 async function pidOf(target: RunnerHost): Promise<number> {
   const answer = await call(target, 'workbench.pid');
   if (!answer.ok) throw new Error(answer.error);
-  return answer.result.output as number;
+  return answer.value.output as number;
 }
 
 describe('toolpack runner host', () => {
@@ -134,7 +134,7 @@ describe('toolpack runner host', () => {
     const workspace = path.join(root, 'workspace');
     expect(answer).toEqual({
       ok: true,
-      result: {
+      value: {
         output: { text: 'hello' },
         title: 'echo',
         metadata: {
@@ -153,7 +153,7 @@ describe('toolpack runner host', () => {
     const runner = await startHost();
     const [first, second] = await Promise.all([call(runner, 'workbench.pid'), call(runner, 'workbench.pid')]);
     expect(first).toEqual(second);
-    expect(first).toEqual({ ok: true, result: { output: expect.any(Number) } });
+    expect(first).toEqual({ ok: true, value: { output: expect.any(Number) } });
     expect(logLines.filter((line) => line.msg === 'toolpack runner started')).toHaveLength(1);
   });
 
@@ -187,7 +187,7 @@ describe('toolpack runner host', () => {
       input: { summary: 'two nits' },
       activation,
     });
-    expect(answer).toEqual({ ok: true, result: { output: 'Review summary recorded: two nits' } });
+    expect(answer).toEqual({ ok: true, value: { output: 'Review summary recorded: two nits' } });
     expect(supportRequests).toEqual([
       { activation, toolpackId: 'review-tools', tool: 'review.summarize', input: { summary: 'two nits' } },
     ]);
@@ -199,8 +199,8 @@ describe('toolpack runner host', () => {
     const again = await call(runner, 'workbench.instance');
     const other = await call(runner, 'workbench.instance', {}, { activationId: 'activation-2' });
     expect(first).toEqual(again);
-    expect(first).toEqual({ ok: true, result: { output: expect.any(Number) } });
-    expect(other).toEqual({ ok: true, result: { output: expect.any(Number) } });
+    expect(first).toEqual({ ok: true, value: { output: expect.any(Number) } });
+    expect(other).toEqual({ ok: true, value: { output: expect.any(Number) } });
     expect(other).not.toEqual(first);
   });
 
@@ -212,7 +212,7 @@ describe('toolpack runner host', () => {
     ]);
     expect(answer).toEqual({
       ok: true,
-      result: { output: 'controller saw {"summary":"looks good"}', title: 'support', metadata: { n: 1 } },
+      value: { output: 'controller saw {"summary":"looks good"}', title: 'support', metadata: { n: 1 } },
     });
     expect(await call(runner, 'workbench.support', { refuse: true })).toEqual({
       ok: false,
@@ -225,7 +225,7 @@ describe('toolpack runner host', () => {
     const signal = { kind: 'review.ready', targetAgent: 'pm', priority: 'P1', payload: { n: 2 } };
     expect(await call(runner, 'workbench.signal', signal)).toEqual({
       ok: true,
-      result: { output: 'recorded' },
+      value: { output: 'recorded' },
     });
     expect(signalRequests).toEqual([{ activation, toolpackId: 'workbench', signal }]);
   });

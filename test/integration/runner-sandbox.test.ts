@@ -75,7 +75,7 @@ async function call(runner: RunnerHost, tool: string, input: object) {
     activation: { activationId: 'activation-1', token: 'token-1' },
   });
   if (!answer.ok) throw new Error(answer.error);
-  return answer.result.output;
+  return answer.value.output;
 }
 
 /** A TCP server on loopback standing in for the gateway's HTTP port or the model's. */

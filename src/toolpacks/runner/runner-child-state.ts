@@ -1,4 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
+import { fail, ok } from '../../errors/index.js';
 import type { Logger } from '../../logging/index.js';
 import {
   type HostMessage,
@@ -62,7 +63,7 @@ export function endChild(state: ChildState, reason: string): void {
   clearTimeout(state.startupTimer);
   state.markStarted(reason);
   state.settleProbe?.(undefined);
-  for (const entry of state.pending.values()) entry.finish({ ok: false, error: reason });
+  for (const entry of state.pending.values()) entry.finish(fail(reason));
   state.child.kill('SIGKILL');
   state.options.onEnd();
 }
@@ -118,12 +119,12 @@ export function receiveFromChild(state: ChildState, message: RunnerMessage): voi
       state.markStarted(undefined);
       return;
     case 'result':
-      pending.get(message.id)?.finish({ ok: true, result: toolOutputFromRunner(message.result) });
+      pending.get(message.id)?.finish(ok(toolOutputFromRunner(message.result)));
       return;
     case 'error': {
       const entry = pending.get(message.id);
       if (message.stack !== undefined) log.warn({ tool: entry?.tool, stack: message.stack }, message.error);
-      entry?.finish({ ok: false, error: message.error });
+      entry?.finish(fail(message.error));
       return;
     }
     case 'pong':

@@ -1,4 +1,5 @@
 import { fork } from 'node:child_process';
+import { fail } from '../../errors/index.js';
 import { forwardLines } from './output-lines.js';
 import { isRunnerMessage } from './protocol.js';
 import {
@@ -129,10 +130,10 @@ function callChild(state: ChildState, call: RunnerCall): Promise<RunnerCallResul
   const id = state.nextId++;
   return new Promise<RunnerCallResult>((resolve) => {
     const timer = setTimeout(() => {
-      finish({ ok: false, error: `Tool ${tool} timed out after ${timeoutMs} ms` });
+      finish(fail(`Tool ${tool} timed out after ${timeoutMs} ms`));
       probeChild(state, tool);
     }, timeoutMs);
-    const abort = () => finish({ ok: false, error: `Tool ${tool} was aborted` });
+    const abort = () => finish(fail(`Tool ${tool} was aborted`));
     function finish(result: RunnerCallResult): void {
       if (!state.pending.delete(id)) return;
       clearTimeout(timer);
@@ -142,10 +143,10 @@ function callChild(state: ChildState, call: RunnerCall): Promise<RunnerCallResul
     state.pending.set(id, { tool, finish });
     signal?.addEventListener('abort', abort, { once: true });
     const { toolpackId, input, activationId } = call;
-    if (state.endReason !== undefined) finish({ ok: false, error: state.endReason });
+    if (state.endReason !== undefined) finish(fail(state.endReason));
     else if (signal?.aborted) abort();
     else if (!sendToChild(state, { type: 'call', id, toolpackId, tool, input: input ?? {}, activationId })) {
-      finish({ ok: false, error: `${tool} failed: its input cannot be sent to the toolpack runner` });
+      finish(fail(`${tool} failed: its input cannot be sent to the toolpack runner`));
     }
   });
 }

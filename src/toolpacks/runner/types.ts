@@ -1,3 +1,4 @@
+import type { Result } from '../../errors/index.js';
 import type { Logger } from '../../logging/index.js';
 import type { LoadedToolpack } from '../types.js';
 import type { RunnerSandbox } from './runner-sandbox.js';
@@ -58,7 +59,8 @@ export interface RunnerCallRequest {
   signal?: AbortSignal;
 }
 
-export type RunnerCallResult = { ok: true; result: ToolOutput } | { ok: false; error: string };
+/** The handler's output, or a readable message of why there is none. */
+export type RunnerCallResult = Result<ToolOutput>;
 
 export interface RunnerHost {
   /**
