@@ -21,8 +21,19 @@ type ToolpackCode = never;
 /** Channel adapters (web chat, Slack, Discord). */
 type ChannelCode = never;
 
-/** Agents: model calls and turns. */
-type AgentCode = never;
+/**
+ * Agents: model calls and turns. MODEL_CALL_FAILED: a model call failed for good (after retries);
+ * MODEL_ANSWER_STALLED: an answer stopped arriving mid-stream (retried, like a network error);
+ * TURN_ABORTED: the reason a turn's signal is aborted with (killed or interrupted);
+ * TURN_TIMEOUT: the reason a run is aborted with when it exceeds its time limit;
+ * AGENT_NO_PROVIDER: an agent's model has no provider (config validation should have caught it).
+ */
+type AgentCode =
+  | 'MODEL_CALL_FAILED'
+  | 'MODEL_ANSWER_STALLED'
+  | 'TURN_ABORTED'
+  | 'TURN_TIMEOUT'
+  | 'AGENT_NO_PROVIDER';
 
 /** Routing, sessions, sub-agents and signals. */
 type SessionCode = never;

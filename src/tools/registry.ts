@@ -1,7 +1,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import type { ValidateFunction } from 'ajv';
 import { dedupeIssues, describeSchemaError } from '../config/index.js';
-import { errorText, SwitchboardError } from '../errors/index.js';
+import { errorText, fail, ok, type Result, SwitchboardError } from '../errors/index.js';
 import { createAjv } from '../validation/index.js';
 import { OWNER_ONLY_REFUSAL, type ToolPolicy } from './policy.js';
 import type { Tool, ToolCallOutcome, ToolContext } from './types.js';
@@ -65,7 +65,7 @@ export function createToolRegistry(): ToolRegistry {
       } catch (error) {
         throw new SwitchboardError(
           'TOOL_INVALID',
-          `${source}: tool "${tool.name}" has an invalid parameters schema: ${(error as Error).message}`,
+          `${source}: tool "${tool.name}" has an invalid parameters schema: ${errorText(error)}`,
         );
       }
       entries.set(tool.name, { tool, source, validate });
@@ -85,7 +85,7 @@ export function createToolRegistry(): ToolRegistry {
       const { tool } = entry;
       if (tool.ownerOnly && !policy.isOwner) return failure(OWNER_ONLY_REFUSAL);
       const parsed = parseArguments(rawArguments);
-      if (!parsed.ok) return failure(`Invalid arguments for ${name}: ${parsed.reason}`);
+      if (!parsed.ok) return failure(`Invalid arguments for ${name}: ${parsed.error}`);
       if (!entry.validate(parsed.value)) {
         const issues = dedupeIssues((entry.validate.errors ?? []).map(describeSchemaError));
         const lines = issues.map((issue) => `${issue.path || '/'}: ${issue.message}`);
@@ -106,16 +106,17 @@ export function createToolRegistry(): ToolRegistry {
   };
 }
 
-function parseArguments(raw: string): { ok: true; value: unknown } | { ok: false; reason: string } {
-  if (raw.trim() === '') return { ok: true, value: {} };
+/** The arguments as a JSON object; the error says what is wrong with them, for the model. */
+function parseArguments(raw: string): Result<object> {
+  if (raw.trim() === '') return ok({});
   try {
     const value: unknown = JSON.parse(raw);
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-      return { ok: false, reason: 'the arguments must be a JSON object' };
+      return fail('the arguments must be a JSON object');
     }
-    return { ok: true, value };
+    return ok(value);
   } catch (error) {
-    return { ok: false, reason: `the arguments are not valid JSON (${(error as Error).message})` };
+    return fail(`the arguments are not valid JSON (${errorText(error)})`);
   }
 }
 

@@ -1,5 +1,5 @@
 import { STATUS_CODES } from 'node:http';
-import { errorText } from '../../errors/index.js';
+import { errorText, SwitchboardError } from '../../errors/index.js';
 
 /** An error class of one SDK; both SDKs (Stainless-generated) have the same three. */
 type ErrorClass = abstract new (...args: never) => Error;
@@ -17,9 +17,9 @@ export interface FailureDescription {
 }
 
 /** Thrown into a call whose answer started but then stopped arriving for `timeoutMs`. */
-export class StalledAnswerError extends Error {
+export class StalledAnswerError extends SwitchboardError {
   constructor(readonly timeoutMs: number) {
-    super(`the answer stalled for ${timeoutMs} ms`);
+    super('MODEL_ANSWER_STALLED', `the answer stalled for ${timeoutMs} ms`);
     this.name = 'StalledAnswerError';
   }
 }
