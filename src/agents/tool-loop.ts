@@ -1,36 +1,31 @@
-import type { OutboundMessage } from '../messages/index.js';
 import type { NewTranscriptEntry, TranscriptEntry } from '../sessions/index.js';
-import type { Tool, ToolCallOutcome, ToolContext, ToolPolicy, ToolRegistry } from '../tools/index.js';
+import type { ToolCallOutcome } from '../tools/index.js';
 import { toMessage } from './model-context.js';
 import type { ModelMessage, ModelProvider, ModelToolCall } from './providers/index.js';
+import type { ToolLoopEvent } from './tool-loop-events.js';
+import type { TurnTools } from './turn-tools.js';
 
-export interface ToolLoopProgress {
-  rounds: number;
-  toolCalls: number;
-  /** The reply being streamed by the current model call, if any (for a clean end on abort). */
-  streaming?: { id: string; text: string };
+/** Where the loop keeps its conversation: the session's transcript. */
+export interface ToolLoopTranscript {
+  /** Appends an entry; the loop goes on from the entry as written (secret values removed). */
+  record(entry: NewTranscriptEntry): Promise<TranscriptEntry>;
+  /** Steered messages to add before the next model call (they reset the burst counter). */
+  takeSteered(): Promise<ModelMessage[]>;
 }
 
 export interface ToolLoopOptions {
   provider: ModelProvider;
-  registry: ToolRegistry;
-  policy: ToolPolicy;
-  /** The tools this turn may see (already filtered by `policy`). */
-  tools: readonly Tool[];
+  tools: TurnTools;
   system: string;
-  /** The conversation so far; the loop appends to it. */
-  messages: ModelMessage[];
+  /** The conversation so far (not changed: the loop works on a copy). */
+  history: readonly ModelMessage[];
   maxBurst: number;
-  /** The turn's burst counter: rounds since the turn started or last took a steered message. */
-  burst: { value: number };
+  /** The run this loop records its entries under. */
+  runId: string;
   signal: AbortSignal;
-  toolContext: ToolContext;
-  progress: ToolLoopProgress;
-  onDelta(id: string, delta: string): void;
-  reply(message: OutboundMessage): Promise<void>;
-  record(entry: NewTranscriptEntry): Promise<TranscriptEntry>;
-  /** Steered messages to add before the next model call (they reset the burst counter). */
-  takeSteered(): Promise<ModelMessage[]>;
+  transcript: ToolLoopTranscript;
+  /** Everything the loop does that others see, in order; the loop awaits each call. */
+  emit(event: ToolLoopEvent): void | Promise<void>;
 }
 
 export type ToolLoopEnd = 'answered' | 'boundary' | 'max_burst';
@@ -41,94 +36,92 @@ export type ToolLoopEnd = 'answered' | 'boundary' | 'max_burst';
  * `ModelCallError`; tool failures become results the model reads.
  */
 export async function runToolLoop(options: ToolLoopOptions): Promise<ToolLoopEnd> {
-  const { messages, progress, burst, toolContext } = options;
-  const specs = options.tools.map((tool) => ({
-    name: tool.name,
-    description: tool.description,
-    parameters: tool.parameters as Record<string, unknown>,
-  }));
-  for (;;) {
-    const steered = await options.takeSteered();
+  const messages = [...options.history];
+  let burst = 0;
+  for (let round = 1; ; round += 1) {
+    const steered = await options.transcript.takeSteered();
     if (steered.length > 0) {
       messages.push(...steered);
-      burst.value = 0;
+      burst = 0;
     }
-    if (burst.value >= options.maxBurst) return 'max_burst';
-    burst.value += 1;
-    progress.rounds += 1;
-    const streaming = { id: crypto.randomUUID(), text: '' };
-    progress.streaming = streaming;
-    const response = await options.provider.complete({
-      system: options.system,
-      messages,
-      tools: specs,
-      signal: options.signal,
-      onTextDelta: (delta) => {
-        streaming.text += delta;
-        options.onDelta(streaming.id, delta);
-      },
-    });
-    progress.streaming = undefined;
-    const calls = response.toolCalls;
-    // The model goes on from what was recorded: the record has secret values removed.
-    const assistant = await options.record({
-      role: 'assistant',
-      text: response.text,
-      runId: toolContext.runId,
-      ...(calls.length ? { toolCalls: calls } : {}),
-    });
-    messages.push(toMessage(assistant, { multiUser: false }));
-    if (assistant.text.trim() !== '') await options.reply({ id: streaming.id, text: assistant.text });
+    if (burst >= options.maxBurst) return 'max_burst';
+    burst += 1;
+    await options.emit({ type: 'round_start', round, burst });
+    const calls = await callModel(options, messages);
     if (calls.length === 0) return 'answered';
-
-    const outcomes = await executeCalls(options, calls);
-    let ended = false;
-    for (const [index, call] of calls.entries()) {
-      const outcome = outcomes[index] ?? skipped(call);
-      progress.toolCalls += 1;
-      const result = await options.record({
-        role: 'tool',
-        text: outcome.content,
-        runId: toolContext.runId,
-        toolCallId: call.id,
-        toolName: call.name,
-        ...(outcome.isError ? { isError: true } : {}),
-      });
-      messages.push(toMessage(result, { multiUser: false }));
-      if (outcome.post !== undefined) await options.reply({ id: crypto.randomUUID(), text: outcome.post });
-      ended ||= outcome.endsRun;
-    }
-    if (ended) return 'boundary';
+    if (await runCalls(options, messages, calls)) return 'boundary';
   }
+}
+
+/** One model call, streamed; its answer is recorded, added to `messages` and sent. Returns its tool calls. */
+async function callModel(options: ToolLoopOptions, messages: ModelMessage[]): Promise<ModelToolCall[]> {
+  const replyId = crypto.randomUUID();
+  await options.emit({ type: 'model_start', replyId });
+  const response = await options.provider.complete({
+    system: options.system,
+    messages,
+    tools: options.tools.specs,
+    signal: options.signal,
+    onTextDelta: (delta) => void options.emit({ type: 'text_delta', replyId, delta }),
+  });
+  await options.emit({ type: 'model_end', replyId });
+  const calls = response.toolCalls;
+  // The model goes on from what was recorded: the record has secret values removed.
+  const assistant = await options.transcript.record({
+    role: 'assistant',
+    text: response.text,
+    runId: options.runId,
+    ...(calls.length ? { toolCalls: calls } : {}),
+  });
+  messages.push(toMessage(assistant, { multiUser: false }));
+  if (assistant.text.trim() !== '')
+    await options.emit({ type: 'reply', message: { id: replyId, text: assistant.text } });
+  return calls;
+}
+
+/** Runs one round's calls and records their results. Returns true when a boundary tool ended the run. */
+async function runCalls(
+  options: ToolLoopOptions,
+  messages: ModelMessage[],
+  calls: readonly ModelToolCall[],
+): Promise<boolean> {
+  const outcomes = await executeCalls(options.tools, calls);
+  let ended = false;
+  for (const [index, call] of calls.entries()) {
+    const outcome = outcomes[index] ?? skipped(call);
+    await options.emit({ type: 'tool_end', call, outcome });
+    const result = await options.transcript.record({
+      role: 'tool',
+      text: outcome.content,
+      runId: options.runId,
+      toolCallId: call.id,
+      toolName: call.name,
+      ...(outcome.isError ? { isError: true } : {}),
+    });
+    messages.push(toMessage(result, { multiUser: false }));
+    if (outcome.post !== undefined)
+      await options.emit({ type: 'reply', message: { id: crypto.randomUUID(), text: outcome.post } });
+    ended ||= outcome.endsRun;
+  }
+  return ended;
 }
 
 /**
  * Runs the calls of one round in order; consecutive read-only calls run together. Calls after
  * a boundary tool are not run (they get a result saying so).
  */
-async function executeCalls(
-  options: ToolLoopOptions,
-  calls: readonly ModelToolCall[],
-): Promise<ToolCallOutcome[]> {
+async function executeCalls(tools: TurnTools, calls: readonly ModelToolCall[]): Promise<ToolCallOutcome[]> {
   const outcomes: ToolCallOutcome[] = [];
-  const run = (call: ModelToolCall) =>
-    options.registry.execute(call.name, call.arguments, options.policy, options.toolContext);
   let index = 0;
   while (index < calls.length) {
     const group: ModelToolCall[] = [];
-    while (index < calls.length && isReadOnly(options, calls[index]))
+    while (index < calls.length && tools.isReadOnly(calls[index]?.name ?? ''))
       group.push(calls[index++] as ModelToolCall);
     if (group.length === 0) group.push(calls[index++] as ModelToolCall);
-    outcomes.push(...(await Promise.all(group.map(run))));
+    outcomes.push(...(await Promise.all(group.map((call) => tools.execute(call)))));
     if (outcomes.some((outcome) => outcome.endsRun)) break;
   }
   return outcomes;
-}
-
-function isReadOnly(options: ToolLoopOptions, call: ModelToolCall | undefined): boolean {
-  return (
-    call !== undefined && options.tools.some((tool) => tool.name === call.name && tool.readOnly === true)
-  );
 }
 
 function skipped(call: ModelToolCall): ToolCallOutcome {

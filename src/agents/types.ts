@@ -1,15 +1,13 @@
 import type { AgentConfig } from '../config/index.js';
+import { SwitchboardError } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
-import type { DeliveryRoute, OutboundMessage, TurnStatus } from '../messages/index.js';
+import type { OutboundMessage, TurnStatus } from '../messages/index.js';
 import type { NewTranscriptEntry, TranscriptEntry } from '../sessions/index.js';
+import type { TurnScope } from '../tools/index.js';
 
-export interface TurnRequest {
-  sessionKey: string;
-  agentId: string;
+/** One turn to run: its description (`TurnScope`), what it answers, and where its output goes. */
+export interface TurnRequest extends TurnScope {
   agent: AgentConfig;
-  route: DeliveryRoute;
-  /** 0 for chat sessions, n for a sub-agent n levels down. */
-  depth: number;
   /** Overrides `agentLoop.runTimeoutSeconds` (a sub-agent spawned with its own timeout). */
   runTimeoutSeconds?: number;
   /**
@@ -17,9 +15,6 @@ export interface TurnRequest {
    * written to the transcript as the turn started (after everything recorded before it).
    */
   messages: TranscriptEntry[];
-  senderId: string;
-  /** True only when the message that started the turn came from an owner. */
-  isOwner: boolean;
   /** Aborted by `/stop`, `interrupt` mode or the gateway stopping; the reason is a `TurnAbort`. */
   signal: AbortSignal;
   logger: Logger;
@@ -48,11 +43,11 @@ export interface TurnRunner {
 }
 
 /** The reason a turn's signal is aborted with: which status the run ends in, and why. */
-export class TurnAbort extends Error {
+export class TurnAbort extends SwitchboardError {
   readonly status: 'killed' | 'interrupted';
 
   constructor(status: 'killed' | 'interrupted', message: string) {
-    super(message);
+    super('TURN_ABORTED', message);
     this.name = 'TurnAbort';
     this.status = status;
   }

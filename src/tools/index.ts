@@ -3,6 +3,7 @@ export { createAllowlist, OWNER_ONLY_REFUSAL, type ToolPolicy } from './policy.j
 export { createToolRegistry, type ToolRegistry } from './registry.js';
 export { buildSubagentList, latestRunPerChild, type SubagentList } from './subagents/list-view.js';
 export { runSubagentsAction, type SubagentsActionInput } from './subagents/subagents-actions.js';
+export { type TurnScope, turnScope } from './turn-scope.js';
 export type {
   GatewayControl,
   GatewayEditRequest,

@@ -2,6 +2,7 @@ import type { Static, TSchema } from '@sinclair/typebox';
 import type { Logger } from '../logging/index.js';
 import type { DeliveryRoute } from '../messages/index.js';
 import type { SubagentRun } from '../sessions/index.js';
+import type { TurnScope } from './turn-scope.js';
 
 /** A session as tools see it. */
 export interface SessionSummary {
@@ -124,20 +125,12 @@ export interface ToolServices {
   subagents: SubagentsService;
 }
 
-export interface ToolContext {
-  sessionKey: string;
-  agentId: string;
+/** A turn as a tool sees it: its description, its run, and the services tools may use. */
+export interface ToolContext extends TurnScope {
   runId: string;
-  /** The sender of the message that started the run. */
-  senderId: string;
-  isOwner: boolean;
-  /** Where the session's replies go. */
-  route: DeliveryRoute;
   logger: Logger;
   /** Aborted when the run is stopped, times out or the gateway stops. */
   signal: AbortSignal;
-  /** 0 in chat sessions; 1 in a sub-agent's session, 2 in its child's, … */
-  depth: number;
   services: ToolServices;
 }
 

@@ -1,0 +1,141 @@
+import { errorText, SwitchboardError } from '../errors/index.js';
+import type { Logger } from '../logging/index.js';
+import type { RunStatus } from '../sessions/index.js';
+import { noModelReply } from './no-model-reply.js';
+import { ModelCallError, type ModelProvider } from './providers/index.js';
+import { createRunProgress, type RunProgress } from './run-progress.js';
+import type { RunnerState } from './runner-state.js';
+import { runTurnLoop } from './turn-loop.js';
+import { TurnAbort, type TurnRequest, type TurnResult } from './types.js';
+
+/** How a run ended: the status it is recorded with and, unless done, why. */
+interface RunEnding {
+  status: Exclude<RunStatus, 'running'>;
+  outcome?: string;
+}
+
+/** What the end of a run needs to know about it. */
+interface ActiveRun {
+  runId: string;
+  signal: AbortSignal;
+  timeout: AbortSignal;
+  timeoutSeconds: number;
+  progress: RunProgress;
+  logger: Logger;
+}
+
+/**
+ * Runs one turn as a run in the run registry. A model failure, a timeout or an abort ends the
+ * run with a message in the chat, never an exception.
+ */
+export async function runTurn(state: RunnerState, request: TurnRequest): Promise<TurnResult> {
+  const { agent, sessionKey } = request;
+  if (agent.model === undefined) return answerWithoutModel(state, request);
+  const provider = providerFor(state, request, agent.model);
+  const burst = { value: 0 };
+  state.bursts.set(sessionKey, burst);
+  const { runId } = await state.options.runs.start({
+    sessionKey,
+    agentId: request.agentId,
+    model: agent.model,
+  });
+  state.running.set(sessionKey, runId);
+  const timeoutSeconds = request.runTimeoutSeconds ?? state.options.config.agentLoop.runTimeoutSeconds;
+  const timeout = new AbortController();
+  const timer = setTimeout(
+    () =>
+      timeout.abort(new SwitchboardError('TURN_TIMEOUT', `run ${runId} timed out after ${timeoutSeconds} s`)),
+    timeoutSeconds * 1000,
+  );
+  const run: ActiveRun = {
+    runId,
+    signal: AbortSignal.any([request.signal, timeout.signal]),
+    timeout: timeout.signal,
+    timeoutSeconds,
+    progress: createRunProgress(request, burst),
+    logger: request.logger.child({ run: runId }),
+  };
+  let ending: RunEnding = { status: 'done' };
+  try {
+    ending = await loopToEnd(state, request, run, provider);
+  } catch (error) {
+    ending = await failedEnding(request, run, error);
+  } finally {
+    clearTimeout(timer);
+    state.running.delete(sessionKey);
+    const { rounds, toolCalls } = run.progress;
+    await state.options.runs.finish(runId, { ...ending, rounds, toolCalls });
+  }
+  const { rounds, toolCalls } = run.progress;
+  run.logger.info({ status: ending.status, rounds, toolCalls }, 'run ended');
+  return { status: ending.status, runId };
+}
+
+async function answerWithoutModel(state: RunnerState, request: TurnRequest): Promise<TurnResult> {
+  const { agentId, agent } = request;
+  const text = noModelReply({ agentId, agent, configPath: state.options.configPath });
+  await request.record({ role: 'assistant', text });
+  await request.reply({ id: crypto.randomUUID(), text });
+  return { status: 'done' };
+}
+
+function providerFor(state: RunnerState, request: TurnRequest, model: string): ModelProvider {
+  const provider = state.options.providers.get(model);
+  if (provider) return provider;
+  throw new SwitchboardError(
+    'AGENT_NO_PROVIDER',
+    `agent "${request.agentId}": no provider for model "${model}" (the config validation should have caught this)`,
+  );
+}
+
+async function loopToEnd(
+  state: RunnerState,
+  request: TurnRequest,
+  run: ActiveRun,
+  provider: ModelProvider,
+): Promise<RunEnding> {
+  const { runId, signal, logger } = run;
+  const end = await runTurnLoop(state, request, { runId, provider, signal, logger, emit: run.progress.emit });
+  if (end !== 'max_burst') return { status: 'done' };
+  await tell(
+    request,
+    `I have used ${state.options.config.agentLoop.maxBurst} rounds of model calls and tools since your last message, ` +
+      'so I am pausing here and waiting for you. Reply to let me continue.',
+  );
+  return { status: 'done', outcome: 'max burst reached' };
+}
+
+/** An aborted run (killed, interrupted, timed out) or a failed one, told in the chat. */
+async function failedEnding(request: TurnRequest, run: ActiveRun, error: unknown): Promise<RunEnding> {
+  if (run.signal.aborted) {
+    const timedOut = run.timeout.aborted && !request.signal.aborted;
+    const status = timedOut ? 'timeout' : abortStatus(request.signal.reason);
+    const outcome = timedOut ? `timed out after ${run.timeoutSeconds} s` : errorText(request.signal.reason);
+    await endStream(request, run, status);
+    if (timedOut) await tell(request, `The run timed out after ${run.timeoutSeconds} s.`);
+    return { status, outcome };
+  }
+  const outcome = errorText(error);
+  if (!(error instanceof ModelCallError)) run.logger.error({ err: error }, 'run failed');
+  await tell(request, error instanceof ModelCallError ? error.message : `The run failed: ${outcome}`);
+  return { status: 'error', outcome };
+}
+
+function abortStatus(reason: unknown): 'killed' | 'interrupted' {
+  return reason instanceof TurnAbort ? reason.status : 'killed';
+}
+
+/** A message from the gateway itself (not the model): recorded as a system entry and sent. */
+async function tell(request: TurnRequest, text: string): Promise<void> {
+  await request.record({ role: 'system', text });
+  await request.reply({ id: crypto.randomUUID(), text });
+}
+
+/** A reply cut off mid-stream is completed with what was written and marked, so the chat does not show it as still typing. */
+async function endStream(request: TurnRequest, run: ActiveRun, status: RunStatus): Promise<void> {
+  const streaming = run.progress.streaming;
+  if (!streaming || streaming.text.trim() === '') return;
+  const text = `${streaming.text}\n\n[${status === 'timeout' ? 'timed out' : 'stopped'}]`;
+  await request.record({ role: 'assistant', text, runId: run.runId });
+  await request.reply({ id: streaming.id, text });
+}

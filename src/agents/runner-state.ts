@@ -1,0 +1,28 @@
+import type { Config } from '../config/index.js';
+import type { RunStore, SessionStore } from '../sessions/index.js';
+import type { ToolRegistry, ToolServices } from '../tools/index.js';
+import type { ModelProvider } from './providers/index.js';
+
+export interface AgentRunnerOptions {
+  config: Config;
+  configPath: string;
+  /** One provider per `models.<name>`. */
+  providers: ReadonlyMap<string, ModelProvider>;
+  registry: ToolRegistry;
+  services: ToolServices;
+  sessions: SessionStore;
+  runs: RunStore;
+  /** Each agent's own instructions (`systemPrompt` or the text of `systemPromptFile`). */
+  instructions: ReadonlyMap<string, string>;
+  now?: () => Date;
+}
+
+/** What the agent runner keeps between turns, per session. */
+export interface RunnerState {
+  options: AgentRunnerOptions;
+  now(): Date;
+  /** The burst counter of each session's current or last turn (one cell per turn). */
+  bursts: Map<string, { value: number }>;
+  /** The run id of each session's running turn. */
+  running: Map<string, string>;
+}

@@ -1,0 +1,87 @@
+import type { Logger } from '../logging/index.js';
+import type { TranscriptEntry } from '../sessions/index.js';
+import { createAllowlist, type ToolContext, type ToolPolicy, turnScope } from '../tools/index.js';
+import { toMessage, toModelMessages } from './model-context.js';
+import type { ModelMessage, ModelProvider } from './providers/index.js';
+import type { RunnerState } from './runner-state.js';
+import { buildSystemPrompt } from './system-prompt.js';
+import { runToolLoop, type ToolLoopEnd } from './tool-loop.js';
+import type { ToolLoopEvent } from './tool-loop-events.js';
+import { turnTools } from './turn-tools.js';
+import type { TurnRequest } from './types.js';
+
+const SPAWN_TOOLS = new Set(['sessions_spawn', 'subagents']);
+
+/** The run a turn's loop belongs to, as the runner started it. */
+export interface LoopRun {
+  runId: string;
+  provider: ModelProvider;
+  signal: AbortSignal;
+  logger: Logger;
+  emit(event: ToolLoopEvent): void | Promise<void>;
+}
+
+/** Reads the session's history and runs the tool loop for `request` with the tools it may use. */
+export async function runTurnLoop(
+  state: RunnerState,
+  request: TurnRequest,
+  run: LoopRun,
+): Promise<ToolLoopEnd> {
+  const { config, registry, services } = state.options;
+  const policy = turnPolicy(request, config.subagents.maxSpawnDepth);
+  const context: ToolContext = {
+    ...turnScope(request),
+    runId: run.runId,
+    logger: run.logger,
+    signal: run.signal,
+    services,
+  };
+  const tools = turnTools(registry, policy, context);
+  const multiUser = request.route.chatType === 'channel';
+  const history = await state.options.sessions.transcript(request.sessionKey, {
+    last: config.agentLoop.historyEntries,
+  });
+  return runToolLoop({
+    provider: run.provider,
+    tools,
+    system: buildSystemPrompt({
+      ...turnScope(request),
+      displayName: request.agent.displayName,
+      instructions: state.options.instructions.get(request.agentId),
+      tools: tools.visible,
+      now: state.now(),
+    }),
+    history: toModelMessages(history, { multiUser }),
+    maxBurst: config.agentLoop.maxBurst,
+    runId: run.runId,
+    signal: run.signal,
+    transcript: { record: request.record, takeSteered: steeredAfter(request, history, multiUser) },
+    emit: run.emit,
+  });
+}
+
+/** The agent's allowlist; spawning tools only where one more level of sub-agents is allowed. */
+function turnPolicy(request: TurnRequest, maxSpawnDepth: number): ToolPolicy {
+  const allowlist = createAllowlist(request.agent.tools);
+  const maySpawn = request.depth < maxSpawnDepth;
+  return {
+    allows: (name) => allowlist(name) && (maySpawn || !SPAWN_TOOLS.has(name)),
+    isOwner: request.isOwner,
+  };
+}
+
+/** Steered messages as model messages; one already in `history` is not added twice. */
+function steeredAfter(
+  request: TurnRequest,
+  history: readonly TranscriptEntry[],
+  multiUser: boolean,
+): () => Promise<ModelMessage[]> {
+  let lastSeq = history.at(-1)?.seq ?? -1;
+  return async () =>
+    (await request.takeSteered())
+      .filter((entry) => entry.seq > lastSeq)
+      .map((entry) => {
+        lastSeq = Math.max(lastSeq, entry.seq);
+        return toMessage(entry, { multiUser });
+      });
+}
