@@ -1,0 +1,106 @@
+import type { EditPlan } from './config-edit-plan.js';
+import { STALE_HASH_ERROR } from './config-edit-plan.js';
+import type { ConfigEditRequest, ConfigEditResult, EditAction, EditorState } from './config-edit-types.js';
+import {
+  appendConfigAudit,
+  backupConfigFile,
+  type ConfigFileLock,
+  FileSystemError,
+  lockConfigFile,
+  readConfigFile,
+  writeConfigFile,
+} from './config-files.js';
+import { hashConfigText } from './load.js';
+import { collectSecretValues, createSecretScrubber } from './redact.js';
+
+/**
+ * The planned edit under the cross-process lock. The lock is held only for this short step (not for
+ * the dry run): a holder that stops refreshing it (a killed process, or one starved of CPU for the
+ * stale time) loses it.
+ */
+export async function writeEdit(
+  state: EditorState,
+  action: EditAction,
+  request: ConfigEditRequest,
+  plan: EditPlan,
+): Promise<ConfigEditResult> {
+  let lock: ConfigFileLock;
+  try {
+    lock = await lockConfigFile(state.file);
+  } catch (error) {
+    if (error instanceof FileSystemError)
+      return { ok: false, error: `${error.message}; the config was not changed` };
+    throw error;
+  }
+  try {
+    return await commit(state, action, request, plan, lock);
+  } finally {
+    await lock.release();
+  }
+}
+
+/**
+ * Under the lock: the file must still be the one the edit was planned from, else another writer
+ * came first and this edit is stale. Then the backup, the write and the audit record (so that the
+ * audit log is in the order of the writes).
+ */
+async function commit(
+  state: EditorState,
+  action: EditAction,
+  request: ConfigEditRequest,
+  plan: EditPlan,
+  lock: ConfigFileLock,
+): Promise<ConfigEditResult> {
+  const { file, stateDir } = state;
+  const { current, previousHash, text, changedPaths } = plan;
+  const hash = hashConfigText(text);
+  const at = state.now();
+  try {
+    if (hashConfigText((await readConfigFile(file)) ?? '') !== previousHash)
+      return { ok: false, error: STALE_HASH_ERROR };
+    if (current.exists) await backupConfigFile(file, current.text, stateDir, at);
+    lock.assertHeld();
+    await writeConfigFile(file, text);
+  } catch (error) {
+    if (error instanceof FileSystemError)
+      return { ok: false, error: `${error.message}; the config was not changed` };
+    throw error;
+  }
+  const { removedPaths, config } = plan;
+  const result = {
+    ok: true as const,
+    changed: true as const,
+    hash,
+    previousHash,
+    path: file,
+    changedPaths,
+    removedPaths,
+    config,
+  };
+  const scrub = noteScrubber(state, [current.object, plan.next, config]);
+  try {
+    await appendConfigAudit(stateDir, {
+      ts: at.toISOString(),
+      actor: request.actor,
+      via: request.via,
+      action,
+      changedPaths,
+      previousHash,
+      hash,
+      ...(request.note === undefined ? {} : { note: scrub(request.note) }),
+    });
+  } catch (error) {
+    if (!(error instanceof FileSystemError)) throw error;
+    return { ...result, warning: `config written, but ${error.message}` };
+  }
+  return result;
+}
+
+/** Secrets of the old and the new config come out of notes too, not only those the logger knows. */
+function noteScrubber(state: EditorState, configs: unknown[]): (text: string) => string {
+  const ownScrub = createSecretScrubber(
+    configs.flatMap((config) => collectSecretValues(config, state.secretPaths)),
+  );
+  const { scrub } = state.options;
+  return (text) => ownScrub(scrub ? scrub(text) : text);
+}
