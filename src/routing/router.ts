@@ -1,7 +1,6 @@
 import PQueue from 'p-queue';
 import type { TurnRunner } from '../agents/index.js';
-import { type AgentConfig, type Config, createSecretScrubber } from '../config/index.js';
-import { SwitchboardError } from '../errors/index.js';
+import { type Config, createSecretScrubber } from '../config/index.js';
 import type { Logger } from '../logging/index.js';
 import type {
   DeliveryRoute,
@@ -10,19 +9,18 @@ import type {
   InboundMessage,
   OutboundMessage,
 } from '../messages/index.js';
-import {
-  chatSessionKey,
-  type NewTranscriptEntry,
-  type SessionStore,
-  type TranscriptEntry,
-} from '../sessions/index.js';
+import { chatSessionKey, type SessionStore } from '../sessions/index.js';
 import type { Store } from '../store/index.js';
 import type { GatewayControl, SubagentsService } from '../tools/index.js';
 import { resolveAgentId } from './bindings.js';
 import { BUILTIN_COMMANDS, type ChatCommand, parseCommand } from './commands/index.js';
 import { createInbox } from './inbox.js';
-import { createIntake, routeOf } from './intake.js';
-import { createSessionQueues, type QueueStatus } from './session-queues.js';
+import { createIntake } from './intake.js';
+import { runCommand } from './run-command.js';
+import { type RuntimeTurnRequest, startRuntimeTurn } from './runtime-turn.js';
+import { createSessionQueues, type QueueStatus, type SessionQueues } from './session-queues.js';
+
+export type { RuntimeTurnRequest } from './runtime-turn.js';
 
 export interface RouterOptions {
   config: Config;
@@ -43,28 +41,6 @@ export interface RouterOptions {
   gateway: GatewayControl;
   /** What /subagents and /stop act on; set once the sub-agent service exists (it needs the router). */
   subagents: () => SubagentsService;
-}
-
-/** A turn the runtime starts without an inbound message: never an owner turn. */
-export interface RuntimeTurnRequest {
-  sessionKey: string;
-  agentId: string;
-  /** The session's chat; used when the session is new. */
-  route: DeliveryRoute;
-  /** Written to the transcript when its turn takes it (a task, a steer, an announcement). */
-  entry: NewTranscriptEntry;
-  senderId: string;
-  /** Replaces parts of the agent's config for this session (a sub-agent's model). */
-  agentOverrides?: Partial<AgentConfig>;
-  depth?: number;
-  runTimeoutSeconds?: number;
-  /** `steer`: join the session's running turn before its next model call, if there is one. */
-  mode?: 'steer';
-  /**
-   * The entry is already in the transcript (a delivery resumed after a restart): its turn is
-   * queued without appending it again.
-   */
-  appended?: TranscriptEntry;
 }
 
 export interface Router {
@@ -98,9 +74,23 @@ export interface Router {
   seal(): Promise<void>;
 }
 
+/** The state the router's parts share (see `createRouter`). */
+export interface RouterState {
+  options: RouterOptions;
+  commands: readonly ChatCommand[];
+  owners: ReadonlySet<string>;
+  scrub(text: string): string;
+  queues: SessionQueues;
+  /** Runtime turns are refused: the gateway is stopping. */
+  closing: boolean;
+}
+
+/**
+ * The router: a command is answered at once (`run-command.ts`), a user message goes through the
+ * intake (inbox, then its session's queue), a runtime turn straight to the queue.
+ */
 export function createRouter(options: RouterOptions): Router {
   const { config, sessions, logger } = options;
-  const commands = options.commands ?? BUILTIN_COMMANDS;
   const scrub = createSecretScrubber(options.secrets ?? []);
   const inbox = createInbox({ store: options.store });
   const queues = createSessionQueues({
@@ -114,99 +104,26 @@ export function createRouter(options: RouterOptions): Router {
     deliverDelta: options.deliverDelta,
     logger,
   });
-  const owners = new Set(config.owners);
-  const intake = createIntake({
-    config,
-    sessions,
-    inbox,
-    queues,
+  const intake = createIntake({ config, sessions, inbox, queues, scrub, deliver: options.deliver, logger });
+  const state: RouterState = {
+    options,
+    commands: options.commands ?? BUILTIN_COMMANDS,
+    owners: new Set(config.owners),
     scrub,
-    deliver: options.deliver,
-    logger,
-  });
-  let closing = false;
-
-  async function runCommand(
-    message: InboundMessage,
-    sessionKey: string,
-    agentId: string,
-    parsed: { name: string; args: string },
-  ): Promise<DispatchResult> {
-    const isOwner = owners.has(message.senderId);
-    const command = commands.find((candidate) => candidate.name === parsed.name);
-    let text: string;
-    if (!command) {
-      const names = commands
-        .filter((candidate) => isOwner || !candidate.ownerOnly)
-        .map((candidate) => `/${candidate.name}`);
-      text = `Unknown command /${parsed.name}. Commands: ${names.join(', ')}.`;
-    } else if (command.ownerOnly && !isOwner) {
-      text = `/${command.name} is for owners only; you are ${message.senderId}.`;
-    } else {
-      text = await command.run({
-        args: parsed.args,
-        message,
-        sessionKey,
-        route: routeOf(message),
-        agentId,
-        isOwner,
-        config,
-        configFile: options.configFile,
-        uptimeMs: Date.now() - options.startedAt,
-        queues,
-        sessions,
-        commands,
-        gateway: options.gateway,
-        subagents: options.subagents(),
-      });
-    }
-    const reply = { id: crypto.randomUUID(), text: scrub(text) };
-    await options.deliver(routeOf(message), reply).catch((error: unknown) => {
-      logger.warn({ err: error, session: sessionKey }, 'command reply delivery failed');
-    });
-    return { sessionKey, replies: [reply] };
-  }
-
+    queues,
+    closing: false,
+  };
   return {
     async dispatch(message, dispatchOptions = {}) {
       const agentId = resolveAgentId(config.bindings, config.defaultAgent, message);
       const sessionKey = chatSessionKey(agentId, message);
       const parsed = parseCommand(message.text);
-      if (parsed) {
-        // A command is not stored: it is taken once it runs (a platform that resent it would run it twice).
-        dispatchOptions.accepted?.();
-        return runCommand(message, sessionKey, agentId, parsed);
-      }
-      return intake.accept(message, sessionKey, agentId, dispatchOptions);
+      if (!parsed) return intake.accept(message, sessionKey, agentId, dispatchOptions);
+      // A command is not stored: it is taken once it runs (a platform that resent it would run it twice).
+      dispatchOptions.accepted?.();
+      return runCommand(state, message, sessionKey, agentId, parsed);
     },
-    async startTurn(request) {
-      if (closing) throw new SwitchboardError('GATEWAY_STATE', 'the gateway is stopping');
-      const configured = config.agents[request.agentId];
-      if (!configured)
-        throw new SwitchboardError('GATEWAY_STATE', `agent "${request.agentId}" is not configured`);
-      await sessions.ensure(request.sessionKey, { agentId: request.agentId, route: request.route });
-      const done = queues.enqueue(
-        {
-          sessionKey: request.sessionKey,
-          agentId: request.agentId,
-          agent: { ...configured, ...request.agentOverrides },
-          route: (await sessions.get(request.sessionKey))?.route ?? request.route,
-          depth: request.depth ?? 0,
-          ...(request.runTimeoutSeconds === undefined
-            ? {}
-            : { runTimeoutSeconds: request.runTimeoutSeconds }),
-        },
-        {
-          entry: request.entry,
-          ...(request.appended ? { stored: request.appended } : {}),
-          senderId: request.senderId,
-          isOwner: false,
-          origin: 'runtime',
-          ...(request.mode ? { mode: request.mode } : {}),
-        },
-      );
-      return { done };
-    },
+    startTurn: (request) => startRuntimeTurn(state, request),
     stopTurn: (sessionKey, reason) => queues.stop(sessionKey, reason),
     clearQueue: (sessionKey) => queues.clear(sessionKey),
     sessionStatus: (sessionKey) => queues.status(sessionKey),
@@ -214,7 +131,7 @@ export function createRouter(options: RouterOptions): Router {
     sessionDepth: (sessionKey) => queues.depth(sessionKey),
     resume: () => intake.resume(),
     close(timeoutMs) {
-      closing = true;
+      state.closing = true;
       intake.close();
       logger.info({}, 'draining: new messages are kept for the next start');
       return queues.close(timeoutMs);

@@ -1,0 +1,46 @@
+import type { AgentConfig, Config } from '../config/index.js';
+import type { Logger } from '../logging/index.js';
+import type { DeliveryRoute, DispatchResult, OutboundMessage } from '../messages/index.js';
+import type { SessionStore } from '../sessions/index.js';
+import type { Inbox, InboxItem } from './inbox.js';
+import type { SessionQueues } from './session-queues.js';
+
+/** How far back a redelivered or resumed message's entry is looked for in its transcript. */
+export const RECENT_ENTRIES = 200;
+
+export interface IntakeOptions {
+  config: Config;
+  sessions: SessionStore;
+  inbox: Inbox;
+  queues: SessionQueues;
+  scrub(text: string): string;
+  deliver(route: DeliveryRoute, message: OutboundMessage): Promise<void>;
+  logger: Logger;
+}
+
+export interface IntakeState {
+  options: IntakeOptions;
+  owners: ReadonlySet<string>;
+  /** Messages are stored and kept for the next start, not queued. */
+  closing: boolean;
+  /** No message is taken at all: the store is about to close. */
+  sealed: boolean;
+  /** Messages being stored: the store must not close under them. */
+  accepting: Set<Promise<unknown>>;
+}
+
+/** Queues an inbox item for its turn (a message just accepted, or one left by the last process). */
+export function queueItem(state: IntakeState, item: InboxItem, agent: AgentConfig): Promise<DispatchResult> {
+  const senderId = item.entry.senderId ?? '';
+  return state.options.queues.enqueue(
+    { sessionKey: item.sessionKey, agentId: item.agentId, agent, route: item.route, depth: 0 },
+    {
+      entry: item.entry,
+      ...(item.stored ? { stored: item.stored } : {}),
+      senderId,
+      isOwner: state.owners.has(senderId),
+      origin: 'user',
+      inbox: item,
+    },
+  );
+}

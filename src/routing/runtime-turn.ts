@@ -1,0 +1,62 @@
+import type { AgentConfig } from '../config/index.js';
+import { SwitchboardError } from '../errors/index.js';
+import type { DeliveryRoute, DispatchResult } from '../messages/index.js';
+import type { NewTranscriptEntry, TranscriptEntry } from '../sessions/index.js';
+import type { RouterState } from './router.js';
+
+/** A turn the runtime starts without an inbound message: never an owner turn. */
+export interface RuntimeTurnRequest {
+  sessionKey: string;
+  agentId: string;
+  /** The session's chat; used when the session is new. */
+  route: DeliveryRoute;
+  /** Written to the transcript when its turn takes it (a task, a steer, an announcement). */
+  entry: NewTranscriptEntry;
+  senderId: string;
+  /** Replaces parts of the agent's config for this session (a sub-agent's model). */
+  agentOverrides?: Partial<AgentConfig>;
+  depth?: number;
+  runTimeoutSeconds?: number;
+  /** `steer`: join the session's running turn before its next model call, if there is one. */
+  mode?: 'steer';
+  /**
+   * The entry is already in the transcript (a delivery resumed after a restart): its turn is
+   * queued without appending it again.
+   */
+  appended?: TranscriptEntry;
+}
+
+/**
+ * Queues a runtime entry in its session (created when new, with `route`): never an owner turn.
+ * Resolves once queued; `done` resolves when the turn that answers it ends.
+ */
+export async function startRuntimeTurn(
+  state: RouterState,
+  request: RuntimeTurnRequest,
+): Promise<{ done: Promise<DispatchResult> }> {
+  const { config, sessions } = state.options;
+  if (state.closing) throw new SwitchboardError('GATEWAY_STATE', 'the gateway is stopping');
+  const configured = config.agents[request.agentId];
+  if (!configured)
+    throw new SwitchboardError('GATEWAY_STATE', `agent "${request.agentId}" is not configured`);
+  await sessions.ensure(request.sessionKey, { agentId: request.agentId, route: request.route });
+  const done = state.queues.enqueue(
+    {
+      sessionKey: request.sessionKey,
+      agentId: request.agentId,
+      agent: { ...configured, ...request.agentOverrides },
+      route: (await sessions.get(request.sessionKey))?.route ?? request.route,
+      depth: request.depth ?? 0,
+      ...(request.runTimeoutSeconds === undefined ? {} : { runTimeoutSeconds: request.runTimeoutSeconds }),
+    },
+    {
+      entry: request.entry,
+      ...(request.appended ? { stored: request.appended } : {}),
+      senderId: request.senderId,
+      isOwner: false,
+      origin: 'runtime',
+      ...(request.mode ? { mode: request.mode } : {}),
+    },
+  );
+  return { done };
+}
