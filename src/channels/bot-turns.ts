@@ -1,3 +1,5 @@
+import { LRUCache } from 'lru-cache';
+
 /**
  * Counts, per conversation (a thread, or a channel without threads), the turns other bots have
  * started in a row. Two bots that answer each other would otherwise talk forever: past `limit`
@@ -7,18 +9,13 @@
 export function createBotTurnLimit(options: { limit: number; conversations?: number }) {
   const limit = options.limit;
   const capacity = options.conversations ?? 10_000;
-  const counts = new Map<string, number>();
+  const counts = new LRUCache<string, number>({ max: capacity });
   return {
     /** Whether a heard message may start a turn; counts it. A person's always may, and resets the count. */
     allow(conversation: string, fromBot: boolean): boolean {
-      const count = fromBot ? (counts.get(conversation) ?? 0) : 0;
+      const count = fromBot ? (counts.peek(conversation) ?? 0) : 0;
       if (count >= limit) return false;
-      counts.delete(conversation);
       counts.set(conversation, fromBot ? count + 1 : 0);
-      for (const oldest of counts.keys()) {
-        if (counts.size <= capacity) break;
-        counts.delete(oldest);
-      }
       return true;
     },
   };

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { Logger } from '../logging/index.js';
 
 /**
@@ -14,38 +15,30 @@ export interface ChannelMemory {
 
 /** The in-process memory of an adapter built without a store (tests, embedders): forgotten on restart. */
 export function createLocalMemory(limit = 5000): ChannelMemory {
-  const entries = new Map<string, { value: string; expiresAt: number }>();
+  // Expiry by the wall clock (Date.now), as the stores' TTLs; the cache only bounds the number,
+  // forgetting the least recently set first (`peek` reads without renewing).
+  const entries = new LRUCache<string, { value: string; expiresAt: number }>({ max: limit });
   return {
     async get(key) {
-      const entry = entries.get(key);
+      const entry = entries.peek(key);
       if (entry === undefined || entry.expiresAt <= Date.now()) return undefined;
       return entry.value;
     },
     async set(key, value, ttlMs) {
-      entries.delete(key);
       entries.set(key, { value, expiresAt: Date.now() + ttlMs });
-      for (const oldest of entries.keys()) {
-        if (entries.size <= limit) break;
-        entries.delete(oldest);
-      }
     },
   };
 }
 
 /** A set of keys that forgets its oldest beyond `limit`; `add` says whether the key was new. */
 export function createRecentKeys(limit: number) {
-  const keys = new Set<string>();
+  const keys = new LRUCache<string, true>({ max: limit });
   return {
     has: (key: string) => keys.has(key),
     delete: (key: string) => keys.delete(key),
     add(key: string): boolean {
       const added = !keys.has(key);
-      keys.delete(key);
-      keys.add(key);
-      for (const oldest of keys) {
-        if (keys.size <= limit) break;
-        keys.delete(oldest);
-      }
+      keys.set(key, true);
       return added;
     },
   };

@@ -19,7 +19,19 @@ type ToolCode = 'TOOL_DUPLICATE' | 'TOOL_INVALID';
 type ToolpackCode = never;
 
 /** Channel adapters (web chat, Slack, Discord). */
-type ChannelCode = never;
+type ChannelCode =
+  /** A platform's config lacks what its mode needs (Slack's signing secret or app token). */
+  | 'CHANNEL_MISCONFIGURED'
+  /** A send while the adapter is not connected (before `start` or after `stop`). */
+  | 'CHANNEL_NOT_CONNECTED'
+  /** The adapter stopped while an event was being taken in. */
+  | 'CHANNEL_STOPPED'
+  /** The platform connection closed for good; the supervisor starts the adapter again. */
+  | 'CHANNEL_CONNECTION_LOST'
+  /** A platform API answered without what it must contain. */
+  | 'CHANNEL_UNEXPECTED_ANSWER'
+  /** A Slack event whose message could not be stored: not acknowledged, so Slack delivers it again. */
+  | 'CHANNEL_EVENT_NOT_STORED';
 
 /**
  * Agents: model calls and turns. MODEL_CALL_FAILED: a model call failed for good (after retries);

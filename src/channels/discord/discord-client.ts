@@ -1,0 +1,59 @@
+import { once } from 'node:events';
+import { Client, Events, GatewayIntentBits, type Message, Partials } from 'discord.js';
+import { SwitchboardError } from '../../errors/index.js';
+import type { ConnectionEvent } from '../types.js';
+import type { DiscordState } from './discord-adapter.js';
+
+/**
+ * Creates the discord.js client, logs in and resolves once it is ready; `onMessage` gets every
+ * `messageCreate`. The client is the adapter's (`state.client`) from before the login, so its
+ * connection events reach the watcher only while it still is: `stop` destroying it is no loss.
+ * A failed login destroys the client and rethrows.
+ */
+export async function connectClient(
+  state: DiscordState,
+  onMessage: (message: Message) => Promise<void>,
+): Promise<void> {
+  const { config, logger } = state;
+  const created = new Client({
+    intents: [
+      GatewayIntentBits.Guilds,
+      GatewayIntentBits.GuildMessages,
+      GatewayIntentBits.MessageContent,
+      GatewayIntentBits.DirectMessages,
+    ],
+    // Without it discord.js drops DMs whose channel is not cached yet.
+    partials: [Partials.Channel],
+    ...(config.apiBase === undefined ? {} : { rest: { api: config.apiBase } }),
+  });
+  state.client = created;
+  created.on(Events.MessageCreate, (message) => {
+    onMessage(message).catch((error: unknown) => {
+      logger.warn({ err: error, messageId: message.id }, 'discord message could not be read');
+    });
+  });
+  created.on(Events.Error, (error) => logger.error({ err: error }, 'discord client error'));
+  // discord.js reconnects by itself; a shard that will not reconnect is lost for good.
+  const tell = (event: ConnectionEvent, error?: unknown) => {
+    if (state.client === created && state.onInbound !== undefined) state.watcher?.(event, error);
+  };
+  created.on(Events.ShardReconnecting, () => tell('down'));
+  created.on(Events.ShardResume, () => tell('up'));
+  created.on(Events.ShardReady, () => tell('up'));
+  created.on(Events.ShardDisconnect, (event) =>
+    tell('lost', new SwitchboardError('CHANNEL_CONNECTION_LOST', `gateway closed (${event.code})`)),
+  );
+  const ready = once(created, Events.ClientReady);
+  // Awaited only after a successful login; a failed login must not leave it unhandled.
+  ready.catch(() => undefined);
+  try {
+    await created.login(config.token);
+    if (!created.isReady()) await ready;
+  } catch (error) {
+    logger.error({ err: error }, 'discord login failed (check channels.discord.token)');
+    state.client = undefined;
+    await created.destroy();
+    throw error;
+  }
+  logger.info({ user: created.user?.tag, guilds: created.guilds.cache.size }, 'discord connected');
+}

@@ -1,0 +1,53 @@
+import { type Client, Routes } from 'discord.js';
+import { SwitchboardError } from '../../errors/index.js';
+import type { DeliveryRoute, OutboundMessage } from '../../messages/index.js';
+import { splitMessage } from '../split-message.js';
+import type { DiscordState } from './discord-adapter.js';
+import { routeKey } from './inbound.js';
+
+/** Discord's limit on one message's content. */
+const MESSAGE_LIMIT = 2000;
+
+/**
+ * Posts `message` on `route`, split at 2000 characters, the first part as a reply to the route's
+ * last heard message; stops the route's typing first. Logs and rethrows a failure.
+ */
+export async function sendReply(
+  state: DiscordState,
+  route: DeliveryRoute,
+  message: OutboundMessage,
+): Promise<void> {
+  const active = state.client;
+  if (active === undefined) throw new SwitchboardError('CHANNEL_NOT_CONNECTED', 'discord is not connected');
+  const key = routeKey(route);
+  state.typing.stop(key);
+  const replyTo = state.lastMessage.get(key);
+  try {
+    const target = await targetOf(state, active, route);
+    if (route.chatType === 'channel' && route.threadId !== undefined)
+      await state.gate.joinThread(route.threadId);
+    for (const [index, content] of splitMessage(message.text, MESSAGE_LIMIT).entries()) {
+      const reference =
+        index === 0 && replyTo !== undefined
+          ? { message_reference: { message_id: replyTo, fail_if_not_exists: false } }
+          : {};
+      // Only users may be pinged by a reply; never @everyone or roles from model text.
+      await active.rest.post(Routes.channelMessages(target), {
+        body: { content, allowed_mentions: { parse: ['users'] }, ...reference },
+      });
+    }
+  } catch (error) {
+    state.logger.error({ err: error, route: key, replyId: message.id }, 'discord reply failed');
+    throw error;
+  }
+}
+
+/** The channel id to post to: a thread, a channel, or the DM channel with a user. */
+async function targetOf(state: DiscordState, active: Client, route: DeliveryRoute): Promise<string> {
+  if (route.chatType === 'channel') return route.threadId ?? route.chatId;
+  const known = state.directChannels.get(route.chatId);
+  if (known !== undefined) return known;
+  const dm = await active.users.createDM(route.chatId);
+  state.directChannels.set(route.chatId, dm.id);
+  return dm.id;
+}
