@@ -11,7 +11,7 @@ import {
   substituteEnv,
 } from '../config/index.js';
 import { ConfigError } from '../errors/index.js';
-import { parseNotifyRoute, recordShellNote } from './notify.js';
+import { createLogger } from '../logging/index.js';
 
 /**
  * `switchboard config get [path]` and `switchboard config patch '<json>'`: the gateway tool's
@@ -63,7 +63,9 @@ export async function runConfigPatch(
   raw: string,
   options: ConfigCommandOptions & { note?: string; notify?: string; replace?: string[] },
 ): Promise<void> {
-  const notify = options.notify === undefined ? undefined : parseNotifyRoute(options.notify);
+  // Imported when asked for: the route syntax comes through the gateway, which `config get` does not load.
+  const notify =
+    options.notify === undefined ? undefined : (await import('./notify.js')).parseNotifyRoute(options.notify);
   if (notify && !notify.ok) return fail(notify.error);
   try {
     const { editor, snapshot, stateDir } = await openEditor(options);
@@ -84,7 +86,10 @@ export async function runConfigPatch(
     let noted = false;
     if (notify?.ok) {
       const stats = { mode: 'config.patch', changedPaths: result.changedPaths, hash: result.hash };
-      const recorded = await recordShellNote({ stateDir, route: notify.route, note: options.note, stats });
+      const { recordShellNote } = await import('../gateway/index.js');
+      const logger = createLogger({ level: 'warn', destination: process.stderr }).logger;
+      const route = notify.value;
+      const recorded = await recordShellNote({ stateDir, route, message: options.note, stats, logger });
       if (!recorded.ok) fail(recorded.error);
       noted = recorded.ok;
     }

@@ -2,8 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { networkInterfaces } from 'node:os';
 import path from 'node:path';
 import type { Config } from '../config/index.js';
-import type { HookHealth } from '../signals/index.js';
-import { describeStoreUrl, probeRedisWithoutPassword } from '../store/index.js';
+import { describeStoreUrl, type HookHealth, probeRedisWithoutPassword } from '../gateway/index.js';
 
 const ASK_TIMEOUT_MS = 3000;
 

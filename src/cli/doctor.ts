@@ -1,9 +1,13 @@
-import type { ChannelCredentialCheck } from '../channels/index.js';
 import type { Config, LoadedConfig } from '../config/index.js';
-import { describeProblem, loadStartable, type StartCheckReport } from '../gateway/index.js';
+import {
+  type ChannelCredentialCheck,
+  describeProblem,
+  describeRunnerSandbox,
+  describeStoreUrl,
+  loadStartable,
+  type StartCheckReport,
+} from '../gateway/index.js';
 import { createLogger } from '../logging/index.js';
-import { describeStoreUrl } from '../store/index.js';
-import { describeRunnerSandbox } from '../toolpacks/index.js';
 import { checkDeployment, printDoctorLines } from './doctor-deployment.js';
 
 /**

@@ -45,16 +45,7 @@ export function createGatewayControl(options: GatewayControlOptions): GatewayCon
       kind,
       sessionKey,
       actor: request.actor,
-      ...(route
-        ? {
-            route: {
-              channel: route.channel,
-              chatType: route.chatType,
-              target: route.chatId,
-              ...(route.threadId === undefined ? {} : { thread: route.threadId }),
-            },
-          }
-        : {}),
+      ...(route ? { route } : {}),
       ...(message === undefined ? {} : { message }),
       stats: { ...stats },
     };

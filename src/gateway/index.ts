@@ -1,3 +1,9 @@
+// What the CLI needs of the layers below the gateway (the CLI imports only the gateway and the
+// base): doctor's deployment facts and the route syntax of `config patch --notify`.
+export type { ChannelCredentialCheck } from '../channels/index.js';
+export { type HookHealth, parseRoute } from '../signals/index.js';
+export { describeStoreUrl, probeRedisWithoutPassword } from '../store/index.js';
+export { describeRunnerSandbox } from '../toolpacks/index.js';
 export {
   checkStartable,
   describeIssues,
@@ -16,6 +22,7 @@ export {
 } from './create-gateway.js';
 export { createGatewayHost, type GatewayHost, type GatewayHostOptions } from './gateway-host.js';
 export { resolveHttpToken } from './http-token.js';
+export { recordShellNote, type ShellNote } from './restart-promises.js';
 export { installSignalHandlers } from './signals.js';
 export { makeStateDirPrivate, PRIVATE_UMASK } from './state-dir.js';
 export { describeProblem, loadConfiguredToolpacks } from './toolpack-check.js';

@@ -56,14 +56,6 @@ function claim(intents: RestartIntent[], instance: string, now: number): Restart
   });
 }
 
-export const routeOf = (intent: RestartIntent): DeliveryRoute | undefined =>
-  intent.route && {
-    channel: intent.route.channel,
-    chatType: intent.route.chatType,
-    chatId: intent.route.target,
-    ...(intent.route.thread === undefined ? {} : { threadId: intent.route.thread }),
-  };
-
 /**
  * After a start: makes the finished restarts' notes due, adds each to its session once (so the
  * agent knows), and posts each to its chat until the platform takes it, with backoff (0.5 s
@@ -117,7 +109,7 @@ export function createRestartNotes(options: RestartNotesOptions) {
         (current) => current.delivery && { ...current, delivery: { ...current.delivery, recorded: true } },
       );
     }
-    const route = routeOf(intent);
+    const route = intent.route;
     if (!route) return change(intent.id, () => undefined);
     if (delivery.attempts === 0)
       logger.info({ kind: intent.kind, session: intent.sessionKey }, 'delivering the restart note');
@@ -189,7 +181,7 @@ async function recordNote(options: RestartNotesOptions, intent: RestartIntent, t
   if (!sessionKey || !agentId) return;
   try {
     const existing = await options.sessions.get(sessionKey);
-    const route = routeOf(intent);
+    const route = intent.route;
     if (!existing && !route) return;
     if (!existing && route) await options.sessions.ensure(sessionKey, { agentId, route });
     // The entry carries the note's id: a start after a kill between this append and the sentinel

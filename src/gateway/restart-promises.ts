@@ -1,5 +1,7 @@
 import PQueue from 'p-queue';
+import { errorText, fail, ok, type Result } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
+import type { DeliveryRoute } from '../messages/index.js';
 import {
   createRestartSentinel,
   dueWith,
@@ -81,4 +83,41 @@ export function createRestartPromises(options: RestartPromisesOptions) {
       });
     },
   };
+}
+
+/** A note from a shell edit (`switchboard config patch --notify`): it has no chat, so it names one. */
+export interface ShellNote {
+  stateDir: string;
+  route: DeliveryRoute;
+  /** The operator's words; without them the note names the kind only. */
+  message: string | undefined;
+  stats: Record<string, unknown>;
+  logger: Logger;
+}
+
+/**
+ * Records the note committed: the edit is written, so whichever start comes next is the restart
+ * it waits for (`Gateway restarted (config-patch): <note>`). A state dir it cannot write is an
+ * error result, not a throw: the edit itself is already written.
+ */
+export async function recordShellNote(note: ShellNote): Promise<Result<void>> {
+  const intent = newRestartIntent(
+    {
+      kind: 'config-patch',
+      actor: 'cli',
+      route: note.route,
+      ...(note.message === undefined ? {} : { message: note.message }),
+      stats: note.stats,
+    },
+    'cli',
+  );
+  const sentinel = createRestartSentinel({ stateDir: note.stateDir, logger: note.logger });
+  try {
+    await sentinel.record([{ ...intent, status: 'committed' }]);
+    return ok(undefined);
+  } catch (error) {
+    return fail(
+      `the change is written, but the note could not be recorded in ${sentinel.file}: ${errorText(error)}`,
+    );
+  }
 }

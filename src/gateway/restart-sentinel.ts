@@ -7,11 +7,14 @@ import type { DeliveryRoute } from '../messages/index.js';
 
 export type RestartKind = 'config-patch' | 'config-apply' | 'restart';
 
-/** Where the note goes after the restart: the chat of the session that asked for it. */
-export interface SentinelRoute {
+/**
+ * A route as the sentinel file keeps it (version 1 and 2 alike): `target` is the chat id,
+ * `thread` the thread id. Read and written only through `toStored`/`fromStored`; in memory a
+ * note's route is the `DeliveryRoute` every layer uses.
+ */
+interface StoredRoute {
   channel: DeliveryRoute['channel'];
-  chatType: 'direct' | 'channel';
-  /** The platform chat id (for direct chats, the user id). */
+  chatType: DeliveryRoute['chatType'];
   target: string;
   thread?: string;
 }
@@ -42,7 +45,8 @@ export interface RestartIntent {
   promisedAt: number;
   actor?: string;
   sessionKey?: string;
-  route?: SentinelRoute;
+  /** Where the note goes after the restart: the chat of the session that asked for it. */
+  route?: DeliveryRoute;
   /** The owner's note; blank means none. */
   message?: string;
   stats?: Record<string, unknown>;
@@ -154,18 +158,27 @@ async function readIntents(file: string, logger: Logger): Promise<RestartIntent[
 
 /** Version 2 lists intents; version 1 (before this list) held one committed note. */
 function parseSentinel(value: unknown): RestartIntent[] {
+  return parseStored(value).map(({ route, ...intent }) => ({
+    ...intent,
+    ...(route === undefined ? {} : { route: fromStored(route) }),
+  }));
+}
+
+type StoredIntent = Omit<RestartIntent, 'route'> & { route?: StoredRoute };
+
+function parseStored(value: unknown): StoredIntent[] {
   const sentinel = value as { version?: unknown; intents?: unknown; payload?: Record<string, unknown> };
   if (sentinel?.version === 1 && typeof sentinel.payload?.kind === 'string') {
-    const { kind, sessionKey, route, message, stats, ts } = sentinel.payload as Partial<RestartIntent> & {
+    const { kind, sessionKey, route, message, stats, ts } = sentinel.payload as Partial<StoredIntent> & {
       ts?: number;
     };
     const intent = { kind, sessionKey, route, message, stats, promisedAt: ts ?? Date.now() };
-    return [{ ...intent, id: randomUUID(), status: 'committed', owner: 'v1' } as RestartIntent];
+    return [{ ...intent, id: randomUUID(), status: 'committed', owner: 'v1' } as StoredIntent];
   }
   if (sentinel?.version !== 2 || !Array.isArray(sentinel.intents))
     throw new Error('not a version 2 sentinel');
-  return (sentinel.intents as Partial<RestartIntent>[]).filter(
-    (intent): intent is RestartIntent =>
+  return (sentinel.intents as Partial<StoredIntent>[]).filter(
+    (intent): intent is StoredIntent =>
       typeof intent?.id === 'string' && typeof intent.kind === 'string' && typeof intent.status === 'string',
   );
 }
@@ -175,7 +188,31 @@ async function writeIntents(file: string, intents: readonly RestartIntent[]): Pr
     await rm(file, { force: true });
     return;
   }
+  const stored = intents.map(({ route, ...intent }) => ({
+    ...intent,
+    ...(route === undefined ? {} : { route: toStored(route) }),
+  }));
   const temporary = `${file}.${randomUUID()}.tmp`;
-  await writeFile(temporary, `${JSON.stringify({ version: 2, intents }, null, 2)}\n`, { mode: 0o600 });
+  await writeFile(temporary, `${JSON.stringify({ version: 2, intents: stored }, null, 2)}\n`, {
+    mode: 0o600,
+  });
   await rename(temporary, file);
+}
+
+function toStored(route: DeliveryRoute): StoredRoute {
+  return {
+    channel: route.channel,
+    chatType: route.chatType,
+    target: route.chatId,
+    ...(route.threadId === undefined ? {} : { thread: route.threadId }),
+  };
+}
+
+function fromStored(route: StoredRoute): DeliveryRoute {
+  return {
+    channel: route.channel,
+    chatType: route.chatType,
+    chatId: route.target,
+    ...(route.thread === undefined ? {} : { threadId: route.thread }),
+  };
 }

@@ -33,7 +33,7 @@ const exists = (file: string) =>
     () => false,
   );
 
-const ROUTE = { channel: 'slack', chatType: 'channel', target: 'C1', thread: '40.1' } as const;
+const ROUTE = { channel: 'slack', chatType: 'channel', chatId: 'C1', threadId: '40.1' } as const;
 
 async function setup(downForMs: number) {
   const dir = await makeTempDir('switchboard-note-outage-');
