@@ -1,6 +1,6 @@
 import type { RunRecord, SubagentOutcome, SubagentRun, SubagentRunStatus } from '../sessions/index.js';
 import type { Announcement } from './announcements.js';
-import type { TurnReport } from './types.js';
+import type { TurnEnd } from './types.js';
 
 /**
  * The ended record of a sub-agent run, built from the stored one: by its turn, without a turn
@@ -8,22 +8,22 @@ import type { TurnReport } from './types.js';
  * stored for it. Pure: the service writes them.
  */
 
-/** The run's turn ended with `result`; `wasKilled`: a kill came before its end was decided. */
+/** The run's last turn ended as `end`; `wasKilled`: a kill came before its end was decided. */
 export function endedByTurn(
   run: SubagentRun,
-  end: { result: TurnReport; wasKilled: boolean; turnRun: RunRecord | undefined; endedAt: number },
+  ending: { end: TurnEnd; wasKilled: boolean; turnRun: RunRecord | undefined; endedAt: number },
 ): SubagentRun {
-  const { result, turnRun } = end;
-  const status: SubagentRunStatus = end.wasKilled ? 'killed' : (result.status ?? 'error');
+  const { end, turnRun, endedAt } = ending;
+  const status: SubagentRunStatus = ending.wasKilled ? 'killed' : end.status;
   const outcome: SubagentOutcome = {
     status: status === 'done' ? 'success' : (status as SubagentOutcome['status']),
     // A killed run has no result, whatever it replied before the kill took effect.
-    result: status === 'killed' ? '' : (result.replies.at(-1)?.text ?? ''),
+    result: status === 'killed' ? '' : end.lastReply,
     rounds: turnRun?.rounds ?? 0,
     toolCalls: turnRun?.toolCalls ?? 0,
     ...(status === 'error' || status === 'timeout' ? { error: turnRun?.outcome ?? status } : {}),
   };
-  return { ...run, status, endedAt: end.endedAt, runtimeMs: end.endedAt - run.startedAt, outcome };
+  return { ...run, status, endedAt, runtimeMs: endedAt - run.startedAt, outcome };
 }
 
 /** A run with no turn to end it: steers it never got are dropped with it. */

@@ -43,3 +43,23 @@ export interface SubagentTurns {
   stopTurn(sessionKey: string, reason: string): unknown;
   clearQueue(sessionKey: string): unknown;
 }
+
+/** How a turn in a child session ended, as the sub-agents keep it (built from a `TurnReport`). */
+export interface TurnEnd {
+  status: TurnStatus;
+  /** The turn's last reply; empty when it wrote none. */
+  lastReply: string;
+  /** The turn's agent run, for its model rounds and tool calls. */
+  runId?: string;
+}
+
+export function turnEndOf(report: TurnReport): TurnEnd {
+  return {
+    status: report.status ?? 'error',
+    lastReply: report.replies.at(-1)?.text ?? '',
+    ...(report.runId === undefined ? {} : { runId: report.runId }),
+  };
+}
+
+/** A turn that never ran (it failed to start, or a steer was not answered). */
+export const FAILED_TURN: TurnEnd = { status: 'error', lastReply: '' };
