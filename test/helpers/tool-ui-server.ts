@@ -12,12 +12,10 @@ import {
   createProjectStore,
   type LoadedToolpack,
   listWebuiEntries,
-  loadToolpackManifest,
   type ToolpackProblem,
 } from '../../src/toolpacks/index.js';
 import { removeDir } from './machine.js';
-
-const FIXTURES = path.resolve(import.meta.dirname, '../fixtures');
+import { FIXTURES_DIR, loadToolpackFixture } from './toolpacks.js';
 
 /** The agents the controllers see (`listAgents`) and the Tools page's roster. */
 export const TOOL_UI_ROSTER = [
@@ -112,9 +110,6 @@ export async function startToolUiServer(options: {
   };
 }
 
-async function loadFixture(relative: string): Promise<LoadedToolpack> {
-  const directory = path.join(FIXTURES, relative);
-  const loaded = await loadToolpackManifest({ directory, configPath: path.join(FIXTURES, 'gateway.jsonc') });
-  if (!loaded.ok) throw new Error(`fixture ${relative} did not load: ${JSON.stringify(loaded.problems)}`);
-  return loaded.toolpack;
+function loadFixture(relative: string): Promise<LoadedToolpack> {
+  return loadToolpackFixture(path.join(FIXTURES_DIR, relative));
 }

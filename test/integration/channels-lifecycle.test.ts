@@ -1,9 +1,9 @@
-import { readdirSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFakeDiscord, type FakeDiscord } from '../fakes/fake-discord.js';
 import { type FakeSlack, startFakeSlack } from '../fakes/fake-slack.js';
 import { whoamiOnBoth } from '../helpers/channels.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
+import { activeResources } from '../helpers/resources.js';
 
 /**
  * Slack and Discord across restarts: each restart stops both adapters and starts them again on
@@ -27,12 +27,6 @@ afterEach(async () => {
   slack = undefined;
   discord = undefined;
 });
-
-function activeResources(): Record<string, number> {
-  const counts: Record<string, number> = { fileDescriptors: readdirSync('/proc/self/fd').length };
-  for (const type of process.getActiveResourcesInfo()) counts[type] = (counts[type] ?? 0) + 1;
-  return counts;
-}
 
 describe('Slack and Discord across restarts', () => {
   it('ten restarts reconnect both, answer on both, and leak no sockets, timers or descriptors', async () => {

@@ -10,12 +10,11 @@ import {
   type ControllerSignalRequest,
   createControllerHost,
   createProjectStore,
-  type LoadedToolpack,
-  loadToolpackManifest,
   type ProjectMessage,
   type ProjectStoreOptions,
   toolpackNamespace,
 } from '../../src/toolpacks/index.js';
+import { loadToolpackFixture } from '../helpers/toolpacks.js';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/', import.meta.url));
 const ROSTER = [
@@ -48,12 +47,7 @@ function logger() {
   return createLogger({ level: 'debug', destination }).logger;
 }
 
-async function loadFixture(relative: string): Promise<LoadedToolpack> {
-  const directory = path.join(FIXTURES, relative);
-  const loaded = await loadToolpackManifest({ directory, configPath: path.join(FIXTURES, 'gateway.jsonc') });
-  if (!loaded.ok) throw new Error(`fixture ${relative} did not load: ${JSON.stringify(loaded.problems)}`);
-  return loaded.toolpack;
-}
+const loadFixture = (relative: string) => loadToolpackFixture(path.join(FIXTURES, relative));
 
 function projectStore(toolpackId: string, overrides: Partial<ProjectStoreOptions> = {}) {
   return createProjectStore({

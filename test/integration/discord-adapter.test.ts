@@ -4,6 +4,7 @@ import type { ChannelAdapter } from '../../src/channels/index.js';
 import { createLogger } from '../../src/logging/index.js';
 import type { InboundMessage } from '../../src/messages/index.js';
 import { createFakeDiscord, type FakeDiscord } from '../fakes/fake-discord.js';
+import { countResources } from '../helpers/resources.js';
 
 const TOKEN = 'fake-discord-token';
 const GUILD = '900000000000000001';
@@ -386,7 +387,7 @@ describe('discord adapter against a fake Discord', () => {
   });
 
   it('stop closes the gateway connection and leaves no timers', async () => {
-    const timers = () => process.getActiveResourcesInfo().filter((name) => name === 'Timeout').length;
+    const timers = () => countResources('Timeout');
     const before = timers();
     await startAdapter(configFor());
     await settle();

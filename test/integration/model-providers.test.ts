@@ -1,4 +1,3 @@
-import { readdirSync, readlinkSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   createModelProvider,
@@ -14,6 +13,7 @@ import { startFakeAnthropicServer } from '../fakes/fake-anthropic-server.js';
 import type { FakeModelServer } from '../fakes/fake-model-server.js';
 import { startFakeOpenAIServer } from '../fakes/fake-openai-server.js';
 import { freePort } from '../helpers/machine.js';
+import { countResources, openSockets } from '../helpers/resources.js';
 
 const quiet = createLogger({ level: 'silent' }).logger;
 
@@ -48,17 +48,6 @@ const SCHEDULE_TOOL = {
   description: 'Schedules a message.',
   parameters: { type: 'object', properties: { at: { type: 'string' } }, required: ['at'] },
 };
-
-/** Open socket descriptors of this process (Linux): pooled keep-alive sockets count too, ref'd or not. */
-function openSockets(): number {
-  return readdirSync('/proc/self/fd').filter((fd) => {
-    try {
-      return readlinkSync(`/proc/self/fd/${fd}`).startsWith('socket:');
-    } catch {
-      return false;
-    }
-  }).length;
-}
 
 // First in the file, so that no earlier test's sockets are still closing when it counts.
 describe('sockets', () => {
@@ -233,7 +222,7 @@ describe.each(PROVIDERS)('the $provider provider', (target: ProviderCase) => {
 
   it('rejects with the abort reason when aborted while waiting to retry, leaving no timer behind', async () => {
     server.push({ status: 503, retryAfterMs: 30_000 });
-    const timers = () => process.getActiveResourcesInfo().filter((type) => type === 'Timeout').length;
+    const timers = () => countResources('Timeout');
     const timersBefore = timers();
     const controller = new AbortController();
     const call = makeProvider().complete(makeRequest({ signal: controller.signal }));

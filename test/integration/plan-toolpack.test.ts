@@ -9,11 +9,11 @@ import {
   createControllerHost,
   createProjectStore,
   type LoadedToolpack,
-  loadToolpackManifest,
 } from '../../src/toolpacks/index.js';
 import { startFakeOpenAIServer } from '../fakes/fake-openai-server.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { REPO_ROOT } from '../helpers/process.js';
+import { loadToolpackFixture } from '../helpers/toolpacks.js';
 
 /**
  * The packaged plan toolpack (`toolpacks/plan`): its controller driven directly (tools, WebUI and the
@@ -35,15 +35,7 @@ let host: ControllerHost;
 
 const silent = () => createLogger({ level: 'fatal', destination: { write: () => {} } }).logger;
 
-async function loadPlan(): Promise<LoadedToolpack> {
-  const loaded = await loadToolpackManifest({
-    directory: PLAN_DIR,
-    configuredId: 'plan',
-    configPath: path.join(REPO_ROOT, 'gateway.jsonc'),
-  });
-  if (!loaded.ok) throw new Error(`plan did not load: ${JSON.stringify(loaded.problems)}`);
-  return loaded.toolpack;
-}
+const loadPlan = () => loadToolpackFixture(PLAN_DIR, 'plan');
 
 function newHost(): ControllerHost {
   const projectStore = createProjectStore({

@@ -1,7 +1,7 @@
-import { readdirSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
+import { activeResources } from '../helpers/resources.js';
 
 let gateway: TestGateway | undefined;
 
@@ -9,16 +9,6 @@ afterEach(async () => {
   await gateway?.dispose();
   gateway = undefined;
 });
-
-/**
- * Handles and requests that keep the event loop alive, by type (timers, sockets, servers),
- * plus open file descriptors: an unclosed SQLite connection holds files but no libuv handle.
- */
-function activeResources(): Record<string, number> {
-  const counts: Record<string, number> = { fileDescriptors: readdirSync('/proc/self/fd').length };
-  for (const type of process.getActiveResourcesInfo()) counts[type] = (counts[type] ?? 0) + 1;
-  return counts;
-}
 
 async function whoami(target: TestGateway): Promise<string> {
   return (await target.send('/whoami')).body.replies[0].text;

@@ -1,54 +1,25 @@
-import { readdirSync } from 'node:fs';
 import { mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isDeepStrictEqual } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logging/index.js';
 import {
   createRunnerHost,
   createRunnerSandbox,
-  type LoadedToolpack,
-  loadToolpackManifest,
   type RunnerActivation,
   type RunnerHost,
   type RunnerHostOptions,
   type RunnerSignalRequest,
   type RunnerSupportRequest,
 } from '../../src/toolpacks/index.js';
+import { activeResources, settledResources } from '../helpers/resources.js';
+import { loadToolpackFixture } from '../helpers/toolpacks.js';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/runner-toolpacks/', import.meta.url));
 const activation: RunnerActivation = { activationId: 'activation-1', token: 'secret-token-1' };
 
-async function loadFixture(name: string): Promise<LoadedToolpack> {
-  const loaded = await loadToolpackManifest({
-    directory: path.join(FIXTURES, name),
-    configPath: path.join(FIXTURES, 'gateway.jsonc'),
-  });
-  if (!loaded.ok) throw new Error(`fixture ${name} did not load: ${JSON.stringify(loaded.problems)}`);
-  return loaded.toolpack;
-}
-
-/** Handles and requests that keep the event loop alive, by type, plus open file descriptors. */
-function activeResources(): Record<string, number> {
-  const counts: Record<string, number> = { fileDescriptors: readdirSync('/proc/self/fd').length };
-  for (const type of process.getActiveResourcesInfo()) counts[type] = (counts[type] ?? 0) + 1;
-  return counts;
-}
-
-/**
- * Waits (up to 2 s) for the resources to equal `expected`: a closed child's handle goes on the next turn.
- * Not `expect.poll`, whose own deadline timer would count as a resource while it polls.
- */
-async function settledResources(expected: Record<string, number>): Promise<Record<string, number>> {
-  let now = activeResources();
-  for (let attempt = 0; attempt < 100 && !isDeepStrictEqual(now, expected); attempt += 1) {
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    now = activeResources();
-  }
-  return now;
-}
+const loadFixture = (name: string) => loadToolpackFixture(path.join(FIXTURES, name));
 
 function isRunning(pid: number): boolean {
   try {

@@ -9,8 +9,6 @@ import { createLogger } from '../../src/logging/index.js';
 import {
   createRunnerHost,
   createRunnerSandbox,
-  type LoadedToolpack,
-  loadToolpackManifest,
   probeSandbox,
   type RunnerHost,
   type RunnerSandboxSetting,
@@ -18,6 +16,7 @@ import {
 } from '../../src/toolpacks/index.js';
 import { freePort } from '../helpers/machine.js';
 import { type RedisServer, startRedisServer } from '../helpers/redis-server.js';
+import { loadToolpackFixture } from '../helpers/toolpacks.js';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/runner-toolpacks/', import.meta.url));
 
@@ -38,14 +37,7 @@ afterEach(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-async function hostile(): Promise<LoadedToolpack> {
-  const loaded = await loadToolpackManifest({
-    directory: path.join(FIXTURES, 'hostile'),
-    configPath: path.join(FIXTURES, 'gateway.jsonc'),
-  });
-  if (!loaded.ok) throw new Error(JSON.stringify(loaded.problems));
-  return loaded.toolpack;
-}
+const hostile = () => loadToolpackFixture(path.join(FIXTURES, 'hostile'));
 
 async function startHost(setting: RunnerSandboxSetting, probe?: () => Promise<SandboxProbe>) {
   const { logger } = createLogger({

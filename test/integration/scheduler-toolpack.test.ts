@@ -8,13 +8,12 @@ import {
   type ControllerHost,
   createControllerHost,
   createProjectStore,
-  type LoadedToolpack,
-  loadToolpackManifest,
   type ProjectMessage,
 } from '../../src/toolpacks/index.js';
 import { startFakeOpenAIServer } from '../fakes/fake-openai-server.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { REPO_ROOT } from '../helpers/process.js';
+import { loadToolpackFixture } from '../helpers/toolpacks.js';
 import { openEvents } from '../helpers/webchat-events.js';
 
 /**
@@ -60,15 +59,7 @@ function quietLogger() {
   return createLogger({ level: 'silent', destination: { write: () => undefined } }).logger;
 }
 
-async function loadScheduler(): Promise<LoadedToolpack> {
-  const loaded = await loadToolpackManifest({
-    directory: SCHEDULER,
-    configuredId: 'scheduler',
-    configPath: path.join(REPO_ROOT, 'gateway.jsonc'),
-  });
-  if (!loaded.ok) throw new Error(`the scheduler toolpack did not load: ${JSON.stringify(loaded.problems)}`);
-  return loaded.toolpack;
-}
+const loadScheduler = () => loadToolpackFixture(SCHEDULER, 'scheduler');
 
 type Agent = { id: string; status: 'idle' | 'running'; modelAlive: boolean };
 const idle = (id: string): Agent => ({ id, status: 'idle', modelAlive: false });

@@ -2,16 +2,12 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateConfig } from '../../src/config/index.js';
 import { createLogger } from '../../src/logging/index.js';
-import {
-  createToolpackRuntime,
-  type LoadedToolpack,
-  loadToolpackManifest,
-  type ToolpackRuntime,
-} from '../../src/toolpacks/index.js';
+import { createToolpackRuntime, type ToolpackRuntime } from '../../src/toolpacks/index.js';
 import type { ToolContext } from '../../src/tools/index.js';
 import { makeTempDir, removeDir } from '../helpers/machine.js';
 import { REPO_ROOT } from '../helpers/process.js';
 import { testToolContext } from '../helpers/tool-context.js';
+import { loadToolpackFixture } from '../helpers/toolpacks.js';
 
 /**
  * The runtime gives an agent's runner only the toolpacks with a tool the agent may use: a toolpack
@@ -23,15 +19,7 @@ const { logger } = createLogger({ level: 'silent', destination: { write: () => u
 let dir: string;
 let runtime: ToolpackRuntime;
 
-async function load(id: string): Promise<LoadedToolpack> {
-  const result = await loadToolpackManifest({
-    directory: path.join(FIXTURES, id),
-    configuredId: id,
-    configPath: path.join(FIXTURES, 'gateway.jsonc'),
-  });
-  if (!result.ok) throw new Error(JSON.stringify(result.problems));
-  return result.toolpack;
-}
+const load = (id: string) => loadToolpackFixture(path.join(FIXTURES, id), id);
 
 function context(agentId: string): ToolContext {
   return testToolContext(logger, { agentId, sessionKey: `agent:${agentId}:main`, runId: `run-${agentId}` });

@@ -1,6 +1,6 @@
-import { readdirSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
+import { countResources, openFileDescriptors } from '../helpers/resources.js';
 import { openEvents } from '../helpers/webchat-events.js';
 
 let gateway: TestGateway | undefined;
@@ -10,17 +10,13 @@ afterEach(async () => {
   gateway = undefined;
 });
 
-const openFiles = () => readdirSync('/proc/self/fd').length;
-
 describe('the web chat event stream', () => {
   it("streams a user's replies, per thread, and ends cleanly when the gateway restarts", async () => {
     gateway = await startTestGateway();
     await gateway.send('open every store connection');
-    await expect
-      .poll(() => process.getActiveResourcesInfo().filter((type) => type === 'TCPSocketWrap').length)
-      .toBe(0);
-    const timersBefore = process.getActiveResourcesInfo().filter((type) => type === 'Timeout').length;
-    const filesBefore = openFiles();
+    await expect.poll(() => countResources('TCPSocketWrap')).toBe(0);
+    const timersBefore = countResources('Timeout');
+    const filesBefore = openFileDescriptors();
 
     const alice = await openEvents(gateway, 'alice');
     const bob = await openEvents(gateway, 'bob');
@@ -49,12 +45,10 @@ describe('the web chat event stream', () => {
     await gateway.restart();
     await Promise.all([alice.ended, bob.ended]);
     // The heartbeat timers and sockets of both streams are gone with them.
-    await expect
-      .poll(() => process.getActiveResourcesInfo().filter((type) => type === 'TCPSocketWrap').length)
-      .toBe(0);
-    expect(process.getActiveResourcesInfo().filter((type) => type === 'Timeout').length).toBe(timersBefore);
+    await expect.poll(() => countResources('TCPSocketWrap')).toBe(0);
+    expect(countResources('Timeout')).toBe(timersBefore);
     // SQLite opens a connection's WAL file on its first statement, a moment after the start.
-    await expect.poll(openFiles).toBe(filesBefore);
+    await expect.poll(openFileDescriptors).toBe(filesBefore);
   });
 
   it('refuses a malformed user name with 400 naming the field', async () => {
