@@ -1,8 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { FakeRequest, FakeStep } from '../fakes/fake-model-server.js';
 import { startFakeOpenAIServer } from '../fakes/fake-openai-server.js';
 import { gate, sessionOf, toolResults } from '../fakes/subagent-script.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
+import { cleanupAfterEach } from '../helpers/teardown.js';
 import { openEvents } from '../helpers/webchat-events.js';
 
 /**
@@ -13,10 +14,7 @@ import { openEvents } from '../helpers/webchat-events.js';
 
 const MAIN = 'agent:main:webchat:direct:local';
 const OPS = 'agent:ops:main';
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupAfterEach();
 
 type Step = FakeStep | ((request: FakeRequest) => FakeStep | Promise<FakeStep>);
 

@@ -1,6 +1,6 @@
 import { access, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createRestartNotes, NOTE_GIVE_UP_MS } from '../../src/gateway/restart-note.js';
 import {
   createRestartSentinel,
@@ -14,6 +14,7 @@ import { createStore } from '../../src/store/index.js';
 import { startTestGateway } from '../helpers/gateway.js';
 import { makeTempDir, removeDir } from '../helpers/machine.js';
 import { pollUntil } from '../helpers/process.js';
+import { cleanupAfterEach } from '../helpers/teardown.js';
 import { openEvents } from '../helpers/webchat-events.js';
 
 /**
@@ -22,10 +23,7 @@ import { openEvents } from '../helpers/webchat-events.js';
  * gets the note, once; after a day of failures it is dropped.
  */
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupAfterEach();
 
 const exists = (file: string) =>
   access(file).then(

@@ -2,7 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseConfigText } from '../../src/config/index.js';
 import { checkStartable } from '../../src/gateway/index.js';
 import { createLogger } from '../../src/logging/index.js';
@@ -11,6 +11,7 @@ import { startFakeOpenAIServer } from '../fakes/fake-openai-server.js';
 import { startFakeSlack } from '../fakes/fake-slack.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { makeTempDir, removeDir } from '../helpers/machine.js';
+import { cleanupAfterEach } from '../helpers/teardown.js';
 import { openEvents } from '../helpers/webchat-events.js';
 
 /**
@@ -19,10 +20,7 @@ import { openEvents } from '../helpers/webchat-events.js';
  * keeps serving; the chat that asked is told why.
  */
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupAfterEach();
 
 async function gatewayFor(config: Record<string, unknown> = {}): Promise<TestGateway> {
   const gateway = await startTestGateway({ config });

@@ -1,4 +1,4 @@
-import { afterEach, expect } from 'vitest';
+import { expect } from 'vitest';
 import type { Tool } from '../../src/tools/index.js';
 import type { FakeModelServer, FakeRequest } from '../fakes/fake-model-server.js';
 import { startFakeOpenAIServer } from '../fakes/fake-openai-server.js';
@@ -10,6 +10,7 @@ import {
   toolResults,
 } from '../fakes/subagent-script.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
+import { cleanupAfterEach } from '../helpers/teardown.js';
 
 /**
  * What the sub-agent integration tests share: a gateway whose one fake model answers the web chat
@@ -18,10 +19,7 @@ import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
  */
 
 export const PARENT = 'agent:main:webchat:direct:local';
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupAfterEach();
 
 export interface Harness {
   gateway: TestGateway;

@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { afterEach } from 'vitest';
 import type { TurnRunner } from '../../src/agents/index.js';
 import { validateConfig } from '../../src/config/index.js';
 import { createLogger } from '../../src/logging/index.js';
@@ -17,6 +16,7 @@ import type { GatewayControl } from '../../src/tools/index.js';
 import { createGatedRunner } from '../fakes/gated-runner.js';
 import { gate, parseAnnouncement } from '../fakes/subagent-script.js';
 import { makeTempDir, removeDir } from '../helpers/machine.js';
+import { cleanupAfterEach } from '../helpers/teardown.js';
 
 /**
  * The sub-agent service without a gateway, for interleavings a test must force: the real router,
@@ -29,10 +29,7 @@ import { makeTempDir, removeDir } from '../helpers/machine.js';
 
 export const PARENT = 'agent:main:webchat:direct:local';
 export const caller = { sessionKey: PARENT, agentId: 'main' };
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupAfterEach();
 
 export interface RigOptions {
   /** Reuse this state directory (a restart after `crash`). */

@@ -1,8 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { FakeModelServer } from '../fakes/fake-model-server.js';
 import { startFakeOpenAIServer } from '../fakes/fake-openai-server.js';
 import { startFakeSlack } from '../fakes/fake-slack.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
+import { cleanupAfterEach } from '../helpers/teardown.js';
 
 /**
  * What the model sees, end to end (web chat HTTP → router → tool loop → the OpenAI SDK → the
@@ -10,10 +11,7 @@ import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
  * on runtime entries, and bursts of turns the runtime starts.
  */
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupAfterEach();
 
 async function setup(config: Record<string, unknown> = {}) {
   const model = await startFakeOpenAIServer();

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { validateConfig } from '../../src/config/index.js';
 import { createLogger } from '../../src/logging/index.js';
 import type { InboundMessage } from '../../src/messages/index.js';
@@ -7,6 +7,7 @@ import { createSessionStore } from '../../src/sessions/index.js';
 import { createStore, type Store } from '../../src/store/index.js';
 import type { GatewayControl, SubagentsService } from '../../src/tools/index.js';
 import { createGatedRunner } from '../fakes/gated-runner.js';
+import { cleanupAfterEach } from '../helpers/teardown.js';
 
 /**
  * The router and its session queues in this process, on the memory store, with a runner that
@@ -14,10 +15,7 @@ import { createGatedRunner } from '../fakes/gated-runner.js';
  * cut, and when an agent counts as busy.
  */
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupAfterEach();
 
 const logger = createLogger({ level: 'silent' }).logger;
 
