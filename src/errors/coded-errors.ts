@@ -48,7 +48,9 @@ type AgentCode =
   | 'AGENT_NO_PROVIDER';
 
 /** Routing, sessions, sub-agents and signals. */
-type SessionCode = never;
+type SessionCode =
+  /** A session used before it was created (`SessionStore.append` before `ensure`): a bug. */
+  'SESSION_UNKNOWN';
 
 /**
  * The catalog of coded errors. These are for bugs and misconfiguration; expected

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { SwitchboardError } from '../errors/index.js';
 import type { DeliveryRoute } from '../messages/index.js';
-import type { Store } from '../store/index.js';
+import type { KeyValueNamespace, Store } from '../store/index.js';
 import type { NewTranscriptEntry, SessionRecord, TranscriptEntry } from './types.js';
 
 export interface SessionStore {
@@ -16,105 +17,132 @@ export interface SessionStore {
   list(): Promise<SessionRecord[]>;
 }
 
+interface SessionStoreState {
+  records: KeyValueNamespace<SessionRecord>;
+  entries: KeyValueNamespace<TranscriptEntry>;
+  now: () => Date;
+  /** Records read or written by this process (it owns its sessions, so they stay current). */
+  cache: Map<string, SessionRecord>;
+  /** Per session key, the last write queued: the next one runs after it. */
+  tails: Map<string, Promise<unknown>>;
+}
+
 /**
  * Session records and transcripts. Transcript entries are stored one key each
  * (`<sessionId>:<seq>`), so appending never rewrites the transcript. Writes to one session
  * are serialized here; records are cached after the first read (one process owns a session).
  */
 export function createSessionStore(options: { store: Store; now?: () => Date }): SessionStore {
-  const records = options.store.namespace<SessionRecord>('sessions');
-  const entries = options.store.namespace<TranscriptEntry>('transcripts');
-  const now = options.now ?? (() => new Date());
-  const cache = new Map<string, SessionRecord>();
-  const tails = new Map<string, Promise<unknown>>();
-
-  /** Runs `task` after every earlier task for the same key. */
-  function serialize<T>(key: string, task: () => Promise<T>): Promise<T> {
-    const previous = tails.get(key) ?? Promise.resolve();
-    const next = previous.then(task, task);
-    const tail = next.catch(() => {});
-    tails.set(key, tail);
-    void tail.then(() => {
-      if (tails.get(key) === tail) tails.delete(key);
-    });
-    return next;
-  }
-
-  async function read(key: string): Promise<SessionRecord | undefined> {
-    const cached = cache.get(key);
-    if (cached) return cached;
-    const stored = await records.get(key);
-    if (stored) cache.set(key, stored);
-    return stored;
-  }
-
-  async function write(record: SessionRecord): Promise<void> {
-    await records.set(record.key, record);
-    cache.set(record.key, record);
-  }
-
+  const state: SessionStoreState = {
+    records: options.store.namespace<SessionRecord>('sessions'),
+    entries: options.store.namespace<TranscriptEntry>('transcripts'),
+    now: options.now ?? (() => new Date()),
+    cache: new Map(),
+    tails: new Map(),
+  };
   return {
-    get: read,
-    ensure(key, init) {
-      return serialize(key, async () => {
-        const existing = await read(key);
-        if (existing) return existing;
-        const at = now().toISOString();
-        const record: SessionRecord = {
-          key,
-          agentId: init.agentId,
-          sessionId: randomUUID(),
-          route: init.route,
-          createdAt: at,
-          lastActivityAt: at,
-          transcriptLength: 0,
-        };
-        await write(record);
-        return record;
-      });
-    },
-    append(key, entry) {
-      return serialize(key, async () => {
-        const record = await read(key);
-        if (!record) throw new Error(`append to unknown session ${key}`);
-        const at = now().toISOString();
-        const stored: TranscriptEntry = { ...entry, seq: record.transcriptLength, at };
-        await entries.set(`${record.sessionId}:${stored.seq}`, stored);
-        await write({ ...record, transcriptLength: stored.seq + 1, lastActivityAt: at });
-        return stored;
-      });
-    },
-    async transcript(key, options = {}) {
-      const record = await read(key);
-      if (!record) return [];
-      const first = Math.max(0, record.transcriptLength - (options.last ?? record.transcriptLength));
-      const keys = Array.from(
-        { length: record.transcriptLength - first },
-        (_, index) => `${record.sessionId}:${first + index}`,
-      );
-      const found = await entries.getMany(keys);
-      return found.filter((entry): entry is TranscriptEntry => entry !== undefined);
-    },
-    reset(key) {
-      return serialize(key, async () => {
-        const record = await read(key);
-        if (!record) return undefined;
-        const at = now().toISOString();
-        const fresh: SessionRecord = {
-          ...record,
-          sessionId: randomUUID(),
-          transcriptLength: 0,
-          createdAt: at,
-          lastActivityAt: at,
-        };
-        await write(fresh);
-        return fresh;
-      });
-    },
+    get: (key) => read(state, key),
+    ensure: (key, init) => serialize(state, key, () => ensure(state, key, init)),
+    append: (key, entry) => serialize(state, key, () => append(state, key, entry)),
+    transcript: (key, options) => transcript(state, key, options),
+    reset: (key) => serialize(state, key, () => reset(state, key)),
     async list() {
       const all: SessionRecord[] = [];
-      for await (const [, record] of records.entries()) all.push(cache.get(record.key) ?? record);
+      for await (const [, record] of state.records.entries()) all.push(state.cache.get(record.key) ?? record);
       return all.sort((a, b) => b.lastActivityAt.localeCompare(a.lastActivityAt));
     },
   };
+}
+
+/** Runs `task` after every earlier task for the same key. */
+function serialize<T>(state: SessionStoreState, key: string, task: () => Promise<T>): Promise<T> {
+  const previous = state.tails.get(key) ?? Promise.resolve();
+  const next = previous.then(task, task);
+  const tail = next.catch(() => {});
+  state.tails.set(key, tail);
+  void tail.then(() => {
+    if (state.tails.get(key) === tail) state.tails.delete(key);
+  });
+  return next;
+}
+
+async function read(state: SessionStoreState, key: string): Promise<SessionRecord | undefined> {
+  const cached = state.cache.get(key);
+  if (cached) return cached;
+  const stored = await state.records.get(key);
+  if (stored) state.cache.set(key, stored);
+  return stored;
+}
+
+async function write(state: SessionStoreState, record: SessionRecord): Promise<void> {
+  await state.records.set(record.key, record);
+  state.cache.set(record.key, record);
+}
+
+async function ensure(
+  state: SessionStoreState,
+  key: string,
+  init: { agentId: string; route: DeliveryRoute },
+): Promise<SessionRecord> {
+  const existing = await read(state, key);
+  if (existing) return existing;
+  const at = state.now().toISOString();
+  const record: SessionRecord = {
+    key,
+    agentId: init.agentId,
+    sessionId: randomUUID(),
+    route: init.route,
+    createdAt: at,
+    lastActivityAt: at,
+    transcriptLength: 0,
+  };
+  await write(state, record);
+  return record;
+}
+
+async function append(
+  state: SessionStoreState,
+  key: string,
+  entry: NewTranscriptEntry,
+): Promise<TranscriptEntry> {
+  const record = await read(state, key);
+  // Callers ensure the session first: an append without one is a bug.
+  if (!record)
+    throw new SwitchboardError('SESSION_UNKNOWN', `session store: append to unknown session ${key}`);
+  const at = state.now().toISOString();
+  const stored: TranscriptEntry = { ...entry, seq: record.transcriptLength, at };
+  await state.entries.set(`${record.sessionId}:${stored.seq}`, stored);
+  await write(state, { ...record, transcriptLength: stored.seq + 1, lastActivityAt: at });
+  return stored;
+}
+
+async function transcript(
+  state: SessionStoreState,
+  key: string,
+  options: { last?: number } = {},
+): Promise<TranscriptEntry[]> {
+  const record = await read(state, key);
+  if (!record) return [];
+  const first = Math.max(0, record.transcriptLength - (options.last ?? record.transcriptLength));
+  const keys = Array.from(
+    { length: record.transcriptLength - first },
+    (_, index) => `${record.sessionId}:${first + index}`,
+  );
+  const found = await state.entries.getMany(keys);
+  return found.filter((entry): entry is TranscriptEntry => entry !== undefined);
+}
+
+async function reset(state: SessionStoreState, key: string): Promise<SessionRecord | undefined> {
+  const record = await read(state, key);
+  if (!record) return undefined;
+  const at = state.now().toISOString();
+  const fresh: SessionRecord = {
+    ...record,
+    sessionId: randomUUID(),
+    transcriptLength: 0,
+    createdAt: at,
+    lastActivityAt: at,
+  };
+  await write(state, fresh);
+  return fresh;
 }
