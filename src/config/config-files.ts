@@ -2,6 +2,7 @@ import { appendFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/pro
 import path from 'node:path';
 import { lock } from 'proper-lockfile';
 import writeFileAtomic from 'write-file-atomic';
+import { SwitchboardError } from '../errors/index.js';
 
 /**
  * The file side of config edits: reading, backups, the atomic write and the audit log. Every
@@ -14,8 +15,12 @@ export const BACKUPS_KEPT = 5;
 export const BACKUP_DIR = 'config-backups';
 export const AUDIT_FILE = 'config-audit.jsonl';
 
-export class FileSystemError extends Error {
-  override readonly name = 'FileSystemError';
+/** An expected failure of the file side of an edit: the editor returns its message, naming the file. */
+export class FileSystemError extends SwitchboardError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('CONFIG_FILE_SYSTEM', message, options);
+    this.name = 'FileSystemError';
+  }
 }
 
 /** The config file's text, or undefined when there is no file yet. */

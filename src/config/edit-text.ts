@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { applyEdits, type FormattingOptions, type JSONPath, modify } from 'jsonc-parser';
+import { SwitchboardError } from '../errors/index.js';
 import { escapePointer } from './env.js';
 import { parseJsonc } from './load.js';
 import { isPlainObject } from './merge-patch.js';
@@ -46,7 +47,10 @@ export function editConfigText(text: string, next: Record<string, unknown>): Con
   const reparsed = parseJsonc(edited, undefined);
   if (!isDeepStrictEqual(reparsed, next)) {
     const paths = differences.map((difference) => formatConfigPath(difference.path)).join(', ');
-    throw new Error(`the edited text does not hold the requested config (duplicate keys?; paths: ${paths})`);
+    throw new SwitchboardError(
+      'CONFIG_EDIT_MISMATCH',
+      `the edited text does not hold the requested config (duplicate keys?; paths: ${paths})`,
+    );
   }
   return { text: edited, changedPaths: differences.map((difference) => formatConfigPath(difference.path)) };
 }

@@ -4,7 +4,11 @@ type ConfigCode =
   | 'CONFIG_PARSE'
   | 'CONFIG_READ'
   | 'CONFIG_ENV_MISSING'
-  | 'CONFIG_UNSTARTABLE';
+  | 'CONFIG_UNSTARTABLE'
+  /** A config file, its lock, backup or audit log could not be read or written (FileSystemError). */
+  | 'CONFIG_FILE_SYSTEM'
+  /** jsonc-parser's edit of the text does not hold the requested config (duplicate keys). */
+  | 'CONFIG_EDIT_MISMATCH';
 
 /** The store (SQLite, Redis). */
 type StoreCode = 'STORE_URL_INVALID' | 'STORE_UNAVAILABLE';
@@ -16,7 +20,21 @@ type GatewayCode = 'GATEWAY_STATE';
 type ToolCode = 'TOOL_DUPLICATE' | 'TOOL_INVALID';
 
 /** Toolpacks: loading, runner and controller processes. */
-type ToolpackCode = never;
+type ToolpackCode =
+  /** A controller module could not be imported. */
+  | 'TOOLPACK_CONTROLLER_LOAD'
+  /** A controller handler, factory or scheduler hook threw; the original is the cause. */
+  | 'TOOLPACK_HANDLER_FAILED'
+  /** A call named a tool or WebUI entry the manifest does not declare. */
+  | 'TOOLPACK_UNDECLARED'
+  /** The controller module exports no factory, or no handler for a declared WebUI entry. */
+  | 'TOOLPACK_NO_HANDLER'
+  /** A WebUI handler refused its input (ToolpackInputError: the caller's mistake, 4xx). */
+  | 'TOOLPACK_INPUT_REFUSED'
+  /** `store.sendMessage` named a recipient or channel that does not exist. */
+  | 'TOOLPACK_MESSAGE_TARGET'
+  /** The runner's file grants cannot be expressed on this Node release. */
+  | 'TOOLPACK_RUNNER_GRANT';
 
 /** Channel adapters (web chat, Slack, Discord). */
 type ChannelCode =

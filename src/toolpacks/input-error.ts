@@ -1,4 +1,5 @@
 import type { ErrorObject } from 'ajv';
+import { SwitchboardError } from '../errors/index.js';
 
 /**
  * How a controller handler says "the caller's input is wrong" rather than "I failed": it throws
@@ -7,13 +8,13 @@ import type { ErrorObject } from 'ajv';
  * API answers such a rejection with that status (400 for ajv) and the gateway logs it at info;
  * anything else is the controller's failure (500, logged with its stack).
  */
-export class ToolpackInputError extends Error {
+export class ToolpackInputError extends SwitchboardError {
   readonly statusCode: number;
   /** JSON pointer into the input, when the controller named one (ajv does). */
   readonly path: string | undefined;
 
   constructor(message: string, options: { statusCode: number; path?: string | undefined; cause: unknown }) {
-    super(message, { cause: options.cause });
+    super('TOOLPACK_INPUT_REFUSED', message, { cause: options.cause });
     this.name = 'ToolpackInputError';
     this.statusCode = options.statusCode;
     this.path = options.path;

@@ -54,70 +54,95 @@ export function createShellExecTool(options: BuiltinToolpackOptions) {
       const workspace = await ensureWorkspace(options, context.agentId);
       const timeoutMs = Math.min(input.timeoutMs ?? maxTimeoutMs, maxTimeoutMs);
       const started = Date.now();
-      // Its own process group (detached), so the kill reaches whatever the command starts.
-      const child = spawn('/bin/sh', ['-c', input.command], {
-        cwd: workspace,
-        env: shellEnvironment(workspace),
-        detached: true,
-        stdio: ['ignore', 'pipe', 'pipe'],
+      const run = await runCommand({
+        command: input.command,
+        workspace,
+        timeoutMs,
+        maxOutputBytes,
+        signal: context.signal,
       });
-      const stdout = collect(child.stdout, maxOutputBytes);
-      const stderr = collect(child.stderr, maxOutputBytes);
-      let stopped: 'timeout' | 'aborted' | undefined;
-      const killGroup = () => {
-        if (child.pid === undefined) return;
-        try {
-          process.kill(-child.pid, 'SIGKILL');
-        } catch {
-          // ESRCH: the group is already gone.
-        }
-      };
-      const stop = (why: 'timeout' | 'aborted') => {
-        stopped ??= why;
-        killGroup();
-      };
-      const timer = setTimeout(() => stop('timeout'), timeoutMs);
-      const onAbort = () => stop('aborted');
-      context.signal.addEventListener('abort', onAbort, { once: true });
-      // It may have been aborted while the workspace was being made.
-      if (context.signal.aborted) onAbort();
-
-      const exit = await new Promise<{ code: number | null; signal: NodeJS.Signals | null } | Error>(
-        (resolve) => {
-          child.once('error', resolve);
-          child.once('exit', (code, signal) => resolve({ code, signal }));
-        },
+      if (run.exit instanceof Error)
+        return { ok: false, reason: `could not start /bin/sh: ${run.exit.message}` };
+      const notes = [run.stdout.note('stdout'), run.stderr.note('stderr')].filter(
+        (note) => note !== undefined,
       );
-      clearTimeout(timer);
-      context.signal.removeEventListener('abort', onAbort);
-      if (exit instanceof Error) return { ok: false, reason: `could not start /bin/sh: ${exit.message}` };
-      // Leave nothing behind: background jobs of the command go with it.
-      killGroup();
-      await Promise.race([
-        Promise.all([stdout.closed, stderr.closed]),
-        new Promise((resolve) => setTimeout(resolve, CLOSE_GRACE_MS)),
-      ]);
-      child.stdout.destroy();
-      child.stderr.destroy();
-
-      const notes = [stdout.note('stdout'), stderr.note('stderr')].filter((note) => note !== undefined);
       const result = {
-        exitCode: exit.code,
-        signal: exit.signal,
-        stdout: stdout.text(),
-        stderr: stderr.text(),
+        exitCode: run.exit.code,
+        signal: run.exit.signal,
+        stdout: run.stdout.text(),
+        stderr: run.stderr.text(),
         durationMs: Date.now() - started,
         ...(notes.length > 0 ? { notes } : {}),
       };
-      if (stopped === 'timeout') {
+      if (run.stopped === 'timeout') {
         return { ok: false, reason: `the command ran longer than ${timeoutMs} ms and was killed`, ...result };
       }
-      if (stopped === 'aborted')
+      if (run.stopped === 'aborted')
         return { ok: false, reason: 'the run was stopped; the command was killed', ...result };
       return { ok: true, ...result };
     },
   };
   return tool;
+}
+
+interface CommandRun {
+  command: string;
+  workspace: string;
+  timeoutMs: number;
+  maxOutputBytes: number;
+  signal: AbortSignal;
+}
+
+/**
+ * Runs the command in its own process group (detached), so the kill reaches whatever it starts; the
+ * group is killed when the shell exits too, so background jobs go with it.
+ */
+async function runCommand(run: CommandRun) {
+  const { signal } = run;
+  const child = spawn('/bin/sh', ['-c', run.command], {
+    cwd: run.workspace,
+    env: shellEnvironment(run.workspace),
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const stdout = collect(child.stdout, run.maxOutputBytes);
+  const stderr = collect(child.stderr, run.maxOutputBytes);
+  let stopped: 'timeout' | 'aborted' | undefined;
+  const killGroup = () => {
+    if (child.pid === undefined) return;
+    try {
+      process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      // ESRCH: the group is already gone.
+    }
+  };
+  const stop = (why: 'timeout' | 'aborted') => {
+    stopped ??= why;
+    killGroup();
+  };
+  const timer = setTimeout(() => stop('timeout'), run.timeoutMs);
+  const onAbort = () => stop('aborted');
+  signal.addEventListener('abort', onAbort, { once: true });
+  // It may have been aborted while the workspace was being made.
+  if (signal.aborted) onAbort();
+
+  const exit = await new Promise<{ code: number | null; signal: NodeJS.Signals | null } | Error>(
+    (resolve) => {
+      child.once('error', resolve);
+      child.once('exit', (code, exitSignal) => resolve({ code, signal: exitSignal }));
+    },
+  );
+  clearTimeout(timer);
+  signal.removeEventListener('abort', onAbort);
+  if (exit instanceof Error) return { exit, stopped, stdout, stderr };
+  killGroup();
+  await Promise.race([
+    Promise.all([stdout.closed, stderr.closed]),
+    new Promise((resolve) => setTimeout(resolve, CLOSE_GRACE_MS)),
+  ]);
+  child.stdout.destroy();
+  child.stderr.destroy();
+  return { exit, stopped, stdout, stderr };
 }
 
 /** Keeps the first `limit` bytes of a stream and counts the rest. */

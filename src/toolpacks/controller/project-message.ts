@@ -1,5 +1,7 @@
 /** The messages toolpacks send through `store.sendMessage`, and the check of what they pass. */
 
+import { SwitchboardError } from '../../errors/index.js';
+
 export const MESSAGE_PRIORITIES = ['P0', 'P1', 'P2', 'P3'] as const;
 export type MessagePriority = (typeof MESSAGE_PRIORITIES)[number];
 
@@ -68,11 +70,17 @@ export function checkMessage(
   }
   if (!text(body)) throw new TypeError('sendMessage: body must be a non-empty string');
   if (recipient !== undefined && recipient !== USER_RECIPIENT && !agentIds.includes(recipient as string)) {
-    throw new Error(`sendMessage: ${notAnAgent(recipient as string, agentIds)}`);
+    throw new SwitchboardError(
+      'TOOLPACK_MESSAGE_TARGET',
+      `sendMessage: ${notAnAgent(recipient as string, agentIds)}`,
+    );
   }
   if (channel !== undefined && !routes.has(channel as string)) {
     const known = routes.size > 0 ? [...routes].join(', ') : 'none';
-    throw new Error(`sendMessage: channel ${String(channel)} is not a configured route (routes: ${known})`);
+    throw new SwitchboardError(
+      'TOOLPACK_MESSAGE_TARGET',
+      `sendMessage: channel ${String(channel)} is not a configured route (routes: ${known})`,
+    );
   }
   const target =
     recipient === undefined ? { channel: channel as string } : { recipient: recipient as string };

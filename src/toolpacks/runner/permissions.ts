@@ -3,6 +3,7 @@
  * the model on and no other grant, the process may not spawn child processes, start workers, load
  * native addons or open the inspector; file access is limited to the paths below.
  */
+import { SwitchboardError } from '../../errors/index.js';
 
 export interface RunnerAccess {
   /** The bootstrap script: Node must read the entry point itself. */
@@ -38,7 +39,8 @@ function allowFlags(name: string, paths: readonly string[]): string[] {
   if (multipleAllowFlags()) return unique.map((entry) => `${name}=${entry}`);
   const withComma = unique.find((entry) => entry.includes(','));
   if (withComma !== undefined) {
-    throw new Error(
+    throw new SwitchboardError(
+      'TOOLPACK_RUNNER_GRANT',
       `${withComma} contains a comma, which this Node release cannot grant; use Node 20.7 or later`,
     );
   }
