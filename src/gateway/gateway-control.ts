@@ -4,7 +4,7 @@ import type { Logger } from '../logging/index.js';
 import type { DeliveryRoute } from '../messages/index.js';
 import type { SessionStore } from '../sessions/index.js';
 import type { GatewayControl, GatewayResult } from '../tools/index.js';
-import type { RestartRequest, ScheduledRestart } from './gateway-host.js';
+import type { RestartRequest, ScheduledRestart } from './restart-schedule.js';
 import type { RestartKind, RestartNoteRequest } from './restart-sentinel.js';
 
 /**
