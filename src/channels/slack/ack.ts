@@ -1,5 +1,6 @@
 import type { App } from '@slack/bolt';
 import pTimeout from 'p-timeout';
+import { SwitchboardError } from '../../errors/index.js';
 
 /**
  * Slack's budget for acknowledging an event is 3 s (then it delivers it again); past this the
@@ -10,13 +11,12 @@ export const ACK_BUDGET_MS = 2500;
 /**
  * An event whose message could not be stored: the listener throws it so that Slack is not told the
  * event arrived (HTTP mode answers 500, Socket Mode leaves the envelope unacknowledged) and
- * delivers it again. `code` is what Bolt's error handling looks for in a coded error.
+ * delivers it again. Bolt passes an error with a `code` to `app.error` as it is (others it wraps),
+ * so the error handler can tell this one by class and rethrow it.
  */
-export class EventNotStoredError extends Error {
-  readonly code = 'slack_event_not_stored';
-
+export class EventNotStoredError extends SwitchboardError {
   constructor(options: { cause: unknown }) {
-    super('the Slack event was not stored; Slack will deliver it again', options);
+    super('CHANNEL_EVENT_NOT_STORED', 'the Slack event was not stored; Slack will deliver it again', options);
     this.name = 'EventNotStoredError';
   }
 }

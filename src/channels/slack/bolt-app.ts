@@ -1,14 +1,8 @@
 import type { RequestListener } from 'node:http';
-import {
-  App,
-  type Logger as BoltLogger,
-  HTTPReceiver,
-  LogLevel,
-  SocketModeReceiver,
-  webApi,
-} from '@slack/bolt';
+import { type App, type Logger as BoltLogger, LogLevel, webApi } from '@slack/bolt';
 import type { Logger } from '../../logging/index.js';
-import { holdEnvelopeAcks } from './ack.js';
+import { createHttpBoltApp } from './bolt-http.js';
+import { createSocketBoltApp } from './bolt-socket.js';
 import { type SlackConfig, slackApiUrl } from './types.js';
 
 /** Three retries within about 10 s (Slack's 429s are waited out separately, per Retry-After). */
@@ -43,9 +37,9 @@ export interface BoltApp {
 }
 
 /**
- * A Bolt app for `config`: Socket Mode (the default) or Bolt's HTTP receiver, whose request
- * listener the gateway mounts on its own server. Bolt's `ignoreSelf` is off: `shouldHear` decides.
- * Bolt calls `auth.test` while constructing, so the Web API must answer by then.
+ * A Bolt app for `config`: Socket Mode (the default, `bolt-socket.ts`) or Bolt's HTTP receiver,
+ * whose request listener the gateway mounts on its own server. Bolt's `ignoreSelf` is off:
+ * `shouldHear` decides. Bolt calls `auth.test` while constructing, so the Web API must answer by then.
  */
 export function createBoltApp(options: {
   config: SlackConfig;
@@ -67,92 +61,8 @@ export function createBoltApp(options: {
     logger: boltLogger,
     retryConfig: { retries: 0 },
   });
-  const newApp = (receiver: HTTPReceiver | SocketModeReceiver) =>
-    new App({
-      token: config.botToken,
-      receiver,
-      clientOptions,
-      logger: boltLogger,
-      // `shouldHear` decides about the bot's own messages, with everything else.
-      ignoreSelf: false,
-      // No auth.test in the constructor, whose failure would be an unhandled rejection: `start` awaits `init`.
-      deferInitialization: true,
-    });
-  if (config.mode === 'http') {
-    if (config.signingSecret === undefined)
-      throw new Error('channels.slack.signingSecret is required in http mode');
-    const receiver = new HTTPReceiver({
-      signingSecret: config.signingSecret,
-      logger: boltLogger,
-      // The 200 waits for the listener, which returns once the message is stored (see ack.ts).
-      processBeforeResponse: true,
-    });
-    const app = newApp(receiver);
-    return {
-      app,
-      startClient,
-      // Bound by Bolt; events reach the app once `init` has run.
-      requestListener: receiver.requestListener,
-      start: () => app.init(),
-      stop: async () => {},
-      // Slack POSTs to us: there is no connection to lose.
-      onLost: () => {},
-    };
-  }
-  if (config.appToken === undefined) throw new Error('channels.slack.appToken is required in socket mode');
-  const receiver = new SocketModeReceiver({
-    appToken: config.appToken,
-    logger: boltLogger,
-    installerOptions: { clientOptions },
-    // The client's own reconnect gives up for good, with an unhandled rejection, when
-    // apps.connections.open cannot be reached (a network error is "unrecoverable" to it). So the
-    // reconnect is done here: at once, and when that fails the channel supervisor backs off.
-    autoReconnectEnabled: false,
-  });
-  const app = newApp(receiver);
-  holdEnvelopeAcks(app);
-  let active = false;
-  let reconnecting = false;
-  let lost: ((error: unknown) => void) | undefined;
-  receiver.client.on('disconnected', () => {
-    // Slack rotated the connection (its `disconnect` message), or the connection dropped.
-    if (!active || reconnecting) return;
-    reconnecting = true;
-    receiver.client.start().then(
-      () => {
-        reconnecting = false;
-      },
-      (error: unknown) => {
-        reconnecting = false;
-        if (!active) return;
-        active = false;
-        lost?.(error);
-      },
-    );
-  });
-  return {
-    app,
-    startClient,
-    onLost: (listener) => {
-      lost = listener;
-    },
-    async start() {
-      await app.init();
-      await app.start();
-      active = true;
-    },
-    async stop() {
-      active = false;
-      const closed = new Promise<void>((resolve) => receiver.client.once('disconnected', () => resolve()));
-      await app.stop();
-      // `stop()` returns before the WebSocket has closed; without this wait a 30 s timer keeps Node alive.
-      await Promise.race([closed, delay(5_000)]);
-    },
-  };
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+  const parts = { config, clientOptions, boltLogger, startClient };
+  return config.mode === 'http' ? createHttpBoltApp(parts) : createSocketBoltApp(parts);
 }
 
 /** Bolt's logger interface on top of ours; Bolt's info chatter goes to debug. */

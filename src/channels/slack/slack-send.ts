@@ -1,0 +1,48 @@
+import { SwitchboardError } from '../../errors/index.js';
+import type { DeliveryRoute, OutboundMessage } from '../../messages/index.js';
+import { splitMessage } from '../split-message.js';
+import type { SlackState } from './slack-adapter.js';
+
+/** Slack's limit for `chat.postMessage` text is 40,000; 4,000 keeps a part readable. */
+export const SLACK_TEXT_LIMIT = 4000;
+
+/**
+ * Posts `message` on `route` in parts of at most SLACK_TEXT_LIMIT: in the route's thread, or in
+ * the channel itself for a route without one (a named route); a direct route in the user's DM
+ * channel. Logs and rethrows a failure.
+ */
+export async function postReply(
+  state: SlackState,
+  route: DeliveryRoute,
+  message: OutboundMessage,
+): Promise<void> {
+  try {
+    const channel = route.chatType === 'direct' ? await directChannel(state, route.chatId) : route.chatId;
+    // Channel routes carry their thread (see `deliver`); one without (a named route) posts in the channel.
+    const threadTs = route.threadId;
+    for (const text of splitMessage(message.text, SLACK_TEXT_LIMIT)) {
+      await state.client.chat.postMessage({
+        channel,
+        text,
+        ...(threadTs === undefined ? {} : { thread_ts: threadTs }),
+      });
+    }
+    if (threadTs !== undefined && route.chatType === 'channel')
+      await state.gate.joinThread(channel, threadTs);
+  } catch (error) {
+    state.logger.error({ err: error, route, messageId: message.id }, 'slack post failed');
+    throw error;
+  }
+}
+
+/** The DM channel with `user`: learnt from inbound DMs, else opened with `conversations.open`. */
+async function directChannel(state: SlackState, user: string): Promise<string> {
+  const known = state.directChannels.get(user);
+  if (known !== undefined) return known;
+  const opened = await state.client.conversations.open({ users: user });
+  const id = opened.channel?.id;
+  if (id === undefined)
+    throw new SwitchboardError('CHANNEL_UNEXPECTED_ANSWER', `conversations.open gave no channel for ${user}`);
+  state.directChannels.set(user, id);
+  return id;
+}
