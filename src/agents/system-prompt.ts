@@ -2,19 +2,14 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../config/index.js';
 import { ConfigError } from '../errors/index.js';
-import type { DeliveryRoute } from '../messages/index.js';
-import type { Tool } from '../tools/index.js';
+import type { Tool, TurnScope } from '../tools/index.js';
 import { SYSTEM_MARKER, senderMarker } from './model-context.js';
 
-export interface SystemPromptInput {
-  agentId: string;
+/** The turn the prompt is for (its depth is not told), and the agent's name, instructions and tools. */
+export interface SystemPromptInput extends Omit<TurnScope, 'depth'> {
   displayName: string | undefined;
   /** The agent's own instructions (`systemPrompt` or the file's text). */
   instructions: string | undefined;
-  sessionKey: string;
-  route: DeliveryRoute;
-  senderId: string;
-  isOwner: boolean;
   tools: readonly Tool[];
   now: Date;
 }

@@ -53,7 +53,7 @@ type ChannelCode =
 
 /**
  * Agents: model calls and turns. MODEL_CALL_FAILED: a model call failed for good (after retries);
- * MODEL_ANSWER_STALLED: an answer stopped arriving mid-stream (retried, like a network error);
+ * MODEL_ANSWER_STALLED: an answer stopped arriving mid-stream (never retried: part may be shown);
  * TURN_ABORTED: the reason a turn's signal is aborted with (killed or interrupted);
  * TURN_TIMEOUT: the reason a run is aborted with when it exceeds its time limit;
  * AGENT_NO_PROVIDER: an agent's model has no provider (config validation should have caught it).

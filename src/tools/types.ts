@@ -90,9 +90,7 @@ export type SpawnResult =
   | { ok: false; reason: string };
 
 /** The session (and its run) asking: it sees, steers and kills only the children it spawned. */
-export interface SubagentCaller {
-  sessionKey: string;
-  agentId: string;
+export interface SubagentCaller extends Pick<TurnScope, 'sessionKey' | 'agentId'> {
   /** The caller's own run, when a tool asks (the parent run of what it spawns). */
   runId?: string | undefined;
 }
