@@ -53,4 +53,4 @@ export {
   type ProtectionKind,
   refusedProtectedPath,
 } from './tool-guard.js';
-export { dedupeIssues, describeSchemaError, type ValidateResult, validateConfig } from './validate.js';
+export { type ValidateResult, validateConfig } from './validate.js';

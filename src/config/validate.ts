@@ -1,6 +1,6 @@
-import type { ErrorObject, ValidateFunction } from 'ajv';
+import type { ValidateFunction } from 'ajv';
 import type { ConfigIssue } from '../errors/index.js';
-import { createAjv } from '../validation/index.js';
+import { createAjv, dedupeIssues, describeSchemaError } from '../validation/index.js';
 import { type Config, ConfigSchema } from './schema.js';
 import { SECRET_KEYWORD, TOOL_PROTECTED_KEYWORD } from './schema-helpers.js';
 
@@ -34,42 +34,6 @@ function compiledValidator(): ValidateFunction<Config> {
     compiled = ajv.compile<Config>(ConfigSchema);
   }
   return compiled;
-}
-
-/** One ajv error as a JSON pointer and a one-line message (also used for tool arguments). */
-export function describeSchemaError(error: ErrorObject): ConfigIssue {
-  const params = error.params as Record<string, unknown>;
-  if (error.propertyName !== undefined) {
-    return {
-      path: `${error.instancePath}/${error.propertyName}`,
-      message: `is not a valid key: ${error.message ?? 'fails propertyNames'}`,
-    };
-  }
-  switch (error.keyword) {
-    case 'additionalProperties':
-      return { path: `${error.instancePath}/${String(params.additionalProperty)}`, message: 'unknown key' };
-    case 'enum':
-      return {
-        path: error.instancePath,
-        message: `must be one of: ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`,
-      };
-    case 'required':
-      return { path: `${error.instancePath}/${String(params.missingProperty)}`, message: 'is required' };
-    case 'pattern':
-      return { path: error.instancePath, message: `must match ${String(params.pattern)}` };
-    default:
-      return { path: error.instancePath, message: error.message ?? `fails ${error.keyword}` };
-  }
-}
-
-export function dedupeIssues(issues: ConfigIssue[]): ConfigIssue[] {
-  const seen = new Set<string>();
-  return issues.filter((issue) => {
-    const key = `${issue.path}\n${issue.message}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
 }
 
 function checkReferences(config: Config): ConfigIssue[] {

@@ -1,6 +1,6 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { describeSchemaError } from '../config/index.js';
-import { createAjv } from '../validation/index.js';
+import { fail, ok, type Result } from '../errors/index.js';
+import { createAjv, describeSchemaError } from '../validation/index.js';
 import { createInputSchemaCompiler } from './input-schema.js';
 import {
   MANIFEST_FILE,
@@ -61,20 +61,17 @@ const RULES_BY_FIELD: ReadonlyArray<{
 ];
 
 /** Parses the manifest text and checks it against the schema. Every failure is a problem in `file`. */
-export function parseManifest(
-  text: string,
-  file: string,
-): { ok: true; manifest: ToolpackManifest } | { ok: false; problems: ToolpackProblem[] } {
+export function parseManifest(text: string, file: string): Result<ToolpackManifest, ToolpackProblem[]> {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
     const message = `${MANIFEST_FILE} is not valid JSON: ${(error as Error).message}`;
-    return { ok: false, problems: [{ file, rule: 'manifest-json', message }] };
+    return fail([{ file, rule: 'manifest-json', message }]);
   }
   const validate = manifestValidator();
-  if (validate(value)) return { ok: true, manifest: value };
-  return { ok: false, problems: (validate.errors ?? []).map((error) => schemaProblem(error, file)) };
+  if (validate(value)) return ok(value);
+  return fail((validate.errors ?? []).map((error) => schemaProblem(error, file)));
 }
 
 function schemaProblem(error: ErrorObject, file: string): ToolpackProblem {

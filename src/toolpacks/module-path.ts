@@ -1,5 +1,6 @@
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { fail, ok, type Result } from '../errors/index.js';
 import { DEFAULT_CONTROLLER, DEFAULT_RUNNER } from './manifest-schema.js';
 import type { ToolpackProblem } from './types.js';
 
@@ -16,7 +17,8 @@ export interface ModulePathOptions {
   mustExist: boolean;
 }
 
-export type ModulePathResult = { ok: true; module?: string } | { ok: false; problem: ToolpackProblem };
+/** The module's real path (undefined when it need not exist and was not looked for), or the problem. */
+export type ModulePathResult = Result<string | undefined, ToolpackProblem>;
 
 /**
  * Checks one module path of a manifest. The written path must be relative, stay inside the
@@ -29,10 +31,8 @@ export async function checkModulePath(options: ModulePathOptions): Promise<Modul
   const declared = options.value !== undefined && options.value.trim() !== '';
   const written = declared ? (options.value as string) : fallback;
   const label = `${field} module "${written}"${declared ? '' : ' (the default)'}`;
-  const refuse = (rule: ToolpackProblem['rule'], message: string): ModulePathResult => ({
-    ok: false,
-    problem: { file: manifestFile, rule, message: `${label} ${message}`, pointer: `/${field}` },
-  });
+  const refuse = (rule: ToolpackProblem['rule'], message: string): ModulePathResult =>
+    fail({ file: manifestFile, rule, message: `${label} ${message}`, pointer: `/${field}` });
 
   if (HTTP_URL.test(written)) return refuse('path-http', 'is a URL; modules are local files in the toolpack');
   if (path.isAbsolute(written)) {
@@ -45,7 +45,7 @@ export async function checkModulePath(options: ModulePathOptions): Promise<Modul
   if (path.extname(resolved) !== '.mjs') {
     return refuse('module-extension', 'must end in .mjs (toolpack modules are JavaScript ESM)');
   }
-  if (!options.mustExist) return { ok: true };
+  if (!options.mustExist) return ok(undefined);
 
   const missing = field === 'runner' ? 'runner-missing' : 'controller-missing';
   const why = field === 'runner' ? ' (required because the manifest declares tools)' : '';
@@ -67,7 +67,7 @@ export async function checkModulePath(options: ModulePathOptions): Promise<Modul
     return refuse('module-extension', `resolves through a symlink to ${real}, which does not end in .mjs`);
   }
   if (!isFile) return refuse(missing, `is not a file${why}: ${real}`);
-  return { ok: true, module: real };
+  return ok(real);
 }
 
 /** Whether `target` is `root` itself or below it; both absolute and normalized. */

@@ -1,5 +1,6 @@
 import { open, realpath } from 'node:fs/promises';
 import path from 'node:path';
+import { fail, ok, type Result } from '../errors/index.js';
 import { MANIFEST_FILE } from './manifest-schema.js';
 import { isInside } from './module-path.js';
 import type { ToolpackProblem } from './types.js';
@@ -16,11 +17,8 @@ export const MAX_MANIFEST_BYTES = 1024 * 1024;
 export async function readManifest(
   directory: string,
   shownFile: string,
-): Promise<{ ok: true; text: string } | { ok: false; problem: ToolpackProblem }> {
-  const refuse = (rule: ToolpackProblem['rule'], message: string) => ({
-    ok: false as const,
-    problem: { file: shownFile, rule, message },
-  });
+): Promise<Result<string, ToolpackProblem>> {
+  const refuse = (rule: ToolpackProblem['rule'], message: string) => fail({ file: shownFile, rule, message });
   const written = path.join(directory, MANIFEST_FILE);
   let real: string;
   try {
@@ -57,7 +55,7 @@ export async function readManifest(
       length += bytesRead;
     }
     if (length > MAX_MANIFEST_BYTES) return refuse('manifest-too-large', tooLarge(length));
-    return { ok: true, text: buffer.toString('utf8', 0, length) };
+    return ok(buffer.toString('utf8', 0, length));
   } finally {
     await handle.close();
   }

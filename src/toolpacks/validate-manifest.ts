@@ -41,10 +41,10 @@ export async function loadToolpackManifest(
   // Problems in the manifest name it as the operator wrote the path; the result holds real paths.
   const shownManifest = path.join(written, MANIFEST_FILE);
   const read = await readManifest(directory, shownManifest);
-  if (!read.ok) return failed([read.problem]);
-  const parsed = parseManifest(read.text, shownManifest);
-  if (!parsed.ok) return failed(parsed.problems);
-  const { manifest } = parsed;
+  if (!read.ok) return failed([read.error]);
+  const parsed = parseManifest(read.value, shownManifest);
+  if (!parsed.ok) return failed(parsed.error);
+  const manifest = parsed.value;
 
   const problems: ToolpackProblem[] = [];
   if (options.configuredId !== undefined && options.configuredId !== manifest.id) {
@@ -65,10 +65,10 @@ export async function loadToolpackManifest(
       mustExist: manifest.tools.length > 0,
     }),
   ]);
-  if (!controller.ok) problems.push(controller.problem);
-  if (!runner.ok) problems.push(runner.problem);
+  if (!controller.ok) problems.push(controller.error);
+  if (!runner.ok) problems.push(runner.error);
   problems.push(...checkEntries(manifest, shownManifest));
-  if (problems.length > 0 || !controller.ok || !runner.ok || controller.module === undefined) {
+  if (problems.length > 0 || !controller.ok || !runner.ok || controller.value === undefined) {
     return failed(problems);
   }
 
@@ -78,8 +78,8 @@ export async function loadToolpackManifest(
       id: manifest.id,
       directory,
       manifestFile: path.join(directory, MANIFEST_FILE),
-      ...(runner.module === undefined ? {} : { runnerModule: runner.module }),
-      controllerModule: controller.module,
+      ...(runner.value === undefined ? {} : { runnerModule: runner.value }),
+      controllerModule: controller.value,
       tools: manifest.tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })),
       webui: (manifest.webui ?? []).map(({ id, title, description, kind, inputSchema, submitLabel }) => ({
         id,

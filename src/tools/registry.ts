@@ -1,8 +1,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import type { ValidateFunction } from 'ajv';
-import { dedupeIssues, describeSchemaError } from '../config/index.js';
 import { errorText, fail, ok, type Result, SwitchboardError } from '../errors/index.js';
-import { createAjv } from '../validation/index.js';
+import { createAjv, dedupeIssues, describeSchemaError } from '../validation/index.js';
 import { OWNER_ONLY_REFUSAL, type ToolPolicy } from './policy.js';
 import type { Tool, ToolCallOutcome, ToolContext } from './types.js';
 

@@ -1,1 +1,2 @@
 export { type AjvOverrides, createAjv, type SchemaAuthor } from './create-ajv.js';
+export { dedupeIssues, describeSchemaError, type SchemaIssue } from './schema-issues.js';

@@ -1,8 +1,7 @@
 import type { ValidateFunction } from 'ajv';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { describeSchemaError } from '../../config/index.js';
 import { errorText } from '../../errors/index.js';
-import { createAjv } from '../../validation/index.js';
+import { createAjv, describeSchemaError } from '../../validation/index.js';
 import { registerPageRoute } from './page.js';
 
 /** One toolpack WebUI entry, as the Tools page and API clients see it. */
