@@ -1,4 +1,5 @@
 import type { Config } from '../config/index.js';
+import { fail, ok, type Result } from '../errors/index.js';
 import { isActiveSubagentRun, type SubagentRun, subagentDepth } from '../sessions/index.js';
 import type { SpawnRequest, SubagentCaller } from '../tools/index.js';
 
@@ -11,45 +12,34 @@ export function checkSpawn(
   caller: SubagentCaller,
   request: SpawnRequest,
   callerRuns: readonly SubagentRun[],
-): { ok: true; agentId: string; model: string } | { ok: false; reason: string } {
+): Result<{ agentId: string; model: string }> {
   const limits = config.subagents;
   const depth = subagentDepth(caller.sessionKey);
   if (depth + 1 > limits.maxSpawnDepth) {
-    return {
-      ok: false,
-      reason: `subagents.maxSpawnDepth is ${limits.maxSpawnDepth}: a session at depth ${depth} cannot spawn sub-agents.`,
-    };
+    return fail(
+      `subagents.maxSpawnDepth is ${limits.maxSpawnDepth}: a session at depth ${depth} cannot spawn sub-agents.`,
+    );
   }
   const agentId = request.agentId ?? caller.agentId;
   const allowed =
     agentId === caller.agentId || limits.allowAgents.includes('*') || limits.allowAgents.includes(agentId);
   if (!allowed) {
-    return {
-      ok: false,
-      reason: `Agent "${agentId}" is not allowed: subagents.allowAgents is [${limits.allowAgents.join(', ')}] (a session may always spawn its own agent, "${caller.agentId}").`,
-    };
+    return fail(
+      `Agent "${agentId}" is not allowed: subagents.allowAgents is [${limits.allowAgents.join(', ')}] (a session may always spawn its own agent, "${caller.agentId}").`,
+    );
   }
   const agent = config.agents[agentId];
-  if (!agent)
-    return {
-      ok: false,
-      reason: `Unknown agent "${agentId}" (have: ${Object.keys(config.agents).join(', ')}).`,
-    };
+  if (!agent) return fail(`Unknown agent "${agentId}" (have: ${Object.keys(config.agents).join(', ')}).`);
   const model = request.model ?? agent.model;
-  if (model === undefined)
-    return { ok: false, reason: `Agent "${agentId}" has no model, so it cannot run as a sub-agent.` };
+  if (model === undefined) return fail(`Agent "${agentId}" has no model, so it cannot run as a sub-agent.`);
   if (!(model in config.models)) {
-    return {
-      ok: false,
-      reason: `Unknown model "${model}" (have: ${Object.keys(config.models).join(', ') || 'none'}).`,
-    };
+    return fail(`Unknown model "${model}" (have: ${Object.keys(config.models).join(', ') || 'none'}).`);
   }
   const children = new Set(callerRuns.filter(isActiveSubagentRun).map((run) => run.childSessionKey));
   if (children.size >= limits.maxChildrenPerSession) {
-    return {
-      ok: false,
-      reason: `subagents.maxChildrenPerSession is ${limits.maxChildrenPerSession}: this session already has ${children.size} active sub-agents; wait for one to end or kill one.`,
-    };
+    return fail(
+      `subagents.maxChildrenPerSession is ${limits.maxChildrenPerSession}: this session already has ${children.size} active sub-agents; wait for one to end or kill one.`,
+    );
   }
-  return { ok: true, agentId, model };
+  return ok({ agentId, model });
 }

@@ -1,7 +1,8 @@
 import { LRUCache } from 'lru-cache';
 import PQueue from 'p-queue';
+import { fail, ok } from '../errors/index.js';
 import { childSessionKey, type SubagentRun, subagentDepth } from '../sessions/index.js';
-import type { SpawnRequest, SubagentCaller, SubagentsService } from '../tools/index.js';
+import type { SpawnRequest, SpawnResult, SubagentCaller, SubagentsService } from '../tools/index.js';
 import { createAnnouncer } from './announcer.js';
 import { addQueuedRun, launchRun } from './child-runs.js';
 import { deliverToChild } from './delivery.js';
@@ -56,19 +57,15 @@ export function createSubagentManager(options: SubagentManagerOptions): Subagent
     runs: (sessionKey) => context.registry.byRequester(sessionKey),
     kill: (run) => killRun(context, run),
     async steer(caller, run, message) {
-      if (caller.sessionKey === run.childSessionKey)
-        return { ok: false, error: 'A sub-agent cannot steer itself.' };
+      if (caller.sessionKey === run.childSessionKey) return fail('A sub-agent cannot steer itself.');
       const last = lastSteer.get(run.childSessionKey);
       if (last !== undefined && context.now() - last < STEER_INTERVAL_MS) {
-        return {
-          ok: false,
-          error: 'Steered too recently: wait 2 seconds between messages to one sub-agent.',
-        };
+        return fail('Steered too recently: wait 2 seconds between messages to one sub-agent.');
       }
       lastSteer.set(run.childSessionKey, context.now());
       const current = (await context.registry.get(run.runId)) ?? run;
       const entry = { role: 'user' as const, text: message, senderId: `session:${caller.sessionKey}` };
-      return { ok: true, ...(await deliverToChild(context, current, entry)) };
+      return ok(await deliverToChild(context, current, entry));
     },
     resume: () => resumeRuns(context),
     async close() {
@@ -81,19 +78,24 @@ export function createSubagentManager(options: SubagentManagerOptions): Subagent
   };
 }
 
-async function spawn(context: ManagerContext, caller: SubagentCaller, request: SpawnRequest) {
+async function spawn(
+  context: ManagerContext,
+  caller: SubagentCaller,
+  request: SpawnRequest,
+): Promise<SpawnResult> {
   const { registry, logger } = context;
   const checked = checkSpawn(context.config, caller, request, await registry.byRequester(caller.sessionKey));
   if (!checked.ok) return checked;
+  const { agentId, model } = checked.value;
   const run: SubagentRun = {
     runId: crypto.randomUUID(),
-    childSessionKey: childSessionKey(caller.sessionKey, checked.agentId),
+    childSessionKey: childSessionKey(caller.sessionKey, agentId),
     requesterSessionKey: caller.sessionKey,
     ...(caller.runId === undefined ? {} : { parentRunId: caller.runId }),
     label: request.label?.trim() || request.task.trim().slice(0, 40),
     task: request.task,
-    agentId: checked.agentId,
-    model: checked.model,
+    agentId,
+    model,
     depth: subagentDepth(caller.sessionKey) + 1,
     status: 'queued',
     startedAt: context.now(),
@@ -102,5 +104,5 @@ async function spawn(context: ManagerContext, caller: SubagentCaller, request: S
   };
   await addQueuedRun(context, run);
   logger.info({ run: run.runId, child: run.childSessionKey, label: run.label }, 'sub-agent spawned');
-  return { status: 'accepted' as const, runId: run.runId, childSessionKey: run.childSessionKey };
+  return ok({ runId: run.runId, childSessionKey: run.childSessionKey });
 }

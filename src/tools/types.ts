@@ -1,8 +1,18 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { Logger } from '../logging/index.js';
 import type { DeliveryRoute } from '../messages/index.js';
-import type { SubagentRun } from '../sessions/index.js';
+import type { SubagentsService } from './subagents/service.js';
 import type { TurnScope } from './turn-scope.js';
+
+export type {
+  SpawnedRun,
+  SpawnRequest,
+  SpawnResult,
+  SteerDelivery,
+  SteerResult,
+  SubagentCaller,
+  SubagentsService,
+} from './subagents/service.js';
 
 /** A session as tools see it. */
 export interface SessionSummary {
@@ -74,46 +84,6 @@ export interface GatewayControl {
   configEdit(action: 'config.patch' | 'config.apply', request: GatewayEditRequest): Promise<GatewayResult>;
   /** Refused when `commands.restart` is false. */
   restart(request: GatewayRestartRequest): Promise<GatewayResult>;
-}
-
-export interface SpawnRequest {
-  task: string;
-  label?: string | undefined;
-  agentId?: string | undefined;
-  /** A `models.<name>` other than the agent's own. */
-  model?: string | undefined;
-  runTimeoutSeconds?: number | undefined;
-}
-
-export type SpawnResult =
-  | { status: 'accepted'; runId: string; childSessionKey: string }
-  | { ok: false; reason: string };
-
-/** The session (and its run) asking: it sees, steers and kills only the children it spawned. */
-export interface SubagentCaller extends Pick<TurnScope, 'sessionKey' | 'agentId'> {
-  /** The caller's own run, when a tool asks (the parent run of what it spawns). */
-  runId?: string | undefined;
-}
-
-export type SteerResult =
-  | { ok: true; mode: 'injected' | 'restarted'; runId: string }
-  | { ok: false; error: string };
-
-/** Sub-agents as tools and commands see them; built by the composition root. */
-export interface SubagentsService {
-  /** Starts a child run in a new session and returns at once; refusals name the limit. */
-  spawn(caller: SubagentCaller, request: SpawnRequest): Promise<SpawnResult>;
-  /** Every run the session spawned (all runs of all its children), oldest first. */
-  runs(sessionKey: string): Promise<SubagentRun[]>;
-  /**
-   * Aborts the child's run and, recursively, its descendants' runs (also below children that
-   * have ended), and drops their queued messages. Returns the runs that were active and are now
-   * killed (the target first when it was among them); a run whose completion was already being
-   * recorded is not killed and not returned.
-   */
-  kill(run: SubagentRun): Promise<SubagentRun[]>;
-  /** A running child gets the message before its next model call; an ended one a new turn. */
-  steer(caller: SubagentCaller, run: SubagentRun, message: string): Promise<SteerResult>;
 }
 
 /** The services tools may use. Later issues add toolpacks. */

@@ -10,10 +10,10 @@ import { announcementTurn, caller, PARENT, type Rig, rig } from './subagents-rig
 
 async function spawnAndFinish(setup: Rig): Promise<string> {
   const accepted = await setup.manager.spawn(caller, { task: 'count the files', label: 'counter' });
-  if (!('runId' in accepted)) throw new Error(JSON.stringify(accepted));
+  if (!accepted.ok) throw new Error(accepted.error);
   await setup.gated.waitForOpen(1);
   setup.gated.releaseNext();
-  return accepted.runId;
+  return accepted.value.runId;
 }
 
 const pendingAnnouncements = async (setup: Rig) => {

@@ -13,10 +13,10 @@ import { announcementTurn, caller, type Rig, rig } from './subagents-rig.js';
 /** Spawns one child, waits for its turn to be open, and lets it reply and end. */
 async function childThatAnswers(setup: Rig): Promise<SubagentRun> {
   const accepted = await setup.manager.spawn(caller, { task: 'count the files', label: 'counter' });
-  if (!('runId' in accepted)) throw new Error(JSON.stringify(accepted));
+  if (!accepted.ok) throw new Error(accepted.error);
   await setup.gated.waitForOpen(1);
   setup.gated.releaseNext();
-  const run = await setup.registry.get(accepted.runId);
+  const run = await setup.registry.get(accepted.value.runId);
   if (!run) throw new Error('no run');
   return run;
 }

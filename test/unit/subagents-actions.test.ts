@@ -49,7 +49,7 @@ function fakeService(
     steer: [] as { runId: string; message: string }[],
   };
   const service: SubagentsService = {
-    spawn: async () => ({ ok: false, reason: 'not used' }),
+    spawn: async () => ({ ok: false, error: 'not used' }),
     async runs(sessionKey) {
       calls.runs.push(sessionKey);
       return runsBySession[sessionKey] ?? [];
@@ -60,7 +60,7 @@ function fakeService(
     },
     async steer(_caller, target, message) {
       calls.steer.push({ runId: target.runId, message });
-      return options.steer ?? { ok: true, mode: 'injected', runId: target.runId };
+      return options.steer ?? { ok: true, value: { mode: 'injected', runId: target.runId } };
     },
   };
   return { service, calls };
@@ -76,12 +76,12 @@ const epsilon = run('x-eps', 'e', 'epsilon', 120, { ago: 90 });
 const RUNS = [epsilon, delta, alpha, gamma, beta];
 
 const resolve = (target: string, runs: SubagentRun[] = RUNS) => resolveSubagentTarget(runs, target, window);
-const runIdOf = (result: ReturnType<typeof resolve>) => ('run' in result ? result.run.runId : result.error);
+const runIdOf = (result: ReturnType<typeof resolve>) => (result.ok ? result.value.runId : result.error);
 
 describe('resolveSubagentTarget', () => {
   it('`last` is the most recently started child, whatever its status', () => {
     expect(runIdOf(resolve('last'))).toBe('r-beta');
-    expect(resolve('last', [])).toEqual({ error: 'Unknown target: last' });
+    expect(resolve('last', [])).toEqual({ ok: false, error: 'Unknown target: last' });
   });
 
   it('an index counts active children first, then recent ones (most recently ended first)', () => {
@@ -91,21 +91,25 @@ describe('resolveSubagentTarget', () => {
       'r-gamma',
       'r-delta',
     ]);
-    expect(resolve('0')).toEqual({ error: 'Invalid index: 0' });
-    expect(resolve('5')).toEqual({ error: 'Invalid index: 5' });
-    expect(resolve('1', [])).toEqual({ error: 'Invalid index: 1' });
+    expect(resolve('0')).toEqual({ ok: false, error: 'Invalid index: 0' });
+    expect(resolve('5')).toEqual({ ok: false, error: 'Invalid index: 5' });
+    expect(resolve('1', [])).toEqual({ ok: false, error: 'Invalid index: 1' });
   });
 
   it('the recent window decides which ended children an index reaches', () => {
     expect(runIdOf(resolveSubagentTarget(RUNS, '5', { now: NOW, recentMinutes: 120 }))).toBe('x-eps');
     expect(resolveSubagentTarget(RUNS, '4', { now: NOW, recentMinutes: 10 })).toEqual({
+      ok: false,
       error: 'Invalid index: 4',
     });
   });
 
   it('a target with `:` is an exact child session key', () => {
     expect(runIdOf(resolve('agent:main:subagent:e'))).toBe('x-eps');
-    expect(resolve('agent:main:subagent')).toEqual({ error: 'Unknown session: agent:main:subagent' });
+    expect(resolve('agent:main:subagent')).toEqual({
+      ok: false,
+      error: 'Unknown session: agent:main:subagent',
+    });
   });
 
   it('matches an exact label case-insensitively, before prefixes', () => {
@@ -115,20 +119,20 @@ describe('resolveSubagentTarget', () => {
       run('r-2', 'y', 'report', 2),
       run('r-3', 'z', 'reporter', 1),
     ];
-    expect(resolve('REPORT', twins)).toEqual({ error: 'Ambiguous label: REPORT' });
+    expect(resolve('REPORT', twins)).toEqual({ ok: false, error: 'Ambiguous label: REPORT' });
     expect(runIdOf(resolve('reporter', twins))).toBe('r-3');
   });
 
   it('then a label prefix, case-insensitively', () => {
     expect(runIdOf(resolve('Beta-'))).toBe('r-beta');
     const twins = [run('r-1', 'x', 'scan-a', 3), run('r-2', 'y', 'scan-b', 2)];
-    expect(resolve('scan', twins)).toEqual({ error: 'Ambiguous label prefix: scan' });
+    expect(resolve('scan', twins)).toEqual({ ok: false, error: 'Ambiguous label prefix: scan' });
   });
 
   it('then a run id prefix, then nothing', () => {
     expect(runIdOf(resolve('x-'))).toBe('x-eps');
-    expect(resolve('r-')).toEqual({ error: 'Ambiguous runId prefix: r-' });
-    expect(resolve('nobody')).toEqual({ error: 'Unknown target: nobody' });
+    expect(resolve('r-')).toEqual({ ok: false, error: 'Ambiguous runId prefix: r-' });
+    expect(resolve('nobody')).toEqual({ ok: false, error: 'Unknown target: nobody' });
   });
 
   it('looks only at the latest run of each child', () => {
@@ -355,7 +359,7 @@ describe('runSubagentsAction', () => {
     expect(injected.calls.steer).toEqual([{ runId: 'r-alpha', message: 'focus' }]);
     const restarted = fakeService(
       { [PARENT]: RUNS },
-      { steer: { ok: true, mode: 'restarted', runId: 'r-next' } },
+      { steer: { ok: true, value: { mode: 'restarted', runId: 'r-next' } } },
     );
     const result = await runSubagentsAction(
       restarted.service,

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import type { SpawnResult, Tool } from '../types.js';
+import { type SpawnToolOutput, spawnToolOutput } from '../subagents/service.js';
+import type { Tool } from '../types.js';
 
 const SessionsSpawnParameters = Type.Object(
   {
@@ -44,8 +45,8 @@ export const sessionsSpawnTool: Tool<typeof SessionsSpawnParameters> = {
   description:
     'Start a sub-agent that works on a task in its own session, in the background, and return at once. When it finishes, its result is announced back into this session by itself: do not wait, sleep or poll for it; go on with other work or end your reply. Use subagents to list, kill or steer the sub-agents you started.',
   parameters: SessionsSpawnParameters,
-  execute(input, context): Promise<SpawnResult> {
+  async execute(input, context): Promise<SpawnToolOutput> {
     const caller = { sessionKey: context.sessionKey, agentId: context.agentId, runId: context.runId };
-    return context.services.subagents.spawn(caller, input);
+    return spawnToolOutput(await context.services.subagents.spawn(caller, input));
   },
 };

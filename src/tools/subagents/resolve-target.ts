@@ -1,7 +1,9 @@
+import { fail, ok, type Result } from '../../errors/index.js';
 import type { SubagentRun } from '../../sessions/index.js';
 import { type ListWindow, latestRunPerChild, listedRuns } from './list-view.js';
 
-export type ResolvedTarget = { run: SubagentRun } | { error: string };
+/** The run a target names, or the text saying why it names none. */
+export type ResolvedTarget = Result<SubagentRun>;
 
 /**
  * Finds the child a `kill` or `steer` target names among the caller's runs, looking only at each
@@ -24,7 +26,7 @@ export function resolveSubagentTarget(
 
   if (target === 'last') {
     const newest = latest[0];
-    return newest ? { run: newest } : { error: `Unknown target: ${target}` };
+    return newest ? ok(newest) : fail(`Unknown target: ${target}`);
   }
 
   if (/^\d+$/.test(target)) {
@@ -32,12 +34,12 @@ export function resolveSubagentTarget(
     const numbered = [...active, ...recent];
     const index = Number.parseInt(target, 10);
     const picked = index >= 1 ? numbered[index - 1] : undefined;
-    return picked ? { run: picked } : { error: `Invalid index: ${target}` };
+    return picked ? ok(picked) : fail(`Invalid index: ${target}`);
   }
 
   if (target.includes(':')) {
     const bySessionKey = latest.find((run) => run.childSessionKey === target);
-    return bySessionKey ? { run: bySessionKey } : { error: `Unknown session: ${target}` };
+    return bySessionKey ? ok(bySessionKey) : fail(`Unknown session: ${target}`);
   }
 
   const lowered = target.toLowerCase();
@@ -53,7 +55,8 @@ export function resolveSubagentTarget(
     single(
       latest.filter((run) => run.runId.startsWith(target)),
       `Ambiguous runId prefix: ${target}`,
-    ) ?? { error: `Unknown target: ${target}` }
+    ) ??
+    fail(`Unknown target: ${target}`)
   );
 }
 
@@ -61,5 +64,5 @@ export function resolveSubagentTarget(
 function single(matches: SubagentRun[], ambiguous: string): ResolvedTarget | undefined {
   const [first] = matches;
   if (!first) return undefined;
-  return matches.length === 1 ? { run: first } : { error: ambiguous };
+  return matches.length === 1 ? ok(first) : fail(ambiguous);
 }

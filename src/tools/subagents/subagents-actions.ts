@@ -1,5 +1,4 @@
 import { isActiveSubagentRun, type SubagentRun } from '../../sessions/index.js';
-import type { SubagentCaller, SubagentsService } from '../types.js';
 import {
   buildSubagentList,
   displayName,
@@ -8,6 +7,7 @@ import {
   type SubagentListEntry,
 } from './list-view.js';
 import { resolveSubagentTarget } from './resolve-target.js';
+import type { SubagentCaller, SubagentsService } from './service.js';
 
 export const DEFAULT_RECENT_MINUTES = 30;
 export const MAX_RECENT_MINUTES = 1440;
@@ -125,8 +125,8 @@ async function killOne(
   window: ListWindow,
 ): Promise<SubagentsActionResult> {
   const resolved = resolveSubagentTarget(await service.runs(caller.sessionKey), target, window);
-  if ('error' in resolved) return { status: 'error', action: 'kill', target, error: resolved.error };
-  const { run } = resolved;
+  if (!resolved.ok) return { status: 'error', action: 'kill', target, error: resolved.error };
+  const run = resolved.value;
   const name = displayName(run);
   const found = { runId: run.runId, sessionKey: run.childSessionKey, label: run.label };
   const killed = await service.kill(run);
@@ -167,10 +167,11 @@ async function steer(
     return { status: 'error', action, target, error };
   }
   const resolved = resolveSubagentTarget(await service.runs(caller.sessionKey), target, window);
-  if ('error' in resolved) return { status: 'error', action, target, error: resolved.error };
-  const { run } = resolved;
-  const result = await service.steer(caller, run, message);
-  if (!result.ok) return { status: 'error', action, target, error: result.error };
+  if (!resolved.ok) return { status: 'error', action, target, error: resolved.error };
+  const run = resolved.value;
+  const steered = await service.steer(caller, run, message);
+  if (!steered.ok) return { status: 'error', action, target, error: steered.error };
+  const result = steered.value;
   return {
     status: 'ok',
     action,
