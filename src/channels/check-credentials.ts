@@ -1,10 +1,11 @@
+import type { Result } from '../errors/index.js';
 import { checkDiscordCredentials, type DiscordConfig } from './discord/index.js';
 import { checkSlackCredentials, type SlackConfig } from './slack/index.js';
 
-/** One platform's answer: who the bot is, or why it cannot connect (naming the config field). */
+/** One platform's answer: who the bot is (the value), or why it cannot connect (the error, naming the config field). */
 export interface ChannelCredentialCheck {
   channel: 'slack' | 'discord';
-  result: { ok: true; detail: string } | { ok: false; reason: string };
+  result: Result<string, string>;
 }
 
 /**

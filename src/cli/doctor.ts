@@ -101,8 +101,8 @@ function enabledChannels(config: Config): string[] {
 /** One line per platform asked: `slack: ok — …` on stdout or `slack: <reason>` on stderr. */
 function printChannels(checks: readonly ChannelCredentialCheck[]): void {
   for (const { channel, result } of checks) {
-    if (result.ok) process.stdout.write(`${channel}: ok — ${result.detail}\n`);
-    else process.stderr.write(`${channel}: ${result.reason}\n`);
+    if (result.ok) process.stdout.write(`${channel}: ok — ${result.value}\n`);
+    else process.stderr.write(`${channel}: ${result.error}\n`);
   }
 }
 

@@ -60,7 +60,7 @@ export async function checkChannels(
   const discord = wanted('discord') as Config['channels']['discord'];
   const checks = await checkChannelCredentials({ slack, discord });
   for (const { channel, result } of checks) {
-    if (!result.ok) issues.push({ path: `/channels/${channel}`, message: result.reason });
+    if (!result.ok) issues.push({ path: `/channels/${channel}`, message: result.error });
   }
   return { issues, checks };
 }

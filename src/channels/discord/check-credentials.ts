@@ -1,11 +1,12 @@
+import { fail, ok, type Result } from '../../errors/index.js';
 import { networkCode } from '../network-error.js';
 import type { DiscordConfig } from './should-hear.js';
 
 /**
- * What a credential check found: who the bot is, or why it cannot work. A `reason` names the
- * config field at fault and what to do; it never contains the token.
+ * What a credential check found: who the bot is (the value), or why it cannot work (the error,
+ * naming the config field at fault and what to do; it never contains the token).
  */
-export type DiscordCredentialCheck = { ok: true; detail: string } | { ok: false; reason: string };
+export type DiscordCredentialCheck = Result<string, string>;
 
 /** discord.js's REST default; the adapter passes `apiBase` to it unchanged, and so does this check. */
 const DISCORD_API_BASE = 'https://discord.com/api';
@@ -37,34 +38,29 @@ export async function checkDiscordCredentials(
   } catch (error) {
     const failure = error as { name?: string };
     if (failure.name === 'TimeoutError' || failure.name === 'AbortError')
-      return {
-        ok: false,
-        reason: `could not reach Discord at ${apiBase} (no answer within ${timeoutMs / 1000} s)${checkBase}`,
-      };
-    return { ok: false, reason: `could not reach Discord at ${apiBase} (${networkCode(error)})${checkBase}` };
+      return fail(
+        `could not reach Discord at ${apiBase} (no answer within ${timeoutMs / 1000} s)${checkBase}`,
+      );
+    return fail(`could not reach Discord at ${apiBase} (${networkCode(error)})${checkBase}`);
   }
   const status = `${response.status} ${response.statusText}`.trimEnd();
   if (response.status === 401 || response.status === 403) {
     await response.body?.cancel();
-    return {
-      ok: false,
-      reason: `channels.discord.token was refused by Discord (${status}); check the token`,
-    };
+    return fail(`channels.discord.token was refused by Discord (${status}); check the token`);
   }
   if (response.status === 429) {
     await response.body?.cancel();
     const retryAfter = response.headers.get('retry-after');
-    return {
-      ok: false,
-      reason: `Discord rate-limited the check${retryAfter ? ` (retry in ${retryAfter} s)` : ''}; run it again later`,
-    };
+    return fail(
+      `Discord rate-limited the check${retryAfter ? ` (retry in ${retryAfter} s)` : ''}; run it again later`,
+    );
   }
   if (!response.ok) {
     await response.body?.cancel();
-    return { ok: false, reason: `Discord at ${apiBase} answered ${status}${checkBase}` };
+    return fail(`Discord at ${apiBase} answered ${status}${checkBase}`);
   }
   const user = (await response.json().catch(() => ({}))) as { id?: unknown; username?: unknown };
   if (typeof user.id !== 'string')
-    return { ok: false, reason: `Discord at ${apiBase} answered without a bot user${checkBase}` };
-  return { ok: true, detail: `bot @${String(user.username)} (${user.id})` };
+    return fail(`Discord at ${apiBase} answered without a bot user${checkBase}`);
+  return ok(`bot @${String(user.username)} (${user.id})`);
 }

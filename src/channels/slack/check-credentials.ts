@@ -1,12 +1,13 @@
 import { webApi } from '@slack/bolt';
+import { fail, ok, type Result } from '../../errors/index.js';
 import { networkCode } from '../network-error.js';
 import { type SlackConfig, slackApiUrl } from './types.js';
 
 /**
- * What a credential check found: who the bot is, or why it cannot work. A `reason` names the
- * config field at fault and what to do; it never contains a token.
+ * What a credential check found: who the bot is (the value), or why it cannot work (the error,
+ * naming the config field at fault and what to do; it never contains a token).
  */
-export type SlackCredentialCheck = { ok: true; detail: string } | { ok: false; reason: string };
+export type SlackCredentialCheck = Result<string, string>;
 
 const CHECK_TIMEOUT_MS = 10_000;
 
@@ -70,19 +71,16 @@ export async function checkSlackCredentials(
     const auth = await client().auth.test({ token: config.botToken });
     identity = `bot @${auth.user ?? 'unknown'} (${auth.user_id ?? 'no user id'}) in team ${auth.team_id ?? 'unknown'}`;
   } catch (error) {
-    return { ok: false, reason: describeFailure('channels.slack.botToken', 'auth.test', error, where) };
+    return fail(describeFailure('channels.slack.botToken', 'auth.test', error, where));
   }
   if (config.mode === 'http' || config.appToken === undefined)
-    return { ok: true, detail: `${identity}; http mode (the signing secret is checked on each event)` };
+    return ok(`${identity}; http mode (the signing secret is checked on each event)`);
   try {
     await client().apps.connections.open({ token: config.appToken });
   } catch (error) {
-    return {
-      ok: false,
-      reason: describeFailure('channels.slack.appToken', 'apps.connections.open', error, where),
-    };
+    return fail(describeFailure('channels.slack.appToken', 'apps.connections.open', error, where));
   }
-  return { ok: true, detail: `${identity}; socket mode app token accepted` };
+  return ok(`${identity}; socket mode app token accepted`);
 }
 
 /** The fields of @slack/web-api's errors (by `code`) that a failure is described from. */
