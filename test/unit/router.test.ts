@@ -1,0 +1,171 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  createRouterRig,
+  type RouterRig,
+  runtimeTurn,
+  slackMessage,
+  THREAD_KEY,
+} from '../fakes/router-rig.js';
+
+/**
+ * The router in this process (memory store, gated runner): which agent and session a message
+ * reaches, commands answered without a turn, the inbox that keeps a message until its turn ends,
+ * redelivered messages taken once, and what a busy session shows.
+ */
+
+const rigs: RouterRig[] = [];
+afterEach(async () => {
+  for (const rig of rigs.splice(0).reverse()) await rig.close();
+});
+
+async function rig(config: Record<string, unknown> = {}): Promise<RouterRig> {
+  const created = await createRouterRig({ config });
+  rigs.push(created);
+  return created;
+}
+
+describe('bindings', () => {
+  it('send a message to the agent its most specific binding names, else the default agent', async () => {
+    const { send, gated } = await rig({
+      bindings: [
+        { agent: 'ops', match: { channel: 'slack', chatId: 'C9' } },
+        { agent: 'main', match: { channel: 'slack' } },
+      ],
+      defaultAgent: 'ops',
+    });
+    const bound = send(slackMessage('incident', { chatId: 'C9' }));
+    const general = send(slackMessage('hello'));
+    const discord = send(slackMessage('hi', { channel: 'discord', chatId: 'D1', threadId: undefined }));
+    await gated.waitForOpen(3);
+    expect(gated.turns.map((turn) => [turn.agentId, turn.sessionKey]).sort()).toEqual([
+      ['main', THREAD_KEY],
+      ['ops', 'agent:ops:discord:channel:D1'],
+      ['ops', 'agent:ops:slack:channel:C9:thread:1.1'],
+    ]);
+    for (let open = 3; open > 0; open -= 1) gated.releaseNext();
+    await Promise.all([bound.done, general.done, discord.done]);
+  });
+});
+
+describe('chat commands', () => {
+  it('are answered at once, without a turn, a session record or a transcript entry', async () => {
+    const target = await rig({ owners: ['slack:OWNER'] });
+    const whoami = target.send(slackMessage('/whoami'));
+    await whoami.accepted;
+    const result = await whoami.done;
+    expect(result.replies.map((reply) => reply.text)).toEqual(['You are slack:U1 (not an owner).']);
+    expect(target.deliveredTexts()).toEqual(['You are slack:U1 (not an owner).']);
+    expect(target.delivered[0]?.route).toEqual({
+      channel: 'slack',
+      chatType: 'channel',
+      chatId: 'C1',
+      threadId: '1.1',
+    });
+    expect(target.gated.turns).toHaveLength(0);
+    expect(await target.sessions.get(THREAD_KEY)).toBeUndefined();
+    expect(await target.inbox.list()).toEqual([]);
+  });
+
+  it('refuse an owner command to others, and list only the commands the sender may use', async () => {
+    const target = await rig({ owners: ['slack:OWNER'] });
+    const refused = await target.router.dispatch(slackMessage('/config get'));
+    expect(refused.replies[0]?.text).toBe('/config is for owners only; you are slack:U1.');
+    const unknown = await target.router.dispatch(slackMessage('/nope'));
+    expect(unknown.replies[0]?.text).toBe(
+      'Unknown command /nope. Commands: /help, /status, /new, /stop, /subagents, /whoami.',
+    );
+    const owner = await target.router.dispatch(slackMessage('/nope', { senderId: 'slack:OWNER' }));
+    expect(owner.replies[0]?.text).toContain('/whoami, /config, /restart.');
+  });
+
+  it('run the commands the router was given instead of the built-in ones', async () => {
+    const target = await createRouterRig({
+      commands: [
+        { name: 'ping', summary: 'Answers pong.', run: ({ sessionKey }) => `pong from ${sessionKey}` },
+      ],
+    });
+    rigs.push(target);
+    expect((await target.router.dispatch(slackMessage('/ping'))).replies[0]?.text).toBe(
+      `pong from ${THREAD_KEY}`,
+    );
+    expect((await target.router.dispatch(slackMessage('/whoami'))).replies[0]?.text).toMatch(
+      /^Unknown command/,
+    );
+  });
+});
+
+describe('the inbox', () => {
+  it('holds a message from the moment it is accepted until the turn that answers it ends', async () => {
+    const target = await rig();
+    const message = slackMessage('remember me');
+    const sent = target.send(message);
+    await sent.accepted;
+    expect(await target.inbox.list()).toMatchObject([
+      {
+        sessionKey: THREAD_KEY,
+        agentId: 'main',
+        entry: { text: 'remember me', messageId: message.messageId },
+      },
+    ]);
+    await target.gated.waitForOpen(1);
+    target.gated.releaseNext();
+    await expect(sent.done).resolves.toMatchObject({ sessionKey: THREAD_KEY, status: 'done' });
+    expect(await target.inbox.list()).toEqual([]);
+    expect((await target.sessions.transcript(THREAD_KEY)).map((entry) => entry.role)).toEqual([
+      'user',
+      'assistant',
+    ]);
+  });
+});
+
+describe('redelivery', () => {
+  it('takes a message resent by the platform once, whether it waits in the inbox or was answered', async () => {
+    const target = await rig();
+    const message = slackMessage('only once');
+    const sent = target.send(message);
+    await target.gated.waitForOpen(1);
+    const resent = target.send(message, { redelivery: true });
+    await resent.accepted;
+    await expect(resent.done).resolves.toEqual({ sessionKey: THREAD_KEY, replies: [] });
+    expect(await target.inbox.list()).toHaveLength(1);
+    target.gated.releaseNext();
+    await sent.done;
+    await expect(target.router.dispatch(message, { redelivery: true })).resolves.toEqual({
+      sessionKey: THREAD_KEY,
+      replies: [],
+    });
+    expect(target.gated.turns).toHaveLength(1);
+    expect(await target.inbox.list()).toEqual([]);
+  });
+});
+
+describe('a busy session', () => {
+  it('shows its turn and queue in /status, and /new stops the turn it runs', async () => {
+    const target = await rig();
+    const { router, send, gated } = target;
+    expect(router.sessionStatus(THREAD_KEY)).toBe('idle');
+    const first = send(slackMessage('long job'));
+    await gated.waitForOpen(1);
+    const waiting = await router.startTurn(runtimeTurn(THREAD_KEY, 'a signal'));
+    expect(router.sessionStatus(THREAD_KEY)).toBe('running');
+    expect(router.agentBusy('main')).toBe(true);
+    const status = await router.dispatch(slackMessage('/status'));
+    expect(status.replies[0]?.text).toContain('Turn: running; queue: 1 waiting');
+    const fresh = await router.dispatch(slackMessage('/new'));
+    expect(fresh.replies[0]?.text).toBe('Started a fresh session (stopped the running turn).');
+    await expect(first.done).resolves.toMatchObject({ status: 'killed' });
+    expect(gated.turns[0]?.signal.reason).toMatchObject({ status: 'killed' });
+    await gated.waitForOpen(1);
+    gated.releaseNext();
+    await waiting.done;
+    await expect.poll(() => router.agentBusy('main')).toBe(false);
+  });
+
+  it('refuses a runtime turn for an agent that is not configured', async () => {
+    const { router } = await rig();
+    await expect(router.startTurn(runtimeTurn('agent:ghost:main', 'hello', 'ghost'))).rejects.toMatchObject({
+      code: 'GATEWAY_STATE',
+      message: 'agent "ghost" is not configured',
+    });
+  });
+});
