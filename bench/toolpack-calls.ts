@@ -1,14 +1,15 @@
 import path from 'node:path';
 import { parseConfigText } from '../src/config/index.js';
-import { buildToolpackRuntime } from '../src/gateway/build-toolpacks.js';
 import { createLogger } from '../src/logging/index.js';
 import { createRunStore } from '../src/sessions/index.js';
 import { createStore } from '../src/store/index.js';
 import {
   createRunnerHost,
   createRunnerSandbox,
+  createToolpacks,
   type LoadedToolpack,
   type RunnerCallResult,
+  type ToolpackSignals,
 } from '../src/toolpacks/index.js';
 import { benchToolContext, type GeneratedToolpack } from './toolpack-fixtures.js';
 
@@ -16,7 +17,7 @@ import { benchToolContext, type GeneratedToolpack } from './toolpack-fixtures.js
  * Runner round trips, one call at a time: a trivial handler and a handler that awaits
  * `context.callSupport` once, alternating call by call so both see the same machine load. First
  * straight on a runner host (callSupport answered at once), then through the gateway's toolpack
- * runtime (`buildToolpackRuntime`: activation checks against a real run store, then the controller).
+ * runtime (`createToolpacks`: activation checks against a real run store, then the controller).
  */
 
 export interface RoundTrips {
@@ -33,20 +34,10 @@ const silent = () => createLogger({ level: 'silent' }).logger;
  * send no message; `agents` is read on every callSupport (the controller's agent record), so it
  * answers like the gateway's: each configured agent, idle.
  */
-const signals: ReturnType<Parameters<typeof buildToolpackRuntime>[0]['signals']> = {
+const signals: ToolpackSignals = {
   record: async () => {},
   send: async () => ({ ok: true }),
-  agents: () => [
-    {
-      id: 'main',
-      displayName: 'main',
-      role: 'agent',
-      status: 'idle',
-      activeActivationId: null,
-      updatedAt: new Date().toISOString(),
-      modelAlive: false,
-    },
-  ],
+  agents: () => [{ id: 'main', displayName: 'main', role: 'agent', status: 'idle' }],
 };
 
 async function timed(call: () => Promise<unknown>): Promise<number> {
@@ -125,14 +116,14 @@ export async function measureRuntime(
   const logger = silent();
   const store = await createStore({ url: undefined, stateDir, logger });
   const runs = createRunStore({ store });
-  const { runtime } = buildToolpackRuntime({
+  const runtime = await createToolpacks({
     config,
     configPath,
     stateDir,
-    toolpacks,
+    loaded: { toolpacks: [...toolpacks], builtins: [], problems: [] },
     store,
     runs,
-    signals: () => signals,
+    signals,
     logger,
   });
   try {
@@ -145,7 +136,9 @@ export async function measureRuntime(
     const context = benchToolContext(run.runId, run.sessionKey);
     const id = toolpacks[0]?.id ?? 'bench-00';
     const tool = (name: string) => {
-      const found = runtime.tools.find((candidate) => candidate.name === `${id}.${name}`);
+      const found = runtime.tools
+        .flatMap((entry) => entry.tools)
+        .find((candidate) => candidate.name === `${id}.${name}`);
       if (!found) throw new Error(`runtime has no tool ${id}.${name}`);
       return found;
     };

@@ -14,7 +14,10 @@ type ConfigCode =
 type StoreCode = 'STORE_URL_INVALID' | 'STORE_UNAVAILABLE';
 
 /** The composition root and its lifecycle. */
-type GatewayCode = 'GATEWAY_STATE';
+type GatewayCode =
+  | 'GATEWAY_STATE'
+  /** A reply or post for a platform no adapter of this gateway serves. */
+  | 'GATEWAY_NO_CHANNEL';
 
 /** The tool registry. */
 type ToolCode = 'TOOL_DUPLICATE' | 'TOOL_INVALID';
@@ -34,7 +37,13 @@ type ToolpackCode =
   /** `store.sendMessage` named a recipient or channel that does not exist. */
   | 'TOOLPACK_MESSAGE_TARGET'
   /** The runner's file grants cannot be expressed on this Node release. */
-  | 'TOOLPACK_RUNNER_GRANT';
+  | 'TOOLPACK_RUNNER_GRANT'
+  /** A runner's callSupport or recordSignal failed a check (activation, toolpack, allowlist). */
+  | 'TOOLPACK_REFUSED'
+  /** A toolpack tool's handler failed in its runner. */
+  | 'TOOLPACK_TOOL_FAILED'
+  /** A call names a toolpack without a controller (none loaded by that id). */
+  | 'TOOLPACK_UNKNOWN';
 
 /** Channel adapters (web chat, Slack, Discord). */
 type ChannelCode =
@@ -68,7 +77,9 @@ type AgentCode =
 /** Routing, sessions, sub-agents and signals. */
 type SessionCode =
   /** A session used before it was created (`SessionStore.append` before `ensure`): a bug. */
-  'SESSION_UNKNOWN';
+  | 'SESSION_UNKNOWN'
+  /** A signal or message names a route `routes` in config does not have. */
+  | 'SIGNAL_ROUTE_UNKNOWN';
 
 /**
  * The catalog of coded errors. These are for bugs and misconfiguration; expected

@@ -7,39 +7,75 @@ import {
 } from '../agents/index.js';
 import type { Config } from '../config/index.js';
 import type { Logger } from '../logging/index.js';
+import type { AgentMessage, SendOutcome } from '../messages/index.js';
 import type { RunStore, SessionStore } from '../sessions/index.js';
+import { type BuiltinToolpackName, createBuiltinToolpackTools, createCoreTools } from '../toolpacks/index.js';
 import {
-  type BuiltinToolpackName,
-  type CoreMessage,
-  type CoreSendResult,
-  createBuiltinToolpackTools,
-  createCoreTools,
-} from '../toolpacks/index.js';
-import { BUILTIN_TOOLS, createToolRegistry, type Tool, type ToolServices } from '../tools/index.js';
+  BUILTIN_TOOLS,
+  createToolRegistry,
+  type GatewayControl,
+  type SubagentsService,
+  type Tool,
+} from '../tools/index.js';
 import type { GatewayExtensions } from './create-gateway.js';
+import { createSessionsService } from './session-views.js';
+import type { TurnPort } from './turn-port.js';
 
-/**
- * The agent side of the composition root: the tool registry (built-ins, then the extensions'
- * tools; a duplicate name stops the start), one provider per configured model, and the runner.
- * `services` may be filled in after this returns: tools only reach them while a turn runs.
- */
-export async function buildAgentRunner(options: {
+export interface AgentRunnerParts {
   config: Config;
   configPath: string;
   extensions: GatewayExtensions;
   sessions: SessionStore;
   runs: RunStore;
-  services: ToolServices;
   /** The built-in toolpacks `tools.toolpacks` names; their tools are registered here. */
   builtinToolpacks: readonly BuiltinToolpackName[];
   /** Tools of the local toolpacks, by toolpack id (they run in runner processes). */
   toolpackTools: readonly { toolpackId: string; tools: readonly Tool[] }[];
   /** `messages.send` of the core toolpack. */
-  sendMessage(message: CoreMessage): Promise<CoreSendResult>;
+  sendMessage(message: AgentMessage): Promise<SendOutcome>;
+  /** What `sessions_list` and `session_status` read of the sessions' turns. */
+  turns: Pick<TurnPort, 'sessionStatus' | 'sessionDepth'>;
+  gateway: GatewayControl;
+  subagents: SubagentsService;
   stateDir: string;
   logger: Logger;
-}): Promise<AgentRunner> {
+}
+
+/**
+ * The agent side of the composition root: the tool registry (built-ins, then the extensions'
+ * tools; a duplicate name stops the start), one provider per configured model, and the runner.
+ */
+export async function buildAgentRunner(options: AgentRunnerParts): Promise<AgentRunner> {
   const { config, extensions, logger } = options;
+  const registry = buildRegistry(options);
+  const providers = new Map<string, ModelProvider>();
+  const createProvider = extensions.createModelProvider ?? createModelProvider;
+  for (const [name, model] of Object.entries(config.models)) {
+    providers.set(name, createProvider({ name, config: model, logger: logger.child({ model: name }) }));
+  }
+  const sessions = createSessionsService({
+    sessions: options.sessions,
+    status: options.turns.sessionStatus,
+    depth: options.turns.sessionDepth,
+    // The runner reports its own runs: read only while a tool runs, after it exists.
+    activity: (key) => runner.activity(key),
+    config,
+  });
+  const runner = createAgentRunner({
+    config,
+    configPath: options.configPath,
+    providers,
+    registry,
+    sessions: options.sessions,
+    runs: options.runs,
+    instructions: await readAgentInstructions(config, options.configPath),
+    services: { sessions, gateway: options.gateway, subagents: options.subagents },
+  });
+  return runner;
+}
+
+function buildRegistry(options: AgentRunnerParts) {
+  const { config, extensions } = options;
   const registry = createToolRegistry();
   for (const tool of BUILTIN_TOOLS) registry.register(tool, 'builtin');
   for (const name of options.builtinToolpacks) {
@@ -56,19 +92,5 @@ export async function buildAgentRunner(options: {
     for (const tool of tools) registry.register(tool, `toolpack ${toolpackId}`);
   }
   for (const tool of extensions.tools ?? []) registry.register(tool, 'gateway options');
-  const providers = new Map<string, ModelProvider>();
-  const createProvider = extensions.createModelProvider ?? createModelProvider;
-  for (const [name, model] of Object.entries(config.models)) {
-    providers.set(name, createProvider({ name, config: model, logger: logger.child({ model: name }) }));
-  }
-  return createAgentRunner({
-    config,
-    configPath: options.configPath,
-    providers,
-    registry,
-    sessions: options.sessions,
-    runs: options.runs,
-    instructions: await readAgentInstructions(config, options.configPath),
-    services: options.services,
-  });
+  return registry;
 }

@@ -1,49 +1,47 @@
 import path from 'node:path';
-import type { AgentRunner, ModelProvider, ProviderOptions, TurnRunner } from '../agents/index.js';
+import type { ModelProvider, ProviderOptions, TurnRunner } from '../agents/index.js';
+import type { ChannelSupervisor } from '../channels/index.js';
 import {
-  type ChannelAdapter,
-  type ChannelSupervisor,
-  createChannelSupervisor,
-  createDiscordAdapter,
-  createSlackAdapter,
-  createWebchatAdapter,
-} from '../channels/index.js';
-import {
-  absentConfigFile,
-  collectSecretValues,
-  createConfigEditor,
+  type Config,
   createSecretScrubber,
   DEFAULT_CONFIG_PATH,
   type LoadedConfig,
 } from '../config/index.js';
-import { SwitchboardError } from '../errors/index.js';
-import { createHttpServer, type HttpServer, SLACK_EVENTS_PATH } from '../http/index.js';
-import type { LoggerHandle } from '../logging/index.js';
-import type { DeliveryRoute, OutboundMessage } from '../messages/index.js';
+import type { HttpServer } from '../http/index.js';
+import { SLACK_EVENTS_PATH } from '../http/index.js';
+import type { Logger, LoggerHandle } from '../logging/index.js';
 import { createRouter, type Router } from '../routing/index.js';
-import { createRunStore, createSessionStore, createSubagentRegistry } from '../sessions/index.js';
-import { createStore, type Store, storeUrlSecrets } from '../store/index.js';
-import { createSubagentManager, type SubagentManager } from '../subagents/index.js';
 import {
-  checkWebuiHandlers,
-  listWebuiEntries,
-  type ToolpackProblem,
-  type ToolpackRuntime,
-} from '../toolpacks/index.js';
+  createRunStore,
+  createSessionStore,
+  createSubagentRegistry,
+  type RunStore,
+  type SessionStore,
+} from '../sessions/index.js';
+import {
+  createSignalDelivery,
+  type Scheduler,
+  type SignalDelivery,
+  type SignalInput,
+  scheduleSignals,
+} from '../signals/index.js';
+import { createStore, type Store } from '../store/index.js';
+import { createSubagentManager, type SubagentManager } from '../subagents/index.js';
+import { createToolpacks, type ToolpackProblem, type Toolpacks } from '../toolpacks/index.js';
 import type { Tool } from '../tools/index.js';
 import { buildAgentRunner } from './build-agent-runner.js';
-import { buildSignals, type Signals } from './build-signals.js';
-import { buildToolpackRuntime } from './build-toolpacks.js';
-import { createStoreChannelMemory } from './channel-memory.js';
-import { checkStartable } from './check-startable.js';
-import { createGatewayControl } from './gateway-control.js';
+import { createChannels, type GatewayChannels } from './build-channels.js';
+import { buildGatewayControl } from './build-control.js';
+import { buildHttpServer } from './build-http.js';
 import type { RestartRequest, ScheduledRestart } from './gateway-host.js';
 import { resolveHttpToken } from './http-token.js';
+import { applyLogSecrets, webchatSignIn } from './log-secrets.js';
 import { createRestartNotes } from './restart-note.js';
 import { createRestartSentinel } from './restart-sentinel.js';
-import { createSessionsService, createSessionsView } from './session-views.js';
+import { createSessionsView } from './session-views.js';
 import { makeStateDirPrivate } from './state-dir.js';
-import { describeProblem, loadConfiguredToolpacks } from './toolpack-check.js';
+import { loadConfiguredToolpacks } from './toolpack-check.js';
+import { createTurnPort, type TurnPort } from './turn-port.js';
 
 /** What an embedder (or a test) may add to a gateway. */
 export interface GatewayExtensions {
@@ -88,332 +86,301 @@ export interface Gateway {
   wakeRestartNotes(): void;
 }
 
+/** What a started (or partly started) gateway has built: what `stop` closes, in its order. */
+interface Running {
+  stopping: AbortController;
+  store?: Store;
+  router?: Router;
+  http?: HttpServer;
+  channels?: ChannelSupervisor;
+  subagents?: SubagentManager;
+  signals?: SignalDelivery;
+  scheduler?: Scheduler;
+  toolpacks?: Toolpacks;
+  restartNotes?: ReturnType<typeof createRestartNotes>;
+  restartNote?: Promise<void>;
+}
+
 /** The composition root: the only place where services are constructed and wired together. */
 export function createGateway(options: GatewayOptions): Gateway {
-  const { loaded } = options;
-  const { config } = loaded;
   const logger = options.log.logger;
-  const stateDir = path.resolve(config.stateDir);
-  let store: Store | undefined;
-  let router: Router | undefined;
-  let http: HttpServer | undefined;
-  const adapters: ChannelAdapter[] = [];
-  let channels: ChannelSupervisor | undefined;
-  const reconnectOf = (name: string) =>
-    name === 'slack' || name === 'discord' ? config.channels[name]?.reconnect : undefined;
-  const stopping = new AbortController();
-  let subagents: SubagentManager | undefined;
-  let restartNote: Promise<void> | undefined;
-  let restartNotes: ReturnType<typeof createRestartNotes> | undefined;
-  let toolpackRuntime: ToolpackRuntime | undefined;
-  let signals: Signals | undefined;
-  let toolpackProblems: readonly ToolpackProblem[] = [];
-
-  async function start() {
-    try {
-      return await startServices();
-    } catch (error) {
-      await stop().catch((stopError: unknown) =>
-        logger.error({ err: stopError }, 'cleanup after a failed start failed'),
-      );
-      throw error;
-    }
-  }
-
-  async function startServices() {
-    const tightened = await makeStateDirPrivate(stateDir);
-    if (tightened.length > 0)
-      logger.info({ stateDir, entries: tightened.slice(0, 20) }, 'state dir made private');
-    const token = await resolveHttpToken(config.http.token, stateDir);
-    // store.url is secret only as far as it carries a password: a plain location stays readable.
-    const secrets = [
-      ...new Set([
-        ...collectSecretValues(config).filter((secret) => secret !== config.store.url),
-        ...storeUrlSecrets(config.store.url),
-        token.token,
-      ]),
-    ];
-    // A new token is shown once, in the ready line, and only on a terminal, so the web chat can be
-    // opened; in a log file it would stay readable. After that it is a secret like the others.
-    const showToken = token.source === 'generated' && options.showTokenLink === true;
-    options.log.setSecrets(showToken ? secrets.filter((secret) => secret !== token.token) : secrets);
-    if (showToken) logger.info({ file: token.file }, 'generated a new HTTP token');
-
-    store = await createStore({ url: config.store.url, stateDir, logger });
-    const sessions = createSessionStore({ store });
-    const runs = createRunStore({ store });
-    const interrupted = await runs.markInterrupted();
-    if (interrupted.length > 0) {
-      logger.warn({ runs: interrupted.map((run) => run.runId) }, 'runs interrupted by the last stop');
-    }
-    const webchat = config.channels.webchat.enabled
-      ? createWebchatAdapter({ logger: logger.child({ channel: 'webchat' }) })
-      : undefined;
-    if (webchat) adapters.push(webchat);
-    if (config.channels.discord) {
-      adapters.push(
-        createDiscordAdapter({
-          config: config.channels.discord,
-          logger: logger.child({ channel: 'discord' }),
-          memory: createStoreChannelMemory({ store, channel: 'discord' }),
-        }),
-      );
-    }
-    const slack = config.channels.slack
-      ? createSlackAdapter({
-          config: config.channels.slack,
-          logger: logger.child({ channel: 'slack' }),
-          memory: createStoreChannelMemory({ store, channel: 'slack' }),
-        })
-      : undefined;
-    if (slack) adapters.push(slack);
-    const adapterFor = (route: DeliveryRoute) => adapters.find((adapter) => adapter.name === route.channel);
-    const deliver = async (route: DeliveryRoute, message: OutboundMessage) => {
-      if (route.channel === 'internal') return;
-      const adapter = adapterFor(route);
-      if (!adapter) throw new Error(`no channel adapter for ${route.channel}`);
-      await adapter.send(route, message);
-    };
-    const configPath = loaded.path ?? DEFAULT_CONFIG_PATH;
-
-    const toolpacks = await loadConfiguredToolpacks(config, loaded.path);
-    for (const problem of toolpacks.problems) {
-      logger.warn(
-        { file: problem.file, rule: problem.rule },
-        `toolpack skipped: ${describeProblem(problem)}`,
-      );
-    }
-    const local = buildToolpackRuntime({
-      config,
-      configPath,
-      stateDir,
-      toolpacks: toolpacks.toolpacks,
-      store,
-      runs,
-      signals: () => {
-        if (!signals) throw new SwitchboardError('GATEWAY_STATE', 'the gateway is not running');
-        return signals;
-      },
-      logger: logger.child({ component: 'toolpacks' }),
-    });
-    toolpackRuntime = local.runtime;
-    // A declared WebUI entry without a handler is a problem like any other: reported, left out.
-    const webuiProblems = await checkWebuiHandlers(toolpacks.toolpacks, local.controllers);
-    for (const problem of webuiProblems) {
-      logger.warn(
-        { file: problem.file, rule: problem.rule },
-        `toolpack entry skipped: ${describeProblem(problem)}`,
-      );
-    }
-    toolpacks.problems.push(...webuiProblems);
-    toolpackProblems = toolpacks.problems;
-    const webuiEntries = listWebuiEntries(toolpacks.toolpacks, webuiProblems);
-    const scrub = createSecretScrubber(secrets);
-    const gatewayControl = createGatewayControl({
-      config,
-      editor: createConfigEditor({
-        path: path.resolve(loaded.path ?? DEFAULT_CONFIG_PATH),
-        stateDir,
-        environment: options.environment,
-        // The start check, against this gateway: its toolpack problems are known, its channels connected.
-        dryRun: async (next, file, { via }) =>
-          (
-            await checkStartable(next, file, {
-              running: { config, toolpackProblems: toolpacks.problems },
-              via,
-              logger: logger.child({ component: 'start-check' }),
-            })
-          ).issues,
-        ...(loaded.path === undefined
-          ? { absentFile: absentConfigFile(path.resolve(DEFAULT_CONFIG_PATH)) }
-          : {}),
-        scrub,
-      }),
-      sessions,
-      scheduleRestart: options.scheduleRestart,
-      logger: logger.child({ component: 'gateway-control' }),
-    });
-    // The sub-agent service and the router need each other: the service reaches the router late.
-    const routerNow = () => {
-      if (!router) throw new SwitchboardError('GATEWAY_STATE', 'the gateway is not running');
-      return router;
-    };
-    subagents = createSubagentManager({
-      config,
-      registry: createSubagentRegistry({ store }),
-      sessions,
-      runs,
-      turns: {
-        startTurn: (request) => routerNow().startTurn(request),
-        stopTurn: (key, reason) => routerNow().stopTurn(key, reason),
-        clearQueue: (key) => routerNow().clearQueue(key),
-      },
-      store,
-      logger: logger.child({ component: 'subagents' }),
-    });
-    const subagentService = subagents;
-    const agentRunner: AgentRunner = await buildAgentRunner({
-      config,
-      configPath,
-      extensions: options,
-      sessions,
-      runs,
-      builtinToolpacks: toolpacks.builtins,
-      sendMessage: async (message) => {
-        if (!signals) throw new SwitchboardError('GATEWAY_STATE', 'the gateway is not running');
-        return signals.send(message);
-      },
-      toolpackTools: toolpacks.toolpacks.map((toolpack) => ({
-        toolpackId: toolpack.id,
-        tools: local.runtime.tools.filter((tool) =>
-          toolpack.tools.some((declared) => declared.name === tool.name),
-        ),
-      })),
-      stateDir,
-      logger,
-      services: {
-        sessions: createSessionsService({
-          sessions,
-          status: (key) => router?.sessionStatus(key) ?? 'idle',
-          depth: (key) => router?.sessionDepth(key) ?? 0,
-          activity: (key) => agentRunner.activity(key),
-          config,
-        }),
-        gateway: gatewayControl,
-        subagents: subagentService,
-      },
-    });
-
-    router = createRouter({
-      config,
-      configFile: { path: loaded.path, hash: loaded.hash },
-      sessions,
-      store,
-      runner: options.createRunner?.({ configPath }) ?? agentRunner,
-      logger,
-      startedAt: options.startedAt,
-      secrets,
-      gateway: gatewayControl,
-      subagents: () => subagentService,
-      deliver,
-      deliverDelta(route, id, delta) {
-        adapterFor(route)?.sendDelta?.(route, { id, delta });
-      },
-    });
-    signals = buildSignals({
-      config,
-      store,
-      sessions,
-      router: routerNow,
-      deliver,
-      controllers: local.controllers,
-      logger: logger.child({ component: 'signals' }),
-    });
-    channels = createChannelSupervisor({
-      channels: adapters.map((adapter) => ({ adapter, reconnect: reconnectOf(adapter.name) })),
-      logger,
-    });
-    // Slack or Discord failing to start costs only that channel: it is retried until it connects.
-    await channels.start(router.dispatch);
-    const channelStates = channels.states;
-
-    // HTTP mode: until Slack is connected, the listener answers 503 and Slack delivers again.
-    const slackEvents = slack?.eventsListener;
-    http = await createHttpServer({
-      host: config.http.host,
-      port: config.http.port,
-      token: token.token,
-      logger: logger.child({ component: 'http' }),
-      sessions: createSessionsView(sessions, router, subagentService),
-      slackEvents,
-      channels: channelStates,
-      toolUi: {
-        projectId: config.project.id,
-        entries: () => webuiEntries,
-        run: (toolpackId, entryId, input) => {
-          const controller = local.controllers.get(toolpackId);
-          if (!controller) throw new Error(`no controller for toolpack ${toolpackId}`);
-          return controller.webui(entryId, input);
-        },
-        roster: () =>
-          Object.entries(config.agents).map(([id, agent]) => ({ id, displayName: agent.displayName ?? id })),
-      },
-      toolpacks: {
-        report: () => ({
-          toolpacks: toolpacks.toolpacks.map((toolpack) => ({
-            id: toolpack.id,
-            directory: toolpack.directory,
-            tools: toolpack.tools.map((tool) => tool.name),
-            webui: toolpack.webui.map((entry) => entry.id),
-          })),
-          builtins: toolpacks.builtins,
-          problems: toolpacks.problems,
-          // An error text may quote anything: scrubbed like the log before it reaches the web UI.
-          schedulerHooks: (signals?.scheduler.hookHealth() ?? []).map((hook) =>
-            hook.error === undefined ? hook : { ...hook, error: scrub(hook.error) },
-          ),
-        }),
-      },
-      webchat,
-    });
-    const url = await http.listen();
-    if (slackEvents)
-      logger.info(
-        { url: `${url}${SLACK_EVENTS_PATH}` },
-        "slack events are served here; set Slack's Request URL to this path behind your public address",
-      );
-    logger.info(
-      { store: store.location, config: loaded.path ?? 'built-in defaults', hash: loaded.hash.slice(0, 12) },
-      'gateway started',
-    );
-    await subagentService.resume();
-    // Messages the last process accepted and did not answer (a restart's drain, a crash).
-    await router.resume();
-    signals.scheduler.start();
-    restartNotes = createRestartNotes({
-      sentinel: createRestartSentinel({ stateDir, logger }),
-      instance: options.restartInstance ?? 'none',
-      sessions,
-      deliver,
-      logger,
-      signal: stopping.signal,
-    });
-    restartNote = restartNotes.run();
-    const signIn = showToken
-      ? `/?token=${encodeURIComponent(token.token)}`
-      : ` (sign in with /?token=<token from ${token.source === 'config' ? 'http.token' : token.file}>)`;
-    return { url, webchatUrl: webchat ? `${url}${signIn}` : undefined };
-  }
-
-  async function stop() {
-    // Order matters: refuse new messages, let turns end, then close transports and storage.
-    stopping.abort();
-    channels?.endRetries();
-    await signals?.scheduler.stop();
-    // Sub-agent runs that end during the drain record their end before the store closes.
-    const subagentsClosed = subagents?.close();
-    await restartNote;
-    await router?.close(config.gateway.drainTimeoutMs);
-    await subagentsClosed;
-    // Wake turns the drain ended clear their signals (or keep them for the next start) before the store closes.
-    await signals?.settled();
-    await toolpackRuntime?.stop();
-    await channels?.stop();
-    await http?.close();
-    // Messages that arrived during the drain are being stored: the store waits for them.
-    await router?.seal();
-    await store?.close();
-    router = undefined;
-    http = undefined;
-    store = undefined;
-  }
-
+  const running: Running = { stopping: new AbortController() };
+  const stop = () => stopServices(running, options.loaded.config.gateway.drainTimeoutMs);
   return {
-    start,
+    async start() {
+      try {
+        return await startServices(options, running);
+      } catch (error) {
+        await stop().catch((stopError: unknown) =>
+          logger.error({ err: stopError }, 'cleanup after a failed start failed'),
+        );
+        throw error;
+      }
+    },
     stop,
-    wakeRestartNotes: () => restartNotes?.wake(),
+    wakeRestartNotes: () => running.restartNotes?.wake(),
     get toolpackProblems() {
-      return toolpackProblems;
+      return running.toolpacks?.problems ?? [];
     },
   };
+}
+
+/** What every phase of a start shares: the options, the settings derived from them, the store. */
+interface Base {
+  options: GatewayOptions;
+  running: Running;
+  config: Config;
+  logger: Logger;
+  stateDir: string;
+  configPath: string;
+  store: Store;
+  sessions: SessionStore;
+  runs: RunStore;
+  channels: GatewayChannels;
+}
+
+/**
+ * Builds every service in dependency order. The start-order cycles (the router needs the agent
+ * runner, whose tools need the sub-agents and signal delivery, which start turns on the router)
+ * go through one port, created first and connected once the router exists.
+ */
+async function startServices(options: GatewayOptions, running: Running) {
+  const { config } = options.loaded;
+  const logger = options.log.logger;
+  const stateDir = path.resolve(config.stateDir);
+  const tightened = await makeStateDirPrivate(stateDir);
+  if (tightened.length > 0)
+    logger.info({ stateDir, entries: tightened.slice(0, 20) }, 'state dir made private');
+  const token = await resolveHttpToken(config.http.token, stateDir);
+  const { secrets, showToken } = applyLogSecrets(options.log, config, token, options.showTokenLink === true);
+  const base = await openStorage(options, running, stateDir);
+  const turnPort = createTurnPort();
+  const { signals, toolpacks } = await buildSignalsAndToolpacks(base, turnPort.turns);
+  const scrub = createSecretScrubber(secrets);
+  const { router, subagents } = await buildTurns(base, {
+    turns: turnPort.turns,
+    signals,
+    toolpacks,
+    secrets,
+    scrub,
+  });
+  turnPort.connect(router);
+  const scheduler = scheduleSignals(signals, {
+    config,
+    hooks: toolpacks.hooks,
+    logger: logger.child({ component: 'signals' }),
+  });
+  running.scheduler = scheduler;
+  const url = await serve(base, { router, subagents, toolpacks, scheduler, token: token.token, scrub });
+
+  await subagents.resume();
+  // Messages the last process accepted and did not answer (a restart's drain, a crash).
+  await router.resume();
+  scheduler.start();
+  const restartNotes = createRestartNotes({
+    sentinel: createRestartSentinel({ stateDir, logger }),
+    instance: options.restartInstance ?? 'none',
+    sessions: base.sessions,
+    deliver: base.channels.deliver,
+    logger,
+    signal: running.stopping.signal,
+  });
+  running.restartNotes = restartNotes;
+  running.restartNote = restartNotes.run();
+  return { url, webchatUrl: base.channels.webchat ? webchatSignIn(url, token, showToken) : undefined };
+}
+
+/** The store, the session and run records (runs the last process left running are marked), the channels. */
+async function openStorage(options: GatewayOptions, running: Running, stateDir: string): Promise<Base> {
+  const { config } = options.loaded;
+  const logger = options.log.logger;
+  const store = await createStore({ url: config.store.url, stateDir, logger });
+  running.store = store;
+  // Namespaces in this order: each takes a connection, and the open-file counts of the restart
+  // tests expect the store's first one (open already) to go to the sessions.
+  const sessions = createSessionStore({ store });
+  const runs = createRunStore({ store });
+  const interrupted = await runs.markInterrupted();
+  if (interrupted.length > 0)
+    logger.warn({ runs: interrupted.map((run) => run.runId) }, 'runs interrupted by the last stop');
+  return {
+    options,
+    running,
+    config,
+    logger,
+    stateDir,
+    configPath: options.loaded.path ?? DEFAULT_CONFIG_PATH,
+    store,
+    sessions,
+    runs,
+    channels: createChannels(config, store, logger),
+  };
+}
+
+/** Signal delivery first (it reaches the router only through the port), then the toolpacks over it. */
+async function buildSignalsAndToolpacks(base: Base, turns: TurnPort) {
+  const { config, logger, store, running } = base;
+  const signals = createSignalDelivery({
+    config,
+    store,
+    sessions: base.sessions,
+    turns,
+    deliver: base.channels.deliver,
+    logger: logger.child({ component: 'signals' }),
+  });
+  running.signals = signals;
+  const toolpacks = await createToolpacks({
+    config,
+    configPath: base.configPath,
+    stateDir: base.stateDir,
+    loaded: await loadConfiguredToolpacks(config, base.options.loaded.path),
+    store,
+    runs: base.runs,
+    // Delivery checks a signal's shape before it queues or posts it.
+    signals: { ...signals, record: (signal, source) => signals.record(signal as SignalInput, source) },
+    logger: logger.child({ component: 'toolpacks' }),
+  });
+  running.toolpacks = toolpacks;
+  return { signals, toolpacks };
+}
+
+/** The gateway control, the sub-agents, the agent runner and the router that runs its turns. */
+async function buildTurns(
+  base: Base,
+  parts: {
+    turns: TurnPort;
+    signals: SignalDelivery;
+    toolpacks: Toolpacks;
+    secrets: readonly string[];
+    scrub(text: string): string;
+  },
+) {
+  const { options, config, logger, store, sessions, runs, configPath } = base;
+  const { loaded } = options;
+  const gateway = buildGatewayControl({
+    loaded,
+    stateDir: base.stateDir,
+    environment: options.environment,
+    toolpackProblems: parts.toolpacks.problems,
+    scrub: parts.scrub,
+    sessions,
+    scheduleRestart: options.scheduleRestart,
+    logger,
+  });
+  const subagents = createSubagentManager({
+    config,
+    registry: createSubagentRegistry({ store }),
+    sessions,
+    runs,
+    turns: parts.turns,
+    store,
+    logger: logger.child({ component: 'subagents' }),
+  });
+  base.running.subagents = subagents;
+  const agentRunner = await buildAgentRunner({
+    config,
+    configPath,
+    extensions: options,
+    sessions,
+    runs,
+    builtinToolpacks: parts.toolpacks.builtins,
+    toolpackTools: parts.toolpacks.tools,
+    sendMessage: parts.signals.send,
+    turns: parts.turns,
+    gateway,
+    subagents,
+    stateDir: base.stateDir,
+    logger,
+  });
+  const router = createRouter({
+    config,
+    configFile: { path: loaded.path, hash: loaded.hash },
+    sessions,
+    store,
+    runner: options.createRunner?.({ configPath }) ?? agentRunner,
+    logger,
+    startedAt: options.startedAt,
+    secrets: [...parts.secrets],
+    gateway,
+    subagents: () => subagents,
+    deliver: base.channels.deliver,
+    deliverDelta: base.channels.deliverDelta,
+  });
+  base.running.router = router;
+  return { router, subagents };
+}
+
+/** The channels (connected through the supervisor) and the HTTP server; resolves with its URL. */
+async function serve(
+  base: Base,
+  parts: {
+    router: Router;
+    subagents: SubagentManager;
+    toolpacks: Toolpacks;
+    scheduler: Scheduler;
+    token: string;
+    scrub(text: string): string;
+  },
+): Promise<string> {
+  const { channels, logger, running } = base;
+  const supervisor = channels.supervise(logger);
+  running.channels = supervisor;
+  // Slack or Discord failing to start costs only that channel: it is retried until it connects.
+  await supervisor.start(parts.router.dispatch);
+  const http = await buildHttpServer({
+    config: base.config,
+    token: parts.token,
+    sessions: createSessionsView(base.sessions, parts.router, parts.subagents),
+    channels,
+    channelStates: supervisor.states,
+    toolpacks: parts.toolpacks,
+    hookHealth: parts.scheduler.hookHealth,
+    scrub: parts.scrub,
+    logger: logger.child({ component: 'http' }),
+  });
+  running.http = http;
+  const url = await http.listen();
+  announceStart(base.options, url, channels.slack?.eventsListener !== undefined, base.store);
+  return url;
+}
+
+function announceStart(options: GatewayOptions, url: string, slackEvents: boolean, store: Store): void {
+  const { logger } = options.log;
+  const { loaded } = options;
+  // HTTP mode: until Slack is connected, the listener answers 503 and Slack delivers again.
+  if (slackEvents) {
+    logger.info(
+      { url: `${url}${SLACK_EVENTS_PATH}` },
+      "slack events are served here; set Slack's Request URL to this path behind your public address",
+    );
+  }
+  logger.info(
+    { store: store.location, config: loaded.path ?? 'built-in defaults', hash: loaded.hash.slice(0, 12) },
+    'gateway started',
+  );
+}
+
+/** Order matters: refuse new messages, let turns end, then close transports and storage. */
+async function stopServices(running: Running, drainTimeoutMs: number): Promise<void> {
+  running.stopping.abort();
+  running.channels?.endRetries();
+  // Wake turns the stop interrupts from here on keep their signals for the next start.
+  running.signals?.stop();
+  await running.scheduler?.stop();
+  // Sub-agent runs that end during the drain record their end before the store closes.
+  const subagentsClosed = running.subagents?.close();
+  await running.restartNote;
+  await running.router?.close(drainTimeoutMs);
+  await subagentsClosed;
+  // Wake turns the drain ended clear their signals (or keep them for the next start) before the store closes.
+  await running.signals?.settled();
+  await running.toolpacks?.stop();
+  await running.channels?.stop();
+  await running.http?.close();
+  // Messages that arrived during the drain are being stored: the store waits for them.
+  await running.router?.seal();
+  await running.store?.close();
+  running.router = undefined;
+  running.http = undefined;
+  running.store = undefined;
 }

@@ -1,14 +1,10 @@
 import path from 'node:path';
 import { type Config, DEFAULT_CONFIG_PATH, defaultToolpackEntries } from '../config/index.js';
-import {
-  BUILTIN_TOOLPACK_TOOLS,
-  type LoadToolpacksResult,
-  loadToolpacks,
-  type ToolpackProblem,
-} from '../toolpacks/index.js';
+import { BUILTIN_TOOLPACK_TOOLS, type LoadToolpacksResult, loadToolpacks } from '../toolpacks/index.js';
 import { BUILTIN_TOOLS } from '../tools/index.js';
 
 export { defaultToolpackEntries, PACKAGED_TOOLPACKS_DIR } from '../config/index.js';
+export { describeProblem } from '../toolpacks/index.js';
 
 /** Tool names no toolpack may take: the gateway's own tools and every built-in toolpack's. */
 export function reservedToolNames(): string[] {
@@ -28,8 +24,4 @@ export function loadConfiguredToolpacks(
     configPath: configPath ?? path.resolve(DEFAULT_CONFIG_PATH),
     builtinToolNames: reservedToolNames(),
   });
-}
-
-export function describeProblem(problem: ToolpackProblem): string {
-  return `${problem.file}${problem.pointer ? ` ${problem.pointer}` : ''}: ${problem.message} [${problem.rule}]`;
 }

@@ -1,3 +1,14 @@
+export {
+  type AgentMessage,
+  DEFAULT_PRIORITY,
+  isPriority,
+  notAnAgent,
+  PRIORITIES,
+  type Priority,
+  priorityRank,
+  type SendOutcome,
+  USER_RECIPIENT,
+} from './agent-message.js';
 export type {
   ChannelName,
   DeliveryRoute,

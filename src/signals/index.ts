@@ -1,5 +1,19 @@
+export {
+  createSignalDelivery,
+  type SignalDelivery,
+  type SignalDeliveryOptions,
+  scheduleSignals,
+} from './delivery.js';
 export { type HookHealth, MAX_HOOK_BACKOFF_MS } from './hook-health.js';
+export type { Deliver, SignalTurns, WakeTurnRequest } from './ports.js';
+export { createPoster, type Poster } from './posts.js';
 export { parseRoute } from './routes.js';
-export { createScheduler, type Scheduler, type SchedulerAgent } from './scheduler.js';
-export { createSignalQueue, type SignalQueue } from './signal-queue.js';
-export { SIGNAL_PRIORITIES, type Signal, type SignalInput, type SignalPriority } from './types.js';
+export {
+  createScheduler,
+  type ScheduledHook,
+  type Scheduler,
+  type SchedulerAgent,
+  type SchedulerOptions,
+} from './scheduler.js';
+export { createSignalQueue, type SignalQueue, type SignalQueueOptions } from './signal-queue.js';
+export type { Signal, SignalInput } from './types.js';

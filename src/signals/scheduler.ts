@@ -13,6 +13,12 @@ export interface SchedulerAgent {
   modelAlive: boolean;
 }
 
+/** A toolpack's scheduler hook as the tick runs it: what it returns (an array) is recorded. */
+export interface ScheduledHook {
+  toolpackId: string;
+  run(context: Record<string, unknown>): Promise<unknown>;
+}
+
 export interface SchedulerOptions {
   tickMs: number;
   project: string;
@@ -21,7 +27,7 @@ export interface SchedulerOptions {
   /** Wakes an idle agent with signals (a turn in its main session). */
   wake(agentId: string, signals: Signal[]): Promise<void>;
   /** Toolpack scheduler hooks, called after the signals are delivered. */
-  hooks: readonly { toolpackId: string; run(context: Record<string, unknown>): Promise<unknown> }[];
+  hooks: readonly ScheduledHook[];
   /** Records what a hook returns or records. */
   record(signal: SignalInput, source: string): Promise<void>;
   logger: Logger;

@@ -1,8 +1,26 @@
+import { fail, ok, type Result } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
-import type { Store } from '../store/index.js';
-import { SIGNAL_PRIORITIES, type Signal, type SignalInput } from './types.js';
+import { DEFAULT_PRIORITY, isPriority, PRIORITIES, priorityRank } from '../messages/index.js';
+import type { KeyValueNamespace, Store } from '../store/index.js';
+import type { Signal, SignalInput } from './types.js';
 
-const RANK: Record<string, number> = { P0: 0, P1: 1, P2: 2, P3: 3 };
+export interface SignalQueueOptions {
+  store: Store;
+  logger: Logger;
+  now?: () => Date;
+  /** With it, a signal for any other target agent is refused, naming it. */
+  agents?: readonly string[];
+}
+
+interface QueueState {
+  pending: KeyValueNamespace<Signal>;
+  effects: KeyValueNamespace<Signal>;
+  now: () => Date;
+  agents: readonly string[] | undefined;
+  logger: Logger;
+  /** The pending signals, loaded once from the store; what `take` handed out is not in it. */
+  cache: Map<string, Signal> | undefined;
+}
 
 /**
  * Pending signals for agents, in the store (they survive restarts). A signal of a kind already
@@ -12,137 +30,125 @@ const RANK: Record<string, number> = { P0: 0, P1: 1, P2: 2, P3: 3 };
  * different priorities are never merged: a merge never changes a priority. `take` hands out what
  * one wake-up delivers: every P0/P1 pending together, else the single most urgent P2/P3 (oldest
  * first); what it took stays stored until `acknowledge`.
- * With `agents`, a signal for any other target is refused, naming it.
  */
-export function createSignalQueue(options: {
-  store: Store;
-  logger: Logger;
-  now?: () => Date;
-  agents?: readonly string[];
-}) {
-  const pending = options.store.namespace<Signal>('signals-pending');
-  const effects = options.store.namespace<Signal>('signals-effects');
-  const now = options.now ?? (() => new Date());
-  let cache: Map<string, Signal> | undefined;
-
-  async function all(): Promise<Map<string, Signal>> {
-    if (!cache) {
-      cache = new Map();
-      for await (const [id, signal] of pending.entries()) cache.set(id, signal);
-    }
-    return cache;
-  }
-
-  function unknownTarget(target: string): string | undefined {
-    if (!options.agents || options.agents.includes(target)) return undefined;
-    return `target agent ${target} is not an agent (agents: ${options.agents.join(', ') || 'none'})`;
-  }
-
+export function createSignalQueue(options: SignalQueueOptions) {
+  const state: QueueState = {
+    pending: options.store.namespace<Signal>('signals-pending'),
+    effects: options.store.namespace<Signal>('signals-effects'),
+    now: options.now ?? (() => new Date()),
+    agents: options.agents,
+    logger: options.logger,
+    cache: undefined,
+  };
   return {
-    /** Validates and stores a signal; returns it, or a reason it was refused. */
-    async record(
-      input: SignalInput,
-      source: string,
-    ): Promise<{ ok: true; signal: Signal } | { ok: false; reason: string }> {
-      if (typeof input?.kind !== 'string' || input.kind.trim() === '')
-        return { ok: false, reason: 'a signal needs a kind' };
-      const priority = input.priority ?? 'P2';
-      if (!SIGNAL_PRIORITIES.includes(priority)) {
-        return { ok: false, reason: `signal priority must be one of ${SIGNAL_PRIORITIES.join(', ')}` };
-      }
-      const signal: Signal = {
-        id: `sig_${crypto.randomUUID()}`,
-        kind: input.kind,
-        priority,
-        source,
-        createdAt: now().toISOString(),
-        merged: 0,
-        ...(input.targetAgent ? { targetAgent: input.targetAgent } : {}),
-        ...(input.targetChannel ? { targetChannel: input.targetChannel } : {}),
-        ...(input.payload === undefined ? {} : { payload: input.payload }),
-        ...(input.usefulEffect ? { usefulEffect: input.usefulEffect } : {}),
-      };
-      if (!signal.targetAgent) {
-        if (signal.usefulEffect) await effects.set(signal.id, signal);
-        options.logger.info(
-          { signal },
-          signal.usefulEffect ? 'useful effect recorded' : 'signal recorded (audit only)',
-        );
-        return { ok: true, signal };
-      }
-      const refused = unknownTarget(signal.targetAgent);
-      if (refused) return { ok: false, reason: refused };
-      const queue = await all();
-      const same = [...queue.values()].find(
-        (other) =>
-          other.targetAgent === signal.targetAgent &&
-          other.kind === signal.kind &&
-          other.priority === signal.priority &&
-          other.source === signal.source,
-      );
-      if (same) {
-        const merged = mergeInto(same, signal);
-        queue.set(same.id, merged);
-        await pending.set(same.id, merged);
-        return { ok: true, signal: merged };
-      }
-      queue.set(signal.id, signal);
-      await pending.set(signal.id, signal);
-      return { ok: true, signal };
-    },
-
+    /** Validates and stores a signal; returns it, or why it was refused. */
+    record: (input: SignalInput, source: string) => recordSignal(state, input, source),
     /** Loads the queue (once); the synchronous checks below need it loaded. */
     async load(): Promise<void> {
-      await all();
+      await loaded(state);
     },
-
     /** Synchronous, for scheduler hooks: whether signals wait (for one agent, or any). Needs `load`. */
     hasPending(agentId?: string): boolean {
-      return [...(cache?.values() ?? [])].some(
+      return [...(state.cache?.values() ?? [])].some(
         (signal) => agentId === undefined || signal.targetAgent === agentId,
       );
     },
-
     /** Agents with pending signals. */
     async targets(): Promise<string[]> {
-      return [...new Set([...(await all()).values()].map((signal) => signal.targetAgent ?? ''))].filter(
-        Boolean,
-      );
+      const targets = [...(await loaded(state)).values()].map((signal) => signal.targetAgent ?? '');
+      return [...new Set(targets)].filter(Boolean);
     },
-
     /**
      * Takes what one wake-up of the agent delivers out of the queue. They stay in the store until
      * `acknowledge` (their turn has ended), so a stop or crash before then delivers them again at
      * the next start; `restore` puts back a batch whose turn did not start.
      */
-    async take(agentId: string): Promise<Signal[]> {
-      const queue = await all();
-      const mine = [...queue.values()]
-        .filter((signal) => signal.targetAgent === agentId)
-        .sort(
-          (a, b) =>
-            (RANK[a.priority] ?? 3) - (RANK[b.priority] ?? 3) || a.createdAt.localeCompare(b.createdAt),
-        );
-      const urgent = mine.filter((signal) => signal.priority === 'P0' || signal.priority === 'P1');
-      const batch = urgent.length > 0 ? urgent : mine.slice(0, 1);
-      for (const signal of batch) queue.delete(signal.id);
-      return batch;
-    },
-
+    take: (agentId: string) => takeBatch(state, agentId),
     /** Forgets taken signals: the turn they woke has ended. */
     async acknowledge(signals: readonly Signal[]): Promise<void> {
-      for (const signal of signals) await pending.delete(signal.id);
+      for (const signal of signals) await state.pending.delete(signal.id);
     },
-
     /** Puts taken signals back in the queue (their turn did not start). */
     async restore(signals: readonly Signal[]): Promise<void> {
-      const queue = await all();
+      const queue = await loaded(state);
       for (const signal of signals) queue.set(signal.id, signal);
     },
   };
 }
 
 export type SignalQueue = ReturnType<typeof createSignalQueue>;
+
+async function loaded(state: QueueState): Promise<Map<string, Signal>> {
+  if (!state.cache) {
+    const cache = new Map<string, Signal>();
+    for await (const [id, signal] of state.pending.entries()) cache.set(id, signal);
+    state.cache = cache;
+  }
+  return state.cache;
+}
+
+/** The signal an input describes, or why it is refused (no kind, an unknown priority). */
+function toSignal(input: SignalInput, source: string, now: Date): Result<Signal> {
+  if (typeof input?.kind !== 'string' || input.kind.trim() === '') return fail('a signal needs a kind');
+  const priority = input.priority ?? DEFAULT_PRIORITY;
+  if (!isPriority(priority)) return fail(`signal priority must be one of ${PRIORITIES.join(', ')}`);
+  return ok({
+    id: `sig_${crypto.randomUUID()}`,
+    kind: input.kind,
+    priority,
+    source,
+    createdAt: now.toISOString(),
+    merged: 0,
+    ...(input.targetAgent ? { targetAgent: input.targetAgent } : {}),
+    ...(input.targetChannel ? { targetChannel: input.targetChannel } : {}),
+    ...(input.payload === undefined ? {} : { payload: input.payload }),
+    ...(input.usefulEffect ? { usefulEffect: input.usefulEffect } : {}),
+  });
+}
+
+async function recordSignal(state: QueueState, input: SignalInput, source: string): Promise<Result<Signal>> {
+  const made = toSignal(input, source, state.now());
+  if (!made.ok) return made;
+  const signal = made.value;
+  if (!signal.targetAgent) {
+    if (signal.usefulEffect) await state.effects.set(signal.id, signal);
+    state.logger.info(
+      { signal },
+      signal.usefulEffect ? 'useful effect recorded' : 'signal recorded (audit only)',
+    );
+    return ok(signal);
+  }
+  if (state.agents && !state.agents.includes(signal.targetAgent)) {
+    return fail(
+      `target agent ${signal.targetAgent} is not an agent (agents: ${state.agents.join(', ') || 'none'})`,
+    );
+  }
+  const queue = await loaded(state);
+  const same = [...queue.values()].find(
+    (other) =>
+      other.targetAgent === signal.targetAgent &&
+      other.kind === signal.kind &&
+      other.priority === signal.priority &&
+      other.source === signal.source,
+  );
+  const stored = same ? mergeInto(same, signal) : signal;
+  queue.set(stored.id, stored);
+  await state.pending.set(stored.id, stored);
+  return ok(stored);
+}
+
+async function takeBatch(state: QueueState, agentId: string): Promise<Signal[]> {
+  const queue = await loaded(state);
+  const mine = [...queue.values()]
+    .filter((signal) => signal.targetAgent === agentId)
+    .sort(
+      (a, b) => priorityRank(a.priority) - priorityRank(b.priority) || a.createdAt.localeCompare(b.createdAt),
+    );
+  const urgent = mine.filter((signal) => signal.priority === 'P0' || signal.priority === 'P1');
+  const batch = urgent.length > 0 ? urgent : mine.slice(0, 1);
+  for (const signal of batch) queue.delete(signal.id);
+  return batch;
+}
 
 /** `signal` merged into the pending `same` (same target, kind, priority and source). */
 function mergeInto(same: Signal, signal: Signal): Signal {

@@ -1,5 +1,4 @@
-export const SIGNAL_PRIORITIES = ['P0', 'P1', 'P2', 'P3'] as const;
-export type SignalPriority = (typeof SIGNAL_PRIORITIES)[number];
+import type { Priority } from '../messages/index.js';
 
 /** What a toolpack (runner, controller, scheduler hook) or `messages.send` records. */
 export interface SignalInput {
@@ -7,7 +6,7 @@ export interface SignalInput {
   targetAgent?: string;
   /** A named route (`routes` in config): the signal is posted there. */
   targetChannel?: string;
-  priority?: SignalPriority;
+  priority?: Priority;
   payload?: unknown;
   /** Without a target, a signal with a useful effect is kept as one; others are audit only. */
   usefulEffect?: string;
@@ -18,7 +17,7 @@ export interface Signal {
   kind: string;
   targetAgent?: string;
   targetChannel?: string;
-  priority: SignalPriority;
+  priority: Priority;
   payload?: unknown;
   usefulEffect?: string;
   /** Who recorded it: `toolpack:<id>`, `agent:<id>`. */

@@ -1,4 +1,6 @@
 import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
+import { fail, ok, type Result } from '../errors/index.js';
 import type { RunnerActivation } from './runner/index.js';
 
 /** One agent run as toolpacks see it: runner calls and callSupport carry its id and token. */
@@ -16,8 +18,6 @@ export interface SupportCheck {
   tool: string;
 }
 
-type Checked = { ok: true; activation: Activation } | { ok: false; reason: string };
-
 export interface ActivationRegistryOptions {
   /** Whether the run is still going (the run registry says so). */
   isRunning(runId: string): Promise<boolean>;
@@ -27,6 +27,9 @@ export interface ActivationRegistryOptions {
   allows(agentId: string, tool: string): boolean;
 }
 
+/** How many runs' activations are kept; the least recently used go first. */
+const MAX_ACTIVATIONS = 1024;
+
 /**
  * Activations and the callSupport checks. Each check has its own refusal, in this order: the token
  * is valid; the activation is the calling agent's and its run still goes; the tool belongs to the
@@ -34,9 +37,28 @@ export interface ActivationRegistryOptions {
  * ended runs are refused by `isRunning`, and old entries are dropped past a bound.
  */
 export function createActivationRegistry(options: ActivationRegistryOptions) {
-  const byRun = new Map<string, Activation>();
   const byId = new Map<string, Activation>();
-  const MAX = 1024;
+  const byRun = new LRUCache<string, Activation>({
+    max: MAX_ACTIVATIONS,
+    dispose: (activation) => byId.delete(activation.activationId),
+  });
+
+  /** The first three checks: a valid token, the calling agent's activation, a run still going. */
+  async function checkActivation(given: RunnerActivation, agentId: string): Promise<Result<Activation>> {
+    const activation = byId.get(given.activationId);
+    if (!activation || !sameToken(activation.token, given.token)) {
+      return fail('callSupport refused: the activation token is not valid.');
+    }
+    if (activation.agentId !== agentId) {
+      return fail(
+        `callSupport refused: activation ${activation.activationId} belongs to agent "${activation.agentId}", not "${agentId}".`,
+      );
+    }
+    if (!(await options.isRunning(activation.runId))) {
+      return fail(`callSupport refused: activation ${activation.activationId} has ended.`);
+    }
+    return ok(activation);
+  }
 
   return {
     /** The activation of a run, made on the run's first toolpack call. */
@@ -48,52 +70,21 @@ export function createActivationRegistry(options: ActivationRegistryOptions) {
         token: randomBytes(24).toString('base64url'),
         ...run,
       };
-      byRun.set(run.runId, activation);
       byId.set(activation.activationId, activation);
-      if (byRun.size > MAX) {
-        const [oldest] = byRun.values();
-        if (oldest) {
-          byRun.delete(oldest.runId);
-          byId.delete(oldest.activationId);
-        }
-      }
+      byRun.set(run.runId, activation);
       return activation;
     },
-
-    /** The first three checks: a valid token, the calling agent's activation, a run still going. */
-    async checkActivation(given: RunnerActivation, agentId: string): Promise<Checked> {
-      const activation = byId.get(given.activationId);
-      if (!activation || !sameToken(activation.token, given.token)) {
-        return { ok: false, reason: 'callSupport refused: the activation token is not valid.' };
-      }
-      if (activation.agentId !== agentId) {
-        return {
-          ok: false,
-          reason: `callSupport refused: activation ${activation.activationId} belongs to agent "${activation.agentId}", not "${agentId}".`,
-        };
-      }
-      if (!(await options.isRunning(activation.runId))) {
-        return { ok: false, reason: `callSupport refused: activation ${activation.activationId} has ended.` };
-      }
-      return { ok: true, activation };
-    },
-
+    checkActivation,
     /** Every callSupport check, in order. */
-    async check(request: SupportCheck): Promise<Checked> {
+    async check(request: SupportCheck): Promise<Result<Activation>> {
       const { tool, toolpackId, agentId } = request;
-      const checked = await this.checkActivation(request.activation, agentId);
+      const checked = await checkActivation(request.activation, agentId);
       if (!checked.ok) return checked;
       if (options.toolpackOf(tool) !== toolpackId) {
-        return {
-          ok: false,
-          reason: `callSupport refused: tool "${tool}" is not part of toolpack "${toolpackId}".`,
-        };
+        return fail(`callSupport refused: tool "${tool}" is not part of toolpack "${toolpackId}".`);
       }
       if (!options.allows(agentId, tool)) {
-        return {
-          ok: false,
-          reason: `callSupport refused: tool "${tool}" is not in agent "${agentId}"'s allowlist.`,
-        };
+        return fail(`callSupport refused: tool "${tool}" is not in agent "${agentId}"'s allowlist.`);
       }
       return checked;
     },

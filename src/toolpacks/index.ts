@@ -1,5 +1,5 @@
 export { type ActivationRegistry, createActivationRegistry } from './activations.js';
-export { type CoreMessage, type CoreSendResult, createCoreTools } from './builtin/core.js';
+export { createCoreTools } from './builtin/core.js';
 export { type BuiltinToolpackOptions, createBuiltinToolpackTools, workspaceFor } from './builtin/index.js';
 export { BUILTIN_TOOLPACK_TOOLS } from './builtin-names.js';
 export {
@@ -10,8 +10,6 @@ export {
   type ControllerSupportRequest,
   createControllerHost,
   createProjectStore,
-  MESSAGE_PRIORITIES,
-  type MessagePriority,
   notAnAgent,
   type ProjectAgent,
   type ProjectConfigView,
@@ -25,6 +23,15 @@ export {
   toolpackNamespace,
   USER_RECIPIENT,
 } from './controller/index.js';
+export {
+  createToolpacks,
+  describeProblem,
+  type ToolpackHook,
+  type ToolpackSignals,
+  type Toolpacks,
+  type ToolpacksOptions,
+  type ToolpacksReport,
+} from './create-toolpacks.js';
 export {
   type BuiltinToolpackName,
   type LoadToolpacksOptions,
@@ -62,6 +69,8 @@ export {
 } from './runner/index.js';
 export {
   createToolpackRuntime,
+  type RuntimeSignalRequest,
+  type SupportRequest,
   type ToolpackRuntime,
   type ToolpackRuntimeOptions,
 } from './toolpack-runtime.js';

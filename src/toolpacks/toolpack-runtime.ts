@@ -1,19 +1,32 @@
 import path from 'node:path';
 import type { TSchema } from '@sinclair/typebox';
 import type { Config } from '../config/index.js';
+import { SwitchboardError } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
 import { createAllowlist, type Tool } from '../tools/index.js';
-import { createActivationRegistry } from './activations.js';
+import { type ActivationRegistry, createActivationRegistry } from './activations.js';
 import { workspaceFor } from './builtin/index.js';
-import { createRunnerHost, createRunnerSandbox, type RunnerHost, type ToolOutput } from './runner/index.js';
+import type { ControllerSupportRequest } from './controller/index.js';
+import {
+  createRunnerHost,
+  createRunnerSandbox,
+  type RunnerHost,
+  type RunnerSandbox,
+  type ToolOutput,
+} from './runner/index.js';
 import type { LoadedToolpack } from './types.js';
 
-export interface SupportRequest {
+/** A checked callSupport, for the controller of `toolpackId`. */
+export interface SupportRequest extends ControllerSupportRequest {
   toolpackId: string;
-  tool: string;
-  input: unknown;
-  agent: { id: string; displayName?: string };
+}
+
+/** A signal a runner recorded, with the activation it came from (checked). */
+export interface RuntimeSignalRequest {
+  toolpackId: string;
+  agentId: string;
   activationId: string;
+  signal: unknown;
 }
 
 export interface ToolpackRuntimeOptions {
@@ -25,9 +38,19 @@ export interface ToolpackRuntimeOptions {
   isRunning(runId: string): Promise<boolean>;
   /** Runs the toolpack's controller for a checked callSupport. */
   support(request: SupportRequest): Promise<ToolOutput>;
-  /** A signal a runner or controller recorded, with the activation it came from. */
-  recordSignal(request: { toolpackId: string; agentId: string; activationId: string; signal: unknown }): void;
+  /** A signal a runner recorded, with the activation it came from. */
+  recordSignal(request: RuntimeSignalRequest): void;
   logger: Logger;
+}
+
+interface RuntimeState {
+  options: ToolpackRuntimeOptions;
+  activations: ActivationRegistry;
+  allows(agentId: string, tool: string): boolean;
+  /** One runner process per agent, started on first use. */
+  hosts: Map<string, RunnerHost>;
+  /** One probe of the machine for all of this gateway's runners. */
+  sandbox: RunnerSandbox;
 }
 
 /**
@@ -37,12 +60,41 @@ export interface ToolpackRuntimeOptions {
  * controller runs.
  */
 export function createToolpackRuntime(options: ToolpackRuntimeOptions) {
-  const { config, logger } = options;
+  const { config } = options;
   const owners = new Map<string, string>();
   for (const toolpack of options.toolpacks)
     for (const tool of toolpack.tools) owners.set(tool.name, toolpack.id);
+  const allows = agentAllowlists(config);
+  const state: RuntimeState = {
+    options,
+    activations: createActivationRegistry({
+      isRunning: options.isRunning,
+      toolpackOf: (tool) => owners.get(tool),
+      allows,
+    }),
+    allows,
+    hosts: new Map(),
+    sandbox: createRunnerSandbox({ setting: config.tools.runnerSandbox, logger: options.logger }),
+  };
+  return {
+    /** One registry tool per declared toolpack tool. */
+    tools: options.toolpacks.flatMap((toolpack) => registryTools(state, toolpack)),
+    /** The activation registry (callSupport checks), for the controller side and tests. */
+    activations: state.activations,
+    /** Stops every runner process. */
+    async stop(): Promise<void> {
+      await Promise.all([...state.hosts.values()].map((host) => host.stop()));
+      state.hosts.clear();
+    },
+  };
+}
+
+export type ToolpackRuntime = ReturnType<typeof createToolpackRuntime>;
+
+/** Whether an agent's `tools` allowlist includes a tool; each agent's list is compiled once. */
+function agentAllowlists(config: Config): (agentId: string, tool: string) => boolean {
   const allowlists = new Map<string, (tool: string) => boolean>();
-  const allows = (agentId: string, tool: string) => {
+  return (agentId, tool) => {
     let allowlist = allowlists.get(agentId);
     if (!allowlist) {
       allowlist = createAllowlist(config.agents[agentId]?.tools ?? []);
@@ -50,97 +102,81 @@ export function createToolpackRuntime(options: ToolpackRuntimeOptions) {
     }
     return allowlist(tool);
   };
-  const activations = createActivationRegistry({
-    isRunning: options.isRunning,
-    toolpackOf: (tool) => owners.get(tool),
-    allows,
-  });
-  const hosts = new Map<string, RunnerHost>();
-  // One probe of the machine for all of this gateway's runners.
-  const sandbox = createRunnerSandbox({ setting: config.tools.runnerSandbox, logger });
-
-  function hostFor(agentId: string): RunnerHost {
-    const existing = hosts.get(agentId);
-    if (existing) return existing;
-    // Only toolpacks with at least one tool this agent may use reach its runner.
-    const toolpacks = options.toolpacks.filter((toolpack) =>
-      toolpack.tools.some((tool) => allows(agentId, tool.name)),
-    );
-    const host = createRunnerHost({
-      agentId,
-      project: 'default',
-      toolpacks,
-      workspace: workspaceFor(config, options.configPath, options.stateDir, agentId),
-      artifactsDir: path.join(options.stateDir, 'artifacts', agentId),
-      timeoutMs: config.tools.runnerTimeoutMs,
-      sandbox,
-      logger: logger.child({ runner: agentId }),
-      async callSupport(request) {
-        const checked = await activations.check({ ...request, agentId });
-        if (!checked.ok) throw new Error(checked.reason);
-        const agent = config.agents[agentId];
-        return options.support({
-          toolpackId: request.toolpackId,
-          tool: request.tool,
-          input: request.input,
-          agent: { id: agentId, ...(agent?.displayName ? { displayName: agent.displayName } : {}) },
-          activationId: checked.activation.activationId,
-        });
-      },
-      async recordSignal(request) {
-        // A signal is not tied to a tool: the activation checks are the ones that apply.
-        const checked = await activations.checkActivation(request.activation, agentId);
-        if (!checked.ok) throw new Error(checked.reason.replace('callSupport', 'recordSignal'));
-        options.recordSignal({
-          toolpackId: request.toolpackId,
-          agentId,
-          activationId: checked.activation.activationId,
-          signal: request.signal,
-        });
-      },
-    });
-    hosts.set(agentId, host);
-    return host;
-  }
-
-  const tools: Tool[] = options.toolpacks.flatMap((toolpack) =>
-    toolpack.tools.map(
-      (declared): Tool => ({
-        name: declared.name,
-        description: declared.description,
-        parameters: declared.inputSchema as unknown as TSchema,
-        async execute(input, context) {
-          const activation = activations.forRun({
-            runId: context.runId,
-            agentId: context.agentId,
-            sessionKey: context.sessionKey,
-          });
-          const result = await hostFor(context.agentId).call({
-            toolpackId: toolpack.id,
-            tool: declared.name,
-            input,
-            activation,
-            signal: context.signal,
-          });
-          // The registry prefixes `Tool <name> failed:`; the runner's own prefix would say it twice.
-          if (!result.ok) throw new Error(result.error.replace(`${declared.name} failed: `, ''));
-          return result.value;
-        },
-      }),
-    ),
-  );
-
-  return {
-    /** One registry tool per declared toolpack tool. */
-    tools,
-    /** The activation registry (callSupport checks), for the controller side and tests. */
-    activations,
-    /** Stops every runner process. */
-    async stop(): Promise<void> {
-      await Promise.all([...hosts.values()].map((host) => host.stop()));
-      hosts.clear();
-    },
-  };
 }
 
-export type ToolpackRuntime = ReturnType<typeof createToolpackRuntime>;
+function registryTools(state: RuntimeState, toolpack: LoadedToolpack): Tool[] {
+  return toolpack.tools.map(
+    (declared): Tool => ({
+      name: declared.name,
+      description: declared.description,
+      parameters: declared.inputSchema as unknown as TSchema,
+      async execute(input, context) {
+        const activation = state.activations.forRun({
+          runId: context.runId,
+          agentId: context.agentId,
+          sessionKey: context.sessionKey,
+        });
+        const result = await hostFor(state, context.agentId).call({
+          toolpackId: toolpack.id,
+          tool: declared.name,
+          input,
+          activation,
+          signal: context.signal,
+        });
+        // The registry prefixes `Tool <name> failed:`; the runner's own prefix would say it twice.
+        if (!result.ok)
+          throw new SwitchboardError(
+            'TOOLPACK_TOOL_FAILED',
+            result.error.replace(`${declared.name} failed: `, ''),
+          );
+        return result.value;
+      },
+    }),
+  );
+}
+
+function hostFor(state: RuntimeState, agentId: string): RunnerHost {
+  const existing = state.hosts.get(agentId);
+  if (existing) return existing;
+  const { options, activations } = state;
+  const { config } = options;
+  const host = createRunnerHost({
+    agentId,
+    project: 'default',
+    // Only toolpacks with at least one tool this agent may use reach its runner.
+    toolpacks: options.toolpacks.filter((toolpack) =>
+      toolpack.tools.some((tool) => state.allows(agentId, tool.name)),
+    ),
+    workspace: workspaceFor(config, options.configPath, options.stateDir, agentId),
+    artifactsDir: path.join(options.stateDir, 'artifacts', agentId),
+    timeoutMs: config.tools.runnerTimeoutMs,
+    sandbox: state.sandbox,
+    logger: options.logger.child({ runner: agentId }),
+    async callSupport(request) {
+      const checked = await activations.check({ ...request, agentId });
+      if (!checked.ok) throw new SwitchboardError('TOOLPACK_REFUSED', checked.error);
+      const agent = config.agents[agentId];
+      return options.support({
+        toolpackId: request.toolpackId,
+        tool: request.tool,
+        input: request.input,
+        agent: { id: agentId, ...(agent?.displayName ? { displayName: agent.displayName } : {}) },
+        activationId: checked.value.activationId,
+      });
+    },
+    async recordSignal(request) {
+      // A signal is not tied to a tool: the activation checks are the ones that apply.
+      const checked = await activations.checkActivation(request.activation, agentId);
+      if (!checked.ok)
+        throw new SwitchboardError('TOOLPACK_REFUSED', checked.error.replace('callSupport', 'recordSignal'));
+      options.recordSignal({
+        toolpackId: request.toolpackId,
+        agentId,
+        activationId: checked.value.activationId,
+        signal: request.signal,
+      });
+    },
+  });
+  state.hosts.set(agentId, host);
+  return host;
+}

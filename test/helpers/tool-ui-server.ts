@@ -34,7 +34,7 @@ export interface ToolUiServer {
 
 /**
  * Toolpack fixtures (paths under test/fixtures) behind a real HTTP server with the Tools page and
- * its API, their controllers wired as `src/gateway/build-toolpacks.ts` wires them, on a memory store.
+ * its API, their controllers wired as `createToolpacks` (src/toolpacks/create-toolpacks.ts) wires them, on a memory store.
  */
 export async function startToolUiServer(options: {
   fixtures: string[];

@@ -21,13 +21,13 @@ describe('callSupport checks', () => {
   };
 
   it('accepts a valid call and gives one activation per run', async () => {
-    expect(await registry.check(request)).toMatchObject({ ok: true, activation: { runId: 'run-1' } });
+    expect(await registry.check(request)).toMatchObject({ ok: true, value: { runId: 'run-1' } });
     expect(registry.forRun({ runId: 'run-1', agentId: 'reviewer', sessionKey: 'x' })).toBe(reviewer);
   });
 
   it('refuses each broken rule with its own message, in order', async () => {
     const forged = await registry.check({ ...request, activation: { ...reviewer, token: 'forged' } });
-    expect(forged).toEqual({ ok: false, reason: 'callSupport refused: the activation token is not valid.' });
+    expect(forged).toEqual({ ok: false, error: 'callSupport refused: the activation token is not valid.' });
     const unknown = await registry.check({
       ...request,
       activation: { activationId: 'act_x', token: reviewer.token },
@@ -37,24 +37,24 @@ describe('callSupport checks', () => {
     const other = await registry.check({ ...request, agentId: 'pm' });
     expect(other).toEqual({
       ok: false,
-      reason: `callSupport refused: activation ${reviewer.activationId} belongs to agent "reviewer", not "pm".`,
+      error: `callSupport refused: activation ${reviewer.activationId} belongs to agent "reviewer", not "pm".`,
     });
 
     const ended = registry.forRun({ runId: 'run-9', agentId: 'reviewer', sessionKey: 'agent:reviewer:main' });
     expect(await registry.check({ ...request, activation: ended })).toEqual({
       ok: false,
-      reason: `callSupport refused: activation ${ended.activationId} has ended.`,
+      error: `callSupport refused: activation ${ended.activationId} has ended.`,
     });
 
     expect(await registry.check({ ...request, tool: 'plan.create' })).toEqual({
       ok: false,
-      reason: 'callSupport refused: tool "plan.create" is not part of toolpack "review-tools".',
+      error: 'callSupport refused: tool "plan.create" is not part of toolpack "review-tools".',
     });
 
     const pm = registry.forRun({ runId: 'run-2', agentId: 'pm', sessionKey: 'agent:pm:main' });
     expect(await registry.check({ ...request, activation: pm, agentId: 'pm' })).toEqual({
       ok: false,
-      reason: 'callSupport refused: tool "review.summarize" is not in agent "pm"\'s allowlist.',
+      error: 'callSupport refused: tool "review.summarize" is not in agent "pm"\'s allowlist.',
     });
   });
 });

@@ -1,10 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { validateConfig } from '../../src/config/index.js';
-import { buildSignals } from '../../src/gateway/build-signals.js';
 import { createLogger } from '../../src/logging/index.js';
 import type { DeliveryRoute } from '../../src/messages/index.js';
 import { createSessionStore } from '../../src/sessions/index.js';
-import { createScheduler, createSignalQueue, type Signal } from '../../src/signals/index.js';
+import {
+  createScheduler,
+  createSignalDelivery,
+  createSignalQueue,
+  type Signal,
+} from '../../src/signals/index.js';
 import { createStore } from '../../src/store/index.js';
 
 const logLines: string[] = [];
@@ -69,7 +73,7 @@ describe('the signal queue', () => {
     const signals = createSignalQueue({ store, logger, agents: ['pm', 'qa'] });
     expect(await signals.record({ kind: 'x', targetAgent: 'pn' }, 'test')).toEqual({
       ok: false,
-      reason: 'target agent pn is not an agent (agents: pm, qa)',
+      error: 'target agent pn is not an agent (agents: pm, qa)',
     });
     expect(await signals.targets()).toEqual([]);
   });
@@ -78,7 +82,7 @@ describe('the signal queue', () => {
     const signals = await queue();
     expect(await signals.record({ kind: 'x', targetAgent: 'pm', priority: 'P9' as never }, 'test')).toEqual({
       ok: false,
-      reason: 'signal priority must be one of P0, P1, P2, P3',
+      error: 'signal priority must be one of P0, P1, P2, P3',
     });
     await signals.record({ kind: 'shipped', usefulEffect: 'released 1.2' }, 'test');
     expect(await signals.targets()).toEqual([]);
@@ -148,15 +152,15 @@ describe('messages and signals for `user`', () => {
     if (!checked.ok) throw new Error(JSON.stringify(checked.issues));
     const sessions = createSessionStore({ store });
     const posted: [DeliveryRoute, string][] = [];
-    const signals = buildSignals({
+    const noTurn = () => {
+      throw new Error('no turn expected');
+    };
+    const signals = createSignalDelivery({
       config: checked.config,
       store,
       sessions,
-      router: () => {
-        throw new Error('no turn expected');
-      },
+      turns: { startTurn: noTurn, agentBusy: noTurn },
       deliver: async (route, message) => void posted.push([route, message.text]),
-      controllers: new Map(),
       logger,
     });
     return { signals, sessions, posted };

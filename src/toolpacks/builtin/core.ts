@@ -1,18 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { StringEnum } from '../../config/index.js';
+import { type AgentMessage, PRIORITIES, type SendOutcome } from '../../messages/index.js';
 import type { Tool } from '../../tools/index.js';
-
-export interface CoreMessage {
-  id: string;
-  sender: string;
-  recipient?: string | undefined;
-  channel?: string | undefined;
-  priority: 'P0' | 'P1' | 'P2' | 'P3';
-  body: string;
-}
-
-/** A recipient that is neither an agent nor `user` is refused (`reason` names it). */
-export type CoreSendResult = { ok: true } | { ok: false; reason: string };
 
 const MessagesSendParameters = Type.Object(
   {
@@ -27,7 +16,7 @@ const MessagesSendParameters = Type.Object(
     channel: Type.Optional(
       Type.String({ minLength: 1, description: 'A named chat route from config `routes`, e.g. `#ops`.' }),
     ),
-    priority: StringEnum(['P0', 'P1', 'P2', 'P3'] as const, {
+    priority: StringEnum(PRIORITIES, {
       default: 'P1',
       description: 'P0 most urgent … P3 least; P0/P1 wake the recipient together, P2/P3 one at a time.',
     }),
@@ -41,7 +30,7 @@ const WaitParameters = Type.Object(
 );
 
 /** The `core` toolpack: messages between agents and to chat routes, and waiting for a signal. */
-export function createCoreTools(options: { send(message: CoreMessage): Promise<CoreSendResult> }): Tool[] {
+export function createCoreTools(options: { send(message: AgentMessage): Promise<SendOutcome> }): Tool[] {
   const send: Tool<typeof MessagesSendParameters> = {
     name: 'messages.send',
     description:

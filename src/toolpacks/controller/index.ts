@@ -9,8 +9,6 @@ export {
   type SchedulerHookContext,
 } from './controller-host.js';
 export {
-  MESSAGE_PRIORITIES,
-  type MessagePriority,
   notAnAgent,
   type ProjectMessage,
   type SendMessageRequest,

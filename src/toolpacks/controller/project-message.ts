@@ -1,9 +1,9 @@
 /** The messages toolpacks send through `store.sendMessage`, and the check of what they pass. */
 
 import { SwitchboardError } from '../../errors/index.js';
+import { isPriority, notAnAgent, PRIORITIES, type Priority, USER_RECIPIENT } from '../../messages/index.js';
 
-export const MESSAGE_PRIORITIES = ['P0', 'P1', 'P2', 'P3'] as const;
-export type MessagePriority = (typeof MESSAGE_PRIORITIES)[number];
+export { notAnAgent, USER_RECIPIENT };
 
 /** What a toolpack passes to `sendMessage`; other keys are ignored. */
 export interface SendMessageRequest {
@@ -11,7 +11,7 @@ export interface SendMessageRequest {
   recipient?: string | undefined;
   channel?: string | undefined;
   /** Default P3. */
-  priority?: MessagePriority | undefined;
+  priority?: Priority | undefined;
   body: string;
 }
 
@@ -21,7 +21,7 @@ export interface ProjectMessage {
   sender: string;
   recipient?: string;
   channel?: string;
-  priority: MessagePriority;
+  priority: Priority;
   body: string;
   createdAt: string;
   /** The toolpack whose store sent it. */
@@ -29,14 +29,6 @@ export interface ProjectMessage {
 }
 
 export type CheckedMessage = Pick<ProjectMessage, 'sender' | 'recipient' | 'channel' | 'priority' | 'body'>;
-
-/** Suzumio's word for the human: a message for `user` is posted in a chat, not given to an agent. */
-export const USER_RECIPIENT = 'user';
-
-/** The refusal of a recipient that is neither an agent nor `user`, naming it (`messages.send` words it so too). */
-export function notAnAgent(recipient: string, agentIds: readonly string[]): string {
-  return `recipient ${recipient} is not an agent (agents: ${agentIds.join(', ') || 'none'}; "${USER_RECIPIENT}" for the human)`;
-}
 
 /** A malformed call is a bug in the toolpack: a TypeError naming the field, before anything is sent. */
 export function checkMessage(
@@ -65,8 +57,8 @@ export function checkMessage(
   if ((recipient === undefined) === (channel === undefined)) {
     throw new TypeError('sendMessage: give exactly one of recipient and channel');
   }
-  if (!MESSAGE_PRIORITIES.includes(priority as MessagePriority)) {
-    throw new TypeError(`sendMessage: priority must be one of ${MESSAGE_PRIORITIES.join(', ')}`);
+  if (!isPriority(priority)) {
+    throw new TypeError(`sendMessage: priority must be one of ${PRIORITIES.join(', ')}`);
   }
   if (!text(body)) throw new TypeError('sendMessage: body must be a non-empty string');
   if (recipient !== undefined && recipient !== USER_RECIPIENT && !agentIds.includes(recipient as string)) {
@@ -84,5 +76,5 @@ export function checkMessage(
   }
   const target =
     recipient === undefined ? { channel: channel as string } : { recipient: recipient as string };
-  return { sender: sender as string, ...target, priority: priority as MessagePriority, body: body as string };
+  return { sender: sender as string, ...target, priority, body: body as string };
 }

@@ -1,0 +1,75 @@
+import {
+  type ChannelAdapter,
+  type ChannelSupervisor,
+  createChannelSupervisor,
+  createDiscordAdapter,
+  createSlackAdapter,
+  createWebchatAdapter,
+  type SlackAdapter,
+  type WebchatAdapter,
+} from '../channels/index.js';
+import type { Config } from '../config/index.js';
+import { SwitchboardError } from '../errors/index.js';
+import type { Logger } from '../logging/index.js';
+import type { DeliveryRoute, OutboundDelta, OutboundMessage } from '../messages/index.js';
+import type { Store } from '../store/index.js';
+import { createStoreChannelMemory } from './channel-memory.js';
+
+/** The configured channel adapters, and delivery to them by route. */
+export interface GatewayChannels {
+  adapters: readonly ChannelAdapter[];
+  webchat: WebchatAdapter | undefined;
+  slack: SlackAdapter | undefined;
+  /** Sends a reply or post; an `internal` route is recorded elsewhere, never sent. */
+  deliver(route: DeliveryRoute, message: OutboundMessage): Promise<void>;
+  /** Sends a stream part, where the adapter streams; otherwise nothing. */
+  deliverDelta(route: DeliveryRoute, id: string, delta: OutboundDelta['delta']): void;
+  /** Keeps the adapters connected: Slack and Discord retry by their `reconnect` settings. */
+  supervise(logger: Logger): ChannelSupervisor;
+}
+
+export function createChannels(config: Config, store: Store, logger: Logger): GatewayChannels {
+  const webchat = config.channels.webchat.enabled
+    ? createWebchatAdapter({ logger: logger.child({ channel: 'webchat' }) })
+    : undefined;
+  const discord = config.channels.discord
+    ? createDiscordAdapter({
+        config: config.channels.discord,
+        logger: logger.child({ channel: 'discord' }),
+        memory: createStoreChannelMemory({ store, channel: 'discord' }),
+      })
+    : undefined;
+  const slack = config.channels.slack
+    ? createSlackAdapter({
+        config: config.channels.slack,
+        logger: logger.child({ channel: 'slack' }),
+        memory: createStoreChannelMemory({ store, channel: 'slack' }),
+      })
+    : undefined;
+  const adapters = [webchat, discord, slack].filter((adapter) => adapter !== undefined);
+  const adapterFor = (route: DeliveryRoute) => adapters.find((adapter) => adapter.name === route.channel);
+  return {
+    adapters,
+    webchat,
+    slack,
+    async deliver(route, message) {
+      if (route.channel === 'internal') return;
+      const adapter = adapterFor(route);
+      if (!adapter)
+        throw new SwitchboardError('GATEWAY_NO_CHANNEL', `no channel adapter for ${route.channel}`);
+      await adapter.send(route, message);
+    },
+    deliverDelta(route, id, delta) {
+      adapterFor(route)?.sendDelta?.(route, { id, delta });
+    },
+    supervise: (supervisorLogger) =>
+      createChannelSupervisor({
+        channels: adapters.map((adapter) => ({ adapter, reconnect: reconnectOf(config, adapter.name) })),
+        logger: supervisorLogger,
+      }),
+  };
+}
+
+function reconnectOf(config: Config, name: string) {
+  return name === 'slack' || name === 'discord' ? config.channels[name]?.reconnect : undefined;
+}

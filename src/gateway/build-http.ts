@@ -1,0 +1,52 @@
+import type { ChannelSupervisor } from '../channels/index.js';
+import type { Config } from '../config/index.js';
+import { createHttpServer, type HttpServer, type SessionsView } from '../http/index.js';
+import type { Logger } from '../logging/index.js';
+import type { HookHealth } from '../signals/index.js';
+import type { Toolpacks } from '../toolpacks/index.js';
+import type { GatewayChannels } from './build-channels.js';
+
+/**
+ * The HTTP server of this gateway: the API, the web chat, the Tools page and its toolpacks report,
+ * Slack's events (HTTP mode: until Slack is connected, the listener answers 503 and Slack
+ * delivers again), health from the channels' states.
+ */
+export function buildHttpServer(options: {
+  config: Config;
+  token: string;
+  sessions: SessionsView;
+  channels: GatewayChannels;
+  channelStates: ChannelSupervisor['states'];
+  toolpacks: Toolpacks;
+  hookHealth(): HookHealth[];
+  scrub(text: string): string;
+  logger: Logger;
+}): Promise<HttpServer> {
+  const { config, toolpacks, scrub } = options;
+  return createHttpServer({
+    host: config.http.host,
+    port: config.http.port,
+    token: options.token,
+    logger: options.logger,
+    sessions: options.sessions,
+    slackEvents: options.channels.slack?.eventsListener,
+    channels: options.channelStates,
+    toolUi: {
+      projectId: config.project.id,
+      entries: toolpacks.webuiEntries,
+      run: toolpacks.runWebui,
+      roster: () =>
+        Object.entries(config.agents).map(([id, agent]) => ({ id, displayName: agent.displayName ?? id })),
+    },
+    toolpacks: {
+      report: () => ({
+        ...toolpacks.report(),
+        // An error text may quote anything: scrubbed like the log before it reaches the web UI.
+        schedulerHooks: options
+          .hookHealth()
+          .map((hook) => (hook.error === undefined ? hook : { ...hook, error: scrub(hook.error) })),
+      }),
+    },
+    webchat: options.channels.webchat,
+  });
+}

@@ -1,0 +1,134 @@
+import type { Config } from '../config/index.js';
+import { errorText } from '../errors/index.js';
+import type { Logger } from '../logging/index.js';
+import { type AgentMessage, notAnAgent, type SendOutcome, USER_RECIPIENT } from '../messages/index.js';
+import type { SessionStore } from '../sessions/index.js';
+import type { Store } from '../store/index.js';
+import type { Deliver, SignalTurns } from './ports.js';
+import { createPoster, type Poster } from './posts.js';
+import { createScheduler, type ScheduledHook, type Scheduler, type SchedulerAgent } from './scheduler.js';
+import { createSignalQueue, type SignalQueue } from './signal-queue.js';
+import type { SignalInput } from './types.js';
+import { createWaker } from './wake.js';
+
+export interface SignalDeliveryOptions {
+  config: Config;
+  store: Store;
+  sessions: SessionStore;
+  /** The router's turns; reached only once a signal is delivered or the roster is read. */
+  turns: SignalTurns;
+  deliver: Deliver;
+  logger: Logger;
+}
+
+/**
+ * Signal delivery: the queue, waking agents, posts, and the agent roster. A signal for an agent
+ * wakes it with a turn in its main session when that session is idle (see wake.ts); one for a
+ * route is posted there. A message to an agent is a `message` signal (merged with others of its
+ * priority pending, like any signal); to a route, a post. A message or signal for `user` is
+ * posted where the human talks to the coordinator agent (see posts.ts); one for any other name
+ * that is not an agent is refused, naming it.
+ */
+export function createSignalDelivery(options: SignalDeliveryOptions) {
+  const { config, logger } = options;
+  const agentIds = Object.keys(config.agents);
+  const queue = createSignalQueue({ store: options.store, logger, agents: agentIds });
+  const poster = createPoster(options);
+  const waker = createWaker({
+    queue,
+    turns: options.turns,
+    drainTimeoutMs: config.gateway.drainTimeoutMs,
+    logger,
+  });
+  const record = (input: SignalInput, source: string) => recordSignal(queue, poster, logger, input, source);
+  const coordinator = config.communication.coordinatorAgent ?? config.defaultAgent;
+  return {
+    queue,
+    record,
+    wake: waker.wake,
+    settled: waker.settled,
+    /** Marks the gateway as stopping: wake turns interrupted from now on keep their signals. */
+    stop: waker.stop,
+    /** The agent roster the scheduler and the toolpacks see. */
+    agents: () => agentRoster(config, options.turns),
+    /**
+     * Sends a message: a `message` signal for an agent, a post for a route or for `user`. A
+     * recipient that is neither an agent nor `user` is refused.
+     */
+    async send(message: AgentMessage): Promise<SendOutcome> {
+      if (message.channel) {
+        await poster.toRoute(message.channel, `${message.sender}: ${message.body}`);
+        return { ok: true };
+      }
+      const recipient = message.recipient ?? coordinator;
+      if (recipient === USER_RECIPIENT) return poster.toUser(`${message.sender}: ${message.body}`);
+      if (!agentIds.includes(recipient)) return { ok: false, reason: notAnAgent(recipient, agentIds) };
+      const payload = { id: message.id, sender: message.sender, body: message.body };
+      await record(
+        { kind: 'message', targetAgent: recipient, priority: message.priority, payload },
+        `message:${message.sender}`,
+      );
+      return { ok: true };
+    },
+  };
+}
+
+export type SignalDelivery = ReturnType<typeof createSignalDelivery>;
+
+/** A signal for a route or `user` is posted; any other is queued. A refusal is logged, not thrown. */
+async function recordSignal(
+  queue: SignalQueue,
+  poster: Poster,
+  logger: Logger,
+  input: SignalInput,
+  source: string,
+): Promise<void> {
+  const target = input?.targetChannel ?? (input?.targetAgent === USER_RECIPIENT ? USER_RECIPIENT : undefined);
+  if (target === undefined) {
+    const recorded = await queue.record(input, source);
+    if (!recorded.ok) logger.warn({ source, reason: recorded.error }, 'signal refused');
+    return;
+  }
+  const text = `${input.kind}: ${JSON.stringify(input.payload ?? {})}`;
+  const posted: Promise<SendOutcome> =
+    target === USER_RECIPIENT
+      ? poster.toUser(text)
+      : poster.toRoute(target, text).then(() => ({ ok: true }) as const);
+  const result = await posted.catch(
+    (error: unknown): SendOutcome => ({ ok: false, reason: errorText(error) }),
+  );
+  if (!result.ok) logger.warn({ kind: input.kind, reason: result.reason }, 'signal for a chat not posted');
+}
+
+function agentRoster(config: Config, turns: SignalTurns): SchedulerAgent[] {
+  return Object.entries(config.agents).map(([id, agent]) => {
+    // Busy while any of its sessions has a turn, not only its main session.
+    const busy = turns.agentBusy(id);
+    return {
+      id,
+      displayName: agent.displayName ?? id,
+      role: 'agent',
+      status: busy ? 'running' : 'idle',
+      activeActivationId: null,
+      updatedAt: new Date().toISOString(),
+      modelAlive: busy,
+    };
+  });
+}
+
+/** The scheduler tick over this delivery: pending signals to idle agents, then the toolpacks' hooks. */
+export function scheduleSignals(
+  signals: SignalDelivery,
+  options: { config: Config; hooks: readonly ScheduledHook[]; logger: Logger },
+): Scheduler {
+  return createScheduler({
+    tickMs: options.config.scheduler.tickMs,
+    project: options.config.project.id,
+    queue: signals.queue,
+    agents: signals.agents,
+    wake: signals.wake,
+    hooks: options.hooks,
+    record: signals.record,
+    logger: options.logger,
+  });
+}

@@ -1,0 +1,22 @@
+import type { DeliveryRoute, DispatchResult, OutboundMessage } from '../messages/index.js';
+import type { NewTranscriptEntry } from '../sessions/index.js';
+
+/** A turn signal delivery asks for: in an agent's main session, its entry the signals woken with. */
+export interface WakeTurnRequest {
+  sessionKey: string;
+  agentId: string;
+  route: DeliveryRoute;
+  entry: NewTranscriptEntry;
+  senderId: string;
+}
+
+/** What signal delivery needs of the router (the gateway hands it over). */
+export interface SignalTurns {
+  /** Resolves once the turn is queued; `done` when it ends. */
+  startTurn(request: WakeTurnRequest): Promise<{ done: Promise<DispatchResult> }>;
+  /** Whether any session of the agent has a turn queued or running. */
+  agentBusy(agentId: string): boolean;
+}
+
+/** Sends a post to a chat (the channel adapters); an `internal` route is recorded, never sent. */
+export type Deliver = (route: DeliveryRoute, message: OutboundMessage) => Promise<void>;
