@@ -28,7 +28,7 @@ describe('a kill racing a child that completes', () => {
   it('before the service hears the turn ended: killed, without the result, everywhere', async () => {
     const setup = await rig({ holdTurnEnd: true });
     const run = await childThatAnswers(setup);
-    // The child's turn has replied and ended in its lane; the service has not heard of it yet.
+    // The child's turn has replied and ended in its session queue; the service has not heard of it yet.
     await expect.poll(() => setup.router.sessionStatus(run.childSessionKey)).toBe('idle');
     const result = await kill(setup);
     setup.turnEnd.open(undefined);
