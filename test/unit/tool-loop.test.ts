@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createAgentRunner, TurnAbort, type TurnRequest } from '../../src/agents/index.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createAgentRunner, ModelCallError, TurnAbort, type TurnRequest } from '../../src/agents/index.js';
 import { validateConfig } from '../../src/config/index.js';
 import { createLogger } from '../../src/logging/index.js';
 import type { OutboundMessage } from '../../src/messages/index.js';
@@ -34,6 +34,7 @@ afterEach(async () => {
 const events: string[] = [];
 afterEach(() => {
   events.length = 0;
+  vi.useRealTimers();
 });
 
 const testTools: Tool[] = [
@@ -89,7 +90,7 @@ const services: ToolServices = {
 async function setup(steps: readonly ScriptStep[], agentLoop: Record<string, unknown> = {}) {
   const validated = validateConfig({
     models: { fake: { provider: 'openai', model: 'fake-1', baseUrl: 'http://127.0.0.1:9/v1' } },
-    agents: { main: { model: 'fake', tools: ['*'] } },
+    agents: { main: { model: 'fake', tools: ['*'] }, bare: {} },
     agentLoop,
   });
   if (!validated.ok) throw new Error(JSON.stringify(validated.issues));
@@ -152,7 +153,7 @@ async function setup(steps: readonly ScriptStep[], agentLoop: Record<string, unk
   }
 
   const transcript = () => sessions.transcript(SESSION);
-  return { runner, turn, transcript, requests, replies, deltas, steered, controller };
+  return { config, runner, turn, transcript, requests, replies, deltas, steered, controller };
 }
 
 /** The tool results of a transcript, as role/name/error/text. */
@@ -326,5 +327,55 @@ describe('the tool loop (in process)', () => {
     const names = rig.requests[0]?.tools.map((tool) => tool.name) ?? [];
     expect(names).toContain('ask_user');
     expect(names).not.toContain('gateway');
+  });
+  it('ends a run that runs out of time as timeout, completing the streamed reply and saying so', async () => {
+    const rig = await setup([
+      (request) => {
+        const pending = streamUntilAborted('Half an ans')(request);
+        vi.advanceTimersByTime(2000);
+        return pending;
+      },
+    ]);
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const { result, run } = await rig.turn('slow', { runTimeoutSeconds: 2 });
+    expect(result.status).toBe('timeout');
+    expect(run).toMatchObject({ status: 'timeout', outcome: 'timed out after 2 s' });
+    expect(rig.replies.map((reply) => reply.text)).toEqual([
+      'Half an ans\n\n[timed out]',
+      'The run timed out after 2 s.',
+    ]);
+  });
+
+  it('ends a run whose model call failed as error, with the call error as the chat message', async () => {
+    const message = 'Model "fake" (scripted) failed: could not connect (ECONNREFUSED) (3 attempts).';
+    const rig = await setup([
+      () => {
+        throw new ModelCallError({ model: 'fake', url: 'http://127.0.0.1:9/v1', attempts: 3, message });
+      },
+    ]);
+    const { result, run } = await rig.turn('hi');
+    expect(result.status).toBe('error');
+    expect(run).toMatchObject({ status: 'error', outcome: message });
+    expect(rig.replies.map((reply) => reply.text)).toEqual([message]);
+    expect((await rig.transcript()).at(-1)).toMatchObject({ role: 'system', text: message });
+  });
+
+  it('ends a run that failed on a bug as error, naming the failure', async () => {
+    const rig = await setup([
+      () => {
+        throw new TypeError('cannot read the answer');
+      },
+    ]);
+    const { result } = await rig.turn('hi');
+    expect(result.status).toBe('error');
+    expect(rig.replies.map((reply) => reply.text)).toEqual(['The run failed: cannot read the answer']);
+  });
+
+  it('answers for an agent without a model with the config keys to set, and starts no run', async () => {
+    const rig = await setup([answer('never')]);
+    const { result } = await rig.turn('hi', { agentId: 'bare', agent: rig.config.agents.bare ?? unused() });
+    expect(result).toEqual({ status: 'done' });
+    expect(rig.requests).toHaveLength(0);
+    expect(rig.replies[0]?.text).toMatch(/^No model is configured for agent "bare"/);
   });
 });
