@@ -1,6 +1,41 @@
-import type { FakeDiscord } from '../fakes/fake-discord.js';
-import type { FakeSlack } from '../fakes/fake-slack.js';
+import { createFakeDiscord, type FakeDiscord } from '../fakes/fake-discord.js';
+import { type FakeSlack, type FakeSlackOptions, startFakeSlack } from '../fakes/fake-slack.js';
+import { startTestGateway, type TestGateway, type TestGatewayOptions } from './gateway.js';
 import { pollUntil } from './process.js';
+import type { Cleanups } from './teardown.js';
+
+/*
+ * The set-up of the channel tests: a fake Slack or Discord and a gateway connected to them, each
+ * stopped after the test by `cleanups` (the gateway first, as it was started last).
+ */
+
+export async function startSlackForTest(
+  cleanups: Cleanups,
+  options: FakeSlackOptions = {},
+): Promise<FakeSlack> {
+  const slack = await startFakeSlack(options);
+  cleanups.push(() => slack.close());
+  return slack;
+}
+
+export async function startDiscordForTest(
+  cleanups: Cleanups,
+  options: Parameters<typeof createFakeDiscord>[0],
+): Promise<FakeDiscord> {
+  const discord = await createFakeDiscord(options);
+  cleanups.push(() => discord.close());
+  return discord;
+}
+
+/** A gateway in this process (see `startTestGateway`), disposed with its directory after the test. */
+export async function startGatewayForTest(
+  cleanups: Cleanups,
+  options: TestGatewayOptions = {},
+): Promise<TestGateway> {
+  const gateway = await startTestGateway(options);
+  cleanups.push(() => gateway.dispose());
+  return gateway;
+}
 
 /** Where `whoamiOnBoth` writes on Discord. */
 export interface DiscordPlace {

@@ -1,8 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { createFakeDiscord, type FakeDiscord } from '../fakes/fake-discord.js';
-import { type FakeSlack, startFakeSlack } from '../fakes/fake-slack.js';
-import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
+import { describe, expect, it } from 'vitest';
+import { startDiscordForTest, startGatewayForTest, startSlackForTest } from '../helpers/channels.js';
+import type { TestGateway } from '../helpers/gateway.js';
 import { pollUntil } from '../helpers/process.js';
+import { cleanupAfterEach } from '../helpers/teardown.js';
 
 /**
  * With `allowBots`, two bots cannot talk to each other forever: the gateway (the real Bolt and
@@ -17,24 +17,14 @@ const ALICE = '930000000000000601';
 const OTHER_BOT = '940000000000000601';
 const DISCORD_TOKEN = 'fake-discord-loops-token';
 
-let gateway: TestGateway | undefined;
-let slack: FakeSlack | undefined;
-let discord: FakeDiscord | undefined;
-afterEach(async () => {
-  await gateway?.dispose();
-  await slack?.close();
-  await discord?.close();
-  gateway = undefined;
-  slack = undefined;
-  discord = undefined;
-});
+const cleanups = cleanupAfterEach();
 
 const logged = (running: TestGateway, text: string) =>
   running.logLines.filter((line) => line.includes(text)).length;
 
 async function slackGateway() {
-  slack = await startFakeSlack();
-  gateway = await startTestGateway({
+  const slack = await startSlackForTest(cleanups);
+  const gateway = await startGatewayForTest(cleanups, {
     config: {
       channels: {
         slack: { botToken: 'xoxb-loops', appToken: 'xapp-loops', apiUrl: slack.apiUrl, allowBots: true },
@@ -89,9 +79,12 @@ describe('two bots', () => {
   });
 
   it('Discord: a bot posting after each of our replies gets three answers, and its replies to us none', async () => {
-    discord = await createFakeDiscord({ token: DISCORD_TOKEN, guilds: [{ id: GUILD, channels: [CHANNEL] }] });
+    const discord = await startDiscordForTest(cleanups, {
+      token: DISCORD_TOKEN,
+      guilds: [{ id: GUILD, channels: [CHANNEL] }],
+    });
     const fake = discord;
-    gateway = await startTestGateway({
+    const gateway = await startGatewayForTest(cleanups, {
       config: {
         channels: {
           discord: {

@@ -1,24 +1,13 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { createFakeDiscord, type FakeDiscord } from '../fakes/fake-discord.js';
-import { type FakeSlack, startFakeSlack } from '../fakes/fake-slack.js';
-import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
+import { describe, expect, it } from 'vitest';
+import { startDiscordForTest, startGatewayForTest, startSlackForTest } from '../helpers/channels.js';
+import { cleanupAfterEach } from '../helpers/teardown.js';
 
 /**
  * A gateway whose Slack or Discord token is refused: it says why in its log (the platform's
  * reason, not the token) and keeps serving the other channels.
  */
 
-let gateway: TestGateway | undefined;
-let slack: FakeSlack | undefined;
-let discord: FakeDiscord | undefined;
-afterEach(async () => {
-  await gateway?.dispose();
-  await slack?.close();
-  await discord?.close();
-  gateway = undefined;
-  slack = undefined;
-  discord = undefined;
-});
+const cleanups = cleanupAfterEach();
 
 /** The `msg` of every error line the gateway logged for `channel`. */
 function channelErrors(lines: string[], channel: string): string[] {
@@ -30,8 +19,8 @@ function channelErrors(lines: string[], channel: string): string[] {
 
 describe('refused channel credentials at start', () => {
   it('logs why Slack refused the bot token and still answers web chat', async () => {
-    slack = await startFakeSlack({ botToken: 'xoxb-right', appToken: 'xapp-right' });
-    gateway = await startTestGateway({
+    const slack = await startSlackForTest(cleanups, { botToken: 'xoxb-right', appToken: 'xapp-right' });
+    const gateway = await startGatewayForTest(cleanups, {
       config: {
         channels: {
           slack: { botToken: 'xoxb-wrong-5555', appToken: 'xapp-right', apiUrl: slack.apiUrl },
@@ -52,8 +41,8 @@ describe('refused channel credentials at start', () => {
   }, 30_000);
 
   it('logs why Discord refused the token and still answers web chat', async () => {
-    discord = await createFakeDiscord({ token: 'discord-right', guilds: [] });
-    gateway = await startTestGateway({
+    const discord = await startDiscordForTest(cleanups, { token: 'discord-right', guilds: [] });
+    const gateway = await startGatewayForTest(cleanups, {
       config: { channels: { discord: { token: 'discord-wrong-6666', apiBase: discord.apiBase } } },
     });
     expect(channelErrors(gateway.logLines, 'discord')).toContainEqual(

@@ -1,9 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { createFakeDiscord, type FakeDiscord } from '../fakes/fake-discord.js';
-import { type FakeSlack, startFakeSlack } from '../fakes/fake-slack.js';
-import { whoamiOnBoth } from '../helpers/channels.js';
-import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
+import { describe, expect, it } from 'vitest';
+import {
+  startDiscordForTest,
+  startGatewayForTest,
+  startSlackForTest,
+  whoamiOnBoth,
+} from '../helpers/channels.js';
 import { activeResources } from '../helpers/resources.js';
+import { cleanupAfterEach } from '../helpers/teardown.js';
 
 /**
  * Slack and Discord across restarts: each restart stops both adapters and starts them again on
@@ -16,23 +19,16 @@ const GUILD = '900000000000000301';
 const CHANNEL = '910000000000000301';
 const PLACE = { guildId: GUILD, channelId: CHANNEL, authorId: '930000000000000301' };
 
-let gateway: TestGateway | undefined;
-let slack: FakeSlack | undefined;
-let discord: FakeDiscord | undefined;
-afterEach(async () => {
-  await gateway?.dispose();
-  await slack?.close();
-  await discord?.close();
-  gateway = undefined;
-  slack = undefined;
-  discord = undefined;
-});
+const cleanups = cleanupAfterEach();
 
 describe('Slack and Discord across restarts', () => {
   it('ten restarts reconnect both, answer on both, and leak no sockets, timers or descriptors', async () => {
-    slack = await startFakeSlack();
-    discord = await createFakeDiscord({ token: TOKEN, guilds: [{ id: GUILD, channels: [CHANNEL] }] });
-    gateway = await startTestGateway({
+    const slack = await startSlackForTest(cleanups);
+    const discord = await startDiscordForTest(cleanups, {
+      token: TOKEN,
+      guilds: [{ id: GUILD, channels: [CHANNEL] }],
+    });
+    const gateway = await startGatewayForTest(cleanups, {
       config: {
         channels: {
           slack: { botToken: 'xoxb-lifecycle', appToken: 'xapp-lifecycle', apiUrl: slack.apiUrl },

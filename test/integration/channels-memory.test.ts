@@ -1,8 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { createFakeDiscord, type FakeDiscord } from '../fakes/fake-discord.js';
-import { type FakeSlack, startFakeSlack } from '../fakes/fake-slack.js';
-import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
+import { describe, expect, it } from 'vitest';
+import type { FakeSlack } from '../fakes/fake-slack.js';
+import { startDiscordForTest, startGatewayForTest, startSlackForTest } from '../helpers/channels.js';
+import type { TestGateway } from '../helpers/gateway.js';
 import { pollUntil } from '../helpers/process.js';
+import { cleanupAfterEach } from '../helpers/teardown.js';
 
 /**
  * What a channel remembers lives in the store (SQLite here), so a restart forgets neither the
@@ -16,21 +17,11 @@ const THREAD = '920000000000000501';
 const ALICE = '930000000000000501';
 const DISCORD_TOKEN = 'fake-discord-memory-token';
 
-let gateway: TestGateway | undefined;
-let slack: FakeSlack | undefined;
-let discord: FakeDiscord | undefined;
-afterEach(async () => {
-  await gateway?.dispose();
-  await slack?.close();
-  await discord?.close();
-  gateway = undefined;
-  slack = undefined;
-  discord = undefined;
-});
+const cleanups = cleanupAfterEach();
 
 async function slackGateway() {
-  slack = await startFakeSlack({ echoPosts: true });
-  gateway = await startTestGateway({
+  const slack = await startSlackForTest(cleanups, { echoPosts: true });
+  const gateway = await startGatewayForTest(cleanups, {
     config: {
       channels: { slack: { botToken: 'xoxb-memory', appToken: 'xapp-memory', apiUrl: slack.apiUrl } },
     },
@@ -93,11 +84,11 @@ describe('channel memory across a restart', () => {
   });
 
   it('Discord: an unmentioned message in a thread the bot took part in before the restart is heard', async () => {
-    discord = await createFakeDiscord({
+    const discord = await startDiscordForTest(cleanups, {
       token: DISCORD_TOKEN,
       guilds: [{ id: GUILD, channels: [CHANNEL], threads: [{ id: THREAD, parentId: CHANNEL }] }],
     });
-    gateway = await startTestGateway({
+    const gateway = await startGatewayForTest(cleanups, {
       config: { channels: { discord: { token: DISCORD_TOKEN, apiBase: discord.apiBase } } },
     });
     const fake = discord;

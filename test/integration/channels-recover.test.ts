@@ -1,8 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { createFakeDiscord, type FakeDiscord } from '../fakes/fake-discord.js';
-import { eventCallback, type FakeSlack, postSignedEvent, startFakeSlack } from '../fakes/fake-slack.js';
-import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
+import { describe, expect, it } from 'vitest';
+import { eventCallback, postSignedEvent } from '../fakes/fake-slack.js';
+import { startDiscordForTest, startGatewayForTest, startSlackForTest } from '../helpers/channels.js';
 import { pollUntil } from '../helpers/process.js';
+import { cleanupAfterEach } from '../helpers/teardown.js';
 
 /**
  * Channels that could not start recover by themselves: the real Bolt and discord.js against
@@ -17,17 +17,7 @@ const DISCORD_TOKEN = 'fake-discord-recover-token';
 /** Quick retries, so a test waits for the fake coming up rather than for a backoff. */
 const RECONNECT = { initialDelayMs: 20, maxDelayMs: 100 };
 
-let gateway: TestGateway | undefined;
-let slack: FakeSlack | undefined;
-let discord: FakeDiscord | undefined;
-afterEach(async () => {
-  await gateway?.dispose();
-  await slack?.close();
-  await discord?.close();
-  gateway = undefined;
-  slack = undefined;
-  discord = undefined;
-});
+const cleanups = cleanupAfterEach();
 
 /** An unauthenticated GET (health endpoints need no token). */
 async function getPublic(url: string): Promise<{ status: number; body: any; text: string }> {
@@ -38,8 +28,8 @@ async function getPublic(url: string): Promise<{ status: number; body: any; text
 
 describe('a channel that could not start', () => {
   it('Slack down at start: /healthz degraded naming slack, retried until it connects, then answers', async () => {
-    slack = await startFakeSlack({ down: true, echoPosts: true });
-    gateway = await startTestGateway({
+    const slack = await startSlackForTest(cleanups, { down: true, echoPosts: true });
+    const gateway = await startGatewayForTest(cleanups, {
       config: {
         channels: {
           slack: {
@@ -84,9 +74,9 @@ describe('a channel that could not start', () => {
   });
 
   it('Slack HTTP mode down at start: events are answered 503 (Slack delivers again) until it connects', async () => {
-    slack = await startFakeSlack({ down: true });
+    const slack = await startSlackForTest(cleanups, { down: true });
     const secret = 'recover-signing-secret';
-    gateway = await startTestGateway({
+    const gateway = await startGatewayForTest(cleanups, {
       config: {
         channels: {
           slack: {
@@ -116,12 +106,12 @@ describe('a channel that could not start', () => {
   });
 
   it('Discord down at start: retried until it connects, then answers', async () => {
-    discord = await createFakeDiscord({
+    const discord = await startDiscordForTest(cleanups, {
       token: DISCORD_TOKEN,
       guilds: [{ id: GUILD, channels: [CHANNEL] }],
       down: true,
     });
-    gateway = await startTestGateway({
+    const gateway = await startGatewayForTest(cleanups, {
       config: {
         channels: { discord: { token: DISCORD_TOKEN, apiBase: discord.apiBase, reconnect: RECONNECT } },
       },
@@ -147,8 +137,8 @@ describe('a channel that could not start', () => {
   }, 30_000);
 
   it('a refused Slack token is named as refused in /healthz and logged as a config problem', async () => {
-    slack = await startFakeSlack({ botToken: 'xoxb-the-right-one' });
-    gateway = await startTestGateway({
+    const slack = await startSlackForTest(cleanups, { botToken: 'xoxb-the-right-one' });
+    const gateway = await startGatewayForTest(cleanups, {
       config: {
         channels: {
           slack: {
@@ -173,8 +163,8 @@ describe('a channel that could not start', () => {
 
 describe('a channel that loses its platform after starting', () => {
   it('Slack: down for a while, named in /healthz meanwhile, then connected and answering again', async () => {
-    slack = await startFakeSlack();
-    gateway = await startTestGateway({
+    const slack = await startSlackForTest(cleanups);
+    const gateway = await startGatewayForTest(cleanups, {
       config: {
         channels: {
           slack: { botToken: 'xoxb-lost', appToken: 'xapp-lost', apiUrl: slack.apiUrl, reconnect: RECONNECT },
@@ -203,8 +193,11 @@ describe('a channel that loses its platform after starting', () => {
   }, 60_000);
 
   it('Discord: down for a while, named in /healthz meanwhile, then connected and answering again', async () => {
-    discord = await createFakeDiscord({ token: DISCORD_TOKEN, guilds: [{ id: GUILD, channels: [CHANNEL] }] });
-    gateway = await startTestGateway({
+    const discord = await startDiscordForTest(cleanups, {
+      token: DISCORD_TOKEN,
+      guilds: [{ id: GUILD, channels: [CHANNEL] }],
+    });
+    const gateway = await startGatewayForTest(cleanups, {
       config: {
         channels: { discord: { token: DISCORD_TOKEN, apiBase: discord.apiBase, reconnect: RECONNECT } },
       },
@@ -229,8 +222,11 @@ describe('a channel that loses its platform after starting', () => {
   }, 60_000);
 
   it('Discord: a connection closed for good (discord.js will not reconnect) is started again', async () => {
-    discord = await createFakeDiscord({ token: DISCORD_TOKEN, guilds: [{ id: GUILD, channels: [CHANNEL] }] });
-    gateway = await startTestGateway({
+    const discord = await startDiscordForTest(cleanups, {
+      token: DISCORD_TOKEN,
+      guilds: [{ id: GUILD, channels: [CHANNEL] }],
+    });
+    const gateway = await startGatewayForTest(cleanups, {
       config: {
         channels: { discord: { token: DISCORD_TOKEN, apiBase: discord.apiBase, reconnect: RECONNECT } },
       },

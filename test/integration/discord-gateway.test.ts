@@ -1,9 +1,9 @@
-import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { REDACTED } from '../../src/config/index.js';
-import { createFakeDiscord, type FakeDiscord } from '../fakes/fake-discord.js';
+import type { FakeDiscord } from '../fakes/fake-discord.js';
 import { startFakeOpenAIServer } from '../fakes/fake-openai-server.js';
-import { type FakeSlack, startFakeSlack } from '../fakes/fake-slack.js';
-import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
+import { startDiscordForTest, startGatewayForTest, startSlackForTest } from '../helpers/channels.js';
+import { cleanupAfterEach } from '../helpers/teardown.js';
 
 /**
  * Discord through the whole gateway (the real discord.js against the fake Discord), and one gateway
@@ -15,17 +15,7 @@ const GUILD = '900000000000000101';
 const CHANNEL = '910000000000000101';
 const ALICE = '930000000000000101';
 
-let gateway: TestGateway | undefined;
-let discord: FakeDiscord | undefined;
-let slack: FakeSlack | undefined;
-afterEach(async () => {
-  await gateway?.dispose();
-  await discord?.close();
-  await slack?.close();
-  gateway = undefined;
-  discord = undefined;
-  slack = undefined;
-});
+const cleanups = cleanupAfterEach();
 
 async function postedText(fake: FakeDiscord, predicate: (content: string) => boolean): Promise<string> {
   await expect
@@ -36,9 +26,12 @@ async function postedText(fake: FakeDiscord, predicate: (content: string) => boo
 
 describe('Discord through the gateway', () => {
   it('answers a mention as a reply, knows the owner by Discord id, next to Slack and the web chat', async () => {
-    discord = await createFakeDiscord({ token: TOKEN, guilds: [{ id: GUILD, channels: [CHANNEL] }] });
-    slack = await startFakeSlack();
-    gateway = await startTestGateway({
+    const discord = await startDiscordForTest(cleanups, {
+      token: TOKEN,
+      guilds: [{ id: GUILD, channels: [CHANNEL] }],
+    });
+    const slack = await startSlackForTest(cleanups);
+    const gateway = await startGatewayForTest(cleanups, {
       config: {
         owners: ['webchat:local', `discord:${ALICE}`],
         channels: {
@@ -95,8 +88,11 @@ describe('Discord through the gateway', () => {
   });
 
   it('answers /config get to an owner with secrets redacted and tells others it is for owners; posts the restart note where the owner asked', async () => {
-    discord = await createFakeDiscord({ token: TOKEN, guilds: [{ id: GUILD, channels: [CHANNEL] }] });
-    gateway = await startTestGateway({
+    const discord = await startDiscordForTest(cleanups, {
+      token: TOKEN,
+      guilds: [{ id: GUILD, channels: [CHANNEL] }],
+    });
+    const gateway = await startGatewayForTest(cleanups, {
       config: {
         owners: [`discord:${ALICE}`],
         channels: { discord: { token: TOKEN, apiBase: discord.apiBase } },
@@ -133,8 +129,11 @@ describe('Discord through the gateway', () => {
 
   it('routes by bindings: a Discord channel to its agent, the rest of the guild to another', async () => {
     const other = '910000000000000109';
-    discord = await createFakeDiscord({ token: TOKEN, guilds: [{ id: GUILD, channels: [CHANNEL, other] }] });
-    gateway = await startTestGateway({
+    const discord = await startDiscordForTest(cleanups, {
+      token: TOKEN,
+      guilds: [{ id: GUILD, channels: [CHANNEL, other] }],
+    });
+    const gateway = await startGatewayForTest(cleanups, {
       config: {
         agents: { main: {}, ops: {}, guild: {} },
         bindings: [
@@ -171,8 +170,11 @@ describe('Discord through the gateway', () => {
   it('answers a mention with the model, in a DM too, each in its own session', async () => {
     const model = await startFakeOpenAIServer();
     onTestFinished(() => model.close());
-    discord = await createFakeDiscord({ token: TOKEN, guilds: [{ id: GUILD, channels: [CHANNEL] }] });
-    gateway = await startTestGateway({
+    const discord = await startDiscordForTest(cleanups, {
+      token: TOKEN,
+      guilds: [{ id: GUILD, channels: [CHANNEL] }],
+    });
+    const gateway = await startGatewayForTest(cleanups, {
       config: {
         models: {
           fake: { provider: 'openai', model: 'fake-1', baseUrl: model.url, apiKey: 'sk-discord-model-01' },
