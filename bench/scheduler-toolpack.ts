@@ -59,11 +59,11 @@ async function main(): Promise<void> {
       configuredId: 'scheduler',
       configPath: path.join(REPO_ROOT, 'gateway.jsonc'),
     });
-    if (!loaded.ok) throw new Error(`scheduler toolpack refused: ${JSON.stringify(loaded.problems)}`);
+    if (!loaded.ok) throw new Error(`scheduler toolpack refused: ${JSON.stringify(loaded.error)}`);
     let delivered = 0;
     let lastDeliveredAt = 0;
     const host = createControllerHost({
-      toolpack: loaded.toolpack,
+      toolpack: loaded.value,
       store: createProjectStore({
         toolpackId: 'scheduler',
         stateDir: dir,

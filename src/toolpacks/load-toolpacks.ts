@@ -63,20 +63,20 @@ export async function loadToolpacks(options: LoadToolpacksOptions): Promise<Load
     }
     const result = results[index] as ToolpackManifestResult;
     if (!result.ok) {
-      loaded.problems.push(...result.problems);
+      loaded.problems.push(...result.error);
       return;
     }
     // Named as the operator wrote the path, like the manifest's own problems.
     const file = path.join(path.resolve(path.dirname(configPath), entry.path), MANIFEST_FILE);
-    const conflicts = claimConflicts(result.toolpack, file, idOwners, toolOwners);
+    const conflicts = claimConflicts(result.value, file, idOwners, toolOwners);
     if (conflicts.length > 0) {
       loaded.problems.push(...conflicts);
       return;
     }
-    const description = `toolpack "${result.toolpack.id}" (${file})`;
-    idOwners.set(result.toolpack.id, description);
-    for (const tool of result.toolpack.tools) toolOwners.set(tool.name, description);
-    loaded.toolpacks.push(result.toolpack);
+    const description = `toolpack "${result.value.id}" (${file})`;
+    idOwners.set(result.value.id, description);
+    for (const tool of result.value.tools) toolOwners.set(tool.name, description);
+    loaded.toolpacks.push(result.value);
   });
   return loaded;
 }

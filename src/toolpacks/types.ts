@@ -1,3 +1,4 @@
+import type { Result } from '../errors/index.js';
 import type { ManifestWebuiEntry } from './manifest-schema.js';
 
 /**
@@ -70,6 +71,5 @@ export interface LoadedToolpack {
   webui: LoadedWebuiEntry[];
 }
 
-export type ToolpackManifestResult =
-  | { ok: true; toolpack: LoadedToolpack }
-  | { ok: false; problems: ToolpackProblem[] };
+/** The toolpack, or every problem of the last stage of checks it reached. */
+export type ToolpackManifestResult = Result<LoadedToolpack, ToolpackProblem[]>;

@@ -1,5 +1,6 @@
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { fail, ok } from '../errors/index.js';
 import { checkEntries, parseManifest } from './manifest-content.js';
 import { MANIFEST_FILE } from './manifest-schema.js';
 import { checkModulePath, HTTP_URL } from './module-path.js';
@@ -25,7 +26,7 @@ export async function loadToolpackManifest(
   options: LoadToolpackManifestOptions,
 ): Promise<ToolpackManifestResult> {
   const { configPath } = options;
-  const failed = (problems: ToolpackProblem[]): ToolpackManifestResult => ({ ok: false, problems });
+  const failed = (problems: ToolpackProblem[]): ToolpackManifestResult => fail(problems);
 
   if (HTTP_URL.test(options.directory)) {
     const message = `toolpack path "${options.directory}" is a URL; toolpacks are local directories`;
@@ -72,25 +73,22 @@ export async function loadToolpackManifest(
     return failed(problems);
   }
 
-  return {
-    ok: true,
-    toolpack: {
-      id: manifest.id,
-      directory,
-      manifestFile: path.join(directory, MANIFEST_FILE),
-      ...(runner.value === undefined ? {} : { runnerModule: runner.value }),
-      controllerModule: controller.value,
-      tools: manifest.tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })),
-      webui: (manifest.webui ?? []).map(({ id, title, description, kind, inputSchema, submitLabel }) => ({
-        id,
-        title,
-        kind,
-        ...(description === undefined ? {} : { description }),
-        ...(inputSchema === undefined ? {} : { inputSchema }),
-        ...(submitLabel === undefined ? {} : { submitLabel }),
-      })),
-    },
-  };
+  return ok({
+    id: manifest.id,
+    directory,
+    manifestFile: path.join(directory, MANIFEST_FILE),
+    ...(runner.value === undefined ? {} : { runnerModule: runner.value }),
+    controllerModule: controller.value,
+    tools: manifest.tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })),
+    webui: (manifest.webui ?? []).map(({ id, title, description, kind, inputSchema, submitLabel }) => ({
+      id,
+      title,
+      kind,
+      ...(description === undefined ? {} : { description }),
+      ...(inputSchema === undefined ? {} : { inputSchema }),
+      ...(submitLabel === undefined ? {} : { submitLabel }),
+    })),
+  });
 }
 
 async function realDirectory(written: string): Promise<string | { reason: string }> {

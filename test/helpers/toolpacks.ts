@@ -15,6 +15,6 @@ export async function loadToolpackFixture(directory: string, configuredId?: stri
     configPath: path.join(path.dirname(directory), 'gateway.jsonc'),
     ...(configuredId === undefined ? {} : { configuredId }),
   });
-  if (!loaded.ok) throw new Error(`toolpack ${directory} did not load: ${JSON.stringify(loaded.problems)}`);
-  return loaded.toolpack;
+  if (!loaded.ok) throw new Error(`toolpack ${directory} did not load: ${JSON.stringify(loaded.error)}`);
+  return loaded.value;
 }

@@ -113,8 +113,8 @@ describe('bad toolpack fixtures', () => {
     });
     expect(result.ok).toBe(false);
     if (result.ok) return;
-    expect(result.problems.map((problem) => problem.rule)).toEqual([rule]);
-    const [problem] = result.problems;
+    expect(result.error.map((problem) => problem.rule)).toEqual([rule]);
+    const [problem] = result.error;
     expect(problem?.file).toBe(path.join(workspace, 'bad-toolpacks', name, MANIFEST_FILE));
     expect(problem?.message).not.toBe('');
   });
@@ -136,10 +136,10 @@ describe('bad toolpack fixtures', () => {
     expect(result.ok).toBe(true);
     if (!result.ok) return;
     const directory = await realpath(path.join(workspace, 'bad-toolpacks', GOOD));
-    expect(result.toolpack).toMatchObject({ id: GOOD, directory, tools: [] });
-    expect(result.toolpack.runnerModule).toBeUndefined();
-    expect(result.toolpack.controllerModule).toBe(path.join(directory, 'controller.mjs'));
-    expect(result.toolpack.webui.map((entry) => [entry.id, entry.kind])).toEqual([
+    expect(result.value).toMatchObject({ id: GOOD, directory, tools: [] });
+    expect(result.value.runnerModule).toBeUndefined();
+    expect(result.value.controllerModule).toBe(path.join(directory, 'controller.mjs'));
+    expect(result.value.webui.map((entry) => [entry.id, entry.kind])).toEqual([
       ['notes.list', 'panel'],
       ['notes.add', 'action'],
     ]);
@@ -155,7 +155,7 @@ describe('a single toolpack', () => {
     });
     expect(result.ok).toBe(true);
     if (!result.ok) return;
-    expect(result.toolpack).toEqual({
+    expect(result.value).toEqual({
       id: 'review-tools',
       directory: reviewTools,
       manifestFile: path.join(reviewTools, MANIFEST_FILE),
@@ -192,7 +192,7 @@ describe('a single toolpack', () => {
       [`./bad-toolpacks/${GOOD}/controller.mjs`, 'directory-missing'],
     ] as const) {
       const result = await loadToolpackManifest({ directory, configuredId: 'review-tools', configPath });
-      expect(result.ok ? [] : result.problems).toEqual([
+      expect(result.ok ? [] : result.error).toEqual([
         { file: configPath, rule, message: expect.any(String) },
       ]);
     }
@@ -210,9 +210,9 @@ describe('a single toolpack', () => {
     expect(result.ok).toBe(true);
     if (!result.ok) return;
     const directory = await realpath(path.join(workspace, 'lenient'));
-    expect(result.toolpack.runnerModule).toBe(path.join(directory, 'runner.mjs'));
-    expect(result.toolpack.tools).toEqual([tool('lenient.run')]);
-    expect(result.toolpack.webui).toEqual([{ id: 'lenient.panel', title: 'Panel', kind: 'panel' }]);
+    expect(result.value.runnerModule).toBe(path.join(directory, 'runner.mjs'));
+    expect(result.value.tools).toEqual([tool('lenient.run')]);
+    expect(result.value.webui).toEqual([{ id: 'lenient.panel', title: 'Panel', kind: 'panel' }]);
   });
 
   it('follows symlinks: inside the directory is fine, a linked folder leading out is not', async () => {
@@ -221,7 +221,7 @@ describe('a single toolpack', () => {
     await writeFile(path.join(workspace, 'linked/real-impl/controller.mjs'), 'export default () => ({});\n');
     await symlink(path.join(workspace, 'linked/real-impl'), path.join(workspace, 'linked/pack/impl'));
     const escaped = await loadToolpackManifest({ directory: 'linked/pack', configPath });
-    expect(escaped.ok ? [] : escaped.problems.map((problem) => [problem.rule, problem.pointer])).toEqual([
+    expect(escaped.ok ? [] : escaped.error.map((problem) => [problem.rule, problem.pointer])).toEqual([
       ['path-symlink-escape', '/controller'],
     ]);
 
@@ -231,16 +231,14 @@ describe('a single toolpack', () => {
       JSON.stringify({ id: 'linked', tools: [] }),
     );
     const aliased = await loadToolpackManifest({ directory: 'linked/alias', configPath });
-    expect(aliased.ok && aliased.toolpack.directory).toBe(
-      await realpath(path.join(workspace, 'linked/pack')),
-    );
+    expect(aliased.ok && aliased.value.directory).toBe(await realpath(path.join(workspace, 'linked/pack')));
   });
 
   it('refuses "." and ".." as toolpack and WebUI ids, naming the rule', async () => {
     for (const id of ['.', '..']) {
       await writeToolpack(`dots-${id.length}`, { id, tools: [] });
       const result = await loadToolpackManifest({ directory: `dots-${id.length}`, configPath });
-      expect(result.ok ? [] : result.problems).toEqual([
+      expect(result.ok ? [] : result.error).toEqual([
         {
           file: path.join(workspace, `dots-${id.length}`, MANIFEST_FILE),
           rule: 'id-dot-segment',
@@ -254,7 +252,7 @@ describe('a single toolpack', () => {
         webui: [{ id, title: 'Up', kind: 'panel' }],
       });
       const entry = await loadToolpackManifest({ directory: `dots-webui-${id.length}`, configPath });
-      expect(entry.ok ? [] : entry.problems.map((problem) => [problem.rule, problem.message])).toEqual([
+      expect(entry.ok ? [] : entry.error.map((problem) => [problem.rule, problem.message])).toEqual([
         ['webui-id-invalid', expect.stringContaining(`WebUI entry id "${id}" is a path segment`)],
       ]);
     }
@@ -268,14 +266,14 @@ describe('a single toolpack', () => {
       directory: 'bad-toolpacks/manifest-too-large',
       configPath,
     });
-    expect(large.ok ? '' : large.problems[0]?.message).toMatch(
+    expect(large.ok ? '' : large.error[0]?.message).toMatch(
       /^suzumio\.toolpack\.json is \d+ bytes; a manifest may have at most 1048576 bytes \(1 MiB\), so it is not read$/,
     );
     const linked = await loadToolpackManifest({
       directory: 'bad-toolpacks/manifest-symlink-escape',
       configPath,
     });
-    expect(linked.ok ? '' : linked.problems[0]?.message).toBe(
+    expect(linked.ok ? '' : linked.error[0]?.message).toBe(
       `${MANIFEST_FILE} is a symlink to ${await realpath(path.join(workspace, 'outside', MANIFEST_FILE))}, outside the toolpack directory; the manifest must live in the toolpack`,
     );
     // A manifest linked from inside the directory is read.
@@ -295,7 +293,7 @@ describe('a single toolpack', () => {
       tools: [tool('several.a'), tool('several.a'), { ...tool('several.b'), inputSchema: { type: 'array' } }],
     });
     const result = await loadToolpackManifest({ directory: 'several', configuredId: 'other', configPath });
-    expect(result.ok ? [] : result.problems.map((problem) => [problem.rule, problem.pointer])).toEqual([
+    expect(result.ok ? [] : result.error.map((problem) => [problem.rule, problem.pointer])).toEqual([
       ['id-mismatch', '/id'],
       ['module-extension', '/runner'],
       ['tool-duplicate-in-manifest', '/tools/1/name'],
