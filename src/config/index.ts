@@ -4,6 +4,7 @@ export {
   type ConfigEditorOptions,
   type ConfigEditRequest,
   type ConfigEditResult,
+  type ConfigSnapshot,
   createConfigEditor,
   STALE_HASH_ERROR,
 } from './config-editor.js';

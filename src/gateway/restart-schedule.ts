@@ -1,4 +1,5 @@
 import type { Logger } from '../logging/index.js';
+import type { ScheduledRestart } from '../tools/index.js';
 import type { RestartPromises } from './restart-promises.js';
 import type { RestartIntent, RestartNoteRequest } from './restart-sentinel.js';
 
@@ -15,14 +16,8 @@ export interface RestartRequest {
   note?: RestartNoteRequest;
 }
 
-export interface ScheduledRestart {
-  status: 'scheduled';
-  /** How long from now until the restart (the earliest requested time wins). */
-  delayMs: number;
-  reason: string;
-  /** True when this request joined a restart that was already scheduled. */
-  coalesced: boolean;
-}
+/** The answer to a request: declared with the port the gateway tool and commands call. */
+export type { ScheduledRestart };
 
 export interface RestartScheduleOptions {
   notes: RestartPromises;

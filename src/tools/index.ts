@@ -1,14 +1,19 @@
 export { BUILTIN_TOOLS } from './builtin/index.js';
+export type {
+  ConfigEditOutcome,
+  ConfigView,
+  ConfigWritten,
+  GatewayControl,
+  GatewayEditRequest,
+  GatewayRestartRequest,
+  ScheduledRestart,
+} from './gateway-control.js';
 export { createAllowlist, OWNER_ONLY_REFUSAL, type ToolPolicy } from './policy.js';
 export { createToolRegistry, type ToolRegistry } from './registry.js';
 export { buildSubagentList, latestRunPerChild, type SubagentList } from './subagents/list-view.js';
 export { runSubagentsAction, type SubagentsActionInput } from './subagents/subagents-actions.js';
 export { type TurnScope, turnScope } from './turn-scope.js';
 export type {
-  GatewayControl,
-  GatewayEditRequest,
-  GatewayRestartRequest,
-  GatewayResult,
   SessionDetails,
   SessionSummary,
   SessionsService,

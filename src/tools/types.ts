@@ -1,6 +1,6 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { Logger } from '../logging/index.js';
-import type { DeliveryRoute } from '../messages/index.js';
+import type { GatewayControl } from './gateway-control.js';
 import type { SubagentsService } from './subagents/service.js';
 import type { TurnScope } from './turn-scope.js';
 
@@ -42,48 +42,6 @@ export interface SessionsService {
   /** Sessions of one agent, most recently active first. */
   list(options: { agentId: string; limit: number }): Promise<SessionSummary[]>;
   details(sessionKey: string): Promise<SessionDetails | undefined>;
-}
-
-/** What the `gateway` tool and the owner chat commands return: JSON for the model, text for chat. */
-export type GatewayResult = { ok: true; result: unknown } | { ok: false; error: string };
-
-export interface GatewayEditRequest {
-  /** The new config (config.apply) or a merge patch (config.patch), as JSON or JSON5 text. */
-  raw: string;
-  baseHash: string;
-  note?: string | undefined;
-  /** The session whose chat gets the note after the restart. */
-  sessionKey: string;
-  /** That session's chat, when the caller knows it (its own session may have no record yet). */
-  route?: DeliveryRoute | undefined;
-  restartDelayMs?: number | undefined;
-  /** Sender id of the owner, for the audit log. */
-  actor: string;
-  /** `tool` refuses changes to protected paths (owners, secrets, URLs, …) and unlisted removals; `command` (an owner typing) may change anything. */
-  via: 'tool' | 'command';
-  /** Paths whose value the edit replaces whole and where removing keys or array items is intended. */
-  replacePaths?: readonly string[] | undefined;
-}
-
-export interface GatewayRestartRequest {
-  delayMs?: number | undefined;
-  reason?: string | undefined;
-  note?: string | undefined;
-  sessionKey: string;
-  route?: DeliveryRoute | undefined;
-  actor: string;
-}
-
-/** The gateway as owner-only tools and commands see it; built by the composition root. */
-export interface GatewayControl {
-  /** The config file with every secret replaced by a placeholder: `{ hash, config, path }`. */
-  configGet(): Promise<GatewayResult>;
-  /** The schema node at a dot path (`[n]` for array items) and its children. */
-  schemaLookup(path: string): GatewayResult;
-  /** Validates, writes (atomic, backup, audit) and schedules a restart whose note reaches `sessionKey`. */
-  configEdit(action: 'config.patch' | 'config.apply', request: GatewayEditRequest): Promise<GatewayResult>;
-  /** Refused when `commands.restart` is false. */
-  restart(request: GatewayRestartRequest): Promise<GatewayResult>;
 }
 
 /** The services tools may use. Later issues add toolpacks. */

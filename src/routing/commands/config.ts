@@ -1,5 +1,4 @@
 import { parseConfigPath } from '../../config/index.js';
-import type { GatewayResult } from '../../tools/index.js';
 import type { ChatCommand, CommandContext } from './types.js';
 
 const USAGE =
@@ -20,7 +19,7 @@ export const configCommand: ChatCommand = {
         return showConfig(context, rest.trim());
       case 'schema': {
         const lookup = context.gateway.schemaLookup(rest.trim());
-        return lookup.ok ? code(lookup.result) : `Refused: ${lookup.error}`;
+        return lookup.ok ? code(lookup.value) : `Refused: ${lookup.error}`;
       }
       case 'patch':
       case 'apply':
@@ -34,18 +33,12 @@ export const configCommand: ChatCommand = {
 async function showConfig(context: CommandContext, path: string): Promise<string> {
   const snapshot = await context.gateway.configGet();
   if (!snapshot.ok) return `Refused: ${snapshot.error}`;
-  const {
-    hash,
-    config,
-    path: file,
-    errors,
-  } = snapshot.result as {
-    hash: string;
-    config: unknown;
-    path: string;
-    errors?: string[];
-  };
-  if (errors) return `${file} (hash ${hash}) does not load, so it is not shown:\n${errors.join('\n')}`;
+  const view = snapshot.value;
+  const { hash, path: file } = view;
+  if (!('config' in view)) {
+    return `${file} (hash ${hash}) does not load, so it is not shown:\n${view.errors.join('\n')}`;
+  }
+  const { config } = view;
   if (path === '') return `${file} (hash ${hash})\n${code(config)}`;
   const parsed = parseConfigPath(path);
   if (!parsed.ok) return `Refused: ${parsed.error}`;
@@ -60,9 +53,9 @@ async function edit(context: CommandContext, subcommand: 'patch' | 'apply', raw:
   if (raw === '') return `Usage: /config ${subcommand} <json>`;
   const snapshot = await context.gateway.configGet();
   if (!snapshot.ok) return `Refused: ${snapshot.error}`;
-  const result: GatewayResult = await context.gateway.configEdit(`config.${subcommand}`, {
+  const result = await context.gateway.configEdit(`config.${subcommand}`, {
     raw,
-    baseHash: (snapshot.result as { hash: string }).hash,
+    baseHash: snapshot.value.hash,
     note: `/config ${subcommand} by ${context.message.senderId}`,
     sessionKey: context.sessionKey,
     route: context.route,
@@ -70,18 +63,14 @@ async function edit(context: CommandContext, subcommand: 'patch' | 'apply', raw:
     via: 'command',
   });
   if (!result.ok) return `Refused: ${result.error}`;
-  const outcome = result.result as {
-    changed: boolean;
-    changedPaths?: string[];
-    restart?: { delayMs: number; scheduled?: false; reason?: string };
-  };
+  const outcome = result.value;
   if (!outcome.changed) return 'Nothing to change: the config already says that.';
-  if (outcome.restart?.scheduled === false) {
-    const reason = outcome.restart.reason ?? '';
-    return `Changed ${outcome.changedPaths?.join(', ')}. Not restarting: ${reason.charAt(0).toLowerCase()}${reason.slice(1, -1)}; the change applies at the next start.`;
+  if ('restartNeeded' in outcome) {
+    const { reason } = outcome.restart;
+    return `Changed ${outcome.changedPaths.join(', ')}. Not restarting: ${reason.charAt(0).toLowerCase()}${reason.slice(1, -1)}; the change applies at the next start.`;
   }
-  const seconds = Math.round((outcome.restart?.delayMs ?? 0) / 100) / 10;
-  return `Changed ${outcome.changedPaths?.join(', ')}. Restarting in ${seconds} s; I will post here when I am back.`;
+  const seconds = Math.round(outcome.restart.delayMs / 100) / 10;
+  return `Changed ${outcome.changedPaths.join(', ')}. Restarting in ${seconds} s; I will post here when I am back.`;
 }
 
 /**

@@ -14,7 +14,7 @@ export const restartCommand: ChatCommand = {
       actor: message.senderId,
     });
     if (!result.ok) return result.error;
-    const { delayMs } = result.result as { delayMs: number };
+    const { delayMs } = result.value;
     return `Restarting in ${Math.round(delayMs / 100) / 10} s; I will post here when I am back.`;
   },
 };

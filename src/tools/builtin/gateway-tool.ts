@@ -1,6 +1,10 @@
-import { Type } from '@sinclair/typebox';
+import { type Static, Type } from '@sinclair/typebox';
 import { StringEnum } from '../../config/index.js';
-import type { GatewayResult, Tool } from '../types.js';
+import { fail, type Result } from '../../errors/index.js';
+import type { Tool, ToolContext } from '../types.js';
+
+/** What the tool returns to the model: the action's payload as `result`, or why it was refused. */
+type GatewayToolOutput = { ok: true; result: unknown } | { ok: false; error: string };
 
 const GatewayParameters = Type.Object(
   {
@@ -75,45 +79,53 @@ export const gatewayTool: Tool<typeof GatewayParameters> = {
     'Inspect and change the gateway config, or restart the gateway (owners only). Before editing, call config.get for the current hash and config.schema.lookup with the exact dot path you will change. Prefer config.patch (a partial change); use config.apply only to replace the whole config. Both validate the change, write it and restart the gateway (unless commands.restart is false: then the result says restartNeeded). You cannot change owners, http, commands, channels being added, removed or enabled, secrets, URLs (`format: uri`: where secrets are sent), paths marked `x-tool-protected` in config.schema.lookup, add local or shell toolpacks, or add `${ENV}` references: ask an owner to use /config. Always pass `note`: it is posted to the chat after the restart.',
   parameters: GatewayParameters,
   ownerOnly: true,
-  async execute(input, context): Promise<GatewayResult> {
-    const gateway = context.services.gateway;
-    const sessionKey = input.sessionKey ?? context.sessionKey;
-    // The caller's own session may have no record yet; its route is known here.
-    const route = input.sessionKey === undefined ? context.route : undefined;
-    switch (input.action) {
-      case 'config.get':
-        return gateway.configGet();
-      case 'config.schema.lookup':
-        return gateway.schemaLookup(input.path ?? '');
-      case 'config.patch':
-      case 'config.apply':
-        if (input.raw === undefined) return { ok: false, error: `${input.action} needs raw` };
-        if (input.baseHash === undefined) {
-          return {
-            ok: false,
-            error: `${input.action} needs baseHash: call config.get first and pass its hash`,
-          };
-        }
-        return gateway.configEdit(input.action, {
-          raw: input.raw,
-          baseHash: input.baseHash,
-          note: input.note,
-          sessionKey,
-          route,
-          restartDelayMs: input.restartDelayMs,
-          replacePaths: input.replacePaths,
-          actor: context.senderId,
-          via: 'tool',
-        });
-      case 'restart':
-        return gateway.restart({
-          delayMs: input.delayMs,
-          reason: input.reason,
-          note: input.note,
-          sessionKey,
-          route,
-          actor: context.senderId,
-        });
-    }
+  async execute(input, context): Promise<GatewayToolOutput> {
+    return toModelJson(await runAction(input, context));
   },
 };
+
+function toModelJson(outcome: Result<unknown>): GatewayToolOutput {
+  return outcome.ok ? { ok: true, result: outcome.value } : { ok: false, error: outcome.error };
+}
+
+async function runAction(
+  input: Static<typeof GatewayParameters>,
+  context: ToolContext,
+): Promise<Result<unknown>> {
+  const gateway = context.services.gateway;
+  const sessionKey = input.sessionKey ?? context.sessionKey;
+  // The caller's own session may have no record yet; its route is known here.
+  const route = input.sessionKey === undefined ? context.route : undefined;
+  switch (input.action) {
+    case 'config.get':
+      return gateway.configGet();
+    case 'config.schema.lookup':
+      return gateway.schemaLookup(input.path ?? '');
+    case 'config.patch':
+    case 'config.apply':
+      if (input.raw === undefined) return fail(`${input.action} needs raw`);
+      if (input.baseHash === undefined) {
+        return fail(`${input.action} needs baseHash: call config.get first and pass its hash`);
+      }
+      return gateway.configEdit(input.action, {
+        raw: input.raw,
+        baseHash: input.baseHash,
+        note: input.note,
+        sessionKey,
+        route,
+        restartDelayMs: input.restartDelayMs,
+        replacePaths: input.replacePaths,
+        actor: context.senderId,
+        via: 'tool',
+      });
+    case 'restart':
+      return gateway.restart({
+        delayMs: input.delayMs,
+        reason: input.reason,
+        note: input.note,
+        sessionKey,
+        route,
+        actor: context.senderId,
+      });
+  }
+}
