@@ -2,10 +2,32 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Process and browser tests start servers and child processes; keep the 2-core machine from oversubscribing.
     maxWorkers: 2,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['test/unit/**/*.test.ts'],
+          // Unit files start no server, process or gateway and count nothing the process holds, so they
+          // share a process per worker: each file then costs its tests, not another import of src/
+          // (16 files: 31 s → 11 s). `unit-setup.ts` puts back timers, mocks and stubs after each file.
+          isolate: false,
+          setupFiles: ['test/helpers/unit-setup.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          // Each file in its own process: these start gateways, fakes and children, and several count
+          // the sockets, timers and descriptors of the whole process before and after.
+          include: ['test/integration/**/*.test.ts', 'test/e2e/**/*.test.ts'],
+        },
+      },
+    ],
   },
 });
