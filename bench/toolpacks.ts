@@ -1,6 +1,5 @@
 import path from 'node:path';
-import { reservedToolNames } from '../src/gateway/toolpack-check.js';
-import { type LoadedToolpack, loadToolpacks } from '../src/toolpacks/index.js';
+import { type LoadedToolpack, loadToolpacks, reservedToolNames } from '../src/toolpacks/index.js';
 import { startTestGateway } from '../test/helpers/gateway.js';
 import { makeTempDir, removeDir } from '../test/helpers/machine.js';
 import { percentile } from './load.js';

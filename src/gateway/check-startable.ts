@@ -10,10 +10,14 @@ import {
 } from '../config/index.js';
 import { ConfigError, type ConfigIssue } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
-import type { LoadToolpacksResult, ToolpackProblem } from '../toolpacks/index.js';
+import {
+  describeProblem,
+  type LoadToolpacksResult,
+  loadConfiguredToolpacks,
+  type ToolpackProblem,
+} from '../toolpacks/index.js';
 import { type ChannelCheckScope, checkChannels } from './check-channels.js';
 import { checkState } from './check-state.js';
-import { describeProblem, loadConfiguredToolpacks } from './toolpack-check.js';
 
 /** Who wants to know: an edit (by the model's tool, an owner's command, the shell CLI) or a start. */
 export type StartCheckVia = ConfigEditRequest['via'] | 'restart' | 'start' | 'doctor';

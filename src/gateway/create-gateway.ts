@@ -27,7 +27,12 @@ import {
 } from '../signals/index.js';
 import { createStore, type Store } from '../store/index.js';
 import { createSubagentManager, type SubagentManager } from '../subagents/index.js';
-import { createToolpacks, type ToolpackProblem, type Toolpacks } from '../toolpacks/index.js';
+import {
+  createToolpacks,
+  loadConfiguredToolpacks,
+  type ToolpackProblem,
+  type Toolpacks,
+} from '../toolpacks/index.js';
 import type { Tool } from '../tools/index.js';
 import { buildAgentRunner } from './build-agent-runner.js';
 import { createChannels, type GatewayChannels } from './build-channels.js';
@@ -40,7 +45,6 @@ import { createRestartNotes } from './restart-note.js';
 import { createRestartSentinel } from './restart-sentinel.js';
 import { createSessionsView } from './session-views.js';
 import { makeStateDirPrivate } from './state-dir.js';
-import { loadConfiguredToolpacks } from './toolpack-check.js';
 import { createTurnPort, type TurnPort } from './turn-port.js';
 
 /** What an embedder (or a test) may add to a gateway. */

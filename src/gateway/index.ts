@@ -3,7 +3,7 @@
 export type { ChannelCredentialCheck } from '../channels/index.js';
 export { type HookHealth, parseRoute } from '../signals/index.js';
 export { describeStoreUrl, probeRedisWithoutPassword } from '../store/index.js';
-export { describeRunnerSandbox } from '../toolpacks/index.js';
+export { describeProblem, describeRunnerSandbox, loadConfiguredToolpacks } from '../toolpacks/index.js';
 export {
   checkStartable,
   describeIssues,
@@ -25,4 +25,3 @@ export { resolveHttpToken } from './http-token.js';
 export { recordShellNote, type ShellNote } from './restart-promises.js';
 export { installSignalHandlers } from './signals.js';
 export { makeStateDirPrivate, PRIVATE_UMASK } from './state-dir.js';
-export { describeProblem, loadConfiguredToolpacks } from './toolpack-check.js';

@@ -2,6 +2,7 @@ export { type ActivationRegistry, createActivationRegistry } from './activations
 export { createCoreTools } from './builtin/core.js';
 export { type BuiltinToolpackOptions, createBuiltinToolpackTools, workspaceFor } from './builtin/index.js';
 export { BUILTIN_TOOLPACK_TOOLS } from './builtin-names.js';
+export { loadConfiguredToolpacks, reservedToolNames } from './configured-toolpacks.js';
 export {
   type ControllerAgent,
   type ControllerHost,

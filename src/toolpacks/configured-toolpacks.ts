@@ -1,10 +1,8 @@
 import path from 'node:path';
 import { type Config, DEFAULT_CONFIG_PATH, defaultToolpackEntries } from '../config/index.js';
-import { BUILTIN_TOOLPACK_TOOLS, type LoadToolpacksResult, loadToolpacks } from '../toolpacks/index.js';
 import { BUILTIN_TOOLS } from '../tools/index.js';
-
-export { defaultToolpackEntries, PACKAGED_TOOLPACKS_DIR } from '../config/index.js';
-export { describeProblem } from '../toolpacks/index.js';
+import { BUILTIN_TOOLPACK_TOOLS } from './builtin-names.js';
+import { type LoadToolpacksResult, loadToolpacks } from './load-toolpacks.js';
 
 /** Tool names no toolpack may take: the gateway's own tools and every built-in toolpack's. */
 export function reservedToolNames(): string[] {
