@@ -17,7 +17,7 @@ import {
   type SubagentsService,
   type Tool,
 } from '../tools/index.js';
-import type { GatewayExtensions } from './create-gateway.js';
+import type { GatewayExtensions } from './gateway-types.js';
 import { createSessionsService } from './session-views.js';
 import type { TurnPort } from './turn-port.js';
 

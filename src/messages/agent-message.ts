@@ -8,7 +8,11 @@
 export const PRIORITIES = ['P0', 'P1', 'P2', 'P3'] as const;
 export type Priority = (typeof PRIORITIES)[number];
 
-/** The priority of a signal recorded without one. */
+/**
+ * The priority of a signal recorded without one. Two entry points keep their own documented
+ * default, as behaviour: a toolpack's `store.sendMessage` sends P3 (as in Suzumio) and the
+ * model's `messages.send` offers P1 (its schema's default, model-facing).
+ */
 export const DEFAULT_PRIORITY: Priority = 'P2';
 
 /** Sort key: 0 for P0 … 3 for P3; anything else sorts with P3. */

@@ -1,0 +1,75 @@
+import { createRouter } from '../routing/index.js';
+import { createSubagentRegistry } from '../sessions/index.js';
+import type { SignalDelivery } from '../signals/index.js';
+import { createSubagentManager } from '../subagents/index.js';
+import type { Toolpacks } from '../toolpacks/index.js';
+import { buildAgentRunner } from './build-agent-runner.js';
+import { buildGatewayControl } from './build-control.js';
+import type { Base } from './gateway-types.js';
+import type { TurnPort } from './turn-port.js';
+
+/** The gateway control, the sub-agents, the agent runner and the router that runs its turns. */
+export async function buildTurns(
+  base: Base,
+  parts: {
+    turns: TurnPort;
+    signals: SignalDelivery;
+    toolpacks: Toolpacks;
+    secrets: readonly string[];
+    scrub(text: string): string;
+  },
+) {
+  const { options, config, logger, store, sessions, runs, configPath } = base;
+  const { loaded } = options;
+  const gateway = buildGatewayControl({
+    loaded,
+    stateDir: base.stateDir,
+    environment: options.environment,
+    toolpackProblems: parts.toolpacks.problems,
+    scrub: parts.scrub,
+    sessions,
+    scheduleRestart: options.scheduleRestart,
+    logger,
+  });
+  const subagents = createSubagentManager({
+    config,
+    registry: createSubagentRegistry({ store }),
+    sessions,
+    runs,
+    turns: parts.turns,
+    store,
+    logger: logger.child({ component: 'subagents' }),
+  });
+  base.running.subagents = subagents;
+  const agentRunner = await buildAgentRunner({
+    config,
+    configPath,
+    extensions: options,
+    sessions,
+    runs,
+    builtinToolpacks: parts.toolpacks.builtins,
+    toolpackTools: parts.toolpacks.tools,
+    sendMessage: parts.signals.send,
+    turns: parts.turns,
+    gateway,
+    subagents,
+    stateDir: base.stateDir,
+    logger,
+  });
+  const router = createRouter({
+    config,
+    configFile: { path: loaded.path, hash: loaded.hash },
+    sessions,
+    store,
+    runner: options.createRunner?.({ configPath }) ?? agentRunner,
+    logger,
+    startedAt: options.startedAt,
+    secrets: [...parts.secrets],
+    gateway,
+    subagents: () => subagents,
+    deliver: base.channels.deliver,
+    deliverDelta: base.channels.deliverDelta,
+  });
+  base.running.router = router;
+  return { router, subagents };
+}

@@ -1,0 +1,87 @@
+import type { ModelProvider, ProviderOptions, TurnRunner } from '../agents/index.js';
+import type { ChannelSupervisor } from '../channels/index.js';
+import type { Config, LoadedConfig } from '../config/index.js';
+import type { HttpServer } from '../http/index.js';
+import type { Logger, LoggerHandle } from '../logging/index.js';
+import type { Router } from '../routing/index.js';
+import type { RunStore, SessionStore } from '../sessions/index.js';
+import type { Scheduler, SignalDelivery } from '../signals/index.js';
+import type { Store } from '../store/index.js';
+import type { SubagentManager } from '../subagents/index.js';
+import type { ToolpackProblem, Toolpacks } from '../toolpacks/index.js';
+import type { Tool } from '../tools/index.js';
+import type { GatewayChannels } from './build-channels.js';
+import type { RestartRequest, ScheduledRestart } from './gateway-host.js';
+import type { createRestartNotes } from './restart-note.js';
+
+/** What an embedder (or a test) may add to a gateway. */
+export interface GatewayExtensions {
+  /** Replaces the turn runner; tests use it to script slow or failing turns. */
+  createRunner?: (context: { configPath: string }) => TurnRunner;
+  /** Tools registered next to the built-in ones. */
+  tools?: readonly Tool[];
+  /** Replaces provider construction; the benchmark wraps the real providers to time model calls. */
+  createModelProvider?: (options: ProviderOptions) => ModelProvider;
+  /**
+   * Whether the log goes to a terminal (`switchboard start` passes stdout's isTTY): only then does
+   * a newly generated token appear in the ready line's link. Otherwise (pm2, systemd, a pipe: the
+   * log ends up in a file) the line says where the token file is. Default false.
+   */
+  showTokenLink?: boolean;
+}
+
+export interface GatewayOptions extends GatewayExtensions {
+  loaded: LoadedConfig;
+  log: LoggerHandle;
+  /** When the process started (uptime survives restarts). */
+  startedAt: number;
+  /** The environment `${NAME}` references are read from (config edits validate against it too). */
+  environment: NodeJS.ProcessEnv;
+  /** The host's restart scheduler (it outlives this gateway). */
+  scheduleRestart(request: RestartRequest): Promise<ScheduledRestart>;
+  /** The host's id: restart notes it promised for a restart that has not run yet stay pending. */
+  restartInstance?: string;
+}
+
+export interface Gateway {
+  /**
+   * Builds and starts every service. The web chat URL carries the token only on the start that
+   * generated it (shown once); otherwise it says where the token is.
+   */
+  start(): Promise<{ url: string; webchatUrl: string | undefined }>;
+  /** Stops taking messages, lets turns end (up to `gateway.drainTimeoutMs`), closes everything. */
+  stop(): Promise<void>;
+  /** The toolpack problems of the running gateway (reported and skipped); [] before start. */
+  readonly toolpackProblems: readonly ToolpackProblem[];
+  /** Restart notes became due while this gateway runs (a refused restart's answer): deliver them now. */
+  wakeRestartNotes(): void;
+}
+
+/** What a started (or partly started) gateway has built: what `stop` closes, in its order. */
+export interface Running {
+  stopping: AbortController;
+  store?: Store;
+  router?: Router;
+  http?: HttpServer;
+  channels?: ChannelSupervisor;
+  subagents?: SubagentManager;
+  signals?: SignalDelivery;
+  scheduler?: Scheduler;
+  toolpacks?: Toolpacks;
+  restartNotes?: ReturnType<typeof createRestartNotes>;
+  restartNote?: Promise<void>;
+}
+
+/** What every phase of a start shares: the options, the settings derived from them, the store. */
+export interface Base {
+  options: GatewayOptions;
+  running: Running;
+  config: Config;
+  logger: Logger;
+  stateDir: string;
+  configPath: string;
+  store: Store;
+  sessions: SessionStore;
+  runs: RunStore;
+  channels: GatewayChannels;
+}

@@ -1,0 +1,121 @@
+import { DEFAULT_CONFIG_PATH } from '../config/index.js';
+import { SLACK_EVENTS_PATH } from '../http/index.js';
+import type { Router } from '../routing/index.js';
+import { createRunStore, createSessionStore } from '../sessions/index.js';
+import { createSignalDelivery, type Scheduler, type SignalInput } from '../signals/index.js';
+import { createStore, type Store } from '../store/index.js';
+import type { SubagentManager } from '../subagents/index.js';
+import { createToolpacks, loadConfiguredToolpacks, type Toolpacks } from '../toolpacks/index.js';
+import { createChannels } from './build-channels.js';
+import { buildHttpServer } from './build-http.js';
+import type { Base, GatewayOptions, Running } from './gateway-types.js';
+import { createSessionsView } from './session-views.js';
+import type { TurnPort } from './turn-port.js';
+
+/** The store, the session and run records (runs the last process left running are marked), the channels. */
+export async function openStorage(
+  options: GatewayOptions,
+  running: Running,
+  stateDir: string,
+): Promise<Base> {
+  const { config } = options.loaded;
+  const logger = options.log.logger;
+  const store = await createStore({ url: config.store.url, stateDir, logger });
+  running.store = store;
+  // Namespaces in this order: each takes a connection, and the open-file counts of the restart
+  // tests expect the store's first one (open already) to go to the sessions.
+  const sessions = createSessionStore({ store });
+  const runs = createRunStore({ store });
+  const interrupted = await runs.markInterrupted();
+  if (interrupted.length > 0)
+    logger.warn({ runs: interrupted.map((run) => run.runId) }, 'runs interrupted by the last stop');
+  return {
+    options,
+    running,
+    config,
+    logger,
+    stateDir,
+    configPath: options.loaded.path ?? DEFAULT_CONFIG_PATH,
+    store,
+    sessions,
+    runs,
+    channels: createChannels(config, store, logger),
+  };
+}
+
+/** Signal delivery first (it reaches the router only through the port), then the toolpacks over it. */
+export async function buildSignalsAndToolpacks(base: Base, turns: TurnPort) {
+  const { config, logger, store, running } = base;
+  const signals = createSignalDelivery({
+    config,
+    store,
+    sessions: base.sessions,
+    turns,
+    deliver: base.channels.deliver,
+    logger: logger.child({ component: 'signals' }),
+  });
+  running.signals = signals;
+  const toolpacks = await createToolpacks({
+    config,
+    configPath: base.configPath,
+    stateDir: base.stateDir,
+    loaded: await loadConfiguredToolpacks(config, base.options.loaded.path),
+    store,
+    runs: base.runs,
+    // Delivery checks a signal's shape before it queues or posts it.
+    signals: { ...signals, record: (signal, source) => signals.record(signal as SignalInput, source) },
+    logger: logger.child({ component: 'toolpacks' }),
+  });
+  running.toolpacks = toolpacks;
+  return { signals, toolpacks };
+}
+
+/** The channels (connected through the supervisor) and the HTTP server; resolves with its URL. */
+export async function serve(
+  base: Base,
+  parts: {
+    router: Router;
+    subagents: SubagentManager;
+    toolpacks: Toolpacks;
+    scheduler: Scheduler;
+    token: string;
+    scrub(text: string): string;
+  },
+): Promise<string> {
+  const { channels, logger, running } = base;
+  const supervisor = channels.supervise(logger);
+  running.channels = supervisor;
+  // Slack or Discord failing to start costs only that channel: it is retried until it connects.
+  await supervisor.start(parts.router.dispatch);
+  const http = await buildHttpServer({
+    config: base.config,
+    token: parts.token,
+    sessions: createSessionsView(base.sessions, parts.router, parts.subagents),
+    channels,
+    channelStates: supervisor.states,
+    toolpacks: parts.toolpacks,
+    hookHealth: parts.scheduler.hookHealth,
+    scrub: parts.scrub,
+    logger: logger.child({ component: 'http' }),
+  });
+  running.http = http;
+  const url = await http.listen();
+  announceStart(base.options, url, channels.slack?.eventsListener !== undefined, base.store);
+  return url;
+}
+
+function announceStart(options: GatewayOptions, url: string, slackEvents: boolean, store: Store): void {
+  const { logger } = options.log;
+  const { loaded } = options;
+  // HTTP mode: until Slack is connected, the listener answers 503 and Slack delivers again.
+  if (slackEvents) {
+    logger.info(
+      { url: `${url}${SLACK_EVENTS_PATH}` },
+      "slack events are served here; set Slack's Request URL to this path behind your public address",
+    );
+  }
+  logger.info(
+    { store: store.location, config: loaded.path ?? 'built-in defaults', hash: loaded.hash.slice(0, 12) },
+    'gateway started',
+  );
+}
