@@ -1,1 +1,6 @@
-export { createSubagentManager, type SubagentManager } from './subagent-manager.js';
+export {
+  createSubagentManager,
+  type SubagentManager,
+  type SubagentManagerOptions,
+} from './subagent-manager.js';
+export type { SubagentTurnRequest, SubagentTurns, TurnReport } from './types.js';

@@ -1,0 +1,427 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { validateConfig } from '../../src/config/index.js';
+import { createLogger } from '../../src/logging/index.js';
+import {
+  createRunStore,
+  createSessionStore,
+  createSubagentRegistry,
+  type SubagentRegistry,
+  type SubagentRun,
+} from '../../src/sessions/index.js';
+import { createStore, type Store } from '../../src/store/index.js';
+import { createSubagentManager } from '../../src/subagents/index.js';
+import type { SubagentCaller } from '../../src/tools/index.js';
+import { createFakeTurns, type FakeTurn } from '../fakes/fake-subagent-turns.js';
+import { gate, parseAnnouncement } from '../fakes/subagent-script.js';
+
+/**
+ * The sub-agent manager in-process: the real registry, session and run stores on a memory store,
+ * and a fake turn port whose turns the test ends by hand (no router, no model, no HTTP). Each
+ * interleaving is forced by the order in which the test ends turns, kills and steers.
+ */
+
+const PARENT = 'agent:main:webchat:direct:local';
+const caller = { sessionKey: PARENT, agentId: 'main', runId: 'parent-run' };
+const { logger } = createLogger({ level: 'silent', destination: { write: () => {} } });
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const close of closers.splice(0).reverse()) await close();
+});
+
+interface SetupOptions {
+  subagents?: Record<string, unknown>;
+  /** The same store as an earlier setup: a restart after the last process died. */
+  store?: Store;
+  /** Holds the write of a run's end until `endWrite.hold` opens. */
+  holdEndWrite?: boolean;
+  now?: () => number;
+}
+
+async function setup(options: SetupOptions = {}) {
+  const checked = validateConfig({
+    models: { fake: { provider: 'openai', model: 'fake-1', baseUrl: 'http://127.0.0.1:9', apiKey: 'sk-x' } },
+    agents: { main: { model: 'fake' } },
+    gateway: { drainTimeoutMs: 50 },
+    ...(options.subagents ? { subagents: options.subagents } : {}),
+  });
+  if (!checked.ok) throw new Error(JSON.stringify(checked.issues));
+  const store = options.store ?? (await createStore({ url: 'memory://', stateDir: '/nonexistent', logger }));
+  const sessions = createSessionStore({ store });
+  const runs = createRunStore({ store });
+  const fake = createFakeTurns(runs);
+  const endWrite = { hold: gate(), entered: gate() };
+  const real = createSubagentRegistry({ store });
+  const registry: SubagentRegistry = {
+    ...real,
+    async update(run) {
+      if (options.holdEndWrite && run.status !== 'queued' && run.status !== 'running') {
+        endWrite.entered.open(undefined);
+        await endWrite.hold.promise;
+      }
+      await real.update(run);
+    },
+  };
+  const manager = createSubagentManager({
+    config: checked.config,
+    registry,
+    sessions,
+    runs,
+    turns: fake.port,
+    store,
+    logger,
+    ...(options.now ? { now: options.now } : {}),
+  });
+  await sessions.ensure(PARENT, {
+    agentId: 'main',
+    route: { channel: 'webchat', chatType: 'direct', chatId: 'local' },
+  });
+  let closed = false;
+  closers.push(async () => {
+    if (closed) return;
+    endWrite.hold.open(undefined);
+    // Every turn ends, also those the ends start (announcements), until the manager has closed.
+    let finished = false;
+    const closing = manager.close().then(() => {
+      finished = true;
+    });
+    while (!finished) {
+      for (const turn of fake.turns) if (!turn.ended) await fake.end(turn);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await closing;
+  });
+  return {
+    store,
+    manager,
+    registry,
+    fake,
+    endWrite,
+    /** The process dies: nothing of this manager runs on (its held writes never happen). */
+    crash() {
+      closed = true;
+    },
+    async spawn(task: string, label?: string, from: SubagentCaller = caller): Promise<SubagentRun> {
+      const spawned = await manager.spawn(from, { task, ...(label === undefined ? {} : { label }) });
+      if (!spawned.ok) throw new Error(spawned.error);
+      const run = await registry.get(spawned.value.runId);
+      if (!run) throw new Error('spawned run not recorded');
+      return run;
+    },
+    /** The `index`-th announcement turn started in the parent chat, parsed. */
+    async announcement(index = 0) {
+      const turn = await fake.turnIn(PARENT, index);
+      return parseAnnouncement(turn.request.entry.text);
+    },
+    pendingAnnouncements: async () => {
+      const found: unknown[] = [];
+      for await (const entry of store.namespace('subagent-announcements').entries()) found.push(entry);
+      return found;
+    },
+  };
+}
+
+type Setup = Awaited<ReturnType<typeof setup>>;
+const childTurn = (rig: Setup, run: SubagentRun, index = 0): Promise<FakeTurn> =>
+  rig.fake.turnIn(run.childSessionKey, index);
+
+describe('spawn and complete', () => {
+  it('runs the task in the child session, records the end and announces it to the parent once', async () => {
+    const rig = await setup();
+    const run = await rig.spawn('count the files', 'counter');
+    expect(run).toMatchObject({ status: 'queued', label: 'counter', depth: 1, parentRunId: 'parent-run' });
+    const turn = await childTurn(rig, run);
+    expect(turn.request).toMatchObject({
+      sessionKey: run.childSessionKey,
+      entry: { role: 'user', text: 'count the files', senderId: `session:${PARENT}` },
+      agentOverrides: { model: 'fake' },
+      depth: 1,
+    });
+    await rig.fake.end(turn, '12 files');
+
+    expect(await rig.announcement()).toMatchObject({
+      status: 'success',
+      label: 'counter',
+      result: '12 files',
+      stats: { rounds: 2, toolCalls: 3 },
+      runId: run.runId,
+    });
+    expect(await rig.registry.get(run.runId)).toMatchObject({
+      status: 'done',
+      outcome: { status: 'success', result: '12 files', rounds: 2, toolCalls: 3 },
+    });
+    expect(await rig.pendingAnnouncements()).toHaveLength(1);
+    // The parent's turn that answers the announcement ends: it is cleared.
+    await rig.fake.end(await rig.fake.turnIn(PARENT), 'noted');
+    await expect.poll(() => rig.pendingAnnouncements()).toEqual([]);
+  });
+
+  it('announces an error and a timeout with the reason; a NO_REPLY end is not announced', async () => {
+    const rig = await setup();
+    const failing = await rig.spawn('fail', 'failing');
+    await rig.fake.end(await childTurn(rig, failing), undefined, 'error');
+    expect(await rig.announcement(0)).toMatchObject({ status: 'error', error: 'error', result: '' });
+    const silent = await rig.spawn('be quiet', 'silent');
+    await rig.fake.end(await childTurn(rig, silent), 'NO_REPLY');
+    await expect.poll(async () => (await rig.registry.get(silent.runId))?.status).toBe('done');
+    expect(rig.fake.turns.filter((turn) => turn.request.sessionKey === PARENT)).toHaveLength(1);
+  });
+
+  it('refuses a spawn past a limit, naming it', async () => {
+    const rig = await setup({ subagents: { maxChildrenPerSession: 1 } });
+    await rig.spawn('one');
+    expect(await rig.manager.spawn(caller, { task: 'two' })).toEqual({
+      ok: false,
+      error: expect.stringContaining('subagents.maxChildrenPerSession is 1'),
+    });
+    const child = (await rig.manager.runs(PARENT))[0] as SubagentRun;
+    expect(
+      await rig.manager.spawn({ sessionKey: child.childSessionKey, agentId: 'main' }, { task: 'x' }),
+    ).toEqual({
+      ok: false,
+      error: expect.stringContaining('subagents.maxSpawnDepth is 1'),
+    });
+  });
+
+  it('with maxConcurrent 1 the second child waits, queued, and starts when the first ends', async () => {
+    const rig = await setup({ subagents: { maxConcurrent: 1 } });
+    const first = await rig.spawn('first');
+    const second = await rig.spawn('second');
+    const turn = await childTurn(rig, first);
+    await expect.poll(async () => (await rig.registry.get(first.runId))?.status).toBe('running');
+    expect((await rig.registry.get(second.runId))?.status).toBe('queued');
+    expect(rig.fake.openIn(second.childSessionKey)).toBeUndefined();
+    await rig.fake.end(turn, 'done first');
+    expect((await childTurn(rig, second)).request.entry.text).toBe('second');
+  });
+});
+
+describe('kill', () => {
+  it('stops a running child: killed, without a result, announced once', async () => {
+    const rig = await setup();
+    const run = await rig.spawn('work', 'worker');
+    await childTurn(rig, run);
+    await expect.poll(async () => (await rig.registry.get(run.runId))?.status).toBe('running');
+    const killed = await rig.manager.kill(run);
+    expect(killed.map((dead) => dead.runId)).toEqual([run.runId]);
+    expect(rig.fake.stops).toEqual([{ sessionKey: run.childSessionKey, reason: 'killed by its requester' }]);
+    expect(rig.fake.cleared).toEqual([run.childSessionKey]);
+    expect(await rig.announcement()).toMatchObject({ status: 'killed', result: '', runId: run.runId });
+    expect(await rig.registry.get(run.runId)).toMatchObject({
+      status: 'killed',
+      outcome: { status: 'killed' },
+    });
+    // Killing it again finds nothing to kill.
+    expect(await rig.manager.kill(run)).toEqual([]);
+  });
+
+  it('a child waiting for a slot never starts; it is announced killed once', async () => {
+    const rig = await setup({ subagents: { maxConcurrent: 1 } });
+    const first = await rig.spawn('first');
+    const waiting = await rig.spawn('second', 'waiting');
+    expect((await rig.manager.kill(waiting)).map((dead) => dead.runId)).toEqual([waiting.runId]);
+    expect(await rig.announcement()).toMatchObject({ status: 'killed', runId: waiting.runId });
+    await rig.fake.end(await childTurn(rig, first), 'first done');
+    expect(await rig.announcement(1)).toMatchObject({ status: 'success', runId: first.runId });
+    expect(rig.fake.turns.some((turn) => turn.request.sessionKey === waiting.childSessionKey)).toBe(false);
+  });
+
+  it('kills the descendants too; only the run asked for is announced', async () => {
+    const rig = await setup({ subagents: { maxSpawnDepth: 2 } });
+    const child = await rig.spawn('delegate', 'child');
+    await childTurn(rig, child);
+    const grandchild = await rig.spawn('deep work', 'grandchild', {
+      sessionKey: child.childSessionKey,
+      agentId: 'main',
+      runId: 'child-run',
+    });
+    await childTurn(rig, grandchild);
+    const killed = await rig.manager.kill(child);
+    expect(killed.map((dead) => dead.label)).toEqual(['child', 'grandchild']);
+    expect(await rig.announcement()).toMatchObject({ status: 'killed', runId: child.runId });
+    await expect.poll(async () => (await rig.registry.get(grandchild.runId))?.status).toBe('killed');
+    // Nobody hears the grandchild: no steer into the child session, no second announcement.
+    expect(rig.fake.turns.filter((turn) => turn.request.sessionKey === PARENT)).toHaveLength(1);
+    expect(rig.fake.turns.filter((turn) => turn.request.sessionKey === child.childSessionKey)).toHaveLength(
+      1,
+    );
+  });
+});
+
+describe('a kill racing a child that completes', () => {
+  it('before the end is decided (the turn ended, its steer not yet answered): killed everywhere', async () => {
+    const rig = await setup();
+    rig.fake.options.steersJoin = false;
+    const run = await rig.spawn('count', 'counter');
+    const turn = await childTurn(rig, run);
+    await expect.poll(async () => (await rig.registry.get(run.runId))?.status).toBe('running');
+    await rig.manager.steer(caller, run, 'also this');
+    await rig.fake.end(turn, 'partial');
+    // The run waits for its steered turn: a kill now decides it.
+    expect(await rig.manager.kill(run)).toHaveLength(1);
+    expect(await rig.announcement()).toMatchObject({ status: 'killed', result: '' });
+  });
+
+  it('after the end is decided: the kill skips it; success with its result everywhere', async () => {
+    const rig = await setup({ holdEndWrite: true });
+    const run = await rig.spawn('count', 'counter');
+    await rig.fake.end(await childTurn(rig, run), '12 files');
+    await rig.endWrite.entered.promise;
+    expect(await rig.manager.kill(run)).toEqual([]);
+    expect(rig.fake.stops).toEqual([]);
+    rig.endWrite.hold.open(undefined);
+    expect(await rig.announcement()).toMatchObject({ status: 'success', result: '12 files' });
+    expect(await rig.registry.get(run.runId)).toMatchObject({ status: 'done' });
+  });
+});
+
+describe('steer', () => {
+  it('a running child takes the message into its turn', async () => {
+    const rig = await setup();
+    const run = await rig.spawn('work');
+    const turn = await childTurn(rig, run);
+    await expect.poll(async () => (await rig.registry.get(run.runId))?.status).toBe('running');
+    expect(await rig.manager.steer(caller, run, 'focus on tests')).toEqual({
+      ok: true,
+      value: { mode: 'injected', runId: run.runId },
+    });
+    expect(turn.joined.map((steer) => [steer.mode, steer.entry.text])).toEqual([['steer', 'focus on tests']]);
+    await rig.fake.end(turn, 'tests done');
+    expect(await rig.announcement()).toMatchObject({ status: 'success', result: 'tests done' });
+  });
+
+  it('a steer that comes as the child gives its final answer runs a turn of its own, and its answer is announced', async () => {
+    const rig = await setup();
+    rig.fake.options.steersJoin = false;
+    const run = await rig.spawn('work');
+    const turn = await childTurn(rig, run);
+    await expect.poll(async () => (await rig.registry.get(run.runId))?.status).toBe('running');
+    await rig.manager.steer(caller, run, 'one more thing');
+    await rig.fake.end(turn, 'first answer');
+    await rig.fake.end(await childTurn(rig, run, 1), 'answer to the steer');
+    expect(await rig.announcement()).toMatchObject({ status: 'success', result: 'answer to the steer' });
+  });
+
+  it('a waiting child gets the message with its task, also after a restart', async () => {
+    const rig = await setup({ subagents: { maxConcurrent: 1 } });
+    const first = await rig.spawn('first');
+    const waiting = await rig.spawn('second');
+    expect(await rig.manager.steer(caller, waiting, 'and this')).toMatchObject({
+      ok: true,
+      value: { mode: 'injected' },
+    });
+    expect((await rig.registry.get(waiting.runId))?.steers).toEqual(['and this']);
+    await rig.fake.end(await childTurn(rig, first), 'ok');
+    expect((await childTurn(rig, waiting)).request.entry.text).toBe('second\n\nand this');
+    await expect.poll(async () => (await rig.registry.get(waiting.runId))?.steers).toBeUndefined();
+  });
+
+  it('an ended child restarts as a new run with the message, announced again', async () => {
+    const rig = await setup();
+    const run = await rig.spawn('work', 'worker');
+    await rig.fake.end(await childTurn(rig, run), 'first');
+    await rig.announcement(0);
+    const steered = await rig.manager.steer(caller, run, 'again');
+    if (!steered.ok) throw new Error(steered.error);
+    expect(steered.value.mode).toBe('restarted');
+    expect(steered.value.runId).not.toBe(run.runId);
+    const turn = await childTurn(rig, run, 1);
+    expect(turn.request.entry).toMatchObject({ role: 'user', text: 'again' });
+    await rig.fake.end(turn, 'second');
+    expect(await rig.announcement(1)).toMatchObject({
+      result: 'second',
+      runId: steered.value.runId,
+      label: 'worker',
+    });
+  });
+
+  it('refuses a steer of itself and one within 2 seconds of the last', async () => {
+    let clock = 1_000_000;
+    const rig = await setup({ now: () => clock });
+    const run = await rig.spawn('work');
+    const self = { sessionKey: run.childSessionKey, agentId: 'main' };
+    expect(await rig.manager.steer(self, run, 'x')).toEqual({
+      ok: false,
+      error: 'A sub-agent cannot steer itself.',
+    });
+    expect((await rig.manager.steer(caller, run, 'one')).ok).toBe(true);
+    clock += 1999;
+    expect(await rig.manager.steer(caller, run, 'two')).toEqual({
+      ok: false,
+      error: 'Steered too recently: wait 2 seconds between messages to one sub-agent.',
+    });
+    clock += 1;
+    expect((await rig.manager.steer(caller, run, 'three')).ok).toBe(true);
+  });
+
+  it('a grandchild’s end reaches its running parent sub-agent like a steer', async () => {
+    const rig = await setup({ subagents: { maxSpawnDepth: 2 } });
+    const child = await rig.spawn('delegate', 'child');
+    const childsTurn = await childTurn(rig, child);
+    await expect.poll(async () => (await rig.registry.get(child.runId))?.status).toBe('running');
+    const grandchild = await rig.spawn('deep', 'grandchild', {
+      sessionKey: child.childSessionKey,
+      agentId: 'main',
+    });
+    await rig.fake.end(await childTurn(rig, grandchild), 'deep result');
+    await expect.poll(() => childsTurn.joined.length).toBe(1);
+    expect(parseAnnouncement(childsTurn.joined[0]?.entry.text ?? '')).toMatchObject({
+      status: 'success',
+      result: 'deep result',
+    });
+    await rig.fake.end(childsTurn, 'combined');
+    expect(await rig.announcement()).toMatchObject({ runId: child.runId, result: 'combined' });
+  });
+});
+
+describe('resume after the process died', () => {
+  it('ends a run left running as interrupted (announced) and starts the one left waiting', async () => {
+    const first = await setup({ subagents: { maxConcurrent: 1 } });
+    const running = await first.spawn('running');
+    const waiting = await first.spawn('waiting');
+    await childTurn(first, running);
+    first.crash();
+
+    const second = await setup({ store: first.store, subagents: { maxConcurrent: 1 } });
+    await second.manager.resume();
+    expect(await second.registry.get(running.runId)).toMatchObject({ status: 'interrupted' });
+    expect(await second.announcement()).toMatchObject({ status: 'interrupted', runId: running.runId });
+    expect((await childTurn(second, waiting)).request.entry.text).toBe('waiting');
+  });
+
+  it('completes a run whose announcement was stored but whose end was not written, announced once', async () => {
+    const first = await setup({ holdEndWrite: true });
+    const run = await first.spawn('count');
+    await first.fake.end(await childTurn(first, run), '12 files');
+    await first.endWrite.entered.promise;
+    first.crash();
+
+    const second = await setup({ store: first.store });
+    await second.manager.resume();
+    expect(await second.registry.get(run.runId)).toMatchObject({
+      status: 'done',
+      outcome: { result: '12 files' },
+    });
+    expect(await second.announcement()).toMatchObject({
+      status: 'success',
+      result: '12 files',
+      runId: run.runId,
+    });
+    expect(second.fake.turns.filter((turn) => turn.request.sessionKey === PARENT)).toHaveLength(1);
+  });
+});
+
+describe('close', () => {
+  it('leaves a waiting child queued in the store, for the next start', async () => {
+    const rig = await setup({ subagents: { maxConcurrent: 1 } });
+    const first = await rig.spawn('first');
+    const waiting = await rig.spawn('second');
+    const turn = await childTurn(rig, first);
+    const closed = rig.manager.close();
+    await rig.fake.end(turn, 'done');
+    // The run under way ends and is announced; close waits for the announcement turn.
+    await rig.fake.end(await rig.fake.turnIn(PARENT), 'noted');
+    await closed;
+    expect((await rig.registry.get(waiting.runId))?.status).toBe('queued');
+    expect((await rig.registry.get(first.runId))?.status).toBe('done');
+  });
+});
