@@ -96,6 +96,7 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
+  vi.useRealTimers();
   await adapter?.stop();
   await fake.close();
   // Every request discord.js made is one the fake knows.
@@ -133,14 +134,23 @@ describe('discord adapter against a fake Discord', () => {
   it('refreshes typing while a long turn runs and stops with the reply', async () => {
     await startAdapter(configFor());
     const typed = () => fake.typing.filter((channelId) => channelId === OTHER_CHANNEL).length;
-    beforeReply = () => vi.waitFor(() => expect(typed()).toBe(2), { timeout: 12_000, interval: 200 });
+    // Typing is refreshed every 8 s: intervals started from here on run on a fake clock (the
+    // connection's heartbeat, started before, keeps the real one).
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    beforeReply = async () => {
+      await vi.waitFor(() => expect(typed()).toBe(1));
+      await vi.advanceTimersByTimeAsync(8000);
+      await vi.waitFor(() => expect(typed()).toBe(2));
+    };
     const content = `<@${fake.botId}> slow`;
     fake.dispatchMessage({ channelId: OTHER_CHANNEL, guildId: GUILD, authorId: ALICE, content });
     await vi.waitFor(() => expect(fake.posted).toHaveLength(1), { timeout: 15_000 });
     beforeReply = undefined;
+    // Two more refresh periods after the reply: a refresh left running would type again.
+    await vi.advanceTimersByTimeAsync(16_000);
     await settle();
     expect(typed()).toBe(2);
-  }, 20_000);
+  });
 
   it('ignores a channel message without a mention', async () => {
     await startAdapter(configFor());
