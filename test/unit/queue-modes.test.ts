@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { KEPT_FOR_RESTART } from '../../src/routing/index.js';
 import {
   answered,
@@ -8,6 +8,7 @@ import {
   slackMessage,
   THREAD_KEY,
 } from '../fakes/router-rig.js';
+import { cleanupAfterEach } from '../helpers/teardown.js';
 
 /**
  * Every queue mode of the session queues, the global limit on concurrent turns and the drain,
@@ -15,14 +16,11 @@ import {
  * message, and what the transcript and the inbox hold afterwards.
  */
 
-const rigs: RouterRig[] = [];
-afterEach(async () => {
-  for (const rig of rigs.splice(0).reverse()) await rig.close();
-});
+const cleanups = cleanupAfterEach();
 
 async function rig(config: Record<string, unknown>, store?: RouterRig['store']): Promise<RouterRig> {
   const created = await createRouterRig({ config, ...(store ? { store } : {}) });
-  rigs.push(created);
+  cleanups.push(() => created.close());
   return created;
 }
 

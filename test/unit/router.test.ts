@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   createRouterRig,
   type RouterRig,
@@ -6,6 +6,7 @@ import {
   slackMessage,
   THREAD_KEY,
 } from '../fakes/router-rig.js';
+import { cleanupAfterEach } from '../helpers/teardown.js';
 
 /**
  * The router in this process (memory store, gated runner): which agent and session a message
@@ -13,14 +14,11 @@ import {
  * redelivered messages taken once, and what a busy session shows.
  */
 
-const rigs: RouterRig[] = [];
-afterEach(async () => {
-  for (const rig of rigs.splice(0).reverse()) await rig.close();
-});
+const cleanups = cleanupAfterEach();
 
 async function rig(config: Record<string, unknown> = {}): Promise<RouterRig> {
   const created = await createRouterRig({ config });
-  rigs.push(created);
+  cleanups.push(() => created.close());
   return created;
 }
 
@@ -84,7 +82,7 @@ describe('chat commands', () => {
         { name: 'ping', summary: 'Answers pong.', run: ({ sessionKey }) => `pong from ${sessionKey}` },
       ],
     });
-    rigs.push(target);
+    cleanups.push(() => target.close());
     expect((await target.router.dispatch(slackMessage('/ping'))).replies[0]?.text).toBe(
       `pong from ${THREAD_KEY}`,
     );

@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { validateConfig } from '../../src/config/index.js';
-import { createLogger } from '../../src/logging/index.js';
-import type { InboundMessage } from '../../src/messages/index.js';
-import { createRouter, type Router } from '../../src/routing/index.js';
-import { createSessionStore } from '../../src/sessions/index.js';
-import { createStore, type Store } from '../../src/store/index.js';
-import type { GatewayControl, SubagentsService } from '../../src/tools/index.js';
-import { createGatedRunner } from '../fakes/gated-runner.js';
+import {
+  createRouterRig,
+  THREAD_KEY as KEY,
+  runtimeTurn,
+  slackMessage,
+  answered as texts,
+} from '../fakes/router-rig.js';
 import { cleanupAfterEach } from '../helpers/teardown.js';
 
 /**
@@ -17,53 +16,13 @@ import { cleanupAfterEach } from '../helpers/teardown.js';
 
 const cleanups = cleanupAfterEach();
 
-const logger = createLogger({ level: 'silent' }).logger;
-
 async function setup(session: Record<string, unknown>, owners: string[] = []) {
-  const validated = validateConfig({ owners, session, agents: { main: {}, ops: {} } });
-  if (!validated.ok) throw new Error(JSON.stringify(validated.issues));
-  const store: Store = await createStore({ url: 'memory://', stateDir: '/nonexistent', logger });
-  const gated = createGatedRunner();
-  const router: Router = createRouter({
-    config: validated.config,
-    configFile: { path: undefined, hash: 'test' },
-    sessions: createSessionStore({ store }),
-    store,
-    runner: gated.runner,
-    deliver: async () => {},
-    deliverDelta: () => {},
-    logger,
-    startedAt: Date.now(),
-    gateway: {} as GatewayControl,
-    subagents: () => ({}) as SubagentsService,
-  });
-  cleanups.push(async () => {
-    await router.close(50);
-    await store.close();
-  });
-  return { router, gated };
+  const rig = await createRouterRig({ config: { owners, session } });
+  cleanups.push(() => rig.close());
+  return rig;
 }
 
-const inbound = (text: string, senderId = 'slack:U1', chatId = 'C1'): InboundMessage => ({
-  channel: 'slack',
-  chatType: 'channel',
-  chatId,
-  threadId: '1.1',
-  senderId,
-  text,
-  messageId: crypto.randomUUID(),
-});
-
-const runtimeTurn = (sessionKey: string, text: string, agentId = 'main') => ({
-  sessionKey,
-  agentId,
-  route: { channel: 'internal' as const, chatType: 'direct' as const, chatId: sessionKey },
-  entry: { role: 'system' as const, text },
-  senderId: 'system:signals',
-});
-
-const KEY = 'agent:main:slack:channel:C1:thread:1.1';
-const texts = (request: { messages: { text: string }[] }) => request.messages.map((entry) => entry.text);
+const inbound = (text: string, senderId = 'slack:U1') => slackMessage(text, { senderId });
 
 describe('interrupt mode', () => {
   it("queues a runtime entry behind a user's turn; a user's message interrupts it", async () => {
