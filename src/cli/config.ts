@@ -45,7 +45,7 @@ export async function runConfigGet(
     const known = lookupConfigSchema(valuePath);
     if (!known.ok) return fail(known.error);
     let value: unknown = snapshot.config;
-    for (const part of parsed.parts) {
+    for (const part of parsed.value) {
       if (value === null || typeof value !== 'object' || !Object.hasOwn(value, part)) {
         return fail(`${valuePath} is not set in ${snapshot.path}; the default applies`);
       }

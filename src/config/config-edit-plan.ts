@@ -187,7 +187,7 @@ function parsePaths(paths: readonly string[]): Result<Parts[]> {
   for (const dotPath of paths) {
     const parsed = parseConfigPath(dotPath);
     if (!parsed.ok) return fail(`replacePaths: ${parsed.error}`);
-    value.push(parsed.parts);
+    value.push(parsed.value);
   }
   return ok(value);
 }

@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { applyEdits, type FormattingOptions, type JSONPath, modify } from 'jsonc-parser';
-import { SwitchboardError } from '../errors/index.js';
+import { fail, ok, type Result, SwitchboardError } from '../errors/index.js';
 import { escapePointer } from './env.js';
 import { parseJsonc } from './load.js';
 import { isPlainObject } from './merge-patch.js';
@@ -100,7 +100,7 @@ export function restorePlaceholders(
   next: Record<string, unknown>,
   previous: Record<string, unknown>,
   secretPaths: SecretPath[],
-): { ok: true; value: Record<string, unknown> } | { ok: false; error: string } {
+): Result<Record<string, unknown>> {
   const leftovers: string[] = [];
   const walk = (node: unknown, at: (string | number)[]): unknown => {
     if (node === REDACTED) {
@@ -126,9 +126,9 @@ export function restorePlaceholders(
     return node;
   };
   const value = walk(next, []) as Record<string, unknown>;
-  if (leftovers.length === 0) return { ok: true, value };
+  if (leftovers.length === 0) return ok(value);
   const message = 'the secret placeholder has no value to restore; give the real value or remove the key';
-  return { ok: false, error: leftovers.map((pointer) => `${pointer}: ${message}`).join('\n') };
+  return fail(leftovers.map((pointer) => `${pointer}: ${message}`).join('\n'));
 }
 
 function matchesSecretPath(secret: SecretPath, at: readonly (string | number)[]): boolean {

@@ -1,3 +1,4 @@
+import { fail, ok, type Result } from '../errors/index.js';
 import { ConfigSchema } from './schema.js';
 import { SECRET_KEYWORD, TOOL_PROTECTED_KEYWORD } from './schema-helpers.js';
 
@@ -70,7 +71,7 @@ export function lookupConfigSchema(path: string, root: unknown = ConfigSchema): 
   if (!parsed.ok) return parsed;
   let node = root as SchemaNode;
   let at = '';
-  for (const part of parsed.parts) {
+  for (const part of parsed.value) {
     const items = node.type === 'array' ? node.items : undefined;
     const value = recordValue(node);
     if (items && (typeof part === 'number' || part === '*' || /^\d+$/.test(part))) {
@@ -140,15 +141,10 @@ function typeOf(node: SchemaNode): string {
  * Splits a config path into keys (strings) and array indices (numbers). `[*]` and `.*` both give
  * the key '*'. Errors name the path and what is wrong with it.
  */
-export function parseConfigPath(
-  path: string,
-): { ok: true; parts: (string | number)[] } | { ok: false; error: string } {
-  if (path === '' || path === '.') return { ok: true, parts: [] };
+export function parseConfigPath(path: string): Result<(string | number)[]> {
+  if (path === '' || path === '.') return ok([]);
   const parts: (string | number)[] = [];
-  const fail = (reason: string) => ({
-    ok: false as const,
-    error: `Invalid config path: ${path} (${reason})`,
-  });
+  const refuse = (reason: string) => fail(`Invalid config path: ${path} (${reason})`);
   let index = 0;
   let expectKey = true;
   while (index < path.length) {
@@ -159,7 +155,7 @@ export function parseConfigPath(
       if (/^\d+$/.test(inner)) parts.push(Number(inner));
       else if (inner === '*') parts.push('*');
       else if (/^"(?:[^"\\]|\\.)*"$/.test(inner)) parts.push(JSON.parse(inner) as string);
-      else return fail(`expected [n], [*] or ["key"] at character ${index + 1}`);
+      else return refuse(`expected [n], [*] or ["key"] at character ${index + 1}`);
       index = close + 1;
       expectKey = false;
     } else if (char === '.' && !expectKey) {
@@ -172,11 +168,11 @@ export function parseConfigPath(
       index += key.length;
       expectKey = false;
     } else {
-      return fail(`unexpected "${char}" at character ${index + 1}`);
+      return refuse(`unexpected "${char}" at character ${index + 1}`);
     }
   }
-  if (expectKey) return fail('it ends with "."');
-  return { ok: true, parts };
+  if (expectKey) return refuse('it ends with "."');
+  return ok(parts);
 }
 
 /** The inverse of parseConfigPath: `agents.main.tools`, `bindings[0].agent`, `models["gpt-4.1"]`. */

@@ -134,11 +134,11 @@ describe('config paths', () => {
     for (const path of ['agents.main.tools', 'bindings[0].match.channel', 'models["gpt-4.1"].apiKey']) {
       const parsed = parseConfigPath(path);
       if (!parsed.ok) throw new Error(parsed.error);
-      expect(formatConfigPath(parsed.parts)).toBe(path);
+      expect(formatConfigPath(parsed.value)).toBe(path);
     }
-    expect(parseConfigPath('bindings[2].agent')).toEqual({ ok: true, parts: ['bindings', 2, 'agent'] });
+    expect(parseConfigPath('bindings[2].agent')).toEqual({ ok: true, value: ['bindings', 2, 'agent'] });
     // The placeholder is a key either way; the schema walk reads it as "any item" under an array.
-    expect(parseConfigPath('bindings[*]')).toEqual({ ok: true, parts: ['bindings', '*'] });
+    expect(parseConfigPath('bindings[*]')).toEqual({ ok: true, value: ['bindings', '*'] });
   });
 
   it('reject malformed paths, saying where', () => {

@@ -42,7 +42,7 @@ async function showConfig(context: CommandContext, path: string): Promise<string
   if (path === '') return `${file} (hash ${hash})\n${code(config)}`;
   const parsed = parseConfigPath(path);
   if (!parsed.ok) return `Refused: ${parsed.error}`;
-  const value = valueAt(config, parsed.parts);
+  const value = valueAt(config, parsed.value);
   if (value !== undefined) return `${path}:\n${code(value)}`;
   // Not in the file: a path the schema knows has a default; any other is named as unknown.
   const known = context.gateway.schemaLookup(path);
