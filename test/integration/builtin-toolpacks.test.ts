@@ -57,7 +57,7 @@ function options(tools: Record<string, unknown> = {}): BuiltinToolpackOptions {
     stateDir: path.join(root, 'state'),
     checkHost: (hostname, allowPrivate) =>
       hostname === 'public.test'
-        ? Promise.resolve({ ok: true, host: { address: '127.0.0.1', family: 4 } })
+        ? Promise.resolve({ ok: true, value: { address: '127.0.0.1', family: 4 } })
         : checkHost(hostname, allowPrivate),
   };
 }

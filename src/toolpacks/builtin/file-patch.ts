@@ -1,6 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { Type } from '@sinclair/typebox';
 import writeFileAtomic from 'write-file-atomic';
+import { fail, ok, type Result } from '../../errors/index.js';
 import type { Tool } from '../../tools/index.js';
 import { type BuiltinToolpackOptions, fileFailure, resolveAgentPath } from './paths.js';
 
@@ -51,8 +52,8 @@ export function createFilePatchTool(options: BuiltinToolpackOptions): Tool<typeo
     parameters: FilePatchParameters,
     async execute(input, context) {
       const resolved = await resolveAgentPath(options, context.agentId, input.path, 'write');
-      if (!resolved.ok) return resolved;
-      const { virtual, host } = resolved;
+      if (!resolved.ok) return { ok: false, reason: resolved.error };
+      const { virtual, host } = resolved.value;
       let original: string;
       try {
         const stats = await stat(host);
@@ -70,30 +71,23 @@ export function createFilePatchTool(options: BuiltinToolpackOptions): Tool<typeo
         return fileFailure('read', virtual, error);
       }
       const patched = applyEdits(original, input.edits, virtual);
-      if (!patched.ok) return patched;
+      if (!patched.ok) return { ok: false, reason: patched.error };
       try {
-        await writeFileAtomic(host, patched.text, { fsync: true });
+        await writeFileAtomic(host, patched.value, { fsync: true });
       } catch (error) {
         return fileFailure('write', virtual, error);
       }
-      return { ok: true, path: virtual, edits: input.edits.length, bytes: Buffer.byteLength(patched.text) };
+      return { ok: true, path: virtual, edits: input.edits.length, bytes: Buffer.byteLength(patched.value) };
     },
   };
 }
 
 /** Applies the edits in order, or names the first that fails (1-based) and why. */
-export function applyEdits(
-  text: string,
-  edits: readonly Edit[],
-  virtual: string,
-): { ok: true; text: string } | { ok: false; reason: string } {
+export function applyEdits(text: string, edits: readonly Edit[], virtual: string): Result<string> {
   let current = text;
   for (const [index, edit] of edits.entries()) {
     const label = edits.length === 1 ? 'the edit' : `edit ${index + 1} of ${edits.length}`;
-    const refuse = (why: string) => ({
-      ok: false as const,
-      reason: `${label}: oldText ${why}; nothing was written`,
-    });
+    const refuse = (why: string) => fail(`${label}: oldText ${why}; nothing was written`);
     const at = current.indexOf(edit.oldText);
     if (at === -1) {
       const crlf = current.includes('\r\n') && /(?<!\r)\n/.test(edit.oldText);
@@ -108,7 +102,7 @@ export function applyEdits(
     // Slices, not String.replace: `$&` and friends in newText stay literal.
     current = current.slice(0, at) + edit.newText + current.slice(at + edit.oldText.length);
   }
-  return { ok: true, text: current };
+  return ok(current);
 }
 
 /** Occurrences, overlapping ones included: `aa` is ambiguous in `aaa`. */

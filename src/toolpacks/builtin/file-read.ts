@@ -45,16 +45,16 @@ export function createFileReadTool(options: BuiltinToolpackOptions): Tool<typeof
     readOnly: true,
     async execute(input, context) {
       const resolved = await resolveAgentPath(options, context.agentId, input.path, 'read');
-      if (!resolved.ok) return resolved;
+      if (!resolved.ok) return { ok: false, reason: resolved.error };
       try {
         return await readPath(
-          resolved.virtual,
-          resolved.host,
+          resolved.value.virtual,
+          resolved.value.host,
           input.offset ?? 1,
           input.limit ?? DEFAULT_LINES,
         );
       } catch (error) {
-        return fileFailure('read', resolved.virtual, error);
+        return fileFailure('read', resolved.value.virtual, error);
       }
     },
   };

@@ -35,8 +35,8 @@ export function createFileWriteTool(options: BuiltinToolpackOptions): Tool<typeo
     parameters: FileWriteParameters,
     async execute(input, context) {
       const resolved = await resolveAgentPath(options, context.agentId, input.path, 'write');
-      if (!resolved.ok) return resolved;
-      const { virtual, host } = resolved;
+      if (!resolved.ok) return { ok: false, reason: resolved.error };
+      const { virtual, host } = resolved.value;
       const existing = await stat(host).catch(() => undefined);
       if (existing && !existing.isFile()) return { ok: false, reason: `${virtual} exists and is not a file` };
       try {

@@ -1,6 +1,7 @@
 import { lstat, mkdir, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../../config/index.js';
+import { fail, ok, type Result } from '../../errors/index.js';
 import { isInside } from '../module-path.js';
 import type { checkHost } from './web-address.js';
 
@@ -20,7 +21,7 @@ export interface BuiltinToolpackOptions {
 export type PathAccess = 'read' | 'write';
 
 /** A virtual path checked for one access; `host` is the real path to open (symlinks already resolved). */
-export type AgentPath = { ok: true; virtual: string; host: string } | { ok: false; reason: string };
+export type AgentPath = Result<{ virtual: string; host: string }>;
 
 const ROOTS = 'use /workspace/…, /artifacts/<agentId>/… or /mnt/<name>/…';
 
@@ -59,7 +60,7 @@ export async function resolveAgentPath(
 ): Promise<AgentPath> {
   const absolute = written.startsWith('/') ? written : `/workspace/${written}`;
   const parts = absolute.split('/').filter((part) => part !== '' && part !== '.');
-  const refuse = (why: string): AgentPath => ({ ok: false, reason: `path "${written}" ${why}` });
+  const refuse = (why: string): AgentPath => fail(`path "${written}" ${why}`);
   if (written.includes('\0')) return refuse('contains a NUL character');
   const top = parts[0];
   let rootVirtual: string;
@@ -118,7 +119,7 @@ export async function resolveAgentPath(
     return refuse('passes through a symlink that is broken or loops');
   }
   if (!isInside(realRoot, real)) return refuse(`leads outside ${rootVirtual} through a symlink`);
-  return { ok: true, virtual, host: real };
+  return ok({ virtual, host: real });
 }
 
 /**

@@ -1,5 +1,6 @@
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
+import { fail, ok, type Result } from '../../errors/index.js';
 
 /**
  * Which addresses `web.fetch` refuses unless `tools.web.allowPrivate`: everything that is not the
@@ -76,13 +77,10 @@ export interface CheckedHost {
  * unless `allowPrivate`. The caller connects to the returned address only, so a second DNS answer
  * (rebinding) cannot swap in another.
  */
-export async function checkHost(
-  hostname: string,
-  allowPrivate: boolean,
-): Promise<{ ok: true; host: CheckedHost } | { ok: false; reason: string }> {
+export async function checkHost(hostname: string, allowPrivate: boolean): Promise<Result<CheckedHost>> {
   const bare = hostname.replace(/^\[|\]$/g, '');
   if (!allowPrivate && isLocalhostName(bare)) {
-    return { ok: false, reason: `${hostname} is this machine; web.fetch reaches public addresses only` };
+    return fail(`${hostname} is this machine; web.fetch reaches public addresses only`);
   }
   const literal = isIP(bare);
   let addresses: { address: string; family: number }[];
@@ -93,20 +91,19 @@ export async function checkHost(
       addresses = await lookup(bare, { all: true, verbatim: true });
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code ?? 'lookup failed';
-      return { ok: false, reason: `cannot resolve ${hostname} (${code})` };
+      return fail(`cannot resolve ${hostname} (${code})`);
     }
   }
   const first = addresses[0];
-  if (first === undefined) return { ok: false, reason: `cannot resolve ${hostname} (no addresses)` };
+  if (first === undefined) return fail(`cannot resolve ${hostname} (no addresses)`);
   if (!allowPrivate) {
     const refused = addresses.find((entry) => isPrivateAddress(entry.address));
     if (refused) {
       const via = literal !== 0 ? '' : ` (${hostname} resolves to it)`;
-      return {
-        ok: false,
-        reason: `${refused.address}${via} is a loopback, private or link-local address; web.fetch reaches public addresses only`,
-      };
+      return fail(
+        `${refused.address}${via} is a loopback, private or link-local address; web.fetch reaches public addresses only`,
+      );
     }
   }
-  return { ok: true, host: { address: first.address, family: first.family === 6 ? 6 : 4 } };
+  return ok({ address: first.address, family: first.family === 6 ? 6 : 4 });
 }

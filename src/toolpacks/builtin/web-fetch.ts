@@ -61,11 +61,11 @@ export function createWebFetchTool(options: BuiltinToolpackOptions): Tool<typeof
           return refuse(`${url.protocol} URLs are refused; web.fetch fetches http:// and https:// only`);
         }
         const checked = await check(url.hostname, allowPrivate);
-        if (!checked.ok) return refuse(checked.reason);
+        if (!checked.ok) return refuse(checked.error);
         let response: IncomingMessage;
         let body: { bytes: Buffer; truncated: boolean };
         try {
-          response = await get(url, checked.host, signal);
+          response = await get(url, checked.value, signal);
           const location = response.headers.location;
           if (REDIRECTS.has(response.statusCode ?? 0) && location !== undefined) {
             response.destroy();
