@@ -1,7 +1,14 @@
 /** The messages toolpacks send through `store.sendMessage`, and the check of what they pass. */
 
 import { SwitchboardError } from '../../errors/index.js';
-import { isPriority, notAnAgent, PRIORITIES, type Priority, USER_RECIPIENT } from '../../messages/index.js';
+import {
+  type AgentMessage,
+  isPriority,
+  notAnAgent,
+  PRIORITIES,
+  type Priority,
+  USER_RECIPIENT,
+} from '../../messages/index.js';
 
 export { notAnAgent, USER_RECIPIENT };
 
@@ -16,13 +23,7 @@ export interface SendMessageRequest {
 }
 
 /** A message handed to the gateway: exactly one of `recipient` (an agent) and `channel` (a route name). */
-export interface ProjectMessage {
-  id: string;
-  sender: string;
-  recipient?: string;
-  channel?: string;
-  priority: Priority;
-  body: string;
+export interface ProjectMessage extends AgentMessage {
   createdAt: string;
   /** The toolpack whose store sent it. */
   toolpackId: string;
