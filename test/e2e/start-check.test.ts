@@ -70,7 +70,8 @@ function issueLines(text: string): string[] {
 
 describe('switchboard config patch and doctor', () => {
   it('config patch refuses a config that cannot start, leaves the file, and doctor reports the same lines', async () => {
-    for (const bad of UNSTARTABLE) {
+    // Each config in its own files: the three are checked at once.
+    const check = async (bad: (typeof UNSTARTABLE)[number]) => {
       const { file, config } = await goodConfig(`cli-${bad.name}`);
       const before = await readFile(file, 'utf8');
       const patched = await runCli(['config', 'patch', JSON.stringify(patchOf(bad)), '--config', file]);
@@ -86,7 +87,8 @@ describe('switchboard config patch and doctor', () => {
       expect(doctor.code, bad.name).toBe(1);
       expect(doctor.stdout, bad.name).not.toContain('OK\n');
       expect(issueLines(doctor.stderr), bad.name).toEqual(refused);
-    }
+    };
+    await Promise.all(UNSTARTABLE.map(check));
   }, 120_000);
 });
 
@@ -113,14 +115,16 @@ describe('a config that cannot start', () => {
   }, 120_000);
 
   it('a first start onto it exits 1 naming the file and the path', async () => {
-    for (const bad of UNSTARTABLE) {
-      const { config } = await goodConfig(`first-${bad.name}`);
+    // Three processes at once, each on its own files and port.
+    const start = async (bad: (typeof UNSTARTABLE)[number]) => {
+      const { config } = await goodConfig(`first-${bad.name}`, await freePort());
       const file = await writeConfig(dir, { ...config, ...patchOf(bad) }, `first-${bad.name}.jsonc`);
       const result = await runCli(['start', '--config', file]);
       expect(result.code, bad.name).toBe(1);
       expect(result.stderr, bad.name).toContain(file);
       expect(result.stderr, bad.name).toContain(`${bad.path}: `);
-    }
+    };
+    await Promise.all(UNSTARTABLE.map(start));
   }, 120_000);
 
   it('a scheduled restart that fails and cannot go back exits 1, never 0', async () => {
