@@ -1,4 +1,5 @@
 import type { Config, LoadedConfig } from '../config/index.js';
+import type { ConfigError } from '../errors/index.js';
 import {
   type ChannelCredentialCheck,
   describeProblem,
@@ -22,13 +23,13 @@ export async function runDoctor(options: { config?: string }): Promise<void> {
     { configPath: options.config },
     { via: 'doctor', channels: 'all', logger },
   );
-  if (!checked.ok && !checked.loaded) {
+  const found = checked.ok ? checked.value : checked.error;
+  if (found.loaded === undefined) {
     // The file does not load (parse, schema, env): nothing else can be checked.
-    fail(checked.error.message);
+    fail(found.cause.message);
     return;
   }
-  const loaded = checked.loaded as LoadedConfig;
-  const report = checked.report as StartCheckReport;
+  const { loaded, report } = found;
   process.stdout.write(`${summary(loaded, report).join('\n')}\n`);
   printChannels(report.channels);
   // Warnings only: a Redis store without a password, a running gateway's failing scheduler hooks.
@@ -42,16 +43,7 @@ export async function runDoctor(options: { config?: string }): Promise<void> {
     healthy = false;
   }
   if (!checked.ok) {
-    // Issues other than a refused channel (printed above, with its own line).
-    const others = checked.error.issues.filter(
-      (issue) => !report.channels.some((check) => issue.path === `/channels/${check.channel}`),
-    );
-    if (others.length > 0) {
-      const lines = others.map((issue) => `  ${issue.path || '/'}: ${issue.message}`);
-      process.stderr.write(
-        `${loaded.path ?? 'built-in config'}: cannot start with this config\n${lines.join('\n')}\n`,
-      );
-    }
+    printUnstartable(loaded, report, checked.error.cause);
     healthy = false;
   }
   if (report.toolpacks.problems.length > 0) {
@@ -62,6 +54,18 @@ export async function runDoctor(options: { config?: string }): Promise<void> {
   }
   if (healthy) process.stdout.write('OK\n');
   else process.exitCode = 1;
+}
+
+/** The issues other than a refused channel (printed already, with its own line). */
+function printUnstartable(loaded: LoadedConfig, report: StartCheckReport, cause: ConfigError): void {
+  const others = cause.issues.filter(
+    (issue) => !report.channels.some((check) => issue.path === `/channels/${check.channel}`),
+  );
+  if (others.length === 0) return;
+  const lines = others.map((issue) => `  ${issue.path || '/'}: ${issue.message}`);
+  process.stderr.write(
+    `${loaded.path ?? 'built-in config'}: cannot start with this config\n${lines.join('\n')}\n`,
+  );
 }
 
 function summary(loaded: LoadedConfig, report: StartCheckReport): string[] {

@@ -17,7 +17,9 @@ type StoreCode = 'STORE_URL_INVALID' | 'STORE_UNAVAILABLE';
 type GatewayCode =
   | 'GATEWAY_STATE'
   /** A reply or post for a platform no adapter of this gateway serves. */
-  | 'GATEWAY_NO_CHANNEL';
+  | 'GATEWAY_NO_CHANNEL'
+  /** The restart sentinel file is neither version 1 nor 2 (its notes are dropped, with a warning). */
+  | 'GATEWAY_SENTINEL_MALFORMED';
 
 /** The tool registry. */
 type ToolCode = 'TOOL_DUPLICATE' | 'TOOL_INVALID';

@@ -8,7 +8,7 @@ import {
   type LoadedConfig,
   loadConfig,
 } from '../config/index.js';
-import { ConfigError, type ConfigIssue } from '../errors/index.js';
+import { ConfigError, type ConfigIssue, fail, ok, type Result } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
 import {
   describeProblem,
@@ -89,16 +89,21 @@ export async function checkStartable(
   return { issues, warnings, toolpacks, channels: channels.checks };
 }
 
-export type LoadStartableResult =
-  | { ok: true; loaded: LoadedConfig; report: StartCheckReport }
-  | {
-      ok: false;
-      /** The load's own error (parse, schema, env), or one naming the file and the check's issues. */
-      error: ConfigError;
-      /** Set when the file loaded and the check found the issues. */
-      loaded?: LoadedConfig;
-      report?: StartCheckReport;
-    };
+/** A config that loaded and passed the start check. */
+export interface StartableConfig {
+  loaded: LoadedConfig;
+  report: StartCheckReport;
+}
+
+/**
+ * Why a config cannot start: `cause` is the load's own error (parse, schema, env), without a
+ * loaded config; or one naming the file and the check's issues, with the config and the report.
+ */
+export type UnstartableConfig =
+  | { cause: ConfigError; loaded: LoadedConfig; report: StartCheckReport }
+  | { cause: ConfigError; loaded?: undefined; report?: undefined };
+
+export type LoadStartableResult = Result<StartableConfig, UnstartableConfig>;
 
 /** Loads the config (schema and `${ENV}`) and checks it can start; `ok` when no issue was found. */
 export async function loadStartable(
@@ -110,14 +115,14 @@ export async function loadStartable(
     loaded = await loadConfig(loadOptions);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    return { ok: false, error };
+    return fail({ cause: error });
   }
   const report = await checkStartable(loaded.config, loaded.path, options);
   if (report.issues.length > 0) {
-    const error = new ConfigError('CONFIG_UNSTARTABLE', loaded.path, report.issues);
-    return { ok: false, error, loaded, report };
+    const cause = new ConfigError('CONFIG_UNSTARTABLE', loaded.path, report.issues);
+    return fail({ cause, loaded, report });
   }
-  return { ok: true, loaded, report };
+  return ok({ loaded, report });
 }
 
 /** `/store/url: cannot connect …; /stateDir: …` — the issues on one line, for a chat or a log. */

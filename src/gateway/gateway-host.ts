@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import PQueue from 'p-queue';
 import type { LoadConfigOptions, LoadedConfig } from '../config/index.js';
-import { ConfigError, errorText } from '../errors/index.js';
+import { ConfigError, errorText, fail } from '../errors/index.js';
 import type { Logger, LoggerHandle } from '../logging/index.js';
 import { describeIssues, type LoadStartableResult, loadStartable } from './check-startable.js';
 import { createGateway, type Gateway, type GatewayExtensions } from './create-gateway.js';
@@ -105,8 +105,8 @@ async function start(state: HostState): Promise<void> {
     channels: 'none',
     logger: state.checkLogger,
   });
-  if (!checked.ok) throw checked.error;
-  await boot(state, checked.loaded);
+  if (!checked.ok) throw checked.error.cause;
+  await boot(state, checked.value.loaded);
 }
 
 async function stop(state: HostState): Promise<void> {
@@ -166,13 +166,14 @@ async function runRestart(state: HostState, reason: string): Promise<void> {
   const running = state.current;
   const checked = await checkRestart(state);
   if (!checked.ok) {
-    const text = `Restart refused: ${describeIssues(checked.error.issues)}; still running the previous config.`;
-    logger.error({ reason, file: checked.error.file, issues: checked.error.issues }, text);
+    const { cause } = checked.error;
+    const text = `Restart refused: ${describeIssues(cause.issues)}; still running the previous config.`;
+    logger.error({ reason, file: cause.file, issues: cause.issues }, text);
     await notes.refuse(intents, text);
     running?.gateway.wakeRestartNotes();
     return;
   }
-  const { loaded } = checked;
+  const { loaded } = checked.value;
   await notes.commit(intents, path.resolve(loaded.config.stateDir));
   logger.info({ reason }, 'restarting');
   await running?.gateway.stop();
@@ -196,7 +197,7 @@ function checkRestart(state: HostState): Promise<LoadStartableResult> {
     // Nothing has stopped yet, so refuse rather than guess.
     state.logger.error({ err: error }, 'the start check failed');
     const message = `the start check failed: ${errorText(error)}`;
-    return { ok: false, error: new ConfigError('CONFIG_UNSTARTABLE', undefined, [{ path: '', message }]) };
+    return fail({ cause: new ConfigError('CONFIG_UNSTARTABLE', undefined, [{ path: '', message }]) });
   });
 }
 

@@ -10,9 +10,11 @@ export {
   type LoadStartableResult,
   loadStartable,
   type RunningGateway,
+  type StartableConfig,
   type StartCheckOptions,
   type StartCheckReport,
   type StartCheckVia,
+  type UnstartableConfig,
 } from './check-startable.js';
 export {
   createGateway,

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import lockfile from 'proper-lockfile';
+import { SwitchboardError } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
 import type { DeliveryRoute } from '../messages/index.js';
 
@@ -176,7 +177,7 @@ function parseStored(value: unknown): StoredIntent[] {
     return [{ ...intent, id: randomUUID(), status: 'committed', owner: 'v1' } as StoredIntent];
   }
   if (sentinel?.version !== 2 || !Array.isArray(sentinel.intents))
-    throw new Error('not a version 2 sentinel');
+    throw new SwitchboardError('GATEWAY_SENTINEL_MALFORMED', 'not a version 2 sentinel');
   return (sentinel.intents as Partial<StoredIntent>[]).filter(
     (intent): intent is StoredIntent =>
       typeof intent?.id === 'string' && typeof intent.kind === 'string' && typeof intent.status === 'string',
