@@ -105,7 +105,7 @@ async function victim(): Promise<ChildProcess> {
 
 describe('toolpack runner sandbox', () => {
   it('finds bubblewrap on this machine (scripts/ensure-test-packages.sh installs it)', async () => {
-    expect(await probeSandbox()).toMatchObject({ ok: true, kind: 'bubblewrap' });
+    expect(await probeSandbox()).toMatchObject({ ok: true, value: { kind: 'bubblewrap' } });
   });
 
   it('a runner reaches no local server: not the gateway, not the model, not Redis', async () => {
@@ -150,7 +150,7 @@ describe('toolpack runner sandbox', () => {
   });
 
   it('"required" refuses to start a runner where the machine has no sandbox, naming why', async () => {
-    const runner = await startHost('required', async () => ({ ok: false, reason: 'bwrap is not installed' }));
+    const runner = await startHost('required', async () => ({ ok: false, error: 'bwrap is not installed' }));
     const answer = await runner.call({
       toolpackId: 'hostile',
       tool: 'hostile.connect',
@@ -166,7 +166,7 @@ describe('toolpack runner sandbox', () => {
 
   it('"auto" on a machine without a sandbox runs the runner and warns once, naming the fix', async () => {
     const gateway = await localServer();
-    const runner = await startHost('auto', async () => ({ ok: false, reason: 'bwrap is not installed' }));
+    const runner = await startHost('auto', async () => ({ ok: false, error: 'bwrap is not installed' }));
     expect(await call(runner, 'hostile.connect', { port: gateway.port })).toBe('connected');
     expect(await call(runner, 'hostile.connect', { port: gateway.port })).toBe('connected');
     const warnings = logLines.filter((line) => String(line.msg).startsWith('toolpack runners start without'));

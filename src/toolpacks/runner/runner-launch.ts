@@ -73,8 +73,9 @@ async function startIn(state: RunnerHostState, launchedIn: number): Promise<Resu
   const toolpacks = [...state.toolpacks.values()];
   const read = [bootstrap, ...toolpacks.map((toolpack) => toolpack.directory), workspace, artifacts];
   const write = [workspace, artifacts];
-  const sandbox = await options.sandbox.launch({ read, write });
-  if ('refused' in sandbox) return fail(sandbox.refused);
+  const launch = await options.sandbox.launch({ read, write });
+  if (!launch.ok) return launch;
+  const sandbox = launch.value;
   if (launchedIn !== state.generation) return fail(state.stoppedReason);
   const created: RunnerChild = startRunnerChild({
     agentId: options.agentId,

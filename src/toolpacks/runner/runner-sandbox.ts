@@ -1,3 +1,4 @@
+import { fail, ok, type Result } from '../../errors/index.js';
 import {
   probeSandbox,
   type RunnerSandboxSetting,
@@ -9,7 +10,7 @@ import {
 
 export interface RunnerSandbox {
   /** How the next runner starts, or why it may not start (`required` on a machine without a sandbox). */
-  launch(access: SandboxAccess): Promise<SandboxLaunch | { refused: string }>;
+  launch(access: SandboxAccess): Promise<Result<SandboxLaunch>>;
 }
 
 export const NO_SANDBOX_WARNING =
@@ -29,29 +30,24 @@ export function createRunnerSandbox(options: {
   const unconfined: SandboxLaunch = { kind: 'none', execPath: process.execPath, prefix: [] };
   return {
     async launch(access) {
-      if (options.setting === 'off') return unconfined;
+      if (options.setting === 'off') return ok(unconfined);
       probed ??= (options.probe ?? probeSandbox)();
       const probe = await probed;
       if (probe.ok) {
-        return {
-          kind: probe.kind,
-          execPath: probe.executable,
-          prefix: [...sandboxPrefix(probe.kind, access), process.execPath],
-        };
+        const { kind, executable } = probe.value;
+        return ok({ kind, execPath: executable, prefix: [...sandboxPrefix(kind, access), process.execPath] });
       }
       if (options.setting === 'required') {
-        return {
-          refused: `no runner sandbox on this machine (${probe.reason}); tools.runnerSandbox is "required"`,
-        };
+        return fail(`no runner sandbox on this machine (${probe.error}); tools.runnerSandbox is "required"`);
       }
       if (!warned) {
         warned = true;
         options.logger.warn(
-          { reason: probe.reason },
+          { reason: probe.error },
           `${NO_SANDBOX_WARNING}; install bubblewrap (apt-get install bubblewrap), or set tools.runnerSandbox to "off" to accept this or "required" to refuse it`,
         );
       }
-      return unconfined;
+      return ok(unconfined);
     },
   };
 }
@@ -73,19 +69,19 @@ export async function describeRunnerSandbox(
     return {
       ok: true,
       warning: false,
-      text: `runner sandbox: ${result.kind} (no network, cannot signal the gateway)`,
+      text: `runner sandbox: ${result.value.kind} (no network, cannot signal the gateway)`,
     };
   }
   if (setting === 'required') {
     return {
       ok: false,
       warning: false,
-      text: `runner sandbox: none (${result.reason}); tools.runnerSandbox is "required", so toolpack runners will not start; install bubblewrap (apt-get install bubblewrap)`,
+      text: `runner sandbox: none (${result.error}); tools.runnerSandbox is "required", so toolpack runners will not start; install bubblewrap (apt-get install bubblewrap)`,
     };
   }
   return {
     ok: true,
     warning: true,
-    text: `runner sandbox: none (${result.reason}); ${NO_SANDBOX_WARNING}; install bubblewrap (apt-get install bubblewrap), or set tools.runnerSandbox to "off" to accept this`,
+    text: `runner sandbox: none (${result.error}); ${NO_SANDBOX_WARNING}; install bubblewrap (apt-get install bubblewrap), or set tools.runnerSandbox to "off" to accept this`,
   };
 }

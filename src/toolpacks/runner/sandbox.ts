@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { fail, ok, type Result } from '../../errors/index.js';
 
 /**
  * How a runner process is kept off the network and away from the gateway's processes. Node 20's
@@ -31,9 +32,8 @@ export interface SandboxLaunch {
   prefix: string[];
 }
 
-export type SandboxProbe =
-  | { ok: true; kind: SandboxKind; executable: string }
-  | { ok: false; reason: string };
+/** The sandbox this machine can start, or why none works. */
+export type SandboxProbe = Result<{ kind: SandboxKind; executable: string }>;
 
 const PROBE_TIMEOUT_MS = 5_000;
 
@@ -126,8 +126,8 @@ export async function probeSandbox(environment: NodeJS.ProcessEnv = process.env)
       continue;
     }
     const failure = await tryRun(executable, sandboxPrefix(kind, { read: [], write: [] }));
-    if (failure === undefined) return { ok: true, kind, executable };
+    if (failure === undefined) return ok({ kind, executable });
     reasons.push(`${name} cannot create namespaces here (${failure})`);
   }
-  return { ok: false, reason: reasons.join('; ') };
+  return fail(reasons.join('; '));
 }
