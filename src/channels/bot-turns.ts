@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import type { ChannelName } from '../messages/index.js';
 
 /**
  * Counts, per conversation (a thread, or a channel without threads), the turns other bots have
@@ -22,11 +23,11 @@ export function createBotTurnLimit(options: { limit: number; conversations?: num
 }
 
 /** The log line of a bot's message that the limit stopped. */
-export function botLimitMessage(channel: string, limit: number): string {
-  return `${channel}: not answering another bot here: ${limit} bot turns in a row (channels.${channel}.maxBotTurns) until a person writes`;
+export function botLimitMessage(platform: ChannelName, limit: number): string {
+  return `${platform}: not answering another bot here: ${limit} bot turns in a row (channels.${platform}.maxBotTurns) until a person writes`;
 }
 
 /** The log line of a bot's reply to the bot's own message. */
-export function botReplyMessage(channel: string): string {
-  return `${channel}: not answering a bot's reply to the bot's own message (two bots would answer each other forever)`;
+export function botReplyMessage(platform: ChannelName): string {
+  return `${platform}: not answering a bot's reply to the bot's own message (two bots would answer each other forever)`;
 }

@@ -32,8 +32,8 @@ export interface SlackGate {
   taken(raw: RawMessageEvent, body: RawEventBody): Promise<void>;
   /** The event's message could not be stored: Slack's redelivery of it is heard again here. */
   dropped(raw: RawMessageEvent, body: RawEventBody): void;
-  /** The bot takes part in the thread `threadTs` of `channel` (it heard or posted there). */
-  joinThread(channel: string, threadTs: string): Promise<void>;
+  /** The bot takes part in the thread `threadTs` of the Slack conversation `chatId` (it heard or posted there). */
+  joinThread(chatId: string, threadTs: string): Promise<void>;
 }
 
 export function createSlackGate(options: {
@@ -93,7 +93,7 @@ export function createSlackGate(options: {
       if (eventKey !== undefined) seen.forgetHere(eventKey);
       seen.forgetHere(messageKey);
     },
-    joinThread: (channel, threadTs) => threads.add(threadKey(channel, threadTs)),
+    joinThread: (chatId, threadTs) => threads.add(threadKey(chatId, threadTs)),
   };
 }
 
@@ -119,4 +119,4 @@ function factsOf(raw: RawMessageEvent, mentionEvent: boolean): SlackEventFacts {
   };
 }
 
-const threadKey = (channel: string, threadTs: string) => `thread:${channel}:${threadTs}`;
+const threadKey = (chatId: string, threadTs: string) => `thread:${chatId}:${threadTs}`;

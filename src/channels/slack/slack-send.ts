@@ -17,18 +17,18 @@ export async function postReply(
   message: OutboundMessage,
 ): Promise<void> {
   try {
-    const channel = route.chatType === 'direct' ? await directChannel(state, route.chatId) : route.chatId;
+    // Slack's conversation id: a channel's, or the DM channel's for a direct route.
+    const chatId = route.chatType === 'direct' ? await directChannel(state, route.chatId) : route.chatId;
     // Channel routes carry their thread (see `deliver`); one without (a named route) posts in the channel.
     const threadTs = route.threadId;
     for (const text of splitMessage(message.text, SLACK_TEXT_LIMIT)) {
       await state.client.chat.postMessage({
-        channel,
+        channel: chatId,
         text,
         ...(threadTs === undefined ? {} : { thread_ts: threadTs }),
       });
     }
-    if (threadTs !== undefined && route.chatType === 'channel')
-      await state.gate.joinThread(channel, threadTs);
+    if (threadTs !== undefined && route.chatType === 'channel') await state.gate.joinThread(chatId, threadTs);
   } catch (error) {
     state.logger.error({ err: error, route, messageId: message.id }, 'slack post failed');
     throw error;
