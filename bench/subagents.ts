@@ -85,7 +85,7 @@ async function measureList(): Promise<{ warm: number[]; cold: number[]; listed: 
   const registry = createSubagentRegistry({ store });
   for (let index = 0; index < LIST_RUNS; index++) {
     const run: SubagentRun = {
-      runId: crypto.randomUUID(),
+      subagentRunId: crypto.randomUUID(),
       childSessionKey: `agent:main:subagent:${crypto.randomUUID()}`,
       requesterSessionKey: requester,
       label: `task-${index}`,

@@ -24,13 +24,17 @@ export interface SubagentOutcome {
   error?: string;
 }
 
-/** One run of a sub-agent: spawning makes the first; steering an ended child makes the next. */
+/**
+ * One run of a sub-agent: spawning makes the first; steering an ended child makes the next. A
+ * sub-agent run may span several agent runs (turns) of its child session: its steered turns.
+ */
 export interface SubagentRun {
-  runId: string;
+  /** Its id (not an agent run's `runId`: those name turns in the run store). */
+  subagentRunId: string;
   childSessionKey: string;
   /** The session that spawned the child: it sees, steers and kills it, and gets its announcements. */
   requesterSessionKey: string;
-  /** The requester's run that called sessions_spawn. */
+  /** The requester's agent run (a run store `runId`) that called sessions_spawn. */
   parentRunId?: string;
   label: string;
   task: string;
@@ -58,7 +62,7 @@ export const isActiveSubagentRun = (run: SubagentRun): boolean =>
 export interface SubagentRegistry {
   /** Records a new run (and indexes it under its requester). */
   add(run: SubagentRun): Promise<void>;
-  get(runId: string): Promise<SubagentRun | undefined>;
+  get(subagentRunId: string): Promise<SubagentRun | undefined>;
   /** Writes a changed run. */
   update(run: SubagentRun): Promise<void>;
   /** Every run the session spawned (all runs of all its children), oldest first. */
@@ -70,13 +74,30 @@ export interface SubagentRegistry {
 }
 
 /**
+ * A run as the store holds it: its id is the field `runId` on disk (as written before the id had
+ * its own name), converted here and nowhere else.
+ */
+type StoredSubagentRun = Omit<SubagentRun, 'subagentRunId'> & { runId: string };
+
+const toStored = ({ subagentRunId, ...rest }: SubagentRun): StoredSubagentRun => ({
+  runId: subagentRunId,
+  ...rest,
+});
+const fromStored = ({ runId, ...rest }: StoredSubagentRun): SubagentRun => ({
+  subagentRunId: runId,
+  ...rest,
+});
+const loaded = (run: StoredSubagentRun | undefined) => (run === undefined ? undefined : fromStored(run));
+
+/**
  * The sub-agent run registry in the store, so it survives restarts. Runs are one key each in
  * `subagent-runs`; `subagent-children` lists run ids per requester session, `subagent-latest` the
- * latest run of each child session and `subagent-active` the ids of active runs, so that listing children and the start-up sweep never scan every run.
+ * latest run of each child session and `subagent-active` the ids of active runs, so that listing
+ * children and the start-up sweep never scan every run.
  * One process owns the registry: the indexes are cached after the first read.
  */
 export function createSubagentRegistry(options: { store: Store }): SubagentRegistry {
-  const runs = options.store.namespace<SubagentRun>('subagent-runs');
+  const runs = options.store.namespace<StoredSubagentRun>('subagent-runs');
   const children = options.store.namespace<string[]>('subagent-children');
   const activeIds = options.store.namespace<true>('subagent-active');
   const latest = options.store.namespace<string>('subagent-latest');
@@ -91,34 +112,34 @@ export function createSubagentRegistry(options: { store: Store }): SubagentRegis
   }
 
   async function writeRun(run: SubagentRun): Promise<void> {
-    await runs.set(run.runId, run);
-    if (isActiveSubagentRun(run)) await activeIds.set(run.runId, true);
-    else await activeIds.delete(run.runId);
+    await runs.set(run.subagentRunId, toStored(run));
+    if (isActiveSubagentRun(run)) await activeIds.set(run.subagentRunId, true);
+    else await activeIds.delete(run.subagentRunId);
   }
 
   return {
     async add(run) {
       await writeRun(run);
-      const ids = [...(await childIds(run.requesterSessionKey)), run.runId];
+      const ids = [...(await childIds(run.requesterSessionKey)), run.subagentRunId];
       await children.set(run.requesterSessionKey, ids);
       cachedChildren.set(run.requesterSessionKey, ids);
-      await latest.set(run.childSessionKey, run.runId);
+      await latest.set(run.childSessionKey, run.subagentRunId);
     },
     async latestByChild(childSessionKey) {
-      const runId = await latest.get(childSessionKey);
-      return runId === undefined ? undefined : runs.get(runId);
+      const subagentRunId = await latest.get(childSessionKey);
+      return subagentRunId === undefined ? undefined : loaded(await runs.get(subagentRunId));
     },
-    get: (runId) => runs.get(runId),
+    get: async (subagentRunId) => loaded(await runs.get(subagentRunId)),
     update: writeRun,
     async byRequester(requester) {
       const ids = await childIds(requester);
-      const found = await runs.getMany(ids);
+      const found = (await runs.getMany(ids)).map(loaded);
       return found.filter((run): run is SubagentRun => run !== undefined);
     },
     async active() {
       const ids: string[] = [];
-      for await (const [runId] of activeIds.entries()) ids.push(runId);
-      const found = await runs.getMany(ids);
+      for await (const [subagentRunId] of activeIds.entries()) ids.push(subagentRunId);
+      const found = (await runs.getMany(ids)).map(loaded);
       return found.filter((run): run is SubagentRun => run !== undefined && isActiveSubagentRun(run));
     },
   };

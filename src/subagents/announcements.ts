@@ -33,7 +33,7 @@ export function announcementFor(run: SubagentRun, outcome: SubagentOutcome): Ann
     label: run.label,
     result: outcome.result,
     stats: { runtimeMs: run.runtimeMs ?? 0, rounds: outcome.rounds, toolCalls: outcome.toolCalls },
-    runId: run.runId,
+    runId: run.subagentRunId,
     childSessionKey: run.childSessionKey,
     ...(outcome.error === undefined ? {} : { error: outcome.error }),
   };

@@ -8,9 +8,9 @@ import { FAILED_TURN, type TurnEnd, turnEndOf } from './types.js';
 
 /** Records a new queued run and queues it for a slot (its state first, so a kill finds it waiting). */
 export async function addQueuedRun(context: ManagerContext, run: SubagentRun): Promise<void> {
-  context.states.queue(run.runId);
+  context.states.queue(run.subagentRunId);
   await context.registry.add(run).catch((error: unknown) => {
-    context.states.end(run.runId);
+    context.states.end(run.subagentRunId);
     throw error;
   });
   context.launch(run);
@@ -23,14 +23,16 @@ export async function addQueuedRun(context: ManagerContext, run: SubagentRun): P
 export function launchRun(context: ManagerContext, run: SubagentRun): void {
   context.slots
     .add(async () => {
-      if (!context.states.take(run.runId)) return;
+      if (!context.states.take(run.subagentRunId)) return;
       try {
         await runToEnd(context, run);
       } finally {
-        context.states.end(run.runId);
+        context.states.end(run.subagentRunId);
       }
     })
-    .catch((error: unknown) => context.logger.error({ err: error, run: run.runId }, 'sub-agent run failed'));
+    .catch((error: unknown) =>
+      context.logger.error({ err: error, run: run.subagentRunId }, 'sub-agent run failed'),
+    );
 }
 
 async function runToEnd(context: ManagerContext, run: SubagentRun): Promise<void> {
@@ -40,18 +42,18 @@ async function runToEnd(context: ManagerContext, run: SubagentRun): Promise<void
     const started = await startChildTurn(context, run);
     if (!started) return;
     // A kill that came between `starting` and the turn's start found no turn to stop: stop it now.
-    if (states.killReason(run.runId)) turns.stopTurn(run.childSessionKey, KILLED_BY_REQUESTER);
-    ended = await lastSteeredTurn(context, run.runId, turnEndOf(await started.done));
+    if (states.killReason(run.subagentRunId)) turns.stopTurn(run.childSessionKey, KILLED_BY_REQUESTER);
+    ended = await lastSteeredTurn(context, run.subagentRunId, turnEndOf(await started.done));
   } catch (error) {
     if (states.closing) return;
-    context.logger.error({ err: error, run: run.runId }, 'sub-agent run failed to start');
-    ended = { end: FAILED_TURN, killed: states.decideEnd(run.runId) };
+    context.logger.error({ err: error, run: run.subagentRunId }, 'sub-agent run failed to start');
+    ended = { end: FAILED_TURN, killed: states.decideEnd(run.subagentRunId) };
   }
   const { end, killed } = ended;
   const turnRun = end.runId ? await context.runs.get(end.runId) : undefined;
   await endRun(
     context,
-    run.runId,
+    run.subagentRunId,
     (latest) =>
       endedByTurn(latest, { end, wasKilled: killed !== undefined, turnRun, endedAt: context.now() }),
     killed !== 'with-ancestor',
@@ -70,8 +72,8 @@ function taskEntry(run: SubagentRun): NewTranscriptEntry {
  * is queued, so a steer either joins the task or reaches the started turn.
  */
 function startChildTurn(context: ManagerContext, run: SubagentRun) {
-  return context.withRun(run.runId, async () => {
-    const current = await context.registry.get(run.runId);
+  return context.withRun(run.subagentRunId, async () => {
+    const current = await context.registry.get(run.subagentRunId);
     if (context.states.closing || current?.status !== 'queued') return undefined;
     const entry = taskEntry(current);
     const started = await context.turns.startTurn({
@@ -87,7 +89,7 @@ function startChildTurn(context: ManagerContext, run: SubagentRun) {
     // Marked after the turn is queued: a run the stop kept from starting stays waiting.
     const { steers: _delivered, ...running } = current;
     await context.registry.update({ ...running, status: 'running' });
-    context.states.running(run.runId);
+    context.states.running(run.subagentRunId);
     return started;
   });
 }
@@ -100,16 +102,16 @@ function startChildTurn(context: ManagerContext, run: SubagentRun) {
  */
 async function lastSteeredTurn(
   context: ManagerContext,
-  runId: string,
+  subagentRunId: string,
   first: TurnEnd,
 ): Promise<{ end: TurnEnd; killed: KillReason | undefined }> {
   let last = first;
   // Steers may keep coming while earlier ones are answered: they join the same list.
-  const waiting = context.states.steered(runId) ?? [];
+  const waiting = context.states.steered(subagentRunId) ?? [];
   while (waiting.length > 0) {
     for (const steered of await Promise.all(waiting.splice(0))) {
       if (steered.runId !== undefined && steered.runId !== last.runId) last = steered;
     }
   }
-  return { end: last, killed: context.states.decideEnd(runId) };
+  return { end: last, killed: context.states.decideEnd(subagentRunId) };
 }

@@ -1,15 +1,9 @@
 import type { NewTranscriptEntry, SubagentRun } from '../sessions/index.js';
+import type { SteerDelivery } from '../tools/index.js';
 import { ANNOUNCEMENT_SENDER } from './announcements.js';
 import { addQueuedRun } from './child-runs.js';
 import type { ManagerContext } from './manager-context.js';
 import { FAILED_TURN, turnEndOf } from './types.js';
-
-/** How a message reached a child: into its waiting or running run, or as a new run. */
-export interface Delivery {
-  mode: 'injected' | 'restarted';
-  /** The run that gets the message. */
-  runId: string;
-}
 
 /**
  * Hands a message to a child: one waiting for a slot gets it with its task, a running one
@@ -19,16 +13,16 @@ export function deliverToChild(
   context: ManagerContext,
   current: SubagentRun,
   entry: NewTranscriptEntry,
-): Promise<Delivery> {
-  return context.withRun(current.runId, async (): Promise<Delivery> => {
-    const latest = (await context.registry.get(current.runId)) ?? current;
+): Promise<SteerDelivery> {
+  return context.withRun(current.subagentRunId, async (): Promise<SteerDelivery> => {
+    const latest = (await context.registry.get(current.subagentRunId)) ?? current;
     if (latest.status === 'queued') {
       // Stored with the run, so that a restart before its slot comes does not lose it.
       await context.registry.update({ ...latest, steers: [...(latest.steers ?? []), entry.text] });
-      return { mode: 'injected', runId: latest.runId };
+      return { mode: 'injected', subagentRunId: latest.subagentRunId };
     }
     // A run recorded running whose end is decided (or that the last process left) gets a new run.
-    const steered = context.states.steered(latest.runId);
+    const steered = context.states.steered(latest.subagentRunId);
     if (latest.status === 'running' && steered) {
       const started = context.turns.startTurn({
         sessionKey: latest.childSessionKey,
@@ -44,16 +38,16 @@ export function deliverToChild(
         started
           .then(async ({ done }) => turnEndOf(await done))
           .catch((error: unknown) => {
-            context.logger.warn({ err: error, run: latest.runId }, 'steered message not answered');
+            context.logger.warn({ err: error, run: latest.subagentRunId }, 'steered message not answered');
             return FAILED_TURN;
           }),
       );
       await started;
-      return { mode: 'injected', runId: latest.runId };
+      return { mode: 'injected', subagentRunId: latest.subagentRunId };
     }
     const next = nextRun(latest, entry, context.now());
     await addQueuedRun(context, next);
-    return { mode: 'restarted', runId: next.runId };
+    return { mode: 'restarted', subagentRunId: next.subagentRunId };
   });
 }
 
@@ -62,7 +56,7 @@ function nextRun(ended: SubagentRun, entry: NewTranscriptEntry, startedAt: numbe
   const { endedAt: _endedAt, runtimeMs: _runtimeMs, outcome: _outcome, steers: _steers, ...kept } = ended;
   return {
     ...kept,
-    runId: crypto.randomUUID(),
+    subagentRunId: crypto.randomUUID(),
     task: entry.text,
     taskFrom: {
       role: entry.role === 'system' ? 'system' : 'user',

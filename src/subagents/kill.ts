@@ -10,13 +10,13 @@ import { endWithoutTurn } from './run-end.js';
  * hear its descendants.
  */
 export async function killRun(context: ManagerContext, run: SubagentRun): Promise<SubagentRun[]> {
-  const current = (await context.registry.get(run.runId)) ?? run;
+  const current = (await context.registry.get(run.subagentRunId)) ?? run;
   const targets = [current, ...(await descendants(context, current))].filter(isActiveSubagentRun);
   const killed: SubagentRun[] = [];
   for (const target of targets) {
-    const requested = target.runId === current.runId;
+    const requested = target.subagentRunId === current.subagentRunId;
     const effect = context.states.kill(
-      target.runId,
+      target.subagentRunId,
       requested ? 'requested' : 'with-ancestor',
       target.status === 'queued',
     );

@@ -16,18 +16,23 @@ export async function resumeRuns(context: ManagerContext): Promise<void> {
   );
   const left = await context.registry.active();
   for (const run of left) {
-    const announcement = stored.get(run.runId);
+    const announcement = stored.get(run.subagentRunId);
     if (announcement)
-      await endRun(context, run.runId, (latest) => endedFromAnnouncement(latest, announcement), false);
+      await endRun(
+        context,
+        run.subagentRunId,
+        (latest) => endedFromAnnouncement(latest, announcement),
+        false,
+      );
   }
   for (const item of items) await announcer.send(item);
-  const rest = left.filter((run) => !stored.has(run.runId));
+  const rest = left.filter((run) => !stored.has(run.subagentRunId));
   // A run left running cannot go on; one left waiting for its slot never started: it takes one now.
   const interrupted = rest.filter((run) => run.status !== 'queued');
   for (const run of interrupted) await endWithoutTurn(context, run, 'interrupted', true);
   const waiting = rest.filter((run) => run.status === 'queued');
   for (const run of waiting.sort((first, second) => first.startedAt - second.startedAt)) {
-    context.states.queue(run.runId);
+    context.states.queue(run.subagentRunId);
     context.launch(run);
   }
   if (items.length + left.length > 0) {

@@ -14,13 +14,13 @@ const NO_REPLY = 'NO_REPLY';
  */
 export async function endRun(
   context: ManagerContext,
-  runId: string,
+  subagentRunId: string,
   build: (latest: SubagentRun) => SubagentRun,
   announce: boolean,
 ): Promise<void> {
   const { announcer, registry } = context;
-  const ended = await context.withRun(runId, async () => {
-    const latest = await registry.get(runId);
+  const ended = await context.withRun(subagentRunId, async () => {
+    const latest = await registry.get(subagentRunId);
     if (!latest || !isActiveSubagentRun(latest)) return undefined;
     const record = build(latest);
     const outcome = record.outcome;
@@ -45,7 +45,12 @@ export function endWithoutTurn(
   status: 'killed' | 'interrupted',
   announce: boolean,
 ): Promise<void> {
-  return endRun(context, run.runId, (latest) => endedWithoutTurn(latest, status, context.now()), announce);
+  return endRun(
+    context,
+    run.subagentRunId,
+    (latest) => endedWithoutTurn(latest, status, context.now()),
+    announce,
+  );
 }
 
 /**
@@ -71,6 +76,6 @@ async function tellRequesterRun(context: ManagerContext, requesterRun: SubagentR
     text: announcementText(announcementFor(ended, ended.outcome)),
     senderId: ANNOUNCEMENT_SENDER,
   }).catch((error: unknown) =>
-    context.logger.warn({ err: error, run: ended.runId }, 'announcement to a sub-agent failed'),
+    context.logger.warn({ err: error, run: ended.subagentRunId }, 'announcement to a sub-agent failed'),
   );
 }

@@ -4,12 +4,12 @@
  */
 export function createRunLocks() {
   const tails = new Map<string, Promise<unknown>>();
-  return function withRun<T>(runId: string, task: () => Promise<T>): Promise<T> {
-    const next = (tails.get(runId) ?? Promise.resolve()).then(task, task);
+  return function withRun<T>(subagentRunId: string, task: () => Promise<T>): Promise<T> {
+    const next = (tails.get(subagentRunId) ?? Promise.resolve()).then(task, task);
     const tail = next.catch(() => {});
-    tails.set(runId, tail);
+    tails.set(subagentRunId, tail);
     void tail.then(() => {
-      if (tails.get(runId) === tail) tails.delete(runId);
+      if (tails.get(subagentRunId) === tail) tails.delete(subagentRunId);
     });
     return next;
   };

@@ -39,51 +39,51 @@ export function createRunStates() {
     state !== undefined && 'killed' in state ? state.killed : undefined;
 
   return {
-    phase: (runId: string): RunPhase => states.get(runId)?.phase ?? 'ended',
+    phase: (subagentRunId: string): RunPhase => states.get(subagentRunId)?.phase ?? 'ended',
     /** A run recorded as queued waits for its slot (before its record is written, so a kill finds it). */
-    queue(runId: string): void {
-      states.set(runId, { phase: 'queued' });
+    queue(subagentRunId: string): void {
+      states.set(subagentRunId, { phase: 'queued' });
     },
     /** Its slot came: false when it may not start (killed while waiting, or the manager is closing). */
-    take(runId: string): boolean {
-      if (closing || states.get(runId)?.phase !== 'queued') return false;
-      states.set(runId, { phase: 'starting' });
+    take(subagentRunId: string): boolean {
+      if (closing || states.get(subagentRunId)?.phase !== 'queued') return false;
+      states.set(subagentRunId, { phase: 'starting' });
       return true;
     },
     /** Its turn is queued: steers go into the running turn from now on. */
-    running(runId: string): void {
-      const state = states.get(runId);
+    running(subagentRunId: string): void {
+      const state = states.get(subagentRunId);
       if (state?.phase !== 'starting') return;
       const killed = killedOf(state);
-      states.set(runId, { phase: 'running', steered: [], ...(killed ? { killed } : {}) });
+      states.set(subagentRunId, { phase: 'running', steered: [], ...(killed ? { killed } : {}) });
     },
     /** The turns its steers went into, while it runs; undefined once its end is decided. */
-    steered(runId: string): Promise<TurnEnd>[] | undefined {
-      const state = states.get(runId);
+    steered(subagentRunId: string): Promise<TurnEnd>[] | undefined {
+      const state = states.get(subagentRunId);
       return state?.phase === 'running' ? state.steered : undefined;
     },
-    killReason: (runId: string): KillReason | undefined => killedOf(states.get(runId)),
+    killReason: (subagentRunId: string): KillReason | undefined => killedOf(states.get(subagentRunId)),
     /** A kill reaches the run. Silence sticks: a run once killed with an ancestor stays unannounced. */
-    kill(runId: string, reason: KillReason, recordedQueued: boolean): KillEffect {
-      const state = states.get(runId);
+    kill(subagentRunId: string, reason: KillReason, recordedQueued: boolean): KillEffect {
+      const state = states.get(subagentRunId);
       if (state === undefined) return recordedQueued ? 'cancel' : 'stop';
       if (state.phase === 'ending') return 'skip';
       if (state.phase === 'queued') {
-        states.delete(runId);
+        states.delete(subagentRunId);
         return 'cancel';
       }
       const killed = state.killed === 'with-ancestor' ? state.killed : reason;
-      states.set(runId, { ...state, killed });
+      states.set(subagentRunId, { ...state, killed });
       return 'stop';
     },
     /** The one point where the run's end is decided: how it was killed, if it was. */
-    decideEnd(runId: string): KillReason | undefined {
-      const killed = killedOf(states.get(runId));
-      states.set(runId, { phase: 'ending', ...(killed ? { killed } : {}) });
+    decideEnd(subagentRunId: string): KillReason | undefined {
+      const killed = killedOf(states.get(subagentRunId));
+      states.set(subagentRunId, { phase: 'ending', ...(killed ? { killed } : {}) });
       return killed;
     },
-    end(runId: string): void {
-      states.delete(runId);
+    end(subagentRunId: string): void {
+      states.delete(subagentRunId);
     },
     close(): void {
       closing = true;

@@ -63,7 +63,7 @@ export function createSubagentManager(options: SubagentManagerOptions): Subagent
         return fail('Steered too recently: wait 2 seconds between messages to one sub-agent.');
       }
       lastSteer.set(run.childSessionKey, context.now());
-      const current = (await context.registry.get(run.runId)) ?? run;
+      const current = (await context.registry.get(run.subagentRunId)) ?? run;
       const entry = { role: 'user' as const, text: message, senderId: `session:${caller.sessionKey}` };
       return ok(await deliverToChild(context, current, entry));
     },
@@ -88,7 +88,7 @@ async function spawn(
   if (!checked.ok) return checked;
   const { agentId, model } = checked.value;
   const run: SubagentRun = {
-    runId: crypto.randomUUID(),
+    subagentRunId: crypto.randomUUID(),
     childSessionKey: childSessionKey(caller.sessionKey, agentId),
     requesterSessionKey: caller.sessionKey,
     ...(caller.runId === undefined ? {} : { parentRunId: caller.runId }),
@@ -103,6 +103,6 @@ async function spawn(
     ...(request.runTimeoutSeconds === undefined ? {} : { runTimeoutSeconds: request.runTimeoutSeconds }),
   };
   await addQueuedRun(context, run);
-  logger.info({ run: run.runId, child: run.childSessionKey, label: run.label }, 'sub-agent spawned');
-  return ok({ runId: run.runId, childSessionKey: run.childSessionKey });
+  logger.info({ run: run.subagentRunId, child: run.childSessionKey, label: run.label }, 'sub-agent spawned');
+  return ok({ subagentRunId: run.subagentRunId, childSessionKey: run.childSessionKey });
 }

@@ -492,7 +492,7 @@ describe('the subagents tool: steer', () => {
         context.services.subagents.steer(
           { sessionKey: context.sessionKey, agentId: context.agentId },
           {
-            runId: context.runId ?? '',
+            subagentRunId: context.runId ?? '',
             childSessionKey: context.sessionKey,
             requesterSessionKey: PARENT,
             label: 'me',

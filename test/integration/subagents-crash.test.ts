@@ -13,7 +13,7 @@ async function spawnAndFinish(setup: Rig): Promise<string> {
   if (!accepted.ok) throw new Error(accepted.error);
   await setup.gated.waitForOpen(1);
   setup.gated.releaseNext();
-  return accepted.value.runId;
+  return accepted.value.subagentRunId;
 }
 
 const pendingAnnouncements = async (setup: Rig) => {

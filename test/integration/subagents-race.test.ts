@@ -16,7 +16,7 @@ async function childThatAnswers(setup: Rig): Promise<SubagentRun> {
   if (!accepted.ok) throw new Error(accepted.error);
   await setup.gated.waitForOpen(1);
   setup.gated.releaseNext();
-  const run = await setup.registry.get(accepted.value.runId);
+  const run = await setup.registry.get(accepted.value.subagentRunId);
   if (!run) throw new Error('no run');
   return run;
 }
@@ -35,8 +35,8 @@ describe('a kill racing a child that completes', () => {
 
     expect(result).toMatchObject({ status: 'ok', killed: 1, labels: ['counter'], text: 'killed counter.' });
     const said = await announcementTurn(setup);
-    expect(said).toMatchObject({ status: 'killed', result: '', runId: run.runId });
-    expect(await setup.registry.get(run.runId)).toMatchObject({
+    expect(said).toMatchObject({ status: 'killed', result: '', runId: run.subagentRunId });
+    expect(await setup.registry.get(run.subagentRunId)).toMatchObject({
       status: 'killed',
       outcome: { status: 'killed', result: '' },
     });
@@ -57,8 +57,12 @@ describe('a kill racing a child that completes', () => {
       text: 'counter is not running (it ended meanwhile).',
     });
     const said = await announcementTurn(setup);
-    expect(said).toMatchObject({ status: 'success', result: 'answered: count the files', runId: run.runId });
-    expect(await setup.registry.get(run.runId)).toMatchObject({
+    expect(said).toMatchObject({
+      status: 'success',
+      result: 'answered: count the files',
+      runId: run.subagentRunId,
+    });
+    expect(await setup.registry.get(run.subagentRunId)).toMatchObject({
       status: 'done',
       outcome: { status: 'success', result: 'answered: count the files' },
     });

@@ -103,7 +103,7 @@ async function setup(options: SetupOptions = {}) {
     async spawn(task: string, label?: string, from: SubagentCaller = caller): Promise<SubagentRun> {
       const spawned = await manager.spawn(from, { task, ...(label === undefined ? {} : { label }) });
       if (!spawned.ok) throw new Error(spawned.error);
-      const run = await registry.get(spawned.value.runId);
+      const run = await registry.get(spawned.value.subagentRunId);
       if (!run) throw new Error('spawned run not recorded');
       return run;
     },
@@ -143,9 +143,9 @@ describe('spawn and complete', () => {
       label: 'counter',
       result: '12 files',
       stats: { rounds: 2, toolCalls: 3 },
-      runId: run.runId,
+      runId: run.subagentRunId,
     });
-    expect(await rig.registry.get(run.runId)).toMatchObject({
+    expect(await rig.registry.get(run.subagentRunId)).toMatchObject({
       status: 'done',
       outcome: { status: 'success', result: '12 files', rounds: 2, toolCalls: 3 },
     });
@@ -162,7 +162,7 @@ describe('spawn and complete', () => {
     expect(await rig.announcement(0)).toMatchObject({ status: 'error', error: 'error', result: '' });
     const silent = await rig.spawn('be quiet', 'silent');
     await rig.fake.end(await childTurn(rig, silent), 'NO_REPLY');
-    await expect.poll(async () => (await rig.registry.get(silent.runId))?.status).toBe('done');
+    await expect.poll(async () => (await rig.registry.get(silent.subagentRunId))?.status).toBe('done');
     expect(rig.fake.turns.filter((turn) => turn.request.sessionKey === PARENT)).toHaveLength(1);
   });
 
@@ -187,8 +187,8 @@ describe('spawn and complete', () => {
     const first = await rig.spawn('first');
     const second = await rig.spawn('second');
     const turn = await childTurn(rig, first);
-    await expect.poll(async () => (await rig.registry.get(first.runId))?.status).toBe('running');
-    expect((await rig.registry.get(second.runId))?.status).toBe('queued');
+    await expect.poll(async () => (await rig.registry.get(first.subagentRunId))?.status).toBe('running');
+    expect((await rig.registry.get(second.subagentRunId))?.status).toBe('queued');
     expect(rig.fake.openIn(second.childSessionKey)).toBeUndefined();
     await rig.fake.end(turn, 'done first');
     expect((await childTurn(rig, second)).request.entry.text).toBe('second');
@@ -200,13 +200,17 @@ describe('kill', () => {
     const rig = await setup();
     const run = await rig.spawn('work', 'worker');
     await childTurn(rig, run);
-    await expect.poll(async () => (await rig.registry.get(run.runId))?.status).toBe('running');
+    await expect.poll(async () => (await rig.registry.get(run.subagentRunId))?.status).toBe('running');
     const killed = await rig.manager.kill(run);
-    expect(killed.map((dead) => dead.runId)).toEqual([run.runId]);
+    expect(killed.map((dead) => dead.subagentRunId)).toEqual([run.subagentRunId]);
     expect(rig.fake.stops).toEqual([{ sessionKey: run.childSessionKey, reason: 'killed by its requester' }]);
     expect(rig.fake.cleared).toEqual([run.childSessionKey]);
-    expect(await rig.announcement()).toMatchObject({ status: 'killed', result: '', runId: run.runId });
-    expect(await rig.registry.get(run.runId)).toMatchObject({
+    expect(await rig.announcement()).toMatchObject({
+      status: 'killed',
+      result: '',
+      runId: run.subagentRunId,
+    });
+    expect(await rig.registry.get(run.subagentRunId)).toMatchObject({
       status: 'killed',
       outcome: { status: 'killed' },
     });
@@ -218,10 +222,12 @@ describe('kill', () => {
     const rig = await setup({ subagents: { maxConcurrent: 1 } });
     const first = await rig.spawn('first');
     const waiting = await rig.spawn('second', 'waiting');
-    expect((await rig.manager.kill(waiting)).map((dead) => dead.runId)).toEqual([waiting.runId]);
-    expect(await rig.announcement()).toMatchObject({ status: 'killed', runId: waiting.runId });
+    expect((await rig.manager.kill(waiting)).map((dead) => dead.subagentRunId)).toEqual([
+      waiting.subagentRunId,
+    ]);
+    expect(await rig.announcement()).toMatchObject({ status: 'killed', runId: waiting.subagentRunId });
     await rig.fake.end(await childTurn(rig, first), 'first done');
-    expect(await rig.announcement(1)).toMatchObject({ status: 'success', runId: first.runId });
+    expect(await rig.announcement(1)).toMatchObject({ status: 'success', runId: first.subagentRunId });
     expect(rig.fake.turns.some((turn) => turn.request.sessionKey === waiting.childSessionKey)).toBe(false);
   });
 
@@ -237,8 +243,8 @@ describe('kill', () => {
     await childTurn(rig, grandchild);
     const killed = await rig.manager.kill(child);
     expect(killed.map((dead) => dead.label)).toEqual(['child', 'grandchild']);
-    expect(await rig.announcement()).toMatchObject({ status: 'killed', runId: child.runId });
-    await expect.poll(async () => (await rig.registry.get(grandchild.runId))?.status).toBe('killed');
+    expect(await rig.announcement()).toMatchObject({ status: 'killed', runId: child.subagentRunId });
+    await expect.poll(async () => (await rig.registry.get(grandchild.subagentRunId))?.status).toBe('killed');
     // Nobody hears the grandchild: no steer into the child session, no second announcement.
     expect(rig.fake.turns.filter((turn) => turn.request.sessionKey === PARENT)).toHaveLength(1);
     expect(rig.fake.turns.filter((turn) => turn.request.sessionKey === child.childSessionKey)).toHaveLength(
@@ -253,7 +259,7 @@ describe('a kill racing a child that completes', () => {
     rig.fake.options.steersJoin = false;
     const run = await rig.spawn('count', 'counter');
     const turn = await childTurn(rig, run);
-    await expect.poll(async () => (await rig.registry.get(run.runId))?.status).toBe('running');
+    await expect.poll(async () => (await rig.registry.get(run.subagentRunId))?.status).toBe('running');
     await rig.manager.steer(caller, run, 'also this');
     await rig.fake.end(turn, 'partial');
     // The run waits for its steered turn: a kill now decides it.
@@ -270,7 +276,7 @@ describe('a kill racing a child that completes', () => {
     expect(rig.fake.stops).toEqual([]);
     rig.endWrite.hold.open(undefined);
     expect(await rig.announcement()).toMatchObject({ status: 'success', result: '12 files' });
-    expect(await rig.registry.get(run.runId)).toMatchObject({ status: 'done' });
+    expect(await rig.registry.get(run.subagentRunId)).toMatchObject({ status: 'done' });
   });
 });
 
@@ -279,10 +285,10 @@ describe('steer', () => {
     const rig = await setup();
     const run = await rig.spawn('work');
     const turn = await childTurn(rig, run);
-    await expect.poll(async () => (await rig.registry.get(run.runId))?.status).toBe('running');
+    await expect.poll(async () => (await rig.registry.get(run.subagentRunId))?.status).toBe('running');
     expect(await rig.manager.steer(caller, run, 'focus on tests')).toEqual({
       ok: true,
-      value: { mode: 'injected', runId: run.runId },
+      value: { mode: 'injected', subagentRunId: run.subagentRunId },
     });
     expect(turn.joined.map((steer) => [steer.mode, steer.entry.text])).toEqual([['steer', 'focus on tests']]);
     await rig.fake.end(turn, 'tests done');
@@ -294,7 +300,7 @@ describe('steer', () => {
     rig.fake.options.steersJoin = false;
     const run = await rig.spawn('work');
     const turn = await childTurn(rig, run);
-    await expect.poll(async () => (await rig.registry.get(run.runId))?.status).toBe('running');
+    await expect.poll(async () => (await rig.registry.get(run.subagentRunId))?.status).toBe('running');
     await rig.manager.steer(caller, run, 'one more thing');
     await rig.fake.end(turn, 'first answer');
     await rig.fake.end(await childTurn(rig, run, 1), 'answer to the steer');
@@ -309,10 +315,10 @@ describe('steer', () => {
       ok: true,
       value: { mode: 'injected' },
     });
-    expect((await rig.registry.get(waiting.runId))?.steers).toEqual(['and this']);
+    expect((await rig.registry.get(waiting.subagentRunId))?.steers).toEqual(['and this']);
     await rig.fake.end(await childTurn(rig, first), 'ok');
     expect((await childTurn(rig, waiting)).request.entry.text).toBe('second\n\nand this');
-    await expect.poll(async () => (await rig.registry.get(waiting.runId))?.steers).toBeUndefined();
+    await expect.poll(async () => (await rig.registry.get(waiting.subagentRunId))?.steers).toBeUndefined();
   });
 
   it('an ended child restarts as a new run with the message, announced again', async () => {
@@ -323,13 +329,13 @@ describe('steer', () => {
     const steered = await rig.manager.steer(caller, run, 'again');
     if (!steered.ok) throw new Error(steered.error);
     expect(steered.value.mode).toBe('restarted');
-    expect(steered.value.runId).not.toBe(run.runId);
+    expect(steered.value.subagentRunId).not.toBe(run.subagentRunId);
     const turn = await childTurn(rig, run, 1);
     expect(turn.request.entry).toMatchObject({ role: 'user', text: 'again' });
     await rig.fake.end(turn, 'second');
     expect(await rig.announcement(1)).toMatchObject({
       result: 'second',
-      runId: steered.value.runId,
+      runId: steered.value.subagentRunId,
       label: 'worker',
     });
   });
@@ -357,7 +363,7 @@ describe('steer', () => {
     const rig = await setup({ subagents: { maxSpawnDepth: 2 } });
     const child = await rig.spawn('delegate', 'child');
     const childsTurn = await childTurn(rig, child);
-    await expect.poll(async () => (await rig.registry.get(child.runId))?.status).toBe('running');
+    await expect.poll(async () => (await rig.registry.get(child.subagentRunId))?.status).toBe('running');
     const grandchild = await rig.spawn('deep', 'grandchild', {
       sessionKey: child.childSessionKey,
       agentId: 'main',
@@ -369,7 +375,7 @@ describe('steer', () => {
       result: 'deep result',
     });
     await rig.fake.end(childsTurn, 'combined');
-    expect(await rig.announcement()).toMatchObject({ runId: child.runId, result: 'combined' });
+    expect(await rig.announcement()).toMatchObject({ runId: child.subagentRunId, result: 'combined' });
   });
 });
 
@@ -383,8 +389,11 @@ describe('resume after the process died', () => {
 
     const second = await setup({ store: first.store, subagents: { maxConcurrent: 1 } });
     await second.manager.resume();
-    expect(await second.registry.get(running.runId)).toMatchObject({ status: 'interrupted' });
-    expect(await second.announcement()).toMatchObject({ status: 'interrupted', runId: running.runId });
+    expect(await second.registry.get(running.subagentRunId)).toMatchObject({ status: 'interrupted' });
+    expect(await second.announcement()).toMatchObject({
+      status: 'interrupted',
+      runId: running.subagentRunId,
+    });
     expect((await childTurn(second, waiting)).request.entry.text).toBe('waiting');
   });
 
@@ -397,14 +406,14 @@ describe('resume after the process died', () => {
 
     const second = await setup({ store: first.store });
     await second.manager.resume();
-    expect(await second.registry.get(run.runId)).toMatchObject({
+    expect(await second.registry.get(run.subagentRunId)).toMatchObject({
       status: 'done',
       outcome: { result: '12 files' },
     });
     expect(await second.announcement()).toMatchObject({
       status: 'success',
       result: '12 files',
-      runId: run.runId,
+      runId: run.subagentRunId,
     });
     expect(second.fake.turns.filter((turn) => turn.request.sessionKey === PARENT)).toHaveLength(1);
   });
@@ -421,7 +430,20 @@ describe('close', () => {
     // The run under way ends and is announced; close waits for the announcement turn.
     await rig.fake.end(await rig.fake.turnIn(PARENT), 'noted');
     await closed;
-    expect((await rig.registry.get(waiting.runId))?.status).toBe('queued');
-    expect((await rig.registry.get(first.runId))?.status).toBe('done');
+    expect((await rig.registry.get(waiting.subagentRunId))?.status).toBe('queued');
+    expect((await rig.registry.get(first.subagentRunId))?.status).toBe('done');
+  });
+});
+
+describe('the run registry on disk', () => {
+  it('stores the sub-agent run id as `runId`, as records written before the rename have it', async () => {
+    const rig = await setup();
+    const run = await rig.spawn('work', 'worker');
+    const stored = await rig.store.namespace<Record<string, unknown>>('subagent-runs').get(run.subagentRunId);
+    expect(stored).toMatchObject({ runId: run.subagentRunId, label: 'worker' });
+    expect(stored).not.toHaveProperty('subagentRunId');
+    const old = { ...stored, runId: 'old-run', status: 'done' };
+    await rig.store.namespace('subagent-runs').set('old-run', old);
+    expect(await rig.registry.get('old-run')).toMatchObject({ subagentRunId: 'old-run', label: 'worker' });
   });
 });

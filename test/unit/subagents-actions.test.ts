@@ -22,7 +22,7 @@ function run(
 ): SubagentRun {
   const startedAt = NOW - startedAgo * MINUTE;
   const base: SubagentRun = {
-    runId,
+    subagentRunId: runId,
     childSessionKey: `agent:main:subagent:${child}`,
     requesterSessionKey: PARENT,
     label,
@@ -55,12 +55,12 @@ function fakeService(
       return runsBySession[sessionKey] ?? [];
     },
     async kill(target) {
-      calls.kill.push(target.runId);
-      return [target, ...(options.descendants?.[target.runId] ?? [])].filter(isActiveSubagentRun);
+      calls.kill.push(target.subagentRunId);
+      return [target, ...(options.descendants?.[target.subagentRunId] ?? [])].filter(isActiveSubagentRun);
     },
     async steer(_caller, target, message) {
-      calls.steer.push({ runId: target.runId, message });
-      return options.steer ?? { ok: true, value: { mode: 'injected', runId: target.runId } };
+      calls.steer.push({ runId: target.subagentRunId, message });
+      return options.steer ?? { ok: true, value: { mode: 'injected', subagentRunId: target.subagentRunId } };
     },
   };
   return { service, calls };
@@ -76,7 +76,8 @@ const epsilon = run('x-eps', 'e', 'epsilon', 120, { ago: 90 });
 const RUNS = [epsilon, delta, alpha, gamma, beta];
 
 const resolve = (target: string, runs: SubagentRun[] = RUNS) => resolveSubagentTarget(runs, target, window);
-const runIdOf = (result: ReturnType<typeof resolve>) => (result.ok ? result.value.runId : result.error);
+const runIdOf = (result: ReturnType<typeof resolve>) =>
+  result.ok ? result.value.subagentRunId : result.error;
 
 describe('resolveSubagentTarget', () => {
   it('`last` is the most recently started child, whatever its status', () => {
@@ -359,7 +360,7 @@ describe('runSubagentsAction', () => {
     expect(injected.calls.steer).toEqual([{ runId: 'r-alpha', message: 'focus' }]);
     const restarted = fakeService(
       { [PARENT]: RUNS },
-      { steer: { ok: true, value: { mode: 'restarted', runId: 'r-next' } } },
+      { steer: { ok: true, value: { mode: 'restarted', subagentRunId: 'r-next' } } },
     );
     const result = await runSubagentsAction(
       restarted.service,

@@ -82,8 +82,8 @@ export function buildSubagentList(runs: readonly SubagentRun[], window: ListWind
 }
 
 /** The name a run goes by in texts: its label, or its run id when it has none. */
-export function displayName(run: Pick<SubagentRun, 'label' | 'runId'>): string {
-  return run.label === '' ? run.runId : run.label;
+export function displayName(run: Pick<SubagentRun, 'label' | 'subagentRunId'>): string {
+  return run.label === '' ? run.subagentRunId : run.label;
 }
 
 /** A short duration: `12s`, `1m`, `1h 5m`, `2h` (rounded down to the unit shown). */
@@ -100,7 +100,7 @@ export function formatRuntime(milliseconds: number): string {
 function toEntry(run: SubagentRun, index: number, now: number): SubagentListEntry {
   return {
     index,
-    runId: run.runId,
+    runId: run.subagentRunId,
     label: run.label,
     status: run.status,
     startedAt: run.startedAt,
@@ -115,5 +115,5 @@ function runtimeOf(run: SubagentRun, now: number): number {
 }
 
 function line(entry: SubagentListEntry): string {
-  return `[${entry.index}] ${displayName(entry)} (${entry.status}, ${formatRuntime(entry.runtimeMs)})`;
+  return `[${entry.index}] ${displayName({ label: entry.label, subagentRunId: entry.runId })} (${entry.status}, ${formatRuntime(entry.runtimeMs)})`;
 }

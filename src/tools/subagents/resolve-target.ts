@@ -53,7 +53,7 @@ export function resolveSubagentTarget(
       `Ambiguous label prefix: ${target}`,
     ) ??
     single(
-      latest.filter((run) => run.runId.startsWith(target)),
+      latest.filter((run) => run.subagentRunId.startsWith(target)),
       `Ambiguous runId prefix: ${target}`,
     ) ??
     fail(`Unknown target: ${target}`)

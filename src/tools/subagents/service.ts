@@ -13,7 +13,7 @@ export interface SpawnRequest {
 
 /** A spawn that was accepted: the child's first run, queued or started. */
 export interface SpawnedRun {
-  runId: string;
+  subagentRunId: string;
   childSessionKey: string;
 }
 
@@ -22,7 +22,7 @@ export type SpawnResult = Result<SpawnedRun>;
 
 /** The session (and its run) asking: it sees, steers and kills only the children it spawned. */
 export interface SubagentCaller extends Pick<TurnScope, 'sessionKey' | 'agentId'> {
-  /** The caller's own run, when a tool asks (the parent run of what it spawns). */
+  /** The caller's own agent run, when a tool asks (the parent run of what it spawns). */
   runId?: string | undefined;
 }
 
@@ -30,7 +30,7 @@ export interface SubagentCaller extends Pick<TurnScope, 'sessionKey' | 'agentId'
 export interface SteerDelivery {
   mode: 'injected' | 'restarted';
   /** The run that gets the message. */
-  runId: string;
+  subagentRunId: string;
 }
 
 export type SteerResult = Result<SteerDelivery>;
@@ -62,6 +62,6 @@ export type SpawnToolOutput =
 
 export function spawnToolOutput(result: SpawnResult): SpawnToolOutput {
   return result.ok
-    ? { status: 'accepted', runId: result.value.runId, childSessionKey: result.value.childSessionKey }
+    ? { status: 'accepted', runId: result.value.subagentRunId, childSessionKey: result.value.childSessionKey }
     : { ok: false, reason: result.error };
 }

@@ -103,8 +103,8 @@ async function killAll(service: SubagentsService, caller: SubagentCaller): Promi
   const children = latestRunPerChild(await service.runs(caller.sessionKey));
   const killed = new Map<string, SubagentRun>();
   for (const run of children) {
-    if (killed.has(run.runId)) continue;
-    for (const dead of await service.kill(run)) killed.set(dead.runId, dead);
+    if (killed.has(run.subagentRunId)) continue;
+    for (const dead of await service.kill(run)) killed.set(dead.subagentRunId, dead);
   }
   const count = killed.size;
   return {
@@ -128,9 +128,9 @@ async function killOne(
   if (!resolved.ok) return { status: 'error', action: 'kill', target, error: resolved.error };
   const run = resolved.value;
   const name = displayName(run);
-  const found = { runId: run.runId, sessionKey: run.childSessionKey, label: run.label };
+  const found = { runId: run.subagentRunId, sessionKey: run.childSessionKey, label: run.label };
   const killed = await service.kill(run);
-  const itself = killed.some((dead) => dead.runId === run.runId);
+  const itself = killed.some((dead) => dead.subagentRunId === run.subagentRunId);
   const cascadeKilled = killed.length - (itself ? 1 : 0);
   const below = `${cascadeKilled} descendant${cascadeKilled === 1 ? '' : 's'}`;
   let text: string;
@@ -176,7 +176,7 @@ async function steer(
     status: 'ok',
     action,
     target,
-    runId: result.runId,
+    runId: result.subagentRunId,
     sessionKey: run.childSessionKey,
     label: run.label,
     mode: result.mode,
