@@ -10,7 +10,7 @@ import type { SessionStore } from '../sessions/index.js';
 import type { ToolpackProblem } from '../toolpacks/index.js';
 import { checkStartable } from './check-startable.js';
 import { createGatewayControl } from './gateway-control.js';
-import type { RestartRequest, ScheduledRestart } from './gateway-host.js';
+import type { RestartRequest, ScheduledRestart } from './restart-schedule.js';
 
 /**
  * The `gateway` tool's side of this gateway: config edits (checked by the start check against

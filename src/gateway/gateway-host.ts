@@ -10,13 +10,6 @@ import { createRestartPromises, type RestartPromises } from './restart-promises.
 import { createRestartSchedule, type RestartSchedule } from './restart-schedule.js';
 import type { RestartIntent } from './restart-sentinel.js';
 
-export {
-  DEFAULT_RESTART_DELAY_MS,
-  MAX_RESTART_DELAY_MS,
-  type RestartRequest,
-  type ScheduledRestart,
-} from './restart-schedule.js';
-
 export interface GatewayHostOptions {
   log: LoggerHandle;
   configOptions?: LoadConfigOptions;

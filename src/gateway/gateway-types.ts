@@ -11,8 +11,8 @@ import type { SubagentManager } from '../subagents/index.js';
 import type { ToolpackProblem, Toolpacks } from '../toolpacks/index.js';
 import type { Tool } from '../tools/index.js';
 import type { GatewayChannels } from './build-channels.js';
-import type { RestartRequest, ScheduledRestart } from './gateway-host.js';
 import type { createRestartNotes } from './restart-note.js';
+import type { RestartRequest, ScheduledRestart } from './restart-schedule.js';
 
 /** What an embedder (or a test) may add to a gateway. */
 export interface GatewayExtensions {
