@@ -19,8 +19,6 @@ export type RunState =
   | { phase: 'running'; steered: Promise<TurnEnd>[]; killed?: KillReason }
   | { phase: 'ending'; killed?: KillReason };
 
-export type RunPhase = RunState['phase'] | 'ended';
-
 /** What a kill does to a run: end it without a turn, stop its turn, or nothing (its end is decided). */
 export type KillEffect = 'cancel' | 'stop' | 'skip';
 
@@ -39,7 +37,8 @@ export function createRunStates() {
     state !== undefined && 'killed' in state ? state.killed : undefined;
 
   return {
-    phase: (subagentRunId: string): RunPhase => states.get(subagentRunId)?.phase ?? 'ended',
+    phase: (subagentRunId: string): RunState['phase'] | 'ended' =>
+      states.get(subagentRunId)?.phase ?? 'ended',
     /** A run recorded as queued waits for its slot (before its record is written, so a kill finds it). */
     queue(subagentRunId: string): void {
       states.set(subagentRunId, { phase: 'queued' });
