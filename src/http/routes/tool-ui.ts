@@ -108,21 +108,28 @@ export function registerToolUiRoutes(app: FastifyInstance, options: ToolUiOption
         const { output, title, metadata } = await options.run(toolpack, entryId, input);
         return { output, title, metadata };
       } catch (error) {
-        const refused = clientStatus(error);
-        if (refused !== undefined) {
-          const path = (error as { path?: unknown }).path;
-          const message = (error as Error).message;
-          return reply
-            .code(refused)
-            .send({ error: 'bad_request', ...(typeof path === 'string' ? { path } : {}), message });
-        }
-        const reason = errorText(error);
-        return reply
-          .code(500)
-          .send({ error: 'webui_failed', message: failureMessage(toolpack, entryId, reason) });
+        return answerRunFailure(reply, { toolpack, entryId }, error);
       }
     },
   );
+}
+
+/** A rejected run: the controller's refusal (400–499) with its status and `path`, anything else 500. */
+function answerRunFailure(
+  reply: FastifyReply,
+  where: { toolpack: string; entryId: string },
+  error: unknown,
+): FastifyReply {
+  const refused = clientStatus(error);
+  if (refused !== undefined) {
+    const path = (error as { path?: unknown }).path;
+    const message = (error as Error).message;
+    return reply
+      .code(refused)
+      .send({ error: 'bad_request', ...(typeof path === 'string' ? { path } : {}), message });
+  }
+  const message = failureMessage(where.toolpack, where.entryId, errorText(error));
+  return reply.code(500).send({ error: 'webui_failed', message });
 }
 
 /** A rejection that says the input was the caller's mistake: its `statusCode` (400–499). */
