@@ -12,6 +12,7 @@ import {
 } from '../config/index.js';
 import { ConfigError } from '../errors/index.js';
 import { createLogger } from '../logging/index.js';
+import { printJson, printProblem } from './output.js';
 
 /**
  * `switchboard config get [path]` and `switchboard config patch '<json>'`: the gateway tool's
@@ -36,25 +37,25 @@ export async function runConfigGet(
   try {
     const { snapshot } = await openEditor(options);
     if (!('config' in snapshot)) {
-      print(snapshot);
-      return fail(`${snapshot.path} does not load; fix it in the file (or with config patch)`);
+      printJson(snapshot);
+      return printProblem(`${snapshot.path} does not load; fix it in the file (or with config patch)`);
     }
-    if (valuePath === undefined) return print(snapshot);
+    if (valuePath === undefined) return printJson(snapshot);
     const parsed = parseConfigPath(valuePath);
-    if (!parsed.ok) return fail(parsed.error);
+    if (!parsed.ok) return printProblem(parsed.error);
     const known = lookupConfigSchema(valuePath);
-    if (!known.ok) return fail(known.error);
+    if (!known.ok) return printProblem(known.error);
     let value: unknown = snapshot.config;
     for (const part of parsed.value) {
       if (value === null || typeof value !== 'object' || !Object.hasOwn(value, part)) {
-        return fail(`${valuePath} is not set in ${snapshot.path}; the default applies`);
+        return printProblem(`${valuePath} is not set in ${snapshot.path}; the default applies`);
       }
       value = (value as Record<string | number, unknown>)[part];
     }
-    print(value);
+    printJson(value);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    fail(error.message);
+    printProblem(error.message);
   }
 }
 
@@ -66,7 +67,7 @@ export async function runConfigPatch(
   // Imported when asked for: the route syntax comes through the gateway, which `config get` does not load.
   const notify =
     options.notify === undefined ? undefined : (await import('./notify.js')).parseNotifyRoute(options.notify);
-  if (notify && !notify.ok) return fail(notify.error);
+  if (notify && !notify.ok) return printProblem(notify.error);
   try {
     const { editor, snapshot, stateDir } = await openEditor(options);
     const result = await editor.patch({
@@ -77,7 +78,7 @@ export async function runConfigPatch(
       ...(options.note === undefined ? {} : { note: options.note }),
       ...(options.replace === undefined ? {} : { replacePaths: options.replace }),
     });
-    if (!result.ok) return fail(result.error);
+    if (!result.ok) return printProblem(result.error);
     if (!result.changed) {
       const unnoted = notify ? '; no note recorded' : '';
       process.stdout.write(`no change; ${result.path} was not written (hash ${result.hash})${unnoted}\n`);
@@ -90,7 +91,7 @@ export async function runConfigPatch(
       const logger = createLogger({ level: 'warn', destination: process.stderr }).logger;
       const route = notify.value;
       const recorded = await recordShellNote({ stateDir, route, message: options.note, stats, logger });
-      if (!recorded.ok) fail(recorded.error);
+      if (!recorded.ok) printProblem(recorded.error);
       noted = recorded.ok;
     }
     const lines = [
@@ -105,7 +106,7 @@ export async function runConfigPatch(
     process.stdout.write(`${lines.join('\n')}\n`);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    fail(error.message);
+    printProblem(error.message);
   }
 }
 
@@ -145,13 +146,4 @@ function stateDirOf(config: Record<string, unknown>, environment: NodeJS.Process
   if (typeof config.stateDir !== 'string') return fallback;
   const substituted = substituteEnv(config.stateDir, environment);
   return substituted.issues.length === 0 ? String(substituted.value) : fallback;
-}
-
-function print(value: unknown): void {
-  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
-}
-
-function fail(message: string): void {
-  process.stderr.write(`${message}\n`);
-  process.exitCode = 1;
 }

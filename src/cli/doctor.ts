@@ -10,6 +10,7 @@ import {
 } from '../gateway/index.js';
 import { createLogger } from '../logging/index.js';
 import { checkDeployment, printDoctorLines } from './doctor-deployment.js';
+import { printProblem } from './output.js';
 
 /**
  * `switchboard doctor`: the gateway's start check (the one the config editor and restarts use)
@@ -26,7 +27,7 @@ export async function runDoctor(options: { config?: string }): Promise<void> {
   const found = checked.ok ? checked.value : checked.error;
   if (found.loaded === undefined) {
     // The file does not load (parse, schema, env): nothing else can be checked.
-    fail(found.cause.message);
+    printProblem(found.cause.message);
     return;
   }
   const { loaded, report } = found;
@@ -108,9 +109,4 @@ function printChannels(checks: readonly ChannelCredentialCheck[]): void {
     if (result.ok) process.stdout.write(`${channel}: ok — ${result.value}\n`);
     else process.stderr.write(`${channel}: ${result.error}\n`);
   }
-}
-
-function fail(message: string): void {
-  process.stderr.write(`${message}\n`);
-  process.exitCode = 1;
 }
