@@ -54,4 +54,4 @@ export {
   type ProtectionKind,
   refusedProtectedPath,
 } from './tool-guard.js';
-export { type ValidateResult, validateConfig } from './validate.js';
+export { validateConfig } from './validate.js';

@@ -82,8 +82,8 @@ export function parseConfigText(
   const substituted = substituteEnv(parsed, environment);
   if (substituted.issues.length > 0) throw new ConfigError('CONFIG_ENV_MISSING', file, substituted.issues);
   const result = validateConfig(substituted.value);
-  if (!result.ok) throw new ConfigError('CONFIG_INVALID', file, result.issues);
-  return result.config;
+  if (!result.ok) throw new ConfigError('CONFIG_INVALID', file, result.error);
+  return result.value;
 }
 
 /**

@@ -1,24 +1,23 @@
 import type { ValidateFunction } from 'ajv';
-import type { ConfigIssue } from '../errors/index.js';
+import { type ConfigIssue, fail, ok, type Result } from '../errors/index.js';
 import { createAjv, dedupeIssues, describeSchemaError } from '../validation/index.js';
 import { type Config, ConfigSchema } from './schema.js';
 import { SECRET_KEYWORD, TOOL_PROTECTED_KEYWORD } from './schema-helpers.js';
 
-export type ValidateResult = { ok: true; config: Config } | { ok: false; issues: ConfigIssue[] };
-
 /**
  * Validates a parsed config against the schema, filling in defaults (the input is not
- * modified), then checks the references between sections. Every issue names a JSON pointer.
+ * modified), then checks the references between sections. Fails with every issue found, each
+ * naming a JSON pointer.
  */
-export function validateConfig(value: unknown): ValidateResult {
+export function validateConfig(value: unknown): Result<Config, ConfigIssue[]> {
   const validate = compiledValidator();
   const candidate = structuredClone(value ?? {});
   if (!validate(candidate)) {
     const errors = (validate.errors ?? []).filter((error) => error.keyword !== 'propertyNames');
-    return { ok: false, issues: dedupeIssues(errors.map(describeSchemaError)) };
+    return fail(dedupeIssues(errors.map(describeSchemaError)));
   }
   const issues = checkReferences(candidate);
-  return issues.length > 0 ? { ok: false, issues } : { ok: true, config: candidate };
+  return issues.length > 0 ? fail(issues) : ok(candidate);
 }
 
 /**

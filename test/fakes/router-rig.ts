@@ -32,13 +32,13 @@ export interface RouterRigOptions {
  */
 export async function createRouterRig(options: RouterRigOptions = {}) {
   const validated = validateConfig({ agents: { main: {}, ops: {} }, ...options.config });
-  if (!validated.ok) throw new Error(JSON.stringify(validated.issues));
+  if (!validated.ok) throw new Error(JSON.stringify(validated.error));
   const store = options.store ?? (await createStore({ url: 'memory://', stateDir: '/nonexistent', logger }));
   const sessions = createSessionStore({ store });
   const gated = createGatedRunner();
   const delivered: { route: DeliveryRoute; message: OutboundMessage }[] = [];
   const router: Router = createRouter({
-    config: validated.config,
+    config: validated.value,
     configFile: { path: undefined, hash: 'test-config-hash' },
     sessions,
     store,

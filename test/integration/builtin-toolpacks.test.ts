@@ -50,9 +50,9 @@ function options(tools: Record<string, unknown> = {}): BuiltinToolpackOptions {
       ...tools,
     },
   });
-  if (!result.ok) throw new Error(JSON.stringify(result.issues));
+  if (!result.ok) throw new Error(JSON.stringify(result.error));
   return {
-    config: result.config,
+    config: result.value,
     configPath: path.join(root, 'config', 'gateway.jsonc'),
     stateDir: path.join(root, 'state'),
     checkHost: (hostname, allowPrivate) =>

@@ -40,14 +40,14 @@ describe('built-in defaults', () => {
       stateDir: path.join(dir, 'data'),
       http: { port: 0, token: TEST_TOKEN },
     });
-    if (!checked.ok) throw new Error(JSON.stringify(checked.issues));
+    if (!checked.ok) throw new Error(JSON.stringify(checked.error));
     gateway = createGateway({
       loaded: {
         path: undefined,
         origin: 'defaults',
         hash: hashConfigText(''),
         text: '',
-        config: checked.config,
+        config: checked.value,
       },
       log: createLogger({ level: 'silent', destination: { write: () => undefined } }),
       startedAt: Date.now(),

@@ -85,8 +85,8 @@ export async function rig(options: RigOptions = {}): Promise<Rig> {
     models: { fake: { provider: 'openai', model: 'fake-1', baseUrl: 'http://127.0.0.1:9', apiKey: 'sk-x' } },
     agents: { main: { model: 'fake' } },
   });
-  if (!checked.ok) throw new Error(JSON.stringify(checked.issues));
-  const config = checked.config;
+  if (!checked.ok) throw new Error(JSON.stringify(checked.error));
+  const config = checked.value;
   const sessions = createSessionStore({ store });
   const runs = createRunStore({ store });
   const gated = createGatedRunner();

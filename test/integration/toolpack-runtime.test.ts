@@ -31,9 +31,9 @@ beforeAll(async () => {
     agents: { builder: { tools: ['workbench.*'] }, reader: { tools: ['workbench.*', 'notes.read'] } },
     defaultAgent: 'builder',
   });
-  if (!checked.ok) throw new Error(JSON.stringify(checked.issues));
+  if (!checked.ok) throw new Error(JSON.stringify(checked.error));
   runtime = createToolpackRuntime({
-    config: checked.config,
+    config: checked.value,
     configPath: path.join(dir, 'gateway.jsonc'),
     stateDir: dir,
     toolpacks: [await load('workbench'), await load('private-notes')],

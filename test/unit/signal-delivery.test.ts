@@ -27,7 +27,7 @@ async function rig(busy: readonly string[] = []) {
     agents: { main: {}, ops: {} },
     routes: { '#ops': 'slack:C1' },
   });
-  if (!checked.ok) throw new Error(JSON.stringify(checked.issues));
+  if (!checked.ok) throw new Error(JSON.stringify(checked.error));
   const woken: { request: WakeTurnRequest; end(result: Pick<DispatchResult, 'status'>): void }[] = [];
   const turns: SignalTurns = {
     async startTurn(request) {
@@ -45,7 +45,7 @@ async function rig(busy: readonly string[] = []) {
   };
   const posted: [DeliveryRoute, string][] = [];
   const signals = createSignalDelivery({
-    config: checked.config,
+    config: checked.value,
     store,
     sessions: createSessionStore({ store }),
     turns,

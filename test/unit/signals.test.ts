@@ -149,14 +149,14 @@ describe('messages and signals for `user`', () => {
   async function signalsFor(owners: string[]) {
     const store = await createStore({ url: 'memory://', stateDir: '.', logger });
     const checked = validateConfig({ owners, agents: { main: {}, ops: {} } });
-    if (!checked.ok) throw new Error(JSON.stringify(checked.issues));
+    if (!checked.ok) throw new Error(JSON.stringify(checked.error));
     const sessions = createSessionStore({ store });
     const posted: [DeliveryRoute, string][] = [];
     const noTurn = () => {
       throw new Error('no turn expected');
     };
     const signals = createSignalDelivery({
-      config: checked.config,
+      config: checked.value,
       store,
       sessions,
       turns: { startTurn: noTurn, agentBusy: noTurn },

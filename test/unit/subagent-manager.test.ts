@@ -44,7 +44,7 @@ async function setup(options: SetupOptions = {}) {
     gateway: { drainTimeoutMs: 50 },
     ...(options.subagents ? { subagents: options.subagents } : {}),
   });
-  if (!checked.ok) throw new Error(JSON.stringify(checked.issues));
+  if (!checked.ok) throw new Error(JSON.stringify(checked.error));
   const store = options.store ?? (await createStore({ url: 'memory://', stateDir: '/nonexistent', logger }));
   const sessions = createSessionStore({ store });
   const runs = createRunStore({ store });
@@ -62,7 +62,7 @@ async function setup(options: SetupOptions = {}) {
     },
   };
   const manager = createSubagentManager({
-    config: checked.config,
+    config: checked.value,
     registry,
     sessions,
     runs,

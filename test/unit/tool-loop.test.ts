@@ -93,8 +93,8 @@ async function setup(steps: readonly ScriptStep[], agentLoop: Record<string, unk
     agents: { main: { model: 'fake', tools: ['*'] }, bare: {} },
     agentLoop,
   });
-  if (!validated.ok) throw new Error(JSON.stringify(validated.issues));
-  const config = validated.config;
+  if (!validated.ok) throw new Error(JSON.stringify(validated.error));
+  const config = validated.value;
   const store = await createStore({ url: 'memory://', stateDir: '/nonexistent', logger });
   cleanups.push(() => store.close());
   const sessions = createSessionStore({ store });

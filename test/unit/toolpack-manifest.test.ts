@@ -358,10 +358,10 @@ describe('loading the registered toolpacks', () => {
 describe('tools.toolpacks in the config', () => {
   it('defaults to none and accepts built-in names and { path, id } entries', () => {
     const empty = validateConfig({});
-    expect(empty.ok && empty.config.tools.toolpacks).toEqual([]);
+    expect(empty.ok && empty.value.tools.toolpacks).toEqual([]);
     const toolpacks = ['core', 'file', 'shell', 'web', { path: './toolpacks/review', id: 'review-tools' }];
     const result = validateConfig({ tools: { toolpacks } });
-    expect(result.ok && result.config.tools.toolpacks).toEqual(toolpacks);
+    expect(result.ok && result.value.tools.toolpacks).toEqual(toolpacks);
   });
 
   it('rejects unknown built-in names, bad ids and incomplete entries with JSON pointers', () => {
@@ -377,11 +377,9 @@ describe('tools.toolpacks in the config', () => {
     for (const [entry, pointer] of cases) {
       const result = validateConfig({ tools: { toolpacks: [entry] } });
       expect(result.ok).toBe(false);
-      expect(result.ok ? [] : result.issues.map((issue) => issue.path)).toContain(pointer);
+      expect(result.ok ? [] : result.error.map((issue) => issue.path)).toContain(pointer);
     }
     const unknownKey = validateConfig({ tools: { toolpacks: [], packs: [] } });
-    expect(unknownKey.ok ? [] : unknownKey.issues).toEqual([
-      { path: '/tools/packs', message: 'unknown key' },
-    ]);
+    expect(unknownKey.ok ? [] : unknownKey.error).toEqual([{ path: '/tools/packs', message: 'unknown key' }]);
   });
 });
