@@ -1,6 +1,6 @@
 import type { Result } from '../errors/index.js';
-import { checkDiscordCredentials, type DiscordConfig } from './discord/index.js';
-import { checkSlackCredentials, type SlackConfig } from './slack/index.js';
+import type { DiscordConfig } from './discord/index.js';
+import type { SlackConfig } from './slack/index.js';
 
 /** One platform's answer: who the bot is (the value), or why it cannot connect (the error, naming the config field). */
 export interface ChannelCredentialCheck {
@@ -10,7 +10,8 @@ export interface ChannelCredentialCheck {
 
 /**
  * Asks the given platforms, in parallel, whether they accept the configured tokens, without
- * connecting. Each check gives up after 10 s and never throws; a platform left out is not asked.
+ * connecting. Each check gives up after 10 s and never throws; a platform left out is not asked
+ * (nor loaded: see platforms.ts).
  */
 export function checkChannelCredentials(channels: {
   slack?: SlackConfig | undefined;
@@ -19,10 +20,18 @@ export function checkChannelCredentials(channels: {
   const { slack, discord } = channels;
   return Promise.all([
     ...(slack
-      ? [checkSlackCredentials(slack).then((result) => ({ channel: 'slack' as const, result }))]
+      ? [
+          import('./slack/index.js')
+            .then(({ checkSlackCredentials }) => checkSlackCredentials(slack))
+            .then((result) => ({ channel: 'slack' as const, result })),
+        ]
       : []),
     ...(discord
-      ? [checkDiscordCredentials(discord).then((result) => ({ channel: 'discord' as const, result }))]
+      ? [
+          import('./discord/index.js')
+            .then(({ checkDiscordCredentials }) => checkDiscordCredentials(discord))
+            .then((result) => ({ channel: 'discord' as const, result })),
+        ]
       : []),
   ]);
 }

@@ -1,9 +1,9 @@
 export type { ReconnectSettings } from './backoff.js';
 export { type ChannelCredentialCheck, checkChannelCredentials } from './check-credentials.js';
-export { createDiscordAdapter } from './discord/index.js';
 export { type ChannelMemory, createLocalMemory } from './memory.js';
 export { describeStartFailure } from './network-error.js';
-export { createSlackAdapter, type SlackAdapter } from './slack/index.js';
+export { loadDiscordAdapter, loadSlackAdapter } from './platforms.js';
+export type { SlackAdapter } from './slack/index.js';
 export {
   type ChannelState,
   type ChannelSupervisor,

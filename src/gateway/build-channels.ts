@@ -2,9 +2,9 @@ import {
   type ChannelAdapter,
   type ChannelSupervisor,
   createChannelSupervisor,
-  createDiscordAdapter,
-  createSlackAdapter,
   createWebchatAdapter,
+  loadDiscordAdapter,
+  loadSlackAdapter,
   type SlackAdapter,
   type WebchatAdapter,
 } from '../channels/index.js';
@@ -28,19 +28,19 @@ export interface GatewayChannels {
   supervise(logger: Logger): ChannelSupervisor;
 }
 
-export function createChannels(config: Config, store: Store, logger: Logger): GatewayChannels {
+export async function createChannels(config: Config, store: Store, logger: Logger): Promise<GatewayChannels> {
   const webchat = config.channels.webchat.enabled
     ? createWebchatAdapter({ logger: logger.child({ channel: 'webchat' }) })
     : undefined;
   const discord = config.channels.discord
-    ? createDiscordAdapter({
+    ? await loadDiscordAdapter({
         config: config.channels.discord,
         logger: logger.child({ channel: 'discord' }),
         memory: createStoreChannelMemory({ store, channel: 'discord' }),
       })
     : undefined;
   const slack = config.channels.slack
-    ? createSlackAdapter({
+    ? await loadSlackAdapter({
         config: config.channels.slack,
         logger: logger.child({ channel: 'slack' }),
         memory: createStoreChannelMemory({ store, channel: 'slack' }),

@@ -39,7 +39,7 @@ export async function openStorage(
     store,
     sessions,
     runs,
-    channels: createChannels(config, store, logger),
+    channels: await createChannels(config, store, logger),
   };
 }
 
