@@ -9,6 +9,7 @@ export {
   type SendOutcome,
   USER_RECIPIENT,
 } from './agent-message.js';
+export { parseRoute } from './route-text.js';
 export type {
   ChannelName,
   DeliveryRoute,

@@ -7,7 +7,6 @@ export {
 export { type HookHealth, MAX_HOOK_BACKOFF_MS } from './hook-health.js';
 export type { Deliver, SignalTurns, WakeTurnRequest } from './ports.js';
 export { createPoster, type Poster } from './posts.js';
-export { parseRoute } from './routes.js';
 export {
   createScheduler,
   type ScheduledHook,

@@ -1,9 +1,8 @@
 import type { Config } from '../config/index.js';
 import { SwitchboardError } from '../errors/index.js';
-import type { DeliveryRoute, SendOutcome } from '../messages/index.js';
+import { type DeliveryRoute, parseRoute, type SendOutcome } from '../messages/index.js';
 import type { SessionStore } from '../sessions/index.js';
 import type { Deliver } from './ports.js';
-import { parseRoute } from './routes.js';
 
 /** Posts of signals and messages in chats: to a named route, or to `user`. */
 export interface Poster {

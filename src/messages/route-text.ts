@@ -1,6 +1,9 @@
-import type { DeliveryRoute } from '../messages/index.js';
+import type { DeliveryRoute } from './types.js';
 
-/** `webchat:<user>`, `slack:<channel>`, `discord:<channel>` → where a post goes. */
+/**
+ * The route syntax of config `routes`, the CLI's `--notify` and signal posts: `webchat:<user>`,
+ * `slack:<chat>`, `discord:<chat>` → where a post goes; undefined for anything else.
+ */
 export function parseRoute(target: string): DeliveryRoute | undefined {
   const match = /^(webchat|slack|discord):(.+)$/.exec(target);
   if (!match?.[1] || !match[2]) return undefined;
