@@ -1,3 +1,5 @@
+import { SwitchboardError } from '../errors/index.js';
+
 /** A line that opens or closes a fenced code block. */
 const FENCE = /^\s*(`{3,}|~{3,})/;
 /** Room kept for a fence opener repeated at the top of the next part. */
@@ -15,7 +17,10 @@ const isBlank = (line: string | undefined) => line !== undefined && line.trim() 
  */
 export function splitMessage(text: string, limit: number): string[] {
   if (!Number.isInteger(limit) || limit < OPENER_ROOM * 2) {
-    throw new RangeError(`splitMessage: limit must be an integer of at least ${OPENER_ROOM * 2}`);
+    throw new SwitchboardError(
+      'CHANNEL_SPLIT_LIMIT',
+      `splitMessage: limit must be an integer of at least ${OPENER_ROOM * 2}`,
+    );
   }
   if (text.trim() === '') return [];
   if (text.length <= limit) return [text.trim()];

@@ -36,7 +36,7 @@ async function checkRedisPassword(url: string | undefined): Promise<DoctorLine[]
   const probe = await probeRedisWithoutPassword(url);
   // Unreachable: the start check reports that; nothing to add about passwords.
   if (!probe.ok) return [];
-  if (probe.needsPassword) return [{ warning: false, text: `store: ${location} requires a password` }];
+  if (probe.value.needsPassword) return [{ warning: false, text: `store: ${location} requires a password` }];
   return [
     {
       warning: true,

@@ -11,7 +11,11 @@ type ConfigCode =
   | 'CONFIG_EDIT_MISMATCH';
 
 /** The store (SQLite, Redis). */
-type StoreCode = 'STORE_URL_INVALID' | 'STORE_UNAVAILABLE';
+type StoreCode =
+  | 'STORE_URL_INVALID'
+  | 'STORE_UNAVAILABLE'
+  /** `entries()` on a namespace whose Keyv adapter has no iterator (every adapter we open has one). */
+  | 'STORE_NOT_LISTABLE';
 
 /** The composition root and its lifecycle. */
 type GatewayCode =
@@ -60,7 +64,9 @@ type ChannelCode =
   /** A platform API answered without what it must contain. */
   | 'CHANNEL_UNEXPECTED_ANSWER'
   /** A Slack event whose message could not be stored: not acknowledged, so Slack delivers it again. */
-  | 'CHANNEL_EVENT_NOT_STORED';
+  | 'CHANNEL_EVENT_NOT_STORED'
+  /** `splitMessage` was given a limit too small for a fence opener and some text: a bug in the caller. */
+  | 'CHANNEL_SPLIT_LIMIT';
 
 /**
  * Agents: model calls and turns. MODEL_CALL_FAILED: a model call failed for good (after retries);

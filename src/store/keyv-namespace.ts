@@ -1,4 +1,5 @@
 import type Keyv from 'keyv';
+import { SwitchboardError } from '../errors/index.js';
 import type { KeyValueNamespace } from './types.js';
 
 export interface KeyvNamespaceOptions {
@@ -34,7 +35,8 @@ export function createKeyvNamespace<Value>(
       await write(() => keyv.delete(key));
     },
     async *entries() {
-      if (!keyv.iterator) throw new Error('this store cannot list its entries');
+      if (!keyv.iterator)
+        throw new SwitchboardError('STORE_NOT_LISTABLE', 'this store cannot list its entries');
       await ready;
       for await (const [key, value] of keyv.iterator(undefined)) yield [key as string, value as Value];
     },

@@ -1,5 +1,5 @@
 import KeyvRedis, { createClient } from '@keyv/redis';
-import { errorText, SwitchboardError } from '../errors/index.js';
+import { errorText, fail, ok, type Result, SwitchboardError } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
 import { createKeyvStore } from './keyv-store.js';
 import type { Store } from './types.js';
@@ -32,20 +32,14 @@ export async function openRedisStore(url: string, logger: Logger): Promise<Store
         failFirst = reject;
         client.once('error', reject);
         timer = setTimeout(
-          () => reject(new Error(`no answer in ${CONNECT_TIMEOUT_MS} ms`)),
+          () => reject(unavailable(location, `no answer in ${CONNECT_TIMEOUT_MS} ms`)),
           CONNECT_TIMEOUT_MS,
         );
       }),
     ]);
   } catch (error) {
     client.destroy();
-    throw new SwitchboardError(
-      'STORE_UNAVAILABLE',
-      `store: cannot connect to ${location}: ${String(error)}`,
-      {
-        cause: error,
-      },
-    );
+    throw error instanceof SwitchboardError ? error : unavailable(location, String(error), error);
   } finally {
     clearTimeout(timer);
     if (failFirst) client.off('error', failFirst);
@@ -69,6 +63,10 @@ export async function openRedisStore(url: string, logger: Logger): Promise<Store
   });
 }
 
+function unavailable(location: string, why: string, cause?: unknown): SwitchboardError {
+  return new SwitchboardError('STORE_UNAVAILABLE', `store: cannot connect to ${location}: ${why}`, { cause });
+}
+
 /** The URL without credentials, for logs and errors. */
 export function describeRedis(url: string): string {
   try {
@@ -79,14 +77,12 @@ export function describeRedis(url: string): string {
   }
 }
 
-export type RedisAuthProbe = { ok: true; needsPassword: boolean } | { ok: false; reason: string };
-
 /**
  * Whether the Redis server `url` names answers a client that sends no password (doctor warns:
  * anyone who can reach the port can read every transcript). Connects once, without the URL's
- * credentials and without retries; the reason for a failure names the server, never the password.
+ * credentials and without retries; the error of a failure names the server, never the password.
  */
-export async function probeRedisWithoutPassword(url: string): Promise<RedisAuthProbe> {
+export async function probeRedisWithoutPassword(url: string): Promise<Result<{ needsPassword: boolean }>> {
   const location = describeRedis(url);
   const client = createClient({
     url: location,
@@ -96,11 +92,11 @@ export async function probeRedisWithoutPassword(url: string): Promise<RedisAuthP
   try {
     await client.connect();
     await client.ping();
-    return { ok: true, needsPassword: false };
+    return ok({ needsPassword: false });
   } catch (error) {
     const message = errorText(error);
-    if (/NOAUTH|WRONGPASS/.test(message)) return { ok: true, needsPassword: true };
-    return { ok: false, reason: `cannot connect to ${location}: ${message}` };
+    if (/NOAUTH|WRONGPASS/.test(message)) return ok({ needsPassword: true });
+    return fail(`cannot connect to ${location}: ${message}`);
   } finally {
     if (client.isOpen) client.destroy();
   }

@@ -184,9 +184,9 @@ describe('the Redis store with a password (real redis-server with requirepass an
   it('tells a server that needs a password from one that answers without', async () => {
     expect(await probeRedisWithoutPassword(withPassword('', PASSWORD))).toEqual({
       ok: true,
-      needsPassword: true,
+      value: { needsPassword: true },
     });
-    expect(await probeRedisWithoutPassword(open.url)).toEqual({ ok: true, needsPassword: false });
+    expect(await probeRedisWithoutPassword(open.url)).toEqual({ ok: true, value: { needsPassword: false } });
     const unreachable = await probeRedisWithoutPassword('redis://:secret-xyz@127.0.0.1:1');
     expect(unreachable.ok).toBe(false);
     expect(JSON.stringify(unreachable)).not.toContain('secret-xyz');
