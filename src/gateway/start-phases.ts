@@ -87,6 +87,9 @@ export async function serve(
   running.channels = supervisor;
   // Slack or Discord failing to start costs only that channel: it is retried until it connects.
   await supervisor.start(parts.router.dispatch);
+  // Before the scheduler's first tick (and with the channels up, for posts): what the controllers
+  // sent just before the last process was killed.
+  await parts.toolpacks.replayOutboxes();
   const http = await buildHttpServer({
     config: base.config,
     token: parts.token,

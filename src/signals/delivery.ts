@@ -52,8 +52,9 @@ export function createSignalDelivery(options: SignalDeliveryOptions) {
     /** The agent roster the scheduler and the toolpacks see. */
     agents: () => agentRoster(config, options.turns),
     /**
-     * Sends a message: a `message` signal for an agent, a post for a route or for `user`. A
-     * recipient that is neither an agent nor `user` is refused.
+     * Sends a message: a `message` signal for an agent (not again while a pending signal carries
+     * its id), a post for a route or for `user`. A recipient that is neither an agent nor `user`
+     * is refused.
      */
     async send(message: AgentMessage): Promise<SendOutcome> {
       if (message.channel) {
@@ -63,6 +64,8 @@ export function createSignalDelivery(options: SignalDeliveryOptions) {
       const recipient = message.recipient ?? coordinator;
       if (recipient === USER_RECIPIENT) return poster.toUser(`${message.sender}: ${message.body}`);
       if (!agentIds.includes(recipient)) return { ok: false, reason: notAnAgent(recipient, agentIds) };
+      // Once per id: a toolpack's outbox replays a message the last process may have queued already.
+      if (await queue.holdsMessage(message.id)) return { ok: true };
       const payload = { id: message.id, sender: message.sender, body: message.body };
       await record(
         { kind: 'message', targetAgent: recipient, priority: message.priority, payload },

@@ -53,6 +53,10 @@ export function createSignalQueue(options: SignalQueueOptions) {
         (signal) => agentId === undefined || signal.targetAgent === agentId,
       );
     },
+    /** Whether a pending signal carries the message `messageId` (its payload, or a merged one's). */
+    async holdsMessage(messageId: string): Promise<boolean> {
+      return [...(await loaded(state)).values()].some((signal) => carriesMessage(signal, messageId));
+    },
     /** Agents with pending signals. */
     async targets(): Promise<string[]> {
       const targets = [...(await loaded(state)).values()].map((signal) => signal.targetAgent ?? '');
@@ -148,6 +152,14 @@ async function takeBatch(state: QueueState, agentId: string): Promise<Signal[]> 
   const batch = urgent.length > 0 ? urgent : mine.slice(0, 1);
   for (const signal of batch) queue.delete(signal.id);
   return batch;
+}
+
+function carriesMessage(signal: Signal, messageId: string): boolean {
+  const payloads = signal.payloads ?? (signal.payload === undefined ? [] : [signal.payload]);
+  return payloads.some(
+    (payload) =>
+      typeof payload === 'object' && payload !== null && (payload as { id?: unknown }).id === messageId,
+  );
 }
 
 /** `signal` merged into the pending `same` (same target, kind, priority and source). */

@@ -9,8 +9,12 @@ import {
   type ControllerHost,
   type ControllerSignalRequest,
   createControllerHost,
+  createOutbox,
   createProjectStore,
+  type Outbox,
+  outboxFile,
   type ProjectAgent,
+  type ProjectMessage,
 } from './controller/index.js';
 import type { BuiltinToolpackName, LoadToolpacksResult } from './load-toolpacks.js';
 import { createToolpackRuntime } from './toolpack-runtime.js';
@@ -21,7 +25,10 @@ import { checkWebuiHandlers, listWebuiEntries } from './webui-check.js';
 export interface ToolpackSignals {
   /** A signal a runner, controller or WebUI handler recorded; delivery checks its shape. */
   record(signal: unknown, source: string): Promise<void>;
-  /** `store.sendMessage` of a controller. */
+  /**
+   * `store.sendMessage` of a controller. A message to an agent whose id a pending signal already
+   * carries is not queued again (an outbox replay).
+   */
   send(message: AgentMessage): Promise<SendOutcome>;
   /** The agent roster (`store.listAgents`). */
   agents(): readonly ProjectAgent[];
@@ -68,7 +75,7 @@ export async function createToolpacks(options: ToolpacksOptions) {
   const { loaded, logger } = options;
   const toolpacks = loaded.toolpacks;
   logProblems(logger, loaded.problems, 'toolpack skipped');
-  const controllers = createControllers(options);
+  const { controllers, outboxes } = createControllers(options);
   const runtime = createToolpackRuntime({
     config: options.config,
     configPath: options.configPath,
@@ -118,6 +125,11 @@ export async function createToolpacks(options: ToolpacksOptions) {
       builtins: loaded.builtins,
       problems,
     }),
+    /**
+     * Delivers what the controllers' outboxes hold open: messages the last process acknowledged
+     * and did not see delivered (it was killed). Run once at start, before the scheduler ticks.
+     */
+    replayOutboxes: () => replayOutboxes(outboxes, options.signals, logger),
     /** Stops every runner process. */
     stop: () => runtime.stop(),
   };
@@ -125,12 +137,18 @@ export async function createToolpacks(options: ToolpacksOptions) {
 
 export type Toolpacks = Awaited<ReturnType<typeof createToolpacks>>;
 
-function createControllers(options: ToolpacksOptions): Map<string, ControllerHost> {
+function createControllers(options: ToolpacksOptions) {
   const { config, signals, logger } = options;
   const recordSignal = (request: ControllerSignalRequest) =>
     void signals.record(request.signal, `toolpack:${request.toolpackId}`);
   const controllers = new Map<string, ControllerHost>();
+  const outboxes = new Map<string, Outbox>();
   for (const toolpack of options.loaded.toolpacks) {
+    const outbox = createOutbox({
+      file: outboxFile(options.stateDir, toolpack.id),
+      logger: logger.child({ toolpack: toolpack.id }),
+    });
+    outboxes.set(toolpack.id, outbox);
     const store = createProjectStore({
       toolpackId: toolpack.id,
       stateDir: options.stateDir,
@@ -142,10 +160,8 @@ function createControllers(options: ToolpacksOptions): Map<string, ControllerHos
         agents: Object.keys(config.agents).length,
         toolpacks: options.loaded.toolpacks.length,
       }),
-      deliver: async (message) => {
-        const sent = await signals.send(message);
-        if (!sent.ok) throw new SwitchboardError('TOOLPACK_REFUSED', sent.reason);
-      },
+      deliver: (message) => deliverMessage(signals, message),
+      outbox,
       store: options.store,
       logger: logger.child({ toolpack: toolpack.id }),
     });
@@ -157,7 +173,37 @@ function createControllers(options: ToolpacksOptions): Map<string, ControllerHos
     });
     controllers.set(toolpack.id, controller);
   }
-  return controllers;
+  return { controllers, outboxes };
+}
+
+async function deliverMessage(signals: ToolpackSignals, message: ProjectMessage): Promise<void> {
+  const sent = await signals.send(message);
+  if (!sent.ok) throw new SwitchboardError('TOOLPACK_REFUSED', sent.reason);
+}
+
+/** Each open message delivered again (one at a time, oldest first) and settled, whatever the outcome. */
+async function replayOutboxes(
+  outboxes: ReadonlyMap<string, Outbox>,
+  signals: ToolpackSignals,
+  logger: Logger,
+): Promise<void> {
+  for (const [toolpackId, outbox] of outboxes) {
+    const open = outbox.open();
+    if (open.length === 0) continue;
+    logger.info(
+      { toolpack: toolpackId, messages: open.length },
+      'toolpack messages replayed from the outbox',
+    );
+    for (const message of open) {
+      await deliverMessage(signals, message).catch((error: unknown) =>
+        logger.error(
+          { err: error, toolpack: toolpackId, messageId: message.id },
+          'toolpack message not delivered',
+        ),
+      );
+      outbox.settle(message.id);
+    }
+  }
 }
 
 function controllerOf(controllers: ReadonlyMap<string, ControllerHost>, toolpackId: string): ControllerHost {

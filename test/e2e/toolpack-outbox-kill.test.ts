@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startFakeOpenAIServer } from '../fakes/fake-openai-server.js';
 import type { FakeModelServer } from '../fakes/fake-model-server.js';
+import { startFakeOpenAIServer } from '../fakes/fake-openai-server.js';
 import { freePort, makeTempDir, removeDir } from '../helpers/machine.js';
 import {
   killRunningChildren,

@@ -8,6 +8,7 @@ export {
   type SchedulerHook,
   type SchedulerHookContext,
 } from './controller-host.js';
+export { createOutbox, type Outbox, outboxFile } from './outbox.js';
 export {
   notAnAgent,
   type ProjectMessage,

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { Logger } from '../../logging/index.js';
 import type { Store } from '../../store/index.js';
+import type { Outbox } from './outbox.js';
 import { checkMessage, type ProjectMessage, type SendMessageRequest } from './project-message.js';
 
 /** One roster entry, as Suzumio's `listAgents()` shows it to toolpacks. */
@@ -34,7 +35,10 @@ export interface ProjectStore {
   readonly paths: { readonly root: string };
   config(): ProjectConfigView;
   listAgents(): ProjectAgent[];
-  /** Validates, hands the message to the gateway (which persists and delivers it) and returns its id. */
+  /**
+   * Validates, journals the message in the outbox (when the store has one), hands it to the
+   * gateway (which persists and delivers it) and returns its id.
+   */
   sendMessage(request: SendMessageRequest): { id: string };
   projectStats(): Record<string, unknown>;
   readonly kv: ToolpackKeyValue;
@@ -51,6 +55,11 @@ export interface ProjectStoreOptions {
   projectStats(): Record<string, unknown>;
   /** Persists and delivers; not awaited by `sendMessage`. A failure is logged. */
   deliver(message: ProjectMessage): void | Promise<void>;
+  /**
+   * The toolpack's journal of sent messages: with it, a message is on disk before `sendMessage`
+   * returns and is settled once `deliver` has ended, so a process killed in between replays it.
+   */
+  outbox?: Outbox;
   store: Store;
   logger: Logger;
 }
@@ -92,14 +101,26 @@ export function createProjectStore(options: ProjectStoreOptions): ProjectStore {
       createdAt: new Date().toISOString(),
       toolpackId,
     };
-    const failed = (error: unknown) =>
+    // Before the caller sees the id: it may record the send as done at once (the scheduler does).
+    options.outbox?.add(sent);
+    const settled = () => {
+      try {
+        options.outbox?.settle(sent.id);
+      } catch (error) {
+        logger.error({ err: error, toolpack: toolpackId, messageId: sent.id }, 'toolpack outbox not updated');
+      }
+    };
+    const failed = (error: unknown) => {
+      settled();
       logger.error(
         { err: error, toolpack: toolpackId, messageId: sent.id },
         'toolpack message not delivered',
       );
+    };
     try {
       const delivering = options.deliver(sent);
-      if (delivering) delivering.catch(failed);
+      if (delivering) delivering.then(settled, failed);
+      else settled();
     } catch (error) {
       failed(error);
     }
