@@ -102,7 +102,7 @@ describe('the toolpack outbox', () => {
   it('does not queue a message again while a pending signal carries its id', async () => {
     const store = await createStore({ url: 'memory://', stateDir: '.', logger });
     const checked = validateConfig({ agents: { main: {}, ops: {} } });
-    if (!checked.ok) throw new Error(JSON.stringify(checked.issues));
+    if (!checked.ok) throw new Error(JSON.stringify(checked.error));
     const turns: SignalTurns = {
       startTurn: () => {
         throw new Error('no turn in this test');
@@ -110,7 +110,7 @@ describe('the toolpack outbox', () => {
       agentBusy: () => false,
     };
     const signals = createSignalDelivery({
-      config: checked.config,
+      config: checked.value,
       store,
       sessions: createSessionStore({ store }),
       turns,
