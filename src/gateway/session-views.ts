@@ -1,27 +1,23 @@
 import type { Config } from '../config/index.js';
 import type { SessionsView } from '../http/index.js';
 import type { Router } from '../routing/index.js';
-import type { SessionRecord, SessionStore } from '../sessions/index.js';
+import {
+  type QueueStatus,
+  type SessionRecord,
+  type SessionStore,
+  summarizeSession,
+} from '../sessions/index.js';
 import { runSubagentsAction, type SessionsService, type SubagentsService } from '../tools/index.js';
 
 /** What tools see of the sessions (`sessions_list`, `session_status`). */
 export function createSessionsService(options: {
   sessions: SessionStore;
-  status(sessionKey: string): 'idle' | 'queued' | 'running';
+  status(sessionKey: string): QueueStatus;
   depth(sessionKey: string): number;
   activity(sessionKey: string): { runId?: string; burst: number };
   config: Config;
 }): SessionsService {
-  const summary = (record: SessionRecord) => ({
-    key: record.key,
-    agentId: record.agentId,
-    channel: record.route.channel,
-    chatType: record.route.chatType,
-    status: options.status(record.key),
-    transcriptLength: record.transcriptLength,
-    createdAt: record.createdAt,
-    lastActivityAt: record.lastActivityAt,
-  });
+  const summary = (record: SessionRecord) => summarizeSession(record, options.status(record.key));
   return {
     async list({ agentId, limit }) {
       const records = await options.sessions.list();
@@ -36,7 +32,6 @@ export function createSessionsService(options: {
       const model = options.config.agents[record.agentId]?.model;
       return {
         ...summary(record),
-        sessionId: record.sessionId,
         queued: options.depth(sessionKey),
         ...options.activity(sessionKey),
         ...(model === undefined ? {} : { model }),
@@ -63,16 +58,7 @@ export function createSessionsView(
     },
     async list() {
       const records = await sessions.list();
-      return records.map((record) => ({
-        key: record.key,
-        agentId: record.agentId,
-        sessionId: record.sessionId,
-        channel: record.route.channel,
-        createdAt: record.createdAt,
-        lastActivityAt: record.lastActivityAt,
-        transcriptLength: record.transcriptLength,
-        status: router.sessionStatus(record.key),
-      }));
+      return records.map((record) => summarizeSession(record, router.sessionStatus(record.key)));
     },
     async transcript(key) {
       const record = await sessions.get(key);

@@ -1,5 +1,5 @@
 export type { ChannelStates } from './routes/health.js';
-export type { SessionSummary, SessionsView } from './routes/sessions.js';
+export type { SessionsView } from './routes/sessions.js';
 export { SLACK_EVENTS_PATH } from './routes/slack-events.js';
 export type { RosterAgentView, ToolUiOptions, WebuiEntryView, WebuiOutput } from './routes/tool-ui.js';
 export type { SchedulerHookView, ToolpacksView } from './routes/toolpacks.js';

@@ -5,9 +5,10 @@ import type { DeliveryRoute, DispatchResult, OutboundMessage } from '../messages
 import type { NewTranscriptEntry, SessionStore, TranscriptEntry } from '../sessions/index.js';
 import type { Inbox, InboxItem } from './inbox.js';
 
+/** Declared with the session summaries that show it (sessions); the queues are its source. */
+export type { QueueStatus } from '../sessions/index.js';
+
 export type QueueMode = 'collect' | 'followup' | 'steer' | 'interrupt';
-/** A session's turn: none, waiting for the global limit, or running. */
-export type QueueStatus = 'idle' | 'queued' | 'running';
 
 /** A message waiting for the turn that answers it. */
 export interface PendingMessage {

@@ -8,6 +8,12 @@ export {
 } from './session-key.js';
 export { createSessionStore, type SessionStore } from './session-store.js';
 export {
+  type QueueStatus,
+  type SessionDetails,
+  type SessionSummary,
+  summarizeSession,
+} from './session-summary.js';
+export {
   createSubagentRegistry,
   isActiveSubagentRun,
   type SubagentOutcome,

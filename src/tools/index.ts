@@ -14,8 +14,6 @@ export { buildSubagentList, latestRunPerChild, type SubagentList } from './subag
 export { runSubagentsAction, type SubagentsActionInput } from './subagents/subagents-actions.js';
 export { type TurnScope, turnScope } from './turn-scope.js';
 export type {
-  SessionDetails,
-  SessionSummary,
   SessionsService,
   SpawnedRun,
   SpawnRequest,

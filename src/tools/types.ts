@@ -1,5 +1,6 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { Logger } from '../logging/index.js';
+import type { SessionDetails, SessionSummary } from '../sessions/index.js';
 import type { GatewayControl } from './gateway-control.js';
 import type { SubagentsService } from './subagents/service.js';
 import type { TurnScope } from './turn-scope.js';
@@ -13,29 +14,6 @@ export type {
   SubagentCaller,
   SubagentsService,
 } from './subagents/service.js';
-
-/** A session as tools see it. */
-export interface SessionSummary {
-  key: string;
-  agentId: string;
-  channel: string;
-  chatType: 'direct' | 'channel';
-  status: 'idle' | 'queued' | 'running';
-  transcriptLength: number;
-  createdAt: string;
-  lastActivityAt: string;
-}
-
-export interface SessionDetails extends SessionSummary {
-  sessionId: string;
-  /** Messages waiting behind the running turn. */
-  queued: number;
-  /** The running run, if any. */
-  runId?: string;
-  /** Model rounds since the last user message (see `agentLoop.maxBurst`). */
-  burst: number;
-  model?: string;
-}
 
 /** What tools may ask of the sessions; built by the composition root. */
 export interface SessionsService {

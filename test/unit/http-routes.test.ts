@@ -44,6 +44,7 @@ const sessions: SessionsView = {
       agentId: 'main',
       sessionId: 's1',
       channel: 'webchat',
+      chatType: 'direct',
       createdAt: '2026-01-01T00:00:00.000Z',
       lastActivityAt: '2026-01-01T00:00:00.000Z',
       transcriptLength: 2,

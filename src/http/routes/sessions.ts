@@ -1,15 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-
-export interface SessionSummary {
-  key: string;
-  agentId: string;
-  sessionId: string;
-  channel: string;
-  createdAt: string;
-  lastActivityAt: string;
-  transcriptLength: number;
-  status: 'idle' | 'queued' | 'running';
-}
+import type { SessionSummary } from '../../sessions/index.js';
 
 /** What the HTTP layer may read of sessions; the gateway provides it. */
 export interface SessionsView {

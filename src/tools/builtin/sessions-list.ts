@@ -22,6 +22,8 @@ export const sessionsListTool: Tool<typeof SessionsListParameters> = {
   readOnly: true,
   async execute(input, context) {
     const sessions = await context.services.sessions.list({ agentId: context.agentId, limit: input.limit });
-    return { ok: true, total: sessions.length, sessions };
+    // The model-facing list has no session id (session_status shows it): its JSON stays as it was.
+    const shown = sessions.map(({ sessionId: _sessionId, ...session }) => session);
+    return { ok: true, total: shown.length, sessions: shown };
   },
 };
