@@ -9,7 +9,7 @@ import type {
   InboundMessage,
   OutboundMessage,
 } from '../messages/index.js';
-import { chatSessionKey, type SessionStore } from '../sessions/index.js';
+import { chatSessionKey, type RuntimeTurnRequest, type SessionStore } from '../sessions/index.js';
 import type { Store } from '../store/index.js';
 import type { GatewayControl, SubagentsService } from '../tools/index.js';
 import { resolveAgentId } from './bindings.js';
@@ -17,10 +17,8 @@ import { BUILTIN_COMMANDS, type ChatCommand, parseCommand } from './commands/ind
 import { createInbox } from './inbox.js';
 import { createIntake } from './intake.js';
 import { runCommand } from './run-command.js';
-import { type RuntimeTurnRequest, startRuntimeTurn } from './runtime-turn.js';
+import { startRuntimeTurn } from './runtime-turn.js';
 import { createSessionQueues, type QueueStatus, type SessionQueues } from './session-queues.js';
-
-export type { RuntimeTurnRequest } from './runtime-turn.js';
 
 export interface RouterOptions {
   config: Config;

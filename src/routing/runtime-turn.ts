@@ -1,30 +1,7 @@
-import type { AgentConfig } from '../config/index.js';
 import { SwitchboardError } from '../errors/index.js';
-import type { DeliveryRoute, DispatchResult } from '../messages/index.js';
-import type { NewTranscriptEntry, TranscriptEntry } from '../sessions/index.js';
+import type { DispatchResult } from '../messages/index.js';
+import type { RuntimeTurnRequest } from '../sessions/index.js';
 import type { RouterState } from './router.js';
-
-/** A turn the runtime starts without an inbound message: never an owner turn. */
-export interface RuntimeTurnRequest {
-  sessionKey: string;
-  agentId: string;
-  /** The session's chat; used when the session is new. */
-  route: DeliveryRoute;
-  /** Written to the transcript when its turn takes it (a task, a steer, an announcement). */
-  entry: NewTranscriptEntry;
-  senderId: string;
-  /** Replaces parts of the agent's config for this session (a sub-agent's model). */
-  agentOverrides?: Partial<AgentConfig>;
-  depth?: number;
-  runTimeoutSeconds?: number;
-  /** `steer`: join the session's running turn before its next model call, if there is one. */
-  mode?: 'steer';
-  /**
-   * The entry is already in the transcript (a delivery resumed after a restart): its turn is
-   * queued without appending it again.
-   */
-  appended?: TranscriptEntry;
-}
 
 /**
  * Queues a runtime entry in its session (created when new, with `route`): never an owner turn.

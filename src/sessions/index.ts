@@ -1,4 +1,5 @@
 export { createRunStore, type RunRecord, type RunStatus, type RunStore } from './run-store.js';
+export type { RuntimeTurnRequest } from './runtime-turn.js';
 export {
   chatSessionKey,
   childSessionKey,

@@ -1,14 +1,11 @@
 import type { DeliveryRoute, DispatchResult, OutboundMessage } from '../messages/index.js';
-import type { NewTranscriptEntry } from '../sessions/index.js';
+import type { RuntimeTurnRequest } from '../sessions/index.js';
 
 /** A turn signal delivery asks for: in an agent's main session, its entry the signals woken with. */
-export interface WakeTurnRequest {
-  sessionKey: string;
-  agentId: string;
-  route: DeliveryRoute;
-  entry: NewTranscriptEntry;
-  senderId: string;
-}
+export type WakeTurnRequest = Pick<
+  RuntimeTurnRequest,
+  'sessionKey' | 'agentId' | 'route' | 'entry' | 'senderId'
+>;
 
 /** What signal delivery needs of the router (the gateway hands it over). */
 export interface SignalTurns {

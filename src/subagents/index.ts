@@ -3,4 +3,4 @@ export {
   type SubagentManager,
   type SubagentManagerOptions,
 } from './subagent-manager.js';
-export type { SubagentTurnRequest, SubagentTurns, TurnReport } from './types.js';
+export type { SubagentTurns, TurnReport } from './types.js';

@@ -1,28 +1,5 @@
-import type { AgentConfig } from '../config/index.js';
-import type { DeliveryRoute, TurnStatus } from '../messages/index.js';
-import type { NewTranscriptEntry, TranscriptEntry } from '../sessions/index.js';
-
-/**
- * A turn the sub-agents start in a session without an inbound message: a child's task, a steer,
- * an announcement to the requester. Never an owner turn.
- */
-export interface SubagentTurnRequest {
-  sessionKey: string;
-  agentId: string;
-  /** The session's chat; used when the session is new. */
-  route: DeliveryRoute;
-  /** Written to the transcript when its turn takes it. */
-  entry: NewTranscriptEntry;
-  senderId: string;
-  /** A child's model instead of its agent's. */
-  agentOverrides?: Partial<AgentConfig>;
-  depth?: number;
-  runTimeoutSeconds?: number;
-  /** `steer`: join the session's running turn before its next model call, if there is one. */
-  mode?: 'steer';
-  /** The entry is already in the transcript (an announcement delivered again after a restart). */
-  appended?: TranscriptEntry;
-}
+import type { TurnStatus } from '../messages/index.js';
+import type { RuntimeTurnRequest } from '../sessions/index.js';
 
 /** What the sub-agents hear when a turn they started ends (a part of what the router reports). */
 export interface TurnReport {
@@ -39,7 +16,7 @@ export interface TurnReport {
  */
 export interface SubagentTurns {
   /** Resolves once the turn is queued; `done` resolves when it ends. */
-  startTurn(request: SubagentTurnRequest): Promise<{ done: Promise<TurnReport> }>;
+  startTurn(request: RuntimeTurnRequest): Promise<{ done: Promise<TurnReport> }>;
   stopTurn(sessionKey: string, reason: string): unknown;
   clearQueue(sessionKey: string): unknown;
 }

@@ -1,13 +1,13 @@
 import type { TurnStatus } from '../../src/messages/index.js';
-import type { RunStore } from '../../src/sessions/index.js';
-import type { SubagentTurnRequest, SubagentTurns, TurnReport } from '../../src/subagents/index.js';
+import type { RunStore, RuntimeTurnRequest } from '../../src/sessions/index.js';
+import type { SubagentTurns, TurnReport } from '../../src/subagents/index.js';
 
 export interface FakeTurn {
-  request: SubagentTurnRequest;
+  request: RuntimeTurnRequest;
   /** The turn's agent run in the run store. */
   runId: string;
   /** Steers that joined this turn while it ran. */
-  joined: SubagentTurnRequest[];
+  joined: RuntimeTurnRequest[];
   ended: boolean;
   /** Ends the turn: its run is finished in the run store, then `done` resolves. */
   end(reply?: string, status?: TurnStatus): Promise<void>;
@@ -28,7 +28,7 @@ export function createFakeTurns(runs: RunStore) {
   const openIn = (sessionKey: string) =>
     turns.find((turn) => turn.request.sessionKey === sessionKey && !turn.ended);
 
-  async function open(request: SubagentTurnRequest): Promise<{ done: Promise<TurnReport> }> {
+  async function open(request: RuntimeTurnRequest): Promise<{ done: Promise<TurnReport> }> {
     const record = await runs.start({
       sessionKey: request.sessionKey,
       agentId: request.agentId,
@@ -56,7 +56,7 @@ export function createFakeTurns(runs: RunStore) {
   }
 
   /** A joined steer resolves with the turn it joined. */
-  const joinedEnds = new Map<SubagentTurnRequest, (report: TurnReport) => void>();
+  const joinedEnds = new Map<RuntimeTurnRequest, (report: TurnReport) => void>();
   const endJoined = async (turn: FakeTurn, reply: string | undefined, status: TurnStatus) => {
     await turn.end(reply, status);
     for (const steer of turn.joined) {
