@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { networkInterfaces } from 'node:os';
 import path from 'node:path';
 import type { Config } from '../config/index.js';
-import { describeStoreUrl, type HookHealth, probeRedisWithoutPassword } from '../gateway/index.js';
+import { describeStoreUrl, probeRedisWithoutPassword, type SchedulerHookView } from '../gateway/index.js';
 
 const ASK_TIMEOUT_MS = 3000;
 
@@ -67,7 +67,7 @@ async function askRunningGateway(config: Config): Promise<DoctorLine[]> {
   if (!response.ok) {
     return [{ warning: true, text: `gateway at ${url} answered ${response.status} to GET /api/toolpacks` }];
   }
-  const report = (await response.json().catch(() => ({}))) as { schedulerHooks?: HookHealth[] };
+  const report = (await response.json().catch(() => ({}))) as { schedulerHooks?: SchedulerHookView[] };
   const hooks = report.schedulerHooks ?? [];
   const failing = hooks.filter((hook) => hook.status === 'failing');
   if (failing.length === 0) {

@@ -1,8 +1,12 @@
 import type { ChannelSupervisor } from '../channels/index.js';
 import type { Config } from '../config/index.js';
-import { createHttpServer, type HttpServer, type SessionsView } from '../http/index.js';
+import {
+  createHttpServer,
+  type HttpServer,
+  type SchedulerHookView,
+  type SessionsView,
+} from '../http/index.js';
 import type { Logger } from '../logging/index.js';
-import type { HookHealth } from '../signals/index.js';
 import type { Toolpacks } from '../toolpacks/index.js';
 import type { GatewayChannels } from './build-channels.js';
 
@@ -18,7 +22,8 @@ export function buildHttpServer(options: {
   channels: GatewayChannels;
   channelStates: ChannelSupervisor['states'];
   toolpacks: Toolpacks;
-  hookHealth(): HookHealth[];
+  /** The signal scheduler's report, checked here against the view http declares. */
+  hookHealth(): SchedulerHookView[];
   scrub(text: string): string;
   logger: Logger;
 }): Promise<HttpServer> {

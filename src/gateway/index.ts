@@ -1,7 +1,7 @@
 // What the CLI needs of the layers below the gateway (the CLI imports only the gateway and the
 // base): doctor's deployment facts.
 export type { ChannelCredentialCheck } from '../channels/index.js';
-export type { HookHealth } from '../signals/index.js';
+export type { SchedulerHookView } from '../http/index.js';
 export { describeStoreUrl, probeRedisWithoutPassword } from '../store/index.js';
 export { describeProblem, describeRunnerSandbox, loadConfiguredToolpacks } from '../toolpacks/index.js';
 export {

@@ -6,21 +6,6 @@ export const MAX_HOOK_BACKOFF_MS = 5 * 60_000;
 /** How many distinct error messages per hook are remembered (so each is logged once). */
 const REMEMBERED_ERRORS = 20;
 
-/** What `GET /api/toolpacks` (and so doctor and the Tools page) shows of one scheduler hook. */
-export interface HookHealth {
-  toolpackId: string;
-  status: 'ok' | 'failing';
-  /** Failures in a row (0 when the last run succeeded). */
-  failures: number;
-  /** The last error's message, while failing. */
-  error?: string;
-  /** When the current run of failures began (ISO time). */
-  since?: string;
-  /** The wait before the next attempt: one tick, doubled with every failure in a row, at most 5 min. */
-  backoffMs?: number;
-  nextAttemptAt?: string;
-}
-
 interface HookState {
   failures: number;
   error?: string;
@@ -90,12 +75,18 @@ export function createHookHealth(options: {
       );
     },
 
-    report(): HookHealth[] {
+    /**
+     * Each hook's state, in the shape of http's `SchedulerHookView` (what `GET /api/toolpacks`
+     * shows): declared there, since http may not import signals; the gateway, which passes this
+     * on, checks that the two agree. `backoffMs`: one tick, doubled with every failure in a row,
+     * at most MAX_HOOK_BACKOFF_MS.
+     */
+    report() {
       return [...states].map(([toolpackId, state]) => {
-        if (state.failures === 0) return { toolpackId, status: 'ok', failures: 0 };
+        if (state.failures === 0) return { toolpackId, status: 'ok' as const, failures: 0 };
         return {
           toolpackId,
-          status: 'failing',
+          status: 'failing' as const,
           failures: state.failures,
           ...(state.error === undefined ? {} : { error: state.error }),
           ...(state.since === undefined ? {} : { since: new Date(state.since).toISOString() }),

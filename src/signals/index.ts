@@ -4,7 +4,7 @@ export {
   type SignalDeliveryOptions,
   scheduleSignals,
 } from './delivery.js';
-export { type HookHealth, MAX_HOOK_BACKOFF_MS } from './hook-health.js';
+export { MAX_HOOK_BACKOFF_MS } from './hook-health.js';
 export type { Deliver, SignalTurns, WakeTurnRequest } from './ports.js';
 export { createPoster, type Poster } from './posts.js';
 export {

@@ -1,9 +1,8 @@
 import { mkdtemp, realpath } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createHttpServer } from '../../src/http/index.js';
+import { createHttpServer, type SchedulerHookView } from '../../src/http/index.js';
 import { createLogger } from '../../src/logging/index.js';
-import type { HookHealth } from '../../src/signals/index.js';
 import { createStore } from '../../src/store/index.js';
 import {
   type ControllerHost,
@@ -44,7 +43,7 @@ export async function startToolUiServer(options: {
   /** The skipped toolpacks `GET /api/toolpacks` reports. */
   reportedProblems?: ToolpackProblem[];
   /** The scheduler hooks' state `GET /api/toolpacks` reports. */
-  reportedHooks?: HookHealth[];
+  reportedHooks?: SchedulerHookView[];
   /** Collects the JSON log lines (level info and up); without it nothing is logged. */
   logLines?: string[];
 }): Promise<ToolUiServer> {
