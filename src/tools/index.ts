@@ -11,10 +11,7 @@ export type {
 export { createAllowlist, OWNER_ONLY_REFUSAL, type ToolPolicy } from './policy.js';
 export { createToolRegistry, type ToolRegistry } from './registry.js';
 export { buildSubagentList, latestRunPerChild, type SubagentList } from './subagents/list-view.js';
-export { runSubagentsAction, type SubagentsActionInput } from './subagents/subagents-actions.js';
-export { type TurnScope, turnScope } from './turn-scope.js';
 export type {
-  SessionsService,
   SpawnedRun,
   SpawnRequest,
   SpawnResult,
@@ -22,8 +19,7 @@ export type {
   SteerResult,
   SubagentCaller,
   SubagentsService,
-  Tool,
-  ToolCallOutcome,
-  ToolContext,
-  ToolServices,
-} from './types.js';
+} from './subagents/service.js';
+export { runSubagentsAction, type SubagentsActionInput } from './subagents/subagents-actions.js';
+export { type TurnScope, turnScope } from './turn-scope.js';
+export type { SessionsService, Tool, ToolCallOutcome, ToolContext, ToolServices } from './types.js';

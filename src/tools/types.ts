@@ -5,16 +5,6 @@ import type { GatewayControl } from './gateway-control.js';
 import type { SubagentsService } from './subagents/service.js';
 import type { TurnScope } from './turn-scope.js';
 
-export type {
-  SpawnedRun,
-  SpawnRequest,
-  SpawnResult,
-  SteerDelivery,
-  SteerResult,
-  SubagentCaller,
-  SubagentsService,
-} from './subagents/service.js';
-
 /** What tools may ask of the sessions; built by the composition root. */
 export interface SessionsService {
   /** Sessions of one agent, most recently active first. */
