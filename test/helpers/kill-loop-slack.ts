@@ -2,7 +2,7 @@ import { eventCallback, type FakeSlack, postSignedEvent } from '../fakes/fake-sl
 import { request } from './process.js';
 
 /**
- * The kill loop's Slack lane (HTTP mode): signed Events API deliveries to `/slack/events`, each a
+ * The kill loop's Slack stream (HTTP mode): signed Events API deliveries to `/slack/events`, each a
  * top-level mention with a text of its own, so each opens a thread (a session) of its own.
  * Acknowledged means Slack's 200; kept means the user entry is in its thread's transcript once,
  * followed by an answer, and a reply was posted to the fake Slack in that thread.

@@ -116,22 +116,22 @@ async function send(url: string, user: string, text: string, expect: RegExp): Pr
   }
 }
 
-/** One cycle's traffic, until `stop` is set: each kind in its own lane, each lane one request at a time. */
+/** One cycle's traffic, until `stop` is set: each kind in its own stream, each stream one request at a time. */
 function traffic(url: string, cycle: number, acks: Acks, draw: () => number, stopped: () => boolean) {
   let counter = 0;
   const next = () => `${pad(cycle)}${pad(counter++)}`;
-  const lane = async (body: () => Promise<void>) => {
+  const stream = async (body: () => Promise<void>) => {
     while (!stopped()) await body();
   };
   const users = ['u1', 'u2', 'u3', 'u4'];
   return Promise.all([
     ...users.map((user) =>
-      lane(async () => {
+      stream(async () => {
         const text = `MSG m${next()}`;
         if (await send(url, user, text, /./)) acks.message.push({ user, text });
       }),
     ),
-    lane(async () => {
+    stream(async () => {
       await sleep(200 + draw() * 1500);
       if (stopped()) return;
       if (draw() < 0.5) {
@@ -143,16 +143,16 @@ function traffic(url: string, cycle: number, acks: Acks, draw: () => number, sto
         if (await send(url, OWNER, `/config patch ${raw}`, /^Changed /)) acks.patch.push(name);
       }
     }),
-    lane(async () => {
+    stream(async () => {
       const id = `s${next()}`;
       if (await send(url, SPAWNER, `SPAWN ${id}`, /^done$/)) acks.spawn.push(id);
     }),
-    lane(async () => {
+    stream(async () => {
       // Slack answers at once (the 200 waits for the store only): paced, so the turns keep up.
       await sleep(100 + draw() * 200);
       if (!stopped()) await sendSlackEvent(url, `9${next()}`, acks.slack);
     }),
-    lane(async () => {
+    stream(async () => {
       await sleep(300);
       const id = `j${next()}`;
       if (await send(url, PLANNER, `SCHEDULE ${id}`, /^done$/)) acks.schedule.push(id);
