@@ -42,6 +42,8 @@ type ToolpackCode =
   | 'TOOLPACK_INPUT_REFUSED'
   /** `store.sendMessage` named a recipient or channel that does not exist. */
   | 'TOOLPACK_MESSAGE_TARGET'
+  /** A toolpack called its store (`sendMessage`, `kv`) with invalid arguments; the message names the field. */
+  | 'TOOLPACK_CALL_INVALID'
   /** The runner's file grants cannot be expressed on this Node release. */
   | 'TOOLPACK_RUNNER_GRANT'
   /** A runner's callSupport or recordSignal failed a check (activation, toolpack, allowlist). */

@@ -314,7 +314,10 @@ describe('project store', () => {
     const send = (request: Record<string, unknown>) => () => direct.sendMessage(request as never);
     const base = { sender: 'pm', recipient: 'reviewer', body: 'hi' };
     expect(send({ ...base, sender: '' })).toThrow(
-      new TypeError('sendMessage: sender must be a non-empty string'),
+      expect.objectContaining({
+        code: 'TOOLPACK_CALL_INVALID',
+        message: 'sendMessage: sender must be a non-empty string',
+      }),
     );
     expect(send({ ...base, channel: '#ops' })).toThrow('give exactly one of recipient and channel');
     expect(send({ sender: 'pm', body: 'hi' })).toThrow('give exactly one of recipient and channel');

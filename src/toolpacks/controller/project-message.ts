@@ -31,14 +31,14 @@ export interface ProjectMessage extends AgentMessage {
 
 export type CheckedMessage = Pick<ProjectMessage, 'sender' | 'recipient' | 'channel' | 'priority' | 'body'>;
 
-/** A malformed call is a bug in the toolpack: a TypeError naming the field, before anything is sent. */
+/** A malformed call is a bug in the toolpack: a coded error (TOOLPACK_CALL_INVALID) naming the field, before anything is sent. */
 export function checkMessage(
   request: unknown,
   routes: ReadonlySet<string>,
   agentIds: readonly string[],
 ): CheckedMessage {
   if (typeof request !== 'object' || request === null) {
-    throw new TypeError('sendMessage: the message must be an object');
+    throw callInvalid('sendMessage: the message must be an object');
   }
   // Absent, undefined and null all mean "not given": Suzumio's packaged toolpacks pass both
   // `recipient` and `channel`, one of them undefined.
@@ -48,20 +48,20 @@ export function checkMessage(
   const channel = fields.channel ?? undefined;
   const priority = fields.priority ?? 'P3';
   const text = (value: unknown) => typeof value === 'string' && value.trim() !== '';
-  if (!text(sender)) throw new TypeError('sendMessage: sender must be a non-empty string');
+  if (!text(sender)) throw callInvalid('sendMessage: sender must be a non-empty string');
   if (recipient !== undefined && !text(recipient)) {
-    throw new TypeError('sendMessage: recipient must be a non-empty string');
+    throw callInvalid('sendMessage: recipient must be a non-empty string');
   }
   if (channel !== undefined && !text(channel)) {
-    throw new TypeError('sendMessage: channel must be a non-empty string');
+    throw callInvalid('sendMessage: channel must be a non-empty string');
   }
   if ((recipient === undefined) === (channel === undefined)) {
-    throw new TypeError('sendMessage: give exactly one of recipient and channel');
+    throw callInvalid('sendMessage: give exactly one of recipient and channel');
   }
   if (!isPriority(priority)) {
-    throw new TypeError(`sendMessage: priority must be one of ${PRIORITIES.join(', ')}`);
+    throw callInvalid(`sendMessage: priority must be one of ${PRIORITIES.join(', ')}`);
   }
-  if (!text(body)) throw new TypeError('sendMessage: body must be a non-empty string');
+  if (!text(body)) throw callInvalid('sendMessage: body must be a non-empty string');
   if (recipient !== undefined && recipient !== USER_RECIPIENT && !agentIds.includes(recipient as string)) {
     throw new SwitchboardError(
       'TOOLPACK_MESSAGE_TARGET',
@@ -78,4 +78,9 @@ export function checkMessage(
   const target =
     recipient === undefined ? { channel: channel as string } : { recipient: recipient as string };
   return { sender: sender as string, ...target, priority, body: body as string };
+}
+
+/** A toolpack called the store with arguments it documents as invalid: a bug in the toolpack, named to its author. */
+export function callInvalid(message: string): SwitchboardError {
+  return new SwitchboardError('TOOLPACK_CALL_INVALID', message);
 }

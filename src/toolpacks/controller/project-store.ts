@@ -1,9 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
+import { SwitchboardError } from '../../errors/index.js';
 import type { Logger } from '../../logging/index.js';
 import type { Store } from '../../store/index.js';
 import type { Outbox } from './outbox.js';
-import { checkMessage, type ProjectMessage, type SendMessageRequest } from './project-message.js';
+import {
+  callInvalid,
+  checkMessage,
+  type ProjectMessage,
+  type SendMessageRequest,
+} from './project-message.js';
 
 /** One roster entry, as Suzumio's `listAgents()` shows it to toolpacks. */
 export interface ProjectAgent {
@@ -81,7 +87,7 @@ export function toolpackNamespace(toolpackId: string): string {
 export function createProjectStore(options: ProjectStoreOptions): ProjectStore {
   const { toolpackId, logger } = options;
   if (!path.isAbsolute(options.stateDir))
-    throw new TypeError('createProjectStore: stateDir must be absolute');
+    throw new SwitchboardError('GATEWAY_STATE', 'createProjectStore: stateDir must be absolute');
   const routes = new Set(options.routeNames);
   const configView: ProjectConfigView = Object.freeze({
     channels: Object.freeze([...options.routeNames]),
@@ -146,13 +152,13 @@ export function createProjectStore(options: ProjectStoreOptions): ProjectStore {
 }
 
 function checkKey(key: unknown): string {
-  if (typeof key !== 'string' || key === '') throw new TypeError('kv: key must be a non-empty string');
+  if (typeof key !== 'string' || key === '') throw callInvalid('kv: key must be a non-empty string');
   return key;
 }
 
 function asJson(value: unknown): unknown {
   const text = JSON.stringify(value);
   if (text === undefined)
-    throw new TypeError('kv: value must be JSON-serializable (use delete to remove a key)');
+    throw callInvalid('kv: value must be JSON-serializable (use delete to remove a key)');
   return JSON.parse(text);
 }
