@@ -4,6 +4,9 @@ export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // A poll waits for something that will happen (a reply, a restart, a wake): on a loaded machine
+    // that can take more than vitest's default second. It still fails when the thing never happens.
+    expect: { poll: { timeout: 10_000 } },
     // Process and browser tests start servers and child processes and spend much of their time
     // waiting on them (restart delays, timers): on the 2-core machine three files at a time keep the
     // cores busy (168% CPU; the whole run 302 s against 372 s with two) without oversubscribing.
