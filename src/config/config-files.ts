@@ -2,7 +2,7 @@ import { appendFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/pro
 import path from 'node:path';
 import { lock } from 'proper-lockfile';
 import writeFileAtomic from 'write-file-atomic';
-import { SwitchboardError } from '../errors/index.js';
+import { errorText, SwitchboardError } from '../errors/index.js';
 
 /**
  * The file side of config edits: reading, backups, the atomic write and the audit log. Every
@@ -160,8 +160,8 @@ export async function appendConfigAudit(stateDir: string, record: ConfigAuditRec
 }
 
 function fileError(what: string, file: string, error: unknown): FileSystemError {
-  const reason = (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : error);
-  return new FileSystemError(`${what} ${file}: ${String(reason)}`, { cause: error });
+  const reason = (error as NodeJS.ErrnoException).code ?? errorText(error);
+  return new FileSystemError(`${what} ${file}: ${reason}`, { cause: error });
 }
 
 function escapeRegExp(text: string): string {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { FakeDiscord } from '../fakes/fake-discord.js';
 import { eventCallback, postSignedEvent } from '../fakes/fake-slack.js';
 import { startDiscordForTest, startGatewayForTest, startSlackForTest } from '../helpers/channels.js';
 import { pollUntil } from '../helpers/process.js';
@@ -24,6 +25,33 @@ async function getPublic(url: string): Promise<{ status: number; body: any; text
   const response = await fetch(url, { headers: { connection: 'close' } });
   const text = await response.text();
   return { status: response.status, body: JSON.parse(text), text };
+}
+
+/** A fake Discord (down at first when `down`) and a gateway connected to it with quick retries. */
+async function startDiscordGateway(down = false) {
+  const discord = await startDiscordForTest(cleanups, {
+    token: DISCORD_TOKEN,
+    guilds: [{ id: GUILD, channels: [CHANNEL] }],
+    down,
+  });
+  const gateway = await startGatewayForTest(cleanups, {
+    config: {
+      channels: { discord: { token: DISCORD_TOKEN, apiBase: discord.apiBase, reconnect: RECONNECT } },
+    },
+  });
+  return { discord, gateway };
+}
+
+/** Alice asks the bot `/whoami` on Discord; resolves once its reply is posted. */
+async function whoamiOnDiscord(discord: FakeDiscord): Promise<void> {
+  const id = discord.dispatchMessage({
+    channelId: CHANNEL,
+    guildId: GUILD,
+    authorId: ALICE,
+    content: `<@${discord.botId}> /whoami`,
+    mentions: [discord.botId],
+  });
+  await pollUntil('the Discord reply', () => discord.posted.find((post) => post.replyTo === id));
 }
 
 describe('a channel that could not start', () => {
@@ -57,7 +85,7 @@ describe('a channel that could not start', () => {
     await slack.comeUp();
     await slack.connected();
     await expect
-      .poll(async () => (await getPublic(`${gateway?.url}/healthz`)).body, { timeout: 10_000 })
+      .poll(async () => (await getPublic(`${gateway.url}/healthz`)).body, { timeout: 10_000 })
       .toEqual({ status: 'ok', channels: { webchat: 'connected', slack: 'connected' }, down: [] });
     expect((await getPublic(`${gateway.url}/readyz`)).status).toBe(200);
     await slack.deliver({
@@ -97,7 +125,7 @@ describe('a channel that could not start', () => {
     expect(await postSignedEvent(`${gateway.url}/slack/events`, event('60.1'), secret)).toBe(503);
     await slack.comeUp();
     await expect
-      .poll(async () => (await getPublic(`${gateway?.url}/healthz`)).body.status, { timeout: 10_000 })
+      .poll(async () => (await getPublic(`${gateway.url}/healthz`)).body.status, { timeout: 10_000 })
       .toBe('ok');
     expect(await postSignedEvent(`${gateway.url}/slack/events`, event('60.1'), secret, { retryNum: 1 })).toBe(
       200,
@@ -106,34 +134,17 @@ describe('a channel that could not start', () => {
   });
 
   it('Discord down at start: retried until it connects, then answers', async () => {
-    const discord = await startDiscordForTest(cleanups, {
-      token: DISCORD_TOKEN,
-      guilds: [{ id: GUILD, channels: [CHANNEL] }],
-      down: true,
-    });
-    const gateway = await startGatewayForTest(cleanups, {
-      config: {
-        channels: { discord: { token: DISCORD_TOKEN, apiBase: discord.apiBase, reconnect: RECONNECT } },
-      },
-    });
+    const { discord, gateway } = await startDiscordGateway(true);
     const down = await getPublic(`${gateway.url}/healthz`);
     expect(down.body).toMatchObject({ status: 'degraded', down: ['discord'] });
     expect(down.text).not.toContain(DISCORD_TOKEN);
 
     await discord.comeUp();
     await expect
-      .poll(async () => (await getPublic(`${gateway?.url}/healthz`)).body.status, { timeout: 15_000 })
+      .poll(async () => (await getPublic(`${gateway.url}/healthz`)).body.status, { timeout: 15_000 })
       .toBe('ok');
-    const id = discord.dispatchMessage({
-      channelId: CHANNEL,
-      guildId: GUILD,
-      authorId: ALICE,
-      content: `<@${discord.botId}> /whoami`,
-      mentions: [discord.botId],
-    });
-    const fake = discord;
-    await pollUntil('the Discord reply', () => fake.posted.find((post) => post.replyTo === id));
-    expect(fake.connections()).toBe(1);
+    await whoamiOnDiscord(discord);
+    expect(discord.connections()).toBe(1);
   }, 30_000);
 
   it('a refused Slack token is named as refused in /healthz and logged as a config problem', async () => {
@@ -174,11 +185,11 @@ describe('a channel that loses its platform after starting', () => {
     await slack.connected();
     await slack.goDown();
     await expect
-      .poll(async () => (await getPublic(`${gateway?.url}/healthz`)).body.down, { timeout: 15_000 })
+      .poll(async () => (await getPublic(`${gateway.url}/healthz`)).body.down, { timeout: 15_000 })
       .toEqual(['slack']);
     await slack.comeUp();
     await expect
-      .poll(async () => (await getPublic(`${gateway?.url}/healthz`)).body.status, { timeout: 30_000 })
+      .poll(async () => (await getPublic(`${gateway.url}/healthz`)).body.status, { timeout: 30_000 })
       .toBe('ok');
     await slack.connected();
     await slack.deliver({
@@ -193,62 +204,29 @@ describe('a channel that loses its platform after starting', () => {
   }, 60_000);
 
   it('Discord: down for a while, named in /healthz meanwhile, then connected and answering again', async () => {
-    const discord = await startDiscordForTest(cleanups, {
-      token: DISCORD_TOKEN,
-      guilds: [{ id: GUILD, channels: [CHANNEL] }],
-    });
-    const gateway = await startGatewayForTest(cleanups, {
-      config: {
-        channels: { discord: { token: DISCORD_TOKEN, apiBase: discord.apiBase, reconnect: RECONNECT } },
-      },
-    });
-    const fake = discord;
-    await fake.goDown();
+    const { discord, gateway } = await startDiscordGateway();
+    await discord.goDown();
     await expect
-      .poll(async () => (await getPublic(`${gateway?.url}/healthz`)).body.down, { timeout: 15_000 })
+      .poll(async () => (await getPublic(`${gateway.url}/healthz`)).body.down, { timeout: 15_000 })
       .toEqual(['discord']);
-    await fake.comeUp();
+    await discord.comeUp();
     await expect
-      .poll(async () => (await getPublic(`${gateway?.url}/healthz`)).body.status, { timeout: 30_000 })
+      .poll(async () => (await getPublic(`${gateway.url}/healthz`)).body.status, { timeout: 30_000 })
       .toBe('ok');
-    const id = fake.dispatchMessage({
-      channelId: CHANNEL,
-      guildId: GUILD,
-      authorId: ALICE,
-      content: `<@${fake.botId}> /whoami`,
-      mentions: [fake.botId],
-    });
-    await pollUntil('the Discord reply', () => fake.posted.find((post) => post.replyTo === id));
+    await whoamiOnDiscord(discord);
   }, 60_000);
 
   it('Discord: a connection closed for good (discord.js will not reconnect) is started again', async () => {
-    const discord = await startDiscordForTest(cleanups, {
-      token: DISCORD_TOKEN,
-      guilds: [{ id: GUILD, channels: [CHANNEL] }],
-    });
-    const gateway = await startGatewayForTest(cleanups, {
-      config: {
-        channels: { discord: { token: DISCORD_TOKEN, apiBase: discord.apiBase, reconnect: RECONNECT } },
-      },
-    });
-    const fake = discord;
-    const running = gateway;
+    const { discord, gateway } = await startDiscordGateway();
     // 4014 (disallowed intents) is one of the codes after which discord.js gives up.
-    fake.closeConnections(4014);
+    discord.closeConnections(4014);
     await pollUntil('the loss noticed', () =>
-      running.logLines.some((line) => line.includes('discord lost its connection for good')),
+      gateway.logLines.some((line) => line.includes('discord lost its connection for good')),
     );
     await expect
-      .poll(async () => (await getPublic(`${running.url}/healthz`)).body.status, { timeout: 15_000 })
+      .poll(async () => (await getPublic(`${gateway.url}/healthz`)).body.status, { timeout: 15_000 })
       .toBe('ok');
-    const id = fake.dispatchMessage({
-      channelId: CHANNEL,
-      guildId: GUILD,
-      authorId: ALICE,
-      content: `<@${fake.botId}> /whoami`,
-      mentions: [fake.botId],
-    });
-    await pollUntil('the Discord reply', () => fake.posted.find((post) => post.replyTo === id));
-    expect(fake.connections()).toBe(1);
+    await whoamiOnDiscord(discord);
+    expect(discord.connections()).toBe(1);
   }, 30_000);
 });

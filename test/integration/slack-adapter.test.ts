@@ -255,16 +255,23 @@ describe('Slack adapter, Socket Mode', () => {
   });
 });
 
+/**
+ * The adapter listens nowhere itself; whoever serves HTTP (the gateway) mounts its events
+ * listener. This serves it on a free port for the test and answers its `/slack/events` URL.
+ */
+async function serveEvents(adapter: SlackAdapter): Promise<string> {
+  const listener = adapter.eventsListener;
+  if (listener === undefined) throw new Error('no events listener in HTTP mode');
+  const server = createServer(listener);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/slack/events`;
+}
+
 describe('Slack adapter, HTTP mode', () => {
   it('hears a signed event once, answers it, and refuses bad signatures and old timestamps', async () => {
     const { fake, adapter, inbound } = await setup({ mode: 'http', appToken: undefined });
-    // The adapter listens nowhere itself; whoever serves HTTP (the gateway) mounts its listener.
-    const listener = adapter.eventsListener;
-    if (listener === undefined) throw new Error('no events listener in HTTP mode');
-    const server = createServer(listener);
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/slack/events`;
+    const url = await serveEvents(adapter);
     const body = eventCallback(said('20.1', '<@UBOT> over http'), 'EvHttp1');
     expect(await postSignedEvent(url, body, SECRET)).toBe(200);
     expect(await postSignedEvent(url, body, SECRET, { retryNum: 1 })).toBe(200);
@@ -285,12 +292,7 @@ describe('Slack adapter, HTTP mode', () => {
       failures -= 1;
       return failures < 0;
     });
-    const listener = adapter.eventsListener;
-    if (listener === undefined) throw new Error('no events listener in HTTP mode');
-    const server = createServer(listener);
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/slack/events`;
+    const url = await serveEvents(adapter);
     const body = eventCallback(said('21.1', '<@UBOT> store me'), 'EvHttp21');
     expect(await postSignedEvent(url, body, SECRET)).toBe(500);
     expect(await postSignedEvent(url, body, SECRET, { retryNum: 1 })).toBe(200);
