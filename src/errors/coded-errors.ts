@@ -15,7 +15,13 @@ type StoreCode =
   | 'STORE_URL_INVALID'
   | 'STORE_UNAVAILABLE'
   /** `entries()` on a namespace whose Keyv adapter has no iterator (every adapter we open has one). */
-  | 'STORE_NOT_LISTABLE';
+  | 'STORE_NOT_LISTABLE'
+  /** `page()` or `touch()` on a namespace opened without an index, or two different indexes for one name. */
+  | 'STORE_NOT_INDEXED'
+  /** A write could not be committed (disk full, the file locked by another process); nothing of its batch was kept. */
+  | 'STORE_WRITE_FAILED'
+  /** The SQLite file's layout could not be migrated (the backup beside it is untouched). */
+  | 'STORE_MIGRATION_FAILED';
 
 /** The composition root and its lifecycle. */
 type GatewayCode =

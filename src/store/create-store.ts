@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { SwitchboardError } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
-import { createKeyvStore } from './keyv-store.js';
-import { describeRedis, openRedisStore } from './redis-store.js';
+import { createMemoryStore } from './memory-store.js';
+import { describeRedis } from './redis-url.js';
 import { openSqliteStore } from './sqlite-store.js';
 import type { Store } from './types.js';
 
@@ -13,21 +13,17 @@ export interface CreateStoreOptions {
   logger: Logger;
 }
 
-/** Opens the store that `store.url` names. */
+/** Opens the store that `store.url` names (SQLite in the state dir by default). */
 export async function createStore(options: CreateStoreOptions): Promise<Store> {
   const url = options.url ?? `sqlite://${path.join(options.stateDir, 'switchboard.sqlite')}`;
   const scheme = url.slice(0, url.indexOf('://'));
-  if (scheme === 'memory') {
-    return createKeyvStore({
-      kind: 'memory',
-      location: 'memory://',
-      logger: options.logger,
-      adapterFor: () => ({ adapter: new Map() }),
-      close: async () => {},
-    });
-  }
+  if (scheme === 'memory') return createMemoryStore();
   if (scheme === 'sqlite') return openSqliteStore(url, options.logger);
-  if (scheme === 'redis' || scheme === 'rediss') return openRedisStore(url, options.logger);
+  if (scheme === 'redis' || scheme === 'rediss') {
+    // Loaded only when configured: the Redis client is a large import a single instance never needs.
+    const { openRedisStore } = await import('./redis-store.js');
+    return openRedisStore(url, options.logger);
+  }
   throw new SwitchboardError(
     'STORE_URL_INVALID',
     `store.url: unsupported scheme in "${url}" (use sqlite://, memory:// or redis://)`,

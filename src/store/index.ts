@@ -1,3 +1,15 @@
 export { type CreateStoreOptions, createStore, describeStoreUrl, storeUrlSecrets } from './create-store.js';
-export { describeRedis, probeRedisWithoutPassword } from './redis-store.js';
-export type { KeyValueNamespace, Store, StoreKind } from './types.js';
+export { probeRedisWithoutPassword } from './redis-probe.js';
+export { describeRedis } from './redis-url.js';
+export {
+  type KeyValueNamespace,
+  MAX_PAGE_LIMIT,
+  type NamespaceIndex,
+  type NamespaceOptions,
+  type Page,
+  type PageCursor,
+  type PageEntry,
+  type PageOptions,
+  type Store,
+  type StoreKind,
+} from './types.js';

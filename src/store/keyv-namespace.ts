@@ -1,5 +1,6 @@
 import type Keyv from 'keyv';
 import { SwitchboardError } from '../errors/index.js';
+import { notIndexed } from './namespaces.js';
 import type { KeyValueNamespace } from './types.js';
 
 export interface KeyvNamespaceOptions {
@@ -39,6 +40,13 @@ export function createKeyvNamespace<Value>(
         throw new SwitchboardError('STORE_NOT_LISTABLE', 'this store cannot list its entries');
       await ready;
       for await (const [key, value] of keyv.iterator(undefined)) yield [key as string, value as Value];
+    },
+    // Until the Redis store keeps sorted sets for its indexes.
+    page: async () => {
+      throw notIndexed(keyv.namespace ?? '');
+    },
+    touch: async () => {
+      throw notIndexed(keyv.namespace ?? '');
     },
   };
 }

@@ -1,10 +1,9 @@
 import KeyvRedis, { createClient } from '@keyv/redis';
-import { errorText, fail, ok, type Result, SwitchboardError } from '../errors/index.js';
+import { SwitchboardError } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
 import { createKeyvStore } from './keyv-store.js';
+import { CONNECT_TIMEOUT_MS, describeRedis } from './redis-url.js';
 import type { Store } from './types.js';
-
-const CONNECT_TIMEOUT_MS = 5000;
 
 /**
  * The Redis store (`redis://…`, with `redis://:password@…` or `redis://user:password@…` for a
@@ -65,39 +64,4 @@ export async function openRedisStore(url: string, logger: Logger): Promise<Store
 
 function unavailable(location: string, why: string, cause?: unknown): SwitchboardError {
   return new SwitchboardError('STORE_UNAVAILABLE', `store: cannot connect to ${location}: ${why}`, { cause });
-}
-
-/** The URL without credentials, for logs and errors. */
-export function describeRedis(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return `${parsed.protocol}//${parsed.host}${parsed.pathname === '/' ? '' : parsed.pathname}`;
-  } catch {
-    return 'redis://(unparseable url)';
-  }
-}
-
-/**
- * Whether the Redis server `url` names answers a client that sends no password (doctor warns:
- * anyone who can reach the port can read every transcript). Connects once, without the URL's
- * credentials and without retries; the error of a failure names the server, never the password.
- */
-export async function probeRedisWithoutPassword(url: string): Promise<Result<{ needsPassword: boolean }>> {
-  const location = describeRedis(url);
-  const client = createClient({
-    url: location,
-    socket: { connectTimeout: CONNECT_TIMEOUT_MS, reconnectStrategy: false },
-  });
-  client.on('error', () => {});
-  try {
-    await client.connect();
-    await client.ping();
-    return ok({ needsPassword: false });
-  } catch (error) {
-    const message = errorText(error);
-    if (/NOAUTH|WRONGPASS/.test(message)) return ok({ needsPassword: true });
-    return fail(`cannot connect to ${location}: ${message}`);
-  } finally {
-    if (client.isOpen) client.destroy();
-  }
 }

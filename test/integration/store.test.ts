@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logging/index.js';
-import { createStore, probeRedisWithoutPassword, type Store } from '../../src/store/index.js';
+import { createStore, probeRedisWithoutPassword } from '../../src/store/index.js';
 import { type RedisServer, startRedisServer } from '../helpers/redis-server.js';
+import { checkIndexContract, checkStoreContract } from '../helpers/store-contract.js';
 
 const { logger } = createLogger({ level: 'silent' });
 
@@ -12,37 +13,12 @@ async function tempDir(): Promise<string> {
   return mkdtemp(path.join(tmpdir(), 'switchboard-store-'));
 }
 
-/** The contract every store kind keeps. */
-async function checkContract(store: Store): Promise<void> {
-  const sessions = store.namespace<{ n: number }>('sessions');
-  const transcripts = store.namespace<string>('transcripts');
-  await sessions.set('agent:main:webchat:direct:local', { n: 1 });
-  await sessions.set('agent:main:slack:channel:C1:thread:17.5', { n: 2 });
-  await transcripts.set('agent:main:webchat:direct:local', 'same key, other namespace');
-
-  expect(await sessions.get('agent:main:webchat:direct:local')).toEqual({ n: 1 });
-  expect(await sessions.getMany(['agent:main:slack:channel:C1:thread:17.5', 'missing'])).toEqual([
-    { n: 2 },
-    undefined,
-  ]);
-  expect(await transcripts.get('agent:main:webchat:direct:local')).toBe('same key, other namespace');
-  expect(await sessions.getMany([])).toEqual([]);
-
-  const keys: string[] = [];
-  for await (const [key] of sessions.entries()) keys.push(key);
-  expect(keys.sort()).toEqual(['agent:main:slack:channel:C1:thread:17.5', 'agent:main:webchat:direct:local']);
-
-  await sessions.delete('agent:main:webchat:direct:local');
-  expect(await sessions.get('agent:main:webchat:direct:local')).toBeUndefined();
-  expect(store.namespace('sessions')).toBe(sessions);
-  expect(() => store.namespace('Bad Name')).toThrow(/bad namespace/);
-}
-
 describe('the memory store', () => {
   it('keeps the store contract', async () => {
     const store = await createStore({ url: 'memory://', stateDir: await tempDir(), logger });
     expect(store.kind).toBe('memory');
-    await checkContract(store);
+    await checkStoreContract(store);
+    await checkIndexContract(store);
     await store.close();
   });
 });
@@ -55,7 +31,7 @@ describe('the SQLite store', () => {
       kind: 'sqlite',
       location: `sqlite://${path.join(stateDir, 'switchboard.sqlite')}`,
     });
-    await checkContract(store);
+    await checkStoreContract(store);
     await store.close();
   });
 
@@ -102,7 +78,7 @@ describe('the Redis store (real redis-server)', () => {
   it('keeps the contract and survives a reconnect of the gateway', async () => {
     const store = await createStore({ url: redis.url, stateDir: await tempDir(), logger });
     expect(store.kind).toBe('redis');
-    await checkContract(store);
+    await checkStoreContract(store);
     await store.close();
     const again = await createStore({ url: redis.url, stateDir: await tempDir(), logger });
     expect(await again.namespace('sessions').get('agent:main:slack:channel:C1:thread:17.5')).toEqual({
@@ -154,7 +130,7 @@ describe('the Redis store with a password (real redis-server with requirepass an
       logger: log.logger,
     });
     expect(store.location).toBe(redis.url);
-    await checkContract(store);
+    await checkStoreContract(store);
     await store.close();
     expect(log.lines.join('')).not.toContain(encodeURIComponent(PASSWORD));
   });
