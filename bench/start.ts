@@ -1,0 +1,138 @@
+import { spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { defaultToolpackEntries } from '../src/config/index.js';
+import { freePort, makeTempDir, removeDir } from '../test/helpers/machine.js';
+import { childEnvironment, MAIN_SCRIPT, writeConfig } from '../test/helpers/process.js';
+import { describeMachine, figures, fixed, printFigures, printTable, ratio } from './report.js';
+
+/**
+ * Start-up bench: `node dist/main.js start` on the built-in defaults (no config file, the default
+ * SQLite store) in a fresh temp dir, from spawn() to the first 200 of `GET /healthz` (polled every
+ * 5 ms), then the resident set size after IDLE_MS of idling (VmRSS from /proc, Linux). Interleaved
+ * with a bare `node:http` server started the same way: the floor of a Node process on this machine.
+ * Medians of RUNS rounds (`--runs N`). Not a test: nothing here asserts on speed.
+ */
+
+const RUNS = Number(process.argv[process.argv.indexOf('--runs') + 1]) || 5;
+const IDLE_MS = 3_000;
+const TIMEOUT_MS = 20_000;
+const DEFAULT_PORT = 8787;
+const BARE_SERVER = `require('node:http').createServer((q, s) => s.end('ok')).listen(Number(process.env.PORT), '127.0.0.1')`;
+
+interface Round {
+  healthyMs: number;
+  rssMb: number;
+  peakMb: number;
+}
+
+function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+async function memoryOf(pid: number): Promise<{ rssMb: number; peakMb: number }> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  const kilobytes = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? Number.NaN);
+  return { rssMb: kilobytes('VmRSS') / 1024, peakMb: kilobytes('VmHWM') / 1024 };
+}
+
+/** Spawns `args` in `cwd`, polls `/healthz` on `port` until 200, idles, reads the memory, stops it. */
+async function measure(args: string[], cwd: string, port: number, env = childEnvironment()): Promise<Round> {
+  const began = performance.now();
+  const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr += chunk;
+  });
+  const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
+  try {
+    let healthyMs = Number.NaN;
+    while (performance.now() - began < TIMEOUT_MS && child.exitCode === null) {
+      const response = await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => undefined);
+      if (response?.status === 200) {
+        healthyMs = performance.now() - began;
+        break;
+      }
+      await sleep(5);
+    }
+    if (!Number.isFinite(healthyMs)) throw new Error(`not healthy within ${TIMEOUT_MS} ms: ${stderr}`);
+    await sleep(IDLE_MS);
+    return { healthyMs, ...(await memoryOf(child.pid ?? -1)) };
+  } finally {
+    child.kill('SIGTERM');
+    await exited;
+  }
+}
+
+/**
+ * One gateway round in a fresh dir. When 8787 is taken (another gateway on this machine), a
+ * config file that says what the built-in defaults say (the packaged toolpacks) on a free port.
+ */
+async function gatewayRound(): Promise<Round & { configFile: boolean }> {
+  const dir = await makeTempDir('switchboard-bench-start-');
+  try {
+    if (await portIsFree(DEFAULT_PORT)) {
+      return { ...(await measure([MAIN_SCRIPT, 'start'], dir, DEFAULT_PORT)), configFile: false };
+    }
+    const port = await freePort();
+    const file = `${dir}/gateway.jsonc`;
+    await writeConfig(dir, { http: { port }, tools: { toolpacks: defaultToolpackEntries(file) } });
+    return { ...(await measure([MAIN_SCRIPT, 'start', '--config', file], dir, port)), configFile: true };
+  } finally {
+    await removeDir(dir);
+  }
+}
+
+async function bareRound(): Promise<Round> {
+  const dir = await makeTempDir('switchboard-bench-bare-');
+  try {
+    const port = await freePort();
+    return await measure(['-e', BARE_SERVER], dir, port, { ...childEnvironment(), PORT: String(port) });
+  } finally {
+    await removeDir(dir);
+  }
+}
+
+async function main(): Promise<void> {
+  console.log('Switchboard start bench: spawn → GET /healthz 200, then RSS after idling.');
+  console.log(`${describeMachine()}; ${RUNS} rounds, interleaved; idle ${IDLE_MS} ms; ${MAIN_SCRIPT}`);
+  const gateway: Round[] = [];
+  const bare: Round[] = [];
+  let configFiles = 0;
+  for (let round = 1; round <= RUNS; round += 1) {
+    const result = await gatewayRound();
+    if (result.configFile) configFiles += 1;
+    gateway.push(result);
+    bare.push(await bareRound());
+    console.log(
+      `round ${round}: gateway ${fixed(result.healthyMs, 0)} ms, ${fixed(result.rssMb)} MB; ` +
+        `bare node ${fixed(bare.at(-1)?.healthyMs ?? Number.NaN, 0)} ms`,
+    );
+  }
+  if (configFiles > 0) {
+    console.log(`(${configFiles} of ${RUNS} gateway rounds: port ${DEFAULT_PORT} taken; the defaults on a free port)`);
+  }
+  printFigures('1. spawn → GET /healthz 200:', [
+    { label: 'node dist/main.js start (built-in defaults)', values: gateway.map((row) => row.healthyMs) },
+    { label: 'bare node:http server (the floor)', values: bare.map((row) => row.healthyMs) },
+  ]);
+  const megabytes = (rows: readonly Round[], pick: (row: Round) => number) =>
+    fixed(figures(rows.map(pick)).median);
+  printTable(
+    ['', 'RSS idle MB', 'peak RSS MB'],
+    [
+      ['node dist/main.js start', megabytes(gateway, (row) => row.rssMb), megabytes(gateway, (row) => row.peakMb)],
+      ['bare node:http server', megabytes(bare, (row) => row.rssMb), megabytes(bare, (row) => row.peakMb)],
+    ],
+    { title: `2. memory after ${IDLE_MS} ms idle (medians):` },
+  );
+  const median = (rows: readonly Round[]) => figures(rows.map((row) => row.healthyMs)).median;
+  console.log(`\ngateway / bare node start: ${ratio(median(gateway), median(bare))}`);
+}
+
+await main();
