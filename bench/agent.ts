@@ -57,7 +57,7 @@ async function withGateway(
         session: { maxConcurrentTurns: MAX_CONCURRENT_TURNS },
       },
       tools: [echoTool],
-      createModelProvider: (options) => timed(createModelProvider(options), clock),
+      createModelProvider: async (options) => timed(await createModelProvider(options), clock),
     });
     try {
       const base = { url: gateway.url, token: gateway.token, rounds, clock };

@@ -37,7 +37,8 @@ function portIsFree(port: number): Promise<boolean> {
 
 async function memoryOf(pid: number): Promise<{ rssMb: number; peakMb: number }> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  const kilobytes = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? Number.NaN);
+  const kilobytes = (field: string) =>
+    Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? Number.NaN);
   return { rssMb: kilobytes('VmRSS') / 1024, peakMb: kilobytes('VmHWM') / 1024 };
 }
 
@@ -115,7 +116,9 @@ async function main(): Promise<void> {
     );
   }
   if (configFiles > 0) {
-    console.log(`(${configFiles} of ${RUNS} gateway rounds: port ${DEFAULT_PORT} taken; the defaults on a free port)`);
+    console.log(
+      `(${configFiles} of ${RUNS} gateway rounds: port ${DEFAULT_PORT} taken; the defaults on a free port)`,
+    );
   }
   printFigures('1. spawn → GET /healthz 200:', [
     { label: 'node dist/main.js start (built-in defaults)', values: gateway.map((row) => row.healthyMs) },
@@ -126,7 +129,11 @@ async function main(): Promise<void> {
   printTable(
     ['', 'RSS idle MB', 'peak RSS MB'],
     [
-      ['node dist/main.js start', megabytes(gateway, (row) => row.rssMb), megabytes(gateway, (row) => row.peakMb)],
+      [
+        'node dist/main.js start',
+        megabytes(gateway, (row) => row.rssMb),
+        megabytes(gateway, (row) => row.peakMb),
+      ],
       ['bare node:http server', megabytes(bare, (row) => row.rssMb), megabytes(bare, (row) => row.peakMb)],
     ],
     { title: `2. memory after ${IDLE_MS} ms idle (medians):` },

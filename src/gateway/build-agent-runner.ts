@@ -50,8 +50,9 @@ export async function buildAgentRunner(options: AgentRunnerParts): Promise<Agent
   const registry = buildRegistry(options);
   const providers = new Map<string, ModelProvider>();
   const createProvider = extensions.createModelProvider ?? createModelProvider;
+  // Each family's SDK is imported by the first of its models (createModelProvider): only those configured.
   for (const [name, model] of Object.entries(config.models)) {
-    providers.set(name, createProvider({ name, config: model, logger: logger.child({ model: name }) }));
+    providers.set(name, await createProvider({ name, config: model, logger: logger.child({ model: name }) }));
   }
   const sessions = createSessionsService({
     sessions: options.sessions,

@@ -21,7 +21,7 @@ export interface GatewayExtensions {
   /** Tools registered next to the built-in ones. */
   tools?: readonly Tool[];
   /** Replaces provider construction; the benchmark wraps the real providers to time model calls. */
-  createModelProvider?: (options: ProviderOptions) => ModelProvider;
+  createModelProvider?: (options: ProviderOptions) => ModelProvider | Promise<ModelProvider>;
   /**
    * Whether the log goes to a terminal (`switchboard start` passes stdout's isTTY): only then does
    * a newly generated token appear in the ready line's link. Otherwise (pm2, systemd, a pipe: the

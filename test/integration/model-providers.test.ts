@@ -64,7 +64,7 @@ describe('sockets', () => {
         maxRetries: 2,
         timeoutMs: 10_000,
       };
-      const provider = createModelProvider({ name: 'main', config, logger: quiet });
+      const provider = await createModelProvider({ name: 'main', config, logger: quiet });
       await provider.complete(makeRequest());
       await provider.complete(makeRequest({ onTextDelta: () => {} }));
     }
@@ -103,7 +103,7 @@ describe.each(PROVIDERS)('the $provider provider', (target: ProviderCase) => {
       usage: { inputTokens: 12, outputTokens: 7 },
     });
     const deltas: string[] = [];
-    const response = await makeProvider().complete(
+    const response = await (await makeProvider()).complete(
       makeRequest({ onTextDelta: (delta) => deltas.push(delta) }),
     );
     expect(deltas).toHaveLength(5);
@@ -124,7 +124,7 @@ describe.each(PROVIDERS)('the $provider provider', (target: ProviderCase) => {
     });
     const deltas: string[] = [];
     const tools = [SCHEDULE_TOOL, { ...SCHEDULE_TOOL, name: 'plan.set_item_status' }];
-    const response = await makeProvider().complete(
+    const response = await (await makeProvider()).complete(
       makeRequest({ tools, onTextDelta: (delta) => deltas.push(delta) }),
     );
     expect(deltas.join('')).toBe('Scheduling.');
@@ -142,7 +142,7 @@ describe.each(PROVIDERS)('the $provider provider', (target: ProviderCase) => {
   it('works without streaming, reporting the whole text once', async () => {
     server.push({ text: 'plain answer', toolCalls: [{ name: 'schedule.once', arguments: { at: '10:00' } }] });
     const deltas: string[] = [];
-    const provider = makeProvider({ stream: false });
+    const provider = await makeProvider({ stream: false });
     const response = await provider.complete(
       makeRequest({ tools: [SCHEDULE_TOOL], onTextDelta: (delta) => deltas.push(delta) }),
     );
@@ -163,7 +163,7 @@ describe.each(PROVIDERS)('the $provider provider', (target: ProviderCase) => {
       level: 'warn',
       destination: { write: (line: string) => void lines.push(line) },
     });
-    const response = await makeProvider({}, logger).complete(makeRequest());
+    const response = await (await makeProvider({}, logger)).complete(makeRequest());
     expect(response.text).toBe('second time lucky');
     expect(server.requests).toHaveLength(2);
     expect(lines).toHaveLength(1);
@@ -183,7 +183,7 @@ describe.each(PROVIDERS)('the $provider provider', (target: ProviderCase) => {
     server.push(
       ...Array.from({ length: 3 }, () => ({ status: 500, retryAfterMs: 1, errorMessage: 'engine exploded' })),
     );
-    const error = await failure(makeProvider().complete(makeRequest()));
+    const error = await failure((await makeProvider()).complete(makeRequest()));
     expect(server.requests).toHaveLength(3);
     expect(error.message).toBe(
       `Model "main" (${target.provider} ${target.model} at ${server.url}) failed: HTTP 500 Internal Server Error: engine exploded (3 attempts).`,
@@ -193,7 +193,9 @@ describe.each(PROVIDERS)('the $provider provider', (target: ProviderCase) => {
 
   it('names the URL when nothing listens there', async () => {
     const url = `http://127.0.0.1:${await freePort()}${target.basePath}`;
-    const error = await failure(makeProvider({ baseUrl: url, maxRetries: 1 }).complete(makeRequest()));
+    const error = await failure(
+      (await makeProvider({ baseUrl: url, maxRetries: 1 })).complete(makeRequest()),
+    );
     expect(error.message).toBe(
       `Model "main" (${target.provider} ${target.model} at ${url}) failed: could not connect (ECONNREFUSED) (2 attempts).`,
     );
@@ -201,7 +203,9 @@ describe.each(PROVIDERS)('the $provider provider', (target: ProviderCase) => {
 
   it('points at models.<name>.apiKey on a 401 and never repeats the key', async () => {
     server.push({ status: 401, errorMessage: 'Incorrect API key provided: sk-test-secret-1234' });
-    const error = await failure(makeProvider({ apiKey: 'sk-test-secret-1234' }).complete(makeRequest()));
+    const error = await failure(
+      (await makeProvider({ apiKey: 'sk-test-secret-1234' })).complete(makeRequest()),
+    );
     expect(server.requests).toHaveLength(1);
     expect(error.message).toContain('HTTP 401 Unauthorized');
     expect(error.message).toContain('check models.main.apiKey');
@@ -212,7 +216,7 @@ describe.each(PROVIDERS)('the $provider provider', (target: ProviderCase) => {
   it('rejects with the abort reason when aborted during a call that hangs, and the server sees the disconnect', async () => {
     server.push({ hang: true });
     const controller = new AbortController();
-    const call = makeProvider().complete(makeRequest({ signal: controller.signal }));
+    const call = (await makeProvider()).complete(makeRequest({ signal: controller.signal }));
     await server.waitForRequests(1);
     const reason = new Error('stopped by the test');
     controller.abort(reason);
@@ -225,7 +229,7 @@ describe.each(PROVIDERS)('the $provider provider', (target: ProviderCase) => {
     const timers = () => countResources('Timeout');
     const timersBefore = timers();
     const controller = new AbortController();
-    const call = makeProvider().complete(makeRequest({ signal: controller.signal }));
+    const call = (await makeProvider()).complete(makeRequest({ signal: controller.signal }));
     await server.waitForRequests(1);
     const reason = new Error('stopped during backoff');
     controller.abort(reason);
@@ -237,7 +241,7 @@ describe.each(PROVIDERS)('the $provider provider', (target: ProviderCase) => {
 
   it('does not retry when the server asks to wait longer than a minute', async () => {
     server.push({ status: 429, retryAfterMs: 3_600_000, errorMessage: 'quota' });
-    const error = await failure(makeProvider().complete(makeRequest()));
+    const error = await failure((await makeProvider()).complete(makeRequest()));
     expect(server.requests).toHaveLength(1);
     expect(error.message).toContain('HTTP 429 Too Many Requests: quota (1 attempt).');
   });
@@ -245,7 +249,7 @@ describe.each(PROVIDERS)('the $provider provider', (target: ProviderCase) => {
   it('fails a stream that stops arriving after timeoutMs, keeping the text already streamed', async () => {
     server.push({ text: 'half an ans', stall: true });
     const deltas: string[] = [];
-    const call = makeProvider({ timeoutMs: 200 }).complete(
+    const call = (await makeProvider({ timeoutMs: 200 })).complete(
       makeRequest({ onTextDelta: (delta) => deltas.push(delta) }),
     );
     const error = await failure(call);
@@ -256,7 +260,7 @@ describe.each(PROVIDERS)('the $provider provider', (target: ProviderCase) => {
 
   it('retries an attempt that timed out', async () => {
     server.push({ delayMs: 30_000, text: 'too late' }, { text: 'in time' });
-    const response = await makeProvider({ timeoutMs: 200, maxRetries: 1 }).complete(makeRequest());
+    const response = await (await makeProvider({ timeoutMs: 200, maxRetries: 1 })).complete(makeRequest());
     expect(response.text).toBe('in time');
     expect(server.requests).toHaveLength(2);
     await server.waitForDisconnects(1);
@@ -264,7 +268,9 @@ describe.each(PROVIDERS)('the $provider provider', (target: ProviderCase) => {
 
   it('times out a server that never answers', async () => {
     server.push({ hang: true });
-    const error = await failure(makeProvider({ timeoutMs: 200, maxRetries: 0 }).complete(makeRequest()));
+    const error = await failure(
+      (await makeProvider({ timeoutMs: 200, maxRetries: 0 })).complete(makeRequest()),
+    );
     expect(error.message).toContain('failed: timed out after 200 ms (1 attempt).');
   });
 });
@@ -307,7 +313,7 @@ describe('wire shapes of the conversation', () => {
 
   it('sends OpenAI chat messages: system first, assistant tool_calls, tool results by id', async () => {
     server = await startFakeOpenAIServer();
-    await provider('openai', { maxTokens: 100, temperature: 0.2 }).complete(
+    await (await provider('openai', { maxTokens: 100, temperature: 0.2 })).complete(
       makeRequest({ messages: history }),
     );
     const [body] = server.requests;
@@ -337,7 +343,7 @@ describe('wire shapes of the conversation', () => {
   it('sends Anthropic turns: system on top, tool_use inputs parsed, results first in a merged user turn', async () => {
     server = await startFakeAnthropicServer();
     const messages: ModelMessage[] = [...history, { role: 'user', content: 'and one more' }];
-    await provider('anthropic', { temperature: 0.2 }).complete(makeRequest({ messages }));
+    await (await provider('anthropic', { temperature: 0.2 })).complete(makeRequest({ messages }));
     const [body] = server.requests;
     expect(body).toMatchObject({ model: 'm', max_tokens: 4096, temperature: 0.2, system: 'You are a test.' });
     expect(body.messages).toEqual([
@@ -364,7 +370,7 @@ describe('wire shapes of the conversation', () => {
   it('retries an Anthropic 529 (overloaded)', async () => {
     server = await startFakeAnthropicServer();
     server.push({ status: 529, retryAfterMs: 1, errorMessage: 'Overloaded' }, { text: 'fine now' });
-    const response = await provider('anthropic', { maxRetries: 2 }).complete(makeRequest());
+    const response = await (await provider('anthropic', { maxRetries: 2 })).complete(makeRequest());
     expect(response.text).toBe('fine now');
     expect(server.requests).toHaveLength(2);
   });

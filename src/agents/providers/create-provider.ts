@@ -1,13 +1,17 @@
-import { createAnthropicProvider } from './anthropic-provider.js';
-import { createOpenAIProvider } from './openai-provider.js';
 import type { ModelProvider, ProviderOptions } from './types.js';
 
-/** The provider for `models.<name>`, chosen by its `provider` (API family). */
-export function createModelProvider(options: ProviderOptions): ModelProvider {
+/**
+ * The provider for `models.<name>`, chosen by its `provider` (API family). Each SDK is imported
+ * here, on first use: @anthropic-ai/sdk and openai take a quarter and an eighth of a second and
+ * 10–25 MB each to load, so a gateway pays only for the API families its `models` name (and one
+ * with no model, for neither). The gateway creates its providers at start, so a configured
+ * family is loaded before the first message, not during it.
+ */
+export async function createModelProvider(options: ProviderOptions): Promise<ModelProvider> {
   switch (options.config.provider) {
     case 'openai':
-      return createOpenAIProvider(options);
+      return (await import('./openai-provider.js')).createOpenAIProvider(options);
     case 'anthropic':
-      return createAnthropicProvider(options);
+      return (await import('./anthropic-provider.js')).createAnthropicProvider(options);
   }
 }
