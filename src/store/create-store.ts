@@ -18,7 +18,7 @@ export async function createStore(options: CreateStoreOptions): Promise<Store> {
   const url = options.url ?? `sqlite://${path.join(options.stateDir, 'switchboard.sqlite')}`;
   const scheme = url.slice(0, url.indexOf('://'));
   if (scheme === 'memory') return createMemoryStore();
-  if (scheme === 'sqlite') return openSqliteStore(url, options.logger);
+  if (scheme === 'sqlite') return openSqliteStore({ url, logger: options.logger });
   if (scheme === 'redis' || scheme === 'rediss') {
     // Loaded only when configured: the Redis client is a large import a single instance never needs.
     const { openRedisStore } = await import('./redis-store.js');

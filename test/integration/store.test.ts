@@ -32,6 +32,7 @@ describe('the SQLite store', () => {
       location: `sqlite://${path.join(stateDir, 'switchboard.sqlite')}`,
     });
     await checkStoreContract(store);
+    await checkIndexContract(store);
     await store.close();
   });
 

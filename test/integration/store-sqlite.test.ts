@@ -1,0 +1,165 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/logging/index.js';
+import { createStore, type NamespaceIndex, type Store } from '../../src/store/index.js';
+import { makeTempDir, removeDir } from '../helpers/machine.js';
+import { REPO_ROOT } from '../helpers/process.js';
+
+const { logger } = createLogger({ level: 'silent' });
+
+interface Item {
+  list: string;
+  at: number;
+}
+const itemIndex: NamespaceIndex<Item> = {
+  group: (_key, value) => value.list,
+  order: (_key, value) => value.at,
+};
+
+let dir: string;
+let file: string;
+let store: Store;
+/** A second connection to the same file, as another process would have. */
+let other: Database.Database;
+
+beforeEach(async () => {
+  dir = await makeTempDir('switchboard-sqlite-');
+  file = path.join(dir, 'store.sqlite');
+  store = await createStore({ url: `sqlite://${file}`, stateDir: dir, logger });
+  other = new Database(file);
+});
+afterEach(async () => {
+  other.close();
+  await store.close();
+  await removeDir(dir);
+});
+
+const committed = (key: string) =>
+  other.prepare("SELECT value FROM entries WHERE namespace = 'items' AND key = ?").pluck().get(key);
+
+describe('the SQLite store, group commit', () => {
+  it('commits the writes of one turn together and resolves each once it is committed', async () => {
+    const items = store.namespace<number>('items');
+    const writes = [items.set('a', 1), items.set('b', 2), items.set('c', 3)];
+    // Queued, not yet in the file: another connection does not see them.
+    expect(committed('a')).toBeUndefined();
+    await writes[0];
+    // One resolved write means its whole batch is in the file.
+    expect([committed('a'), committed('b'), committed('c')]).toEqual(['1', '2', '3']);
+    await Promise.all(writes);
+  });
+
+  it('writes a key queued twice in one batch once, with the last value', async () => {
+    other.exec(`CREATE TABLE audit (key TEXT);
+      CREATE TRIGGER audit_insert AFTER INSERT ON entries BEGIN INSERT INTO audit VALUES (new.key); END;
+      CREATE TRIGGER audit_update AFTER UPDATE ON entries BEGIN INSERT INTO audit VALUES (new.key); END;`);
+    const items = store.namespace<number>('items');
+    await Promise.all([items.set('a', 1), items.set('a', 2), items.set('b', 1), items.delete('b')]);
+    expect(other.prepare('SELECT key FROM audit').pluck().all()).toEqual(['a']);
+    expect(await items.get('a')).toBe(2);
+    expect(await items.get('b')).toBeUndefined();
+  });
+
+  it('reads what is queued before it is committed: get, getMany, entries, page and touch', async () => {
+    const plain = store.namespace<number>('items');
+    const listed = store.namespace<Item>('listed', { index: itemIndex });
+    await plain.set('gone', 0);
+    const writes = [plain.set('a', 1), plain.delete('gone'), listed.set('x', { list: 'l', at: 1 })];
+    expect(await plain.get('a')).toBe(1);
+    expect(await plain.getMany(['a', 'gone', 'missing'])).toEqual([1, undefined, undefined]);
+    const keys: string[] = [];
+    for await (const [key] of plain.entries()) keys.push(key);
+    expect(keys).toEqual(['a']);
+    const touched = [listed.set('y', { list: 'l', at: 2 }), listed.touch('x', 3)];
+    expect((await listed.page({ group: 'l', limit: 10 })).entries).toEqual([
+      { key: 'x', value: { list: 'l', at: 1 }, order: 3 },
+      { key: 'y', value: { list: 'l', at: 2 }, order: 2 },
+    ]);
+    await Promise.all([...writes, ...touched]);
+  });
+
+  it('rejects every write of a failed commit with STORE_WRITE_FAILED naming the file, keeps none, and stays usable', async () => {
+    other.exec(`CREATE TRIGGER poison BEFORE INSERT ON entries WHEN new.key = 'poison'
+      BEGIN SELECT RAISE(ABORT, 'poisoned'); END;`);
+    const items = store.namespace<number>('items');
+    const results = await Promise.allSettled([items.set('ok', 1), items.set('poison', 2)]);
+    for (const result of results) {
+      expect(result.status).toBe('rejected');
+      const error = (result as PromiseRejectedResult).reason;
+      expect(error.code).toBe('STORE_WRITE_FAILED');
+      expect(error.message).toContain(file);
+    }
+    expect(await items.get('ok')).toBeUndefined();
+    expect(committed('ok')).toBeUndefined();
+    await items.set('ok', 3);
+    expect(committed('ok')).toBe('3');
+  });
+
+  it('fails a write while another process holds the write lock, then writes once it is released', async () => {
+    const locked = await createStore({
+      url: `sqlite://${path.join(dir, 'locked.sqlite')}`,
+      stateDir: dir,
+      logger,
+    });
+    const holder = new Database(path.join(dir, 'locked.sqlite'));
+    holder.exec('BEGIN IMMEDIATE');
+    const error = await locked
+      .namespace('items')
+      .set('k', 1)
+      .catch((e) => e);
+    expect(error.code).toBe('STORE_WRITE_FAILED');
+    expect(error.message).toContain('locked.sqlite');
+    holder.exec('ROLLBACK');
+    holder.close();
+    await locked.namespace('items').set('k', 2);
+    expect(await locked.namespace('items').get('k')).toBe(2);
+    await locked.close();
+  }, 10_000);
+});
+
+describe('the SQLite store, index', () => {
+  it('computes positions on the first indexed open of entries written without the index', async () => {
+    const plain = store.namespace<Item>('listed');
+    await Promise.all([plain.set('a', { list: 'l', at: 2 }), plain.set('b', { list: 'l', at: 1 })]);
+    await store.close();
+    store = await createStore({ url: `sqlite://${file}`, stateDir: dir, logger });
+    const listed = store.namespace<Item>('listed', { index: itemIndex });
+    expect((await listed.page({ group: 'l', limit: 10 })).entries.map((entry) => entry.key)).toEqual([
+      'a',
+      'b',
+    ]);
+    expect(other.prepare("SELECT count(*) FROM store_meta WHERE name LIKE 'unindexed:%'").pluck().get()).toBe(
+      0,
+    );
+  });
+});
+
+describe('the SQLite store, durability', () => {
+  it('keeps every write it acknowledged when the process is SIGKILLed', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'test/helpers/sqlite-writer.ts', file], {
+      cwd: REPO_ROOT,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const acknowledged: number[] = [];
+    let buffered = '';
+    await new Promise<void>((resolve) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        buffered += chunk.toString();
+        const lines = buffered.split('\n');
+        buffered = lines.pop() ?? '';
+        acknowledged.push(...lines.map(Number));
+        if (acknowledged.length >= 2000 && child.exitCode === null) {
+          child.kill('SIGKILL');
+          resolve();
+        }
+      });
+    });
+    await new Promise((resolve) => child.once('exit', resolve));
+    const reopened = await createStore({ url: `sqlite://${file}`, stateDir: dir, logger });
+    const values = await reopened.namespace<{ n: number }>('items').getMany(acknowledged.map(String));
+    expect(values.filter((value) => value === undefined)).toEqual([]);
+    await reopened.close();
+  }, 60_000);
+});
