@@ -1,7 +1,9 @@
 import type Keyv from 'keyv';
 import { SwitchboardError } from '../errors/index.js';
-import { notIndexed } from './namespaces.js';
 import type { KeyValueNamespace } from './types.js';
+
+/** What a Keyv instance serves by itself: an index (`page`, `touch`) is the store's to add. */
+export type KeyvValues<Value> = Omit<KeyValueNamespace<Value>, 'page' | 'touch'>;
 
 export interface KeyvNamespaceOptions {
   /** Awaited before the first operation (connection settings). */
@@ -10,11 +12,11 @@ export interface KeyvNamespaceOptions {
   exclusive?: (<T>(write: () => Promise<T>) => Promise<T>) | undefined;
 }
 
-/** Adapts one Keyv instance (one namespace) to the store's namespace interface. */
+/** Adapts one Keyv instance (one namespace) to the store's key/value operations. */
 export function createKeyvNamespace<Value>(
   keyv: Keyv,
   options: KeyvNamespaceOptions = {},
-): KeyValueNamespace<Value> {
+): KeyvValues<Value> {
   const ready = options.ready ?? Promise.resolve();
   const write = options.exclusive ?? (<T>(task: () => Promise<T>) => task());
   return {
@@ -40,13 +42,6 @@ export function createKeyvNamespace<Value>(
         throw new SwitchboardError('STORE_NOT_LISTABLE', 'this store cannot list its entries');
       await ready;
       for await (const [key, value] of keyv.iterator(undefined)) yield [key as string, value as Value];
-    },
-    // Until the Redis store keeps sorted sets for its indexes.
-    page: async () => {
-      throw notIndexed(keyv.namespace ?? '');
-    },
-    touch: async () => {
-      throw notIndexed(keyv.namespace ?? '');
     },
   };
 }

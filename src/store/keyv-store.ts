@@ -1,12 +1,20 @@
 import type KeyvRedis from '@keyv/redis';
 import type KeyvSqlite from '@keyv/sqlite';
 import Keyv from 'keyv';
-import { SwitchboardError } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
-import { createKeyvNamespace } from './keyv-namespace.js';
-import type { KeyValueNamespace, Store, StoreKind } from './types.js';
+import { createKeyvNamespace, type KeyvValues } from './keyv-namespace.js';
+import { createNamespaces, notIndexed } from './namespaces.js';
+import type { KeyValueNamespace, NamespaceIndex, Store, StoreKind } from './types.js';
 
-const NAMESPACE_NAME = /^[a-z][a-z0-9-]*$/;
+/** What a store needs to build one namespace over its Keyv instance. */
+export interface KeyvNamespaceContext {
+  name: string;
+  keyv: Keyv;
+  /** The namespace's index, when its first caller named one. */
+  index: NamespaceIndex<unknown> | undefined;
+  /** Keyv's own operations (get, getMany, set, delete, entries) on this namespace. */
+  values: KeyvValues<unknown>;
+}
 
 export interface KeyvStoreOptions {
   kind: StoreKind;
@@ -21,6 +29,11 @@ export interface KeyvStoreOptions {
   /** Runs every write of every namespace through this, when writes must not overlap. */
   exclusive?: <T>(write: () => Promise<T>) => Promise<T>;
   useKeyPrefix?: boolean;
+  /**
+   * The namespace over Keyv's operations, with the index kept beside them (Redis). Without it
+   * the store keeps no index: `page` and `touch` are STORE_NOT_INDEXED.
+   */
+  namespaceFor?(context: KeyvNamespaceContext): KeyValueNamespace;
 }
 
 /**
@@ -28,36 +41,38 @@ export interface KeyvStoreOptions {
  * adapters are never shared between namespaces. Store errors are thrown, never swallowed.
  */
 export function createKeyvStore(options: KeyvStoreOptions): Store {
-  const namespaces = new Map<string, KeyValueNamespace<unknown>>();
+  const namespaces = createNamespaces((name, index) => {
+    const { adapter, ready } = options.adapterFor(name);
+    const keyv = new Keyv({
+      store: adapter,
+      namespace: name,
+      throwOnErrors: true,
+      ...(options.useKeyPrefix === undefined ? {} : { useKeyPrefix: options.useKeyPrefix }),
+    });
+    keyv.on('error', (error: unknown) =>
+      options.logger.error({ err: error, namespace: name }, 'store error'),
+    );
+    const values = createKeyvNamespace(keyv, { ready, exclusive: options.exclusive });
+    if (options.namespaceFor) return options.namespaceFor({ name, keyv, index, values });
+    return {
+      ...values,
+      page: async () => {
+        throw notIndexed(name);
+      },
+      touch: async () => {
+        throw notIndexed(name);
+      },
+    };
+  });
   let closed = false;
   return {
     kind: options.kind,
     location: options.location,
-    namespace<Value>(name: string) {
-      if (closed)
-        throw new SwitchboardError('GATEWAY_STATE', `store: namespace "${name}" requested after close`);
-      if (!NAMESPACE_NAME.test(name))
-        throw new SwitchboardError('GATEWAY_STATE', `store: bad namespace name "${name}"`);
-      let namespace = namespaces.get(name);
-      if (!namespace) {
-        const { adapter, ready } = options.adapterFor(name);
-        const keyv = new Keyv({
-          store: adapter,
-          namespace: name,
-          throwOnErrors: true,
-          ...(options.useKeyPrefix === undefined ? {} : { useKeyPrefix: options.useKeyPrefix }),
-        });
-        keyv.on('error', (error: unknown) =>
-          options.logger.error({ err: error, namespace: name }, 'store error'),
-        );
-        namespace = createKeyvNamespace(keyv, { ready, exclusive: options.exclusive });
-        namespaces.set(name, namespace);
-      }
-      return namespace as KeyValueNamespace<Value>;
-    },
+    namespace: (name, namespaceOptions) => namespaces.namespace(name, namespaceOptions),
     async close() {
       if (closed) return;
       closed = true;
+      namespaces.close();
       await options.close();
     },
   };

@@ -2,6 +2,7 @@ import KeyvRedis, { createClient } from '@keyv/redis';
 import { SwitchboardError } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
 import { createKeyvStore } from './keyv-store.js';
+import { createRedisNamespace } from './redis-namespace.js';
 import { CONNECT_TIMEOUT_MS, describeRedis } from './redis-url.js';
 import type { Store } from './types.js';
 
@@ -10,7 +11,8 @@ import type { Store } from './types.js';
  * server that needs one): one client shared by every namespace. The first connection and a PING
  * must succeed (a wrong URL or password, or none where the server needs one, fails the start at
  * once); later drops are retried by the client. The password never reaches a log or an error:
- * both name the server by `describeRedis`.
+ * both name the server by `describeRedis`. Values go through Keyv (@keyv/redis, the current
+ * release's layout); indexes are sorted sets beside them (`redis-namespace.ts`).
  */
 export async function openRedisStore(url: string, logger: Logger): Promise<Store> {
   const location = describeRedis(url);
@@ -56,6 +58,7 @@ export async function openRedisStore(url: string, logger: Logger): Promise<Store
       adapter: new KeyvRedis(client as never, { namespace: name, throwOnErrors: true }),
     }),
     useKeyPrefix: false,
+    namespaceFor: (context) => createRedisNamespace({ client, context, logger }),
     async close() {
       if (client.isOpen) await client.close();
     },

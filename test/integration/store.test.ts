@@ -80,6 +80,7 @@ describe('the Redis store (real redis-server)', () => {
     const store = await createStore({ url: redis.url, stateDir: await tempDir(), logger });
     expect(store.kind).toBe('redis');
     await checkStoreContract(store);
+    await checkIndexContract(store);
     await store.close();
     const again = await createStore({ url: redis.url, stateDir: await tempDir(), logger });
     expect(await again.namespace('sessions').get('agent:main:slack:channel:C1:thread:17.5')).toEqual({

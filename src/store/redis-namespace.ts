@@ -1,0 +1,105 @@
+import type { Logger } from '../logging/index.js';
+import type { KeyvNamespaceContext } from './keyv-store.js';
+import { notIndexed } from './namespaces.js';
+import { checkOrder, listKey, redisPosition, scanKeys, valueKey } from './redis-index.js';
+import { createRedisPages } from './redis-page.js';
+import { type RedisClient, runScript, TOUCH } from './redis-scripts.js';
+import type { KeyValueNamespace } from './types.js';
+
+export interface RedisNamespaceOptions {
+  client: RedisClient;
+  context: KeyvNamespaceContext;
+  logger: Logger;
+}
+
+/**
+ * A Redis namespace: values through Keyv (@keyv/redis), each list of its index a sorted set
+ * beside them (`redis-index.ts`). Redis runs each command on its own, so the commands of one
+ * write are ordered for a crash between them: the list first and the value then on a write, the
+ * value first and the list then on a delete. At worst a member lacks its value or sits in a list
+ * its value has left; pages skip both. Writes of one key in this process run one at a time.
+ */
+export function createRedisNamespace({ client, context, logger }: RedisNamespaceOptions): KeyValueNamespace {
+  const { name, keyv, index, values } = context;
+  async function* entries(): AsyncGenerator<[string, unknown]> {
+    for await (const keys of scanKeys(client, name)) {
+      const found = (await keyv.get(keys)) as unknown[];
+      for (const [at, key] of keys.entries()) if (found[at] !== undefined) yield [key, found[at]];
+    }
+  }
+  if (!index)
+    return {
+      ...values,
+      entries,
+      page: async () => {
+        throw notIndexed(name);
+      },
+      touch: async () => {
+        throw notIndexed(name);
+      },
+    };
+
+  const writes = createKeyQueue();
+  const groupOf = (key: string, value: unknown) => index.group?.(key, value) ?? '';
+  const pages = createRedisPages({ client, keyv, name, index, logger, writing: writes.has });
+  return {
+    get: values.get,
+    getMany: values.getMany,
+    entries,
+    page: pages.page,
+    async set(key, value) {
+      const { group, order } = redisPosition(name, index, key, value);
+      await writes.run(key, async () => {
+        const [previous] = await Promise.all([
+          index.group ? keyv.get(key) : undefined,
+          client.zAdd(listKey(name, group), { score: order, value: key }),
+        ]);
+        await keyv.set(key, value);
+        if (previous === undefined) return;
+        const was = groupOf(key, previous);
+        if (was !== group) await client.zRem(listKey(name, was), key);
+      });
+    },
+    async delete(key) {
+      await writes.run(key, async () => {
+        const previous = index.group ? await keyv.get(key) : undefined;
+        await keyv.delete(key);
+        if (index.group && previous === undefined) return;
+        await client.zRem(listKey(name, groupOf(key, previous)), key);
+      });
+    },
+    async touch(key, order) {
+      checkOrder(name, key, order);
+      await writes.run(key, async () => {
+        let group = '';
+        if (index.group) {
+          const value = await keyv.get(key);
+          if (value === undefined) return;
+          group = groupOf(key, value);
+        }
+        // Only while the value exists: a touch never adds a member for a deleted entry.
+        await runScript(client, TOUCH, [listKey(name, group), valueKey(name, key)], [String(order), key]);
+      });
+    },
+  };
+}
+
+/** Runs the writes of one key one after another; `has` tells whether one is under way. */
+function createKeyQueue() {
+  const tails = new Map<string, Promise<void>>();
+  return {
+    has: (key: string) => tails.has(key),
+    run<T>(key: string, task: () => Promise<T>): Promise<T> {
+      const result = (tails.get(key) ?? Promise.resolve()).then(task);
+      const tail = result.then(
+        () => {},
+        () => {},
+      );
+      tails.set(key, tail);
+      void tail.then(() => {
+        if (tails.get(key) === tail) tails.delete(key);
+      });
+      return result;
+    },
+  };
+}
