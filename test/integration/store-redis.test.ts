@@ -61,6 +61,42 @@ describe('the Redis store: layout, crash leftovers, existing data (real redis-se
     expect(listed).toEqual(['k2']);
   });
 
+  it('orders the commands of a write for a crash between them: list then value, value then list', async () => {
+    const items = (await open()).namespace<Item>('ordered', { index: itemIndex });
+    const monitor = createClient({ url: redis.url });
+    await monitor.connect();
+    const commands: string[] = [];
+    await monitor.monitor((line) => {
+      const [command, key] = line
+        .split(' ')
+        .slice(3, 5)
+        .map((word) => word.replaceAll('"', ''));
+      if (key?.startsWith('ordered:')) commands.push(`${command?.toUpperCase()} ${key}`);
+    });
+    await items.set('k', { list: 'one', at: 1 });
+    await items.set('k', { list: 'two', at: 2 });
+    await items.delete('k');
+    await expect.poll(() => commands.length).toBeGreaterThanOrEqual(8);
+    await monitor.destroy();
+    expect(commands.filter((command) => !command.startsWith('GET') && !command.startsWith('MGET'))).toEqual([
+      'ZADD ordered:index:one',
+      'SET ordered::k',
+      'ZADD ordered:index:two',
+      'SET ordered::k',
+      'ZREM ordered:index:one',
+      'UNLINK ordered::k',
+      'ZREM ordered:index:two',
+    ]);
+  });
+
+  it('runs the writes of one key one at a time: concurrent moves leave one member', async () => {
+    const items = (await open()).namespace<Item>('moved', { index: itemIndex });
+    await Promise.all(['one', 'two', 'three', 'four'].map((list, at) => items.set('k', { list, at })));
+    expect(await items.get('k')).toEqual({ list: 'four', at: 3 });
+    for (const list of ['one', 'two', 'three']) expect(await raw.exists(`moved:index:${list}`)).toBe(0);
+    expect(await raw.zRangeWithScores('moved:index:four', 0, -1)).toEqual([{ value: 'k', score: 3 }]);
+  });
+
   it('skips what a crash between two commands leaves and still fills the page', async () => {
     const items = (await open()).namespace<Item>('crashed', { index: itemIndex });
     for (const [key, at] of [
