@@ -54,9 +54,7 @@ export async function openRedisStore(url: string, logger: Logger): Promise<Store
     location,
     logger,
     // The adapter prefixes keys with its namespace itself, so Keyv must not add a second prefix.
-    adapterFor: (name) => ({
-      adapter: new KeyvRedis(client as never, { namespace: name, throwOnErrors: true }),
-    }),
+    adapterFor: (name) => new KeyvRedis(client as never, { namespace: name, throwOnErrors: true }),
     useKeyPrefix: false,
     namespaceFor: (context) => createRedisNamespace({ client, context, logger }),
     async close() {
