@@ -20,11 +20,8 @@ export function createSessionsService(options: {
   const summary = (record: SessionRecord) => summarizeSession(record, options.status(record.key));
   return {
     async list({ agentId, limit }) {
-      const records = await options.sessions.list();
-      return records
-        .filter((record) => record.agentId === agentId)
-        .slice(0, limit)
-        .map(summary);
+      const page = await options.sessions.list({ limit, where: (session) => session.agentId === agentId });
+      return page.sessions.map(summary);
     },
     async details(sessionKey) {
       const record = await options.sessions.get(sessionKey);
@@ -56,14 +53,19 @@ export function createSessionsView(
       );
       return list;
     },
-    async list() {
-      const records = await sessions.list();
-      return records.map((record) => summarizeSession(record, router.sessionStatus(record.key)));
+    async list(page) {
+      const { sessions: records, next } = await sessions.list(page);
+      const summaries = records.map((record) => summarizeSession(record, router.sessionStatus(record.key)));
+      return { sessions: summaries, ...(next === undefined ? {} : { next }) };
     },
-    async transcript(key) {
+    async transcript(key, read) {
       const record = await sessions.get(key);
       if (!record) return undefined;
-      return { key, sessionId: record.sessionId, entries: await sessions.transcript(key) };
+      const entries = await sessions.transcript(key, read);
+      // Paging back: the next page is the entries below the first one read, while there are any.
+      const first = entries[0]?.seq ?? 0;
+      const paged = read.last !== undefined && first > 0;
+      return { key, sessionId: record.sessionId, entries, ...(paged ? { next: first } : {}) };
     },
   };
 }

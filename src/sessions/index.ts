@@ -1,5 +1,7 @@
 export { createRunStore, type RunRecord, type RunStatus, type RunStore } from './run-store.js';
 export type { RuntimeTurnRequest } from './runtime-turn.js';
+export { isSessionCursor } from './session-cursor.js';
+export { SESSION_RECORD_INDEX, TRANSCRIPT_INDEX } from './session-indexes.js';
 export {
   chatSessionKey,
   childSessionKey,
@@ -7,7 +9,7 @@ export {
   mainSessionKey,
   subagentDepth,
 } from './session-key.js';
-export { createSessionStore, type SessionStore } from './session-store.js';
+export { createSessionStore, type SessionStore, type SessionStoreOptions } from './session-store.js';
 export {
   type QueueStatus,
   type SessionDetails,
@@ -25,8 +27,12 @@ export {
 } from './subagent-registry.js';
 export type {
   NewTranscriptEntry,
+  SessionIdentity,
+  SessionListOptions,
+  SessionPage,
   SessionRecord,
   TranscriptEntry,
+  TranscriptReadOptions,
   TranscriptRole,
   TranscriptToolCall,
 } from './types.js';

@@ -1,4 +1,4 @@
-import type { Store } from '../store/index.js';
+import { MAX_PAGE_LIMIT, type NamespaceIndex, type PageCursor, type Store } from '../store/index.js';
 
 /** `queued`: waiting for a `subagents.maxConcurrent` slot; `running`: its turn runs. Both are active. */
 export type SubagentRunStatus =
@@ -90,40 +90,36 @@ const fromStored = ({ runId, ...rest }: StoredSubagentRun): SubagentRun => ({
 const loaded = (run: StoredSubagentRun | undefined) => (run === undefined ? undefined : fromStored(run));
 
 /**
+ * `subagent-runs`: one list per requester session, by start time (runs written by the current
+ * release carry both, so they are listed without rewriting them).
+ */
+export const SUBAGENT_RUN_INDEX: NamespaceIndex<StoredSubagentRun> = {
+  group: (_key, run) => run.requesterSessionKey,
+  order: (_key, run) => run.startedAt,
+};
+
+/**
  * The sub-agent run registry in the store, so it survives restarts. Runs are one key each in
- * `subagent-runs`; `subagent-children` lists run ids per requester session, `subagent-latest` the
- * latest run of each child session and `subagent-active` the ids of active runs, so that listing
- * children and the start-up sweep never scan every run.
- * One process owns the registry: the indexes are cached after the first read.
+ * `subagent-runs`, listed per requester session; `subagent-latest` names the latest run of each
+ * child session and `subagent-active` the ids of active runs, so that listing children and the
+ * start-up sweep never scan every run. (`subagent-children`, the requester's list of run ids the
+ * release before rewrote on every spawn, is no longer read or written.)
  */
 export function createSubagentRegistry(options: { store: Store }): SubagentRegistry {
-  const runs = options.store.namespace<StoredSubagentRun>('subagent-runs');
-  const children = options.store.namespace<string[]>('subagent-children');
+  const runs = options.store.namespace<StoredSubagentRun>('subagent-runs', { index: SUBAGENT_RUN_INDEX });
   const activeIds = options.store.namespace<true>('subagent-active');
   const latest = options.store.namespace<string>('subagent-latest');
-  const cachedChildren = new Map<string, string[]>();
-
-  async function childIds(requester: string): Promise<string[]> {
-    const cached = cachedChildren.get(requester);
-    if (cached) return cached;
-    const stored = (await children.get(requester)) ?? [];
-    cachedChildren.set(requester, stored);
-    return stored;
-  }
 
   async function writeRun(run: SubagentRun): Promise<void> {
-    await runs.set(run.subagentRunId, toStored(run));
-    if (isActiveSubagentRun(run)) await activeIds.set(run.subagentRunId, true);
-    else await activeIds.delete(run.subagentRunId);
+    await Promise.all([
+      runs.set(run.subagentRunId, toStored(run)),
+      isActiveSubagentRun(run) ? activeIds.set(run.subagentRunId, true) : activeIds.delete(run.subagentRunId),
+    ]);
   }
 
   return {
     async add(run) {
-      await writeRun(run);
-      const ids = [...(await childIds(run.requesterSessionKey)), run.subagentRunId];
-      await children.set(run.requesterSessionKey, ids);
-      cachedChildren.set(run.requesterSessionKey, ids);
-      await latest.set(run.childSessionKey, run.subagentRunId);
+      await Promise.all([writeRun(run), latest.set(run.childSessionKey, run.subagentRunId)]);
     },
     async latestByChild(childSessionKey) {
       const subagentRunId = await latest.get(childSessionKey);
@@ -132,9 +128,18 @@ export function createSubagentRegistry(options: { store: Store }): SubagentRegis
     get: async (subagentRunId) => loaded(await runs.get(subagentRunId)),
     update: writeRun,
     async byRequester(requester) {
-      const ids = await childIds(requester);
-      const found = (await runs.getMany(ids)).map(loaded);
-      return found.filter((run): run is SubagentRun => run !== undefined);
+      const found: SubagentRun[] = [];
+      let after: PageCursor | undefined;
+      do {
+        const page = await runs.page({
+          group: requester,
+          limit: MAX_PAGE_LIMIT,
+          ...(after ? { after } : {}),
+        });
+        for (const entry of page.entries) found.push(fromStored(entry.value));
+        after = page.next;
+      } while (after);
+      return found.reverse();
     },
     async active() {
       const ids: string[] = [];

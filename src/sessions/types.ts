@@ -12,6 +12,32 @@ export interface SessionRecord {
   transcriptLength: number;
 }
 
+/** What never changes in a session's record (a reset keeps them): what a list may filter on. */
+export type SessionIdentity = Pick<SessionRecord, 'key' | 'agentId' | 'route'>;
+
+export interface SessionListOptions {
+  /** At most this many sessions (1–1000). */
+  limit: number;
+  /** Continue after the previous page (its `next`); an unchecked string is a bug (`isSessionCursor`). */
+  cursor?: string;
+  /** Only the sessions this accepts: pages are read until `limit` are found or the list ends. */
+  where?: (session: SessionIdentity) => boolean;
+}
+
+/** A page of sessions, most recently active first. */
+export interface SessionPage {
+  sessions: SessionRecord[];
+  /** The cursor of the next page; absent on the last one. */
+  next?: string;
+}
+
+export interface TranscriptReadOptions {
+  /** Only the last this many entries (before `before`, when given); every one when absent. */
+  last?: number;
+  /** Only entries with a lower seq: paging back from the first seq of the previous read. */
+  before?: number;
+}
+
 export type TranscriptRole = 'user' | 'assistant' | 'tool' | 'system';
 
 /** A tool call as the model wrote it (arguments are the raw JSON text). */

@@ -23,10 +23,12 @@ export function createPoster(options: { config: Config; sessions: SessionStore; 
   const notice = (text: string) => ({ id: crypto.randomUUID(), text, notice: true });
 
   async function userRoutes(): Promise<DeliveryRoute[]> {
-    const chats = (await options.sessions.list()).filter(
-      (session) => session.agentId === coordinator && session.route.channel !== 'internal',
-    );
-    const latest = chats[0];
+    // The list is newest first: the first page with a match has it (pages are read until one does).
+    const { sessions } = await options.sessions.list({
+      limit: 1,
+      where: (session) => session.agentId === coordinator && session.route.channel !== 'internal',
+    });
+    const latest = sessions[0];
     if (latest) return [latest.route];
     return config.owners.flatMap((owner): DeliveryRoute[] => {
       const match = /^(webchat|slack|discord):(.+)$/.exec(owner);

@@ -77,7 +77,11 @@ export async function startToolUiServer(options: {
     port: 0,
     token: options.token,
     logger,
-    sessions: { list: async () => [], transcript: async () => undefined, subagents: async () => undefined },
+    sessions: {
+      list: async () => ({ sessions: [] }),
+      transcript: async () => undefined,
+      subagents: async () => undefined,
+    },
     toolpacks: {
       report: () => ({
         toolpacks: [],

@@ -37,22 +37,33 @@ const ENTRIES: WebuiEntryView[] = [
   { toolpack: 'counter', id: 'show', title: 'Show', kind: 'panel' },
 ];
 
+/** What the routes asked the sessions view for. */
+const asked: { lists: unknown[]; transcripts: unknown[] } = { lists: [], transcripts: [] };
+
 const sessions: SessionsView = {
-  list: async () => [
-    {
-      key: 'agent:main:webchat:direct:local',
-      agentId: 'main',
-      sessionId: 's1',
-      channel: 'webchat',
-      chatType: 'direct',
-      createdAt: '2026-01-01T00:00:00.000Z',
-      lastActivityAt: '2026-01-01T00:00:00.000Z',
-      transcriptLength: 2,
-      status: 'idle',
-    },
-  ],
-  transcript: async (key) =>
-    key === 'agent:main:webchat:direct:local' ? { key, sessionId: 's1', entries: [] } : undefined,
+  list: async (page) => {
+    asked.lists.push(page);
+    return {
+      sessions: [
+        {
+          key: 'agent:main:webchat:direct:local',
+          agentId: 'main',
+          sessionId: 's1',
+          channel: 'webchat',
+          chatType: 'direct',
+          createdAt: '2026-01-01T00:00:00.000Z',
+          lastActivityAt: '2026-01-01T00:00:00.000Z',
+          transcriptLength: 2,
+          status: 'idle',
+        },
+      ],
+      next: 'the-next-cursor',
+    };
+  },
+  transcript: async (key, read) => {
+    asked.transcripts.push(read);
+    return key === 'agent:main:webchat:direct:local' ? { key, sessionId: 's1', entries: [] } : undefined;
+  },
   subagents: async (key, recentMinutes) => (key.startsWith('agent:') ? { key, recentMinutes } : undefined),
 };
 
@@ -60,6 +71,8 @@ let server: Awaited<ReturnType<typeof createHttpServer>> | undefined;
 afterEach(async () => {
   await server?.close();
   server = undefined;
+  asked.lists.length = 0;
+  asked.transcripts.length = 0;
 });
 
 async function serve(overrides: Partial<HttpServerOptions> = {}) {
@@ -164,6 +177,52 @@ describe('sessions', () => {
     const unknown = await app.inject({ url: '/api/sessions/nope/transcript', headers: AUTH });
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json()).toEqual({ error: 'not_found', message: 'unknown session: nope' });
+  });
+
+  it('pages the list: a default limit, the limit and cursor passed on, next answered', async () => {
+    const { app } = await serve();
+    const first = await app.inject({ url: '/api/sessions', headers: AUTH });
+    expect(first.json()).toMatchObject({ next: 'the-next-cursor' });
+    // A cursor the store made (base64url of [order, key]): passed on as it came.
+    const cursor = Buffer.from(JSON.stringify([1764590000000, 'agent:main:webchat:direct:bob'])).toString(
+      'base64url',
+    );
+    const second = await app.inject({ url: `/api/sessions?limit=5&cursor=${cursor}`, headers: AUTH });
+    expect(second.statusCode).toBe(200);
+    expect(asked.lists).toEqual([{ limit: 100 }, { limit: 5, cursor }]);
+  });
+
+  it('refuses a limit out of range and a cursor it did not make, naming the field', async () => {
+    const { app } = await serve();
+    const refusals = [
+      ['limit=0', 'limit'],
+      ['limit=1001', 'limit'],
+      ['limit=ten', 'limit'],
+      ['cursor=not-a-cursor', 'cursor'],
+      [`cursor=${Buffer.from('[1,2]').toString('base64url')}`, 'cursor'],
+      ['cursor=', 'cursor'],
+      ['offset=10', 'offset'],
+    ];
+    for (const [query, field] of refusals) {
+      const answer = await app.inject({ url: `/api/sessions?${query}`, headers: AUTH });
+      expect({ query, status: answer.statusCode, body: answer.json() }).toMatchObject({
+        status: 400,
+        body: { error: 'bad_request', field },
+      });
+    }
+    expect(asked.lists).toEqual([]);
+  });
+
+  it('pages a transcript with last and before, and refuses counts out of range', async () => {
+    const { app } = await serve();
+    const url = `/api/sessions/${encodeURIComponent('agent:main:webchat:direct:local')}/transcript`;
+    for (const query of ['', '?last=20', '?last=20&before=40', '?before=7'])
+      expect((await app.inject({ url: `${url}${query}`, headers: AUTH })).statusCode).toBe(200);
+    expect(asked.transcripts).toEqual([{}, { last: 20 }, { last: 20, before: 40 }, { last: 200, before: 7 }]);
+    for (const query of ['?last=0', '?last=1001', '?before=-1', '?from=3']) {
+      const answer = await app.inject({ url: `${url}${query}`, headers: AUTH });
+      expect({ query, status: answer.statusCode }).toEqual({ query, status: 400 });
+    }
   });
 
   it('passes recentMinutes as a number and refuses one that is not digits, naming the field', async () => {

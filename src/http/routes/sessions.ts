@@ -1,10 +1,15 @@
 import type { FastifyInstance } from 'fastify';
-import type { SessionSummary } from '../../sessions/index.js';
+import { isSessionCursor, type SessionSummary, type TranscriptReadOptions } from '../../sessions/index.js';
 
 /** What the HTTP layer may read of sessions; the gateway provides it. */
 export interface SessionsView {
-  list(): Promise<SessionSummary[]>;
-  transcript(key: string): Promise<{ key: string; sessionId: string; entries: unknown[] } | undefined>;
+  /** A page of sessions, most recently active first; `cursor` is checked (`isSessionCursor`). */
+  list(page: { limit: number; cursor?: string }): Promise<{ sessions: SessionSummary[]; next?: string }>;
+  /** The transcript, or a page of it; `next` is the `before` of the page below, when paged. */
+  transcript(
+    key: string,
+    read: TranscriptReadOptions,
+  ): Promise<{ key: string; sessionId: string; entries: unknown[]; next?: number } | undefined>;
   /** The session's sub-agents as the `subagents` tool lists them; undefined for an unknown session. */
   subagents(key: string, recentMinutes: number | undefined): Promise<unknown | undefined>;
 }
@@ -15,8 +20,28 @@ const KEY_PARAMS = {
   required: ['key'],
 } as const;
 
+/** `GET /api/sessions` pages: this many sessions without `?limit`, at most `MAX_LIST_LIMIT`. */
+export const DEFAULT_LIST_LIMIT = 100;
+export const MAX_LIST_LIMIT = 1000;
+/** A transcript page (`?last`, `?before`): this many entries without `?last`, at most `MAX_LIST_LIMIT`. */
+export const DEFAULT_TRANSCRIPT_PAGE = 200;
+
+// Query values are strings here (no type coercion): digits, checked against their range below.
+const COUNT = { type: 'string', pattern: '^[0-9]{1,16}$' } as const;
+
+function badQuery(field: string, problem: string) {
+  return { error: 'bad_request', field, message: `${field}: ${problem}` };
+}
+
+/** A count from the query in 1–max, or the default when absent; undefined when out of range. */
+function count(text: string | undefined, fallback: number, max: number): number | undefined {
+  if (text === undefined) return fallback;
+  const value = Number(text);
+  return value >= 1 && value <= max ? value : undefined;
+}
+
 export function registerSessionRoutes(app: FastifyInstance, sessions: SessionsView): void {
-  app.get('/api/sessions', async () => ({ sessions: await sessions.list() }));
+  registerSessionList(app, sessions);
   app.get<{ Params: { key: string }; Querystring: { recentMinutes?: string } }>(
     '/api/sessions/:key/subagents',
     {
@@ -44,11 +69,59 @@ export function registerSessionRoutes(app: FastifyInstance, sessions: SessionsVi
       return list;
     },
   );
-  app.get<{ Params: { key: string } }>(
-    '/api/sessions/:key/transcript',
-    { schema: { params: KEY_PARAMS } },
+  registerTranscript(app, sessions);
+}
+
+/** `GET /api/sessions?limit&cursor`: a page of sessions, newest activity first, and the next cursor. */
+function registerSessionList(app: FastifyInstance, sessions: SessionsView): void {
+  app.get<{ Querystring: { limit?: string; cursor?: string } }>(
+    '/api/sessions',
+    {
+      schema: {
+        querystring: {
+          type: 'object',
+          properties: { limit: COUNT, cursor: { type: 'string', minLength: 1, maxLength: 4096 } },
+          additionalProperties: false,
+        },
+      },
+    },
     async (request, reply) => {
-      const transcript = await sessions.transcript(request.params.key);
+      const { cursor } = request.query;
+      const limit = count(request.query.limit, DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT);
+      if (limit === undefined) return reply.code(400).send(badQuery('limit', `use 1–${MAX_LIST_LIMIT}`));
+      if (cursor !== undefined && !isSessionCursor(cursor))
+        return reply.code(400).send(badQuery('cursor', 'is not a cursor this list gave (use its next)'));
+      return sessions.list({ limit, ...(cursor === undefined ? {} : { cursor }) });
+    },
+  );
+}
+
+/**
+ * `GET /api/sessions/:key/transcript`: the whole transcript; with `?last` (and `?before`), the
+ * last entries below a seq, oldest first, and `next` to page further back.
+ */
+function registerTranscript(app: FastifyInstance, sessions: SessionsView): void {
+  app.get<{ Params: { key: string }; Querystring: { last?: string; before?: string } }>(
+    '/api/sessions/:key/transcript',
+    {
+      schema: {
+        params: KEY_PARAMS,
+        querystring: {
+          type: 'object',
+          properties: { last: COUNT, before: COUNT },
+          additionalProperties: false,
+        },
+      },
+    },
+    async (request, reply) => {
+      const paged = request.query.last !== undefined || request.query.before !== undefined;
+      const last = count(request.query.last, DEFAULT_TRANSCRIPT_PAGE, MAX_LIST_LIMIT);
+      if (last === undefined) return reply.code(400).send(badQuery('last', `use 1–${MAX_LIST_LIMIT}`));
+      const before = request.query.before === undefined ? undefined : Number(request.query.before);
+      if (before !== undefined && !Number.isSafeInteger(before))
+        return reply.code(400).send(badQuery('before', 'is not a seq'));
+      const read = paged ? { last, ...(before === undefined ? {} : { before }) } : {};
+      const transcript = await sessions.transcript(request.params.key, read);
       if (!transcript) {
         return reply
           .code(404)
