@@ -1,4 +1,4 @@
-import type { KeyValueNamespace, Store } from '../../src/store/index.js';
+import type { KeyValueNamespace, NamespaceOptions, Store } from '../../src/store/index.js';
 
 /** One call a namespace took: what, where, and (for reads) how many values it returned. */
 export interface StoreCall {
@@ -59,8 +59,8 @@ export function recordingStore(inner: Store): { store: Store; calls: StoreCall[]
   const store: Store = {
     kind: inner.kind,
     location: inner.location,
-    namespace<Value>(name: string, options?: Parameters<Store['namespace']>[1]) {
-      const namespace = inner.namespace<Value>(name, options as never);
+    namespace<Value>(name: string, options?: NamespaceOptions<Value>) {
+      const namespace = inner.namespace<Value>(name, options);
       const existing = wrapped.get(name);
       if (existing) return existing as KeyValueNamespace<Value>;
       const created = wrap(name, namespace);

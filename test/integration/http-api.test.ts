@@ -86,6 +86,48 @@ describe('the HTTP API and web chat', () => {
     );
   });
 
+  it('pages the session list newest first with its cursor, and refuses a cursor it did not give', async () => {
+    for (const user of ['page1', 'page2', 'page3']) await gateway.send('to be listed', user);
+    const first = await gateway.request('GET', '/api/sessions?limit=2');
+    expect(first.status).toBe(200);
+    expect(first.body.sessions.map((session: { key: string }) => session.key)).toEqual([
+      'agent:main:webchat:direct:page3',
+      'agent:main:webchat:direct:page2',
+    ]);
+    expect(first.body.next).toEqual(expect.any(String));
+    const keys: string[] = first.body.sessions.map((session: { key: string }) => session.key);
+    let next: string | undefined = first.body.next;
+    while (next) {
+      const page = await gateway.request('GET', `/api/sessions?limit=2&cursor=${encodeURIComponent(next)}`);
+      keys.push(...page.body.sessions.map((session: { key: string }) => session.key));
+      next = page.body.next;
+    }
+    const all = await gateway.request('GET', '/api/sessions?limit=1000');
+    expect(keys).toEqual(all.body.sessions.map((session: { key: string }) => session.key));
+    expect(all.body.next).toBeUndefined();
+    const bad = await gateway.request('GET', '/api/sessions?cursor=bm90LWEtY3Vyc29y');
+    expect(bad).toMatchObject({ status: 400, body: { error: 'bad_request', field: 'cursor' } });
+  });
+
+  it('pages a transcript back from its last entries', async () => {
+    for (const text of ['one', 'two', 'three']) await gateway.send(text, 'pager');
+    const url = '/api/sessions/agent:main:webchat:direct:pager/transcript';
+    const last = await gateway.request('GET', `${url}?last=2`);
+    expect(last.body.entries.map((entry: { seq: number }) => entry.seq)).toEqual([4, 5]);
+    expect(last.body.next).toBe(4);
+    const older = await gateway.request('GET', `${url}?last=3&before=${last.body.next}`);
+    expect(older.body.entries.map((entry: { text: string }) => entry.text)).toEqual([
+      expect.any(String),
+      'two',
+      expect.any(String),
+    ]);
+    expect(older.body.next).toBe(1);
+    const first = await gateway.request('GET', `${url}?last=5&before=1`);
+    expect(first.body.entries.map((entry: { text: string }) => entry.text)).toEqual(['one']);
+    expect(first.body.next).toBeUndefined();
+    expect((await gateway.request('GET', `${url}?last=0`)).status).toBe(400);
+  });
+
   it('answers 404 for an unknown session and an unknown route', async () => {
     const unknown = await gateway.request('GET', '/api/sessions/agent:main:webchat:direct:nobody/transcript');
     expect(unknown).toEqual({

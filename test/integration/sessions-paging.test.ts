@@ -1,3 +1,5 @@
+import { copyFile } from 'node:fs/promises';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logging/index.js';
 import {
@@ -8,6 +10,8 @@ import {
   type SubagentRun,
 } from '../../src/sessions/index.js';
 import { createStore, type Store } from '../../src/store/index.js';
+import { makeTempDir, removeDir } from '../helpers/machine.js';
+import { REPO_ROOT } from '../helpers/process.js';
 import { recordingStore, valuesRead } from '../helpers/recording-store.js';
 
 const { logger } = createLogger({ level: 'silent' });
@@ -25,7 +29,29 @@ async function memoryRig(): Promise<StoreRig> {
   return { open: async () => store, dispose: () => store.close() };
 }
 
-const rigs: [string, () => Promise<StoreRig>][] = [['memory', memoryRig]];
+/** A SQLite file in a temp dir (a copy of `from` when given); `open` closes the last store first. */
+async function sqliteRig(from?: string): Promise<StoreRig> {
+  const dir = await makeTempDir('switchboard-sessions-');
+  const file = path.join(dir, 'switchboard.sqlite');
+  if (from) await copyFile(from, file);
+  let current: Store | undefined;
+  return {
+    async open() {
+      await current?.close();
+      current = await createStore({ url: `sqlite://${file}`, stateDir: dir, logger });
+      return current;
+    },
+    async dispose() {
+      await current?.close();
+      await removeDir(dir);
+    },
+  };
+}
+
+const rigs: [string, () => Promise<StoreRig>][] = [
+  ['memory', memoryRig],
+  ['SQLite', () => sqliteRig()],
+];
 
 /** A clock that moves 1 ms per reading, so that every write has its own time. */
 function steppingClock(start = Date.parse('2026-01-01T00:00:00.000Z')) {
@@ -244,6 +270,48 @@ describe.each(rigs)('the sub-agent registry on %s', (_kind, makeRig) => {
         'r2',
         'r3',
       ]);
+    } finally {
+      await rig.dispose();
+    }
+  });
+});
+
+describe('sessions in a store file written by the release before (test/fixtures/store-v0)', () => {
+  const ALICE = 'agent:main:webchat:direct:alice';
+  const BOB = 'agent:main:webchat:direct:bob';
+
+  it('lists, reads, appends to and pages its sessions, transcripts and sub-agent runs', async () => {
+    const rig = await sqliteRig(path.join(REPO_ROOT, 'test/fixtures/store-v0/switchboard.sqlite'));
+    try {
+      const store = await rig.open();
+      const sessions = createSessionStore({ store });
+      const listed = await sessions.list({ limit: 10 });
+      expect(listed.sessions.map((record) => [record.key, record.transcriptLength])).toEqual([
+        [ALICE, 2],
+        [BOB, 2],
+      ]);
+      expect(listed.next).toBeUndefined();
+      // Alice's current session is the one after her /new; the old transcript stays in the store.
+      expect((await sessions.transcript(ALICE)).map((entry) => [entry.seq, entry.role, entry.text])).toEqual([
+        [0, 'user', 'after the reset'],
+        [1, 'assistant', expect.stringContaining('No model is configured')],
+      ]);
+      expect((await sessions.transcript(BOB, { last: 1 })).map((entry) => entry.seq)).toEqual([1]);
+      const appended = await sessions.append(BOB, { role: 'user', text: 'bob is back' });
+      expect(appended.seq).toBe(2);
+      expect((await sessions.list({ limit: 1 })).sessions[0]).toMatchObject({
+        key: BOB,
+        transcriptLength: 3,
+      });
+      const registry = createSubagentRegistry({ store });
+      expect((await registry.byRequester(ALICE)).map((run) => [run.subagentRunId, run.status])).toEqual([
+        ['sub-run-1', 'done'],
+        ['sub-run-2', 'queued'],
+      ]);
+
+      const reopened = createSessionStore({ store: await rig.open() });
+      expect(await reopened.get(BOB)).toMatchObject({ transcriptLength: 3, lastActivityAt: appended.at });
+      expect((await reopened.list({ limit: 10 })).sessions.map((record) => record.key)).toEqual([BOB, ALICE]);
     } finally {
       await rig.dispose();
     }

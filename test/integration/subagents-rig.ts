@@ -10,7 +10,7 @@ import {
   type RunStore,
   type SubagentRegistry,
 } from '../../src/sessions/index.js';
-import { createStore, type Store } from '../../src/store/index.js';
+import { createStore, type NamespaceOptions, type Store } from '../../src/store/index.js';
 import { createSubagentManager, type SubagentManager } from '../../src/subagents/index.js';
 import type { GatewayControl } from '../../src/tools/index.js';
 import { createGatedRunner } from '../fakes/gated-runner.js';
@@ -68,8 +68,8 @@ export async function rig(options: RigOptions = {}): Promise<Rig> {
     kind: real.kind,
     location: real.location,
     close: () => real.close(),
-    namespace<Value>(name: string) {
-      const namespace = real.namespace<Value>(name);
+    namespace<Value>(name: string, namespaceOptions?: NamespaceOptions<Value>) {
+      const namespace = real.namespace<Value>(name, namespaceOptions);
       if (name !== 'subagent-announcements' || !options.holdAnnouncementClear) return namespace;
       return {
         ...namespace,
