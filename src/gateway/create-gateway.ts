@@ -86,5 +86,6 @@ async function startServices(options: GatewayOptions, running: Running) {
   });
   running.restartNotes = restartNotes;
   running.restartNote = restartNotes.run();
+  options.onServing?.({ webchat: base.channels.webchat });
   return { url, webchatUrl: base.channels.webchat ? webchatSignIn(url, token, showToken) : undefined };
 }

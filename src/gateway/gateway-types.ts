@@ -1,7 +1,7 @@
 import type { ModelProvider, ProviderOptions, TurnRunner } from '../agents/index.js';
 import type { ChannelSupervisor } from '../channels/index.js';
 import type { Config, LoadedConfig } from '../config/index.js';
-import type { HttpServer } from '../http/index.js';
+import type { HttpServer, WebchatPort } from '../http/index.js';
 import type { Logger, LoggerHandle } from '../logging/index.js';
 import type { Router } from '../routing/index.js';
 import type { RunStore, SessionStore } from '../sessions/index.js';
@@ -28,6 +28,11 @@ export interface GatewayExtensions {
    * log ends up in a file) the line says where the token file is. Default false.
    */
   showTokenLink?: boolean;
+  /**
+   * Called each time the gateway serves (start and every restart) with its web chat channel, or
+   * undefined when it is off: the benchmark hands messages to it in-process, as the HTTP route does.
+   */
+  onServing?: (parts: { webchat: WebchatPort | undefined }) => void;
 }
 
 export interface GatewayOptions extends GatewayExtensions {
