@@ -39,7 +39,7 @@ export async function runAgentCell(
         agents: { main: { model: 'bench' } },
       },
       tools: [echoTool],
-      createModelProvider: (options) => timed(createModelProvider(options), clock),
+      createModelProvider: async (options) => timed(await createModelProvider(options), clock),
     });
     try {
       const base = {
