@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
+import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { defaultToolpackEntries } from '../src/config/index.js';
 import { freePort, makeTempDir, removeDir } from '../test/helpers/machine.js';
@@ -23,6 +24,8 @@ const BARE_SERVER = `require('node:http').createServer((q, s) => s.end('ok')).li
 
 interface Round {
   healthyMs: number;
+  /** CPU time (user + system) the process had used when it was first healthy: less sensitive to load. */
+  cpuMs: number;
   rssMb: number;
   peakMb: number;
 }
@@ -33,6 +36,13 @@ function portIsFree(port: number): Promise<boolean> {
     server.once('error', () => resolve(false));
     server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
+}
+
+/** utime + stime of a process (/proc/<pid>/stat fields 14 and 15, in clock ticks of 10 ms). */
+async function cpuMsOf(pid: number): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 async function memoryOf(pid: number): Promise<{ rssMb: number; peakMb: number }> {
@@ -53,17 +63,19 @@ async function measure(args: string[], cwd: string, port: number, env = childEnv
   const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
   try {
     let healthyMs = Number.NaN;
+    let cpuMs = Number.NaN;
     while (performance.now() - began < TIMEOUT_MS && child.exitCode === null) {
       const response = await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => undefined);
       if (response?.status === 200) {
         healthyMs = performance.now() - began;
+        cpuMs = await cpuMsOf(child.pid ?? -1);
         break;
       }
       await sleep(5);
     }
     if (!Number.isFinite(healthyMs)) throw new Error(`not healthy within ${TIMEOUT_MS} ms: ${stderr}`);
     await sleep(IDLE_MS);
-    return { healthyMs, ...(await memoryOf(child.pid ?? -1)) };
+    return { healthyMs, cpuMs, ...(await memoryOf(child.pid ?? -1)) };
   } finally {
     child.kill('SIGTERM');
     await exited;
@@ -74,16 +86,16 @@ async function measure(args: string[], cwd: string, port: number, env = childEnv
  * One gateway round in a fresh dir. When 8787 is taken (another gateway on this machine), a
  * config file that says what the built-in defaults say (the packaged toolpacks) on a free port.
  */
-async function gatewayRound(): Promise<Round & { configFile: boolean }> {
+async function gatewayRound(main: string): Promise<Round & { configFile: boolean }> {
   const dir = await makeTempDir('switchboard-bench-start-');
   try {
     if (await portIsFree(DEFAULT_PORT)) {
-      return { ...(await measure([MAIN_SCRIPT, 'start'], dir, DEFAULT_PORT)), configFile: false };
+      return { ...(await measure([main, 'start'], dir, DEFAULT_PORT)), configFile: false };
     }
     const port = await freePort();
     const file = `${dir}/gateway.jsonc`;
     await writeConfig(dir, { http: { port }, tools: { toolpacks: defaultToolpackEntries(file) } });
-    return { ...(await measure([MAIN_SCRIPT, 'start', '--config', file], dir, port)), configFile: true };
+    return { ...(await measure([main, 'start', '--config', file], dir, port)), configFile: true };
   } finally {
     await removeDir(dir);
   }
@@ -99,47 +111,69 @@ async function bareRound(): Promise<Round> {
   }
 }
 
+/** `--main <file>` (repeatable): builds to compare, e.g. one of the previous commit; default dist/main.js. */
+function mainScripts(): string[] {
+  const scripts = process.argv.flatMap((arg, index) =>
+    arg === '--main' ? [path.resolve(process.argv[index + 1] ?? '')] : [],
+  );
+  return scripts.length > 0 ? scripts : [MAIN_SCRIPT];
+}
+
 async function main(): Promise<void> {
+  const scripts = mainScripts();
   console.log('Switchboard start bench: spawn → GET /healthz 200, then RSS after idling.');
-  console.log(`${describeMachine()}; ${RUNS} rounds, interleaved; idle ${IDLE_MS} ms; ${MAIN_SCRIPT}`);
-  const gateway: Round[] = [];
+  console.log(`${describeMachine()}; ${RUNS} rounds, interleaved; idle ${IDLE_MS} ms`);
+  const runs = new Map<string, Round[]>([...scripts.map((script): [string, Round[]] => [script, []])]);
   const bare: Round[] = [];
   let configFiles = 0;
   for (let round = 1; round <= RUNS; round += 1) {
-    const result = await gatewayRound();
-    if (result.configFile) configFiles += 1;
-    gateway.push(result);
+    for (const script of scripts) {
+      const result = await gatewayRound(script);
+      if (result.configFile) configFiles += 1;
+      runs.get(script)?.push(result);
+      console.log(
+        `round ${round}: ${script}: ${fixed(result.healthyMs, 0)} ms (CPU ${fixed(result.cpuMs, 0)} ms), ` +
+          `${fixed(result.rssMb)} MB`,
+      );
+    }
     bare.push(await bareRound());
-    console.log(
-      `round ${round}: gateway ${fixed(result.healthyMs, 0)} ms, ${fixed(result.rssMb)} MB; ` +
-        `bare node ${fixed(bare.at(-1)?.healthyMs ?? Number.NaN, 0)} ms`,
-    );
   }
-  if (configFiles > 0) {
-    console.log(
-      `(${configFiles} of ${RUNS} gateway rounds: port ${DEFAULT_PORT} taken; the defaults on a free port)`,
-    );
-  }
-  printFigures('1. spawn → GET /healthz 200:', [
-    { label: 'node dist/main.js start (built-in defaults)', values: gateway.map((row) => row.healthyMs) },
-    { label: 'bare node:http server (the floor)', values: bare.map((row) => row.healthyMs) },
-  ]);
-  const megabytes = (rows: readonly Round[], pick: (row: Round) => number) =>
-    fixed(figures(rows.map(pick)).median);
+  if (configFiles > 0)
+    console.log(`(${configFiles} gateway rounds: port ${DEFAULT_PORT} taken; the defaults on a free port)`);
+  const rows = [
+    ...[...runs].map(([script, rounds]) => ({ label: `node ${script} start`, rounds })),
+    { label: 'bare node:http server (the floor)', rounds: bare },
+  ];
+  const pick = (choose: (round: Round) => number) =>
+    rows.map(({ label, rounds }) => ({ label, values: rounds.map(choose) }));
+  printFigures(
+    '1. spawn → GET /healthz 200 (built-in defaults):',
+    pick((round) => round.healthyMs),
+  );
+  printFigures(
+    '   CPU time (user + system, 10 ms ticks) the process had used by then:',
+    pick((round) => round.cpuMs),
+  );
+  const medianOf = (rounds: readonly Round[], choose: (round: Round) => number) =>
+    figures(rounds.map(choose)).median;
   printTable(
     ['', 'RSS idle MB', 'peak RSS MB'],
-    [
-      [
-        'node dist/main.js start',
-        megabytes(gateway, (row) => row.rssMb),
-        megabytes(gateway, (row) => row.peakMb),
-      ],
-      ['bare node:http server', megabytes(bare, (row) => row.rssMb), megabytes(bare, (row) => row.peakMb)],
-    ],
+    rows.map(({ label, rounds }) => [
+      label,
+      fixed(medianOf(rounds, (round) => round.rssMb)),
+      fixed(medianOf(rounds, (round) => round.peakMb)),
+    ]),
     { title: `2. memory after ${IDLE_MS} ms idle (medians):` },
   );
-  const median = (rows: readonly Round[]) => figures(rows.map((row) => row.healthyMs)).median;
-  console.log(`\ngateway / bare node start: ${ratio(median(gateway), median(bare))}`);
+  const floor = medianOf(bare, (round) => round.healthyMs);
+  for (const { label, rounds } of rows.slice(0, -1)) {
+    console.log(
+      `${label} / bare node, start to healthy: ${ratio(
+        medianOf(rounds, (round) => round.healthyMs),
+        floor,
+      )}`,
+    );
+  }
 }
 
 await main();
