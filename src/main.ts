@@ -1,5 +1,9 @@
 #!/usr/bin/env node
-import { runCli } from './cli/index.js';
+import { holdYoungGeneration } from './cli/young-generation.js';
+
+// Before the CLI's modules load: see young-generation.ts (idle RSS of `switchboard start`).
+holdYoungGeneration();
+const { runCli } = await import('./cli/index.js');
 
 runCli(process.argv).catch((error: unknown) => {
   process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);

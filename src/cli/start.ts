@@ -1,6 +1,7 @@
 import { ConfigError, errorText } from '../errors/index.js';
 import { createGatewayHost, installSignalHandlers, PRIVATE_UMASK } from '../gateway/index.js';
 import { createLogger } from '../logging/index.js';
+import { releaseYoungGeneration } from './young-generation.js';
 
 /** `switchboard start`: run the gateway until SIGTERM/SIGINT; SIGUSR1 restarts it in-process. */
 export async function runStart(options: { config?: string }): Promise<void> {
@@ -13,6 +14,8 @@ export async function runStart(options: { config?: string }): Promise<void> {
     // A new token's link goes to a terminal only; under pm2 or systemd stdout is a log file.
     extensions: { showTokenLink: process.stdout.isTTY === true },
     onReady() {
+      // Started: from here on the young generation grows with the load again (young-generation.ts).
+      releaseYoungGeneration();
       // pm2 waits for this with wait_ready; it is sent after every restart too, which pm2 ignores.
       process.send?.('ready');
     },
