@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
-import { copyFile, readdir, readFile } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logging/index.js';
 import { createStore, type NamespaceIndex } from '../../src/store/index.js';
+import { startTestGateway } from '../helpers/gateway.js';
 import { makeTempDir, removeDir } from '../helpers/machine.js';
 import { REPO_ROOT } from '../helpers/process.js';
 
@@ -143,5 +144,39 @@ describe('the SQLite store, migration of the legacy layout', () => {
     expect(error.code).toBe('STORE_MIGRATION_FAILED');
     expect(error.message).toContain(file);
     expect(error.message).toContain('newer');
+  });
+});
+
+describe('a gateway started on a store file of the current release', () => {
+  it('migrates it at start and serves its sessions and transcripts', async () => {
+    await mkdir(path.join(dir, 'data'));
+    await copyFile(FIXTURE, path.join(dir, 'data/switchboard.sqlite'));
+    const gateway = await startTestGateway({ dir });
+    try {
+      expect(gateway.logLines.join('')).toContain('.v0-backup-');
+      const listed = await gateway.request('GET', '/api/sessions');
+      expect(listed.body.sessions.map((session: { key: string }) => session.key)).toEqual(
+        expect.arrayContaining(['agent:main:webchat:direct:alice', 'agent:main:webchat:direct:bob']),
+      );
+      // alice's session after her /new keeps its transcript; what comes next is appended after it (the
+      // fixture's queued sub-agent is recovered at start and announced into it first).
+      await gateway.send('back again', 'alice');
+      const transcript = await gateway.request(
+        'GET',
+        '/api/sessions/agent:main:webchat:direct:alice/transcript',
+      );
+      const entries: { seq: number; text: string }[] = transcript.body.entries;
+      expect(entries.map((entry) => entry.seq)).toEqual(entries.map((_, index) => index));
+      expect(entries.slice(0, 2).map((entry) => entry.text)).toEqual([
+        'after the reset',
+        expect.stringContaining('No model is configured'),
+      ]);
+      expect(entries.slice(-2).map((entry) => entry.text)).toEqual([
+        'back again',
+        expect.stringContaining('No model is configured'),
+      ]);
+    } finally {
+      await gateway.stop();
+    }
   });
 });
