@@ -1,10 +1,8 @@
 #!/usr/bin/env node
-import { holdYoungGeneration } from './cli/young-generation.js';
+import { holdYoungGeneration, runCli } from './cli/index.js';
 
-// Before the CLI's modules load: see young-generation.ts (idle RSS of `switchboard start`).
+// Before a command's modules load (cli/index.ts imports each when it runs): see young-generation.ts.
 holdYoungGeneration();
-const { runCli } = await import('./cli/index.js');
-
 runCli(process.argv).catch((error: unknown) => {
   process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   process.exit(1);

@@ -1,5 +1,7 @@
 import { Command } from 'commander';
 
+export { holdYoungGeneration } from './young-generation.js';
+
 /**
  * Each command's module is imported when the command runs: `config get|patch` then loads the
  * config code only (about 0.3 s of CPU), not the gateway, Slack and Discord (about 1.8 s).

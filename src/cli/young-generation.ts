@@ -12,7 +12,7 @@ import { setFlagsFromString } from 'node:v8';
 
 const V8_DEFAULT_GROWTH_FACTOR = 2;
 
-/** Called first thing in `src/main.ts`, before the CLI's modules load. */
+/** Called first thing in `src/main.ts`, before a command's modules load. */
 export function holdYoungGeneration(): void {
   setFlagsFromString('--semi-space-growth-factor=1');
 }
