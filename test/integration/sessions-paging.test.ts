@@ -13,6 +13,7 @@ import { createStore, type Store } from '../../src/store/index.js';
 import { makeTempDir, removeDir } from '../helpers/machine.js';
 import { REPO_ROOT } from '../helpers/process.js';
 import { recordingStore, valuesRead } from '../helpers/recording-store.js';
+import { startRedisServer } from '../helpers/redis-server.js';
 
 const { logger } = createLogger({ level: 'silent' });
 const route = { channel: 'webchat', chatType: 'direct', chatId: 'local' } as const;
@@ -48,9 +49,27 @@ async function sqliteRig(from?: string): Promise<StoreRig> {
   };
 }
 
+/** A redis-server of its own (no persistence); `open` closes the last store first. */
+async function redisRig(): Promise<StoreRig> {
+  const server = await startRedisServer();
+  let current: Store | undefined;
+  return {
+    async open() {
+      await current?.close();
+      current = await createStore({ url: server.url, stateDir: '.', logger });
+      return current;
+    },
+    async dispose() {
+      await current?.close();
+      await server.stop();
+    },
+  };
+}
+
 const rigs: [string, () => Promise<StoreRig>][] = [
   ['memory', memoryRig],
   ['SQLite', () => sqliteRig()],
+  ['Redis', redisRig],
 ];
 
 /** A clock that moves 1 ms per reading, so that every write has its own time. */
