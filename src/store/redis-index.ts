@@ -87,7 +87,10 @@ export async function buildIndex(options: BuildIndexOptions): Promise<void> {
   const { client, keyv, name, index } = options;
   if ((await client.exists(indexedKey(name))) === 1) return;
   let added = 0;
+  let scanned = 0;
   for await (const keys of scanKeys(client, name)) {
+    if (scanned === 0) options.logger.info({ namespace: name }, 'store: indexing existing entries');
+    scanned += keys.length;
     const values = (await keyv.get(keys)) as unknown[];
     const lists = new Map<string, { score: number; value: string }[]>();
     keys.forEach((key, at) => {
