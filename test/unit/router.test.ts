@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/logging/index.js';
+import { createStore } from '../../src/store/index.js';
 import {
   createRouterRig,
   type RouterRig,
@@ -112,6 +114,41 @@ describe('the inbox', () => {
     expect((await target.sessions.transcript(THREAD_KEY)).map((entry) => entry.role)).toEqual([
       'user',
       'assistant',
+    ]);
+  });
+});
+
+describe('a message whose turns die with the process', () => {
+  it('is given up after three starts died answering it; one that waited unstarted is not counted', async () => {
+    const logger = createLogger({ level: 'silent' }).logger;
+    const store = await createStore({ url: 'memory://', stateDir: '/nonexistent', logger });
+    cleanups.push(() => store.close());
+    // Each rig is one process on the same store; one that is dropped unclosed is a crash.
+    const first = await createRouterRig({ store });
+    void first.send(slackMessage('crash me')).done;
+    await first.gated.waitForOpen(1);
+    void first.send(slackMessage('behind it')).done;
+    await expect.poll(() => first.inbox.list().then((items) => items.length)).toBe(2);
+    for (let start = 2; start <= 3; start += 1) {
+      const crashed = await createRouterRig({ store });
+      expect(await crashed.router.resume()).toBe(2);
+      await crashed.gated.waitForOpen(1);
+      expect(crashed.gated.turns.map((turn) => turn.messages.map((entry) => entry.text))).toEqual([['crash me']]);
+    }
+    const last = await createRouterRig({ store });
+    cleanups.push(() => last.close());
+    expect(await last.router.resume()).toBe(2);
+    await last.gated.waitForOpen(1);
+    expect(last.deliveredTexts()).toEqual([
+      'I could not answer your message: the gateway stopped each of the 3 times it tried.',
+    ]);
+    expect(last.gated.turns.map((turn) => turn.messages.map((entry) => entry.text))).toEqual([['behind it']]);
+    last.gated.releaseNext();
+    await expect.poll(() => last.inbox.list()).toEqual([]);
+    expect((await last.sessions.transcript(THREAD_KEY)).map((entry) => entry.text)).toEqual([
+      'crash me',
+      'behind it',
+      'answered: behind it',
     ]);
   });
 });
