@@ -14,9 +14,16 @@ export interface InboxItem {
   route: DeliveryRoute;
   /** The user entry (secrets removed), written to the transcript when its turn starts. */
   entry: NewTranscriptEntry;
-  /** The entry as written to the transcript, once its turn has started. */
+  /**
+   * The entry as written to the transcript: set only by earlier releases, which rewrote the item
+   * when its turn started (their `attempts` counted that start already). Read at resume only.
+   */
   stored?: TranscriptEntry;
-  /** Turns started for it; a message whose turns keep dying with the process is given up. */
+  /**
+   * Starts that did not end: counted at resume, when the last process had written the entry to
+   * the transcript and not answered it (so a turn costs no inbox write). A message whose turns
+   * keep dying with the process is given up.
+   */
   attempts: number;
   /** Arrival order: milliseconds, then a counter within one process. */
   receivedAt: number;
@@ -26,7 +33,7 @@ export interface InboxItem {
 export interface Inbox {
   /** Stores a new message; resolves once it is durable. */
   add(item: Omit<InboxItem, 'id' | 'attempts' | 'receivedAt' | 'order'>): Promise<InboxItem>;
-  /** Rewrites an item (`stored` and `attempts` once its turn starts). */
+  /** Rewrites an item (its `attempts`, at resume). */
   update(item: InboxItem): Promise<void>;
   /** Forgets an answered (or dropped) message. */
   remove(id: string): Promise<void>;

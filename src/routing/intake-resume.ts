@@ -14,35 +14,51 @@ export async function resumeInbox(state: IntakeState): Promise<number> {
   return items.length;
 }
 
-/** A message left by the last process: queued again, or given up after MAX_ATTEMPTS starts died answering it. */
+/**
+ * A message left by the last process: queued again, or given up after MAX_ATTEMPTS starts died
+ * answering it. A start is counted here, not when the turn begins (that would cost an inbox write
+ * per message): the last process began a turn for it when its entry is in the transcript.
+ */
 async function requeue(state: IntakeState, item: InboxItem): Promise<void> {
   const { config, inbox, logger } = state.options;
   const agent = config.agents[item.agentId];
-  if (agent && item.attempts < MAX_ATTEMPTS) {
-    const written = item.stored ?? (await writtenEntry(state, item));
-    void queueItem(state, written ? { ...item, stored: written } : item, agent).catch((error: unknown) =>
+  const written = agent ? await writtenEntry(state, item) : undefined;
+  // Items from earlier releases carry `stored`: their `attempts` counted that start already.
+  const { stored: _counted, ...fields } = item;
+  const resumed = { ...fields, attempts: written && !item.stored ? item.attempts + 1 : item.attempts };
+  if (agent && resumed.attempts < MAX_ATTEMPTS) {
+    if (resumed.attempts !== item.attempts || item.stored) await inbox.update(resumed);
+    void queueItem(state, resumed, agent, written).catch((error: unknown) =>
       logger.warn({ err: error, session: item.sessionKey }, 'resumed message not answered'),
     );
     return;
   }
   logger.error(
-    { session: item.sessionKey, attempts: item.attempts, agent: item.agentId },
+    { session: item.sessionKey, attempts: resumed.attempts, agent: item.agentId },
     agent
       ? 'message given up: the gateway stopped every time it answered it'
       : 'message for an agent no longer configured dropped',
   );
   await inbox.remove(item.id);
   const text = agent
-    ? `I could not answer your message: the gateway stopped each of the ${item.attempts} times it tried.`
+    ? `I could not answer your message: the gateway stopped each of the ${resumed.attempts} times it tried.`
     : `Your message was not answered: agent "${item.agentId}" is no longer configured.`;
   await state.options.deliver(item.route, { id: crypto.randomUUID(), text }).catch(() => {});
 }
 
 /**
- * The process may have died between writing the entry to the transcript and noting that on the
- * inbox item: the entry is found by its platform message id, so it is not written twice.
+ * The entry the last process wrote for the item, found by its platform message id (so it is not
+ * written twice). It was written after the item arrived: the search goes back until entries older
+ * than that, the last RECENT_ENTRIES first (the whole transcript only when a turn wrote more).
  */
 async function writtenEntry(state: IntakeState, item: InboxItem): Promise<TranscriptEntry | undefined> {
-  const tail = await state.options.sessions.transcript(item.sessionKey, { last: RECENT_ENTRIES });
-  return tail.find((entry) => entry.role === 'user' && entry.messageId === item.entry.messageId);
+  const { sessions } = state.options;
+  const isIt = (entry: TranscriptEntry) => entry.role === 'user' && entry.messageId === item.entry.messageId;
+  if (item.stored) return item.stored;
+  const tail = await sessions.transcript(item.sessionKey, { last: RECENT_ENTRIES });
+  const found = tail.find(isIt);
+  const oldest = tail[0];
+  if (found || tail.length < RECENT_ENTRIES || !oldest || Date.parse(oldest.at) < item.receivedAt)
+    return found;
+  return (await sessions.transcript(item.sessionKey)).find(isIt);
 }

@@ -1,7 +1,7 @@
 import type { AgentConfig, Config } from '../config/index.js';
 import type { Logger } from '../logging/index.js';
 import type { DeliveryRoute, DispatchResult, OutboundMessage } from '../messages/index.js';
-import type { SessionStore } from '../sessions/index.js';
+import type { SessionStore, TranscriptEntry } from '../sessions/index.js';
 import type { Inbox, InboxItem } from './inbox.js';
 import type { SessionQueues } from './session-queues.js';
 
@@ -29,14 +29,22 @@ export interface IntakeState {
   accepting: Set<Promise<unknown>>;
 }
 
-/** Queues an inbox item for its turn (a message just accepted, or one left by the last process). */
-export function queueItem(state: IntakeState, item: InboxItem, agent: AgentConfig): Promise<DispatchResult> {
+/**
+ * Queues an inbox item for its turn (a message just accepted, or one left by the last process:
+ * `stored` when that process had written its entry to the transcript already).
+ */
+export function queueItem(
+  state: IntakeState,
+  item: InboxItem,
+  agent: AgentConfig,
+  stored?: TranscriptEntry,
+): Promise<DispatchResult> {
   const senderId = item.entry.senderId ?? '';
   return state.options.queues.enqueue(
     { sessionKey: item.sessionKey, agentId: item.agentId, agent, route: item.route, depth: 0 },
     {
       entry: item.entry,
-      ...(item.stored ? { stored: item.stored } : {}),
+      ...(stored ? { stored } : {}),
       senderId,
       isOwner: state.owners.has(senderId),
       origin: 'user',

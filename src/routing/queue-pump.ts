@@ -67,46 +67,55 @@ async function runTurn(
     admit: (messages) => admit(state, queue, messages),
     takeSteering: () => queue.steering.splice(0),
   });
-  const kept = await settle(state, queue, batch, signal);
-  if (kept) replies.push(kept);
+  const kept = signal.aborted && signal.reason === state.stopping;
+  const users = batch.filter((message) => message.inbox !== undefined);
+  if (kept && users.length > 0) replies.push(await tellKept(state, queue));
+  // Issued before the callers hear of the end (a read after that does not see the items), awaited after.
+  const removed = kept ? undefined : forget(state, queue, users);
   const outcome = { status: result.status, ...(result.runId === undefined ? {} : { runId: result.runId }) };
   for (const message of batch) message.resolve({ sessionKey: queue.sessionKey, replies, ...outcome });
+  await removed;
 }
 
-/** Writes the messages a turn takes to the transcript, in order, and records that on their inbox items. */
+/**
+ * Writes the messages a turn takes to the transcript, in order. Their inbox items are not
+ * rewritten: the entry in the transcript is what tells the next start that this turn began
+ * (`intake-resume.ts` counts the attempt then).
+ */
 export async function admit(
   state: QueuesState,
   target: QueueTarget,
   messages: PendingMessage[],
 ): Promise<TranscriptEntry[]> {
-  const { sessions, inbox, scrub } = state.options;
+  const { sessions, scrub } = state.options;
   const entries: TranscriptEntry[] = [];
   for (const message of messages) {
     message.stored ??= await sessions.append(target.sessionKey, scrubEntry(message.entry, scrub));
-    if (message.inbox) {
-      message.inbox = { ...message.inbox, stored: message.stored, attempts: message.inbox.attempts + 1 };
-      await inbox.update(message.inbox);
-    }
     entries.push(message.stored);
   }
   return entries;
 }
 
 /**
- * After a turn: its user messages are answered (their inbox items go) unless the stop cut the
- * turn short; then they wait for the next start, and the chat is told so once.
+ * After a turn that answered them (not one the stop cut short: those wait for the next start),
+ * user messages leave the inbox. Their callers have their replies already: a crash before the
+ * removal answers them again at the next start, as a crash just before it always could. The
+ * session's next turn waits for it, and so does the drain.
  */
-async function settle(
-  state: QueuesState,
-  target: QueueTarget,
-  batch: PendingMessage[],
-  signal: AbortSignal,
-): Promise<OutboundMessage | undefined> {
-  const kept = signal.aborted && signal.reason === state.stopping;
-  const users = batch.filter((message) => message.inbox !== undefined);
-  if (kept && users.length > 0) return tellKept(state, target);
-  for (const message of users) if (message.inbox) await state.options.inbox.remove(message.inbox.id);
-  return undefined;
+async function forget(state: QueuesState, target: QueueTarget, users: PendingMessage[]): Promise<void> {
+  const { inbox, logger } = state.options;
+  await Promise.all(
+    users.map((message) =>
+      message.inbox
+        ? inbox.remove(message.inbox.id).catch((error: unknown) => {
+            logger.warn(
+              { err: error, session: target.sessionKey },
+              'answered message left in the inbox: the next start answers it again',
+            );
+          })
+        : undefined,
+    ),
+  );
 }
 
 /** Tells a chat, once per session, that its messages wait for the next start; returns the notice. */

@@ -224,11 +224,13 @@ describe('the drain', () => {
     const result = await first.done;
     expect(result.replies.map((reply) => reply.text)).toEqual([KEPT_FOR_RESTART]);
     expect(before.gated.turns[0]?.signal.reason).toMatchObject({ status: 'interrupted' });
-    expect(await before.inbox.list()).toMatchObject([{ attempts: 1, entry: { text: 'slow one' } }]);
+    // The turn began (its entry is in the transcript): the next start counts that attempt.
+    expect(await before.inbox.list()).toMatchObject([{ attempts: 0, entry: { text: 'slow one' } }]);
 
     const after = await rig({}, before.store);
     expect(await after.router.resume()).toBe(1);
     await after.gated.waitForOpen(1);
+    expect(await after.inbox.list()).toMatchObject([{ attempts: 1, entry: { text: 'slow one' } }]);
     after.gated.releaseNext();
     await expect.poll(async () => (await after.inbox.list()).length).toBe(0);
     expect(after.gated.turns.map(answered)).toEqual([['slow one']]);

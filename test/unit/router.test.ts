@@ -133,7 +133,9 @@ describe('a message whose turns die with the process', () => {
       const crashed = await createRouterRig({ store });
       expect(await crashed.router.resume()).toBe(2);
       await crashed.gated.waitForOpen(1);
-      expect(crashed.gated.turns.map((turn) => turn.messages.map((entry) => entry.text))).toEqual([['crash me']]);
+      expect(crashed.gated.turns.map((turn) => turn.messages.map((entry) => entry.text))).toEqual([
+        ['crash me'],
+      ]);
     }
     const last = await createRouterRig({ store });
     cleanups.push(() => last.close());
@@ -149,6 +151,46 @@ describe('a message whose turns die with the process', () => {
       'crash me',
       'behind it',
       'answered: behind it',
+    ]);
+  });
+});
+
+describe('an inbox item from an earlier release', () => {
+  it('keeps the starts it counted when its turn began, and its entry is not written twice', async () => {
+    const logger = createLogger({ level: 'silent' }).logger;
+    const store = await createStore({ url: 'memory://', stateDir: '/nonexistent', logger });
+    cleanups.push(() => store.close());
+    const earlier = await createRouterRig({ store });
+    const message = slackMessage('from before');
+    const entry = {
+      role: 'user' as const,
+      text: message.text,
+      senderId: message.senderId,
+      messageId: message.messageId,
+    };
+    await earlier.sessions.ensure(THREAD_KEY, {
+      agentId: 'main',
+      route: { channel: 'slack', chatType: 'channel', chatId: 'C1', threadId: '1.1' },
+    });
+    const stored = await earlier.sessions.append(THREAD_KEY, entry);
+    const item = await earlier.inbox.add({
+      sessionKey: THREAD_KEY,
+      agentId: 'main',
+      route: { channel: 'slack', chatType: 'channel', chatId: 'C1', threadId: '1.1' },
+      entry,
+    });
+    // What those releases wrote when the turn began: the entry and the start counted.
+    await earlier.inbox.update({ ...item, stored, attempts: 2 });
+    const next = await createRouterRig({ store });
+    cleanups.push(() => next.close());
+    expect(await next.router.resume()).toBe(1);
+    await next.gated.waitForOpen(1);
+    expect(await next.inbox.list()).toEqual([{ ...item, attempts: 2 }]);
+    next.gated.releaseNext();
+    await expect.poll(() => next.inbox.list()).toEqual([]);
+    expect((await next.sessions.transcript(THREAD_KEY)).map((written) => written.text)).toEqual([
+      'from before',
+      'answered: from before',
     ]);
   });
 });
