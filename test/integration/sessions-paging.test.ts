@@ -198,7 +198,10 @@ describe.each(rigs)('sessions on %s', (_kind, makeRig) => {
     await seed(before.sessions, 450);
     await before.sessions.append('agent:main:webchat:direct:u3', { role: 'user', text: 'ops talks' });
     const after = await start();
+    const from = after.calls.length;
     const ops = await after.sessions.list({ limit: 3, where: (session) => session.agentId === 'ops' });
+    // One page of the list was read for three matches (sessions_list, posts), not all 450 sessions.
+    expect(valuesRead(after.calls, 'sessions', from)).toBeLessThanOrEqual(200);
     expect(ops.sessions.map((record) => record.key)).toEqual([
       'agent:main:webchat:direct:u3',
       'agent:main:webchat:direct:u447',
