@@ -24,7 +24,7 @@ export interface ChildFigures {
   rssTouched: number;
   touched: number;
   list: ReadFigures;
-  /** `?limit=200` where the transcript route pages; the whole transcript otherwise (see `returned`). */
+  /** `?last=200` where the transcript route pages; the whole transcript otherwise (see `returned`). */
   last: ReadFigures;
   full: ReadFigures;
 }
@@ -41,9 +41,15 @@ async function getJson(url: string): Promise<unknown> {
   return response.json();
 }
 
+/** A read that fails is reported and left out (NaN), not the end of the bench. */
 async function httpFigure(url: string): Promise<ReadFigures> {
-  const timed = await timeReads(() => getJson(url), 5);
-  return { median: timed.median, first: timed.first, returned: countItems(timed.result) };
+  try {
+    const timed = await timeReads(() => getJson(url), 5);
+    return { median: timed.median, first: timed.first, returned: countItems(timed.result) };
+  } catch (error) {
+    console.log(`! ${error instanceof Error ? error.message : String(error)}`);
+    return { median: Number.NaN, first: Number.NaN, returned: Number.NaN };
+  }
 }
 
 async function stopChild(child: ChildProcess): Promise<void> {
@@ -83,7 +89,7 @@ export async function runChild(dir: string, seeded: Seeded, touch: number): Prom
     // The reads last: a whole list read grows the heap, and V8 keeps what it grew.
     const transcript = `${url}/api/sessions/${encodeURIComponent(seeded.longKey)}/transcript`;
     const list = await httpFigure(`${url}/api/sessions?limit=${PAGE}`);
-    const last = await httpFigure(`${transcript}?limit=${LAST}`);
+    const last = await httpFigure(`${transcript}?last=${LAST}`);
     const full = await httpFigure(transcript);
     return { startMs, rssIdle, rssTouched, touched, list, last, full };
   } finally {

@@ -36,7 +36,7 @@ function printReads(samples: Samples, sizes: readonly number[]): void {
       `list(${PAGE})`,
       `GET ?limit=${PAGE}`,
       `transcript last ${LAST}`,
-      `GET …/transcript?limit=${LAST}`,
+      `GET …/transcript?last=${LAST}`,
       'transcript full',
       'GET …/transcript',
     ],
