@@ -1,6 +1,6 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { fail, ok, type Result } from '../errors/index.js';
-import { createAjv, describeSchemaError } from '../validation/index.js';
+import { COMPILE_ONCE, createAjv, describeSchemaError } from '../validation/index.js';
 import { createInputSchemaCompiler } from './input-schema.js';
 import {
   MANIFEST_FILE,
@@ -93,9 +93,11 @@ function schemaProblem(error: ErrorObject, file: string): ToolpackProblem {
 let compiled: ValidateFunction<ToolpackManifest> | undefined;
 function manifestValidator(): ValidateFunction<ToolpackManifest> {
   // `verbose` keeps the offending value on each error, for messages that quote it.
-  compiled ??= createAjv('gateway', { verbose: true, useDefaults: false }).compile<ToolpackManifest>(
-    ToolpackManifestSchema,
-  );
+  compiled ??= createAjv('gateway', {
+    ...COMPILE_ONCE,
+    verbose: true,
+    useDefaults: false,
+  }).compile<ToolpackManifest>(ToolpackManifestSchema);
   return compiled;
 }
 

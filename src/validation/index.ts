@@ -1,2 +1,2 @@
-export { type AjvOverrides, createAjv, type SchemaAuthor } from './create-ajv.js';
+export { type AjvOverrides, COMPILE_ONCE, createAjv, type SchemaAuthor } from './create-ajv.js';
 export { dedupeIssues, describeSchemaError, type SchemaIssue } from './schema-issues.js';
