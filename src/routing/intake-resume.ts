@@ -48,17 +48,22 @@ async function requeue(state: IntakeState, item: InboxItem): Promise<void> {
 
 /**
  * The entry the last process wrote for the item, found by its platform message id (so it is not
- * written twice). It was written after the item arrived: the search goes back until entries older
- * than that, the last RECENT_ENTRIES first (the whole transcript only when a turn wrote more).
+ * written twice). It was written after the item arrived: the search pages back RECENT_ENTRIES at
+ * a time and stops at entries older than that.
  */
 async function writtenEntry(state: IntakeState, item: InboxItem): Promise<TranscriptEntry | undefined> {
-  const { sessions } = state.options;
-  const isIt = (entry: TranscriptEntry) => entry.role === 'user' && entry.messageId === item.entry.messageId;
   if (item.stored) return item.stored;
-  const tail = await sessions.transcript(item.sessionKey, { last: RECENT_ENTRIES });
-  const found = tail.find(isIt);
-  const oldest = tail[0];
-  if (found || tail.length < RECENT_ENTRIES || !oldest || Date.parse(oldest.at) < item.receivedAt)
-    return found;
-  return (await sessions.transcript(item.sessionKey)).find(isIt);
+  const { sessions } = state.options;
+  let before: number | undefined;
+  for (;;) {
+    const page = await sessions.transcript(item.sessionKey, {
+      last: RECENT_ENTRIES,
+      ...(before === undefined ? {} : { before }),
+    });
+    const found = page.find((entry) => entry.role === 'user' && entry.messageId === item.entry.messageId);
+    const oldest = page[0];
+    if (found || page.length < RECENT_ENTRIES || !oldest || Date.parse(oldest.at) < item.receivedAt)
+      return found;
+    before = oldest.seq;
+  }
 }

@@ -155,6 +155,29 @@ describe('a message whose turns die with the process', () => {
   });
 });
 
+describe('a turn that wrote many entries before its process died', () => {
+  it('has its message found in the transcript pages back: counted once, not written again', async () => {
+    const logger = createLogger({ level: 'silent' }).logger;
+    const store = await createStore({ url: 'memory://', stateDir: '/nonexistent', logger });
+    cleanups.push(() => store.close());
+    const crashed = await createRouterRig({ store });
+    void crashed.send(slackMessage('a long job')).done;
+    await crashed.gated.waitForOpen(1);
+    for (let round = 0; round < 450; round += 1)
+      await crashed.sessions.append(THREAD_KEY, { role: 'tool', text: `result ${round}` });
+    const next = await createRouterRig({ store });
+    cleanups.push(() => next.close());
+    expect(await next.router.resume()).toBe(1);
+    await next.gated.waitForOpen(1);
+    expect(await next.inbox.list()).toMatchObject([{ attempts: 1 }]);
+    next.gated.releaseNext();
+    await expect.poll(() => next.inbox.list()).toEqual([]);
+    const texts = (await next.sessions.transcript(THREAD_KEY)).map((entry) => entry.text);
+    expect(texts.filter((text) => text === 'a long job')).toHaveLength(1);
+    expect(texts.at(-1)).toBe('answered: a long job');
+  });
+});
+
 describe('an inbox item from an earlier release', () => {
   it('keeps the starts it counted when its turn began, and its entry is not written twice', async () => {
     const logger = createLogger({ level: 'silent' }).logger;
