@@ -1,5 +1,5 @@
 import type { Ajv } from 'ajv';
-import { createAjv } from '../validation/index.js';
+import { COMPILE_ONCE, createAjv } from '../validation/index.js';
 
 /**
  * Checks schemas against ajv's default meta-schema (draft-07, the one the tool registry uses). It
@@ -26,8 +26,9 @@ export function createInputSchemaCompiler(): (schema: Record<string, unknown>) =
         const reasons = metaSchemaChecker.errorsText(metaSchemaChecker.errors, { dataVar: 'schema' });
         return `is not a valid JSON Schema: ${reasons}`;
       }
+      // Only whether it compiles matters here (the function is dropped): no optimizing pass.
       if (!ajv) {
-        ajv = createAjv('authored', { validateSchema: false });
+        ajv = createAjv('authored', { ...COMPILE_ONCE, validateSchema: false });
       }
       ajv.compile(schema);
       return undefined;
