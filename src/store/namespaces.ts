@@ -82,11 +82,17 @@ export function notIndexed(name: string): SwitchboardError {
   );
 }
 
-/** The group and order an index gives an entry. */
+/** The group and order an index gives an entry; an order that is not a finite number is a bug in the index. */
 export function indexPosition<Value>(
   index: NamespaceIndex<Value>,
   key: string,
   value: Value,
 ): { group: string; order: number } {
-  return { group: index.group?.(key, value) ?? '', order: index.order(key, value) };
+  const order = index.order(key, value);
+  if (!Number.isFinite(order))
+    throw new SwitchboardError(
+      'GATEWAY_STATE',
+      `store: the index gives entry "${key}" the order ${String(order)} (it must be a finite number)`,
+    );
+  return { group: index.group?.(key, value) ?? '', order };
 }

@@ -136,6 +136,31 @@ describe('the SQLite store, index', () => {
   });
 });
 
+describe('the SQLite store, an index that gives no number', () => {
+  const byAt: NamespaceIndex<{ at?: number }> = { order: (_key, value) => Number(value.at) };
+
+  it('refuses the write (an entry at NaN would never be listed)', async () => {
+    const listed = store.namespace('listed', { index: byAt });
+    await expect(listed.set('k', {})).rejects.toMatchObject({
+      code: 'GATEWAY_STATE',
+      message: expect.stringContaining('"k"'),
+    });
+    expect(await listed.get('k')).toBeUndefined();
+  });
+
+  it('fails the indexed open of entries it cannot place, naming the namespace and the entry', async () => {
+    await store.namespace('listed').set('k', {});
+    await store.close();
+    store = await createStore({ url: `sqlite://${file}`, stateDir: dir, logger });
+    expect(() => store.namespace('listed', { index: byAt })).toThrow(
+      expect.objectContaining({
+        code: 'STORE_MIGRATION_FAILED',
+        message: expect.stringMatching(/"listed".*"k"/),
+      }),
+    );
+  });
+});
+
 describe('the SQLite store, durability', () => {
   it('keeps every write it acknowledged when the process is SIGKILLed', async () => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'test/helpers/sqlite-writer.ts', file], {
