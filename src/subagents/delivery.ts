@@ -45,7 +45,7 @@ export function deliverToChild(
       await started;
       return { mode: 'injected', subagentRunId: latest.subagentRunId };
     }
-    const next = nextRun(latest, entry, context.now());
+    const next = nextRun(latest, entry, context.startTime());
     await addQueuedRun(context, next);
     return { mode: 'restarted', subagentRunId: next.subagentRunId };
   });

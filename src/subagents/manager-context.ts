@@ -26,6 +26,11 @@ export interface SubagentManagerOptions {
  */
 export interface ManagerContext extends Omit<SubagentManagerOptions, 'now'> {
   now: () => number;
+  /**
+   * A new run's `startedAt`: `now`, but later than every start before it, so that the registry's
+   * list by start time keeps spawn order when two spawns share a millisecond.
+   */
+  startTime: () => number;
   states: RunStates;
   withRun: WithRun;
   /** At most `subagents.maxConcurrent` child runs at once. */
@@ -35,3 +40,12 @@ export interface ManagerContext extends Omit<SubagentManagerOptions, 'now'> {
 }
 
 export const KILLED_BY_REQUESTER = 'killed by its requester';
+
+/** A clock that never returns the same time twice: ties move forward by one millisecond. */
+export function createStartClock(now: () => number): () => number {
+  let last = Number.NEGATIVE_INFINITY;
+  return () => {
+    last = Math.max(now(), last + 1);
+    return last;
+  };
+}

@@ -7,7 +7,7 @@ import { createAnnouncer } from './announcer.js';
 import { addQueuedRun, launchRun } from './child-runs.js';
 import { deliverToChild } from './delivery.js';
 import { killRun } from './kill.js';
-import type { ManagerContext, SubagentManagerOptions } from './manager-context.js';
+import { createStartClock, type ManagerContext, type SubagentManagerOptions } from './manager-context.js';
 import { resumeRuns } from './resume.js';
 import { createRunLocks } from './run-locks.js';
 import { createRunStates } from './run-states.js';
@@ -40,10 +40,11 @@ export interface SubagentManager extends SubagentsService {
  * `subagents.maxConcurrent` child runs run at once; the others wait (status `queued`).
  */
 export function createSubagentManager(options: SubagentManagerOptions): SubagentManager {
-  const { now: clock, ...rest } = options;
+  const { now: clock = Date.now, ...rest } = options;
   const context: ManagerContext = {
     ...rest,
-    now: clock ?? Date.now,
+    now: clock,
+    startTime: createStartClock(clock),
     states: createRunStates(),
     withRun: createRunLocks(),
     slots: new PQueue({ concurrency: options.config.subagents.maxConcurrent }),
@@ -98,7 +99,7 @@ async function spawn(
     model,
     depth: subagentDepth(caller.sessionKey) + 1,
     status: 'queued',
-    startedAt: context.now(),
+    startedAt: context.startTime(),
     taskFrom: { role: 'user', senderId: `session:${caller.sessionKey}` },
     ...(request.runTimeoutSeconds === undefined ? {} : { runTimeoutSeconds: request.runTimeoutSeconds }),
   };

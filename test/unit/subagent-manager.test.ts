@@ -193,6 +193,15 @@ describe('spawn and complete', () => {
     await rig.fake.end(turn, 'done first');
     expect((await childTurn(rig, second)).request.entry.text).toBe('second');
   });
+
+  it('lists runs in spawn order when spawns share a millisecond (the list is by start time)', async () => {
+    const rig = await setup({ now: () => 1_764_590_000_000 });
+    const labels = ['one', 'two', 'three', 'four', 'five'];
+    for (const label of labels) await rig.spawn(`task ${label}`, label);
+    const listed = await rig.manager.runs(PARENT);
+    expect(listed.map((run) => run.label)).toEqual(labels);
+    expect(new Set(listed.map((run) => run.startedAt)).size).toBe(labels.length);
+  });
 });
 
 describe('kill', () => {
