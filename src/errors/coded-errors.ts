@@ -14,8 +14,6 @@ type ConfigCode =
 type StoreCode =
   | 'STORE_URL_INVALID'
   | 'STORE_UNAVAILABLE'
-  /** `entries()` on a namespace whose Keyv adapter has no iterator (every adapter we open has one). */
-  | 'STORE_NOT_LISTABLE'
   /** `page()` or `touch()` on a namespace opened without an index, or two different indexes for one name. */
   | 'STORE_NOT_INDEXED'
   /** A write could not be committed (disk full, the file locked by another process); nothing of its batch was kept. */
