@@ -1,6 +1,6 @@
 import { errorText, SwitchboardError } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
-import type { RunStatus } from '../sessions/index.js';
+import type { RunStatus, TranscriptEntry } from '../sessions/index.js';
 import { noModelReply } from './no-model-reply.js';
 import { ModelCallError, type ModelProvider } from './providers/index.js';
 import { createRunProgress, type RunProgress } from './run-progress.js';
@@ -17,6 +17,8 @@ interface RunEnding {
 /** What the end of a run needs to know about it. */
 interface ActiveRun {
   runId: string;
+  /** The session's recent transcript (the turn's messages included), read as the run started. */
+  history: Promise<TranscriptEntry[]>;
   signal: AbortSignal;
   timeout: AbortSignal;
   timeoutSeconds: number;
@@ -34,6 +36,11 @@ export async function runTurn(state: RunnerState, request: TurnRequest): Promise
   const provider = providerFor(state, request, agent.model);
   const burst = { value: 0 };
   state.bursts.set(sessionKey, burst);
+  // Read while the run is registered: one store round trip instead of two before the first model call.
+  const history = state.options.sessions.transcript(sessionKey, {
+    last: state.options.config.agentLoop.historyEntries,
+  });
+  history.catch(() => {});
   const { runId } = await state.options.runs.start({
     sessionKey,
     agentId: request.agentId,
@@ -49,6 +56,7 @@ export async function runTurn(state: RunnerState, request: TurnRequest): Promise
   );
   const run: ActiveRun = {
     runId,
+    history,
     signal: AbortSignal.any([request.signal, timeout.signal]),
     timeout: timeout.signal,
     timeoutSeconds,
@@ -94,8 +102,15 @@ async function loopToEnd(
   run: ActiveRun,
   provider: ModelProvider,
 ): Promise<RunEnding> {
-  const { runId, signal, logger } = run;
-  const end = await runTurnLoop(state, request, { runId, provider, signal, logger, emit: run.progress.emit });
+  const { runId, signal, logger, history } = run;
+  const end = await runTurnLoop(state, request, {
+    runId,
+    provider,
+    signal,
+    logger,
+    history,
+    emit: run.progress.emit,
+  });
   if (end !== 'max_burst') return { status: 'done' };
   await tell(
     request,

@@ -18,10 +18,12 @@ export interface LoopRun {
   provider: ModelProvider;
   signal: AbortSignal;
   logger: Logger;
+  /** The session's last `agentLoop.historyEntries` entries, read while the run started. */
+  history: Promise<readonly TranscriptEntry[]>;
   emit(event: ToolLoopEvent): void | Promise<void>;
 }
 
-/** Reads the session's history and runs the tool loop for `request` with the tools it may use. */
+/** Takes the session's history and runs the tool loop for `request` with the tools it may use. */
 export async function runTurnLoop(
   state: RunnerState,
   request: TurnRequest,
@@ -38,9 +40,7 @@ export async function runTurnLoop(
   };
   const tools = turnTools(registry, policy, context);
   const multiUser = request.route.chatType === 'channel';
-  const history = await state.options.sessions.transcript(request.sessionKey, {
-    last: config.agentLoop.historyEntries,
-  });
+  const history = await run.history;
   return runToolLoop({
     provider: run.provider,
     tools,
