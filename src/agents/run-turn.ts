@@ -75,7 +75,9 @@ export async function runTurn(state: RunnerState, request: TurnRequest): Promise
     await state.options.runs.finish(runId, { ...ending, rounds, toolCalls });
   }
   const { rounds, toolCalls } = run.progress;
-  run.logger.info({ status: ending.status, rounds, toolCalls }, 'run ended');
+  // A run that ends as expected is no news at the default level (it would be a line per message).
+  const level = ending.status === 'done' ? 'debug' : 'info';
+  run.logger[level]({ status: ending.status, rounds, toolCalls }, 'run ended');
   return { status: ending.status, runId };
 }
 
