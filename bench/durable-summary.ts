@@ -71,7 +71,7 @@ function finalRows(samples: Samples): string[][] {
     [
       'free-text messages persisted, in-process, SQLite',
       `${m('rate:switchboard sqlite')} msg/s (memory ${m('rate:switchboard memory')}; Hubot 14 ${m('rate:hubot')}; ` +
-        `SQLite/Hubot ${ratio(rate('switchboard sqlite'), rate('hubot'))})`,
+        `SQLite/Hubot ${ratio(rate('switchboard sqlite'), rate('hubot'))}, memory/Hubot ${ratio(rate('switchboard memory'), rate('hubot'))})`,
       '≥ 10,000 msg/s',
     ],
     [
@@ -101,14 +101,15 @@ function finalRows(samples: Samples): string[][] {
       '< 50 ms',
     ],
     [
-      'transcript, 10k entries: last 200 / full (in-process)',
-      `${read(samples, 'reads:10000:last', LAST)} / ${read(samples, 'reads:10000:full', Number.POSITIVE_INFINITY)}`,
+      'transcript, 10k entries: last 200 / full, in-process (GET)',
+      `${read(samples, 'reads:10000:last', LAST)} / ${read(samples, 'reads:10000:full', Number.POSITIVE_INFINITY)} ` +
+        `(${read(samples, 'child:10000:last', LAST)} / ${read(samples, 'child:10000:full', Number.POSITIVE_INFINITY)})`,
       '< 20 ms for the last 200',
     ],
     ['start to healthy, empty', `${m('child:0:start')} ms (bench/start.ts: the start figures)`, '< 1 s'],
     [
       'RSS, empty and idle / with 10k idle sessions',
-      `${m('child:0:rssIdle')} MB / ${m('child:10000:rssTouched')} MB`,
+      `${m('child:0:rssIdle')} MB / ${m('child:10000:rssTouched')} MB (100k stored, 10k touched: ${m('child:100000:rssTouched')} MB)`,
       '< 100 MB / < 150 MB',
     ],
   ];
