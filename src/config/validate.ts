@@ -1,6 +1,6 @@
 import type { ValidateFunction } from 'ajv';
 import { type ConfigIssue, fail, ok, type Result } from '../errors/index.js';
-import { COMPILE_ONCE, createAjv, dedupeIssues, describeSchemaError } from '../validation/index.js';
+import { createAjv, dedupeIssues, describeSchemaError, GATEWAY_SCHEMA_ONCE } from '../validation/index.js';
 import { type Config, ConfigSchema } from './schema.js';
 import { SECRET_KEYWORD, TOOL_PROTECTED_KEYWORD } from './schema-helpers.js';
 
@@ -27,7 +27,7 @@ export function validateConfig(value: unknown): Result<Config, ConfigIssue[]> {
 let compiled: ValidateFunction<Config> | undefined;
 function compiledValidator(): ValidateFunction<Config> {
   if (!compiled) {
-    const ajv = createAjv('gateway', COMPILE_ONCE);
+    const ajv = createAjv('gateway', GATEWAY_SCHEMA_ONCE);
     ajv.addKeyword({ keyword: SECRET_KEYWORD, schemaType: 'boolean' });
     ajv.addKeyword({ keyword: TOOL_PROTECTED_KEYWORD, schemaType: ['boolean', 'string'] });
     compiled = ajv.compile<Config>(ConfigSchema);

@@ -1,6 +1,6 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { fail, ok, type Result } from '../errors/index.js';
-import { COMPILE_ONCE, createAjv, describeSchemaError } from '../validation/index.js';
+import { createAjv, describeSchemaError, GATEWAY_SCHEMA_ONCE } from '../validation/index.js';
 import { createInputSchemaCompiler } from './input-schema.js';
 import {
   MANIFEST_FILE,
@@ -94,7 +94,7 @@ let compiled: ValidateFunction<ToolpackManifest> | undefined;
 function manifestValidator(): ValidateFunction<ToolpackManifest> {
   // `verbose` keeps the offending value on each error, for messages that quote it.
   compiled ??= createAjv('gateway', {
-    ...COMPILE_ONCE,
+    ...GATEWAY_SCHEMA_ONCE,
     verbose: true,
     useDefaults: false,
   }).compile<ToolpackManifest>(ToolpackManifestSchema);
