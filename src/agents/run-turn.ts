@@ -4,6 +4,7 @@ import type { RunStatus, TranscriptEntry } from '../sessions/index.js';
 import { noModelReply } from './no-model-reply.js';
 import { ModelCallError, type ModelProvider } from './providers/index.js';
 import { createRunProgress, type RunProgress } from './run-progress.js';
+import { createRunSignal } from './run-signal.js';
 import type { RunnerState } from './runner-state.js';
 import { runTurnLoop } from './turn-loop.js';
 import { TurnAbort, type TurnRequest, type TurnResult } from './types.js';
@@ -20,7 +21,7 @@ interface ActiveRun {
   /** The session's recent transcript (the turn's messages included), read as the run started. */
   history: Promise<TranscriptEntry[]>;
   signal: AbortSignal;
-  timeout: AbortSignal;
+  timedOut(): boolean;
   timeoutSeconds: number;
   progress: RunProgress;
   logger: Logger;
@@ -48,17 +49,12 @@ export async function runTurn(state: RunnerState, request: TurnRequest): Promise
   });
   state.running.set(sessionKey, runId);
   const timeoutSeconds = request.runTimeoutSeconds ?? state.options.config.agentLoop.runTimeoutSeconds;
-  const timeout = new AbortController();
-  const timer = setTimeout(
-    () =>
-      timeout.abort(new SwitchboardError('TURN_TIMEOUT', `run ${runId} timed out after ${timeoutSeconds} s`)),
-    timeoutSeconds * 1000,
-  );
+  const runSignal = createRunSignal(request.signal, timeoutSeconds, runId);
   const run: ActiveRun = {
     runId,
     history,
-    signal: AbortSignal.any([request.signal, timeout.signal]),
-    timeout: timeout.signal,
+    signal: runSignal.signal,
+    timedOut: runSignal.timedOut,
     timeoutSeconds,
     progress: createRunProgress(request, burst),
     logger: request.logger.child({ run: runId }),
@@ -69,7 +65,7 @@ export async function runTurn(state: RunnerState, request: TurnRequest): Promise
   } catch (error) {
     ending = await failedEnding(request, run, error);
   } finally {
-    clearTimeout(timer);
+    runSignal.dispose();
     state.running.delete(sessionKey);
     const { rounds, toolCalls } = run.progress;
     await state.options.runs.finish(runId, { ...ending, rounds, toolCalls });
@@ -125,7 +121,7 @@ async function loopToEnd(
 /** An aborted run (killed, interrupted, timed out) or a failed one, told in the chat. */
 async function failedEnding(request: TurnRequest, run: ActiveRun, error: unknown): Promise<RunEnding> {
   if (run.signal.aborted) {
-    const timedOut = run.timeout.aborted && !request.signal.aborted;
+    const timedOut = run.timedOut() && !request.signal.aborted;
     const status = timedOut ? 'timeout' : abortStatus(request.signal.reason);
     const outcome = timedOut ? `timed out after ${run.timeoutSeconds} s` : errorText(request.signal.reason);
     await endStream(request, run, status);
