@@ -4,10 +4,10 @@ import type { Statements } from './sqlite-statements.js';
 
 /** A write waiting for its commit; the last one queued for a key replaces the others. */
 export type PendingWrite =
-  | { kind: 'set'; json: string; list: string | null; position: number | null }
+  | { kind: 'set'; json: string; group: string | null; order: number | null }
   | { kind: 'delete' }
   /** A move of an entry whose value is not queued (`touch`). */
-  | { kind: 'touch'; position: number };
+  | { kind: 'touch'; order: number };
 
 interface Batch {
   /** namespace → key → the write. */
@@ -53,10 +53,9 @@ export function createGroupCommit(options: GroupCommitOptions): GroupCommit {
   const apply = options.db.transaction((writes: Batch['writes']) => {
     for (const [namespace, keys] of writes) {
       for (const [key, write] of keys) {
-        if (write.kind === 'set')
-          statements.upsert.run(namespace, key, write.json, write.list, write.position);
+        if (write.kind === 'set') statements.upsert.run(namespace, key, write.json, write.group, write.order);
         else if (write.kind === 'delete') statements.remove.run(namespace, key);
-        else statements.touch.run(write.position, namespace, key);
+        else statements.touch.run(write.order, namespace, key);
       }
       options.written(namespace);
     }

@@ -46,8 +46,8 @@ export function createSqliteNamespace(options: SqliteNamespaceOptions): KeyValue
       await commits.queue(name, key, {
         kind: 'set',
         json,
-        list: position?.group ?? null,
-        position: position?.order ?? null,
+        group: position?.group ?? null,
+        order: position?.order ?? null,
       });
     },
     async delete(key) {
@@ -79,7 +79,7 @@ export function createSqliteNamespace(options: SqliteNamespaceOptions): KeyValue
       const page: Page<unknown> = {
         entries: rows
           .slice(0, limit)
-          .map((row) => ({ key: row.key, value: JSON.parse(row.value), order: row.position })),
+          .map((row) => ({ key: row.key, value: JSON.parse(row.value), order: row.order })),
       };
       const last = page.entries.at(-1);
       if (last && rows.length > limit) page.next = { order: last.order, key: last.key };
@@ -90,11 +90,7 @@ export function createSqliteNamespace(options: SqliteNamespaceOptions): KeyValue
       const write = commits.pending(name, key);
       if (write?.kind === 'delete') return;
       // A value still queued moves with it; otherwise only the position is written.
-      await commits.queue(
-        name,
-        key,
-        write?.kind === 'set' ? { ...write, position: order } : { kind: 'touch', position: order },
-      );
+      await commits.queue(name, key, write?.kind === 'set' ? { ...write, order } : { kind: 'touch', order });
     },
   };
 }

@@ -3,12 +3,12 @@ import type Database from 'better-sqlite3';
 export interface PositionedRow {
   key: string;
   value: string;
-  position: number;
+  order: number;
 }
 
 /**
  * Every statement the SQLite store runs, prepared once per connection (the namespace is a
- * parameter, so namespaces share them). Page reads walk `entries_by_position` backwards; the
+ * parameter, so namespaces share them). Page reads walk `entries_by_index` backwards; the
  * cursor is a row value, so SQLite seeks to it instead of scanning what came before.
  */
 export function prepareStatements(db: Database.Database) {
@@ -17,31 +17,31 @@ export function prepareStatements(db: Database.Database) {
       .prepare<[string, string], string>('SELECT value FROM entries WHERE namespace = ? AND key = ?')
       .pluck(),
     upsert: db.prepare<[string, string, string, string | null, number | null]>(
-      `INSERT INTO entries (namespace, key, value, list, position) VALUES (?, ?, ?, ?, ?)
+      `INSERT INTO entries (namespace, key, value, index_group, index_order) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (namespace, key) DO UPDATE
-       SET value = excluded.value, list = excluded.list, position = excluded.position`,
+       SET value = excluded.value, index_group = excluded.index_group, index_order = excluded.index_order`,
     ),
     remove: db.prepare<[string, string]>('DELETE FROM entries WHERE namespace = ? AND key = ?'),
     touch: db.prepare<[number, string, string]>(
-      'UPDATE entries SET position = ? WHERE namespace = ? AND key = ? AND list IS NOT NULL',
+      'UPDATE entries SET index_order = ? WHERE namespace = ? AND key = ? AND index_group IS NOT NULL',
     ),
     /** Entries of a namespace in key order, in chunks: the first, then those after a key (`entries()`). */
     chunk: chunks<{ key: string; value: string }>(db, 'SELECT key, value FROM entries WHERE namespace = ?'),
     firstPage: db.prepare<[string, string, number], PositionedRow>(
-      `SELECT key, value, position FROM entries WHERE namespace = ? AND list = ?
-       ORDER BY position DESC, key DESC LIMIT ?`,
+      `SELECT key, value, index_order AS "order" FROM entries WHERE namespace = ? AND index_group = ?
+       ORDER BY index_order DESC, key DESC LIMIT ?`,
     ),
     pageAfter: db.prepare<[string, string, number, string, number], PositionedRow>(
-      `SELECT key, value, position FROM entries WHERE namespace = ? AND list = ? AND (position, key) < (?, ?)
-       ORDER BY position DESC, key DESC LIMIT ?`,
+      `SELECT key, value, index_order AS "order" FROM entries WHERE namespace = ? AND index_group = ? AND (index_order, key) < (?, ?)
+       ORDER BY index_order DESC, key DESC LIMIT ?`,
     ),
     /** Entries still without a position (migrated, or written unindexed), in key order (the backfill). */
     unpositioned: chunks<{ key: string; value: string }>(
       db,
-      'SELECT key, value FROM entries WHERE namespace = ? AND list IS NULL',
+      'SELECT key, value FROM entries WHERE namespace = ? AND index_group IS NULL',
     ),
     place: db.prepare<[string, number, string, string]>(
-      'UPDATE entries SET list = ?, position = ? WHERE namespace = ? AND key = ?',
+      'UPDATE entries SET index_group = ?, index_order = ? WHERE namespace = ? AND key = ?',
     ),
     isUnindexed: db.prepare<[string], number>('SELECT 1 FROM store_meta WHERE name = ?').pluck(),
     markUnindexed: db.prepare<[string]>(
