@@ -4,7 +4,7 @@ import { type DriveResult, median, perSecond } from './durable-drive.js';
 import type { InProcessReads, ReadFigures } from './durable-reads.js';
 import { type Cell, HTTP_CELLS, IN_PROCESS_CELLS } from './durable-throughput.js';
 import { percentile } from './load.js';
-import { printTable, ratio } from './report.js';
+import { printTable } from './report.js';
 
 /** The figures of the durable bench, per round, and its tables: medians over the rounds. */
 
@@ -57,6 +57,13 @@ export function createSamples() {
       add(`child:${count}:touched`, figures.touched);
       for (const name of ['list', 'last', 'full'] as const) read(`child:${count}:${name}`, figures[name]);
     },
+    /** The median of the per-round ratios of two cells' msg/s (each round ran both: load drifts less within one). */
+    ratioOf(numerator: string, denominator: string) {
+      const tops = values.get(`rate:${numerator}`) ?? [];
+      const bottoms = values.get(`rate:${denominator}`) ?? [];
+      const value = median(tops.map((top, round) => top / (bottoms[round] ?? Number.NaN)));
+      return Number.isFinite(value) ? `${value.toFixed(2)}×` : 'n/a';
+    },
     /** The median over the rounds (NaN when never measured). */
     median: (name: string) => median(values.get(name) ?? []),
     spread(name: string, digits = 0) {
@@ -88,13 +95,12 @@ export function printThroughput(samples: Samples): void {
     leftColumns: 2,
     title: 'Free-text throughput (acknowledged = durable for Switchboard; Hubot keeps nothing):',
   });
-  const rate = (name: string) => samples.median(`rate:${name}`);
   console.log(
-    `Ratios (msg/s): sqlite/hubot ${ratio(rate('switchboard sqlite'), rate('hubot'))}; ` +
-      `memory/hubot ${ratio(rate('switchboard memory'), rate('hubot'))}; ` +
-      `sqlite/memory ${ratio(rate('switchboard sqlite'), rate('switchboard memory'))}; ` +
-      `http sqlite/fastify ${ratio(rate('http sqlite'), rate('bare fastify'))}; ` +
-      `http memory/fastify ${ratio(rate('http memory'), rate('bare fastify'))}.`,
+    `Ratios (msg/s, median of the per-round ratios): sqlite/hubot ${samples.ratioOf('switchboard sqlite', 'hubot')}; ` +
+      `memory/hubot ${samples.ratioOf('switchboard memory', 'hubot')}; ` +
+      `sqlite/memory ${samples.ratioOf('switchboard sqlite', 'switchboard memory')}; ` +
+      `http sqlite/fastify ${samples.ratioOf('http sqlite', 'bare fastify')}; ` +
+      `http memory/fastify ${samples.ratioOf('http memory', 'bare fastify')}.`,
   );
 }
 

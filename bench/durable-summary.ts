@@ -1,6 +1,6 @@
 import { LAST, PAGE } from './durable-reads.js';
 import { num, printCommandAndAgent, printThroughput, type Samples } from './durable-report.js';
-import { printTable, ratio } from './report.js';
+import { printTable } from './report.js';
 
 /** The read and process tables of the durable bench, and the final table in the issue's rows. */
 
@@ -65,19 +65,18 @@ function printProcess(samples: Samples, settings: DurableSettings): void {
 
 function finalRows(samples: Samples): string[][] {
   const m = (name: string, digits = 0) => num(samples.median(name), digits);
-  const rate = (name: string) => samples.median(`rate:${name}`);
   const ms = (name: string) => `${m(name, 2)} ms`;
   return [
     [
       'free-text messages persisted, in-process, SQLite',
       `${m('rate:switchboard sqlite')} msg/s (memory ${m('rate:switchboard memory')}; Hubot 14 ${m('rate:hubot')}; ` +
-        `SQLite/Hubot ${ratio(rate('switchboard sqlite'), rate('hubot'))}, memory/Hubot ${ratio(rate('switchboard memory'), rate('hubot'))})`,
+        `SQLite/Hubot ${samples.ratioOf('switchboard sqlite', 'hubot')}, memory/Hubot ${samples.ratioOf('switchboard memory', 'hubot')})`,
       '≥ 10,000 msg/s',
     ],
     [
       'same over HTTP',
-      `${m('rate:http sqlite')} msg/s = ${ratio(rate('http sqlite'), rate('bare fastify'))} fastify's ` +
-        `${m('rate:bare fastify')} (memory ${ratio(rate('http memory'), rate('bare fastify'))})`,
+      `${m('rate:http sqlite')} msg/s = ${samples.ratioOf('http sqlite', 'bare fastify')} fastify's ` +
+        `${m('rate:bare fastify')} (memory ${samples.ratioOf('http memory', 'bare fastify')})`,
       '≥ 0.7× fastify',
     ],
     [
