@@ -121,7 +121,8 @@ export function printDurable(samples: Samples, settings: DurableSettings): void 
   printProcess(samples, settings);
   for (const [name, known] of samples.failures)
     if (known.count > 0) console.log(`! ${name}: ${known.count} failures, first: ${known.first}`);
-  printTable(['figure', 'value (median of rounds)', 'target'], finalRows(samples), {
-    title: 'Issue 15 table (figures, not verdicts):',
-  });
+  // Markdown, to paste into the closing note as it is.
+  console.log('\nIssue 15 table (figures, not verdicts; medians of the rounds):\n');
+  console.log('| figure | value | target |\n| --- | --- | --- |');
+  for (const row of finalRows(samples)) console.log(`| ${row.join(' | ')} |`);
 }
