@@ -1,4 +1,5 @@
-import type { Ajv } from 'ajv';
+import type { Ajv, ValidateFunction } from 'ajv';
+import { fail, ok, type Result } from '../errors/index.js';
 import { COMPILE_ONCE, createAjv } from '../validation/index.js';
 
 /**
@@ -8,32 +9,50 @@ import { COMPILE_ONCE, createAjv } from '../validation/index.js';
  */
 let metaSchemaChecker: Ajv | undefined;
 
+export interface InputSchemaCompiler {
+  /**
+   * A tool's input schema compiled with the tool registry's ajv options (only the meta-schema check
+   * is done here, before), or why it is not valid. The registry uses this validator as it is:
+   * each tool schema is compiled once per process, here, where a bad one is named early.
+   */
+  tool(schema: Record<string, unknown>): Result<ValidateFunction, string>;
+  /** `undefined` when a WebUI entry's schema is valid, else why not; the compiled code is dropped. */
+  webui(schema: Record<string, unknown>): string | undefined;
+}
+
 /**
- * Returns a checker for the input schemas of one manifest: `undefined` when the schema is valid,
- * else why not. A schema is valid when it has `type: "object"` at the top (models are asked for a
- * JSON object of arguments), passes the meta-schema and compiles with the tool registry's ajv
- * options, so a tool accepted here also registers. Each manifest gets its own compiling ajv, so
- * no `$id` or `$ref` target leaks from one toolpack into another.
+ * Checks the input schemas of one manifest. A schema is valid when it has `type: "object"` at the
+ * top (models are asked for a JSON object of arguments), passes the meta-schema and compiles with
+ * the tool registry's ajv options. Each manifest gets its own compiling ajv instances, so no `$id`
+ * or `$ref` target leaks from one toolpack into another.
  */
-export function createInputSchemaCompiler(): (schema: Record<string, unknown>) => string | undefined {
-  let ajv: Ajv | undefined;
-  return (schema) => {
-    if (schema.type !== 'object')
-      return 'must have "type": "object" at the top (tool input is a JSON object)';
-    try {
-      metaSchemaChecker ??= createAjv('authored', { useDefaults: false });
-      if (!metaSchemaChecker.validateSchema(schema)) {
-        const reasons = metaSchemaChecker.errorsText(metaSchemaChecker.errors, { dataVar: 'schema' });
-        return `is not a valid JSON Schema: ${reasons}`;
-      }
-      // Only whether it compiles matters here (the function is dropped): no optimizing pass.
-      if (!ajv) {
-        ajv = createAjv('authored', { ...COMPILE_ONCE, validateSchema: false });
-      }
-      ajv.compile(schema);
-      return undefined;
-    } catch (error) {
-      return `is not a valid JSON Schema: ${(error as Error).message}`;
-    }
+export function createInputSchemaCompiler(): InputSchemaCompiler {
+  let tools: Ajv | undefined;
+  let webui: Ajv | undefined;
+  // Same options as the registry's ajv, less the meta-schema check (`check` does it).
+  const toolAjv = () => (tools ??= createAjv('authored', { validateSchema: false }));
+  // Only whether it compiles matters for WebUI schemas (`tool-ui` compiles its own): no optimizing pass.
+  const webuiAjv = () => (webui ??= createAjv('authored', { ...COMPILE_ONCE, validateSchema: false }));
+  return {
+    tool: (schema) => compileChecked(schema, toolAjv),
+    webui(schema) {
+      const compiled = compileChecked(schema, webuiAjv);
+      return compiled.ok ? undefined : compiled.error;
+    },
   };
+}
+
+function compileChecked(schema: Record<string, unknown>, ajv: () => Ajv): Result<ValidateFunction, string> {
+  if (schema.type !== 'object')
+    return fail('must have "type": "object" at the top (tool input is a JSON object)');
+  try {
+    metaSchemaChecker ??= createAjv('authored', { useDefaults: false });
+    if (!metaSchemaChecker.validateSchema(schema)) {
+      const reasons = metaSchemaChecker.errorsText(metaSchemaChecker.errors, { dataVar: 'schema' });
+      return fail(`is not a valid JSON Schema: ${reasons}`);
+    }
+    return ok(ajv().compile(schema));
+  } catch (error) {
+    return fail(`is not a valid JSON Schema: ${(error as Error).message}`);
+  }
 }

@@ -101,22 +101,28 @@ function manifestValidator(): ValidateFunction<ToolpackManifest> {
   return compiled;
 }
 
+export interface CheckedEntries {
+  problems: ToolpackProblem[];
+  /** Each tool's compiled input validator, by its index in `tools` (absent where it was refused). */
+  validators: (ValidateFunction | undefined)[];
+}
+
 /** Rule checks on the parsed entries: unique tool names and WebUI ids, compilable input schemas. */
-export function checkEntries(manifest: ToolpackManifest, file: string): ToolpackProblem[] {
+export function checkEntries(manifest: ToolpackManifest, file: string): CheckedEntries {
   const problems: ToolpackProblem[] = [];
-  const compile = createInputSchemaCompiler();
+  const compiler = createInputSchemaCompiler();
   const toolIndexes = new Map<string, number>();
-  manifest.tools.forEach((tool, index) => {
+  const validators = manifest.tools.map((tool, index) => {
     const first = toolIndexes.get(tool.name);
     if (first !== undefined) {
       const message = `tool "${tool.name}" is declared twice (at /tools/${first} and /tools/${index})`;
       problems.push({ file, rule: 'tool-duplicate-in-manifest', message, pointer: `/tools/${index}/name` });
     } else toolIndexes.set(tool.name, index);
-    const invalid = compile(tool.inputSchema);
-    if (invalid) {
-      const pointer = `/tools/${index}/inputSchema`;
-      problems.push({ file, rule: 'input-schema-invalid', message: `${pointer} ${invalid}`, pointer });
-    }
+    const compiled = compiler.tool(tool.inputSchema);
+    if (compiled.ok) return compiled.value;
+    const pointer = `/tools/${index}/inputSchema`;
+    problems.push({ file, rule: 'input-schema-invalid', message: `${pointer} ${compiled.error}`, pointer });
+    return undefined;
   });
   const entryIndexes = new Map<string, number>();
   (manifest.webui ?? []).forEach((entry, index) => {
@@ -125,11 +131,11 @@ export function checkEntries(manifest: ToolpackManifest, file: string): Toolpack
       const message = `WebUI entry "${entry.id}" is declared twice (at /webui/${first} and /webui/${index})`;
       problems.push({ file, rule: 'webui-duplicate-entry', message, pointer: `/webui/${index}/id` });
     } else entryIndexes.set(entry.id, index);
-    const invalid = entry.inputSchema === undefined ? undefined : compile(entry.inputSchema);
+    const invalid = entry.inputSchema === undefined ? undefined : compiler.webui(entry.inputSchema);
     if (invalid) {
       const pointer = `/webui/${index}/inputSchema`;
       problems.push({ file, rule: 'input-schema-invalid', message: `${pointer} ${invalid}`, pointer });
     }
   });
-  return problems;
+  return { problems, validators };
 }

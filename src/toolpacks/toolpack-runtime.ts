@@ -110,6 +110,7 @@ function registryTools(state: RuntimeState, toolpack: LoadedToolpack): Tool[] {
       name: declared.name,
       description: declared.description,
       parameters: declared.inputSchema as unknown as TSchema,
+      validateParameters: declared.validate,
       async execute(input, context) {
         const activation = state.activations.forRun({
           runId: context.runId,

@@ -1,3 +1,4 @@
+import type { ValidateFunction } from 'ajv';
 import type { Result } from '../errors/index.js';
 import type { ManifestWebuiEntry } from './manifest-schema.js';
 
@@ -54,6 +55,11 @@ export interface LoadedTool {
   description: string;
   /** The manifest's schema as written; it compiles with ajv and has `type: "object"` at the top. */
   inputSchema: Record<string, unknown>;
+  /**
+   * `inputSchema` compiled by the loader's check, with the tool registry's ajv options: the
+   * registry validates this tool's arguments with it instead of compiling the schema again.
+   */
+  validate: ValidateFunction;
 }
 
 export type LoadedWebuiEntry = ManifestWebuiEntry;

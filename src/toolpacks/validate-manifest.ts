@@ -1,5 +1,6 @@
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
+import type { ValidateFunction } from 'ajv';
 import { fail, ok } from '../errors/index.js';
 import { checkEntries, parseManifest } from './manifest-content.js';
 import { MANIFEST_FILE } from './manifest-schema.js';
@@ -68,7 +69,8 @@ export async function loadToolpackManifest(
   ]);
   if (!controller.ok) problems.push(controller.error);
   if (!runner.ok) problems.push(runner.error);
-  problems.push(...checkEntries(manifest, shownManifest));
+  const entries = checkEntries(manifest, shownManifest);
+  problems.push(...entries.problems);
   if (problems.length > 0 || !controller.ok || !runner.ok || controller.value === undefined) {
     return failed(problems);
   }
@@ -79,7 +81,13 @@ export async function loadToolpackManifest(
     manifestFile: path.join(directory, MANIFEST_FILE),
     ...(runner.value === undefined ? {} : { runnerModule: runner.value }),
     controllerModule: controller.value,
-    tools: manifest.tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })),
+    tools: manifest.tools.map(({ name, description, inputSchema }, index) => ({
+      name,
+      description,
+      inputSchema,
+      // No problem was found, so every tool's schema compiled.
+      validate: entries.validators[index] as ValidateFunction,
+    })),
     webui: (manifest.webui ?? []).map(({ id, title, description, kind, inputSchema, submitLabel }) => ({
       id,
       title,

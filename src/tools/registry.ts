@@ -32,7 +32,10 @@ export interface ToolRegistry {
   ): Promise<ToolCallOutcome>;
 }
 
-/** One ajv instance per registry; every schema is compiled once, when its tool is registered. */
+/**
+ * One ajv instance per registry; a schema is compiled once, when its tool is registered, unless the
+ * tool brings its compiled validator (`validateParameters`: a toolpack tool, checked at load).
+ */
 export function createToolRegistry(): ToolRegistry {
   const ajv = createAjv('authored');
   const entries = new Map<string, Entry>();
@@ -60,7 +63,7 @@ export function createToolRegistry(): ToolRegistry {
       }
       let validate: ValidateFunction;
       try {
-        validate = ajv.compile(tool.parameters as TSchema);
+        validate = tool.validateParameters ?? ajv.compile(tool.parameters as TSchema);
       } catch (error) {
         throw new SwitchboardError(
           'TOOL_INVALID',

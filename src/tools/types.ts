@@ -1,4 +1,5 @@
 import type { Static, TSchema } from '@sinclair/typebox';
+import type { ValidateFunction } from 'ajv';
 import type { Logger } from '../logging/index.js';
 import type { SessionDetails, SessionSummary } from '../sessions/index.js';
 import type { GatewayControl } from './gateway-control.js';
@@ -37,6 +38,12 @@ export interface Tool<Parameters extends TSchema = TSchema> {
   /** What the model reads to decide when to call it. */
   description: string;
   parameters: Parameters;
+  /**
+   * `parameters` already compiled, with the registry's ajv options (`createAjv('authored')`), by
+   * whoever checked the schema first (the toolpack loader): the registry uses it instead of
+   * compiling the schema a second time. Absent: the registry compiles `parameters`.
+   */
+  validateParameters?: ValidateFunction;
   /** Listed and runnable only in owner turns. */
   ownerOnly?: boolean;
   /** Only reads state: consecutive read-only calls of one round may run in parallel. */

@@ -2,7 +2,11 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateConfig } from '../../src/config/index.js';
 import { createLogger } from '../../src/logging/index.js';
-import { createToolpackRuntime, type ToolpackRuntime } from '../../src/toolpacks/index.js';
+import {
+  createToolpackRuntime,
+  type LoadedToolpack,
+  type ToolpackRuntime,
+} from '../../src/toolpacks/index.js';
 import type { ToolContext } from '../../src/tools/index.js';
 import { makeTempDir, removeDir } from '../helpers/machine.js';
 import { REPO_ROOT } from '../helpers/process.js';
@@ -18,6 +22,7 @@ const FIXTURES = path.join(REPO_ROOT, 'test/fixtures/runner-toolpacks');
 const { logger } = createLogger({ level: 'silent', destination: { write: () => undefined } });
 let dir: string;
 let runtime: ToolpackRuntime;
+let toolpacks: LoadedToolpack[];
 
 const load = (id: string) => loadToolpackFixture(path.join(FIXTURES, id), id);
 
@@ -32,11 +37,12 @@ beforeAll(async () => {
     defaultAgent: 'builder',
   });
   if (!checked.ok) throw new Error(JSON.stringify(checked.error));
+  toolpacks = [await load('workbench'), await load('private-notes')];
   runtime = createToolpackRuntime({
     config: checked.value,
     configPath: path.join(dir, 'gateway.jsonc'),
     stateDir: dir,
-    toolpacks: [await load('workbench'), await load('private-notes')],
+    toolpacks,
     isRunning: async () => true,
     support: async () => ({ output: 'supported' }),
     recordSignal: () => {},
@@ -50,6 +56,13 @@ afterAll(async () => {
 });
 
 describe('the toolpack runtime', () => {
+  it("hands the registry each tool's validator compiled by the loader, not its schema to compile again", () => {
+    const validators = toolpacks.flatMap((toolpack) => toolpack.tools.map((tool) => tool.validate));
+    expect(validators.length).toBeGreaterThan(0);
+    expect(validators.every((validate) => typeof validate === 'function')).toBe(true);
+    expect(runtime.tools.map((tool) => tool.validateParameters)).toEqual(validators);
+  });
+
   it("keeps a toolpack outside an agent's allowlist out of that agent's runner", async () => {
     const read = runtime.tools.find((tool) => tool.name === 'workbench.read');
     if (!read) throw new Error('workbench.read is not registered');

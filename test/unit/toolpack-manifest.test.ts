@@ -171,6 +171,7 @@ describe('a single toolpack', () => {
             required: ['summary'],
             additionalProperties: false,
           },
+          validate: expect.any(Function),
         },
       ],
       webui: [
@@ -182,6 +183,14 @@ describe('a single toolpack', () => {
         },
       ],
     });
+    // The loader's compiled schema is the one the tool registry validates arguments with.
+    const [summarize] = result.value.tools;
+    expect(summarize?.validate({ summary: 'ok' })).toBe(true);
+    expect(summarize?.validate({ summary: 1, extra: true })).toBe(false);
+    expect(summarize?.validate.errors?.map((error) => error.keyword).sort()).toEqual([
+      'additionalProperties',
+      'type',
+    ]);
   });
 
   it('refuses an HTTP(S) path or a missing directory in the config entry, naming the config file', async () => {
@@ -211,7 +220,7 @@ describe('a single toolpack', () => {
     if (!result.ok) return;
     const directory = await realpath(path.join(workspace, 'lenient'));
     expect(result.value.runnerModule).toBe(path.join(directory, 'runner.mjs'));
-    expect(result.value.tools).toEqual([tool('lenient.run')]);
+    expect(result.value.tools).toEqual([{ ...tool('lenient.run'), validate: expect.any(Function) }]);
     expect(result.value.webui).toEqual([{ id: 'lenient.panel', title: 'Panel', kind: 'panel' }]);
   });
 

@@ -12,6 +12,7 @@ import {
   type ToolContext,
   type ToolPolicy,
 } from '../../src/tools/index.js';
+import { createAjv } from '../../src/validation/index.js';
 import { testToolContext } from '../helpers/tool-context.js';
 
 const logLines: string[] = [];
@@ -98,6 +99,28 @@ describe('tool registry', () => {
     fresh.register(add, 'toolpacks/math/suzumio.toolpack.json');
     expect(() => fresh.register(add, 'toolpacks/other/suzumio.toolpack.json')).toThrow(
       'tool "math.add" is defined twice: by toolpacks/math/suzumio.toolpack.json and by toolpacks/other/suzumio.toolpack.json',
+    );
+  });
+
+  it('validates with the validator a tool brings instead of compiling its schema again', async () => {
+    const fresh = createToolRegistry();
+    const brought = createAjv('authored').compile({
+      type: 'object',
+      properties: { name: { type: 'string' } },
+      required: ['name'],
+    });
+    // `parameters` does not compile: the registry would refuse the tool if it compiled it itself.
+    const parameters = { type: 'object', properties: { name: { type: 'no-such-type' } } };
+    fresh.register(
+      { ...add, name: 'greet', parameters: parameters as never, validateParameters: brought },
+      'toolpack greeter',
+    );
+    const refused = await fresh.execute('greet', '{}', everyone, context());
+    expect(refused).toMatchObject({ isError: true, content: expect.stringContaining('/name: is required') });
+    const ran = await fresh.execute('greet', '{"name": "x", "a": 1, "b": 2}', everyone, context());
+    expect(ran).toMatchObject({ isError: false, content: '{"ok":true,"sum":3}' });
+    expect(() => fresh.register({ ...add, name: 'other', parameters: parameters as never }, 'test')).toThrow(
+      /tool "other" has an invalid parameters schema/,
     );
   });
 
