@@ -1,4 +1,5 @@
 import {
+  checkOrder,
   comparePageOrder,
   createNamespaces,
   indexPosition,
@@ -58,7 +59,7 @@ function createMemoryNamespace(name: string, index: NamespaceIndex<unknown> | un
     get: async (key) => read(key),
     getMany: async (keys) => keys.map(read),
     async set(key, value) {
-      const position = index ? indexPosition(index, key, value) : { group: '', order: 0 };
+      const position = index ? indexPosition(name, index, key, value) : { group: '', order: 0 };
       const previous = entries.get(key);
       if (index && previous && previous.group !== position.group) unplace(key, previous.group);
       entries.set(key, { json: JSON.stringify(value), ...position });
@@ -90,6 +91,7 @@ function createMemoryNamespace(name: string, index: NamespaceIndex<unknown> | un
     },
     async touch(key, order) {
       if (!index) throw notIndexed(name);
+      checkOrder(name, key, order);
       const entry = entries.get(key);
       if (!entry) return;
       entry.order = order;

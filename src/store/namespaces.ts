@@ -82,17 +82,23 @@ export function notIndexed(name: string): SwitchboardError {
   );
 }
 
-/** The group and order an index gives an entry; an order that is not a finite number is a bug in the index. */
+/** The group and order an index gives an entry of namespace `name`. */
 export function indexPosition<Value>(
+  name: string,
   index: NamespaceIndex<Value>,
   key: string,
   value: Value,
 ): { group: string; order: number } {
   const order = index.order(key, value);
+  checkOrder(name, key, order);
+  return { group: index.group?.(key, value) ?? '', order };
+}
+
+/** An order that is not a finite number is a bug of the index: such an entry could never be paged to. */
+export function checkOrder(name: string, key: string, order: number): void {
   if (!Number.isFinite(order))
     throw new SwitchboardError(
       'GATEWAY_STATE',
-      `store: the index gives entry "${key}" the order ${String(order)} (it must be a finite number)`,
+      `store: order ${String(order)} for "${key}" in namespace "${name}" (an index order must be a finite number)`,
     );
-  return { group: index.group?.(key, value) ?? '', order };
 }

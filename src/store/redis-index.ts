@@ -1,5 +1,4 @@
 import type Keyv from 'keyv';
-import { SwitchboardError } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
 import { indexPosition } from './namespaces.js';
 import { PAGE_RANGE, type RedisClient, runScript } from './redis-scripts.js';
@@ -18,26 +17,6 @@ export const indexedKey = (name: string): string => `${name}:indexed`;
 
 /** How many keys one SCAN step asks for (a hint: Redis may return more or fewer). */
 const SCAN_COUNT = 1000;
-
-/** The group and order of an entry; a non-finite order is a bug of the index (Redis refuses NaN). */
-export function redisPosition(
-  name: string,
-  index: NamespaceIndex<unknown>,
-  key: string,
-  value: unknown,
-): { group: string; order: number } {
-  const position = indexPosition(index, key, value);
-  checkOrder(name, key, position.order);
-  return position;
-}
-
-export function checkOrder(name: string, key: string, order: number): void {
-  if (!Number.isFinite(order))
-    throw new SwitchboardError(
-      'GATEWAY_STATE',
-      `store: order ${order} for "${key}" in namespace "${name}" (an index order must be a finite number)`,
-    );
-}
 
 /** Up to `count` members of a list after `after`, in page order, with their orders. */
 export async function readRange(
@@ -95,7 +74,7 @@ export async function buildIndex(options: BuildIndexOptions): Promise<void> {
     const lists = new Map<string, { score: number; value: string }[]>();
     keys.forEach((key, at) => {
       if (values[at] === undefined) return;
-      const { group, order } = redisPosition(name, index, key, values[at]);
+      const { group, order } = indexPosition(name, index, key, values[at]);
       const members = lists.get(group) ?? [];
       members.push({ score: order, value: key });
       lists.set(group, members);

@@ -1,7 +1,7 @@
 import type { Logger } from '../logging/index.js';
 import type { KeyvNamespaceContext } from './keyv-store.js';
-import { notIndexed } from './namespaces.js';
-import { checkOrder, listKey, redisPosition, scanKeys, valueKey } from './redis-index.js';
+import { checkOrder, indexPosition, notIndexed } from './namespaces.js';
+import { listKey, scanKeys, valueKey } from './redis-index.js';
 import { createRedisPages } from './redis-page.js';
 import { type RedisClient, runScript, TOUCH } from './redis-scripts.js';
 import type { KeyValueNamespace } from './types.js';
@@ -48,7 +48,7 @@ export function createRedisNamespace({ client, context, logger }: RedisNamespace
     entries,
     page: pages.page,
     async set(key, value) {
-      const { group, order } = redisPosition(name, index, key, value);
+      const { group, order } = indexPosition(name, index, key, value);
       await writes.run(key, async () => {
         const [previous] = await Promise.all([
           index.group ? keyv.get(key) : undefined,

@@ -50,7 +50,7 @@ export function backfillIndex(options: BackfillOptions): number {
 
 function placeRow(options: BackfillOptions, key: string, json: string): { group: string; order: number } {
   try {
-    return indexPosition(options.index, key, JSON.parse(json));
+    return indexPosition(options.namespace, options.index, key, JSON.parse(json));
   } catch (cause) {
     throw new SwitchboardError(
       'STORE_MIGRATION_FAILED',

@@ -1,5 +1,5 @@
 import { SwitchboardError } from '../errors/index.js';
-import { indexPosition, notIndexed, pageLimit } from './namespaces.js';
+import { checkOrder, indexPosition, notIndexed, pageLimit } from './namespaces.js';
 import type { GroupCommit } from './sqlite-commit.js';
 import type { PositionedRow, Statements } from './sqlite-statements.js';
 import type { KeyValueNamespace, NamespaceIndex, Page } from './types.js';
@@ -42,7 +42,7 @@ export function createSqliteNamespace(options: SqliteNamespaceOptions): KeyValue
           'GATEWAY_STATE',
           `store: "${name}" set "${key}" to a value JSON cannot hold`,
         );
-      const position = index ? indexPosition(index, key, value) : undefined;
+      const position = index ? indexPosition(name, index, key, value) : undefined;
       await commits.queue(name, key, {
         kind: 'set',
         json,
@@ -87,6 +87,7 @@ export function createSqliteNamespace(options: SqliteNamespaceOptions): KeyValue
     },
     async touch(key, order) {
       if (!index) throw notIndexed(name);
+      checkOrder(name, key, order);
       const write = commits.pending(name, key);
       if (write?.kind === 'delete') return;
       // A value still queued moves with it; otherwise only the position is written.

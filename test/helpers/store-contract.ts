@@ -91,4 +91,10 @@ export async function checkIndexContract(store: Store): Promise<void> {
   expect(await items.get('e')).toBeUndefined();
 
   await expect(items.page({ group: 'one', limit: 0 })).rejects.toThrow(/limit 0/);
+  // An order that is not a finite number could never be paged to: refused, naming namespace and key.
+  await expect(items.set('nan', { list: 'one', at: Number.NaN })).rejects.toThrow(
+    /order NaN for "nan" in namespace "indexed-items"/,
+  );
+  await expect(items.touch('a', Number.POSITIVE_INFINITY)).rejects.toThrow(/must be a finite number/);
+  expect(await items.get('nan')).toBeUndefined();
 }
