@@ -28,13 +28,14 @@ export async function runCommandCell(
     const first = userNames('user', half);
     const second = userNames('user', half, half);
     const inProcess = bench.inProcess('/status');
-    const http = () => httpSend(bench.gateway.url, bench.gateway.token, '/status');
+    // One client for both HTTP passes: the warm pass reuses the cold pass's sockets.
+    const http = httpSend(bench.gateway.url, bench.gateway.token, '/status');
     const paced = (send: typeof inProcess, users: string[]) =>
       drivePaced(send, { users, messages: users.length, perSecond: options.perSecond });
     const coldInProcess = await paced(inProcess, first);
-    const coldHttp = await paced(http(), second);
+    const coldHttp = await paced(http, second);
     const warmInProcess = await paced(inProcess, first);
-    const warmHttp = await paced(http(), second);
+    const warmHttp = await paced(http, second);
     return { coldInProcess, coldHttp, warmInProcess, warmHttp };
   } finally {
     // The state is the bench's seeded dir: stop only (the caller removes it).
