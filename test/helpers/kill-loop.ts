@@ -169,6 +169,8 @@ function traffic(url: string, cycle: number, acks: Acks, draw: () => number, sto
 interface Entry {
   role: string;
   text: string;
+  /** A restart note's id (the sentinel's intent id). */
+  messageId?: string;
 }
 
 async function transcript(
@@ -239,14 +241,17 @@ async function check(url: string, acks: Acks, fake: FakeSlack, report: KillLoopR
     count('restart', note, notes.filter((entry) => entry.text.includes(note)).length);
   // A patch's note names the command, not the value: count them all, at least one per patch
   // acknowledged and at most one per patch sent (a patch applied just before a kill has its note).
-  const patchNotes = notes.filter((entry) => entry.text.includes('config-patch')).length;
+  const patchEntries = notes.filter((entry) => entry.text.includes('config-patch'));
+  const patchNotes = patchEntries.length;
+  // The same note twice is a double whatever was acknowledged.
+  const twice = patchNotes - new Set(patchEntries.map((entry) => entry.messageId ?? entry.text)).size;
   const patchCounts = `patch notes: ${patchNotes} for ${acks.patch.length} patches acknowledged, ${acks.patchesSent.length} sent`;
   if (patchNotes < acks.patch.length) {
     tally.lost.patch = acks.patch.length - patchNotes;
     details.push(patchCounts);
-  } else if (patchNotes > acks.patchesSent.length) {
-    tally.doubled.patch = patchNotes - acks.patchesSent.length;
-    details.push(patchCounts);
+  } else if (patchNotes > acks.patchesSent.length || twice > 0) {
+    tally.doubled.patch = Math.max(patchNotes - acks.patchesSent.length, twice);
+    details.push(`${patchCounts}, ${twice} delivered twice`);
   }
   const isSystem = (entry: Entry) => entry.role === 'system';
   for (const id of acks.spawn) {
