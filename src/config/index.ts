@@ -14,6 +14,10 @@ export {
   BACKUPS_KEPT,
   type ConfigAuditRecord,
 } from './config-files.js';
+export {
+  compileConfigValidator,
+  STANDALONE_CONFIG_VALIDATOR,
+} from './config-validator.js';
 export { type ConfigTextEdit, editConfigText, restorePlaceholders } from './edit-text.js';
 export { escapePointer, substituteEnv } from './env.js';
 export { renderConfigJsonSchema } from './json-schema.js';

@@ -1,8 +1,8 @@
 import type { ValidateFunction } from 'ajv';
 import { type ConfigIssue, fail, ok, type Result } from '../errors/index.js';
-import { createAjv, dedupeIssues, describeSchemaError, GATEWAY_SCHEMA_ONCE } from '../validation/index.js';
-import { type Config, ConfigSchema } from './schema.js';
-import { SECRET_KEYWORD, TOOL_PROTECTED_KEYWORD } from './schema-helpers.js';
+import { dedupeIssues, describeSchemaError } from '../validation/index.js';
+import { loadConfigValidator } from './config-validator.js';
+import type { Config } from './schema.js';
 
 /**
  * Validates a parsed config against the schema, filling in defaults (the input is not
@@ -21,17 +21,13 @@ export function validateConfig(value: unknown): Result<Config, ConfigIssue[]> {
 }
 
 /**
- * The schema compiled once per process (compiling takes about 30 ms, on every start, restart
- * and config edit otherwise). It is a function of a constant schema, so caching it is safe.
+ * The validator made once per process (else on every start, restart and config edit): the build's
+ * generated code, or the schema compiled (`config-validator.ts`). It is a function of a constant
+ * schema, so caching it is safe.
  */
 let compiled: ValidateFunction<Config> | undefined;
 function compiledValidator(): ValidateFunction<Config> {
-  if (!compiled) {
-    const ajv = createAjv('gateway', GATEWAY_SCHEMA_ONCE);
-    ajv.addKeyword({ keyword: SECRET_KEYWORD, schemaType: 'boolean' });
-    ajv.addKeyword({ keyword: TOOL_PROTECTED_KEYWORD, schemaType: ['boolean', 'string'] });
-    compiled = ajv.compile<Config>(ConfigSchema);
-  }
+  compiled ??= loadConfigValidator();
   return compiled;
 }
 
