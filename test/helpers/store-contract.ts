@@ -32,17 +32,18 @@ export async function checkStoreContract(store: Store): Promise<void> {
   expect(await sessions.get('agent:main:slack:channel:C1:thread:17.5')).toEqual({ n: 2 });
 }
 
-interface Item {
+/** The value the index tests store: its group is `list`, its order `at`. */
+export interface Item {
   list: string;
   at: number;
 }
 
-const itemIndex: NamespaceIndex<Item> = {
+export const itemIndex: NamespaceIndex<Item> = {
   group: (_key, value) => value.list,
   order: (_key, value) => value.at,
 };
 
-const keysOf = (entries: readonly PageEntry<Item>[]) => entries.map((entry) => entry.key);
+export const keysOf = (entries: readonly PageEntry<unknown>[]) => entries.map((entry) => entry.key);
 
 /** The index contract: pages in order, cursors, ties, moves between lists, touch and delete. */
 export async function checkIndexContract(store: Store): Promise<void> {

@@ -1,21 +1,12 @@
 import { createClient } from '@keyv/redis';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../../src/logging/index.js';
-import { createStore, type NamespaceIndex, type PageEntry, type Store } from '../../src/store/index.js';
+import { createStore, type Store } from '../../src/store/index.js';
 import { makeTempDir } from '../helpers/machine.js';
 import { type RedisServer, startRedisServer } from '../helpers/redis-server.js';
+import { type Item, itemIndex, keysOf } from '../helpers/store-contract.js';
 
 const { logger } = createLogger({ level: 'silent' });
-
-interface Item {
-  list: string;
-  at: number;
-}
-const itemIndex: NamespaceIndex<Item> = {
-  group: (_key, value) => value.list,
-  order: (_key, value) => value.at,
-};
-const keysOf = (entries: readonly PageEntry<unknown>[]) => entries.map((entry) => entry.key);
 
 describe('the Redis store: layout, crash leftovers, existing data (real redis-server)', () => {
   let redis: RedisServer;

@@ -6,17 +6,9 @@ import { createLogger } from '../../src/logging/index.js';
 import { createStore, type NamespaceIndex, type Store } from '../../src/store/index.js';
 import { makeTempDir, removeDir } from '../helpers/machine.js';
 import { REPO_ROOT } from '../helpers/process.js';
+import { type Item, itemIndex } from '../helpers/store-contract.js';
 
 const { logger } = createLogger({ level: 'silent' });
-
-interface Item {
-  list: string;
-  at: number;
-}
-const itemIndex: NamespaceIndex<Item> = {
-  group: (_key, value) => value.list,
-  order: (_key, value) => value.at,
-};
 
 let dir: string;
 let file: string;
