@@ -29,12 +29,22 @@ export function compileConfigValidator(): ValidateFunction<Config> {
   return compileConfigSchema(false).validate;
 }
 
-/** The generated validator when the build wrote it beside this module, else the schema compiled. */
+/** The schema as the generated module records it: a generated file from another schema is not used. */
+export function configSchemaText(): string {
+  return JSON.stringify(ConfigSchema);
+}
+
+/**
+ * The generated validator when the build wrote it beside this module for this very schema, else
+ * the schema compiled (from `src/`, or a `dist/` whose generated file is stale: tsc run alone).
+ */
 export function loadConfigValidator(): ValidateFunction<Config> {
+  let generated: ValidateFunction<Config> & { schemaText?: string };
   try {
-    return createRequire(import.meta.url)(`./${STANDALONE_CONFIG_VALIDATOR}`) as ValidateFunction<Config>;
+    generated = createRequire(import.meta.url)(`./${STANDALONE_CONFIG_VALIDATOR}`);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND') throw error;
     return compileConfigValidator();
   }
+  return generated.schemaText === configSchemaText() ? generated : compileConfigValidator();
 }

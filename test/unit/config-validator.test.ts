@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { ValidateFunction } from 'ajv';
 import { describe, expect, it } from 'vitest';
+import { configSchemaText } from '../../src/config/config-validator.js';
 import { configValidatorSource } from '../../src/config/config-validator-source.js';
 import { compileConfigValidator, parseJsonc } from '../../src/config/index.js';
 import { REPO_ROOT } from '../helpers/process.js';
@@ -59,6 +60,10 @@ describe('the generated config validator', () => {
       expect(expected.valid).toBe(true);
       expect(outcome(generated, sample)).toEqual(expected);
     }
+  });
+
+  it('records the schema it was made from, so a stale generated file is not used', () => {
+    expect((generated as ValidateFunction & { schemaText?: string }).schemaText).toBe(configSchemaText());
   });
 
   it('refuses what the schema refuses with the same errors, in the same order', () => {
