@@ -11,9 +11,10 @@ let metaSchemaChecker: Ajv | undefined;
 
 export interface InputSchemaCompiler {
   /**
-   * A tool's input schema compiled with the tool registry's ajv options (only the meta-schema check
-   * is done here, before), or why it is not valid. The registry uses this validator as it is:
-   * each tool schema is compiled once per process, here, where a bad one is named early.
+   * A tool's input schema compiled with the tool registry's ajv options (the meta-schema check is
+   * done here, before; no optimizing pass, see below), or why it is not valid. The registry uses
+   * this validator as it is: each tool schema is compiled once per process, here, where a bad one
+   * is named early.
    */
   tool(schema: Record<string, unknown>): Result<ValidateFunction, string>;
   /** `undefined` when a WebUI entry's schema is valid, else why not; the compiled code is dropped. */
@@ -27,16 +28,16 @@ export interface InputSchemaCompiler {
  * or `$ref` target leaks from one toolpack into another.
  */
 export function createInputSchemaCompiler(): InputSchemaCompiler {
-  let tools: Ajv | undefined;
-  let webui: Ajv | undefined;
-  // Same options as the registry's ajv, less the meta-schema check (`check` does it).
-  const toolAjv = () => (tools ??= createAjv('authored', { validateSchema: false }));
-  // Only whether it compiles matters for WebUI schemas (`tool-ui` compiles its own): no optimizing pass.
-  const webuiAjv = () => (webui ??= createAjv('authored', { ...COMPILE_ONCE, validateSchema: false }));
+  let compiling: Ajv | undefined;
+  // The registry's options less the meta-schema check (done before) and ajv's optimizing pass: it
+  // costs ~10 ms of start CPU for the packaged toolpacks' 18 tool schemas and buys ~0.01 µs per
+  // validation (measured 0.13 vs 0.14 µs), nothing for a validator run once per tool call.
+  const ajv = () => (compiling ??= createAjv('authored', { ...COMPILE_ONCE, validateSchema: false }));
   return {
-    tool: (schema) => compileChecked(schema, toolAjv),
+    tool: (schema) => compileChecked(schema, ajv),
     webui(schema) {
-      const compiled = compileChecked(schema, webuiAjv);
+      // Only whether it compiles matters (`tool-ui` compiles its own): the function is dropped.
+      const compiled = compileChecked(schema, ajv);
       return compiled.ok ? undefined : compiled.error;
     },
   };

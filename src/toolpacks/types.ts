@@ -56,7 +56,7 @@ export interface LoadedTool {
   /** The manifest's schema as written; it compiles with ajv and has `type: "object"` at the top. */
   inputSchema: Record<string, unknown>;
   /**
-   * `inputSchema` compiled by the loader's check, with the tool registry's ajv options: the
+   * `inputSchema` compiled by the loader's check, with the tool registry's ajv options (no optimizing pass): the
    * registry validates this tool's arguments with it instead of compiling the schema again.
    */
   validate: ValidateFunction;

@@ -39,7 +39,7 @@ export interface Tool<Parameters extends TSchema = TSchema> {
   description: string;
   parameters: Parameters;
   /**
-   * `parameters` already compiled, with the registry's ajv options (`createAjv('authored')`), by
+   * `parameters` already compiled, with the registry's ajv options (`createAjv('authored')`, optimizer on or off), by
    * whoever checked the schema first (the toolpack loader): the registry uses it instead of
    * compiling the schema a second time. Absent: the registry compiles `parameters`.
    */
