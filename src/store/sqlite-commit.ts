@@ -22,6 +22,8 @@ export interface GroupCommitOptions {
   file: string;
   /** Runs inside the transaction once for every namespace the batch writes. */
   written(namespace: string): void;
+  /** Runs after each commit (the WAL has grown). */
+  committed(): void;
 }
 
 export interface GroupCommit {
@@ -78,6 +80,7 @@ export function createGroupCommit(options: GroupCommitOptions): GroupCommit {
       for (const waiter of committing.waiters) waiter.reject(error);
       return;
     }
+    options.committed();
     for (const waiter of committing.waiters) waiter.resolve();
   };
 

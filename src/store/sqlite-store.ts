@@ -4,6 +4,7 @@ import { SwitchboardError } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
 import { createNamespaces } from './namespaces.js';
 import { backfillIndex } from './sqlite-backfill.js';
+import { startCheckpointer } from './sqlite-checkpoint.js';
 import { createGroupCommit } from './sqlite-commit.js';
 import { openDatabase } from './sqlite-layout.js';
 import { createSqliteNamespace } from './sqlite-namespace.js';
@@ -31,17 +32,20 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Stor
   const file = options.url.slice('sqlite://'.length);
   if (file === '') throw new SwitchboardError('STORE_URL_INVALID', 'store.url: sqlite:// needs a file path');
   await mkdir(path.dirname(path.resolve(file)), { recursive: true });
+  const busyTimeoutMs = options.busyTimeoutMs ?? BUSY_TIMEOUT_MS;
   const db = openDatabase({
     file,
     logger: options.logger,
-    busyTimeoutMs: options.busyTimeoutMs ?? BUSY_TIMEOUT_MS,
+    busyTimeoutMs,
   });
   const statements = prepareStatements(db);
+  const checkpointer = startCheckpointer({ db, file, logger: options.logger, busyTimeoutMs });
   const indexed = new Set<string>();
   const commits = createGroupCommit({
     db,
     statements,
     file,
+    committed: () => checkpointer.committed(),
     written(namespace) {
       if (!indexed.has(namespace)) statements.markUnindexed.run(unindexedMetaName(namespace));
     },
@@ -65,6 +69,7 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Stor
       closed = true;
       namespaces.close();
       commits.close();
+      await checkpointer.close();
       db.close();
     },
   };

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -109,6 +110,17 @@ describe('the SQLite store, group commit', () => {
     expect(await locked.namespace('items').get('k')).toBe(2);
     await locked.close();
   }, 10_000);
+});
+
+describe('the SQLite store, checkpoints', () => {
+  it('copies the WAL into the database file from a thread of its own, without the writer reaching its threshold', async () => {
+    const { size: before } = await stat(file);
+    const items = store.namespace<string>('items');
+    // About 50 pages: far below SQLite's own 1,000-page checkpoint threshold on the writer.
+    await Promise.all(Array.from({ length: 200 }, (_, index) => items.set(`k${index}`, 'x'.repeat(800))));
+    await expect.poll(async () => (await stat(file)).size).toBeGreaterThan(before + 100_000);
+    expect(committed('k199')).toBe(JSON.stringify('x'.repeat(800)));
+  });
 });
 
 describe('the SQLite store, index', () => {

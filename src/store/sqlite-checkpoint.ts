@@ -1,0 +1,101 @@
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+import type Database from 'better-sqlite3';
+import type { Logger } from '../logging/index.js';
+
+/** How often the checkpoint thread is asked to copy the WAL into the database file. */
+const CHECKPOINT_INTERVAL_MS = 200;
+/** SQLite's own checkpoint threshold (pages), used again when the thread is gone. */
+const AUTOCHECKPOINT_PAGES = 1000;
+
+/**
+ * The checkpoint thread's code: its own connection to the file, a PASSIVE checkpoint (it never
+ * blocks the writer) each time it is asked. Evaluated as CommonJS, so it loads the same
+ * better-sqlite3 build whatever runs the gateway (tsx, vitest, dist).
+ */
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require(workerData.driver);
+const db = new Database(workerData.file, { timeout: workerData.busyTimeoutMs });
+db.pragma('synchronous = NORMAL');
+parentPort.on('message', (message) => {
+  if (message === 'close') {
+    db.close();
+    parentPort.close();
+    return;
+  }
+  try {
+    db.pragma('wal_checkpoint(PASSIVE)');
+    parentPort.postMessage({ ok: true });
+  } catch (error) {
+    parentPort.postMessage({ ok: false, error: String(error) });
+  }
+});
+`;
+
+export interface Checkpointer {
+  /** A commit went into the WAL: the next tick checkpoints. */
+  committed(): void;
+  close(): Promise<void>;
+}
+
+export interface CheckpointerOptions {
+  db: Database.Database;
+  file: string;
+  logger: Logger;
+  busyTimeoutMs: number;
+}
+
+/**
+ * Moves WAL checkpoints off the event loop: the connection that commits stops checkpointing
+ * (a checkpoint copies pages and fsyncs the file, stalling every write behind it for
+ * milliseconds), and a worker thread with its own connection checkpoints what was committed in
+ * the last interval. Durability does not change: a commit is in the WAL before it is
+ * acknowledged. When the thread fails, the connection checkpoints by itself again.
+ */
+export function startCheckpointer(options: CheckpointerOptions): Checkpointer {
+  const { db, logger, file } = options;
+  const driver = createRequire(import.meta.url).resolve('better-sqlite3');
+  const worker = new Worker(WORKER_SOURCE, {
+    eval: true,
+    workerData: { driver, file, busyTimeoutMs: options.busyTimeoutMs },
+  });
+  worker.unref();
+  db.pragma('wal_autocheckpoint = 0');
+  let dirty = false;
+  let running = false;
+  let failed = false;
+  const fallBack = (reason: string) => {
+    if (failed) return;
+    failed = true;
+    clearInterval(timer);
+    db.pragma(`wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`);
+    logger.warn(
+      { file, reason },
+      'store: the checkpoint thread failed; SQLite checkpoints on the writer again',
+    );
+  };
+  worker.on('message', (result: { ok: boolean; error?: string }) => {
+    running = false;
+    if (!result.ok) logger.warn({ file, reason: result.error }, 'store: a WAL checkpoint failed (retried)');
+  });
+  worker.on('error', (error) => fallBack(String(error)));
+  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  const timer = setInterval(() => {
+    if (!dirty || running || failed) return;
+    dirty = false;
+    running = true;
+    worker.postMessage('checkpoint');
+  }, CHECKPOINT_INTERVAL_MS);
+  timer.unref();
+  return {
+    committed() {
+      dirty = true;
+    },
+    async close() {
+      clearInterval(timer);
+      if (!failed) worker.postMessage('close');
+      await exited;
+    },
+  };
+}
