@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
@@ -7,6 +8,11 @@ import type { Logger } from '../logging/index.js';
 const CHECKPOINT_INTERVAL_MS = 200;
 /** SQLite's own checkpoint threshold (pages), used again when the thread is gone. */
 const AUTOCHECKPOINT_PAGES = 1000;
+/**
+ * Under writes without a pause the thread's checkpoints never catch up with the end of the WAL,
+ * so SQLite never starts it over: past this size the writer checkpoints it whole and truncates it.
+ */
+const WAL_LIMIT_BYTES = 64 * 1024 * 1024;
 
 /**
  * The checkpoint thread's code: its own connection to the file, a PASSIVE checkpoint (it never
@@ -44,6 +50,8 @@ export interface CheckpointerOptions {
   file: string;
   logger: Logger;
   busyTimeoutMs: number;
+  /** Default 64 MiB. */
+  walLimitBytes?: number;
 }
 
 /**
@@ -51,7 +59,8 @@ export interface CheckpointerOptions {
  * (a checkpoint copies pages and fsyncs the file, stalling every write behind it for
  * milliseconds), and a worker thread with its own connection checkpoints what was committed in
  * the last interval. Durability does not change: a commit is in the WAL before it is
- * acknowledged. When the thread fails, the connection checkpoints by itself again.
+ * acknowledged. When the thread fails, the connection checkpoints by itself again. A WAL past
+ * `walLimitBytes` is checkpointed and truncated by the writer (rare: it takes writes without a pause).
  */
 export function startCheckpointer(options: CheckpointerOptions): Checkpointer {
   const { db, logger, file } = options;
@@ -81,8 +90,13 @@ export function startCheckpointer(options: CheckpointerOptions): Checkpointer {
   });
   worker.on('error', (error) => fallBack(String(error)));
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  const walLimit = options.walLimitBytes ?? WAL_LIMIT_BYTES;
   const timer = setInterval(() => {
     if (!dirty || running || failed) return;
+    if ((statSync(`${file}-wal`, { throwIfNoEntry: false })?.size ?? 0) > walLimit) {
+      db.pragma('wal_checkpoint(TRUNCATE)');
+      return;
+    }
     dirty = false;
     running = true;
     worker.postMessage('checkpoint');

@@ -20,6 +20,8 @@ export interface SqliteStoreOptions {
   url: string;
   logger: Logger;
   busyTimeoutMs?: number;
+  /** When the writer itself checkpoints and truncates the WAL (default 64 MiB). */
+  walLimitBytes?: number;
 }
 
 /**
@@ -39,7 +41,13 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Stor
     busyTimeoutMs,
   });
   const statements = prepareStatements(db);
-  const checkpointer = startCheckpointer({ db, file, logger: options.logger, busyTimeoutMs });
+  const checkpointer = startCheckpointer({
+    db,
+    file,
+    logger: options.logger,
+    busyTimeoutMs,
+    ...(options.walLimitBytes === undefined ? {} : { walLimitBytes: options.walLimitBytes }),
+  });
   const indexed = new Set<string>();
   const commits = createGroupCommit({
     db,

@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logging/index.js';
 import { createStore, type NamespaceIndex, type Store } from '../../src/store/index.js';
+import { openSqliteStore } from '../../src/store/sqlite-store.js';
 import { makeTempDir, removeDir } from '../helpers/machine.js';
 import { REPO_ROOT } from '../helpers/process.js';
 import { type Item, itemIndex } from '../helpers/store-contract.js';
@@ -120,6 +121,25 @@ describe('the SQLite store, checkpoints', () => {
     await Promise.all(Array.from({ length: 200 }, (_, index) => items.set(`k${index}`, 'x'.repeat(800))));
     await expect.poll(async () => (await stat(file)).size).toBeGreaterThan(before + 100_000);
     expect(committed('k199')).toBe(JSON.stringify('x'.repeat(800)));
+  });
+
+  it('truncates a WAL past its limit from the writer (the thread’s checkpoints never shrink the file)', async () => {
+    const limited = await openSqliteStore({
+      url: `sqlite://${path.join(dir, 'limited.sqlite')}`,
+      logger,
+      walLimitBytes: 256 * 1024,
+    });
+    try {
+      const items = limited.namespace<string>('items');
+      await Promise.all(Array.from({ length: 600 }, (_, index) => items.set(`k${index}`, 'x'.repeat(800))));
+      const walSize = async () => (await stat(path.join(dir, 'limited.sqlite-wal'))).size;
+      expect(await walSize()).toBeGreaterThan(256 * 1024);
+      await items.set('one more', 'x');
+      await expect.poll(walSize).toBe(0);
+      expect(await items.get('k599')).toBe('x'.repeat(800));
+    } finally {
+      await limited.close();
+    }
   });
 });
 
