@@ -108,6 +108,9 @@ export function startCheckpointer(options: CheckpointerOptions): Checkpointer {
     },
     async close() {
       clearInterval(timer);
+      // Held while it closes: an unreferenced thread would let the process exit in this wait
+      // (an in-process restart has nothing else running between stop and start).
+      worker.ref();
       if (!failed) worker.postMessage('close');
       await exited;
     },
