@@ -54,23 +54,25 @@ export interface CheckpointerOptions {
   walLimitBytes?: number;
 }
 
+interface CheckpointThread {
+  worker: Worker;
+  /** Resolves when the thread has ended (closed or failed). */
+  exited: Promise<void>;
+}
+
 /**
  * Moves WAL checkpoints off the event loop: the connection that commits stops checkpointing
  * (a checkpoint copies pages and fsyncs the file, stalling every write behind it for
  * milliseconds), and a worker thread with its own connection checkpoints what was committed in
- * the last interval. Durability does not change: a commit is in the WAL before it is
- * acknowledged. When the thread fails, the connection checkpoints by itself again. A WAL past
- * `walLimitBytes` is checkpointed and truncated by the writer (rare: it takes writes without a pause).
+ * the last interval. The thread starts with the first commit (an idle gateway pays for none).
+ * Durability does not change: a commit is in the WAL before it is acknowledged. When the thread
+ * fails, the connection checkpoints by itself again. A WAL past `walLimitBytes` is checkpointed
+ * and truncated by the writer (rare: it takes writes without a pause).
  */
 export function startCheckpointer(options: CheckpointerOptions): Checkpointer {
   const { db, logger, file } = options;
-  const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-  const worker = new Worker(WORKER_SOURCE, {
-    eval: true,
-    workerData: { driver, file, busyTimeoutMs: options.busyTimeoutMs },
-  });
-  worker.unref();
   db.pragma('wal_autocheckpoint = 0');
+  let thread: CheckpointThread | undefined;
   let dirty = false;
   let running = false;
   let failed = false;
@@ -84,35 +86,54 @@ export function startCheckpointer(options: CheckpointerOptions): Checkpointer {
       'store: the checkpoint thread failed; SQLite checkpoints on the writer again',
     );
   };
-  worker.on('message', (result: { ok: boolean; error?: string }) => {
+  const done = () => {
     running = false;
-    if (!result.ok) logger.warn({ file, reason: result.error }, 'store: a WAL checkpoint failed (retried)');
-  });
-  worker.on('error', (error) => fallBack(String(error)));
-  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  };
   const walLimit = options.walLimitBytes ?? WAL_LIMIT_BYTES;
   const timer = setInterval(() => {
-    if (!dirty || running || failed) return;
+    if (!dirty || running || failed || !thread) return;
     if ((statSync(`${file}-wal`, { throwIfNoEntry: false })?.size ?? 0) > walLimit) {
       db.pragma('wal_checkpoint(TRUNCATE)');
       return;
     }
     dirty = false;
     running = true;
-    worker.postMessage('checkpoint');
+    thread.worker.postMessage('checkpoint');
   }, CHECKPOINT_INTERVAL_MS);
   timer.unref();
   return {
     committed() {
       dirty = true;
+      thread ??= startThread(options, { done, fallBack });
     },
     async close() {
       clearInterval(timer);
+      if (!thread) return;
       // Held while it closes: an unreferenced thread would let the process exit in this wait
       // (an in-process restart has nothing else running between stop and start).
-      worker.ref();
-      if (!failed) worker.postMessage('close');
-      await exited;
+      thread.worker.ref();
+      if (!failed) thread.worker.postMessage('close');
+      await thread.exited;
     },
   };
+}
+
+function startThread(
+  options: CheckpointerOptions,
+  events: { done(): void; fallBack(reason: string): void },
+): CheckpointThread {
+  const { file, logger } = options;
+  const driver = createRequire(import.meta.url).resolve('better-sqlite3');
+  const worker = new Worker(WORKER_SOURCE, {
+    eval: true,
+    workerData: { driver, file, busyTimeoutMs: options.busyTimeoutMs },
+  });
+  worker.unref();
+  worker.on('message', (result: { ok: boolean; error?: string }) => {
+    events.done();
+    if (!result.ok) logger.warn({ file, reason: result.error }, 'store: a WAL checkpoint failed (retried)');
+  });
+  worker.on('error', (error) => events.fallBack(String(error)));
+  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  return { worker, exited };
 }
