@@ -47,7 +47,10 @@ describe('the web chat event stream', () => {
     // The heartbeat timers and sockets of both streams are gone with them.
     await expect.poll(() => countResources('TCPSocketWrap')).toBe(0);
     expect(countResources('Timeout')).toBe(timersBefore);
-    // SQLite opens a connection's WAL file on its first statement, a moment after the start.
+    // As before the streams: the store's checkpoint thread (and its connection) starts with the
+    // first commit, and SQLite opens a connection's WAL file on its first statement.
+    await gateway.send('open every store connection');
+    await expect.poll(() => countResources('TCPSocketWrap')).toBe(0);
     await expect.poll(openFileDescriptors).toBe(filesBefore);
   });
 
