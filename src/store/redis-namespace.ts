@@ -1,14 +1,18 @@
+import type Keyv from 'keyv';
 import type { Logger } from '../logging/index.js';
-import type { KeyvNamespaceContext } from './keyv-store.js';
 import { checkOrder, indexPosition, notIndexed } from './namespaces.js';
 import { listKey, scanKeys, valueKey } from './redis-index.js';
 import { createRedisPages } from './redis-page.js';
 import { type RedisClient, runScript, TOUCH } from './redis-scripts.js';
-import type { KeyValueNamespace } from './types.js';
+import type { KeyValueNamespace, NamespaceIndex } from './types.js';
 
 export interface RedisNamespaceOptions {
   client: RedisClient;
-  context: KeyvNamespaceContext;
+  name: string;
+  /** The namespace's values: @keyv/redis under a Keyv of its own (keys `<name>::<key>`). */
+  keyv: Keyv;
+  /** The namespace's index, when its first caller named one. */
+  index: NamespaceIndex<unknown> | undefined;
   logger: Logger;
 }
 
@@ -19,8 +23,11 @@ export interface RedisNamespaceOptions {
  * value first and the list then on a delete. At worst a member lacks its value or sits in a list
  * its value has left; pages skip both. Writes of one key in this process run one at a time.
  */
-export function createRedisNamespace({ client, context, logger }: RedisNamespaceOptions): KeyValueNamespace {
-  const { name, keyv, index, values } = context;
+export function createRedisNamespace(options: RedisNamespaceOptions): KeyValueNamespace {
+  const { client, name, keyv, index, logger } = options;
+  const get = async (key: string) => keyv.get(key);
+  const getMany = async (keys: readonly string[]) =>
+    keys.length === 0 ? [] : ((await keyv.get([...keys])) as unknown[]);
   async function* entries(): AsyncGenerator<[string, unknown]> {
     for await (const keys of scanKeys(client, name)) {
       const found = (await keyv.get(keys)) as unknown[];
@@ -29,7 +36,14 @@ export function createRedisNamespace({ client, context, logger }: RedisNamespace
   }
   if (!index)
     return {
-      ...values,
+      get,
+      getMany,
+      async set(key, value) {
+        await keyv.set(key, value);
+      },
+      async delete(key) {
+        await keyv.delete(key);
+      },
       entries,
       page: async () => {
         throw notIndexed(name);
@@ -43,8 +57,8 @@ export function createRedisNamespace({ client, context, logger }: RedisNamespace
   const groupOf = (key: string, value: unknown) => index.group?.(key, value) ?? '';
   const pages = createRedisPages({ client, keyv, name, index, logger, writing: writes.has });
   return {
-    get: values.get,
-    getMany: values.getMany,
+    get,
+    getMany,
     entries,
     page: pages.page,
     async set(key, value) {

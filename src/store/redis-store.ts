@@ -1,7 +1,8 @@
 import KeyvRedis, { createClient } from '@keyv/redis';
+import Keyv from 'keyv';
 import { SwitchboardError } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
-import { createKeyvStore } from './keyv-store.js';
+import { createNamespaces } from './namespaces.js';
 import { createRedisNamespace } from './redis-namespace.js';
 import { CONNECT_TIMEOUT_MS, describeRedis } from './redis-url.js';
 import type { Store } from './types.js';
@@ -49,18 +50,31 @@ export async function openRedisStore(url: string, logger: Logger): Promise<Store
     logger.warn({ err: error, store: location }, 'redis connection error'),
   );
 
-  return createKeyvStore({
+  // One Keyv per namespace (Keyv keeps the namespace on its adapter). The adapter prefixes keys
+  // with its namespace itself, so Keyv must not add a second prefix. Errors are thrown, never
+  // swallowed.
+  const namespaces = createNamespaces((name, index) => {
+    const keyv = new Keyv({
+      store: new KeyvRedis(client as never, { namespace: name, throwOnErrors: true }),
+      namespace: name,
+      throwOnErrors: true,
+      useKeyPrefix: false,
+    });
+    keyv.on('error', (error: unknown) => logger.error({ err: error, namespace: name }, 'store error'));
+    return createRedisNamespace({ client, name, keyv, index, logger });
+  });
+  let closed = false;
+  return {
     kind: 'redis',
     location,
-    logger,
-    // The adapter prefixes keys with its namespace itself, so Keyv must not add a second prefix.
-    adapterFor: (name) => new KeyvRedis(client as never, { namespace: name, throwOnErrors: true }),
-    useKeyPrefix: false,
-    namespaceFor: (context) => createRedisNamespace({ client, context, logger }),
+    namespace: (name, options) => namespaces.namespace(name, options),
     async close() {
+      if (closed) return;
+      closed = true;
+      namespaces.close();
       if (client.isOpen) await client.close();
     },
-  });
+  };
 }
 
 function unavailable(location: string, why: string, cause?: unknown): SwitchboardError {
