@@ -1,12 +1,15 @@
 import { Type } from '@sinclair/typebox';
-import type { ModelProvider } from '../src/agents/providers/index.js';
+import { createModelProvider, type ModelProvider } from '../src/agents/providers/index.js';
+import type { GatewayExtensions } from '../src/gateway/index.js';
 import type { Tool } from '../src/tools/index.js';
 import type { FakeRequest, FakeStep } from '../test/fakes/fake-model-server.js';
+import { startFakeOpenAIServer } from '../test/fakes/fake-openai-server.js';
 import { createFailureTally } from './load.js';
 
 /**
- * The pieces of the agent bench (agent.ts): a model clock that wraps the real providers, the
- * free tool, the stateless fake-model script, and a web chat driver that checks each reply.
+ * The pieces of the agent benches (agent.ts, durable-agent.ts): the instant model, a model clock
+ * that wraps the real providers, the free tool, the stateless fake-model script, and a web chat
+ * driver that checks each reply.
  */
 
 /** Time spent inside `ModelProvider.complete` (SDK + HTTP + fake server), summed over all calls. */
@@ -28,6 +31,44 @@ export function timed(provider: ModelProvider, clock: ModelClock): ModelProvider
         clock.calls += 1;
       }
     },
+  };
+}
+
+/** The instant model of an agent cell: a fake OpenAI server, its clock and what a gateway needs to use it. */
+export interface InstantModel {
+  clock: ModelClock;
+  /** `models` and `agents` for the gateway's config. */
+  config: Record<string, unknown>;
+  /** The echo tool and the timed provider. */
+  extensions: Pick<GatewayExtensions, 'tools' | 'createModelProvider'>;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a fake OpenAI server that answers at once with `rounds` tool rounds, for the real
+ * OpenAI SDK behind a provider timed by `clock`.
+ */
+export async function startInstantModel(rounds: number): Promise<InstantModel> {
+  const step = scriptedStep(rounds);
+  const fake = await startFakeOpenAIServer({
+    defaultStep: (request) => {
+      // The fake server keeps every request; drop them so thousands of turns do not grow the heap.
+      fake.received.length = 0;
+      return step(request);
+    },
+  });
+  const clock: ModelClock = { ms: 0, calls: 0 };
+  return {
+    clock,
+    config: {
+      models: { bench: { provider: 'openai', model: 'bench', baseUrl: fake.url, apiKey: 'bench' } },
+      agents: { main: { model: 'bench' } },
+    },
+    extensions: {
+      tools: [echoTool],
+      createModelProvider: async (options) => timed(await createModelProvider(options), clock),
+    },
+    close: () => fake.close(),
   };
 }
 

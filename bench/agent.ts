@@ -1,7 +1,5 @@
-import { createModelProvider } from '../src/agents/providers/index.js';
-import { startFakeOpenAIServer } from '../test/fakes/fake-openai-server.js';
 import { startTestGateway } from '../test/helpers/gateway.js';
-import { echoTool, type ModelClock, runTurns, scriptedStep, type TurnResult, timed } from './agent-load.js';
+import { runTurns, startInstantModel, type TurnResult } from './agent-load.js';
 import { ms, percentile } from './load.js';
 import { describeLoad, describeMachine, printTable, ratio } from './report.js';
 
@@ -38,35 +36,25 @@ async function withGateway(
     send: (turns: number, concurrency: number, names: readonly string[]) => Promise<TurnResult>,
   ) => Promise<void>,
 ): Promise<void> {
-  const step = scriptedStep(rounds);
-  const fake = await startFakeOpenAIServer({
-    defaultStep: (request) => {
-      // The fake server keeps every request; drop them so thousands of turns do not grow the heap.
-      fake.received.length = 0;
-      return step(request);
-    },
-  });
-  const clock: ModelClock = { ms: 0, calls: 0 };
+  const model = await startInstantModel(rounds);
   try {
     const gateway = await startTestGateway({
       config: {
         log: { level: 'warn' },
         store: store === 'memory' ? { url: 'memory://' } : {},
-        models: { bench: { provider: 'openai', model: 'bench', baseUrl: fake.url, apiKey: 'bench' } },
-        agents: { main: { model: 'bench' } },
+        ...model.config,
         session: { maxConcurrentTurns: MAX_CONCURRENT_TURNS },
       },
-      tools: [echoTool],
-      createModelProvider: async (options) => timed(await createModelProvider(options), clock),
+      ...model.extensions,
     });
     try {
-      const base = { url: gateway.url, token: gateway.token, rounds, clock };
+      const base = { url: gateway.url, token: gateway.token, rounds, clock: model.clock };
       await body((turns, concurrency, names) => runTurns({ ...base, turns, concurrency, users: names }));
     } finally {
       await gateway.dispose();
     }
   } finally {
-    await fake.close();
+    await model.close();
   }
 }
 

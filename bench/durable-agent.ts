@@ -1,6 +1,4 @@
-import { createModelProvider } from '../src/agents/providers/index.js';
-import { startFakeOpenAIServer } from '../test/fakes/fake-openai-server.js';
-import { echoTool, type ModelClock, runTurns, scriptedStep, timed } from './agent-load.js';
+import { runTurns, startInstantModel } from './agent-load.js';
 import { userNames } from './durable-drive.js';
 import { type StoreKind, startBenchGateway } from './durable-gateway.js';
 import { percentile } from './load.js';
@@ -24,29 +22,15 @@ export async function runAgentCell(
   store: StoreKind,
   sizes: { turns: number; warmup: number },
 ): Promise<AgentFigures> {
-  const step = scriptedStep(ROUNDS);
-  const fake = await startFakeOpenAIServer({
-    defaultStep: (request) => {
-      fake.received.length = 0;
-      return step(request);
-    },
-  });
-  const clock: ModelClock = { ms: 0, calls: 0 };
+  const model = await startInstantModel(ROUNDS);
   try {
-    const bench = await startBenchGateway(store, {
-      config: {
-        models: { bench: { provider: 'openai', model: 'bench', baseUrl: fake.url, apiKey: 'bench' } },
-        agents: { main: { model: 'bench' } },
-      },
-      tools: [echoTool],
-      createModelProvider: async (options) => timed(await createModelProvider(options), clock),
-    });
+    const bench = await startBenchGateway(store, { config: model.config, ...model.extensions });
     try {
       const base = {
         url: bench.gateway.url,
         token: bench.gateway.token,
         rounds: ROUNDS,
-        clock,
+        clock: model.clock,
         concurrency: 1,
       };
       const warm = await runTurns({ ...base, turns: sizes.warmup, users: userNames('warmup', sizes.warmup) });
@@ -62,6 +46,6 @@ export async function runAgentCell(
       await bench.gateway.dispose();
     }
   } finally {
-    await fake.close();
+    await model.close();
   }
 }
