@@ -1,5 +1,5 @@
 import type { LRUCache } from 'lru-cache';
-import type { KeyValueNamespace } from '../store/index.js';
+import type { KeyQueue, KeyValueNamespace } from '../store/index.js';
 import { timeOrder } from './session-indexes.js';
 import type { SessionRecord, TranscriptEntry } from './types.js';
 
@@ -14,20 +14,13 @@ export interface SessionStoreState {
   cache: LRUCache<string, SessionRecord>;
   /** Keys read with no session (a sender who never talked): not read from the store again. */
   missing: LRUCache<string, true>;
-  /** Per session key, the last task queued: the next one runs after it. */
-  tails: Map<string, Promise<unknown>>;
+  /** The reads and writes of one session key, one after another. */
+  queue: KeyQueue;
 }
 
 /** Runs `task` after every earlier task for the same key. */
 export function serialize<T>(state: SessionStoreState, key: string, task: () => Promise<T>): Promise<T> {
-  const previous = state.tails.get(key) ?? Promise.resolve();
-  const next = previous.then(task, task);
-  const tail = next.catch(() => {});
-  state.tails.set(key, tail);
-  void tail.then(() => {
-    if (state.tails.get(key) === tail) state.tails.delete(key);
-  });
-  return next;
+  return state.queue.run(key, task);
 }
 
 /**

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { SwitchboardError } from '../errors/index.js';
 import type { DeliveryRoute } from '../messages/index.js';
-import type { Store } from '../store/index.js';
+import { createKeyQueue, type Store } from '../store/index.js';
 import { SESSION_RECORD_INDEX, TRANSCRIPT_INDEX, transcriptEntryKey } from './session-indexes.js';
 import { listSessions, readTranscript } from './session-reads.js';
 import { loadRecord, readRecord, type SessionStoreState, serialize, writeRecord } from './session-records.js';
@@ -54,7 +54,7 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
     now: options.now ?? (() => new Date()),
     cache: new LRUCache({ max: options.cachedSessions ?? 20_000 }),
     missing: new LRUCache({ max: options.cachedMissing ?? 10_000 }),
-    tails: new Map(),
+    queue: createKeyQueue(),
   };
   return {
     get: (key) => readRecord(state, key),

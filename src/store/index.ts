@@ -1,4 +1,5 @@
 export { type CreateStoreOptions, createStore, describeStoreUrl, storeUrlSecrets } from './create-store.js';
+export { createKeyQueue, type KeyQueue } from './key-queue.js';
 export { probeRedisWithoutPassword } from './redis-probe.js';
 export { describeRedis } from './redis-url.js';
 export {

@@ -1,5 +1,6 @@
 import type Keyv from 'keyv';
 import type { Logger } from '../logging/index.js';
+import { createKeyQueue } from './key-queue.js';
 import { checkOrder, indexPosition, notIndexed } from './namespaces.js';
 import { listKey, scanKeys, valueKey } from './redis-index.js';
 import { createRedisPages } from './redis-page.js';
@@ -94,26 +95,6 @@ export function createRedisNamespace(options: RedisNamespaceOptions): KeyValueNa
         // Only while the value exists: a touch never adds a member for a deleted entry.
         await runScript(client, TOUCH, [listKey(name, group), valueKey(name, key)], [String(order), key]);
       });
-    },
-  };
-}
-
-/** Runs the writes of one key one after another; `has` tells whether one is under way. */
-function createKeyQueue() {
-  const tails = new Map<string, Promise<void>>();
-  return {
-    has: (key: string) => tails.has(key),
-    run<T>(key: string, task: () => Promise<T>): Promise<T> {
-      const result = (tails.get(key) ?? Promise.resolve()).then(task);
-      const tail = result.then(
-        () => {},
-        () => {},
-      );
-      tails.set(key, tail);
-      void tail.then(() => {
-        if (tails.get(key) === tail) tails.delete(key);
-      });
-      return result;
     },
   };
 }
