@@ -15,8 +15,8 @@ export type OpenNamespace = (name: string, index: NamespaceIndex<unknown> | unde
 
 export interface Namespaces {
   namespace<Value>(name: string, options?: NamespaceOptions<Value>): KeyValueNamespace<Value>;
-  /** Refuses every later `namespace` call. */
-  close(): void;
+  /** Refuses every later `namespace` call; false when it was closed already (close once). */
+  close(): boolean;
 }
 
 /**
@@ -47,7 +47,9 @@ export function createNamespaces(open: OpenNamespace): Namespaces {
       return namespace as KeyValueNamespace<Value>;
     },
     close() {
+      if (closed) return false;
       closed = true;
+      return true;
     },
   };
 }

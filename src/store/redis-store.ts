@@ -63,15 +63,12 @@ export async function openRedisStore(url: string, logger: Logger): Promise<Store
     keyv.on('error', (error: unknown) => logger.error({ err: error, namespace: name }, 'store error'));
     return createRedisNamespace({ client, name, keyv, index, logger });
   });
-  let closed = false;
   return {
     kind: 'redis',
     location,
     namespace: (name, options) => namespaces.namespace(name, options),
     async close() {
-      if (closed) return;
-      closed = true;
-      namespaces.close();
+      if (!namespaces.close()) return;
       if (client.isOpen) await client.close();
     },
   };

@@ -67,15 +67,12 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Stor
     }
     return createSqliteNamespace({ name, index, statements, commits });
   });
-  let closed = false;
   return {
     kind: 'sqlite',
     location: `sqlite://${file}`,
     namespace: (name, namespaceOptions) => namespaces.namespace(name, namespaceOptions),
     async close() {
-      if (closed) return;
-      closed = true;
-      namespaces.close();
+      if (!namespaces.close()) return;
       commits.close();
       await checkpointer.close();
       db.close();
