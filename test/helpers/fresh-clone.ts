@@ -30,14 +30,21 @@ export async function makeFreshClone(target: string): Promise<string> {
   return target;
 }
 
-/** Every path under `root` (relative) with its permission bits, directories marked with a `/`. */
+/**
+ * Every path under `root` (relative) with its permission bits, directories marked with a `/`. A
+ * running gateway's short-lived lock files (`*.lock`) may go between the listing and the look at
+ * them: one that is gone is not listed.
+ */
 export async function listModes(root: string): Promise<Record<string, string>> {
   const modes: Record<string, string> = {};
   async function visit(directory: string): Promise<void> {
     for (const entry of await readdir(directory, { withFileTypes: true })) {
       const full = path.join(directory, entry.name);
-      const stats = await lstat(full);
-      if (stats.isSymbolicLink()) continue;
+      const stats = await lstat(full).catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT') return undefined;
+        throw error;
+      });
+      if (!stats || stats.isSymbolicLink()) continue;
       const relative = path.relative(root, full) + (stats.isDirectory() ? '/' : '');
       modes[relative] = (stats.mode & 0o777).toString(8);
       if (stats.isDirectory()) await visit(full);
