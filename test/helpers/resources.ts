@@ -11,6 +11,17 @@ export function openFileDescriptors(): number {
   return readdirSync('/proc/self/fd').length;
 }
 
+/** Open descriptors whose path ends with `suffix` (`.sqlite-wal`: one per SQLite connection that has read the WAL). */
+export function openFiles(suffix: string): number {
+  return readdirSync('/proc/self/fd').filter((fd) => {
+    try {
+      return readlinkSync(`/proc/self/fd/${fd}`).endsWith(suffix);
+    } catch {
+      return false;
+    }
+  }).length;
+}
+
 /** Open socket descriptors: pooled keep-alive sockets count too, ref'd or not. */
 export function openSockets(): number {
   return readdirSync('/proc/self/fd').filter((fd) => {

@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
-import { activeResources } from '../helpers/resources.js';
+import { activeResources, openFiles } from '../helpers/resources.js';
 
 let gateway: TestGateway | undefined;
 
@@ -24,6 +24,9 @@ describe('in-process restart', () => {
     const listenersBefore = signalListeners();
     // The test's own requests close their connections; wait until none is left half-closed.
     await expect.poll(() => activeResources().TCPSocketWrap ?? 0).toBe(0);
+    // The store's checkpoint thread opens the WAL at its first checkpoint, up to 200 ms after
+    // the first commit: until both connections hold it, the count is not the settled one.
+    await expect.poll(() => openFiles('.sqlite-wal')).toBe(2);
     const resourcesBefore = activeResources();
 
     for (let restart = 1; restart <= 20; restart += 1) {
