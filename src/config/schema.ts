@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { AgentApprovalsSchema, ApprovalsSchema, TOOL_PATTERN } from './schema-approvals.js';
 import { ChannelsSchema } from './schema-channels.js';
 import { SECRET_KEYWORD, Secret, Strict, StringEnum, TOOL_PROTECTED_KEYWORD } from './schema-helpers.js';
 import { ToolsSchema } from './schema-tools.js';
@@ -12,7 +13,6 @@ import { ToolsSchema } from './schema-tools.js';
 const AGENT_ID_PATTERN = '^[a-z0-9][a-z0-9_-]{0,63}$';
 const NAME_PATTERN = '^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$';
 /** A tool name, `namespace.*` or `*`. */
-const TOOL_PATTERN = '^(\\*|[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*(\\.\\*)?)$';
 
 export const ModelConfigSchema = Strict(
   {
@@ -86,6 +86,7 @@ export const AgentConfigSchema = Strict(
       description:
         'Tools the agent may see and run: exact names, namespace wildcards (`schedule.*`) or `*` for all. Owner-only tools still need an owner turn.',
     }),
+    approvals: AgentApprovalsSchema,
   },
   { description: 'An agent: who answers in the sessions routed to it.' },
 );
@@ -327,6 +328,7 @@ export const ConfigSchema = Strict(
       },
       { default: {}, description: 'Chat commands.', [TOOL_PROTECTED_KEYWORD]: true },
     ),
+    approvals: ApprovalsSchema,
     gateway: Strict(
       {
         drainTimeoutMs: Type.Integer({

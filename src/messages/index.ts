@@ -19,5 +19,6 @@ export type {
   InboundMessage,
   OutboundDelta,
   OutboundMessage,
+  ReplyAction,
   TurnStatus,
 } from './types.js';

@@ -35,6 +35,24 @@ export interface InboundMessage {
   teamId?: string;
   /** Discord guild id, when the platform has one. */
   guildId?: string;
+  /**
+   * A click on a button of a reply (`ReplyAction`): its `value`, unchanged; `text` is then ''.
+   * The router answers it at once (never stored in the inbox, never a turn), and the adapter shows
+   * the first reply's text in place of the clicked message's buttons.
+   */
+  action?: string;
+}
+
+/**
+ * A button under a reply (an approval's Approve and Deny). `value` is opaque to adapters (at most
+ * 100 characters, Discord's limit for a component id): it comes back unchanged as the
+ * `InboundMessage.action` of a click. A platform without buttons shows the reply's text only,
+ * which always says how to answer in text.
+ */
+export interface ReplyAction {
+  label: string;
+  value: string;
+  style?: 'primary' | 'danger';
 }
 
 /** A complete reply. */
@@ -47,6 +65,8 @@ export interface OutboundMessage {
    * adapter that can hold messages for an absent reader keeps it until it can deliver it.
    */
   notice?: boolean;
+  /** Buttons under the text, where the platform has them. */
+  actions?: ReplyAction[];
 }
 
 /** Part of a reply still being written; adapters without streaming ignore these. */

@@ -11,7 +11,7 @@ import type {
 } from '../messages/index.js';
 import { chatSessionKey, type RuntimeTurnRequest, type SessionStore } from '../sessions/index.js';
 import type { Store } from '../store/index.js';
-import type { GatewayControl, SubagentsService } from '../tools/index.js';
+import type { ApprovalsPort, GatewayControl, SubagentsService } from '../tools/index.js';
 import { resolveAgentId } from './bindings.js';
 import { BUILTIN_COMMANDS, type ChatCommand, parseCommand } from './commands/index.js';
 import { createInbox } from './inbox.js';
@@ -39,6 +39,8 @@ export interface RouterOptions {
   gateway: GatewayControl;
   /** What /subagents and /stop act on; set once the sub-agent service exists (it needs the router). */
   subagents: () => SubagentsService;
+  /** What /approve, /deny, /confirm and button clicks decide through. */
+  approvals?: ApprovalsPort;
 }
 
 export interface Router {

@@ -1,4 +1,5 @@
 import type { DispatchResult, InboundMessage } from '../messages/index.js';
+import type { ApprovalsPort } from '../tools/index.js';
 import { routeOf } from './intake.js';
 import type { RouterState } from './router.js';
 
@@ -55,5 +56,13 @@ async function commandReply(
     commands,
     gateway: options.gateway,
     subagents: options.subagents(),
+    approvals: options.approvals ?? NO_APPROVALS,
   });
 }
+
+/** A router built without approvals (tests of routing alone): nothing waits, nothing is held. */
+const NO_APPROVALS: ApprovalsPort = {
+  check: async () => ({ status: 'approved', by: 'policy' }),
+  decide: async () => ({ text: 'Approvals are not set up in this gateway.' }),
+  hold: async (command) => ({ id: crypto.randomUUID(), text: `Not held: ${command.summary}` }),
+};

@@ -1,3 +1,12 @@
+export type {
+  ApprovalsPort,
+  ApprovalVerdict,
+  DecisionInput,
+  DecisionOutcome,
+  GatedCall,
+  HeldCommand,
+  ToolCallReview,
+} from './approvals-port.js';
 export { BUILTIN_TOOLS } from './builtin/index.js';
 export type {
   ConfigEditOutcome,

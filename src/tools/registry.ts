@@ -2,6 +2,7 @@ import type { TSchema } from '@sinclair/typebox';
 import type { ValidateFunction } from 'ajv';
 import { errorText, fail, ok, type Result, SwitchboardError } from '../errors/index.js';
 import { createAjv, dedupeIssues, describeSchemaError } from '../validation/index.js';
+import type { ApprovalVerdict } from './approvals-port.js';
 import { OWNER_ONLY_REFUSAL, type ToolPolicy } from './policy.js';
 import type { Tool, ToolCallOutcome, ToolContext } from './types.js';
 
@@ -96,6 +97,8 @@ export function createToolRegistry(): ToolRegistry {
         );
       }
       try {
+        const verdict = await passGate(tool, parsed.value, context);
+        if (verdict.status !== 'approved') return success(verdict, false);
         const result = await tool.execute(parsed.value as never, context);
         return success(result, tool.boundary === true);
       } catch (error) {
@@ -106,6 +109,14 @@ export function createToolRegistry(): ToolRegistry {
       }
     },
   };
+}
+
+/** The approval gate for a call whose arguments passed the schema; no gate, no wait. */
+async function passGate(tool: Tool, input: object, context: ToolContext): Promise<ApprovalVerdict> {
+  const approvals = context.services.approvals;
+  if (!approvals) return { status: 'approved', by: 'policy' };
+  const review = tool.review ? await tool.review(input as never, context) : { risky: tool.risky === true };
+  return approvals.check({ tool: tool.name, input, review }, context);
 }
 
 /** The arguments as a JSON object; the error says what is wrong with them, for the model. */

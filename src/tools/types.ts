@@ -2,6 +2,7 @@ import type { Static, TSchema } from '@sinclair/typebox';
 import type { ValidateFunction } from 'ajv';
 import type { Logger } from '../logging/index.js';
 import type { SessionDetails, SessionSummary } from '../sessions/index.js';
+import type { ApprovalsPort, ToolCallReview } from './approvals-port.js';
 import type { GatewayControl } from './gateway-control.js';
 import type { SubagentsService } from './subagents/service.js';
 import type { TurnScope } from './turn-scope.js';
@@ -13,11 +14,13 @@ export interface SessionsService {
   details(sessionKey: string): Promise<SessionDetails | undefined>;
 }
 
-/** The services tools may use. Later issues add toolpacks. */
+/** The services tools may use. */
 export interface ToolServices {
   sessions: SessionsService;
   gateway: GatewayControl;
   subagents: SubagentsService;
+  /** The approval gate every call passes; absent, every call runs (tests of one tool alone). */
+  approvals?: ApprovalsPort;
 }
 
 /** A turn as a tool sees it: its description, its run, and the services tools may use. */
@@ -27,6 +30,11 @@ export interface ToolContext extends TurnScope {
   /** Aborted when the run is stopped, times out or the gateway stops. */
   signal: AbortSignal;
   services: ToolServices;
+  /**
+   * Stops the run's time limit until the returned function is called (a call waiting for a human's
+   * approval does not use up the run's time). Absent outside a run.
+   */
+  pauseTimeLimit?(): () => void;
 }
 
 /**
@@ -48,6 +56,13 @@ export interface Tool<Parameters extends TSchema = TSchema> {
   ownerOnly?: boolean;
   /** Only reads state: consecutive read-only calls of one round may run in parallel. */
   readOnly?: boolean;
+  /**
+   * Calls ask for approval by default (`approvals.tools` in config may say otherwise): `shell.exec`,
+   * a toolpack tool its manifest or config marks risky.
+   */
+  risky?: boolean;
+  /** Decides per call instead of `risky` (the `gateway` tool: edits and restarts, not reads) and adds details (a diff). */
+  review?(input: Static<Parameters>, context: ToolContext): Promise<ToolCallReview> | ToolCallReview;
   /** Ends the run after it executes (e.g. `ask_user`); its `post` text is sent to the chat. */
   boundary?: boolean;
   execute(input: Static<Parameters>, context: ToolContext): Promise<unknown> | unknown;

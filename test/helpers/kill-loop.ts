@@ -194,7 +194,7 @@ function occurrences(entries: Entry[], token: string, pick: (entry: Entry) => bo
   const answered = positions.every((index) =>
     entries.slice(index + 1).some((entry) => entry.role === 'assistant'),
   );
-  return { count: positions.length, answered };
+  return { count: positions.length, answered, texts: positions.map((index) => entries[index]?.text ?? '') };
 }
 
 async function check(url: string, acks: Acks, fake: FakeSlack, report: KillLoopReport): Promise<boolean> {
@@ -262,6 +262,8 @@ async function check(url: string, acks: Acks, fake: FakeSlack, report: KillLoopR
   for (const id of acks.schedule) {
     const found = occurrences(main, `JOB ${id}`, (entry) => entry.role !== 'assistant');
     count('schedule', id, found.count);
+    // Which deliveries they were (a replayed message keeps its id; a job fired again has a new one).
+    if (found.count > 1) details.push(...found.texts.map((text) => `  ${text.slice(0, 300)}`));
     if (found.count > 0 && !found.answered) tally.unanswered.schedule += 1;
   }
   Object.assign(report, tally, { details });

@@ -1,7 +1,7 @@
 import type { Config } from '../../config/index.js';
 import type { DeliveryRoute, InboundMessage } from '../../messages/index.js';
 import type { SessionStore } from '../../sessions/index.js';
-import type { GatewayControl, SubagentsService } from '../../tools/index.js';
+import type { ApprovalsPort, GatewayControl, SubagentsService } from '../../tools/index.js';
 import type { SessionQueues } from '../session-queues.js';
 
 /** What a chat command may read and do. */
@@ -24,6 +24,13 @@ export interface CommandContext {
   gateway: GatewayControl;
   /** /subagents lists, kills and steers this session's children through it. */
   subagents: SubagentsService;
+  /** /approve, /deny and /confirm decide through it; /config holds risky edits with it. */
+  approvals: ApprovalsPort;
+  /**
+   * The owner confirmed this command (`/confirm <code>` or its button): it runs without asking
+   * again. Never set for a command as typed.
+   */
+  confirmed?: boolean;
 }
 
 /** A command handled without a model. Its reply is plain text. */

@@ -1,0 +1,64 @@
+import { Type } from '@sinclair/typebox';
+import { Strict, StringEnum, TOOL_PROTECTED_KEYWORD } from './schema-helpers.js';
+
+/** A tool name, `namespace.*` or `*`: the keys of an approval policy. */
+export const TOOL_PATTERN = '^(\\*|[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*(\\.\\*)?)$';
+
+const ApprovalPolicyTable = Type.Record(
+  Type.String(),
+  StringEnum(['ask', 'auto', 'deny'] as const, {
+    description: '`ask`: wait for an approver; `auto`: run; `deny`: refuse (the model reads why).',
+  }),
+  {
+    propertyNames: { pattern: TOOL_PATTERN },
+    default: {},
+    description:
+      'Policy per tool: an exact name, `namespace.*` or `*`; the exact name wins, then the longest pattern. Tools not listed keep their default: `ask` for `gateway` edits and restarts, `shell.exec`, toolpack tools marked risky, and `messages.send` to a route outside the current chat; `auto` for the rest.',
+  },
+);
+
+/** `approvals`: which tool calls wait for a human, who decides and where the request appears. */
+export const ApprovalsSchema = Strict(
+  {
+    tools: ApprovalPolicyTable,
+    approvers: Type.Optional(
+      Type.Array(
+        Type.String({ pattern: '^(webchat|slack|discord):.+$', description: 'An approver sender id.' }),
+        {
+          uniqueItems: true,
+          description:
+            'Sender ids (`slack:U…`, `discord:<id>`, `webchat:<user>`) whose decisions count. Default: `owners`.',
+        },
+      ),
+    ),
+    post: StringEnum(['chat', 'direct', 'both'] as const, {
+      default: 'chat',
+      description:
+        "Where a request appears: the chat whose turn asked (`chat`), each approver's direct messages on the same platform (`direct`), or both. A session no chat reads (a sub-agent's, a main session) posts to the approvers' direct messages.",
+    }),
+    timeoutSeconds: Type.Integer({
+      minimum: 10,
+      maximum: 604800,
+      default: 600,
+      description: 'A request nobody decides in this time is denied.',
+    }),
+  },
+  {
+    default: {},
+    description:
+      'Approvals: tool calls that wait for a human. Requests and decisions are appended to `<stateDir>/approvals-audit.jsonl`.',
+    // The model must not change who approves it or what needs approval.
+    [TOOL_PROTECTED_KEYWORD]: true,
+  },
+);
+
+/** `agents.<id>.approvals`: the agent's own policy, over `approvals.tools`. */
+export const AgentApprovalsSchema = Strict(
+  { tools: ApprovalPolicyTable },
+  {
+    default: {},
+    description:
+      'This agent\'s approval policy per tool, over `approvals.tools` ("always for this tool in this agent" writes `auto` here).',
+    [TOOL_PROTECTED_KEYWORD]: true,
+  },
+);
