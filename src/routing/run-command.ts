@@ -1,5 +1,6 @@
 import type { DispatchResult, InboundMessage } from '../messages/index.js';
 import type { ApprovalsPort } from '../tools/index.js';
+import type { CommandReply } from './commands/index.js';
 import { routeOf } from './intake.js';
 import type { RouterState } from './router.js';
 
@@ -15,8 +16,9 @@ export async function runCommand(
   agentId: string,
   parsed: { name: string; args: string },
 ): Promise<DispatchResult> {
-  const text = await commandReply(state, message, sessionKey, agentId, parsed);
-  const reply = { id: crypto.randomUUID(), text: state.scrub(text) };
+  const answer = await commandReply(state, message, sessionKey, agentId, parsed);
+  const { text, actions } = typeof answer === 'string' ? { text: answer, actions: undefined } : answer;
+  const reply = { id: crypto.randomUUID(), text: state.scrub(text), ...(actions ? { actions } : {}) };
   await state.options.deliver(routeOf(message), reply).catch((error: unknown) => {
     state.options.logger.warn({ err: error, session: sessionKey }, 'command reply delivery failed');
   });
@@ -29,7 +31,7 @@ async function commandReply(
   sessionKey: string,
   agentId: string,
   parsed: { name: string; args: string },
-): Promise<string> {
+): Promise<CommandReply> {
   const { options, commands } = state;
   const isOwner = state.owners.has(message.senderId);
   const command = commands.find((candidate) => candidate.name === parsed.name);

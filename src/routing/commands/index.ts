@@ -8,7 +8,7 @@ import { subagentsCommand } from './subagents.js';
 import type { ChatCommand } from './types.js';
 import { whoamiCommand } from './whoami.js';
 
-export type { ChatCommand, CommandContext } from './types.js';
+export type { ChatCommand, CommandContext, CommandReply } from './types.js';
 
 export const BUILTIN_COMMANDS: readonly ChatCommand[] = [
   helpCommand,

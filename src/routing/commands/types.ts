@@ -1,5 +1,5 @@
 import type { Config } from '../../config/index.js';
-import type { DeliveryRoute, InboundMessage } from '../../messages/index.js';
+import type { DeliveryRoute, InboundMessage, OutboundMessage } from '../../messages/index.js';
 import type { SessionStore } from '../../sessions/index.js';
 import type { ApprovalsPort, GatewayControl, SubagentsService } from '../../tools/index.js';
 import type { SessionQueues } from '../session-queues.js';
@@ -33,11 +33,14 @@ export interface CommandContext {
   confirmed?: boolean;
 }
 
-/** A command handled without a model. Its reply is plain text. */
+/** A command's answer: plain text, or a reply with buttons (a held command's Confirm). */
+export type CommandReply = string | Pick<OutboundMessage, 'text' | 'actions'>;
+
+/** A command handled without a model. */
 export interface ChatCommand {
   name: string;
   /** One line for /help. */
   summary: string;
   ownerOnly?: boolean;
-  run(context: CommandContext): Promise<string> | string;
+  run(context: CommandContext): Promise<CommandReply> | CommandReply;
 }
