@@ -2,11 +2,21 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type WebSocket, WebSocketServer } from 'ws';
+import {
+  buttonsOf,
+  type ClickOptions,
+  createInteractionParts,
+  type FakeButton,
+  type InteractionRecord,
+} from './fake-discord-interactions.js';
+
+export type { ClickOptions, FakeButton, InteractionRecord };
 
 /**
  * A fake Discord for the real discord.js: REST under `/api/v10` and a v10 JSON gateway on
  * the same port (as the shared TESTING-CHANNELS.md describes). The bot's own posts are
- * echoed back as MESSAGE_CREATE, as real Discord does.
+ * echoed back as MESSAGE_CREATE, as real Discord does. Clicks on the bot's buttons come as
+ * INTERACTION_CREATE (`fake-discord-interactions.ts`).
  */
 
 export interface FakeGuild {
@@ -22,6 +32,8 @@ export interface PostedMessage {
   content: string;
   /** `message_reference.message_id`, when the post is a reply. */
   replyTo?: string;
+  /** The post's buttons (its components), when it has any. */
+  buttons?: FakeButton[];
 }
 
 export interface IncomingDiscordMessage {
@@ -41,6 +53,8 @@ export interface IncomingDiscordMessage {
   replyTo?: string;
   /** With `replyTo`: the reply pings the replied-to author (Discord then lists them in `mentions`). */
   replyPing?: boolean;
+  /** The message's components (the bot's posts with buttons). */
+  components?: unknown;
 }
 
 export interface FakeDiscord {
@@ -53,6 +67,15 @@ export interface FakeDiscord {
   unknown: string[];
   /** Sends MESSAGE_CREATE to every identified connection; returns the message id. */
   dispatchMessage(message: IncomingDiscordMessage): string;
+  /**
+   * A user clicks a button of a message (as INTERACTION_CREATE); returns the interaction id.
+   * Throws when the message has no such button now, unless `forged`.
+   */
+  click(options: ClickOptions): string;
+  /** Interaction callbacks, edits of clicked messages and follow-ups, in the order received. */
+  interactions: InteractionRecord[];
+  /** The bot's post with this id (its content and buttons as edited since). */
+  message(id: string): { content: string; buttons: FakeButton[] } | undefined;
   /** Open gateway connections. */
   connections(): number;
   /** The id of the bot's last post (as its MESSAGE_CREATE carried it), if any. */
@@ -155,6 +178,7 @@ export async function createFakeDiscord(options: {
       attachments: [],
       embeds: [],
       pinned: false,
+      ...(message.components === undefined ? {} : { components: message.components }),
       type: referenced === undefined ? 0 : 19,
       ...(referenced === undefined
         ? {}
@@ -187,6 +211,7 @@ export async function createFakeDiscord(options: {
     const body = raw.length > 0 ? (JSON.parse(raw) as Record<string, unknown>) : {};
     const path = (request.url ?? '').replace(/\?.*$/, '').replace(/^\/api\/v10/, '');
     const method = request.method ?? 'GET';
+    if (interactions.handle(method, path, body, response)) return;
     if (request.headers.authorization !== `Bot ${options.token}`)
       return answer(response, 401, { message: '401: Unauthorized', code: 0 });
     if (method === 'GET' && path === '/gateway/bot') {
@@ -232,10 +257,12 @@ export async function createFakeDiscord(options: {
       const reference = body.message_reference as { message_id?: string } | undefined;
       const content = String(body.content ?? '');
       const replyTo = reference?.message_id;
+      const buttons = buttonsOf(body.components);
       posted.push({
         channelId,
         content,
         ...(reference?.message_id === undefined ? {} : { replyTo: reference.message_id }),
+        ...(buttons.length === 0 ? {} : { buttons }),
       });
       const guild = guildOf(channelId);
       const id = dispatchMessage({
@@ -245,6 +272,7 @@ export async function createFakeDiscord(options: {
         authorBot: true,
         content,
         ...(replyTo !== undefined && messages.has(replyTo) ? { replyTo } : {}),
+        ...(body.components === undefined ? {} : { components: body.components }),
       });
       lastPostId = id;
       return answer(response, 200, {
@@ -252,6 +280,7 @@ export async function createFakeDiscord(options: {
         channel_id: channelId,
         author: botUser,
         content,
+        ...(body.components === undefined ? {} : { components: body.components }),
         timestamp: new Date().toISOString(),
         edited_timestamp: null,
         tts: false,
@@ -305,6 +334,24 @@ export async function createFakeDiscord(options: {
     threads: (guild.threads ?? [])
       .filter((thread) => thread.announced !== false)
       .map((thread) => threadObject(guild.id, thread)),
+  });
+
+  const channelOf = (channelId: string, user: Record<string, unknown>): Record<string, unknown> => {
+    const guild = guildOf(channelId);
+    const thread = guild?.threads?.find((entry) => entry.id === channelId);
+    if (guild !== undefined && thread !== undefined) return threadObject(guild.id, thread);
+    if (guild !== undefined) return { id: channelId, type: 0, name: `c${channelId}`, guild_id: guild.id };
+    return { id: channelId, type: 1, recipients: [user] };
+  };
+  const interactions = createInteractionParts({
+    botId,
+    snowflake,
+    messages,
+    channelOf,
+    dispatchAll: (type, data) => {
+      for (const socket of identified) dispatch(socket, type, data);
+    },
+    answer,
   });
 
   const server = createServer((request, response) => {
@@ -362,6 +409,13 @@ export async function createFakeDiscord(options: {
     typing,
     unknown,
     dispatchMessage,
+    click: interactions.click,
+    interactions: interactions.records,
+    message(id) {
+      const stored = messages.get(id);
+      if (stored === undefined) return undefined;
+      return { content: String(stored.content), buttons: buttonsOf(stored.components) };
+    },
     connections: () => gateway.clients.size,
     lastPostId: () => lastPostId,
     rateLimitPosts(count, retryAfterSeconds) {

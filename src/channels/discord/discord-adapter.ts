@@ -4,6 +4,7 @@ import type { Logger } from '../../logging/index.js';
 import type { InboundHandler } from '../../messages/index.js';
 import { type ChannelMemory, createLocalMemory } from '../memory.js';
 import type { ChannelAdapter, ConnectionEvent } from '../types.js';
+import { handleInteraction } from './click.js';
 import { connectClient } from './discord-client.js';
 import { sendReply } from './discord-send.js';
 import { createDiscordGate, type DiscordGate } from './gate.js';
@@ -45,8 +46,9 @@ export interface DiscordState {
  * Discord through discord.js v14, transport only: normalizes `messageCreate` into
  * InboundMessages (threads keep their parent as chat id, DMs the user id), decides who is
  * heard with `shouldHear`, shows typing while a turn runs and posts replies (as a reply to
- * the message that started the turn, split at 2000 characters). Rate limits are waited out
- * by @discordjs/rest.
+ * the message that started the turn, split at 2000 characters, with a reply's actions as buttons).
+ * A click on a button is acknowledged, dispatched and answered in place (`click.ts`). Rate limits
+ * are waited out by @discordjs/rest.
  */
 export function createDiscordAdapter(options: DiscordAdapterOptions): ChannelAdapter {
   const { config, logger } = options;
@@ -66,7 +68,10 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): ChannelAda
     name: 'discord',
     async start(handler) {
       state.onInbound = handler;
-      await connectClient(state, (message) => handleMessage(state, message));
+      await connectClient(state, {
+        message: (message) => handleMessage(state, message),
+        interaction: (interaction) => handleInteraction(state, interaction),
+      });
     },
     watch(listener) {
       state.watcher = listener;

@@ -1,19 +1,23 @@
 import { once } from 'node:events';
-import { Client, Events, GatewayIntentBits, type Message, Partials } from 'discord.js';
+import { Client, Events, GatewayIntentBits, type Interaction, type Message, Partials } from 'discord.js';
 import { SwitchboardError } from '../../errors/index.js';
 import type { ConnectionEvent } from '../types.js';
 import type { DiscordState } from './discord-adapter.js';
 
+/** What the client's events go to; neither may throw synchronously (rejections are logged). */
+export interface ClientListeners {
+  message(message: Message): Promise<void>;
+  /** Every `interactionCreate` (button clicks; no intent is needed for them). */
+  interaction(interaction: Interaction): Promise<void>;
+}
+
 /**
- * Creates the discord.js client, logs in and resolves once it is ready; `onMessage` gets every
- * `messageCreate`. The client is the adapter's (`state.client`) from before the login, so its
+ * Creates the discord.js client, logs in and resolves once it is ready; `listeners` get every
+ * `messageCreate` and `interactionCreate`. The client is the adapter's (`state.client`) from before the login, so its
  * connection events reach the watcher only while it still is: `stop` destroying it is no loss.
  * A failed login destroys the client and rethrows.
  */
-export async function connectClient(
-  state: DiscordState,
-  onMessage: (message: Message) => Promise<void>,
-): Promise<void> {
+export async function connectClient(state: DiscordState, listeners: ClientListeners): Promise<void> {
   const { config, logger } = state;
   const created = new Client({
     intents: [
@@ -28,8 +32,13 @@ export async function connectClient(
   });
   state.client = created;
   created.on(Events.MessageCreate, (message) => {
-    onMessage(message).catch((error: unknown) => {
+    listeners.message(message).catch((error: unknown) => {
       logger.warn({ err: error, messageId: message.id }, 'discord message could not be read');
+    });
+  });
+  created.on(Events.InteractionCreate, (interaction) => {
+    listeners.interaction(interaction).catch((error: unknown) => {
+      logger.warn({ err: error, interactionId: interaction.id }, 'discord interaction could not be read');
     });
   });
   created.on(Events.Error, (error) => logger.error({ err: error }, 'discord client error'));

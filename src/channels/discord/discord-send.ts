@@ -2,6 +2,7 @@ import { type Client, Routes } from 'discord.js';
 import { SwitchboardError } from '../../errors/index.js';
 import type { DeliveryRoute, OutboundMessage } from '../../messages/index.js';
 import { splitMessage } from '../split-message.js';
+import { renderButtons } from './components.js';
 import type { DiscordState } from './discord-adapter.js';
 import { routeKey } from './inbound.js';
 
@@ -10,7 +11,8 @@ const MESSAGE_LIMIT = 2000;
 
 /**
  * Posts `message` on `route`, split at 2000 characters, the first part as a reply to the route's
- * last heard message; stops the route's typing first. Logs and rethrows a failure.
+ * last heard message and the last part with the message's `actions` as buttons (`components.ts`);
+ * stops the route's typing first. Logs and rethrows a failure.
  */
 export async function sendReply(
   state: DiscordState,
@@ -26,14 +28,23 @@ export async function sendReply(
     const target = await targetOf(state, active, route);
     if (route.chatType === 'channel' && route.threadId !== undefined)
       await state.gate.joinThread(route.threadId);
-    for (const [index, content] of splitMessage(message.text, MESSAGE_LIMIT).entries()) {
+    const buttons = renderButtons(message.actions);
+    if (buttons.dropped.length > 0)
+      state.logger.warn(
+        { route: key, replyId: message.id, dropped: buttons.dropped.map((action) => action.label) },
+        'discord cannot show some buttons of a reply (empty, repeated or over 100-character values, or over 25)',
+      );
+    const parts = splitMessage(message.text, MESSAGE_LIMIT);
+    for (const [index, content] of parts.entries()) {
       const reference =
         index === 0 && replyTo !== undefined
           ? { message_reference: { message_id: replyTo, fail_if_not_exists: false } }
           : {};
+      const components =
+        index === parts.length - 1 && buttons.rows.length > 0 ? { components: buttons.rows } : {};
       // Only users may be pinged by a reply; never @everyone or roles from model text.
       await active.rest.post(Routes.channelMessages(target), {
-        body: { content, allowed_mentions: { parse: ['users'] }, ...reference },
+        body: { content, allowed_mentions: { parse: ['users'] }, ...reference, ...components },
       });
     }
   } catch (error) {
