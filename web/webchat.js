@@ -1,6 +1,7 @@
 // The web chat page. Authentication is the HttpOnly cookie set when the page was opened
 // with ?token=; replies arrive on the event stream (streamed parts first) and, as a fallback,
-// in the answer to the POST.
+// in the answer to the POST. A reply may carry buttons (an approval's Approve and Deny): a click
+// POSTs the button's value to /api/webchat/action and the answer's text replaces the buttons.
 // biome-ignore lint/suspicious/noRedundantUseStrict: the page inlines this file as a classic <script>, not a module.
 'use strict';
 
@@ -11,6 +12,8 @@ const userInput = document.getElementById('user');
 const threadInput = document.getElementById('thread');
 const connection = document.getElementById('connection');
 const shown = new Map();
+// Reply id → the answer to its click: its buttons are not shown again (a repeated event, the POST answer).
+const decided = new Map();
 const SIGN_IN_HINT = 'Open the web chat URL with ?token= that the gateway log shows';
 let stream;
 let pending = 0;
@@ -33,15 +36,106 @@ function add(kind, text, meta) {
   return element;
 }
 
-function showReply(id, text, done) {
+// A reply's bubble: its text in `.text`, then (for a request) its buttons or the decision.
+function bubbleOf(id) {
   let element = shown.get(id);
   if (!element) {
     element = add('agent', '');
+    const text = document.createElement('span');
+    text.className = 'text';
+    element.append(text);
     shown.set(id, element);
   }
-  element.textContent = text;
+  return element;
+}
+
+function textOf(id) {
+  const element = shown.get(id);
+  return element ? element.querySelector('.text').textContent : '';
+}
+
+function showReply(id, text, done, actions) {
+  const element = bubbleOf(id);
+  element.querySelector('.text').textContent = text;
   element.classList.toggle('streaming', !done);
+  if (actions && actions.length > 0 && !decided.has(id) && !element.querySelector('.actions')) {
+    showActions(element, id, actions);
+  }
+  if (decided.has(id)) showDecision(id, decided.get(id));
   log.scrollTop = log.scrollHeight;
+}
+
+// Buttons under a reply; a click POSTs the button's value, and the answer replaces the buttons.
+function showActions(element, id, actions) {
+  const group = document.createElement('div');
+  group.className = 'actions';
+  group.setAttribute('role', 'group');
+  const context = { id, user: currentUser(), thread: currentThread() };
+  for (const action of actions) {
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.className = `action ${action.style === 'danger' ? 'danger' : 'primary'}`;
+    button.textContent = action.label;
+    button.addEventListener('click', () => choose(group, context, action.value));
+    group.append(button);
+  }
+  element.append(group);
+}
+
+async function choose(group, context, value) {
+  const buttons = [...group.querySelectorAll('button')];
+  for (const button of buttons) button.disabled = true;
+  group.setAttribute('aria-busy', 'true');
+  const body = { action: value, user: context.user, reply: context.id };
+  if (context.thread) body.thread = context.thread;
+  let problem;
+  try {
+    const response = await fetch('/api/webchat/action', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    const answer = await response.json().catch(() => ({}));
+    if (response.status === 401) {
+      notSignedIn();
+      problem = `Not signed in, so the click was not sent. ${SIGN_IN_HINT}.`;
+    } else if (!response.ok) problem = answer.message || `HTTP ${response.status}`;
+    else if (!answer.text) problem = 'The gateway did not answer the click.';
+    else showDecision(context.id, answer.text);
+  } catch (error) {
+    problem = `Could not send the click: ${error.message}`;
+  }
+  group.setAttribute('aria-busy', 'false');
+  if (problem === undefined) return;
+  // The buttons stay, usable again, with what went wrong under them.
+  for (const button of buttons) button.disabled = false;
+  let note = group.querySelector('.note');
+  if (!note) {
+    note = document.createElement('div');
+    note.className = 'note';
+    note.setAttribute('role', 'alert');
+    group.append(note);
+  }
+  note.textContent = problem;
+}
+
+// The answer to a click (from its POST, or from the stream when another page clicked) replaces the buttons.
+function showDecision(id, text) {
+  decided.set(id, text);
+  const element = shown.get(id);
+  if (!element) return;
+  element.querySelector('.actions')?.remove();
+  let decision = element.querySelector('.decision');
+  if (!decision) {
+    decision = document.createElement('div');
+    decision.className = 'decision';
+    element.append(decision);
+  }
+  decision.textContent = text;
+}
+
+function currentUser() {
+  return userInput.value.trim() || 'local';
 }
 
 function currentThread() {
@@ -51,10 +145,11 @@ function currentThread() {
 function onEvent(type, data) {
   if ((data.thread || undefined) !== currentThread()) return;
   if (type === 'reply.delta') {
-    const element = shown.get(data.id);
-    showReply(data.id, (element ? element.textContent : '') + data.delta, false);
+    showReply(data.id, textOf(data.id) + data.delta, false);
   } else if (type === 'reply') {
-    showReply(data.id, data.text, true);
+    showReply(data.id, data.text, true, data.actions);
+  } else if (type === 'reply.decided') {
+    showDecision(data.id, data.text);
   }
 }
 
@@ -76,7 +171,7 @@ function setPending(change) {
 async function listen() {
   const controller = new AbortController();
   stream = controller;
-  const user = userInput.value.trim() || 'local';
+  const user = currentUser();
   if (!userInput.checkValidity()) {
     // The server would refuse the name (400) and the page would retry forever.
     setConnection('invalid user name: letters, digits, _ . - (up to 64)', true);
@@ -135,7 +230,7 @@ form.addEventListener('submit', async (event) => {
   if (!text) return;
   textInput.value = '';
   add('user', text);
-  const body = { text, user: userInput.value.trim() || 'local' };
+  const body = { text, user: currentUser() };
   const thread = currentThread();
   if (thread) body.thread = thread;
   setPending(1);
@@ -157,7 +252,7 @@ form.addEventListener('submit', async (event) => {
     }
     // The thread view may have changed while the turn ran: its replies belong to the old one.
     if (thread !== currentThread()) return;
-    for (const reply of answer.replies || []) showReply(reply.id, reply.text, true);
+    for (const reply of answer.replies || []) showReply(reply.id, reply.text, true, reply.actions);
   } catch (error) {
     add('error', `Could not send: ${error.message}`);
   } finally {
@@ -175,6 +270,7 @@ userInput.addEventListener('change', reconnect);
 threadInput.addEventListener('change', () => {
   log.replaceChildren();
   shown.clear();
+  decided.clear();
 });
 
 listen();

@@ -86,6 +86,7 @@ async function serve(overrides: Partial<HttpServerOptions> = {}) {
         replies: [{ id: 'r1', text: `echo ${input.text}`, notice: false }],
       };
     },
+    receiveClick: async (input) => ({ sessionKey: `agent:main:webchat:direct:${input.user}`, replies: [] }),
     subscribe: () => () => {},
   };
   server = await createHttpServer({

@@ -14,15 +14,23 @@ const route = (user: string, thread?: string) => ({
   ...(thread === undefined ? {} : { threadId: thread }),
 });
 
+/** Answers a click as the router does (one reply at once, never a turn); a message gets no reply. */
 async function started() {
   const webchat = createWebchatAdapter({ logger });
   const heard: InboundMessage[] = [];
   await webchat.start(async (message) => {
     heard.push(message);
-    return { sessionKey: `agent:main:webchat:direct:${message.chatId}`, replies: [] };
+    const replies =
+      message.action === undefined ? [] : [{ id: 'answer', text: `Approved by ${message.senderId}` }];
+    return { sessionKey: `agent:main:webchat:direct:${message.chatId}`, replies };
   });
   return { webchat, heard };
 }
+
+const BUTTONS = [
+  { label: 'Approve', value: 'approval:a1:approve', style: 'primary' as const },
+  { label: 'Deny', value: 'approval:a1:deny', style: 'danger' as const },
+];
 
 describe('the web chat adapter', () => {
   it('refuses messages before start with GATEWAY_STATE (the HTTP layer answers 503)', async () => {
@@ -92,5 +100,70 @@ describe('the web chat adapter', () => {
     await expect(webchat.receive({ text: 'late', user: 'ann' })).rejects.toMatchObject({
       code: 'GATEWAY_STATE',
     });
+  });
+
+  it('streams a reply with its buttons, and holds one for a user with no page open', async () => {
+    const { webchat } = await started();
+    const ann: WebchatEvent[] = [];
+    webchat.subscribe('ann', (event) => ann.push(event));
+    await webchat.send(route('ann', 't1'), { id: 'q1', text: 'Run shell.exec?', actions: BUTTONS });
+    expect(ann).toEqual([
+      { type: 'reply', id: 'q1', text: 'Run shell.exec?', thread: 't1', actions: BUTTONS },
+    ]);
+
+    // A request posted to a user whose page is closed waits for the page, like a notice.
+    await webchat.send(route('bob'), { id: 'q2', text: 'Run shell.exec?', actions: BUTTONS });
+    await webchat.send(route('bob'), { id: 'plain', text: 'not kept' });
+    const bob: WebchatEvent[] = [];
+    webchat.subscribe('bob', (event) => bob.push(event));
+    expect(bob).toEqual([{ type: 'reply', id: 'q2', text: 'Run shell.exec?', actions: BUTTONS }]);
+  });
+
+  it("dispatches a click as an action of the user's direct chat and shows the answer on the user's pages", async () => {
+    const { webchat, heard } = await started();
+    const ann: WebchatEvent[] = [];
+    const bob: WebchatEvent[] = [];
+    webchat.subscribe('ann', (event) => ann.push(event));
+    webchat.subscribe('bob', (event) => bob.push(event));
+    const result = await webchat.receiveClick({
+      action: 'approval:a1:approve',
+      user: 'ann',
+      thread: 't1',
+      reply: 'q1',
+    });
+    expect(result.replies.map((reply) => reply.text)).toEqual(['Approved by webchat:ann']);
+    expect(heard).toEqual([
+      {
+        channel: 'webchat',
+        chatType: 'direct',
+        chatId: 'ann',
+        threadId: 't1',
+        senderId: 'webchat:ann',
+        text: '',
+        action: 'approval:a1:approve',
+        messageId: expect.any(String),
+      },
+    ]);
+    expect(ann).toEqual([{ type: 'reply.decided', id: 'q1', text: 'Approved by webchat:ann', thread: 't1' }]);
+    expect(bob).toEqual([]);
+
+    // Without the clicked reply's id there is nothing to update: the answer goes to the caller only.
+    await webchat.receiveClick({ action: 'approval:a1:deny', user: 'ann' });
+    expect(ann).toHaveLength(1);
+    expect(heard[1]).toMatchObject({ chatId: 'ann', action: 'approval:a1:deny', text: '' });
+    expect(heard[1]).not.toHaveProperty('threadId');
+  });
+
+  it('refuses clicks before start and after stop with GATEWAY_STATE', async () => {
+    const webchat = createWebchatAdapter({ logger });
+    await expect(webchat.receiveClick({ action: 'x', user: 'ann' })).rejects.toMatchObject({
+      code: 'GATEWAY_STATE',
+    });
+    const { webchat: stopped, heard } = await started();
+    await stopped.stop();
+    await expect(stopped.receiveClick({ action: 'x', user: 'ann' })).rejects.toMatchObject({
+      code: 'GATEWAY_STATE',
+    });
+    expect(heard).toEqual([]);
   });
 });

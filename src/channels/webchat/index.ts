@@ -2,5 +2,5 @@ export {
   createWebchatAdapter,
   type WebchatAdapter,
   type WebchatEvent,
-  type WebchatInput,
 } from './webchat-adapter.js';
+export type { WebchatClick, WebchatInput } from './webchat-inbound.js';

@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { DispatchResult } from '../../messages/index.js';
+import type { DispatchResult, ReplyAction } from '../../messages/index.js';
 import { registerPageRoute } from './page.js';
 
 const NAME = '^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$';
@@ -13,6 +13,28 @@ const MessageBody = Type.Object(
       Type.String({ pattern: NAME, description: 'User name; the sender is `webchat:<user>`.' }),
     ),
     thread: Type.Optional(Type.String({ pattern: NAME, description: 'Thread id within the user’s chat.' })),
+  },
+  { additionalProperties: false },
+);
+
+const ActionBody = Type.Object(
+  {
+    // 100: the most a button value may hold (Discord's custom_id limit, `ReplyAction.value`).
+    action: Type.String({
+      minLength: 1,
+      maxLength: 100,
+      description: 'The clicked button’s value, unchanged.',
+    }),
+    user: Type.Optional(
+      Type.String({ pattern: NAME, description: 'User name; the sender is `webchat:<user>`.' }),
+    ),
+    thread: Type.Optional(Type.String({ pattern: NAME, description: 'Thread of the clicked reply.' })),
+    reply: Type.Optional(
+      Type.String({
+        pattern: '^[A-Za-z0-9_.:-]{1,100}$',
+        description: 'Id of the clicked reply: its buttons are replaced on the user’s other pages.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -34,6 +56,13 @@ export interface WebchatStreamEvent {
 export interface WebchatPort {
   /** Takes a message from the API; resolves when its turn has ended. */
   receive(input: { text: string; user: string; thread?: string | undefined }): Promise<DispatchResult>;
+  /** Takes a button click from the API; resolves with the router's answer to it. */
+  receiveClick(input: {
+    action: string;
+    user: string;
+    thread?: string | undefined;
+    reply?: string | undefined;
+  }): Promise<DispatchResult>;
   /** Streams what is sent to `user`'s chats until the returned function is called. */
   subscribe(user: string, listener: (event: WebchatStreamEvent) => void): () => void;
 }
@@ -44,7 +73,7 @@ export interface WebchatRoutesOptions {
   page: string;
 }
 
-/** The web chat: its page, the message API and the reply event stream (server-sent events). */
+/** The web chat: its page, the message and click API and the reply event stream (server-sent events). */
 export function registerWebchatRoutes(app: FastifyInstance, options: WebchatRoutesOptions): void {
   const { webchat } = options;
 
@@ -56,10 +85,29 @@ export function registerWebchatRoutes(app: FastifyInstance, options: WebchatRout
     async (request) => {
       const { text, user = 'local', thread } = request.body;
       const result = await webchat.receive({ text, user, thread });
-      return { sessionKey: result.sessionKey, replies: result.replies.map(({ id, text }) => ({ id, text })) };
+      return { sessionKey: result.sessionKey, replies: result.replies.map(replyOf) };
     },
   );
 
+  // A click: answered at once by the router (never a turn); `text` replaces the clicked buttons.
+  app.post<{ Body: Static<typeof ActionBody> }>(
+    '/api/webchat/action',
+    { schema: { body: ActionBody } },
+    async (request) => {
+      const { action, user = 'local', thread, reply } = request.body;
+      const result = await webchat.receiveClick({ action, user, thread, reply });
+      return { text: result.replies[0]?.text ?? '' };
+    },
+  );
+
+  registerEventsRoute(app, webchat);
+}
+
+function replyOf({ id, text, actions }: { id: string; text: string; actions?: ReplyAction[] | undefined }) {
+  return { id, text, ...(actions?.length ? { actions } : {}) };
+}
+
+function registerEventsRoute(app: FastifyInstance, webchat: WebchatPort): void {
   app.get<{ Querystring: Static<typeof EventsQuery> }>(
     '/api/webchat/events',
     { schema: { querystring: EventsQuery } },

@@ -1,0 +1,145 @@
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createWebchatAdapter, type WebchatAdapter } from '../../src/channels/index.js';
+import { createHttpServer } from '../../src/http/index.js';
+import { createLogger } from '../../src/logging/index.js';
+import type { InboundMessage, ReplyAction } from '../../src/messages/index.js';
+import { type Browser, closeBrowser, launchBrowser } from '../helpers/browser.js';
+
+/**
+ * The web chat page's buttons in Chromium, against the real HTTP server and web chat adapter; the
+ * adapter's handler stands in for the router and answers each click at once, as the router does.
+ * (test/e2e/webchat-approval.test.ts runs the same page against the whole gateway.)
+ */
+
+const WAIT = { timeout: 10_000, interval: 50 };
+const TOKEN = 'page-token-0123456789';
+const SHOTS = process.env.SWITCHBOARD_SCREENSHOTS;
+const BUTTONS: ReplyAction[] = [
+  { label: 'Approve', value: 'approval:a1:approve', style: 'primary' },
+  { label: 'Deny', value: 'approval:a1:deny', style: 'danger' },
+];
+const { logger } = createLogger({ level: 'silent', destination: { write: () => undefined } });
+const route = { channel: 'webchat' as const, chatType: 'direct' as const, chatId: 'local' };
+
+describe('web chat buttons in Chromium', () => {
+  let browser: Browser;
+  let server: Awaited<ReturnType<typeof createHttpServer>>;
+  let webchat: WebchatAdapter;
+  let url: string;
+  const heard: InboundMessage[] = [];
+  let pageErrors: string[] = [];
+  let page: Page;
+
+  beforeAll(async () => {
+    webchat = createWebchatAdapter({ logger });
+    await webchat.start(async (message) => {
+      heard.push(message);
+      const sessionKey = 'agent:main:webchat:direct:local';
+      if (message.action === 'broken') throw new Error('the router crashed');
+      const verb = message.action?.endsWith(':deny') ? 'Denied' : 'Approved';
+      return {
+        sessionKey,
+        replies: [{ id: `answer-${heard.length}`, text: `${verb} by ${message.senderId}` }],
+      };
+    });
+    server = await createHttpServer({
+      host: '127.0.0.1',
+      port: 0,
+      token: TOKEN,
+      logger,
+      sessions: { list: async () => ({ sessions: [] }), transcript: async () => undefined } as never,
+      toolpacks: { report: () => ({ toolpacks: [], builtins: [], problems: [], schedulerHooks: [] }) },
+      webchat,
+    });
+    url = await server.listen();
+    browser = await launchBrowser();
+  });
+
+  afterAll(async () => {
+    await closeBrowser(browser);
+    await webchat?.stop();
+    await server?.close();
+  });
+
+  beforeEach(async () => {
+    heard.length = 0;
+    pageErrors = [];
+    page = await open();
+  });
+
+  afterEach(async () => {
+    for (const open of browser?.context.pages() ?? []) await open.close();
+  });
+
+  async function open(): Promise<Page> {
+    const opened = await browser.context.newPage();
+    opened.on('pageerror', (error) => pageErrors.push(error.message));
+    await opened.goto(`${url}/?token=${TOKEN}`);
+    await expect
+      .poll(() => opened.locator('#connection').textContent(), WAIT)
+      .toBe('connected as webchat:local');
+    return opened;
+  }
+
+  const bubble = (on: Page, id: number) => on.locator('#log .message.agent').nth(id);
+
+  it('shows the buttons under the reply; a click posts the value and its answer replaces them', async () => {
+    await webchat.send(route, { id: 'q1', text: 'Run shell.exec { "command": "ls" }?', actions: BUTTONS });
+    const request = bubble(page, 0);
+    await expect.poll(() => request.locator('button').allTextContents(), WAIT).toEqual(['Approve', 'Deny']);
+    expect(await request.locator('.text').textContent()).toBe('Run shell.exec { "command": "ls" }?');
+    expect(await request.getByRole('button', { name: 'Deny' }).getAttribute('class')).toContain('danger');
+    if (SHOTS) await page.screenshot({ path: path.join(SHOTS, 'webchat-page-request.png') });
+
+    await request.getByRole('button', { name: 'Approve' }).click();
+    await expect
+      .poll(() => request.locator('.decision').textContent(), WAIT)
+      .toBe('Approved by webchat:local');
+    expect(await request.locator('button').count()).toBe(0);
+    expect(heard).toEqual([
+      expect.objectContaining({
+        senderId: 'webchat:local',
+        chatId: 'local',
+        text: '',
+        action: 'approval:a1:approve',
+      }),
+    ]);
+    if (SHOTS) await page.screenshot({ path: path.join(SHOTS, 'webchat-page-decided.png') });
+    expect(pageErrors).toEqual([]);
+  });
+
+  it("replaces the buttons on the user's other page too, and never shows them again", async () => {
+    const other = await open();
+    await webchat.send(route, { id: 'q2', text: 'Run it?', actions: BUTTONS });
+    await expect.poll(() => bubble(other, 0).locator('button').count(), WAIT).toBe(2);
+    await expect.poll(() => bubble(page, 0).locator('button').count(), WAIT).toBe(2);
+
+    await bubble(page, 0).getByRole('button', { name: 'Deny' }).click();
+    await expect
+      .poll(() => bubble(other, 0).locator('.decision').textContent(), WAIT)
+      .toBe('Denied by webchat:local');
+    expect(await bubble(other, 0).locator('button').count()).toBe(0);
+    // The same reply arriving again (a repeated event) keeps its decision, not its buttons.
+    await webchat.send(route, { id: 'q2', text: 'Run it?', actions: BUTTONS });
+    await webchat.send(route, { id: 'after', text: 'next' });
+    await expect.poll(() => other.locator('#log .message.agent').count(), WAIT).toBe(2);
+    expect(await bubble(other, 0).locator('button').count()).toBe(0);
+    expect(await bubble(other, 0).locator('.decision').textContent()).toBe('Denied by webchat:local');
+    expect(heard).toHaveLength(1);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('keeps the buttons, usable, with the error under them when the click fails', async () => {
+    await webchat.send(route, { id: 'q3', text: 'Run it?', actions: [{ label: 'Try', value: 'broken' }] });
+    const request = bubble(page, 0);
+    await request.getByRole('button', { name: 'Try' }).click();
+    await expect
+      .poll(() => request.getByRole('alert').textContent(), WAIT)
+      .toBe('internal error; see the gateway log');
+    expect(await request.getByRole('button', { name: 'Try' }).isEnabled()).toBe(true);
+    expect(await request.locator('.decision').count()).toBe(0);
+    expect(pageErrors).toEqual([]);
+  });
+});
