@@ -8,6 +8,15 @@ export interface FakeSlackCall {
   args: Record<string, string>;
 }
 
+/** A message the bot posted (and maybe updated), as Slack keeps it: blocks get a `block_id`. */
+export interface FakeSlackMessage {
+  channel: string;
+  ts: string;
+  text: string;
+  threadTs?: string;
+  blocks: Record<string, unknown>[];
+}
+
 export interface FakeSlackOptions {
   botUserId?: string;
   botId?: string;
@@ -40,6 +49,13 @@ export interface FakeSlack {
     match?: (call: FakeSlackCall) => boolean,
     timeoutMs?: number,
   ): Promise<FakeSlackCall>;
+  /** The bot's posts by `ts`, as `chat.update` left them. */
+  messages: Map<string, FakeSlackMessage>;
+  /**
+   * Sends an `interactive` envelope (a `block_actions` payload, see fake-slack-actions.ts) over
+   * Socket Mode, as Slack does for a click; resolves when the client acks it.
+   */
+  interact(payload: Record<string, unknown>): Promise<void>;
   /** Sends an `events_api` envelope over Socket Mode; resolves when the client acks it. */
   deliver(
     event: Record<string, unknown>,
@@ -94,6 +110,8 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   const rateLimits = new Map<string, { count: number; retryAfterSeconds: number }>();
   const failures = new Map<string, string>();
   const holds = new Map<string, Promise<void>>();
+
+  const messages = new Map<string, FakeSlackMessage>();
 
   const server: Server = createServer(async (request, response) => {
     const method = (request.url ?? '').replace(/^\/api\//, '').split('?')[0] ?? '';
@@ -183,14 +201,45 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
             .deliver({ ...echo, ...(args.thread_ts && { thread_ts: args.thread_ts }) })
             .catch(() => {});
         }
+        messages.set(ts, {
+          channel,
+          ts,
+          text: args.text ?? '',
+          ...(args.thread_ts && { threadTs: args.thread_ts }),
+          blocks: withBlockIds(args.blocks),
+        });
         return { ok: true, channel, ts, message: { text: args.text, ts } };
       }
+      case 'chat.update': {
+        const kept = messages.get(args.ts ?? '');
+        if (kept === undefined || kept.channel !== args.channel)
+          return { ok: false, error: 'message_not_found' };
+        Object.assign(kept, { text: args.text ?? '', blocks: withBlockIds(args.blocks) });
+        return { ok: true, channel: kept.channel, ts: kept.ts, text: kept.text };
+      }
+      case 'chat.postEphemeral':
+        return { ok: true, message_ts: nextTs() };
       case 'reactions.add':
       case 'reactions.remove':
         return { ok: true };
       default:
         return { ok: false, error: 'unknown_method' };
     }
+  }
+
+  /** Sends a Socket Mode envelope; resolves when the client acks it (by its envelope id). */
+  function sendEnvelope(envelope: Record<string, unknown>): Promise<void> {
+    const socket = [...sockets][0];
+    if (!socket) return Promise.reject(new Error('fake slack: no Socket Mode connection'));
+    const envelopeId = `env-${++envelopes}`;
+    return new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`fake slack: ${envelopeId} not acked`)), 5_000);
+      pendingAcks.set(envelopeId, () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      socket.send(JSON.stringify({ ...envelope, envelope_id: envelopeId }));
+    });
   }
 
   const fake: FakeSlack = {
@@ -217,34 +266,23 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
         if (!check()) waiters.add(check);
       });
     },
+    messages,
+    interact: (payload) => sendEnvelope({ type: 'interactive', payload, accepts_response_payload: false }),
     deliver(event, deliverOptions = {}) {
-      const socket = [...sockets][0];
-      if (!socket) return Promise.reject(new Error('fake slack: no Socket Mode connection'));
-      const envelopeId = `env-${++envelopes}`;
       const payload = {
         type: 'event_callback',
         team_id: teamId,
         api_app_id: 'A1',
-        event_id: deliverOptions.eventId ?? `Ev${envelopes}`,
+        event_id: deliverOptions.eventId ?? `Ev${envelopes + 1}`,
         event_time: clock,
         event: { team: teamId, ...event },
       };
-      return new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`fake slack: ${envelopeId} not acked`)), 5_000);
-        pendingAcks.set(envelopeId, () => {
-          clearTimeout(timer);
-          resolve();
-        });
-        socket.send(
-          JSON.stringify({
-            type: 'events_api',
-            envelope_id: envelopeId,
-            payload,
-            accepts_response_payload: false,
-            retry_attempt: deliverOptions.retryAttempt ?? 0,
-            retry_reason: deliverOptions.retryAttempt ? 'timeout' : '',
-          }),
-        );
+      return sendEnvelope({
+        type: 'events_api',
+        payload,
+        accepts_response_payload: false,
+        retry_attempt: deliverOptions.retryAttempt ?? 0,
+        retry_reason: deliverOptions.retryAttempt ? 'timeout' : '',
       });
     },
     disconnect(how) {
@@ -298,6 +336,13 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     },
   };
   return fake;
+}
+
+/** A `blocks` argument (JSON, as the Web API client sends it) with Slack's `block_id`s added. */
+function withBlockIds(blocks: string | undefined): Record<string, unknown>[] {
+  if (blocks === undefined || blocks === '') return [];
+  const parsed = JSON.parse(blocks) as Record<string, unknown>[];
+  return parsed.map((block, index) => ({ block_id: `b${index}`, ...block }));
 }
 
 /** Web API arguments: form-encoded (what @slack/web-api sends) or JSON. */

@@ -7,6 +7,7 @@ import type { ChannelAdapter } from '../types.js';
 import { type BoltApp, createBoltApp, type WebClientOptions } from './bolt-app.js';
 import { isRefusedTokenError } from './check-credentials.js';
 import { createSlackGate, type SlackGate } from './gate.js';
+import { listenForClicks } from './slack-actions.js';
 import { listenForEvents } from './slack-receive.js';
 import { postReply } from './slack-send.js';
 import type { SlackConfig } from './types.js';
@@ -74,6 +75,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     connected: false,
   };
   listenForEvents(state);
+  listenForClicks(state);
   return {
     name: 'slack',
     get botUserId() {

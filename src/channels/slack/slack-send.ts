@@ -1,6 +1,7 @@
 import { SwitchboardError } from '../../errors/index.js';
 import type { DeliveryRoute, OutboundMessage } from '../../messages/index.js';
 import { splitMessage } from '../split-message.js';
+import { escapeMrkdwn, replyBlocks } from './blocks.js';
 import type { SlackState } from './slack-adapter.js';
 
 /** Slack's limit for `chat.postMessage` text is 40,000; 4,000 keeps a part readable. */
@@ -9,7 +10,8 @@ export const SLACK_TEXT_LIMIT = 4000;
 /**
  * Posts `message` on `route` in parts of at most SLACK_TEXT_LIMIT: in the route's thread, or in
  * the channel itself for a route without one (a named route); a direct route in the user's DM
- * channel. Logs and rethrows a failure.
+ * channel. A message with `actions` has its buttons under its last part (Block Kit: the text as
+ * sections, then an actions block; `text` stays as the fallback). Logs and rethrows a failure.
  */
 export async function postReply(
   state: SlackState,
@@ -21,10 +23,15 @@ export async function postReply(
     const chatId = route.chatType === 'direct' ? await directChannel(state, route.chatId) : route.chatId;
     // Channel routes carry their thread (see `deliver`); one without (a named route) posts in the channel.
     const threadTs = route.threadId;
-    for (const text of splitMessage(message.text, SLACK_TEXT_LIMIT)) {
+    const parts = splitMessage(message.text, SLACK_TEXT_LIMIT);
+    const actions = message.actions ?? [];
+    // Buttons need a message to sit under, even when the text is empty.
+    if (actions.length > 0 && parts.length === 0) parts.push('…');
+    for (const [index, text] of parts.entries()) {
+      const withButtons = actions.length > 0 && index === parts.length - 1;
       await state.client.chat.postMessage({
         channel: chatId,
-        text,
+        ...(withButtons ? { text: escapeMrkdwn(text), blocks: replyBlocks(text, actions) } : { text }),
         ...(threadTs === undefined ? {} : { thread_ts: threadTs }),
       });
     }
