@@ -80,6 +80,8 @@ export interface FakeDiscord {
   connections(): number;
   /** The id of the bot's last post (as its MESSAGE_CREATE carried it), if any. */
   lastPostId(): string | undefined;
+  /** The message id of one of `posted`. */
+  idOf(post: PostedMessage): string | undefined;
   /** Answers the next `count` message posts with 429 and `Retry-After` (seconds). */
   rateLimitPosts(count: number, retryAfterSeconds: number): void;
   /** 429 answers given so far. */
@@ -111,6 +113,7 @@ export async function createFakeDiscord(options: {
   const botId = snowflake();
   const botUser = { id: botId, username: 'switchboard', discriminator: '0', avatar: null, bot: true };
   const posted: PostedMessage[] = [];
+  const postIds = new WeakMap<PostedMessage, string>();
   const typing: string[] = [];
   const unknown: string[] = [];
   const identified = new Set<WebSocket>();
@@ -258,12 +261,13 @@ export async function createFakeDiscord(options: {
       const content = String(body.content ?? '');
       const replyTo = reference?.message_id;
       const buttons = buttonsOf(body.components);
-      posted.push({
+      const post: PostedMessage = {
         channelId,
         content,
         ...(reference?.message_id === undefined ? {} : { replyTo: reference.message_id }),
         ...(buttons.length === 0 ? {} : { buttons }),
-      });
+      };
+      posted.push(post);
       const guild = guildOf(channelId);
       const id = dispatchMessage({
         channelId,
@@ -275,6 +279,7 @@ export async function createFakeDiscord(options: {
         ...(body.components === undefined ? {} : { components: body.components }),
       });
       lastPostId = id;
+      postIds.set(post, id);
       return answer(response, 200, {
         id,
         channel_id: channelId,
@@ -418,6 +423,7 @@ export async function createFakeDiscord(options: {
     },
     connections: () => gateway.clients.size,
     lastPostId: () => lastPostId,
+    idOf: (post) => postIds.get(post),
     rateLimitPosts(count, retryAfterSeconds) {
       pendingRateLimits = count;
       retryAfter = retryAfterSeconds;
