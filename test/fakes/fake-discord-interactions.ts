@@ -22,11 +22,14 @@ export interface ClickOptions {
   forged?: boolean;
   /** Replays an earlier interaction (same id and token), as a resumed gateway may. */
   replayOf?: string;
+  /** Discord's ComponentType of what was used: 2 a button (the default), 3 a string select menu. */
+  componentType?: number;
 }
 
 /** What discord.js did with an interaction, in the order the fake received it. */
 export type InteractionRecord =
-  | { kind: 'callback'; interactionId: string; type: number }
+  /** `content` and `ephemeral` for a callback that answers with a message (type 4). */
+  | { kind: 'callback'; interactionId: string; type: number; content?: string; ephemeral?: boolean }
   /** A second acknowledgement of one interaction, refused (400, code 40060). */
   | { kind: 'refused'; interactionId: string }
   | { kind: 'edit'; interactionId: string; messageId: string; content: string; buttons: FakeButton[] }
@@ -81,7 +84,7 @@ export function createInteractionParts(options: {
     const message = messages.get(click.messageId);
     if (message === undefined) throw new Error(`fake discord: no message ${click.messageId} to click`);
     const offered = buttonsOf(message.components).some((button) => button.customId === click.customId);
-    if (!offered && click.forged !== true)
+    if (!offered && click.forged !== true && (click.componentType ?? 2) === 2)
       throw new Error(`fake discord: message ${click.messageId} has no button ${click.customId} now`);
     const id = options.snowflake();
     const token = `interaction-token-${id}`;
@@ -102,7 +105,15 @@ export function createInteractionParts(options: {
         answer(response, 400, { message: 'Interaction has already been acknowledged.', code: 40060 });
       } else {
         entry.acknowledged = true;
-        records.push({ kind: 'callback', interactionId: entry.id, type: Number(body.type) });
+        const data = body.data as { content?: string; flags?: number } | undefined;
+        records.push({
+          kind: 'callback',
+          interactionId: entry.id,
+          type: Number(body.type),
+          ...(data?.content === undefined
+            ? {}
+            : { content: data.content, ephemeral: (Number(data.flags ?? 0) & 64) !== 0 }),
+        });
         response.writeHead(204);
         response.end();
       }
@@ -176,7 +187,10 @@ function interactionPayload(
     type: 3,
     token: context.token,
     version: 1,
-    data: { custom_id: click.customId, component_type: 2 },
+    data:
+      (click.componentType ?? 2) === 2
+        ? { custom_id: click.customId, component_type: 2 }
+        : { custom_id: click.customId, component_type: click.componentType, values: [] },
     channel_id: channelId,
     channel: context.channelOf(channelId, user),
     ...who,

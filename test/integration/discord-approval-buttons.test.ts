@@ -201,6 +201,26 @@ describe('discord buttons', () => {
     expect(fake.message(messageId)?.buttons).toHaveLength(2);
   });
 
+  it('tells the user of a menu it did not post that only its buttons are answered, without dispatching', async () => {
+    const messageId = await postRequest();
+    const interactionId = fake.click({
+      messageId,
+      userId: BOB,
+      customId: 'someone-elses-menu',
+      componentType: 3,
+    });
+    await vi.waitFor(() => expect(fake.interactions).toHaveLength(1));
+    expect(fake.interactions[0]).toEqual({
+      kind: 'callback',
+      interactionId,
+      type: 4,
+      content: 'Only the buttons under my messages are answered here; nothing changed.',
+      ephemeral: true,
+    });
+    expect(clicks).toEqual([]);
+    expect(fake.message(messageId)?.buttons).toHaveLength(2);
+  });
+
   it('leaves the message alone when the answer has no text', async () => {
     const messageId = await postRequest();
     answerClick = async () => ({ sessionKey: 'test', replies: [] });

@@ -5,6 +5,8 @@ import type { DiscordState } from './discord-adapter.js';
 
 /** Discord's limit on one message's content. */
 const MESSAGE_LIMIT = 2000;
+/** Shown (to the clicker only) for a menu or command: the bot posts neither, so it is a stale or foreign one. */
+const NOT_A_BUTTON = 'Only the buttons under my messages are answered here; nothing changed.';
 /** Shown (to the clicker only) when the handler failed: nothing was decided, the buttons stay. */
 const NOT_HANDLED = 'That click could not be handled; nothing changed. Answer in text as the message says.';
 
@@ -13,12 +15,21 @@ const NOT_HANDLED = 'That click could not be handled; nothing changed. Answer in
  * the dispatch: Discord gives 3 s), dispatched as an `InboundMessage` whose `action` is the
  * button's `custom_id` unchanged and whose sender is the interaction's user, then the clicked
  * message is edited to the first reply's text, its buttons replaced by that reply's `actions`
- * (none: `components: []`). What the click means is the router's to decide. Other interactions
- * (the bot registers no commands or menus) are left alone. Never throws.
+ * (none: `components: []`). What the click means is the router's to decide. Any other interaction
+ * (the bot posts no menus and registers no commands) is told so, to its user only. Never throws.
  */
 export async function handleInteraction(state: DiscordState, interaction: Interaction): Promise<void> {
-  if (!interaction.isButton() || state.onInbound === undefined) return;
   const handler = state.onInbound;
+  if (handler === undefined) return;
+  if (!interaction.isButton()) {
+    if (!interaction.isRepliable()) return;
+    await interaction
+      .reply({ content: NOT_A_BUTTON, flags: MessageFlags.Ephemeral })
+      .catch((error: unknown) =>
+        state.logger.warn({ err: error, interactionId: interaction.id }, 'discord interaction answer failed'),
+      );
+    return;
+  }
   const log = { interactionId: interaction.id, messageId: interaction.message.id };
   try {
     await interaction.deferUpdate();
