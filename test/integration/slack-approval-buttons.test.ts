@@ -141,6 +141,35 @@ describe('Slack buttons: rendering', () => {
     ]);
   });
 
+  it("puts the buttons under the last part of a long reply, in sections within Slack's 3000", async () => {
+    const { fake, adapter } = await setup();
+    // Ends with one line that escaping makes longer than a section, with no space to cut at.
+    const lines = Array.from({ length: 90 }, (_, index) => `${index} ${'<'.repeat(50)}`);
+    const long = [...lines, `x${'<'.repeat(1000)}`].join('\n');
+    const actions = [
+      { label: 'Approve', value: 'v1' },
+      { label: 'x'.repeat(90), value: 'v2' },
+    ];
+    await adapter.send(THREAD, { id: 'r1', text: long, actions });
+    await expect.poll(() => fake.callsTo('chat.postMessage').length).toBe(2);
+    const [first, last] = fake.callsTo('chat.postMessage');
+    expect(first?.args.blocks).toBeUndefined();
+    const blocks = blocksOfCall(last?.args ?? {});
+    const sections = blocks.filter((block) => block.type === 'section');
+    expect(sections.length).toBeGreaterThan(1);
+    for (const section of sections)
+      expect((section.text as { text: string }).text.length).toBeLessThanOrEqual(3000);
+    const shown = [first?.args.text, ...sections.map((section) => (section.text as { text: string }).text)];
+    // No cut inside an entity: every `&` starts a whole `&lt;`.
+    for (const part of shown.slice(1)) expect(part).not.toMatch(/&(?!lt;)/);
+    expect(shown.join('').replaceAll('&lt;', '<').replace(/\s+/g, '')).toBe(long.replace(/\s+/g, ''));
+    const buttons = (blocks.at(-1)?.elements ?? []) as { text: { text: string }; value: string }[];
+    expect(buttons.map((button) => [button.text.text.length, button.value])).toEqual([
+      [7, 'v1'],
+      [75, 'v2'],
+    ]);
+  });
+
   it('posts a reply without actions as plain text, as before', async () => {
     const { fake, adapter } = await setup();
     await adapter.send(THREAD, { id: 'r1', text: 'no <b>buttons</b> here' });

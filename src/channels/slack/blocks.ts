@@ -30,12 +30,18 @@ export function escapeMrkdwn(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
-/** `text` as section blocks of at most SECTION_TEXT_LIMIT characters each (mrkdwn, escaped). */
-export function sectionBlocks(text: string): SlackBlock[] {
-  return splitMessage(escapeMrkdwn(text), SECTION_TEXT_LIMIT).map((part) => ({
-    type: 'section',
-    text: { type: 'mrkdwn', text: part },
-  }));
+/**
+ * `text` as section blocks of at most SECTION_TEXT_LIMIT characters each (mrkdwn, escaped). The
+ * text is split before it is escaped, so no cut falls inside an `&lt;`; a part that escaping made
+ * too long is split again, smaller.
+ */
+export function sectionBlocks(text: string, limit = SECTION_TEXT_LIMIT): SlackBlock[] {
+  return splitMessage(text, limit).flatMap((part) => {
+    const escaped = escapeMrkdwn(part);
+    // At the smallest limit (64) an escaped part is at most 5 × 64 characters: always short enough.
+    if (escaped.length > SECTION_TEXT_LIMIT) return sectionBlocks(part, Math.max(64, Math.floor(limit / 2)));
+    return [{ type: 'section', text: { type: 'mrkdwn', text: escaped } }];
+  });
 }
 
 /**
