@@ -1,6 +1,6 @@
 import type { EditPlan } from './config-edit-plan.js';
 import { STALE_HASH_ERROR } from './config-edit-plan.js';
-import type { ConfigEditRequest, ConfigEditResult, EditAction, EditorState } from './config-edit-types.js';
+import type { AuditAction, ConfigEditRequest, ConfigEditResult, EditorState } from './config-edit-types.js';
 import {
   appendConfigAudit,
   backupConfigFile,
@@ -20,7 +20,7 @@ import { collectSecretValues, createSecretScrubber } from './redact.js';
  */
 export async function writeEdit(
   state: EditorState,
-  action: EditAction,
+  action: AuditAction,
   request: ConfigEditRequest,
   plan: EditPlan,
 ): Promise<ConfigEditResult> {
@@ -46,7 +46,7 @@ export async function writeEdit(
  */
 async function commit(
   state: EditorState,
-  action: EditAction,
+  action: AuditAction,
   request: ConfigEditRequest,
   plan: EditPlan,
   lock: ConfigFileLock,
@@ -88,6 +88,7 @@ async function commit(
       previousHash,
       hash,
       ...(request.note === undefined ? {} : { note: scrub(request.note) }),
+      ...(plan.undoes === undefined ? {} : { undoes: plan.undoes }),
     });
   } catch (error) {
     if (!(error instanceof FileSystemError)) throw error;

@@ -36,6 +36,8 @@ export interface EditPlan {
   changedPaths: string[];
   removedPaths: string[];
   config: Config;
+  /** For `/config undo`: the audit number of the change whose previous text this writes back. */
+  undoes?: number;
 }
 
 /** An edit that changes nothing: done, nothing to write. */
@@ -149,7 +151,7 @@ function guardRefusal(
 }
 
 /** Validates the new text exactly as the gateway will load it, then runs the dry run. */
-async function checkText(
+export async function checkText(
   state: EditorState,
   text: string,
   via: ConfigEditRequest['via'],

@@ -1,4 +1,5 @@
 import type { ConfigIssue } from '../errors/index.js';
+import type { ConfigAuditRecord } from './config-files.js';
 import type { SecretPath } from './redact.js';
 import type { Config } from './schema.js';
 import type { lookupConfigSchema } from './schema-lookup.js';
@@ -71,6 +72,38 @@ export type ConfigSnapshot =
   | { path: string; hash: string; config: Record<string, unknown> }
   | { path: string; hash: string; valid: false; errors: string[] };
 
+/** An undo: who asks and from which hash; the text written back is the one before the change. */
+export type ConfigUndoRequest = Omit<ConfigEditRequest, 'raw' | 'replacePaths' | 'guard'>;
+
+/**
+ * A change the audit log records, numbered by its line in `<stateDir>/config-audit.jsonl` (1 is the
+ * oldest): a number names the same change for as long as the log is kept.
+ */
+export interface ConfigChange extends ConfigAuditRecord {
+  number: number;
+}
+
+/**
+ * What an edit would do, planned and checked as the edit itself (validation, dry run) but not
+ * written: for an owner to confirm. `diff` is the file's unified diff, secrets redacted.
+ */
+export type ConfigEditPreview =
+  | { ok: true; changed: false; hash: string }
+  | {
+      ok: true;
+      changed: true;
+      previousHash: string;
+      changedPaths: string[];
+      removedPaths: string[];
+      diff: string;
+    }
+  | { ok: false; error: string };
+
+/** One change of the audit log and its diff (secrets redacted); `diff` is '' when the file after it is no longer kept. */
+export type ConfigChangeView =
+  | { ok: true; change: ConfigChange; diff: string }
+  | { ok: false; error: string };
+
 export interface ConfigEditor {
   /**
    * The snapshot; `includeInvalid` adds the redacted object of an invalid file too (for the
@@ -81,9 +114,19 @@ export interface ConfigEditor {
   lookupSchema(path: string): ReturnType<typeof lookupConfigSchema>;
   patch(request: ConfigEditRequest): Promise<ConfigEditResult>;
   apply(request: ConfigEditRequest): Promise<ConfigEditResult>;
+  /** The edit `patch` or `apply` would make, checked, with its diff; nothing is written. */
+  preview(action: EditAction, request: ConfigEditRequest): Promise<ConfigEditPreview>;
+  /** The audit log's records, oldest first, numbered by line. Throws FileSystemError when unreadable. */
+  history(): Promise<ConfigChange[]>;
+  /** Change `number` of the history and its diff. */
+  change(number: number): Promise<ConfigChangeView>;
+  /** Writes back the file as it was before change `number` (see config-edit-restore.ts). */
+  undo(number: number, request: ConfigUndoRequest): Promise<ConfigEditResult>;
 }
 
 export type EditAction = 'config.patch' | 'config.apply';
+/** What the audit log records: an edit, or an undo that wrote back the text before a change. */
+export type AuditAction = EditAction | 'config.undo';
 
 /** What every step of an edit reads: fixed when the editor is made. */
 export interface EditorState {

@@ -1,11 +1,15 @@
 import path from 'node:path';
 import PQueue from 'p-queue';
 import { ConfigError } from '../errors/index.js';
+import { diffConfigTexts } from './config-diff.js';
 import { writeEdit } from './config-edit-commit.js';
 import { type CurrentFile, planEdit, readCurrentFile } from './config-edit-plan.js';
+import { undoChange } from './config-edit-restore.js';
 import type {
+  ConfigChangeView,
   ConfigEditor,
   ConfigEditorOptions,
+  ConfigEditPreview,
   ConfigEditRequest,
   ConfigEditResult,
   ConfigSnapshot,
@@ -13,17 +17,22 @@ import type {
   EditorState,
 } from './config-edit-types.js';
 import { FileSystemError } from './config-files.js';
+import { findConfigChange, readConfigHistory } from './config-history.js';
 import { hashConfigText, parseConfigText } from './load.js';
 import { findSecretPaths, redactConfig } from './redact.js';
 import { lookupConfigSchema } from './schema-lookup.js';
 
 export { STALE_HASH_ERROR } from './config-edit-plan.js';
 export type {
+  ConfigChange,
+  ConfigChangeView,
   ConfigEditor,
   ConfigEditorOptions,
+  ConfigEditPreview,
   ConfigEditRequest,
   ConfigEditResult,
   ConfigSnapshot,
+  ConfigUndoRequest,
 } from './config-edit-types.js';
 
 /**
@@ -47,7 +56,44 @@ export function createConfigEditor(options: ConfigEditorOptions): ConfigEditor {
     lookupSchema: (lookupPath) => lookupConfigSchema(lookupPath),
     patch: (request) => queue.add(() => edit(state, 'config.patch', request)),
     apply: (request) => queue.add(() => edit(state, 'config.apply', request)),
+    preview: (action, request) => preview(state, action, request),
+    history: () => readConfigHistory(state.stateDir),
+    change: (number) => change(state, number),
+    undo: (number, request) => queue.add(() => undoChange(state, number, request)),
   };
+}
+
+/** The plan of an edit (checked, dry run included) and its diff; nothing is written. */
+async function preview(
+  state: EditorState,
+  action: EditAction,
+  request: ConfigEditRequest,
+): Promise<ConfigEditPreview> {
+  const planned = await planEdit(state, action, request);
+  if (!planned.ok) return planned;
+  const plan = planned.value;
+  if (!plan.changed) return { ok: true, changed: false, hash: plan.hash };
+  const { previousHash, changedPaths, removedPaths } = plan;
+  const diff = diffConfigTexts(plan.current.text, plan.text, diffOptions(state));
+  return { ok: true, changed: true, previousHash, changedPaths, removedPaths, diff };
+}
+
+async function change(state: EditorState, number: number): Promise<ConfigChangeView> {
+  let found: Awaited<ReturnType<typeof findConfigChange>>;
+  try {
+    found = await findConfigChange(state, number);
+  } catch (error) {
+    if (error instanceof FileSystemError) return { ok: false, error: error.message };
+    throw error;
+  }
+  if (!found.ok) return found;
+  const { change: record, before, after } = found.value;
+  if (after === undefined) return { ok: true, change: record, diff: '' };
+  return { ok: true, change: record, diff: diffConfigTexts(before, after, diffOptions(state)) };
+}
+
+function diffOptions(state: EditorState) {
+  return { name: path.basename(state.file), secretPaths: state.secretPaths, scrub: state.options.scrub };
 }
 
 /**

@@ -141,11 +141,13 @@ export interface ConfigAuditRecord {
   ts: string;
   actor: string;
   via: 'tool' | 'command' | 'cli';
-  action: 'config.patch' | 'config.apply';
+  action: 'config.patch' | 'config.apply' | 'config.undo';
   changedPaths: string[];
   previousHash: string;
   hash: string;
   note?: string;
+  /** `config.undo`: the number (audit line) of the change whose previous text was written back. */
+  undoes?: number;
 }
 
 /** Appends one JSON line to `<stateDir>/config-audit.jsonl` (created with mode 0600). */

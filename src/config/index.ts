@@ -1,10 +1,14 @@
 export { absentConfigFile, defaultToolpackEntries, PACKAGED_TOOLPACKS_DIR } from './builtin-defaults.js';
 export {
+  type ConfigChange,
+  type ConfigChangeView,
   type ConfigEditor,
   type ConfigEditorOptions,
+  type ConfigEditPreview,
   type ConfigEditRequest,
   type ConfigEditResult,
   type ConfigSnapshot,
+  type ConfigUndoRequest,
   createConfigEditor,
   STALE_HASH_ERROR,
 } from './config-editor.js';
