@@ -6,7 +6,7 @@ import type { Logger } from '../logging/index.js';
 import type { DeliveryRoute } from '../messages/index.js';
 import { readIntents, writeIntents } from './restart-sentinel-file.js';
 
-export type RestartKind = 'config-patch' | 'config-apply' | 'restart';
+export type RestartKind = 'config-patch' | 'config-apply' | 'config-undo' | 'restart';
 
 /** A note's delivery once its restart has happened: the text is fixed, attempts are counted. */
 export interface NoteDelivery {

@@ -1,4 +1,4 @@
-import type { ConfigSnapshot, SchemaLookupResult } from '../config/index.js';
+import type { ConfigChange, ConfigSnapshot, SchemaLookupResult } from '../config/index.js';
 import type { Result } from '../errors/index.js';
 import type { DeliveryRoute } from '../messages/index.js';
 
@@ -66,6 +66,14 @@ export type ConfigEditOutcome =
   | (ConfigWritten & { restart: ScheduledRestart })
   | (ConfigWritten & { restart: { scheduled: false; reason: string }; restartNeeded: true });
 
+/** What an edit would do, checked but not written: for an owner to confirm. */
+export type ConfigEditPlanView =
+  | { changed: false; hash: string }
+  | { changed: true; previousHash: string; changedPaths: string[]; removedPaths: string[]; diff: string };
+
+/** `/config undo`: like an edit request, without the edit (the text is the one before the change). */
+export type GatewayUndoRequest = Omit<GatewayEditRequest, 'raw' | 'replacePaths' | 'via'>;
+
 /**
  * The gateway as owner-only tools and commands see it; built by the composition root. A refusal
  * (a stale hash, a protected path, restarts disabled) is an error result, never a throw.
@@ -79,6 +87,17 @@ export interface GatewayControl {
     action: 'config.patch' | 'config.apply',
     request: GatewayEditRequest,
   ): Promise<Result<ConfigEditOutcome>>;
+  /** The edit configEdit would make (validated, start-checked) and its diff, secrets redacted; writes nothing. */
+  configPreview(
+    action: 'config.patch' | 'config.apply',
+    request: GatewayEditRequest,
+  ): Promise<Result<ConfigEditPlanView>>;
+  /** The config audit log's changes, oldest first, each numbered by its line. */
+  configHistory(): Promise<Result<ConfigChange[]>>;
+  /** Change `number` and its diff, secrets redacted ('' when the file after it is no longer kept). */
+  configChange(number: number): Promise<Result<{ change: ConfigChange; diff: string }>>;
+  /** Writes back the file before change `number` as an edit does (checked, audited, restart + note). */
+  configUndo(number: number, request: GatewayUndoRequest): Promise<Result<ConfigEditOutcome>>;
   /** Refused when `commands.restart` is false. */
   restart(request: GatewayRestartRequest): Promise<Result<ScheduledRestart>>;
 }

@@ -10,11 +10,13 @@ export type {
 export { BUILTIN_TOOLS } from './builtin/index.js';
 export type {
   ConfigEditOutcome,
+  ConfigEditPlanView,
   ConfigView,
   ConfigWritten,
   GatewayControl,
   GatewayEditRequest,
   GatewayRestartRequest,
+  GatewayUndoRequest,
   ScheduledRestart,
 } from './gateway-control.js';
 export { createAllowlist, OWNER_ONLY_REFUSAL, type ToolPolicy } from './policy.js';

@@ -23,7 +23,16 @@ export function testToolContext(logger: Logger, overrides: Partial<ToolContext> 
     depth: 0,
     services: {
       sessions: { list: unused, details: unused },
-      gateway: { configGet: unused, schemaLookup: unused, configEdit: unused, restart: unused },
+      gateway: {
+        configGet: unused,
+        schemaLookup: unused,
+        configEdit: unused,
+        configPreview: unused,
+        configHistory: unused,
+        configChange: unused,
+        configUndo: unused,
+        restart: unused,
+      },
       subagents: { spawn: unused, runs: unused, kill: unused, steer: unused },
     },
     ...overrides,

@@ -35,7 +35,16 @@ async function setup() {
   });
   const services: ToolServices = {
     sessions: service,
-    gateway: { configGet: unused, schemaLookup: unused, configEdit: unused, restart: unused },
+    gateway: {
+      configGet: unused,
+      schemaLookup: unused,
+      configEdit: unused,
+      configPreview: unused,
+      configHistory: unused,
+      configChange: unused,
+      configUndo: unused,
+      restart: unused,
+    },
     subagents: { spawn: unused, runs: unused, kill: unused, steer: unused },
   };
   const context: ToolContext = {

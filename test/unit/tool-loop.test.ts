@@ -83,7 +83,16 @@ function unused(): never {
 }
 const services: ToolServices = {
   sessions: { list: unused, details: unused },
-  gateway: { configGet: unused, schemaLookup: unused, configEdit: unused, restart: unused },
+  gateway: {
+    configGet: unused,
+    schemaLookup: unused,
+    configEdit: unused,
+    configPreview: unused,
+    configHistory: unused,
+    configChange: unused,
+    configUndo: unused,
+    restart: unused,
+  },
   subagents: { spawn: unused, runs: unused, kill: unused, steer: unused },
 };
 
