@@ -1,16 +1,21 @@
 import { parseConfigPath } from '../../config/index.js';
+import { editConfigCommand } from './config-edit.js';
+import { showChange, showHistory, undoChange } from './config-history.js';
 import type { ChatCommand, CommandContext } from './types.js';
 
 const USAGE =
-  'Usage: /config get [path] | /config schema <path> | /config patch <json> | /config apply <json>';
+  'Usage: /config get [path] | /config schema <path> | /config patch <json> | /config apply <json> | /config history | /config diff <n> | /config undo [n]';
 
 /**
  * `/config` for owners, without a model. `patch` and `apply` take the current hash themselves
- * (the owner typed the change just now) and may change any path, owners and http included.
+ * (the owner typed the change just now) and may change any path, owners and http included; `apply`
+ * and a patch that removes keys or array items show their diff and wait for `/confirm` first.
+ * `history`, `diff` and `undo` read the editor's audit log and backups.
  */
 export const configCommand: ChatCommand = {
   name: 'config',
-  summary: 'Show or change the gateway config: get [path], schema <path>, patch <json>, apply <json>.',
+  summary:
+    'Show or change the gateway config: get [path], schema <path>, patch <json>, apply <json>, history, diff <n>, undo [n].',
   ownerOnly: true,
   async run(context) {
     const [, subcommand = '', rest = ''] = /^(\S*)\s*([\s\S]*)$/.exec(context.args) ?? [];
@@ -23,7 +28,13 @@ export const configCommand: ChatCommand = {
       }
       case 'patch':
       case 'apply':
-        return edit(context, subcommand, rest.trim());
+        return editConfigCommand(context, subcommand, rest.trim());
+      case 'history':
+        return showHistory(context);
+      case 'diff':
+        return showChange(context, rest.trim());
+      case 'undo':
+        return undoChange(context, rest.trim());
       default:
         return USAGE;
     }
@@ -47,30 +58,6 @@ async function showConfig(context: CommandContext, path: string): Promise<string
   // Not in the file: a path the schema knows has a default; any other is named as unknown.
   const known = context.gateway.schemaLookup(path);
   return known.ok ? `${path} is not set in ${file} (its default applies).` : `Refused: ${known.error}`;
-}
-
-async function edit(context: CommandContext, subcommand: 'patch' | 'apply', raw: string): Promise<string> {
-  if (raw === '') return `Usage: /config ${subcommand} <json>`;
-  const snapshot = await context.gateway.configGet();
-  if (!snapshot.ok) return `Refused: ${snapshot.error}`;
-  const result = await context.gateway.configEdit(`config.${subcommand}`, {
-    raw,
-    baseHash: snapshot.value.hash,
-    note: `/config ${subcommand} by ${context.message.senderId}`,
-    sessionKey: context.sessionKey,
-    route: context.route,
-    actor: context.message.senderId,
-    via: 'command',
-  });
-  if (!result.ok) return `Refused: ${result.error}`;
-  const outcome = result.value;
-  if (!outcome.changed) return 'Nothing to change: the config already says that.';
-  if ('restartNeeded' in outcome) {
-    const { reason } = outcome.restart;
-    return `Changed ${outcome.changedPaths.join(', ')}. Not restarting: ${reason.charAt(0).toLowerCase()}${reason.slice(1, -1)}; the change applies at the next start.`;
-  }
-  const seconds = Math.round(outcome.restart.delayMs / 100) / 10;
-  return `Changed ${outcome.changedPaths.join(', ')}. Restarting in ${seconds} s; I will post here when I am back.`;
 }
 
 /**

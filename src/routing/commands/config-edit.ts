@@ -1,0 +1,79 @@
+import type { ConfigEditOutcome, GatewayEditRequest } from '../../tools/index.js';
+import type { CommandContext, CommandReply } from './types.js';
+
+type Subcommand = 'patch' | 'apply';
+
+/**
+ * `/config patch` and `/config apply`. An apply (it replaces the whole file) and a patch that
+ * removes keys or array items are planned first and held with their diff until the owner confirms
+ * (`/confirm <code>` or its button); the confirmed command runs again with `context.confirmed`, from
+ * the hash the file has then, and edits. Any other patch edits at once.
+ */
+export async function editConfigCommand(
+  context: CommandContext,
+  subcommand: Subcommand,
+  raw: string,
+): Promise<CommandReply> {
+  if (raw === '') return `Usage: /config ${subcommand} <json>`;
+  const snapshot = await context.gateway.configGet();
+  if (!snapshot.ok) return `Refused: ${snapshot.error}`;
+  const request: GatewayEditRequest = {
+    raw,
+    baseHash: snapshot.value.hash,
+    note: `/config ${subcommand} by ${context.message.senderId}`,
+    sessionKey: context.sessionKey,
+    route: context.route,
+    actor: context.message.senderId,
+    via: 'command',
+  };
+  if (context.confirmed !== true) {
+    const held = await holdIfRisky(context, subcommand, request);
+    if (held !== undefined) return held;
+  }
+  const result = await context.gateway.configEdit(`config.${subcommand}`, request);
+  if (!result.ok) return `Refused: ${result.error}`;
+  return describeOutcome(result.value);
+}
+
+/**
+ * The reply for a held command (the approvals' message: the code, the diff, a Confirm button), or a
+ * refusal; undefined when the edit may go ahead unasked.
+ */
+async function holdIfRisky(
+  context: CommandContext,
+  subcommand: Subcommand,
+  request: GatewayEditRequest,
+): Promise<CommandReply | undefined> {
+  const preview = await context.gateway.configPreview(`config.${subcommand}`, request);
+  if (!preview.ok) return `Refused: ${preview.error}`;
+  const plan = preview.value;
+  if (!plan.changed) return NOTHING_TO_CHANGE;
+  if (subcommand === 'patch' && plan.removedPaths.length === 0) return undefined;
+  const what =
+    subcommand === 'apply' ? '/config apply replaces the whole config file' : '/config patch removes keys';
+  const removes = plan.removedPaths.length > 0 ? `; removes ${plan.removedPaths.join(', ')}` : '';
+  const held = await context.approvals.hold({
+    text: context.message.text,
+    senderId: context.message.senderId,
+    sessionKey: context.sessionKey,
+    agentId: context.agentId,
+    route: context.route,
+    summary: `${what}: changes ${plan.changedPaths.join(', ')}${removes}`,
+    details: plan.diff,
+  });
+  return { text: held.text, ...(held.actions ? { actions: held.actions } : {}) };
+}
+
+const NOTHING_TO_CHANGE = 'Nothing to change: the config already says that.';
+
+/** What a written (or unchanged) edit or undo did, and when it applies. */
+export function describeOutcome(outcome: ConfigEditOutcome): string {
+  if (!outcome.changed) return NOTHING_TO_CHANGE;
+  const changed = outcome.changedPaths.length > 0 ? outcome.changedPaths.join(', ') : 'comments only';
+  if ('restartNeeded' in outcome) {
+    const { reason } = outcome.restart;
+    return `Changed ${changed}. Not restarting: ${reason.charAt(0).toLowerCase()}${reason.slice(1, -1)}; the change applies at the next start.`;
+  }
+  const seconds = Math.round(outcome.restart.delayMs / 100) / 10;
+  return `Changed ${changed}. Restarting in ${seconds} s; I will post here when I am back.`;
+}
