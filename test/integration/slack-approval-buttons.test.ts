@@ -277,11 +277,21 @@ describe('Slack buttons: a click in Socket Mode', () => {
     delete noMessage.container;
     await fake.interact(noMessage);
     await expect.poll(() => fake.callsTo('chat.postEphemeral').length).toBe(2);
+    // A button the bot never posted is acknowledged and answered too (not left for Slack to time out).
+    const foreign = blockActions(fake, {
+      ts,
+      user: 'U1',
+      label: 'Deny',
+      edit: { action_id: 'other.app.button' },
+    });
+    await fake.interact(foreign);
+    await expect.poll(() => fake.callsTo('chat.postEphemeral').length).toBe(3);
+    expect(fake.callsTo('chat.postEphemeral')[2]?.args.text).toContain('(not a button of this gateway)');
     expect(clicks).toEqual([]);
 
     await fake.interact(blockActions(fake, { ts, user: 'U1', label: 'Deny' }));
-    await expect.poll(() => fake.callsTo('chat.postEphemeral').length).toBe(3);
-    expect(fake.callsTo('chat.postEphemeral')[2]?.args.text).toContain(
+    await expect.poll(() => fake.callsTo('chat.postEphemeral').length).toBe(4);
+    expect(fake.callsTo('chat.postEphemeral')[3]?.args.text).toContain(
       'could not be handled; nothing changed',
     );
     expect(fake.callsTo('chat.update')).toEqual([]);

@@ -25,16 +25,18 @@ interface Where {
 }
 
 /**
- * Registers the listener for clicks on reply buttons (`REPLY_ACTION_ID`), in both modes: Socket
+ * Registers the listener for button clicks (every `block_actions` payload), in both modes: Socket
  * Mode `interactive` envelopes and HTTP mode's signed `payload=` form POSTs to the events path
- * (Bolt's HTTP receiver parses both bodies on one endpoint and checks the signature first).
+ * (Bolt's HTTP receiver parses both bodies on one endpoint and checks the signature first). Every
+ * one is acknowledged, ours (`REPLY_ACTION_ID`) and any other (answered: not ours), so Slack never
+ * waits out its 3 s on a payload the bot did not expect.
  *
  * The click is acknowledged at once, before it is dispatched: the listener returns right after
  * `ack()` (HTTP mode holds its 200 until the listener returns, Socket Mode its envelope ack, see
  * ack.ts), so the dispatch runs detached and can never hold Slack past its 3 s.
  */
 export function listenForClicks(state: SlackState): void {
-  state.bolt.app.action(REPLY_ACTION_ID, async ({ ack, body, action }) => {
+  state.bolt.app.action({ type: 'block_actions' }, async ({ ack, body, action }) => {
     await ack();
     void answerClick(state, body, action).catch((error: unknown) =>
       state.logger.error({ err: error }, 'slack click not answered'),
@@ -117,8 +119,8 @@ const record = (value: unknown): Record<string, unknown> =>
 /**
  * The click as every adapter's message: the sender is the payload's `user.id` (Slack's, never a
  * name or text); a channel's conversation is the clicked message's thread (as for `toInbound`),
- * a DM's is the user. Fails, naming what is missing, on a payload that is not a click on a
- * button under a message.
+ * a DM's is the user. Fails, naming what is wrong, on a payload that is not a click on one of
+ * our buttons under a message.
  */
 export function readClick(body: unknown, action: unknown): Result<Click, { problem: string; where: Where }> {
   const payload = record(body);
@@ -134,6 +136,8 @@ export function readClick(body: unknown, action: unknown): Result<Click, { probl
   if (user === undefined) return fail({ problem: 'no user id', where });
   if (channel === undefined) return fail({ problem: 'no channel', where });
   if (ts === undefined) return fail({ problem: 'not under a message', where });
+  if (!REPLY_ACTION_ID.test(text(button.action_id) ?? ''))
+    return fail({ problem: 'not a button of this gateway', where });
   if (button.type !== 'button' || value === undefined || value.length > VALUE_LIMIT)
     return fail({ problem: 'not a button with a value', where });
   const direct = channel.startsWith('D');
