@@ -135,6 +135,18 @@ describe('/config history and /config diff', () => {
   });
 });
 
+describe('/help and the /config usage', () => {
+  it('name history, diff and undo', async () => {
+    await start(false);
+    expect(await reply('/help')).toContain(
+      '/config — Show or change the gateway config: get [path], schema <path>, patch <json>, apply <json>, history, diff <n>, undo [n]. (owners)',
+    );
+    expect(await reply('/config')).toBe(
+      'Usage: /config get [path] | /config schema <path> | /config patch <json> | /config apply <json> | /config history | /config diff <n> | /config undo [n]',
+    );
+  });
+});
+
 describe('/config undo', () => {
   it('writes back the file before the change, comments kept, audited; restarts and posts the note', async () => {
     const { gateway: running, original } = await start(true);
