@@ -51,14 +51,18 @@ async function holdIfRisky(
   if (subcommand === 'patch' && plan.removedPaths.length === 0) return undefined;
   const what =
     subcommand === 'apply' ? '/config apply replaces the whole config file' : '/config patch removes keys';
-  const removes = plan.removedPaths.length > 0 ? `; removes ${plan.removedPaths.join(', ')}` : '';
+  const changes = plan.changedPaths.filter((changed) => !plan.removedPaths.includes(changed));
+  const parts = [
+    ...(changes.length > 0 ? [`changes ${changes.join(', ')}`] : []),
+    ...(plan.removedPaths.length > 0 ? [`removes ${plan.removedPaths.join(', ')}`] : []),
+  ];
   const held = await context.approvals.hold({
     text: context.message.text,
     senderId: context.message.senderId,
     sessionKey: context.sessionKey,
     agentId: context.agentId,
     route: context.route,
-    summary: `${what}: changes ${plan.changedPaths.join(', ')}${removes}`,
+    summary: `${what}: ${parts.join('; ')}`,
     details: plan.diff,
   });
   return { text: held.text, ...(held.actions ? { actions: held.actions } : {}) };

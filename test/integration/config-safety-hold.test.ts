@@ -1,0 +1,169 @@
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createConfigEditor, parseJsonc, REDACTED, validateConfig } from '../../src/config/index.js';
+import { createGatewayControl } from '../../src/gateway/gateway-control.js';
+import { createLogger } from '../../src/logging/index.js';
+import type { InboundMessage } from '../../src/messages/index.js';
+import {
+  BUILTIN_COMMANDS,
+  type CommandContext,
+  type CommandReply,
+} from '../../src/routing/commands/index.js';
+import type { ApprovalsPort, HeldCommand } from '../../src/tools/index.js';
+import { makeTempDir, removeDir } from '../helpers/machine.js';
+
+// The /config command's hold on real files, with the real editor and gateway control: an apply and
+// a patch that removes keys are held with their diff and write nothing; the same command confirmed
+// writes; any other patch writes at once. The approvals port records what it is asked to hold (the
+// approvals core, its codes and /confirm are tested with it).
+
+const SECRET = 'sk-hold-secret-0123456789';
+const TEXT = `// hold test config
+{
+  "commands": { "restart": false },
+  "owners": ["webchat:local", "slack:U1"], // two owners
+  "models": { "fake": { "provider": "openai", "model": "fake-1", "apiKey": "${SECRET}" } },
+  "agents": { "main": { "displayName": "Original", "model": "fake" } }
+}
+`;
+
+let dir = '';
+let file = '';
+let held: HeldCommand[] = [];
+beforeEach(async () => {
+  dir = await makeTempDir('switchboard-hold-');
+  file = path.join(dir, 'gateway.jsonc');
+  await writeFile(file, TEXT);
+  held = [];
+});
+afterEach(async () => {
+  await removeDir(dir);
+});
+
+const approvals: ApprovalsPort = {
+  check: async () => ({ status: 'approved', by: 'policy' }),
+  decide: async () => ({ text: 'not used' }),
+  async hold(command) {
+    held.push(command);
+    return {
+      id: 'held-1',
+      text: `Confirm: ${command.summary}\n/confirm K7Q2XD`,
+      actions: [{ label: 'Confirm', value: 'confirm:K7Q2XD', style: 'danger' }],
+    };
+  },
+};
+
+/** Runs `/config <args>` as webchat:local would, the real editor and gateway control behind it. */
+async function run(args: string, confirmed = false): Promise<CommandReply> {
+  const checked = validateConfig({ commands: { restart: false } });
+  if (!checked.ok) throw new Error('test config');
+  const { logger } = createLogger({ level: 'silent', destination: { write: () => undefined } });
+  const editor = createConfigEditor({ path: file, stateDir: path.join(dir, 'data'), environment: {} });
+  const unused = () => {
+    throw new Error('not used');
+  };
+  const gateway = createGatewayControl({
+    config: checked.value,
+    editor,
+    sessions: { get: unused } as never,
+    scheduleRestart: unused,
+    logger,
+  });
+  const route = { channel: 'webchat', chatType: 'direct', chatId: 'local' } as const;
+  const message = { senderId: 'webchat:local', text: `/config ${args}` } as InboundMessage;
+  const command = BUILTIN_COMMANDS.find((candidate) => candidate.name === 'config');
+  const context = {
+    args,
+    message,
+    sessionKey: 'agent:main:webchat:direct:local',
+    route,
+    agentId: 'main',
+    isOwner: true,
+    gateway,
+    approvals,
+    ...(confirmed ? { confirmed: true } : {}),
+  } as unknown as CommandContext;
+  return (await command?.run(context)) ?? '';
+}
+
+const textOf = (reply: CommandReply) => (typeof reply === 'string' ? reply : reply.text);
+
+describe('/config apply', () => {
+  it('is held with its diff (secrets redacted) and a Confirm button, and writes nothing', async () => {
+    const reply = await run('apply {"commands": {"restart": false}}');
+    expect(reply).toEqual({
+      text: expect.stringMatching(/^Confirm: \/config apply replaces the whole config file: /),
+      actions: [{ label: 'Confirm', value: 'confirm:K7Q2XD', style: 'danger' }],
+    });
+    expect(held).toHaveLength(1);
+    const [command] = held;
+    expect(command).toMatchObject({
+      text: '/config apply {"commands": {"restart": false}}',
+      senderId: 'webchat:local',
+      sessionKey: 'agent:main:webchat:direct:local',
+      agentId: 'main',
+      route: { channel: 'webchat', chatType: 'direct', chatId: 'local' },
+      summary: '/config apply replaces the whole config file: removes owners, models, agents',
+    });
+    expect(command?.details).toContain('-  "owners": ["webchat:local", "slack:U1"], // two owners');
+    expect(command?.details).toContain(`"apiKey": "${REDACTED}"`);
+    expect(command?.details).not.toContain(SECRET);
+    expect(await readFile(file, 'utf8')).toBe(TEXT);
+    expect(await readdir(dir)).toEqual(['gateway.jsonc']);
+  });
+
+  it('is held when it removes nothing too (it replaces the file)', async () => {
+    const whole = JSON.parse(TEXT.replace(/\/\/.*$/gm, ''));
+    const reply = await run(`apply ${JSON.stringify({ ...whole, log: { level: 'warn' } })}`);
+    expect(textOf(reply)).toBe(
+      'Confirm: /config apply replaces the whole config file: changes log\n/confirm K7Q2XD',
+    );
+    expect(held[0]?.details).toContain('+  "log": {');
+    expect(await readFile(file, 'utf8')).toBe(TEXT);
+  });
+
+  it('confirmed, writes and answers as an edit does', async () => {
+    const reply = await run('apply {"commands": {"restart": false}}', true);
+    expect(textOf(reply)).toMatch(/^Changed owners, models, agents\. Not restarting/);
+    expect(held).toEqual([]);
+    const written = await readFile(file, 'utf8');
+    expect(written.startsWith('// hold test config\n')).toBe(true);
+    expect(parseJsonc(written, file)).toEqual({ commands: { restart: false } });
+  });
+
+  it('is refused, not held, when the new config is invalid; and says so when nothing changes', async () => {
+    expect(textOf(await run('apply {"agents": {"main": {"model": "missing"}}}'))).toMatch(/^Refused: /);
+    expect(textOf(await run(`apply ${JSON.stringify(JSON.parse(TEXT.replace(/\/\/.*$/gm, '')))}`))).toBe(
+      'Nothing to change: the config already says that.',
+    );
+    expect(held).toEqual([]);
+    expect(await readFile(file, 'utf8')).toBe(TEXT);
+  });
+});
+
+describe('/config patch', () => {
+  it('that removes a key or shrinks an array is held; one that only adds or changes writes at once', async () => {
+    const shrink = await run('patch {"owners": ["webchat:local"]}');
+    expect(textOf(shrink)).toBe(
+      'Confirm: /config patch removes keys: changes owners; removes owners[1]\n/confirm K7Q2XD',
+    );
+    expect(held[0]?.details).toContain('-  "owners": ["webchat:local", "slack:U1"], // two owners');
+    expect(held[0]?.details).toContain('+  ], // two owners');
+    const removal = await run('patch {"agents": {"main": {"displayName": null}}}');
+    expect(textOf(removal)).toContain('removes agents.main.displayName');
+    expect(await readFile(file, 'utf8')).toBe(TEXT);
+
+    expect(textOf(await run('patch {"agents": {"main": {"displayName": "Renamed"}}}'))).toMatch(
+      /^Changed agents\.main\.displayName\. Not restarting/,
+    );
+    expect(held).toHaveLength(2);
+    expect(textOf(await run('patch {"owners": ["webchat:local"]}', true))).toMatch(/^Changed owners\./);
+    const written = await readFile(file, 'utf8');
+    expect(written).toContain('], // two owners');
+    expect(parseJsonc(written, file)).toMatchObject({
+      owners: ['webchat:local'],
+      agents: { main: { displayName: 'Renamed' } },
+    });
+  });
+});
