@@ -123,6 +123,22 @@ describe('/config apply', () => {
     expect(await readFile(file, 'utf8')).toBe(TEXT);
   });
 
+  it('shows at most 40 lines of a long diff, and says how many more there are', async () => {
+    const whole = JSON.parse(TEXT.replace(/\/\/.*$/gm, ''));
+    const agents = Object.fromEntries(
+      Array.from({ length: 60 }, (_, index) => [
+        `agent${index}`,
+        { displayName: `Agent ${index}`, model: 'fake' },
+      ]),
+    );
+    await run(`apply ${JSON.stringify({ ...whole, agents: { ...whole.agents, ...agents } })}`);
+    const details = held[0]?.details ?? '';
+    const lines = details.split('\n');
+    expect(lines).toHaveLength(41);
+    expect(lines.at(-1)).toMatch(/^… \d+ more lines of the diff not shown$/);
+    expect(details.length).toBeLessThan(2100);
+  });
+
   it('confirmed, writes and answers as an edit does', async () => {
     const reply = await run('apply {"commands": {"restart": false}}', true);
     expect(textOf(reply)).toMatch(/^Changed owners, models, agents\. Not restarting/);

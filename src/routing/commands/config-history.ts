@@ -1,10 +1,12 @@
 import type { ConfigChange } from '../../config/index.js';
-import { describeOutcome } from './config-edit.js';
+import { clipDiff, describeOutcome } from './config-edit.js';
 import type { CommandContext } from './types.js';
 
 /** How many changes `/config history` lists, newest first. */
 export const HISTORY_SHOWN = 10;
 const PATHS_SHOWN = 6;
+/** A diff shown on its own (`/config diff`), split into messages by the channel when long. */
+const DIFF_LIMIT = { lines: 200, chars: 12_000 };
 
 /**
  * `/config history`, `/config diff <n>` and `/config undo [n]`: the editor's audit log, numbered by
@@ -33,7 +35,7 @@ export async function showChange(context: CommandContext, args: string): Promise
   const body =
     diff === ''
       ? '(the file after this change is no longer kept, so its diff cannot be shown)'
-      : `\`\`\`diff\n${diff}\n\`\`\``;
+      : `\`\`\`diff\n${clipDiff(diff, DIFF_LIMIT)}\n\`\`\``;
   return `${describeChange(change)}\n${body}`;
 }
 
