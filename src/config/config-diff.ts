@@ -60,3 +60,25 @@ function readSide(text: string, options: ConfigDiffOptions): { text: string; sec
     return { text: `${JSON.stringify(redacted, null, 2)}\n`, secrets };
   }
 }
+
+/**
+ * How much of a diff an approval request shows: it goes into one chat message with buttons (Slack's
+ * section text holds 3000 characters); the request's summary names every changed and removed path.
+ */
+export const REVIEW_DIFF_LIMIT = { lines: 40, chars: 2000 } as const;
+
+/** The diff's first lines within the limit, and a line saying how many more there are. */
+export function clipDiff(diff: string, limit: { lines: number; chars: number }): string {
+  const lines = diff.split('\n');
+  const kept: string[] = [];
+  let chars = 0;
+  for (const line of lines) {
+    if (kept.length >= limit.lines || chars + line.length + 1 > limit.chars) break;
+    kept.push(line);
+    chars += line.length + 1;
+  }
+  const rest = lines.length - kept.length;
+  return rest === 0
+    ? diff
+    : `${kept.join('\n')}\n… ${rest} more line${rest === 1 ? '' : 's'} of the diff not shown`;
+}

@@ -1,4 +1,5 @@
 export { absentConfigFile, defaultToolpackEntries, PACKAGED_TOOLPACKS_DIR } from './builtin-defaults.js';
+export { clipDiff, diffConfigTexts, REVIEW_DIFF_LIMIT } from './config-diff.js';
 export {
   type ConfigChange,
   type ConfigChangeView,

@@ -1,7 +1,13 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createConfigEditor, parseJsonc, REDACTED, validateConfig } from '../../src/config/index.js';
+import {
+  createConfigEditor,
+  hashConfigText,
+  parseJsonc,
+  REDACTED,
+  validateConfig,
+} from '../../src/config/index.js';
 import { createGatewayControl } from '../../src/gateway/gateway-control.js';
 import { createLogger } from '../../src/logging/index.js';
 import type { InboundMessage } from '../../src/messages/index.js';
@@ -10,8 +16,10 @@ import {
   type CommandContext,
   type CommandReply,
 } from '../../src/routing/commands/index.js';
+import { gatewayTool } from '../../src/tools/builtin/gateway-tool.js';
 import type { ApprovalsPort, HeldCommand } from '../../src/tools/index.js';
 import { makeTempDir, removeDir } from '../helpers/machine.js';
+import { testToolContext } from '../helpers/tool-context.js';
 
 // The /config command's hold on real files, with the real editor and gateway control: an apply and
 // a patch that removes keys are held with their diff and write nothing; the same command confirmed
@@ -54,8 +62,8 @@ const approvals: ApprovalsPort = {
   },
 };
 
-/** Runs `/config <args>` as webchat:local would, the real editor and gateway control behind it. */
-async function run(args: string, confirmed = false): Promise<CommandReply> {
+/** The real editor and gateway control on the test's file (restarts off). */
+function control() {
   const checked = validateConfig({ commands: { restart: false } });
   if (!checked.ok) throw new Error('test config');
   const { logger } = createLogger({ level: 'silent', destination: { write: () => undefined } });
@@ -63,13 +71,18 @@ async function run(args: string, confirmed = false): Promise<CommandReply> {
   const unused = () => {
     throw new Error('not used');
   };
-  const gateway = createGatewayControl({
+  return createGatewayControl({
     config: checked.value,
     editor,
     sessions: { get: unused } as never,
     scheduleRestart: unused,
     logger,
   });
+}
+
+/** Runs `/config <args>` as webchat:local would, the real editor and gateway control behind it. */
+async function run(args: string, confirmed = false): Promise<CommandReply> {
+  const gateway = control();
   const route = { channel: 'webchat', chatType: 'direct', chatId: 'local' } as const;
   const message = { senderId: 'webchat:local', text: `/config ${args}` } as InboundMessage;
   const command = BUILTIN_COMMANDS.find((candidate) => candidate.name === 'config');
@@ -181,5 +194,47 @@ describe('/config patch', () => {
       owners: ['webchat:local'],
       agents: { main: { displayName: 'Renamed' } },
     });
+  });
+});
+
+describe("the gateway tool's review", () => {
+  const { logger } = createLogger({ level: 'silent', destination: { write: () => undefined } });
+  const review = (input: Record<string, unknown>) => {
+    const base = testToolContext(logger);
+    const context = { ...base, services: { ...base.services, gateway: control() } };
+    return gatewayTool.review?.(input as never, context);
+  };
+
+  it('asks for edits with their diff (secrets redacted) and restarts, not for reads; it writes nothing', async () => {
+    expect(await review({ action: 'config.get' })).toEqual({ risky: false });
+    expect(await review({ action: 'config.schema.lookup', path: 'agents' })).toEqual({ risky: false });
+    expect(await review({ action: 'restart', reason: 'new model' })).toEqual({
+      risky: true,
+      details: 'Restart the gateway: new model.',
+    });
+    const baseHash = hashConfigText(TEXT);
+    const patch = await review({
+      action: 'config.patch',
+      raw: '{"models": {"fake": {"model": "fake-2"}}}',
+      baseHash,
+    });
+    expect(patch?.risky).toBe(true);
+    expect(patch?.details).toMatch(/^Changes models\.fake\.model\.\n```diff\n--- gateway\.jsonc \(before\)/);
+    expect(patch?.details).toContain(
+      `+  "models": { "fake": { "provider": "openai", "model": "fake-2", "apiKey": "${REDACTED}" } },`,
+    );
+    expect(patch?.details).not.toContain(SECRET);
+    expect(await review({ action: 'config.apply', raw: '{}', baseHash: 'stale' })).toEqual({
+      risky: true,
+      details: 'It would be refused: config changed since last load; re-run config.get and retry',
+    });
+    // The tool's guard applies to the plan too: owners are not the model's to change.
+    const owners = await review({ action: 'config.patch', raw: '{"owners": ["webchat:mallory"]}', baseHash });
+    expect(owners?.details).toMatch(
+      /^It would be refused: owners cannot be changed through the gateway tool/,
+    );
+    expect(await review({ action: 'config.patch', raw: '{}' })).toEqual({ risky: true });
+    expect(await readFile(file, 'utf8')).toBe(TEXT);
+    expect(await readdir(dir)).toEqual(['gateway.jsonc']);
   });
 });

@@ -1,3 +1,4 @@
+import { clipDiff, REVIEW_DIFF_LIMIT } from '../../config/index.js';
 import type { ConfigEditOutcome, GatewayEditRequest } from '../../tools/index.js';
 import type { CommandContext, CommandReply } from './types.js';
 
@@ -63,34 +64,12 @@ async function holdIfRisky(
     agentId: context.agentId,
     route: context.route,
     summary: `${what}: ${parts.join('; ')}`,
-    details: clipDiff(plan.diff, HELD_DIFF_LIMIT),
+    details: clipDiff(plan.diff, REVIEW_DIFF_LIMIT),
   });
   return { text: held.text, ...(held.actions ? { actions: held.actions } : {}) };
 }
 
 const NOTHING_TO_CHANGE = 'Nothing to change: the config already says that.';
-
-/**
- * How much of a diff a held request shows: it goes into one chat message with buttons (Slack's
- * section text holds 3000 characters); the summary above it names every changed and removed path.
- */
-const HELD_DIFF_LIMIT = { lines: 40, chars: 2000 };
-
-/** The diff's first lines within the limit, and a line saying how many more there are. */
-export function clipDiff(diff: string, limit: { lines: number; chars: number }): string {
-  const lines = diff.split('\n');
-  const kept: string[] = [];
-  let chars = 0;
-  for (const line of lines) {
-    if (kept.length >= limit.lines || chars + line.length + 1 > limit.chars) break;
-    kept.push(line);
-    chars += line.length + 1;
-  }
-  const rest = lines.length - kept.length;
-  return rest === 0
-    ? diff
-    : `${kept.join('\n')}\n… ${rest} more line${rest === 1 ? '' : 's'} of the diff not shown`;
-}
 
 /** What a written (or unchanged) edit or undo did, and when it applies. */
 export function describeOutcome(outcome: ConfigEditOutcome): string {

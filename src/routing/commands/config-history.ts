@@ -1,5 +1,5 @@
-import type { ConfigChange } from '../../config/index.js';
-import { clipDiff, describeOutcome } from './config-edit.js';
+import { type ConfigChange, clipDiff } from '../../config/index.js';
+import { describeOutcome } from './config-edit.js';
 import type { CommandContext } from './types.js';
 
 /** How many changes `/config history` lists, newest first. */

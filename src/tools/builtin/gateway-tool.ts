@@ -2,6 +2,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import { StringEnum } from '../../config/index.js';
 import { fail, type Result } from '../../errors/index.js';
 import type { Tool, ToolContext } from '../types.js';
+import { editRequest, reviewGatewayCall } from './gateway-tool-review.js';
 
 /** What the tool returns to the model: the action's payload as `result`, or why it was refused. */
 type GatewayToolOutput = { ok: true; result: unknown } | { ok: false; error: string };
@@ -79,6 +80,7 @@ export const gatewayTool: Tool<typeof GatewayParameters> = {
     'Inspect and change the gateway config, or restart the gateway (owners only). Before editing, call config.get for the current hash and config.schema.lookup with the exact dot path you will change. Prefer config.patch (a partial change); use config.apply only to replace the whole config. Both validate the change, write it and restart the gateway (unless commands.restart is false: then the result says restartNeeded). You cannot change owners, http, commands, channels being added, removed or enabled, secrets, URLs (`format: uri`: where secrets are sent), paths marked `x-tool-protected` in config.schema.lookup, add local or shell toolpacks, or add `${ENV}` references: ask an owner to use /config. Always pass `note`: it is posted to the chat after the restart.',
   parameters: GatewayParameters,
   ownerOnly: true,
+  review: reviewGatewayCall,
   async execute(input, context): Promise<GatewayToolOutput> {
     return toModelJson(await runAction(input, context));
   },
@@ -102,22 +104,14 @@ async function runAction(
     case 'config.schema.lookup':
       return gateway.schemaLookup(input.path ?? '');
     case 'config.patch':
-    case 'config.apply':
+    case 'config.apply': {
       if (input.raw === undefined) return fail(`${input.action} needs raw`);
-      if (input.baseHash === undefined) {
+      const request = editRequest(input, context);
+      if (request === undefined) {
         return fail(`${input.action} needs baseHash: call config.get first and pass its hash`);
       }
-      return gateway.configEdit(input.action, {
-        raw: input.raw,
-        baseHash: input.baseHash,
-        note: input.note,
-        sessionKey,
-        route,
-        restartDelayMs: input.restartDelayMs,
-        replacePaths: input.replacePaths,
-        actor: context.senderId,
-        via: 'tool',
-      });
+      return gateway.configEdit(input.action, request);
+    }
     case 'restart':
       return gateway.restart({
         delayMs: input.delayMs,
