@@ -112,7 +112,7 @@ describe('/config apply', () => {
     expect(held).toHaveLength(1);
     const [command] = held;
     expect(command).toMatchObject({
-      text: '/config apply {"commands": {"restart": false}}',
+      text: `/config apply --from ${hashConfigText(TEXT)} {"commands": {"restart": false}}`,
       senderId: 'webchat:local',
       sessionKey: 'agent:main:webchat:direct:local',
       agentId: 'main',
@@ -150,6 +150,24 @@ describe('/config apply', () => {
     expect(lines).toHaveLength(41);
     expect(lines.at(-1)).toMatch(/^… \d+ more lines of the diff not shown$/);
     expect(details.length).toBeLessThan(2100);
+  });
+
+  it('confirmed, runs from the hash its diff was made from: refused once the file changed, else written', async () => {
+    await run('apply {"commands": {"restart": false}}');
+    const again = (held[0]?.text ?? '').replace(/^\/config /, '');
+    expect(textOf(await run('patch {"agents": {"main": {"displayName": "Meanwhile"}}}'))).toMatch(
+      /^Changed /,
+    );
+    const changed = await readFile(file, 'utf8');
+    expect(textOf(await run(again, true))).toBe(
+      'Refused: the config file changed after this edit was planned, so its diff is not what it would write now; nothing was written. Run the command again to see the diff from the file as it is.',
+    );
+    expect(await readFile(file, 'utf8')).toBe(changed);
+
+    await run('apply {"commands": {"restart": false}}');
+    const fresh = (held[1]?.text ?? '').replace(/^\/config /, '');
+    expect(textOf(await run(fresh, true))).toMatch(/^Changed owners, models, agents\. Not restarting/);
+    expect(parseJsonc(await readFile(file, 'utf8'), file)).toEqual({ commands: { restart: false } });
   });
 
   it('confirmed, writes and answers as an edit does', async () => {

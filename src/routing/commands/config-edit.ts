@@ -1,26 +1,39 @@
-import { clipDiff, REVIEW_DIFF_LIMIT } from '../../config/index.js';
+import { clipDiff, REVIEW_DIFF_LIMIT, STALE_HASH_ERROR } from '../../config/index.js';
 import type { ConfigEditOutcome, GatewayEditRequest } from '../../tools/index.js';
 import type { CommandContext, CommandReply } from './types.js';
 
 type Subcommand = 'patch' | 'apply';
 
 /**
+ * `--from <hash>` before the JSON: edit only the file with that hash. A held edit is run again as
+ * `/config <patch|apply> --from <hash> <json>`, so that what is written once confirmed is the diff
+ * the owner was shown, not an edit of a file that changed meanwhile.
+ */
+const FROM = /^--from\s+([0-9a-f]{64})(?:\s+([\s\S]*))?$/;
+
+/**
  * `/config patch` and `/config apply`. An apply (it replaces the whole file) and a patch that
  * removes keys or array items are planned first and held with their diff until the owner confirms
  * (`/confirm <code>` or its button); the confirmed command runs again with `context.confirmed`, from
- * the hash the file has then, and edits. Any other patch edits at once.
+ * the hash the diff was made from, and edits. Any other patch edits at once.
  */
 export async function editConfigCommand(
   context: CommandContext,
   subcommand: Subcommand,
-  raw: string,
+  args: string,
 ): Promise<CommandReply> {
+  const from = FROM.exec(args);
+  const raw = (from ? (from[2] ?? '') : args).trim();
   if (raw === '') return `Usage: /config ${subcommand} <json>`;
-  const snapshot = await context.gateway.configGet();
-  if (!snapshot.ok) return `Refused: ${snapshot.error}`;
+  let baseHash = from?.[1];
+  if (baseHash === undefined) {
+    const snapshot = await context.gateway.configGet();
+    if (!snapshot.ok) return `Refused: ${snapshot.error}`;
+    baseHash = snapshot.value.hash;
+  }
   const request: GatewayEditRequest = {
     raw,
-    baseHash: snapshot.value.hash,
+    baseHash,
     note: `/config ${subcommand} by ${context.message.senderId}`,
     sessionKey: context.sessionKey,
     route: context.route,
@@ -32,9 +45,13 @@ export async function editConfigCommand(
     if (held !== undefined) return held;
   }
   const result = await context.gateway.configEdit(`config.${subcommand}`, request);
+  if (!result.ok && from && result.error === STALE_HASH_ERROR) return CHANGED_SINCE;
   if (!result.ok) return `Refused: ${result.error}`;
   return describeOutcome(result.value);
 }
+
+const CHANGED_SINCE =
+  'Refused: the config file changed after this edit was planned, so its diff is not what it would write now; nothing was written. Run the command again to see the diff from the file as it is.';
 
 /**
  * The reply for a held command (the approvals' message: the code, the diff, a Confirm button), or a
@@ -58,7 +75,7 @@ async function holdIfRisky(
     ...(plan.removedPaths.length > 0 ? [`removes ${plan.removedPaths.join(', ')}`] : []),
   ];
   const held = await context.approvals.hold({
-    text: context.message.text,
+    text: `/config ${subcommand} --from ${request.baseHash} ${request.raw}`,
     senderId: context.message.senderId,
     sessionKey: context.sessionKey,
     agentId: context.agentId,
