@@ -5,6 +5,11 @@ export interface RunSignal {
   signal: AbortSignal;
   /** Whether the time limit fired. */
   timedOut(): boolean;
+  /**
+   * Stops the time limit until the returned function is called (a tool call waiting for a human);
+   * then the rest of the limit runs. Pauses nest: the clock runs again when the last one ends.
+   */
+  pause(): () => void;
   /** Clears the timer and the listener on the turn's signal: call when the run ends. */
   dispose(): void;
 }
@@ -20,17 +25,40 @@ export function createRunSignal(turn: AbortSignal, timeoutSeconds: number, runId
   const follow = () => controller.abort(turn.reason);
   if (turn.aborted) follow();
   else turn.addEventListener('abort', follow, { once: true });
-  const timer = setTimeout(() => {
+  const fire = () => {
     timedOut = true;
     controller.abort(
       new SwitchboardError('TURN_TIMEOUT', `run ${runId} timed out after ${timeoutSeconds} s`),
     );
-  }, timeoutSeconds * 1000);
+  };
+  let remainingMs = timeoutSeconds * 1000;
+  let startedAt = Date.now();
+  let timer: NodeJS.Timeout | undefined = setTimeout(fire, remainingMs);
+  let pauses = 0;
   return {
     signal: controller.signal,
     timedOut: () => timedOut,
+    pause() {
+      pauses += 1;
+      if (pauses === 1 && timer) {
+        clearTimeout(timer);
+        timer = undefined;
+        remainingMs -= Date.now() - startedAt;
+      }
+      let resumed = false;
+      return () => {
+        if (resumed) return;
+        resumed = true;
+        pauses -= 1;
+        if (pauses > 0 || timedOut || controller.signal.aborted) return;
+        startedAt = Date.now();
+        timer = setTimeout(fire, Math.max(0, remainingMs));
+      };
+    },
     dispose() {
       clearTimeout(timer);
+      timer = undefined;
+      pauses = Number.POSITIVE_INFINITY;
       turn.removeEventListener('abort', follow);
     },
   };

@@ -22,6 +22,8 @@ interface ActiveRun {
   history: Promise<TranscriptEntry[]>;
   signal: AbortSignal;
   timedOut(): boolean;
+  /** Stops the time limit while a tool call waits for a human (see RunSignal.pause). */
+  pauseTimeLimit(): () => void;
   timeoutSeconds: number;
   progress: RunProgress;
   logger: Logger;
@@ -55,6 +57,7 @@ export async function runTurn(state: RunnerState, request: TurnRequest): Promise
     history,
     signal: runSignal.signal,
     timedOut: runSignal.timedOut,
+    pauseTimeLimit: runSignal.pause,
     timeoutSeconds,
     progress: createRunProgress(request, burst),
     logger: request.logger.child({ run: runId }),
@@ -105,6 +108,7 @@ async function loopToEnd(
     runId,
     provider,
     signal,
+    pauseTimeLimit: run.pauseTimeLimit,
     logger,
     history,
     emit: run.progress.emit,

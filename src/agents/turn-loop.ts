@@ -17,6 +17,8 @@ export interface LoopRun {
   runId: string;
   provider: ModelProvider;
   signal: AbortSignal;
+  /** Stops the run's time limit while a tool call waits for a human. */
+  pauseTimeLimit?(): () => void;
   logger: Logger;
   /** The session's last `agentLoop.historyEntries` entries, read while the run started. */
   history: Promise<readonly TranscriptEntry[]>;
@@ -37,6 +39,7 @@ export async function runTurnLoop(
     logger: run.logger,
     signal: run.signal,
     services,
+    ...(run.pauseTimeLimit ? { pauseTimeLimit: run.pauseTimeLimit } : {}),
   };
   const tools = turnTools(registry, policy, context);
   const multiUser = request.route.chatType === 'channel';

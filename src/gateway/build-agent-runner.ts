@@ -11,6 +11,7 @@ import type { AgentMessage, SendOutcome } from '../messages/index.js';
 import type { RunStore, SessionStore } from '../sessions/index.js';
 import { type BuiltinToolpackName, createBuiltinToolpackTools, createCoreTools } from '../toolpacks/index.js';
 import {
+  type ApprovalsPort,
   BUILTIN_TOOLS,
   createToolRegistry,
   type GatewayControl,
@@ -37,6 +38,8 @@ export interface AgentRunnerParts {
   turns: Pick<TurnPort, 'sessionStatus' | 'sessionDepth'>;
   gateway: GatewayControl;
   subagents: SubagentsService;
+  /** The gate every tool call passes. */
+  approvals: ApprovalsPort;
   stateDir: string;
   logger: Logger;
 }
@@ -70,7 +73,12 @@ export async function buildAgentRunner(options: AgentRunnerParts): Promise<Agent
     sessions: options.sessions,
     runs: options.runs,
     instructions: await readAgentInstructions(config, options.configPath),
-    services: { sessions, gateway: options.gateway, subagents: options.subagents },
+    services: {
+      sessions,
+      gateway: options.gateway,
+      subagents: options.subagents,
+      approvals: options.approvals,
+    },
   });
   return runner;
 }
@@ -81,7 +89,7 @@ function buildRegistry(options: AgentRunnerParts) {
   for (const tool of BUILTIN_TOOLS) registry.register(tool, 'builtin');
   for (const name of options.builtinToolpacks) {
     if (name === 'core') {
-      for (const tool of createCoreTools({ send: options.sendMessage }))
+      for (const tool of createCoreTools({ send: options.sendMessage, routes: config.routes }))
         registry.register(tool, 'toolpack core');
       continue;
     }

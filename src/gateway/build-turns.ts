@@ -4,6 +4,7 @@ import type { SignalDelivery } from '../signals/index.js';
 import { createSubagentManager } from '../subagents/index.js';
 import type { Toolpacks } from '../toolpacks/index.js';
 import { buildAgentRunner } from './build-agent-runner.js';
+import { buildApprovals } from './build-approvals.js';
 import { buildGatewayControl } from './build-control.js';
 import type { Base } from './gateway-types.js';
 import type { TurnPort } from './turn-port.js';
@@ -31,6 +32,7 @@ export async function buildTurns(
     scheduleRestart: options.scheduleRestart,
     logger,
   });
+  const approvals = buildApprovals(base, { gateway, scrub: parts.scrub });
   const subagents = createSubagentManager({
     config,
     registry: createSubagentRegistry({ store }),
@@ -53,6 +55,7 @@ export async function buildTurns(
     turns: parts.turns,
     gateway,
     subagents,
+    approvals,
     stateDir: base.stateDir,
     logger,
   });
@@ -67,6 +70,7 @@ export async function buildTurns(
     secrets: [...parts.secrets],
     gateway,
     subagents: () => subagents,
+    approvals,
     deliver: base.channels.deliver,
     deliverDelta: base.channels.deliverDelta,
   });

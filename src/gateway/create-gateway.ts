@@ -72,6 +72,8 @@ async function startServices(options: GatewayOptions, running: Running) {
   running.scheduler = scheduler;
   const url = await serve(base, { router, subagents, toolpacks, scheduler, token: token.token, scrub });
 
+  // Before any turn resumes: a call the last process left waiting finds its request again.
+  await running.approvals?.start();
   await subagents.resume();
   // Messages the last process accepted and did not answer (a restart's drain, a crash).
   await router.resume();

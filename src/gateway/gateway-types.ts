@@ -1,4 +1,5 @@
 import type { ModelProvider, ProviderOptions, TurnRunner } from '../agents/index.js';
+import type { Approvals } from '../approvals/index.js';
 import type { ChannelSupervisor } from '../channels/index.js';
 import type { Config, LoadedConfig } from '../config/index.js';
 import type { HttpServer, WebchatPort } from '../http/index.js';
@@ -75,6 +76,7 @@ export interface Running {
   toolpacks?: Toolpacks;
   restartNotes?: ReturnType<typeof createRestartNotes>;
   restartNote?: Promise<void>;
+  approvals?: Approvals;
 }
 
 /** What every phase of a start shares: the options, the settings derived from them, the store. */

@@ -11,6 +11,7 @@ export async function stopServices(running: Running, drainTimeoutMs: number): Pr
   const subagentsClosed = running.subagents?.close();
   await running.restartNote;
   await running.router?.close(drainTimeoutMs);
+  running.approvals?.close();
   await subagentsClosed;
   // Wake turns the drain ended clear their signals (or keep them for the next start) before the store closes.
   await running.signals?.settled();

@@ -16,7 +16,7 @@ import { resolveAgentId } from './bindings.js';
 import { BUILTIN_COMMANDS, type ChatCommand, parseCommand } from './commands/index.js';
 import { createInbox } from './inbox.js';
 import { createIntake } from './intake.js';
-import { runCommand } from './run-command.js';
+import { runAction, runCommand } from './run-command.js';
 import { startRuntimeTurn } from './runtime-turn.js';
 import { createSessionQueues, type QueueStatus, type SessionQueues } from './session-queues.js';
 
@@ -117,6 +117,10 @@ export function createRouter(options: RouterOptions): Router {
     async dispatch(message, dispatchOptions = {}) {
       const agentId = resolveAgentId(config.bindings, config.defaultAgent, message);
       const sessionKey = chatSessionKey(agentId, message);
+      if (message.action !== undefined) {
+        dispatchOptions.accepted?.();
+        return runAction(state, message, sessionKey);
+      }
       const parsed = parseCommand(message.text);
       if (!parsed) return intake.accept(message, sessionKey, agentId, dispatchOptions);
       // A command is not stored: it is taken once it runs (a platform that resent it would run it twice).

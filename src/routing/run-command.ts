@@ -1,6 +1,6 @@
 import type { DispatchResult, InboundMessage } from '../messages/index.js';
-import type { ApprovalsPort } from '../tools/index.js';
-import type { CommandReply } from './commands/index.js';
+import type { ApprovalsPort, HeldCommand } from '../tools/index.js';
+import { type CommandReply, parseCommand } from './commands/index.js';
 import { routeOf } from './intake.js';
 import type { RouterState } from './router.js';
 
@@ -25,12 +25,53 @@ export async function runCommand(
   return { sessionKey, replies: [reply] };
 }
 
+/**
+ * A click on a reply's button: decided at once by the approvals service, never stored or queued.
+ * The one reply is for the adapter to show in place of the buttons (it is not posted as a new
+ * message); a confirmed held command runs here and its answer follows the decision.
+ */
+export async function runAction(
+  state: RouterState,
+  message: InboundMessage,
+  sessionKey: string,
+): Promise<DispatchResult> {
+  const outcome = await approvalsOf(state).decide({
+    kind: 'action',
+    value: message.action ?? '',
+    by: message.senderId,
+  });
+  const text = outcome.confirmed
+    ? `${outcome.text}\n${await runConfirmed(state, outcome.confirmed)}`
+    : outcome.text;
+  return { sessionKey, replies: [{ id: crypto.randomUUID(), text: state.scrub(text) }] };
+}
+
+/** A held command its owner confirmed, run once as they typed it, in the chat they typed it in. */
+async function runConfirmed(state: RouterState, command: HeldCommand): Promise<string> {
+  const parsed = parseCommand(command.text);
+  if (!parsed) return `Not a command: ${command.text}`;
+  const { route } = command;
+  if (route.channel === 'internal') return 'A held command has no chat to run in.';
+  const message: InboundMessage = {
+    channel: route.channel,
+    chatType: route.chatType,
+    chatId: route.chatId,
+    ...(route.threadId === undefined ? {} : { threadId: route.threadId }),
+    senderId: command.senderId,
+    text: command.text,
+    messageId: crypto.randomUUID(),
+  };
+  const answer = await commandReply(state, message, command.sessionKey, command.agentId, parsed, true);
+  return typeof answer === 'string' ? answer : answer.text;
+}
+
 async function commandReply(
   state: RouterState,
   message: InboundMessage,
   sessionKey: string,
   agentId: string,
   parsed: { name: string; args: string },
+  confirmed = false,
 ): Promise<CommandReply> {
   const { options, commands } = state;
   const isOwner = state.owners.has(message.senderId);
@@ -58,8 +99,14 @@ async function commandReply(
     commands,
     gateway: options.gateway,
     subagents: options.subagents(),
-    approvals: options.approvals ?? NO_APPROVALS,
+    approvals: approvalsOf(state),
+    ...(confirmed ? { confirmed } : {}),
+    runConfirmed: (held) => runConfirmed(state, held),
   });
+}
+
+function approvalsOf(state: RouterState): ApprovalsPort {
+  return state.options.approvals ?? NO_APPROVALS;
 }
 
 /** A router built without approvals (tests of routing alone): nothing waits, nothing is held. */

@@ -40,6 +40,12 @@ export const ManifestToolSchema = Type.Object(
       description: 'What the tool does, for the model.',
     }),
     inputSchema: JsonSchemaObject,
+    risky: Type.Optional(
+      Type.Boolean({
+        description:
+          'Switchboard: calls ask an approver by default (`approvals.tools` in the gateway config may say otherwise). Suzumio ignores it.',
+      }),
+    ),
   },
   { description: 'A model-facing tool, run by the runner module.' },
 );

@@ -111,6 +111,7 @@ function registryTools(state: RuntimeState, toolpack: LoadedToolpack): Tool[] {
       description: declared.description,
       parameters: declared.inputSchema as unknown as TSchema,
       validateParameters: declared.validate,
+      ...(declared.risky === true ? { risky: true } : {}),
       async execute(input, context) {
         const activation = state.activations.forRun({
           runId: context.runId,

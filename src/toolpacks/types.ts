@@ -60,6 +60,8 @@ export interface LoadedTool {
    * registry validates this tool's arguments with it instead of compiling the schema again.
    */
   validate: ValidateFunction;
+  /** The manifest marks the tool risky: its calls ask an approver by default. */
+  risky?: boolean;
 }
 
 export type LoadedWebuiEntry = ManifestWebuiEntry;

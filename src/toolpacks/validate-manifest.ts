@@ -81,10 +81,11 @@ export async function loadToolpackManifest(
     manifestFile: path.join(directory, MANIFEST_FILE),
     ...(runner.value === undefined ? {} : { runnerModule: runner.value }),
     controllerModule: controller.value,
-    tools: manifest.tools.map(({ name, description, inputSchema }, index) => ({
+    tools: manifest.tools.map(({ name, description, inputSchema, risky }, index) => ({
       name,
       description,
       inputSchema,
+      ...(risky === true ? { risky } : {}),
       // No problem was found, so every tool's schema compiled.
       validate: entries.validators[index] as ValidateFunction,
     })),

@@ -1,3 +1,4 @@
+import { approveCommand, confirmCommand, denyCommand } from './approve.js';
 import { configCommand } from './config.js';
 import { helpCommand } from './help.js';
 import { newCommand } from './new.js';
@@ -19,6 +20,9 @@ export const BUILTIN_COMMANDS: readonly ChatCommand[] = [
   whoamiCommand,
   configCommand,
   restartCommand,
+  approveCommand,
+  denyCommand,
+  confirmCommand,
 ];
 
 const COMMAND = /^\/([A-Za-z][\w-]*)(?:\s+([\s\S]*))?$/;

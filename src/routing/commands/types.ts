@@ -1,7 +1,7 @@
 import type { Config } from '../../config/index.js';
 import type { DeliveryRoute, InboundMessage, OutboundMessage } from '../../messages/index.js';
 import type { SessionStore } from '../../sessions/index.js';
-import type { ApprovalsPort, GatewayControl, SubagentsService } from '../../tools/index.js';
+import type { ApprovalsPort, GatewayControl, HeldCommand, SubagentsService } from '../../tools/index.js';
 import type { SessionQueues } from '../session-queues.js';
 
 /** What a chat command may read and do. */
@@ -31,6 +31,8 @@ export interface CommandContext {
    * again. Never set for a command as typed.
    */
   confirmed?: boolean;
+  /** Runs a held command its owner just confirmed, once, as they typed it; its answer's text. */
+  runConfirmed(command: HeldCommand): Promise<string>;
 }
 
 /** A command's answer: plain text, or a reply with buttons (a held command's Confirm). */

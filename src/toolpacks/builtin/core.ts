@@ -1,6 +1,12 @@
 import { Type } from '@sinclair/typebox';
 import { StringEnum } from '../../config/index.js';
-import { type AgentMessage, PRIORITIES, type SendOutcome } from '../../messages/index.js';
+import {
+  type AgentMessage,
+  type DeliveryRoute,
+  PRIORITIES,
+  parseRoute,
+  type SendOutcome,
+} from '../../messages/index.js';
 import type { Tool } from '../../tools/index.js';
 
 const MessagesSendParameters = Type.Object(
@@ -30,12 +36,21 @@ const WaitParameters = Type.Object(
 );
 
 /** The `core` toolpack: messages between agents and to chat routes, and waiting for a signal. */
-export function createCoreTools(options: { send(message: AgentMessage): Promise<SendOutcome> }): Tool[] {
+export function createCoreTools(options: {
+  send(message: AgentMessage): Promise<SendOutcome>;
+  /** Config `routes`: named route → `platform:chat`. */
+  routes: Readonly<Record<string, string>>;
+}): Tool[] {
   const send: Tool<typeof MessagesSendParameters> = {
     name: 'messages.send',
     description:
       'Send a message to another agent or the human (`recipient`: an agent id or `user`) or post it to a named chat route (`channel`), not both. The recipient agent is woken with it when idle.',
     parameters: MessagesSendParameters,
+    // A post to a chat other than the one the turn answers asks an approver by default: the
+    // people there did not ask for it.
+    review: (input, context) => ({
+      risky: input.channel !== undefined && !sameChat(options.routes[input.channel], context.route),
+    }),
     async execute(input, context) {
       if ((input.recipient === undefined) === (input.channel === undefined)) {
         return { ok: false, reason: 'give exactly one of recipient and channel' };
@@ -65,4 +80,10 @@ export function createCoreTools(options: { send(message: AgentMessage): Promise<
     }),
   };
   return [send, wait] as Tool[];
+}
+
+/** Whether a named route's target (`slack:C0123`) is the chat a turn answers. */
+function sameChat(target: string | undefined, route: DeliveryRoute): boolean {
+  const named = target === undefined ? undefined : parseRoute(target);
+  return named !== undefined && named.channel === route.channel && named.chatId === route.chatId;
 }

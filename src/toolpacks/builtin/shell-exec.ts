@@ -45,6 +45,8 @@ export function createShellExecTool(options: BuiltinToolpackOptions) {
     description: `Run a shell command in your workspace (owners only). Returns exit code, signal, stdout and stderr (each cut after ${maxOutputBytes} bytes). The command gets only PATH, HOME (the workspace) and LANG; no input; it and everything it started are killed when it ends, times out or the run stops.`,
     parameters: ShellExecParameters,
     ownerOnly: true,
+    // A command can do anything the gateway's user can: asks an approver unless config says otherwise.
+    risky: true,
     async execute(input, context) {
       // The registry already refuses; this keeps the tool safe when called some other way.
       if (!context.isOwner) return { ok: false, reason: OWNER_ONLY_REFUSAL };

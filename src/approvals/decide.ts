@@ -1,0 +1,93 @@
+import { fail, ok, type Result } from '../errors/index.js';
+import type { DecisionInput, DecisionOutcome, HeldCommand } from '../tools/index.js';
+import { type ButtonDecision, hashMatches, parseActionValue } from './action-value.js';
+import { decidedText } from './request-message.js';
+import { type ApprovalsState, alwaysKey, settle } from './state.js';
+import type { ApprovalRecord } from './types.js';
+
+interface Found {
+  record: ApprovalRecord;
+  decision: ButtonDecision;
+  reason?: string;
+}
+
+/**
+ * A decision, typed or clicked. It counts only from an approver (by platform sender id), for an
+ * open request, and for a click only with the arguments hash the request was shown with (an edited
+ * or forged value is refused); a second decision is answered with the first. Saved before anyone
+ * is told; a confirmed command is marked used in the same write and handed back to run once.
+ */
+export async function decide(state: ApprovalsState, input: DecisionInput): Promise<DecisionOutcome> {
+  const found = await find(state, input);
+  if (!found.ok) return { text: `Refused: ${found.error}` };
+  const { record, decision } = found.value;
+  if (!record.approvers.includes(input.by)) {
+    await state.audit.record('refused', record, { by: input.by, reason: 'not an approver' });
+    const who = record.kind === 'command' ? record.requester : record.approvers.join(', ');
+    return { text: `Refused: only ${who} may decide ${record.code}; you are ${input.by}.` };
+  }
+  if (record.status !== 'pending') return { text: `Already decided. ${decidedText(record)}` };
+  const status = apply(state, record, input.by, decision, found.value.reason);
+  const confirmed = record.kind === 'command' && status === 'approved';
+  if (confirmed) record.status = 'used';
+  await state.records.save(record);
+  await state.audit.record(status, record, {
+    by: input.by,
+    ...(record.reason ? { reason: record.reason } : {}),
+  });
+  settle(state, record);
+  let text = decidedText(record);
+  if (record.always) {
+    state.always.add(alwaysKey(record.agentId, record.tool));
+    const { agentId, tool, sessionKey, route } = record;
+    text += ` ${await state.options.rememberAlways({ agentId, tool, by: input.by, sessionKey, route })}`;
+  }
+  return confirmed ? { text, confirmed: heldCommand(record) } : { text };
+}
+
+/** The decision on the record, in memory (synchronously: a second click finds it decided). */
+function apply(
+  state: ApprovalsState,
+  record: ApprovalRecord,
+  by: string,
+  decision: ButtonDecision,
+  reason?: string,
+): 'approved' | 'denied' {
+  const status = decision === 'deny' ? 'denied' : 'approved';
+  record.status = status;
+  record.decidedBy = by;
+  record.decidedAt = state.now().toISOString();
+  if (reason) record.reason = reason;
+  if (decision === 'always' && record.kind === 'tool') record.always = true;
+  return status;
+}
+
+async function find(state: ApprovalsState, input: DecisionInput): Promise<Result<Found>> {
+  if (input.kind === 'code') {
+    const record = await state.records.byCode(input.code);
+    if (!record) return fail(`no approval request has the code ${input.code.trim().toUpperCase()}`);
+    const decision = input.decision === 'deny' ? 'deny' : input.decision === 'always' ? 'always' : 'approve';
+    return ok({ record, decision, ...(input.reason ? { reason: input.reason } : {}) });
+  }
+  const parsed = parseActionValue(input.value);
+  if (!parsed) return fail('this button is not an approval button of this gateway');
+  const record = await state.records.byId(parsed.approvalId);
+  if (!record) return fail('this button belongs to a request this gateway does not know');
+  if (!hashMatches(parsed.hash, record.argumentsHash)) {
+    await state.audit.record('refused', record, { by: input.by, reason: 'arguments hash does not match' });
+    return fail(`this button does not match request ${record.code}'s arguments`);
+  }
+  return ok({ record, decision: parsed.decision });
+}
+
+function heldCommand(record: ApprovalRecord): HeldCommand {
+  return {
+    text: record.command ?? '',
+    senderId: record.requester,
+    sessionKey: record.sessionKey,
+    agentId: record.agentId,
+    route: record.route,
+    summary: record.arguments,
+    ...(record.details ? { details: record.details } : {}),
+  };
+}

@@ -1,0 +1,34 @@
+import type { Config } from '../config/index.js';
+
+export type ApprovalPolicy = 'ask' | 'auto' | 'deny';
+
+/**
+ * The policy for one call: the agent's own table (`agents.<id>.approvals.tools`) over the
+ * gateway's (`approvals.tools`); in each, an exact name wins over the longest matching
+ * `namespace.*`, and that over `*`. No entry: `ask` when the tool calls this call risky, else `auto`.
+ */
+export function resolvePolicy(config: Config, agentId: string, tool: string, risky: boolean): ApprovalPolicy {
+  const tables = [config.agents[agentId]?.approvals?.tools ?? {}, config.approvals.tools];
+  for (const table of tables) {
+    const found = lookup(table, tool);
+    if (found) return found;
+  }
+  return risky ? 'ask' : 'auto';
+}
+
+function lookup(table: Readonly<Record<string, ApprovalPolicy>>, tool: string): ApprovalPolicy | undefined {
+  if (Object.hasOwn(table, tool)) return table[tool];
+  let best: { length: number; policy: ApprovalPolicy } | undefined;
+  for (const [pattern, policy] of Object.entries(table)) {
+    if (!pattern.endsWith('.*')) continue;
+    const prefix = pattern.slice(0, -1);
+    if (tool.startsWith(prefix) && (!best || prefix.length > best.length))
+      best = { length: prefix.length, policy };
+  }
+  return best?.policy ?? (Object.hasOwn(table, '*') ? table['*'] : undefined);
+}
+
+/** Who may decide: `approvals.approvers`, else the owners. */
+export function approversOf(config: Config): string[] {
+  return [...(config.approvals.approvers ?? config.owners)];
+}
