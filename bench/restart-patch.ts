@@ -189,6 +189,8 @@ export async function measurePatchRestarts(count: number, warmup: number): Promi
       config: {
         models: { bench: { provider: 'openai', model: 'bench', baseUrl: fake.url, apiKey: 'bench-key' } },
         agents: { main: { model: 'bench' } },
+        // The restart path is measured, not a human's approval (bench/approvals.ts measures that).
+        approvals: { tools: { gateway: 'auto' } },
       },
     });
     try {

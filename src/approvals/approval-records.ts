@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import type { KeyValueNamespace, Store } from '../store/index.js';
+import type { KeyValueNamespace, NamespaceIndex, Store } from '../store/index.js';
 import type { ApprovalRecord } from './types.js';
 
 /** Codes people type: no 0/O, 1/I/L, so they survive being read aloud or retyped. */
@@ -11,6 +11,12 @@ const CLOSED_LOOKUP = 200;
 
 const isOpen = (record: ApprovalRecord) => record.status === 'pending' || record.status === 'approved';
 
+/** Two lists, newest first. One object: a store compares the index a namespace is opened with. */
+const APPROVALS_INDEX: NamespaceIndex<ApprovalRecord> = {
+  group: (_key, record) => (isOpen(record) ? 'open' : 'closed'),
+  order: (_key, record) => Date.parse(record.createdAt),
+};
+
 /**
  * The requests, durable in the store's `approvals` namespace (two lists: `open` and `closed`, newest
  * first), with the open ones in memory: every decision reads and changes the in-memory record
@@ -18,10 +24,7 @@ const isOpen = (record: ApprovalRecord) => record.status === 'pending' || record
  */
 export function createApprovalRecords(store: Store) {
   const namespace: KeyValueNamespace<ApprovalRecord> = store.namespace<ApprovalRecord>('approvals', {
-    index: {
-      group: (_key, record) => (isOpen(record) ? 'open' : 'closed'),
-      order: (_key, record) => Date.parse(record.createdAt),
-    },
+    index: APPROVALS_INDEX,
   });
   const open = new Map<string, ApprovalRecord>();
   return {

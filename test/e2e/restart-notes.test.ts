@@ -60,6 +60,8 @@ async function setup(extra: Record<string, unknown> = {}) {
       http: { port: await freePort(), token: PROCESS_TEST_TOKEN },
       models: { fake: { provider: 'openai', model: 'fake-1', baseUrl: model.url } },
       agents: { main: { model: 'fake' } },
+      // The notes are under test; the approval of the model's edits and restarts in approvals*.test.ts.
+      approvals: { tools: { gateway: 'auto' } },
       ...extra,
     },
     `${name}.jsonc`,

@@ -26,6 +26,8 @@ async function setup(
     config: {
       models: { fake: { provider: 'openai', model: 'fake-1', baseUrl: model.url, apiKey: API_KEY } },
       agents: { main: { model: 'fake' } },
+      // The tool itself is under test here; the approval of its calls in approvals*.test.ts.
+      approvals: { tools: { gateway: 'auto' } },
       ...config,
     },
   });

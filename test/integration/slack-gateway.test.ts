@@ -147,6 +147,8 @@ describe('Slack through the gateway', () => {
           fake: { provider: 'openai', model: 'fake-1', baseUrl: model.url, apiKey: 'sk-slack-patch-01' },
         },
         agents: { main: { model: 'fake' } },
+        // The edit's path through Slack is under test; its approval in approvals*.test.ts.
+        approvals: { tools: { gateway: 'auto' } },
       },
     );
     const lastResult = (request: any) =>

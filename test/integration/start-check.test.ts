@@ -177,6 +177,8 @@ describe('credential checks and addresses', () => {
       channels: {
         slack: { botToken: 'xoxb-start-check', appToken: 'xapp-start-check', apiUrl: slack.apiUrl },
       },
+      // What the edit sends is under test, not its approval.
+      approvals: { tools: { gateway: 'auto' } },
     });
     const before = await readFile(gateway.configPath, 'utf8');
     model.push({ toolCalls: [{ name: 'gateway', arguments: { action: 'config.get' } }] });

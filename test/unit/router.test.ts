@@ -72,10 +72,10 @@ describe('chat commands', () => {
     expect(refused.replies[0]?.text).toBe('/config is for owners only; you are slack:U1.');
     const unknown = await target.router.dispatch(slackMessage('/nope'));
     expect(unknown.replies[0]?.text).toBe(
-      'Unknown command /nope. Commands: /help, /status, /new, /stop, /subagents, /whoami.',
+      'Unknown command /nope. Commands: /help, /status, /new, /stop, /subagents, /whoami, /approve, /deny.',
     );
     const owner = await target.router.dispatch(slackMessage('/nope', { senderId: 'slack:OWNER' }));
-    expect(owner.replies[0]?.text).toContain('/whoami, /config, /restart.');
+    expect(owner.replies[0]?.text).toContain('/whoami, /config, /restart, /approve, /deny, /confirm.');
   });
 
   it('run the commands the router was given instead of the built-in ones', async () => {

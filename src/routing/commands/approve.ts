@@ -11,6 +11,8 @@ function decisionCommand(name: 'approve' | 'deny' | 'confirm', summary: string):
   return {
     name,
     summary,
+    // Only owners hold commands; approvers need not be owners.
+    ...(name === 'confirm' ? { ownerOnly: true } : {}),
     async run(context) {
       const match = CODE.exec(context.args);
       if (!match?.[1]) return `Usage: /${name} <code>${name === 'deny' ? ' [reason]' : ''}`;
