@@ -1,7 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { StringEnum } from '../../config/index.js';
 import { fail, type Result } from '../../errors/index.js';
-import type { ToolCallReview } from '../approvals-port.js';
 import type { Tool, ToolContext } from '../types.js';
 import { editRequest, reviewGatewayCall } from './gateway-tool-review.js';
 
