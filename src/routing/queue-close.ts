@@ -71,6 +71,8 @@ function takeWaiting(queue: { pending: PendingMessage[]; steering: PendingMessag
 }
 
 function settleWithin(promise: Promise<void>, milliseconds: number): Promise<'settled' | 'expired'> {
+  // `gateway.drainTimeoutMs: 0` (allowed: abort at once); p-timeout refuses 0.
+  if (milliseconds <= 0) return Promise.resolve('expired');
   return pTimeout(
     promise.then(() => 'settled' as const),
     { milliseconds, fallback: () => 'expired' as const },
