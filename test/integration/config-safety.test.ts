@@ -1,7 +1,13 @@
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BACKUPS_KEPT, createConfigEditor, hashConfigText, REDACTED } from '../../src/config/index.js';
+import {
+  BACKUPS_KEPT,
+  createConfigEditor,
+  hashConfigText,
+  parseJsonc,
+  REDACTED,
+} from '../../src/config/index.js';
 import { startTestGateway, TEST_TOKEN, type TestGateway } from '../helpers/gateway.js';
 import { makeTempDir, removeDir } from '../helpers/machine.js';
 import { pollUntil } from '../helpers/process.js';
@@ -226,6 +232,51 @@ describe('/config undo', () => {
     expect(answer).toContain('/agents/main/systemPromptFile: ');
     expect(await readFile(running.configPath, 'utf8')).toBe(before);
     expect(await auditRecords()).toHaveLength(1);
+  });
+});
+
+describe('/config apply {} with the approvals core', () => {
+  it('asks for confirmation with the diff; /confirm applies once; /config undo restores the file, comments kept; history lists both', async () => {
+    const { gateway: running, original } = await start(false);
+    const asked = await running.send('/config apply {}');
+    const request = asked.body.replies.at(-1);
+    const code = /^Confirm \(([A-Z0-9]+)\): \/config apply --from [0-9a-f]{12} \{\}\n/.exec(
+      request.text,
+    )?.[1];
+    expect(code, request.text).toBeDefined();
+    expect(request.text).toContain(
+      '/config apply replaces the whole config file: removes stateDir, http, commands, models, agents',
+    );
+    expect(request.text).toContain('```diff\n--- gateway.jsonc (before)\n+++ gateway.jsonc (after)\n');
+    expect(request.text).toContain(`-  "http": { "port": 0, "token": "${REDACTED}" },`);
+    expect(request.text).not.toContain(SECRET);
+    expect(request.text).not.toContain(TEST_TOKEN);
+    expect(request.actions.map((action: { label: string }) => action.label)).toEqual(['Confirm', 'Cancel']);
+    expect(await readFile(running.configPath, 'utf8')).toBe(original);
+    expect(await reply('/config history')).toBe('No config change is recorded yet.');
+
+    const confirmed = await reply(`/confirm ${code}`);
+    expect(confirmed).toMatch(
+      /^Confirmed by webchat:local: \/config apply --from [0-9a-f]{12} \{\}\nChanged /,
+    );
+    expect(confirmed).toContain('Not restarting');
+    const applied = await readFile(running.configPath, 'utf8');
+    expect(applied.startsWith('// Safety net test config: this comment must survive an undo.\n')).toBe(true);
+    expect(parseJsonc(applied, running.configPath)).toEqual({});
+    expect(await reply(`/confirm ${code}`)).toMatch(
+      /^Already decided\. Confirmed by webchat:local: \/config apply --from [0-9a-f]{12} \{\}$/,
+    );
+    expect(await readFile(running.configPath, 'utf8')).toBe(applied);
+
+    expect(await reply('/config undo')).toMatch(/^Restored the file as it was before change #1\. Changed /);
+    expect(await readFile(running.configPath, 'utf8')).toBe(original);
+    const history = (await reply('/config history')).split('\n');
+    expect(history.slice(1)).toEqual([
+      expect.stringMatching(/^#2 .* config\.undo \(undoes #1\) by webchat:local via command: /),
+      expect.stringMatching(
+        /^#1 .* config\.apply by webchat:local via command: stateDir, http, commands, models, agents$/,
+      ),
+    ]);
   });
 });
 

@@ -5,11 +5,13 @@ import type { CommandContext, CommandReply } from './types.js';
 type Subcommand = 'patch' | 'apply';
 
 /**
- * `--from <hash>` before the JSON: edit only the file with that hash. A held edit is run again as
- * `/config <patch|apply> --from <hash> <json>`, so that what is written once confirmed is the diff
- * the owner was shown, not an edit of a file that changed meanwhile.
+ * `--from <hash>` before the JSON (the file's hash, or its first 12 or more hex digits): edit only
+ * the file with that hash. A held edit is run again as `/config <patch|apply> --from <hash> <json>`,
+ * so that what is written once confirmed is the diff the owner was shown, not an edit of a file
+ * that changed meanwhile.
  */
-const FROM = /^--from\s+([0-9a-f]{64})(?:\s+([\s\S]*))?$/;
+const FROM = /^--from\s+([0-9a-f]{12,64})(?:\s+([\s\S]*))?$/;
+const FROM_SHOWN = 12;
 
 /**
  * `/config patch` and `/config apply`. An apply (it replaces the whole file) and a patch that
@@ -25,15 +27,13 @@ export async function editConfigCommand(
   const from = FROM.exec(args);
   const raw = (from ? (from[2] ?? '') : args).trim();
   if (raw === '') return `Usage: /config ${subcommand} <json>`;
-  let baseHash = from?.[1];
-  if (baseHash === undefined) {
-    const snapshot = await context.gateway.configGet();
-    if (!snapshot.ok) return `Refused: ${snapshot.error}`;
-    baseHash = snapshot.value.hash;
-  }
+  const snapshot = await context.gateway.configGet();
+  if (!snapshot.ok) return `Refused: ${snapshot.error}`;
+  // The editor compares the whole hash again when it edits (and under the lock before it writes).
+  if (from?.[1] !== undefined && !snapshot.value.hash.startsWith(from[1])) return CHANGED_SINCE;
   const request: GatewayEditRequest = {
     raw,
-    baseHash,
+    baseHash: snapshot.value.hash,
     note: `/config ${subcommand} by ${context.message.senderId}`,
     sessionKey: context.sessionKey,
     route: context.route,
@@ -75,7 +75,7 @@ async function holdIfRisky(
     ...(plan.removedPaths.length > 0 ? [`removes ${plan.removedPaths.join(', ')}`] : []),
   ];
   const held = await context.approvals.hold({
-    text: `/config ${subcommand} --from ${request.baseHash} ${request.raw}`,
+    text: `/config ${subcommand} --from ${request.baseHash.slice(0, FROM_SHOWN)} ${request.raw}`,
     senderId: context.message.senderId,
     sessionKey: context.sessionKey,
     agentId: context.agentId,
