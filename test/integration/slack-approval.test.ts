@@ -1,0 +1,192 @@
+import { access, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { FakeModelServer } from '../fakes/fake-model-server.js';
+import { startFakeOpenAIServer } from '../fakes/fake-openai-server.js';
+import { eventCallback, type FakeSlack, postSignedEvent, startFakeSlack } from '../fakes/fake-slack.js';
+import { blockActions, buttonsOf, postSignedPayload } from '../fakes/fake-slack-actions.js';
+import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
+
+/**
+ * Approvals end to end on Slack: the real gateway (router, approvals, tool loop, the built-in
+ * `shell.exec`), the real Bolt against the fake Slack, a fake OpenAI model. The model calls
+ * `shell.exec` under `ask`; the run waits; the request is posted in the thread with buttons; a
+ * click that is not an approver's is refused; the owner's decides, and the run's answer reaches
+ * the thread. Approve in Socket Mode, Deny in HTTP mode (a signed `payload=` form POST to the
+ * gateway's `/slack/events`).
+ */
+
+const OWNER = 'U1';
+const STRANGER = 'U2';
+const SIGNING_SECRET = 'approval-signing-secret-31';
+
+let gateway: TestGateway | undefined;
+let fake: FakeSlack | undefined;
+let model: FakeModelServer | undefined;
+afterEach(async () => {
+  await gateway?.dispose();
+  await fake?.close();
+  await model?.close();
+  gateway = undefined;
+  fake = undefined;
+  model = undefined;
+});
+
+async function setup(mode: 'socket' | 'http') {
+  fake = await startFakeSlack();
+  model = await startFakeOpenAIServer();
+  gateway = await startTestGateway({
+    config: {
+      owners: ['webchat:local', `slack:${OWNER}`],
+      channels: {
+        slack: {
+          mode,
+          botToken: 'xoxb-approval-test',
+          ...(mode === 'socket' ? { appToken: 'xapp-approval-test' } : { signingSecret: SIGNING_SECRET }),
+          apiUrl: fake.apiUrl,
+        },
+      },
+      tools: { toolpacks: ['shell'] },
+      approvals: { tools: { 'shell.exec': 'ask' } },
+      models: { fake: { provider: 'openai', model: 'fake-1', baseUrl: model.url, apiKey: 'sk-approval-01' } },
+      agents: { main: { model: 'fake' } },
+    },
+  });
+  if (mode === 'socket') await fake.connected();
+  return { fake, model, gateway };
+}
+
+const mention = (ts: string, text: string) => ({
+  type: 'message',
+  channel: 'C1',
+  channel_type: 'channel',
+  user: OWNER,
+  text: `<@UBOT> ${text}`,
+  ts,
+});
+
+/** The request the gateway posted in `thread`: its `ts` once it has buttons. */
+async function requestIn(slack: FakeSlack, thread: string): Promise<string> {
+  const call = await slack.waitForCall(
+    'chat.postMessage',
+    (candidate) => candidate.args.thread_ts === thread && candidate.args.blocks !== undefined,
+    15_000,
+  );
+  // The fake keeps the message once it has answered the call.
+  const kept = () =>
+    [...slack.messages.values()].find(
+      (message) => message.threadTs === thread && message.text === call.args.text,
+    );
+  await expect.poll(kept).toBeDefined();
+  return kept()?.ts ?? '';
+}
+
+const updated = (slack: FakeSlack, ts: string, count: number) =>
+  expect.poll(() => slack.callsTo('chat.update').filter((call) => call.args.ts === ts).length).toBe(count);
+const lastUpdate = (slack: FakeSlack, ts: string) =>
+  slack
+    .callsTo('chat.update')
+    .filter((call) => call.args.ts === ts)
+    .at(-1)?.args.text ?? '';
+const exists = (file: string) =>
+  access(file).then(
+    () => true,
+    () => false,
+  );
+
+describe('Slack approvals through the gateway', () => {
+  it('Socket Mode: the run waits; a stranger and an edited value are refused; the owner approves; it runs once', async () => {
+    const { fake, model, gateway } = await setup('socket');
+    const marker = path.join(gateway.dir, 'data/workspaces/main/approved.txt');
+    model.push({
+      toolCalls: [{ name: 'shell.exec', arguments: { command: 'echo ran >> approved.txt; echo ok' } }],
+    });
+    model.push({ text: 'The check ran: ok.' });
+    await fake.deliver(mention('40.1', 'run the check'));
+
+    const ts = await requestIn(fake, '40.1');
+    const labels = buttonsOf(fake, ts).map((button) => button.text.text);
+    expect(labels.slice(0, 2)).toEqual(['Approve', 'Deny']);
+    const request = fake.messages.get(ts)?.text ?? '';
+    expect(request).toContain('shell.exec');
+    expect(request).toContain('echo ran');
+    // The run waits: the model was asked once, nothing ran.
+    expect(model.requests).toHaveLength(1);
+    expect(await exists(marker)).toBe(false);
+
+    const approve = (user: string) => blockActions(fake, { ts, user, label: 'Approve' });
+    // Read while the buttons are there: the refusal's answer carries no buttons, so the update
+    // removes them (the owner can still answer with the code in the text).
+    const ownersClick = approve(OWNER);
+    const shown = String((ownersClick.actions as { value: string }[])[0]?.value);
+    // The owner's click with the value edited (another arguments hash): refused, nothing runs.
+    const edited = blockActions(fake, {
+      ts,
+      user: OWNER,
+      label: 'Approve',
+      edit: { value: shown.replace(/[0-9a-f]{6}$/, '000000') },
+    });
+    await fake.interact(approve(STRANGER));
+    await updated(fake, ts, 1);
+    expect(lastUpdate(fake, ts)).toMatch(/^Refused: .*you are slack:U2/);
+    await fake.interact(edited);
+    await updated(fake, ts, 2);
+    expect(lastUpdate(fake, ts)).toMatch(/^Refused: .*does not match/);
+    expect(model.requests).toHaveLength(1);
+    expect(await exists(marker)).toBe(false);
+
+    await fake.interact(ownersClick);
+    await updated(fake, ts, 3);
+    expect(lastUpdate(fake, ts)).toContain(`Approved by slack:${OWNER}`);
+    const answer = await fake.waitForCall(
+      'chat.postMessage',
+      (call) => call.args.text === 'The check ran: ok.',
+      15_000,
+    );
+    expect(answer.args).toMatchObject({ channel: 'C1', thread_ts: '40.1' });
+    const toolResult = JSON.parse(String(model.requests[1]?.messages.at(-1)?.content));
+    expect(toolResult).toMatchObject({ ok: true, exitCode: 0, stdout: 'ok\n' });
+    expect(await readFile(marker, 'utf8')).toBe('ran\n');
+
+    // A second click (a replay of the owner's) is answered, and runs nothing again.
+    await fake.interact(ownersClick);
+    await updated(fake, ts, 4);
+    expect(lastUpdate(fake, ts)).toContain('Already decided');
+    expect(model.requests).toHaveLength(2);
+    expect(await readFile(marker, 'utf8')).toBe('ran\n');
+    expect(fake.badAcks).toEqual([]);
+  }, 30_000);
+
+  it('HTTP mode: the owner denies through a signed form POST; the model reads the denial, nothing runs', async () => {
+    const { fake, model, gateway } = await setup('http');
+    const events = `${gateway.url}/slack/events`;
+    const marker = path.join(gateway.dir, 'data/workspaces/main/denied.txt');
+    model.push({ toolCalls: [{ name: 'shell.exec', arguments: { command: 'echo ran > denied.txt' } }] });
+    model.push({ text: 'Understood, I did not run it.' });
+    const event = eventCallback(mention('50.1', 'run it'), 'EvApproval1');
+    expect(await postSignedEvent(events, event, SIGNING_SECRET)).toBe(200);
+
+    const ts = await requestIn(fake, '50.1');
+    const deny = (user: string) => blockActions(fake, { ts, user, label: 'Deny' });
+    const ownersClick = deny(OWNER);
+    expect(await postSignedPayload(events, deny(STRANGER), SIGNING_SECRET)).toBe(200);
+    await updated(fake, ts, 1);
+    expect(lastUpdate(fake, ts)).toMatch(/^Refused: /);
+    // Not Slack's signature: refused before anything reads it.
+    expect(await postSignedPayload(events, ownersClick, 'not-the-secret')).toBe(401);
+    expect(fake.callsTo('chat.update')).toHaveLength(1);
+
+    expect(await postSignedPayload(events, ownersClick, SIGNING_SECRET)).toBe(200);
+    await updated(fake, ts, 2);
+    expect(lastUpdate(fake, ts)).toContain(`Denied by slack:${OWNER}`);
+    const answer = await fake.waitForCall(
+      'chat.postMessage',
+      (call) => call.args.text === 'Understood, I did not run it.',
+      15_000,
+    );
+    expect(answer.args).toMatchObject({ channel: 'C1', thread_ts: '50.1' });
+    const toolResult = JSON.parse(String(model.requests[1]?.messages.at(-1)?.content));
+    expect(toolResult).toMatchObject({ status: 'denied', by: `slack:${OWNER}` });
+    expect(await exists(marker)).toBe(false);
+  }, 30_000);
+});
