@@ -32,7 +32,7 @@ afterEach(async () => {
   model = undefined;
 });
 
-async function setup(mode: 'socket' | 'http') {
+async function setup(mode: 'socket' | 'http', config: Record<string, unknown> = {}) {
   fake = await startFakeSlack();
   model = await startFakeOpenAIServer();
   gateway = await startTestGateway({
@@ -50,6 +50,7 @@ async function setup(mode: 'socket' | 'http') {
       approvals: { tools: { 'shell.exec': 'ask' } },
       models: { fake: { provider: 'openai', model: 'fake-1', baseUrl: model.url, apiKey: 'sk-approval-01' } },
       agents: { main: { model: 'fake' } },
+      ...config,
     },
   });
   if (mode === 'socket') await fake.connected();
@@ -189,4 +190,39 @@ describe('Slack approvals through the gateway', () => {
     expect(toolResult).toMatchObject({ status: 'denied', by: `slack:${OWNER}` });
     expect(await exists(marker)).toBe(false);
   }, 30_000);
+
+  it('a restart while the request is pending: the button posted before it still decides it, once', async () => {
+    const { fake, model, gateway } = await setup('socket', { gateway: { drainTimeoutMs: 0 } });
+    const marker = path.join(gateway.dir, 'data/workspaces/main/restarted.txt');
+    const call = { toolCalls: [{ name: 'shell.exec', arguments: { command: 'echo ran >> restarted.txt' } }] };
+    model.push(call);
+    await fake.deliver(mention('60.1', 'run it across a restart'));
+    const ts = await requestIn(fake, '60.1');
+    const ownersClick = blockActions(fake, { ts, user: OWNER, label: 'Approve' });
+    // The resumed turn asks again with the same call: it waits on the same request.
+    model.push(call);
+    model.push({ text: 'Ran after the restart.' });
+    await gateway.restart();
+    await model.waitForRequests(2);
+    await expect.poll(() => fake.callsTo('apps.connections.open').length, { timeout: 10_000 }).toBe(2);
+    await expect.poll(() => fake.sockets, { timeout: 10_000 }).toBe(1);
+
+    await fake.interact(ownersClick);
+    await updated(fake, ts, 1);
+    expect(lastUpdate(fake, ts)).toContain(`Approved by slack:${OWNER}`);
+    const answer = await fake.waitForCall(
+      'chat.postMessage',
+      (candidate) => candidate.args.text === 'Ran after the restart.',
+      15_000,
+    );
+    expect(answer.args.thread_ts).toBe('60.1');
+    expect(await readFile(marker, 'utf8')).toBe('ran\n');
+    // One request posted, one run of the command.
+    const requests = fake.callsTo('chat.postMessage').filter((post) => post.args.blocks !== undefined);
+    expect(requests).toHaveLength(1);
+    await fake.interact(ownersClick);
+    await updated(fake, ts, 2);
+    expect(lastUpdate(fake, ts)).toContain('Already decided');
+    expect(await readFile(marker, 'utf8')).toBe('ran\n');
+  }, 40_000);
 });
