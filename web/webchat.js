@@ -41,6 +41,7 @@ function bubbleOf(id) {
   let element = shown.get(id);
   if (!element) {
     element = add('agent', '');
+    element.dataset.reply = id;
     const text = document.createElement('span');
     text.className = 'text';
     element.append(text);
@@ -74,7 +75,7 @@ function showActions(element, id, actions) {
   for (const action of actions) {
     const button = document.createElement('button');
     button.type = 'button';
-    button.className = `action ${action.style === 'danger' ? 'danger' : 'primary'}`;
+    button.className = `action ${action.style === 'primary' || action.style === 'danger' ? action.style : 'plain'}`;
     button.textContent = action.label;
     button.addEventListener('click', () => choose(group, context, action.value));
     group.append(button);

@@ -75,6 +75,7 @@ describe('web chat buttons in Chromium', () => {
 
   async function open(): Promise<Page> {
     const opened = await browser.context.newPage();
+    opened.setDefaultTimeout(10_000);
     opened.on('pageerror', (error) => pageErrors.push(error.message));
     await opened.goto(`${url}/?token=${TOKEN}`);
     await expect
@@ -90,7 +91,10 @@ describe('web chat buttons in Chromium', () => {
     const request = bubble(page, 0);
     await expect.poll(() => request.locator('button').allTextContents(), WAIT).toEqual(['Approve', 'Deny']);
     expect(await request.locator('.text').textContent()).toBe('Run shell.exec { "command": "ls" }?');
-    expect(await request.getByRole('button', { name: 'Deny' }).getAttribute('class')).toContain('danger');
+    expect(await request.getByRole('button', { name: 'Approve' }).getAttribute('class')).toBe(
+      'action primary',
+    );
+    expect(await request.getByRole('button', { name: 'Deny' }).getAttribute('class')).toBe('action danger');
     if (SHOTS) await page.screenshot({ path: path.join(SHOTS, 'webchat-page-request.png') });
 
     await request.getByRole('button', { name: 'Approve' }).click();
@@ -134,6 +138,8 @@ describe('web chat buttons in Chromium', () => {
   it('keeps the buttons, usable, with the error under them when the click fails', async () => {
     await webchat.send(route, { id: 'q3', text: 'Run it?', actions: [{ label: 'Try', value: 'broken' }] });
     const request = bubble(page, 0);
+    // A button without a style is neither primary nor danger.
+    expect(await request.getByRole('button', { name: 'Try' }).getAttribute('class')).toBe('action plain');
     await request.getByRole('button', { name: 'Try' }).click();
     await expect
       .poll(() => request.getByRole('alert').textContent(), WAIT)
