@@ -50,11 +50,11 @@ export async function findConfigChange(
   const change = history.find((candidate) => candidate.number === number);
   if (!change) {
     const last = history.at(-1)?.number;
-    return fail(
-      last === undefined
-        ? 'no config change is recorded yet'
-        : `no config change ${number}; the changes are numbered up to ${last} (see /config history)`,
-    );
+    if (last === undefined) return fail('no config change is recorded yet');
+    if (number < last) {
+      return fail(`no config change ${number}: line ${number} of ${AUDIT_FILE} is not a change record`);
+    }
+    return fail(`no config change ${number}; the changes are numbered up to ${last} (see /config history)`);
   }
   const texts = await textsByHash(state);
   const before = change.previousHash === hashConfigText('') ? '' : texts.get(change.previousHash);

@@ -1,4 +1,4 @@
-import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { appendFile, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -150,6 +150,25 @@ describe('/help and the /config usage', () => {
     expect(await reply('/config')).toBe(
       'Usage: /config get [path] | /config schema <path> | /config patch <json> | /config apply <json> | /config history | /config diff <n> | /config undo [n]',
     );
+  });
+});
+
+describe('/config history with a damaged audit log', () => {
+  it('skips lines that are not a record and keeps every number on its line', async () => {
+    const { gateway: running } = await start(false);
+    await reply('/config patch {"agents":{"main":{"displayName":"One"}}}');
+    const audit = path.join(running.dir, 'data/config-audit.jsonl');
+    await appendFile(audit, 'not json\n{"ts": 1}\n[]\n');
+    await reply('/config patch {"agents":{"main":{"displayName":"Two"}}}');
+    const history = (await reply('/config history')).split('\n').slice(1);
+    expect(history).toEqual([
+      expect.stringMatching(/^#5 .* config\.patch by webchat:local via command: agents\.main\.displayName$/),
+      expect.stringMatching(/^#1 .* config\.patch by webchat:local via command: agents\.main\.displayName$/),
+    ]);
+    expect(await reply('/config diff 3')).toBe(
+      'Refused: no config change 3: line 3 of config-audit.jsonl is not a change record',
+    );
+    expect(await reply('/config diff 5')).toContain('+    "main": { "displayName": "Two"');
   });
 });
 
