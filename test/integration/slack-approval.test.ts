@@ -225,4 +225,34 @@ describe('Slack approvals through the gateway', () => {
     expect(lastUpdate(fake, ts)).toContain('Already decided');
     expect(await readFile(marker, 'utf8')).toBe('ran\n');
   }, 40_000);
+
+  it("post: direct: the request goes to the owner's DM, whose click lets the run answer in the thread", async () => {
+    const { fake, model } = await setup('socket', {
+      approvals: { tools: { 'shell.exec': 'ask' }, post: 'direct' },
+    });
+    model.push({ toolCalls: [{ name: 'shell.exec', arguments: { command: 'echo direct' } }] });
+    model.push({ text: 'Done after your DM.' });
+    await fake.deliver(mention('70.1', 'run it, ask me in private'));
+    const call = await fake.waitForCall('chat.postMessage', (post) => post.args.blocks !== undefined, 15_000);
+    expect(call.args.channel).toBe(`D${OWNER}`);
+    expect(call.args.thread_ts).toBeUndefined();
+    expect(fake.callsTo('conversations.open')[0]?.args.users).toBe(OWNER);
+    let ts = '';
+    await expect
+      .poll(() => {
+        ts = [...fake.messages.values()].find((message) => message.channel === `D${OWNER}`)?.ts ?? '';
+        return ts;
+      })
+      .not.toBe('');
+    await fake.interact(blockActions(fake, { ts, user: OWNER, label: 'Approve' }));
+    await updated(fake, ts, 1);
+    expect(fake.callsTo('chat.update')[0]?.args.channel).toBe(`D${OWNER}`);
+    expect(lastUpdate(fake, ts)).toContain(`Approved by slack:${OWNER}`);
+    const answer = await fake.waitForCall(
+      'chat.postMessage',
+      (post) => post.args.text === 'Done after your DM.',
+      15_000,
+    );
+    expect(answer.args).toMatchObject({ channel: 'C1', thread_ts: '70.1' });
+  }, 30_000);
 });
