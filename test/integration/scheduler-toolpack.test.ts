@@ -7,7 +7,10 @@ import { createStore, type Store } from '../../src/store/index.js';
 import {
   type ControllerHost,
   createControllerHost,
+  createOutbox,
   createProjectStore,
+  type Outbox,
+  outboxFile,
   type ProjectMessage,
 } from '../../src/toolpacks/index.js';
 import { startFakeOpenAIServer } from '../fakes/fake-openai-server.js';
@@ -65,8 +68,14 @@ type Agent = { id: string; status: 'idle' | 'running'; modelAlive: boolean };
 const idle = (id: string): Agent => ({ id, status: 'idle', modelAlive: false });
 const running = (id: string): Agent => ({ id, status: 'running', modelAlive: true });
 
-/** A controller host as the gateway builds it, on the shared state dir; a new one is a "restart". */
-async function scheduler() {
+/**
+ * A controller host as the gateway builds it, on the shared state dir; a new one is a "restart".
+ * With `outbox`, sends are journalled there first, as in the gateway; `deliver` replaces the
+ * recording one (a delivery that never ends stands for a kill before it did).
+ */
+async function scheduler(
+  options: { outbox?: Outbox; deliver?: (message: ProjectMessage) => Promise<void> } = {},
+) {
   const toolpack = await loadScheduler();
   const host: ControllerHost = createControllerHost({
     toolpack,
@@ -77,9 +86,10 @@ async function scheduler() {
       coordinatorAgent: 'pm',
       listAgents: () => ROSTER,
       projectStats: () => ({}),
-      deliver: (message) => void delivered.push(message),
+      deliver: options.deliver ?? ((message) => void delivered.push(message)),
       store,
       logger: quietLogger(),
+      ...(options.outbox ? { outbox: options.outbox } : {}),
     }),
     logger: quietLogger(),
     recordSignal: () => undefined,
@@ -345,6 +355,42 @@ describe('the scheduler controller', () => {
     expect(hourly).toMatchObject({ sentCount: 1, nextAt: new Date(back + HOUR).toISOString() });
     await after.tick(back + HOUR);
     expect(bodies().sort()).toEqual(['hourly', 'hourly', 'once']);
+  });
+
+  it('a job fired just before a kill (journalled, jobs.json not yet written) is delivered once after it', async () => {
+    const file = outboxFile(stateDir, 'scheduler');
+    const outbox = () => createOutbox({ file, logger: quietLogger() });
+    for (const delivery of ['under way', 'done'] as const) {
+      delivered = [];
+      const before = await scheduler({
+        outbox: outbox(),
+        // Under way: the kill lands before the delivery ends, so the outbox keeps the message open.
+        deliver: async (message) => {
+          delivered.push(message);
+          if (delivery === 'under way') await new Promise(() => {});
+        },
+      });
+      const job = await before.once({ afterMinutes: 1, recipient: 'ops', body: `job ${delivery}` });
+      const unsaved = await readFile(jobsPath(), 'utf8');
+      await before.tick(T0 + MINUTE);
+      expect(bodies()).toEqual([`job ${delivery}`]);
+      // SIGKILL before the scheduler's write of jobs.json landed: the file still says the job is due.
+      await writeFile(jobsPath(), unsaved);
+      delivered = [];
+      const journal = outbox();
+      const after = await scheduler({ outbox: journal });
+      // What the gateway does at start, before the first tick: the outbox's open messages again.
+      for (const message of journal.open()) {
+        delivered.push(message);
+        journal.settle(message.id);
+      }
+      await after.tick(T0 + MINUTE + 10);
+      await after.tick(T0 + 2 * MINUTE);
+      const expected = delivery === 'under way' ? [`job ${delivery}`] : [];
+      expect({ delivery, bodies: bodies() }).toEqual({ delivery, bodies: expected });
+      const [done] = (await after.list(true)).filter((entry) => entry.id === job.id);
+      expect(done).toMatchObject({ status: 'done', sentCount: 1 });
+    }
   });
 
   it('keeps its jobs in jobs.json, written atomically, and a new host reads them back', async () => {

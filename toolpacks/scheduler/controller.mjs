@@ -231,6 +231,7 @@ function fireDueJobs(context, now) {
 
 function fire(context, job, now) {
   let message;
+  const sentCount = Number.isInteger(job.sentCount) && job.sentCount > 0 ? job.sentCount : 0;
   try {
     message = context.store.sendMessage({
       sender: job.sender,
@@ -238,6 +239,9 @@ function fire(context, job, now) {
       channel: job.channel,
       priority: job.priority ?? 'P3',
       body: job.body,
+      // This firing's name (Switchboard; Suzumio ignores it): when the process is killed after the
+      // send and before jobs.json says so, the same firing after the restart is not sent again.
+      sendKey: `${job.id}:${sentCount + 1}`,
     });
   } catch (error) {
     console.error(`[scheduler toolpack] job ${job.id} could not be sent: ${error?.message ?? error}`);
@@ -246,7 +250,7 @@ function fire(context, job, now) {
     job.nextAt = iso(job.type === 'recurring' ? safeNext(job, now) : now + RETRY_MS);
     return;
   }
-  job.sentCount = (Number.isInteger(job.sentCount) && job.sentCount > 0 ? job.sentCount : 0) + 1;
+  job.sentCount = sentCount + 1;
   job.lastSentAt = iso(now);
   job.lastMessageId = message?.id;
   delete job.lastError;

@@ -20,6 +20,12 @@ export interface SendMessageRequest {
   /** Default P3. */
   priority?: Priority | undefined;
   body: string;
+  /**
+   * Switchboard: the sender's own name for this one send (the packaged scheduler: job and firing).
+   * A second send with a key the outbox remembers is not sent again; it returns the first one's id.
+   * It makes a send the sender could not record before a SIGKILL safe to repeat after the restart.
+   */
+  sendKey?: string | undefined;
 }
 
 /** A message handed to the gateway: exactly one of `recipient` (an agent) and `channel` (a route name). */
@@ -27,9 +33,13 @@ export interface ProjectMessage extends AgentMessage {
   createdAt: string;
   /** The toolpack whose store sent it. */
   toolpackId: string;
+  sendKey?: string;
 }
 
-export type CheckedMessage = Pick<ProjectMessage, 'sender' | 'recipient' | 'channel' | 'priority' | 'body'>;
+export type CheckedMessage = Pick<
+  ProjectMessage,
+  'sender' | 'recipient' | 'channel' | 'priority' | 'body' | 'sendKey'
+>;
 
 /** A malformed call is a bug in the toolpack: a coded error (TOOLPACK_CALL_INVALID) naming the field, before anything is sent. */
 export function checkMessage(
@@ -62,6 +72,10 @@ export function checkMessage(
     throw callInvalid(`sendMessage: priority must be one of ${PRIORITIES.join(', ')}`);
   }
   if (!text(body)) throw callInvalid('sendMessage: body must be a non-empty string');
+  const sendKey = fields.sendKey ?? undefined;
+  if (sendKey !== undefined && (!text(sendKey) || (sendKey as string).length > 200)) {
+    throw callInvalid('sendMessage: sendKey must be a non-empty string of at most 200 characters');
+  }
   if (recipient !== undefined && recipient !== USER_RECIPIENT && !agentIds.includes(recipient as string)) {
     throw new SwitchboardError(
       'TOOLPACK_MESSAGE_TARGET',
@@ -77,7 +91,13 @@ export function checkMessage(
   }
   const target =
     recipient === undefined ? { channel: channel as string } : { recipient: recipient as string };
-  return { sender: sender as string, ...target, priority, body: body as string };
+  return {
+    sender: sender as string,
+    ...target,
+    priority,
+    body: body as string,
+    ...(sendKey === undefined ? {} : { sendKey: sendKey as string }),
+  };
 }
 
 /** A toolpack called the store with arguments it documents as invalid: a bug in the toolpack, named to its author. */

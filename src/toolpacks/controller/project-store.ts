@@ -43,7 +43,8 @@ export interface ProjectStore {
   listAgents(): ProjectAgent[];
   /**
    * Validates, journals the message in the outbox (when the store has one), hands it to the
-   * gateway (which persists and delivers it) and returns its id.
+   * gateway (which persists and delivers it) and returns its id. A `sendKey` the outbox remembers
+   * sends nothing and returns the id of the message first sent with it.
    */
   sendMessage(request: SendMessageRequest): { id: string };
   projectStats(): Record<string, unknown>;
@@ -101,6 +102,8 @@ export function createProjectStore(options: ProjectStoreOptions): ProjectStore {
       routes,
       options.listAgents().map((agent) => agent.id),
     );
+    const earlier = message.sendKey === undefined ? undefined : options.outbox?.sentWith(message.sendKey);
+    if (earlier !== undefined) return { id: earlier };
     const sent: ProjectMessage = {
       id: `msg_${randomUUID()}`,
       ...message,
