@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises';
+import { parse } from 'jsonc-parser';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import type { FakeDiscord, PostedMessage } from '../fakes/fake-discord.js';
 import { startFakeOpenAIServer } from '../fakes/fake-openai-server.js';
@@ -39,7 +41,7 @@ async function startApproval(command: string, finalText: string) {
     token: TOKEN,
     guilds: [{ id: GUILD, channels: [CHANNEL] }],
   });
-  await startGatewayForTest(cleanups, {
+  const gateway = await startGatewayForTest(cleanups, {
     config: {
       owners: [`discord:${ALICE}`],
       models: {
@@ -62,7 +64,7 @@ async function startApproval(command: string, finalText: string) {
   });
   const request = await postedWhere(discord, (post) => (post.buttons?.length ?? 0) >= 2);
   const messageId = discord.idOf(request) as string;
-  return { model, discord, request, messageId };
+  return { model, discord, gateway, request, messageId };
 }
 
 /** The edit a click made, once the fake received it. */
@@ -144,5 +146,21 @@ describe('approvals on Discord through the gateway', () => {
     expect(toolResult(model.requests, 1)).toMatch(/denied/);
     expect(toolResult(model.requests, 1)).not.toContain('"ran');
     expect(discord.message(messageId)?.buttons).toEqual([]);
+  });
+
+  it("writes 'always' for the tool in the agent on the owner's third button, and runs the command", async () => {
+    const { model, discord, gateway, request, messageId } = await startApproval('echo always-ok', 'Ran it.');
+    const always = request.buttons?.[2];
+    expect(always).toMatchObject({ label: 'Always for shell.exec in main', style: 2 });
+    const clicked = discord.click({ messageId, userId: ALICE, customId: always?.customId as string });
+    const text = await editAfter(discord, clicked);
+    expect(text).toContain(
+      `Approved by discord:${ALICE}, and from now on always for shell.exec in agent main`,
+    );
+    expect(text).toContain('Written to agents.main.approvals.tools');
+    await postedWhere(discord, (post) => post.content === 'Ran it.');
+    expect(toolResult(model.requests, 1)).toContain('always-ok');
+    const written = parse(await readFile(gateway.configPath, 'utf8'));
+    expect(written.agents.main.approvals.tools).toEqual({ 'shell.exec': 'auto' });
   });
 });
