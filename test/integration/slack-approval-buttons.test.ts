@@ -304,6 +304,24 @@ describe('Slack buttons: a click in Socket Mode', () => {
     ]);
     expect(fake.badAcks).toEqual([]);
   });
+
+  it('tells the clicker the answer when the message cannot be updated (deleted meanwhile)', async () => {
+    const harness = await setup();
+    const { fake, clicks, release } = harness;
+    release();
+    const ts = await postRequest(harness);
+    fake.failFor('chat.update', 'C1', 'message_not_found');
+    await fake.interact(blockActions(fake, { ts, user: 'U1', label: 'Approve' }));
+    const told = await fake.waitForCall('chat.postEphemeral');
+    expect(told.args).toMatchObject({
+      channel: 'C1',
+      user: 'U1',
+      thread_ts: '10.1',
+      text: 'Approved by slack:U1 — running shell.exec',
+    });
+    expect(fake.callsTo('chat.update')).toHaveLength(1);
+    expect(clicks).toHaveLength(1);
+  });
 });
 
 describe('Slack buttons: a click in HTTP mode', () => {

@@ -88,12 +88,21 @@ async function answerClick(state: SlackState, body: unknown, action: unknown): P
     );
     return;
   }
-  await state.client.chat.update({
-    channel: click.channel,
-    ts: click.ts,
-    text: escapeMrkdwn(answer.text),
-    blocks: answeredBlocks(click.blocks, answer.text, answer.actions),
-  });
+  try {
+    await state.client.chat.update({
+      channel: click.channel,
+      ts: click.ts,
+      text: escapeMrkdwn(answer.text),
+      blocks: answeredBlocks(click.blocks, answer.text, answer.actions),
+    });
+  } catch (error) {
+    // The decision stands (the router made it); whoever clicked still learns what happened.
+    logger.warn(
+      { err: error, channel: click.channel, ts: click.ts },
+      'chat.update failed; answered the clicker',
+    );
+    await tellClicker(state, click, answer.text);
+  }
 }
 
 /** An ephemeral note to whoever clicked, when the payload says who and where; failures only logged. */
