@@ -34,6 +34,7 @@ export async function decide(state: ApprovalsState, input: DecisionInput): Promi
   await state.audit.record(status, record, {
     by: input.by,
     ...(record.reason ? { reason: record.reason } : {}),
+    ...(record.always ? { always: true } : {}),
   });
   settle(state, record);
   let text = decidedText(record);

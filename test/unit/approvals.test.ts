@@ -216,6 +216,12 @@ describe('the approval gate', () => {
     );
     expect(await verdict).toMatchObject({ status: 'approved' });
     expect(target.remembered).toEqual(['main/shell.exec']);
+    const audit = await readFile(path.join(target.stateDir, 'approvals-audit.jsonl'), 'utf8');
+    expect(JSON.parse(audit.trim().split('\n')[1] ?? '{}')).toMatchObject({
+      event: 'approved',
+      by: OWNER,
+      always: true,
+    });
     expect(await target.approvals.check(SHELL, context())).toEqual({ status: 'approved', by: 'policy' });
   });
 
