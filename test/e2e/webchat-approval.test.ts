@@ -1,11 +1,12 @@
-import { access } from 'node:fs/promises';
+import { access, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { FakeModelServer, FakeRequest } from '../fakes/fake-model-server.js';
 import { startFakeOpenAIServer } from '../fakes/fake-openai-server.js';
 import { type Browser, closeBrowser, launchBrowser } from '../helpers/browser.js';
-import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
+import { startTestGateway, TEST_TOKEN, type TestGateway } from '../helpers/gateway.js';
+import { freePort } from '../helpers/machine.js';
 import { cleanupAfterEach } from '../helpers/teardown.js';
 import { openEvents } from '../helpers/webchat-events.js';
 
@@ -41,6 +42,10 @@ describe('approvals in the web chat, in Chromium', () => {
     cleanups.push(() => model.close());
     gateway = await startTestGateway({
       config: {
+        // A fixed port: after a restart the page, on the same origin, reaches the gateway again.
+        http: { port: await freePort(), token: TEST_TOKEN },
+        // A turn waiting for a decision cannot finish: a restart waits this long before it aborts it.
+        gateway: { drainTimeoutMs: 200 },
         tools: { toolpacks: ['shell'] },
         models: { fake: { provider: 'openai', model: 'fake-1', baseUrl: model.url, apiKey: API_KEY } },
         agents: { main: { model: 'fake' } },
@@ -73,10 +78,16 @@ describe('approvals in the web chat, in Chromium', () => {
     return JSON.parse(tool.content);
   }
 
-  /** Sends a message whose turn calls shell.exec; resolves with the request bubble once its buttons show. */
-  async function askToRun(command: string) {
+  /** The model's next answers: the call of shell.exec, then a reply quoting the tool's result. */
+  function scriptRun(command: string): void {
     model.push({ toolCalls: [{ name: 'shell.exec', arguments: { command } }] });
     model.push((request) => ({ text: `tool said: ${JSON.stringify(lastToolResult(request))}` }));
+  }
+
+  /** Sends a message whose turn calls shell.exec; resolves with the request bubble once its buttons show. */
+  async function askToRun(command: string, options: { thenReply: boolean } = { thenReply: true }) {
+    if (options.thenReply) scriptRun(command);
+    else model.push({ toolCalls: [{ name: 'shell.exec', arguments: { command } }] });
     await page.locator('#text').fill('please run the command');
     await page.locator('#text').press('Enter');
     const asking = agentBubbles().filter({ has: page.locator('.actions') });
@@ -142,6 +153,34 @@ describe('approvals in the web chat, in Chromium', () => {
     expect(result).toMatchObject({ status: 'denied', by: 'webchat:local' });
     expect(await exists(workspaceFile('ran.txt'))).toBe(false);
     if (SHOTS) await page.screenshot({ path: path.join(SHOTS, 'webchat-approval-denied.png') });
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('a restart while the request waits: the page reconnects, and its click still resolves it, once', async () => {
+    const command = 'echo once >> runs.txt; echo ran';
+    const request = await askToRun(command, { thenReply: false });
+    const code = /\/approve ([A-Z0-9]+)/.exec((await request.locator('.text').textContent()) ?? '')?.[1];
+    expect(code).toBeDefined();
+    // After the restart the kept message is answered again: the model asks for the same call, which
+    // waits on the same request.
+    scriptRun(command);
+    await gateway.restart();
+    await expect.poll(() => model.requests.length, WAIT).toBe(2);
+    await expect
+      .poll(() => page.locator('#connection').textContent(), WAIT)
+      .toBe('connected as webchat:local');
+    expect(await exists(workspaceFile('runs.txt'))).toBe(false);
+
+    await request.getByRole('button', { name: /^Approve/ }).click();
+    await expect
+      .poll(() => request.locator('.decision').textContent(), WAIT)
+      .toMatch(/^Approved by webchat:local/);
+    await expect.poll(() => agentBubbles().last().textContent(), WAIT).toMatch(/"stdout":"ran\\n"/);
+    expect(await readFile(workspaceFile('runs.txt'), 'utf8')).toBe('once\n');
+    // The request was not posted a second time with buttons of its own.
+    expect(
+      await page.locator('#log .message.agent .text', { hasText: `Approval needed (${code})` }).count(),
+    ).toBe(1);
     expect(pageErrors).toEqual([]);
   });
 });
