@@ -170,6 +170,17 @@ describe('Slack buttons: rendering', () => {
     ]);
   });
 
+  it("drops code fences' languages, which Slack's mrkdwn would show as a line", async () => {
+    const { fake, adapter } = await setup();
+    const text = 'Arguments:\n```json\n{ "command": "ls" }\n```\nChange:\n  ```diff\n-a\n+b\n  ```';
+    await adapter.send(THREAD, { id: 'r1', text, actions: [{ label: 'Approve', value: 'v1' }] });
+    const call = await fake.waitForCall('chat.postMessage');
+    const section = blocksOfCall(call.args)[0] as { text: { text: string } };
+    expect(section.text.text).toBe(
+      'Arguments:\n```\n{ "command": "ls" }\n```\nChange:\n  ```\n-a\n+b\n  ```',
+    );
+  });
+
   it('posts a reply without actions as plain text, as before', async () => {
     const { fake, adapter } = await setup();
     await adapter.send(THREAD, { id: 'r1', text: 'no <b>buttons</b> here' });

@@ -15,6 +15,12 @@ const ACTIONS_PER_BLOCK = 25;
 const ACTION_ID_PREFIX = 'switchboard.reply.';
 export const REPLY_ACTION_ID = /^switchboard\.reply\.\d+$/;
 
+/**
+ * A code fence's language (```json): Slack's mrkdwn has none and would show the word as the
+ * block's first line, so it is dropped (the split has already used it to reopen a cut fence).
+ */
+const FENCE_LANGUAGE = /^([ \t]*)```[\w+.-]+[ \t]*$/gm;
+
 /** A Block Kit block as the Web API takes it (only the fields this module reads are typed). */
 export interface SlackBlock {
   type: string;
@@ -37,7 +43,7 @@ export function escapeMrkdwn(text: string): string {
  */
 export function sectionBlocks(text: string, limit = SECTION_TEXT_LIMIT): SlackBlock[] {
   return splitMessage(text, limit).flatMap((part) => {
-    const escaped = escapeMrkdwn(part);
+    const escaped = escapeMrkdwn(part).replace(FENCE_LANGUAGE, '$1```');
     // At the smallest limit (64) an escaped part is at most 5 × 64 characters: always short enough.
     if (escaped.length > SECTION_TEXT_LIMIT) return sectionBlocks(part, Math.max(64, Math.floor(limit / 2)));
     return [{ type: 'section', text: { type: 'mrkdwn', text: escaped } }];
