@@ -2,6 +2,7 @@
 // with ?token=; replies arrive on the event stream (streamed parts first) and, as a fallback,
 // in the answer to the POST. A reply may carry buttons (an approval's Approve and Deny): a click
 // POSTs the button's value to /api/webchat/action and the answer's text replaces the buttons.
+// Text is shown as text (never as HTML); ``` fenced blocks show as <pre> blocks.
 // biome-ignore lint/suspicious/noRedundantUseStrict: the page inlines this file as a classic <script>, not a module.
 'use strict';
 
@@ -14,6 +15,8 @@ const connection = document.getElementById('connection');
 const shown = new Map();
 // Reply id → the answer to its click: its buttons are not shown again (a repeated event, the POST answer).
 const decided = new Map();
+// Reply id → its text as sent (fences included): stream parts are appended to it.
+const texts = new Map();
 const SIGN_IN_HINT = 'Open the web chat URL with ?token= that the gateway log shows';
 let stream;
 let pending = 0;
@@ -42,7 +45,7 @@ function bubbleOf(id) {
   if (!element) {
     element = add('agent', '');
     element.dataset.reply = id;
-    const text = document.createElement('span');
+    const text = document.createElement('div');
     text.className = 'text';
     element.append(text);
     shown.set(id, element);
@@ -51,13 +54,32 @@ function bubbleOf(id) {
 }
 
 function textOf(id) {
-  const element = shown.get(id);
-  return element ? element.querySelector('.text').textContent : '';
+  return texts.get(id) || '';
+}
+
+// Text as text nodes, and each ``` fenced block (an approval's arguments, a config diff) as a <pre>.
+function renderText(container, text) {
+  const parts = [];
+  const fence = /```[\w-]*\n([\s\S]*?)\n?```\n?/g;
+  let last = 0;
+  for (let match = fence.exec(text); match; match = fence.exec(text)) {
+    // The line break before a block is the block's own (pre-wrap would show an empty line).
+    if (match.index > last)
+      parts.push(document.createTextNode(text.slice(last, match.index).replace(/\n$/, '')));
+    const block = document.createElement('pre');
+    block.className = 'code';
+    block.textContent = match[1];
+    parts.push(block);
+    last = fence.lastIndex;
+  }
+  if (last < text.length) parts.push(document.createTextNode(text.slice(last)));
+  container.replaceChildren(...parts);
 }
 
 function showReply(id, text, done, actions) {
   const element = bubbleOf(id);
-  element.querySelector('.text').textContent = text;
+  texts.set(id, text);
+  renderText(element.querySelector('.text'), text);
   element.classList.toggle('streaming', !done);
   if (actions && actions.length > 0 && !decided.has(id) && !element.querySelector('.actions')) {
     showActions(element, id, actions);
@@ -272,6 +294,7 @@ threadInput.addEventListener('change', () => {
   log.replaceChildren();
   shown.clear();
   decided.clear();
+  texts.clear();
 });
 
 listen();

@@ -87,10 +87,15 @@ describe('web chat buttons in Chromium', () => {
   const bubble = (on: Page, id: number) => on.locator('#log .message.agent').nth(id);
 
   it('shows the buttons under the reply; a click posts the value and its answer replaces them', async () => {
-    await webchat.send(route, { id: 'q1', text: 'Run shell.exec { "command": "ls" }?', actions: BUTTONS });
+    const text = 'Run shell.exec?\nArguments:\n```json\n{ "command": "ls" }\n```\nApprove or deny.';
+    await webchat.send(route, { id: 'q1', text, actions: BUTTONS });
     const request = bubble(page, 0);
     await expect.poll(() => request.locator('button').allTextContents(), WAIT).toEqual(['Approve', 'Deny']);
-    expect(await request.locator('.text').textContent()).toBe('Run shell.exec { "command": "ls" }?');
+    // The fenced arguments show as a block, without the fence.
+    expect(await request.locator('.text pre.code').allTextContents()).toEqual(['{ "command": "ls" }']);
+    expect(await request.locator('.text').textContent()).toBe(
+      'Run shell.exec?\nArguments:{ "command": "ls" }Approve or deny.',
+    );
     expect(await request.getByRole('button', { name: 'Approve' }).getAttribute('class')).toBe(
       'action primary',
     );
@@ -146,6 +151,18 @@ describe('web chat buttons in Chromium', () => {
       .toBe('internal error; see the gateway log');
     expect(await request.getByRole('button', { name: 'Try' }).isEnabled()).toBe(true);
     expect(await request.locator('.decision').count()).toBe(0);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('streams a reply with fenced blocks: the parts add up to the text as sent', async () => {
+    const parts = ['Diff:\n```diff\n-a\n', '+b\n```\n', 'then ```sh\nls\n```'];
+    for (const delta of parts) webchat.sendDelta?.(route, { id: 's1', delta });
+    const streamed = bubble(page, 0);
+    await expect.poll(() => streamed.locator('pre.code').allTextContents(), WAIT).toEqual(['-a\n+b', 'ls']);
+    await webchat.send(route, { id: 's1', text: parts.join('') });
+    await expect.poll(() => streamed.getAttribute('class'), WAIT).toBe('message agent');
+    expect(await streamed.locator('pre.code').allTextContents()).toEqual(['-a\n+b', 'ls']);
+    expect(await streamed.locator('.text').textContent()).toBe('Diff:-a\n+bthen ls');
     expect(pageErrors).toEqual([]);
   });
 });
