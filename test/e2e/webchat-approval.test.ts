@@ -48,7 +48,7 @@ describe('approvals in the web chat, in Chromium', () => {
         gateway: { drainTimeoutMs: 200 },
         tools: { toolpacks: ['shell'] },
         models: { fake: { provider: 'openai', model: 'fake-1', baseUrl: model.url, apiKey: API_KEY } },
-        agents: { main: { model: 'fake' } },
+        agents: { main: { model: 'fake', displayName: 'Original' } },
       },
     });
     cleanups.push(() => gateway.dispose());
@@ -181,6 +181,41 @@ describe('approvals in the web chat, in Chromium', () => {
     expect(
       await page.locator('#log .message.agent .text', { hasText: `Approval needed (${code})` }).count(),
     ).toBe(1);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it("an owner's held /config edit: Cancel writes nothing, Confirm runs it once and shows its answer", async () => {
+    const before = await readFile(gateway.configPath, 'utf8');
+    const held = async (command: string) => {
+      const count = await agentBubbles().count();
+      await page.locator('#text').fill(command);
+      await page.locator('#text').press('Enter');
+      await expect.poll(() => agentBubbles().count(), WAIT).toBe(count + 1);
+      const bubble = agentBubbles().nth(count);
+      await bubble.locator('.actions').waitFor();
+      expect(await bubble.getByRole('button').allTextContents()).toEqual(['Confirm', 'Cancel']);
+      return bubble;
+    };
+
+    const apply = await held('/config apply {}');
+    // The diff shows as a block on the page.
+    expect(await apply.locator('pre.code').count()).toBeGreaterThan(0);
+    await apply.getByRole('button', { name: 'Cancel' }).click();
+    await expect
+      .poll(() => apply.locator('.decision').textContent(), WAIT)
+      .toMatch(/^Denied by webchat:local/);
+    expect(await readFile(gateway.configPath, 'utf8')).toBe(before);
+
+    const removal = await held('/config patch {"agents": {"main": {"displayName": null}}}');
+    expect(await readFile(gateway.configPath, 'utf8')).toBe(before);
+    await removal.getByRole('button', { name: 'Confirm' }).click();
+    await expect
+      .poll(() => removal.locator('.decision').textContent(), WAIT)
+      .toMatch(/^Confirmed by webchat:local[\s\S]*agents\.main\.displayName/);
+    const after = await readFile(gateway.configPath, 'utf8');
+    expect(after).not.toContain('Original');
+    expect(after).toContain('"model": "fake"');
+    if (SHOTS) await page.screenshot({ path: path.join(SHOTS, 'webchat-config-confirmed.png') });
     expect(pageErrors).toEqual([]);
   });
 });
