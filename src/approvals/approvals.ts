@@ -5,8 +5,8 @@ import { createApprovalRecords } from './approval-records.js';
 import { createApprovalAudit } from './audit.js';
 import { decide } from './decide.js';
 import { checkCall } from './gate.js';
-import { requestMessage, shorten } from './request-message.js';
-import { type ApprovalsState, armExpiry, expire } from './state.js';
+import { requestMessage } from './request-message.js';
+import { type ApprovalsState, armExpiry, expire, openRequest } from './state.js';
 import type { ApprovalRecord, ApprovalsOptions } from './types.js';
 
 export interface Approvals extends ApprovalsPort {
@@ -52,11 +52,7 @@ export function createApprovals(options: ApprovalsOptions): Approvals {
 
 /** Holds an owner's command until that owner confirms it; the reply carries the code and buttons. */
 async function hold(state: ApprovalsState, command: HeldCommand): Promise<OutboundMessage> {
-  const { config, scrub } = state.options;
-  const now = state.now();
-  const record: ApprovalRecord = {
-    id: state.records.newId(),
-    code: state.records.newCode(),
+  const record = await openRequest(state, {
     kind: 'command',
     tool: /^\/?(\S+)/.exec(command.text)?.[1] ?? 'command',
     agentId: command.agentId,
@@ -64,16 +60,10 @@ async function hold(state: ApprovalsState, command: HeldCommand): Promise<Outbou
     route: command.route,
     requester: command.senderId,
     argumentsHash: argumentsHash(command.text),
-    arguments: shorten(scrub(command.summary)),
-    ...(command.details ? { details: shorten(scrub(command.details), 6000) } : {}),
+    arguments: command.summary,
+    details: command.details,
     command: command.text,
     approvers: [command.senderId],
-    createdAt: now.toISOString(),
-    expiresAt: new Date(now.getTime() + config.approvals.timeoutSeconds * 1000).toISOString(),
-    status: 'pending',
-  };
-  await state.records.save(record);
-  await state.audit.record('requested', record);
-  armExpiry(state, record);
-  return requestMessage(record, now);
+  });
+  return requestMessage(record, state.now());
 }

@@ -1,7 +1,7 @@
 import { fail, ok, type Result } from '../errors/index.js';
 import type { DecisionInput, DecisionOutcome, HeldCommand } from '../tools/index.js';
 import { type ButtonDecision, hashMatches, parseActionValue } from './action-value.js';
-import { decidedText } from './request-message.js';
+import { decidedText, requestMessage } from './request-message.js';
 import { type ApprovalsState, alwaysKey, settle } from './state.js';
 import type { ApprovalRecord } from './types.js';
 
@@ -9,6 +9,8 @@ interface Found {
   record: ApprovalRecord;
   decision: ButtonDecision;
   reason?: string;
+  /** A click whose arguments hash is not the request's (edited or forged). */
+  mismatch?: true;
 }
 
 /**
@@ -19,12 +21,16 @@ interface Found {
  */
 export async function decide(state: ApprovalsState, input: DecisionInput): Promise<DecisionOutcome> {
   const found = await find(state, input);
-  if (!found.ok) return { text: `Refused: ${found.error}` };
+  if (!found.ok) return refused(state, input, found.error);
   const { record, decision } = found.value;
+  if (found.value.mismatch) {
+    await state.audit.record('refused', record, { by: input.by, reason: 'arguments hash does not match' });
+    return refused(state, input, `this button does not match request ${record.code}'s arguments`, record);
+  }
   if (!record.approvers.includes(input.by)) {
     await state.audit.record('refused', record, { by: input.by, reason: 'not an approver' });
     const who = record.kind === 'command' ? record.requester : record.approvers.join(', ');
-    return { text: `Refused: only ${who} may decide ${record.code}; you are ${input.by}.` };
+    return refused(state, input, `only ${who} may decide ${record.code}; you are ${input.by}.`, record);
   }
   if (record.status !== 'pending') return { text: `Already decided. ${decidedText(record)}` };
   const status = apply(state, record, input.by, decision, found.value.reason);
@@ -44,6 +50,24 @@ export async function decide(state: ApprovalsState, input: DecisionInput): Promi
     text += ` ${await state.options.rememberAlways({ agentId, tool, by: input.by, sessionKey, route })}`;
   }
   return confirmed ? { text, confirmed: heldCommand(record) } : { text };
+}
+
+/**
+ * A decision that did not count. Typed, the answer is the reason; clicked on a request still open,
+ * the clicked message keeps the request and its buttons with the reason under them (every adapter
+ * shows the answer in place of the clicked message: a bare refusal would take the buttons from the
+ * approver).
+ */
+function refused(
+  state: ApprovalsState,
+  input: DecisionInput,
+  reason: string,
+  record?: ApprovalRecord,
+): DecisionOutcome {
+  const text = `Refused: ${reason}`;
+  if (input.kind === 'code' || record?.status !== 'pending') return { text };
+  const request = requestMessage(record, state.now());
+  return { text: `${request.text}\n\n${text}`, ...(request.actions ? { actions: request.actions } : {}) };
 }
 
 /** The decision on the record, in memory (synchronously: a second click finds it decided). */
@@ -74,11 +98,8 @@ async function find(state: ApprovalsState, input: DecisionInput): Promise<Result
   if (!parsed) return fail('this button is not an approval button of this gateway');
   const record = await state.records.byId(parsed.approvalId);
   if (!record) return fail('this button belongs to a request this gateway does not know');
-  if (!hashMatches(parsed.hash, record.argumentsHash)) {
-    await state.audit.record('refused', record, { by: input.by, reason: 'arguments hash does not match' });
-    return fail(`this button does not match request ${record.code}'s arguments`);
-  }
-  return ok({ record, decision: parsed.decision });
+  const mismatch = !hashMatches(parsed.hash, record.argumentsHash);
+  return ok({ record, decision: parsed.decision, ...(mismatch ? { mismatch } : {}) });
 }
 
 function heldCommand(record: ApprovalRecord): HeldCommand {

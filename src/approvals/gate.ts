@@ -2,8 +2,8 @@ import type { DeliveryRoute } from '../messages/index.js';
 import type { ApprovalVerdict, GatedCall, ToolContext } from '../tools/index.js';
 import { argumentsHash } from './action-value.js';
 import { approversOf, resolvePolicy } from './policy.js';
-import { requestMessage, shorten } from './request-message.js';
-import { type ApprovalsState, alwaysKey, armExpiry, settle } from './state.js';
+import { requestMessage } from './request-message.js';
+import { type ApprovalsState, alwaysKey, openRequest, settle } from './state.js';
 import type { ApprovalRecord } from './types.js';
 
 /**
@@ -46,11 +46,7 @@ function reusable(state: ApprovalsState, sessionKey: string, tool: string, hash:
 }
 
 async function request(state: ApprovalsState, call: GatedCall, context: ToolContext, hash: string) {
-  const { config, scrub } = state.options;
-  const now = state.now();
-  const record: ApprovalRecord = {
-    id: state.records.newId(),
-    code: state.records.newCode(),
+  const record = await openRequest(state, {
     kind: 'tool',
     tool: call.tool,
     agentId: context.agentId,
@@ -58,16 +54,10 @@ async function request(state: ApprovalsState, call: GatedCall, context: ToolCont
     route: context.route,
     requester: context.senderId,
     argumentsHash: hash,
-    arguments: shorten(scrub(JSON.stringify(call.input, null, 2) ?? '{}')),
-    ...(call.review.details ? { details: shorten(scrub(call.review.details), 6000) } : {}),
-    approvers: approversOf(config),
-    createdAt: now.toISOString(),
-    expiresAt: new Date(now.getTime() + config.approvals.timeoutSeconds * 1000).toISOString(),
-    status: 'pending',
-  };
-  await state.records.save(record);
-  await state.audit.record('requested', record);
-  armExpiry(state, record);
+    arguments: JSON.stringify(call.input, null, 2) ?? '{}',
+    details: call.review.details,
+    approvers: approversOf(state.options.config),
+  });
   await post(state, record);
   return record;
 }

@@ -1,6 +1,6 @@
 import type { ApprovalRecords } from './approval-records.js';
 import type { ApprovalAudit } from './audit.js';
-import { decidedText } from './request-message.js';
+import { decidedText, shorten } from './request-message.js';
 import type { ApprovalRecord, ApprovalsOptions } from './types.js';
 
 /** What the gate, the decisions and the timers share. */
@@ -60,4 +60,34 @@ async function tellExpired(state: ApprovalsState, record: ApprovalRecord): Promi
   await state.options.deliver(record.route, message).catch((error: unknown) => {
     state.options.logger.warn({ err: error, approval: record.id }, 'approval expiry not posted');
   });
+}
+
+/** What differs between a tool call's request and a held command's; the rest is filled in here. */
+export type RequestFields = Omit<
+  ApprovalRecord,
+  'id' | 'code' | 'arguments' | 'details' | 'createdAt' | 'expiresAt' | 'status'
+> & { arguments: string; details?: string | undefined };
+
+/**
+ * A new open request, durable and audited before anyone sees it, its expiry armed. Arguments and
+ * details pass `scrub` and are cut for display.
+ */
+export async function openRequest(state: ApprovalsState, fields: RequestFields): Promise<ApprovalRecord> {
+  const { config, scrub } = state.options;
+  const now = state.now();
+  const { details, ...rest } = fields;
+  const record: ApprovalRecord = {
+    ...rest,
+    id: state.records.newId(),
+    code: state.records.newCode(),
+    arguments: shorten(scrub(fields.arguments)),
+    ...(details ? { details: shorten(scrub(details), 6000) } : {}),
+    createdAt: now.toISOString(),
+    expiresAt: new Date(now.getTime() + config.approvals.timeoutSeconds * 1000).toISOString(),
+    status: 'pending',
+  };
+  await state.records.save(record);
+  await state.audit.record('requested', record);
+  armExpiry(state, record);
+  return record;
 }

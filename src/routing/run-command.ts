@@ -43,7 +43,8 @@ export async function runAction(
   const text = outcome.confirmed
     ? `${outcome.text}\n${await runConfirmed(state, outcome.confirmed)}`
     : outcome.text;
-  return { sessionKey, replies: [{ id: crypto.randomUUID(), text: state.scrub(text) }] };
+  const actions = outcome.actions ? { actions: outcome.actions } : {};
+  return { sessionKey, replies: [{ id: crypto.randomUUID(), text: state.scrub(text), ...actions }] };
 }
 
 /** A held command its owner confirmed, run once as they typed it, in the chat they typed it in. */

@@ -1,4 +1,4 @@
-import type { DeliveryRoute, OutboundMessage } from '../messages/index.js';
+import type { DeliveryRoute, OutboundMessage, ReplyAction } from '../messages/index.js';
 import type { ToolContext } from './types.js';
 
 /**
@@ -41,6 +41,11 @@ export type DecisionInput =
 /** What a decision did: the text for whoever decided (it replaces a clicked message's buttons). */
 export interface DecisionOutcome {
   text: string;
+  /**
+   * A click that did not decide (not an approver's, a mismatched value) on a request still open:
+   * the buttons the message keeps, so the approver can still click (the text says why it did not count).
+   */
+  actions?: ReplyAction[];
   /** A held owner command now confirmed: the router runs it (once) as its owner typed it. */
   confirmed?: HeldCommand;
 }

@@ -121,7 +121,21 @@ describe('the approval gate', () => {
       value: buttons.Approve ?? '',
       by: 'slack:U2',
     });
-    expect(stranger.text).toBe(`Refused: only ${OWNER} may decide ${codeOf(message)}; you are slack:U2.`);
+    // A click that does not count leaves the request and its buttons for the approver.
+    expect(stranger.text).toMatch(/^Approval needed/);
+    expect(
+      stranger.text.endsWith(`\n\nRefused: only ${OWNER} may decide ${codeOf(message)}; you are slack:U2.`),
+    ).toBe(true);
+    expect(stranger.actions).toEqual(message?.actions);
+    const typed = await target.approvals.decide({
+      kind: 'code',
+      code: codeOf(message),
+      decision: 'approve',
+      by: 'slack:U2',
+    });
+    expect(typed).toEqual({
+      text: `Refused: only ${OWNER} may decide ${codeOf(message)}; you are slack:U2.`,
+    });
     const approved = await target.approvals.decide({
       kind: 'action',
       value: buttons.Approve ?? '',
@@ -139,9 +153,9 @@ describe('the approval gate', () => {
     const buttons = await posted(target);
     const approve = buttons.Approve ?? '';
     const edited = `${approve.slice(0, -4)}0000`;
-    expect((await target.approvals.decide({ kind: 'action', value: edited, by: OWNER })).text).toMatch(
-      /^Refused: this button does not match request [A-Z2-9]{6}'s arguments$/,
-    );
+    const refused = await target.approvals.decide({ kind: 'action', value: edited, by: OWNER });
+    expect(refused.text).toMatch(/\n\nRefused: this button does not match request [A-Z2-9]{6}'s arguments$/);
+    expect(refused.actions?.map((action) => action.value)).toContain(approve);
     const otherId = actionValue('ap_000000000000', 'approve', 'f'.repeat(64));
     expect((await target.approvals.decide({ kind: 'action', value: otherId, by: OWNER })).text).toBe(
       'Refused: this button belongs to a request this gateway does not know',
