@@ -67,6 +67,7 @@ export function decidedText(record: ApprovalRecord): string {
         ? `Approved by ${by}, and from now on always for ${record.tool} in agent ${record.agentId}: it runs now.`
         : `Approved by ${by}: ${what} runs now.`;
     case 'denied':
+      if (record.kind === 'command') return `Cancelled by ${by}: ${what} was not run.`;
       return `Denied by ${by}: ${what} does not run${record.reason ? ` (${record.reason})` : ''}.`;
     case 'expired':
       return `Expired: nobody decided in time, so ${what} does not run.`;

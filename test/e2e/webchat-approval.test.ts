@@ -203,7 +203,7 @@ describe('approvals in the web chat, in Chromium', () => {
     await apply.getByRole('button', { name: 'Cancel' }).click();
     await expect
       .poll(() => apply.locator('.decision').textContent(), WAIT)
-      .toMatch(/^Denied by webchat:local/);
+      .toMatch(/^Cancelled by webchat:local: \/config apply/);
     expect(await readFile(gateway.configPath, 'utf8')).toBe(before);
 
     const removal = await held('/config patch {"agents": {"main": {"displayName": null}}}');

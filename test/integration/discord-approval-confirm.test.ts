@@ -83,7 +83,7 @@ describe('a held /config patch on Discord', () => {
     const confirm = held.buttons?.[0]?.customId as string;
     const byCarol = discord.click({ messageId, userId: CAROL, customId: confirm });
     expect(await editAfter(discord, byCarol)).toMatch(
-      new RegExp(`^Refused: only discord:${ALICE} may decide`),
+      new RegExp(`\\n\\nRefused: only discord:${ALICE} may decide`),
     );
     expect(await displayName()).toBe('Original');
     const code = /\/confirm ([A-Z0-9]+)/.exec(held.content)?.[1] as string;

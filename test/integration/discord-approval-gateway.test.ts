@@ -117,7 +117,7 @@ describe('approvals on Discord through the gateway', () => {
     const approve = request.buttons?.[0];
     const refused = discord.click({ messageId, userId: BOB, customId: approve?.customId as string });
     expect(await editAfter(discord, refused)).toMatch(
-      new RegExp(`^Refused: only discord:${ALICE} may decide [A-Z0-9]+; you are discord:${BOB}`),
+      new RegExp(`\\n\\nRefused: only discord:${ALICE} may decide [A-Z0-9]+; you are discord:${BOB}`),
     );
     expect(model.requests).toHaveLength(1);
     expect(discord.posted.some((post) => post.content === 'Done for Alice.')).toBe(false);

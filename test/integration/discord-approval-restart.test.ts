@@ -103,7 +103,7 @@ describe('Discord approvals: restart and edited buttons', () => {
     // The value ends in the hash of the arguments the request showed; change its last character.
     const edited = `${approve.slice(0, -1)}${approve.endsWith('0') ? '1' : '0'}`;
     const forged = discord.click({ messageId, userId: ALICE, customId: edited, forged: true });
-    expect(await editAfter(discord, forged)).toMatch(/^Refused: this button does not match request/);
+    expect(await editAfter(discord, forged)).toMatch(/\n\nRefused: this button does not match request/);
     expect(await ranLines(file)).toEqual([]);
     // Edited to a value that is not an approval button at all.
     const unknown = discord.click({ messageId, userId: ALICE, customId: 'not-ours', forged: true });
