@@ -46,6 +46,8 @@ export function createApprovals(options: ApprovalsOptions): Approvals {
     },
     check: (call, context) => checkCall(state, call, context),
     decide: (input) => decide(state, input),
+    waiting: (sessionKey) =>
+      state.records.open().some((record) => record.sessionKey === sessionKey && state.waiters.has(record.id)),
     hold: (command) => hold(state, command),
   };
 }

@@ -5,6 +5,8 @@ import type { PendingMessage, QueuesState } from './queue-types.js';
 
 /** How long turns aborted by the stop may take to end before the stop goes on without them. */
 const ABORT_GRACE_MS = 2000;
+/** How often the drain looks for turns that started waiting for a human meanwhile. */
+const WAITING_CHECK_MS = 100;
 
 /**
  * Drops the session's waiting messages: they are written to the transcript (what was said stays
@@ -30,12 +32,27 @@ export function clearQueue(state: QueuesState, sessionKey: string): number {
  * aborts what still runs and waits for it to settle. User messages not answered by then stay
  * in the inbox for the next start (their chats are told); runtime entries are refused.
  */
-export async function closeQueues(state: QueuesState, timeoutMs: number): Promise<void> {
+export async function closeQueues(
+  state: QueuesState,
+  timeoutMs: number,
+  waitsForHuman: (sessionKey: string) => boolean = () => false,
+): Promise<void> {
   const { logger } = state.options;
   state.closed = true;
   if (state.queues.size === 0) return;
   const idle = new Promise<void>((resolve) => state.idleWaiters.add(resolve));
-  if ((await settleWithin(idle, timeoutMs)) === 'expired') {
+  // A turn waiting for a human's decision cannot end by itself within the drain: it is stopped at
+  // once, like the drain stops turns at its end (its message waits for the next start, and the
+  // same call then waits on the same request). Looked at again while the drain lasts.
+  const interrupt = () => {
+    for (const queue of state.queues.values()) {
+      if (queue.active && waitsForHuman(queue.sessionKey)) queue.active.controller.abort(state.stopping);
+    }
+  };
+  interrupt();
+  const watch = setInterval(interrupt, WAITING_CHECK_MS);
+  const drained = await settleWithin(idle, timeoutMs).finally(() => clearInterval(watch));
+  if (drained === 'expired') {
     logger.warn({ sessions: state.queues.size }, 'stop timeout reached; aborting running turns');
     await abortAll(state);
     // A runner that ignores its abort signal must not hold the stop forever.

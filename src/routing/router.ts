@@ -138,7 +138,8 @@ export function createRouter(options: RouterOptions): Router {
       state.closing = true;
       intake.close();
       logger.info({}, 'draining: new messages are kept for the next start');
-      return queues.close(timeoutMs);
+      const approvals = options.approvals;
+      return queues.close(timeoutMs, approvals && ((sessionKey) => approvals.waiting(sessionKey)));
     },
     seal: () => intake.seal(),
   };

@@ -114,5 +114,6 @@ function approvalsOf(state: RouterState): ApprovalsPort {
 const NO_APPROVALS: ApprovalsPort = {
   check: async () => ({ status: 'approved', by: 'policy' }),
   decide: async () => ({ text: 'Approvals are not set up in this gateway.' }),
+  waiting: () => false,
   hold: async (command) => ({ id: crypto.randomUUID(), text: `Not held: ${command.summary}` }),
 };

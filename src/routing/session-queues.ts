@@ -63,7 +63,8 @@ export function createSessionQueues(options: SessionQueuesOptions) {
       return true;
     },
     clear: (sessionKey: string) => clearQueue(state, sessionKey),
-    close: (timeoutMs: number) => closeQueues(state, timeoutMs),
+    close: (timeoutMs: number, waitsForHuman?: (sessionKey: string) => boolean) =>
+      closeQueues(state, timeoutMs, waitsForHuman),
   };
 }
 

@@ -76,6 +76,8 @@ export interface ApprovalsPort {
    */
   check(call: GatedCall, context: ToolContext): Promise<ApprovalVerdict>;
   decide(input: DecisionInput): Promise<DecisionOutcome>;
+  /** Whether a call of this session waits for a decision now (a drain stops such a turn at once). */
+  waiting(sessionKey: string): boolean;
   /** Holds a command for its owner's confirmation; the reply to post (with a Confirm button). */
   hold(command: HeldCommand): Promise<OutboundMessage>;
 }

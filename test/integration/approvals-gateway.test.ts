@@ -141,7 +141,8 @@ describe('approvals through the gateway', () => {
   }, 30_000);
 
   it('keeps a pending approval across a restart: the code still decides it, and the command runs once', async () => {
-    const { gateway, model } = await setup({ gateway: { drainTimeoutMs: 0 } });
+    // A drain longer than the test's time: a turn waiting for a human must not hold the restart.
+    const { gateway, model } = await setup({ gateway: { drainTimeoutMs: 60_000 } });
     const stream = await openEvents(gateway, 'local');
     model.push(shell('echo after-restart'));
     const turn = gateway.send('run it across a restart');
@@ -161,6 +162,7 @@ describe('approvals through the gateway', () => {
       replyTexts([...stream.events, ...after.events]).filter((text) => text.startsWith('Approval needed')),
     ).toHaveLength(1);
     expect(await auditEvents(gateway)).toEqual(['requested', 'approved', 'used']);
+    expect(gateway.logLines.some((line) => line.includes('stop timeout reached'))).toBe(false);
     const transcript = await gateway.request('GET', `/api/sessions/${SESSION}/transcript`);
     const results = transcript.body.entries.filter(
       (entry: { role: string; text: string }) =>

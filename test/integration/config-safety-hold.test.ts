@@ -52,6 +52,7 @@ afterEach(async () => {
 const approvals: ApprovalsPort = {
   check: async () => ({ status: 'approved', by: 'policy' }),
   decide: async () => ({ text: 'not used' }),
+  waiting: () => false,
   async hold(command) {
     held.push(command);
     return {
