@@ -124,6 +124,8 @@ async function choose(group, context, value) {
       problem = `Not signed in, so the click was not sent. ${SIGN_IN_HINT}.`;
     } else if (!response.ok) problem = answer.message || `HTTP ${response.status}`;
     else if (!answer.text) problem = 'The gateway did not answer the click.';
+    // An answer with buttons did not decide (not an approver's click): the buttons stay, it shows under them.
+    else if (answer.actions && answer.actions.length > 0) problem = answer.text;
     else showDecision(context.id, answer.text);
   } catch (error) {
     problem = `Could not send the click: ${error.message}`;

@@ -54,9 +54,8 @@ export async function decide(state: ApprovalsState, input: DecisionInput): Promi
 
 /**
  * A decision that did not count. Typed, the answer is the reason; clicked on a request still open,
- * the clicked message keeps the request and its buttons with the reason under them (every adapter
- * shows the answer in place of the clicked message: a bare refusal would take the buttons from the
- * approver).
+ * the answer carries the request's buttons too: adapters show an answer under the request in place
+ * of its buttons, so a bare refusal would take them from the approver.
  */
 function refused(
   state: ApprovalsState,
@@ -66,8 +65,8 @@ function refused(
 ): DecisionOutcome {
   const text = `Refused: ${reason}`;
   if (input.kind === 'code' || record?.status !== 'pending') return { text };
-  const request = requestMessage(record, state.now());
-  return { text: `${request.text}\n\n${text}`, ...(request.actions ? { actions: request.actions } : {}) };
+  const { actions } = requestMessage(record, state.now());
+  return { text, ...(actions ? { actions } : {}) };
 }
 
 /** The decision on the record, in memory (synchronously: a second click finds it decided). */

@@ -38,6 +38,14 @@ describe('web chat buttons in Chromium', () => {
       heard.push(message);
       const sessionKey = 'agent:main:webchat:direct:local';
       if (message.action === 'broken') throw new Error('the router crashed');
+      // A click that does not count: the answer gives the buttons back with the reason.
+      if (message.action === 'stranger') {
+        const actions = [{ label: 'Try', value: 'stranger' }];
+        return {
+          sessionKey,
+          replies: [{ id: 'refused', text: 'Refused: only webchat:boss may decide', actions }],
+        };
+      }
       const verb = message.action?.endsWith(':deny') ? 'Denied' : 'Approved';
       return {
         sessionKey,
@@ -152,6 +160,17 @@ describe('web chat buttons in Chromium', () => {
     expect(await request.getByRole('button', { name: 'Try' }).isEnabled()).toBe(true);
     expect(await request.locator('.decision').count()).toBe(0);
     expect(pageErrors).toEqual([]);
+  });
+
+  it('keeps the buttons when the answer carries them (a click that did not count), the reason under them', async () => {
+    await webchat.send(route, { id: 'q4', text: 'Run it?', actions: [{ label: 'Try', value: 'stranger' }] });
+    const request = bubble(page, 0);
+    await request.getByRole('button', { name: 'Try' }).click();
+    await expect
+      .poll(() => request.getByRole('alert').textContent(), WAIT)
+      .toBe('Refused: only webchat:boss may decide');
+    expect(await request.getByRole('button', { name: 'Try' }).isEnabled()).toBe(true);
+    expect(await request.locator('.decision').count()).toBe(0);
   });
 
   it('streams a reply with fenced blocks: the parts add up to the text as sent', async () => {

@@ -50,12 +50,16 @@ function configFor(): DiscordConfig {
   };
 }
 
+const REQUEST_TEXT = 'Run shell.exec? /approve K7Q2XD or /deny K7Q2XD';
+/** What a clicked request shows: its text, and the answer under it. */
+const answeredWith = (answer: string) => `${REQUEST_TEXT}\n\n${answer}`;
+
 /** Posts a request with Approve and Deny on `route`; returns the posted message's id. */
 async function postRequest(route: DeliveryRoute = channelRoute): Promise<string> {
   const before = fake.posted.length;
   await adapter.send(route, {
     id: 'request',
-    text: 'Run shell.exec? /approve K7Q2XD or /deny K7Q2XD',
+    text: REQUEST_TEXT,
     actions: [APPROVE, DENY],
   });
   expect(fake.posted).toHaveLength(before + 1);
@@ -148,10 +152,10 @@ describe('discord buttons', () => {
       kind: 'edit',
       interactionId,
       messageId,
-      content: text,
+      content: answeredWith(text),
       buttons: [],
     });
-    expect(fake.message(messageId)).toEqual({ content: text, buttons: [] });
+    expect(fake.message(messageId)).toEqual({ content: answeredWith(text), buttons: [] });
   });
 
   it('keeps buttons the answer carries (a refusal that leaves the request open)', async () => {
@@ -251,7 +255,10 @@ describe('discord buttons', () => {
     expect(clicks[1]).toMatchObject({ chatType: 'direct', chatId: ALICE, senderId: `discord:${ALICE}` });
     expect(clicks[1]?.guildId).toBeUndefined();
     await vi.waitFor(() =>
-      expect(fake.message(inDirect)).toEqual({ content: `Approved by discord:${ALICE}`, buttons: [] }),
+      expect(fake.message(inDirect)).toEqual({
+        content: answeredWith(`Approved by discord:${ALICE}`),
+        buttons: [],
+      }),
     );
   });
 });

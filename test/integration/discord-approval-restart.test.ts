@@ -107,7 +107,7 @@ describe('Discord approvals: restart and edited buttons', () => {
     expect(await ranLines(file)).toEqual([]);
     // Edited to a value that is not an approval button at all.
     const unknown = discord.click({ messageId, userId: ALICE, customId: 'not-ours', forged: true });
-    expect(await editAfter(discord, unknown)).toMatch(/^Refused: this button is not an approval button/);
+    expect(await editAfter(discord, unknown)).toMatch(/\n\nRefused: this button is not an approval button/);
     const code = /\/approve ([A-Z0-9]+)/.exec(request.content)?.[1] as string;
     discord.dispatchMessage({
       channelId: CHANNEL,

@@ -129,10 +129,10 @@ describe('Slack approvals through the gateway', () => {
     });
     await fake.interact(approve(STRANGER));
     await updated(fake, ts, 1);
-    expect(lastUpdate(fake, ts)).toMatch(/\n\nRefused: .*you are slack:U2/);
+    expect(lastUpdate(fake, ts)).toMatch(/^Refused: .*you are slack:U2/);
     await fake.interact(edited);
     await updated(fake, ts, 2);
-    expect(lastUpdate(fake, ts)).toMatch(/\n\nRefused: .*does not match/);
+    expect(lastUpdate(fake, ts)).toMatch(/^Refused: .*does not match/);
     expect(model.requests).toHaveLength(1);
     expect(await exists(marker)).toBe(false);
 
@@ -172,7 +172,7 @@ describe('Slack approvals through the gateway', () => {
     const ownersClick = deny(OWNER);
     expect(await postSignedPayload(events, deny(STRANGER), SIGNING_SECRET)).toBe(200);
     await updated(fake, ts, 1);
-    expect(lastUpdate(fake, ts)).toMatch(/\n\nRefused: /);
+    expect(lastUpdate(fake, ts)).toMatch(/^Refused: /);
     // Not Slack's signature: refused before anything reads it.
     expect(await postSignedPayload(events, ownersClick, 'not-the-secret')).toBe(401);
     expect(fake.callsTo('chat.update')).toHaveLength(1);

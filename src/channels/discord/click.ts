@@ -56,7 +56,8 @@ export async function handleInteraction(state: DiscordState, interaction: Intera
   if (answer === undefined || answer.text.trim() === '') return;
   try {
     await interaction.editReply({
-      content: clip(answer.text),
+      // The request stays readable (what was decided); the answer goes under it.
+      content: clip(`${interaction.message.content}\n\n${answer.text}`),
       components: renderButtons(answer.actions).rows,
       allowedMentions: { parse: ['users'] },
     });

@@ -91,8 +91,11 @@ export function createWebchatAdapter(options: { logger: Logger }): WebchatAdapte
     receive: (input) => dispatch(inboundOfInput(input)),
     async receiveClick(click) {
       const result = await dispatch(inboundOfClick(click));
-      const text = result.replies[0]?.text;
-      if (click.reply !== undefined && text)
+      const answer = result.replies[0];
+      const text = answer?.text;
+      // An answer with buttons (a click that did not count) is for the clicker: the request stays open.
+      const decided = (answer?.actions?.length ?? 0) === 0;
+      if (click.reply !== undefined && text && decided)
         publish(click.user, { type: 'reply.decided', id: click.reply, text, ...threadOf(click.thread) });
       return result;
     },

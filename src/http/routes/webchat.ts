@@ -96,7 +96,8 @@ export function registerWebchatRoutes(app: FastifyInstance, options: WebchatRout
     async (request) => {
       const { action, user = 'local', thread, reply } = request.body;
       const result = await webchat.receiveClick({ action, user, thread, reply });
-      return { text: result.replies[0]?.text ?? '' };
+      const answer = result.replies[0];
+      return { text: answer?.text ?? '', ...(answer?.actions?.length ? { actions: answer.actions } : {}) };
     },
   );
 
