@@ -14,6 +14,10 @@ const runConfigGet = async (...args: Parameters<typeof import('./config.js').run
   (await import('./config.js')).runConfigGet(...args);
 const runConfigPatch = async (...args: Parameters<typeof import('./config.js').runConfigPatch>) =>
   (await import('./config.js')).runConfigPatch(...args);
+const runSlackManifest = async (...args: Parameters<typeof import('./slack-manifest.js').runSlackManifest>) =>
+  (await import('./slack-manifest.js')).runSlackManifest(...args);
+const runDiscordInvite = async (...args: Parameters<typeof import('./discord-invite.js').runDiscordInvite>) =>
+  (await import('./discord-invite.js')).runDiscordInvite(...args);
 
 export async function runCli(argv: readonly string[]): Promise<void> {
   const program = new Command()
@@ -55,5 +59,31 @@ export async function runCli(argv: readonly string[]): Promise<void> {
       'dot paths the patch replaces whole: an array there is not merged by id (to remove a toolpack entry)',
     )
     .action(runConfigPatch);
+  addSetupCommands(program);
   await program.parseAsync([...argv]);
+}
+
+/** `slack manifest` and `discord invite`: what to create on each platform; neither reads the config. */
+function addSetupCommands(program: Command): void {
+  program
+    .command('slack')
+    .description('set up the Slack app')
+    .command('manifest')
+    .description('print the Slack app manifest (YAML): scopes, events, interactivity, the slash command')
+    .option('--mode <mode>', 'socket (default) or http', 'socket')
+    .option('--name <name>', "the app's name in Slack", 'Switchboard')
+    .option('--command <command>', 'the slash command (channels.slack.slashCommand)', '/switchboard')
+    .option(
+      '--url <url>',
+      "http mode: the gateway's public https:// address (Slack posts to <url>/slack/events)",
+    )
+    .action(runSlackManifest);
+  program
+    .command('discord')
+    .description('set up the Discord application')
+    .command('invite')
+    .description('print the bot invite URL, its scopes and permissions, and the intents to switch on')
+    .option('--client-id <id>', "the application's Application ID (Developer Portal, General Information)")
+    .option('--guild <id>', 'preselect this server in the invite')
+    .action(runDiscordInvite);
 }

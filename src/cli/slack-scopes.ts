@@ -1,0 +1,55 @@
+/**
+ * What the gateway asks of Slack, from Slack's reference (api.slack.com/methods/<method>, "Required
+ * scopes", bot token; api.slack.com/events/<event>). `test/unit/slack-manifest.test.ts` checks that
+ * every Web API method the code calls is here and that the manifest grants its scopes.
+ */
+
+/** The history scopes of every conversation type the bot is in: channels, private channels, DMs, group DMs. */
+const HISTORY = ['channels:history', 'groups:history', 'im:history', 'mpim:history'] as const;
+
+/**
+ * Each Web API method the gateway calls with its bot token, and the bot scopes Slack requires for it:
+ * no more (the manifest asks for these scopes only, and the test fails on a method no code calls).
+ */
+export const SLACK_METHOD_SCOPES: Readonly<Record<string, readonly string[]>> = {
+  'auth.test': [],
+  // Socket Mode: called with the app-level token (`connections:write`), which the manifest cannot grant.
+  'apps.connections.open': [],
+  'chat.postMessage': ['chat:write'],
+  'chat.update': ['chat:write'],
+  'chat.postEphemeral': ['chat:write'],
+  // A direct message to a user (an approval request, a `--notify` note).
+  'conversations.open': ['im:write'],
+  // A thread's earlier messages, at the bot's first mention there.
+  'conversations.replies': HISTORY,
+  'reactions.add': ['reactions:write'],
+  'reactions.remove': ['reactions:write'],
+  // `files.uploadV2` is the client's: it calls the two methods below.
+  'files.uploadV2': ['files:write'],
+  'files.getUploadURLExternal': ['files:write'],
+  'files.completeUploadExternal': ['files:write'],
+};
+
+/** Scopes for what is not a Web API method. */
+export const SLACK_OTHER_SCOPES: Readonly<Record<string, readonly string[]>> = {
+  // A posted file's `url_private` is downloaded with the bot token.
+  'file downloads': ['files:read'],
+  'the slash command': ['commands'],
+};
+
+/** The events the gateway hears (`message` in each conversation type, `app_mention`) and their scopes. */
+export const SLACK_BOT_EVENTS: Readonly<Record<string, readonly string[]>> = {
+  app_mention: ['app_mentions:read'],
+  'message.channels': ['channels:history'],
+  'message.groups': ['groups:history'],
+  'message.im': ['im:history'],
+  'message.mpim': ['mpim:history'],
+};
+
+/** Every bot scope the gateway needs, sorted: the methods', the events' and the others'. */
+export function slackBotScopes(): string[] {
+  const all = [SLACK_METHOD_SCOPES, SLACK_OTHER_SCOPES, SLACK_BOT_EVENTS].flatMap((table) =>
+    Object.values(table).flat(),
+  );
+  return [...new Set(all)].sort();
+}
