@@ -105,6 +105,13 @@ export const ChannelsSchema = Strict(
               description: "Web API base URL (default Slack's); for proxies and tests.",
             }),
           ),
+          slashCommand: Type.Optional(
+            Type.String({
+              pattern: '^/[a-z0-9_-]{1,31}$',
+              description:
+                'The slash command of the Slack app (default `/switchboard`): `/switchboard status` runs `/status`.',
+            }),
+          ),
           ...CHANNEL_ACCESS,
         },
         // Adding or removing a channel: the model may neither connect a bot nor cut the owner off.

@@ -9,6 +9,7 @@ export {
   type SendOutcome,
   USER_RECIPIENT,
 } from './agent-message.js';
+export type { CommandOption, NativeCommand } from './commands.js';
 export { parseRoute } from './route-text.js';
 export type {
   ChannelName,

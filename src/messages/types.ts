@@ -41,6 +41,12 @@ export interface InboundMessage {
    * the first reply's text in place of the clicked message's buttons.
    */
   action?: string;
+  /**
+   * A platform's own command (a Slack slash command, a Discord application command) whose `text`
+   * is the chat command (`/status`): the router answers it in `DispatchResult.replies` only, and
+   * the adapter shows the answer where the platform wants it (never delivered by route).
+   */
+  nativeCommand?: boolean;
 }
 
 /**
@@ -67,6 +73,11 @@ export interface OutboundMessage {
   notice?: boolean;
   /** Buttons under the text, where the platform has them. */
   actions?: ReplyAction[];
+  /**
+   * For the sender alone (a native command's error or owner-only output): shown only to them
+   * where the platform can (Slack ephemeral, Discord ephemeral follow-up).
+   */
+  senderOnly?: boolean;
 }
 
 /** Part of a reply still being written; adapters without streaming ignore these. */

@@ -1,4 +1,4 @@
-import type { DispatchResult, InboundMessage } from '../messages/index.js';
+import type { DispatchResult, InboundMessage, OutboundMessage } from '../messages/index.js';
 import type { ApprovalsPort, HeldCommand } from '../tools/index.js';
 import { type CommandReply, parseCommand } from './commands/index.js';
 import { routeOf } from './intake.js';
@@ -18,11 +18,24 @@ export async function runCommand(
 ): Promise<DispatchResult> {
   const answer = await commandReply(state, message, sessionKey, agentId, parsed);
   const { text, actions } = typeof answer === 'string' ? { text: answer, actions: undefined } : answer;
-  const reply = { id: crypto.randomUUID(), text: state.scrub(text), ...(actions ? { actions } : {}) };
+  const reply: OutboundMessage = {
+    id: crypto.randomUUID(),
+    text: state.scrub(text),
+    ...(actions ? { actions } : {}),
+    ...(message.nativeCommand === true && senderOnly(state, parsed.name) ? { senderOnly: true } : {}),
+  };
+  // A platform's own command is answered by its adapter, where the platform wants it.
+  if (message.nativeCommand === true) return { sessionKey, replies: [reply] };
   await state.options.deliver(routeOf(message), reply).catch((error: unknown) => {
     state.options.logger.warn({ err: error, session: sessionKey }, 'command reply delivery failed');
   });
   return { sessionKey, replies: [reply] };
+}
+
+/** An unknown command's list, an owner command's output or its refusal: for the sender alone. */
+function senderOnly(state: RouterState, name: string): boolean {
+  const command = state.commands.find((candidate) => candidate.name === name);
+  return command === undefined || command.ownerOnly === true;
 }
 
 /**

@@ -56,6 +56,11 @@ export interface FakeSlack {
    * Socket Mode, as Slack does for a click; resolves when the client acks it.
    */
   interact(payload: Record<string, unknown>): Promise<void>;
+  /**
+   * Sends a `slash_commands` envelope (a payload from fake-slack-commands.ts) over Socket Mode, as
+   * Slack does when a user runs the app's slash command; resolves when the client acks it.
+   */
+  command(payload: Record<string, unknown>): Promise<void>;
   /** Sends an `events_api` envelope over Socket Mode; resolves when the client acks it. */
   deliver(
     event: Record<string, unknown>,
@@ -268,6 +273,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     },
     messages,
     interact: (payload) => sendEnvelope({ type: 'interactive', payload, accepts_response_payload: false }),
+    command: (payload) => sendEnvelope({ type: 'slash_commands', payload, accepts_response_payload: true }),
     deliver(event, deliverOptions = {}) {
       const payload = {
         type: 'event_callback',

@@ -8,6 +8,7 @@ import { type BoltApp, createBoltApp, type WebClientOptions } from './bolt-app.j
 import { isRefusedTokenError } from './check-credentials.js';
 import { createSlackGate, type SlackGate } from './gate.js';
 import { listenForClicks } from './slack-actions.js';
+import { listenForSlashCommand } from './slack-commands.js';
 import { listenForEvents } from './slack-receive.js';
 import { postReply } from './slack-send.js';
 import type { SlackConfig } from './types.js';
@@ -76,6 +77,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
   };
   listenForEvents(state);
   listenForClicks(state);
+  listenForSlashCommand(state);
   return {
     name: 'slack',
     get botUserId() {

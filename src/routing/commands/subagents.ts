@@ -11,6 +11,31 @@ export const subagentsCommand: ChatCommand = {
   name: 'subagents',
   summary:
     'List, kill or steer the sub-agents this session spawned: list, kill <target|all>, steer <target> <message>.',
+  options: [
+    { kind: 'subcommand', name: 'list', description: "List this session's sub-agents." },
+    {
+      kind: 'subcommand',
+      name: 'kill',
+      description: 'Stop a sub-agent (or all of them).',
+      options: [
+        {
+          kind: 'text',
+          name: 'target',
+          description: 'Its number, label, id prefix, or all.',
+          required: true,
+        },
+      ],
+    },
+    {
+      kind: 'subcommand',
+      name: 'steer',
+      description: 'Send a sub-agent a new instruction.',
+      options: [
+        { kind: 'text', name: 'target', description: 'Its number, label or id prefix.', required: true },
+        { kind: 'text', name: 'message', description: 'What it should do now.', required: true },
+      ],
+    },
+  ],
   async run(context) {
     const [, subcommand = '', target = '', message = ''] =
       /^(\S*)\s*(\S*)\s*([\s\S]*)$/.exec(context.args) ?? [];

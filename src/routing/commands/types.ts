@@ -1,5 +1,5 @@
 import type { Config } from '../../config/index.js';
-import type { DeliveryRoute, InboundMessage, OutboundMessage } from '../../messages/index.js';
+import type { DeliveryRoute, InboundMessage, NativeCommand, OutboundMessage } from '../../messages/index.js';
 import type { SessionStore } from '../../sessions/index.js';
 import type { ApprovalsPort, GatewayControl, HeldCommand, SubagentsService } from '../../tools/index.js';
 import type { SessionQueues } from '../session-queues.js';
@@ -38,11 +38,10 @@ export interface CommandContext {
 /** A command's answer: plain text, or a reply with buttons (a held command's Confirm). */
 export type CommandReply = string | Pick<OutboundMessage, 'text' | 'actions'>;
 
-/** A command handled without a model. */
-export interface ChatCommand {
-  name: string;
-  /** One line for /help. */
-  summary: string;
-  ownerOnly?: boolean;
+/**
+ * A command handled without a model. Its `name`, `summary`, `ownerOnly` and `options` are what
+ * Slack's slash command and Discord's application commands are registered and read from.
+ */
+export interface ChatCommand extends NativeCommand {
   run(context: CommandContext): Promise<CommandReply> | CommandReply;
 }
