@@ -1,4 +1,5 @@
 import type { TranscriptEntry } from '../sessions/index.js';
+import { describeFiles, imagesOf } from './model-files.js';
 import type { ModelMessage } from './providers/index.js';
 
 const MISSING_RESULT = 'No result: the run ended before this tool call finished.';
@@ -82,5 +83,12 @@ export function toMessage(entry: TranscriptEntry, options: { multiUser: boolean 
   }
   if (entry.role === 'system') return { role: 'user', content: `${SYSTEM_MARKER} ${plain(entry.text)}` };
   const prefix = options.multiUser && entry.senderId ? `${senderMarker(entry.senderId)} ` : '';
-  return { role: 'user', content: `${prefix}${plain(entry.text)}` };
+  const content = `${prefix}${plain(entry.text)}`;
+  if (!entry.files?.length) return { role: 'user', content };
+  const images = imagesOf(entry.files);
+  return {
+    role: 'user',
+    content: `${content}\n${plain(describeFiles(entry.files))}`,
+    ...(images.length > 0 ? { images } : {}),
+  };
 }

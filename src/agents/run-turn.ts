@@ -112,6 +112,7 @@ async function loopToEnd(
     logger,
     history,
     emit: run.progress.emit,
+    takesImages: state.options.config.models[request.agent.model ?? '']?.images !== false,
   });
   if (end !== 'max_burst') return { status: 'done' };
   await tell(

@@ -1,6 +1,7 @@
 import type { Config } from '../config/index.js';
 import type { RunStore, SessionStore } from '../sessions/index.js';
 import type { ToolRegistry, ToolServices } from '../tools/index.js';
+import type { ReadWorkspaceFile } from './model-files.js';
 import type { ModelProvider } from './providers/index.js';
 
 export interface AgentRunnerOptions {
@@ -14,6 +15,8 @@ export interface AgentRunnerOptions {
   runs: RunStore;
   /** Each agent's own instructions (`systemPrompt` or the text of `systemPromptFile`). */
   instructions: ReadonlyMap<string, string>;
+  /** Reads the images posted in chats from the agent's workspace; without it no image is sent. */
+  readWorkspaceFile?: ReadWorkspaceFile;
   now?: () => Date;
 }
 

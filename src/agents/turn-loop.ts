@@ -2,6 +2,7 @@ import type { Logger } from '../logging/index.js';
 import type { TranscriptEntry } from '../sessions/index.js';
 import { createAllowlist, type ToolContext, type ToolPolicy, turnScope } from '../tools/index.js';
 import { toMessage, toModelMessages } from './model-context.js';
+import { loadImages } from './model-files.js';
 import type { ModelMessage, ModelProvider } from './providers/index.js';
 import type { RunnerState } from './runner-state.js';
 import { buildSystemPrompt } from './system-prompt.js';
@@ -23,6 +24,8 @@ export interface LoopRun {
   /** The session's last `agentLoop.historyEntries` entries, read while the run started. */
   history: Promise<readonly TranscriptEntry[]>;
   emit(event: ToolLoopEvent): void | Promise<void>;
+  /** The model takes images (`models.<name>.images`). */
+  takesImages: boolean;
 }
 
 /** Takes the session's history and runs the tool loop for `request` with the tools it may use. */
@@ -54,7 +57,11 @@ export async function runTurnLoop(
       tools: tools.visible,
       now: state.now(),
     }),
-    history: toModelMessages(history, { multiUser }),
+    history: await loadImages(toModelMessages(history, { multiUser }), {
+      agentId: request.agentId,
+      takesImages: run.takesImages,
+      read: state.options.readWorkspaceFile,
+    }),
     maxBurst: config.agentLoop.maxBurst,
     runId: run.runId,
     signal: run.signal,

@@ -10,5 +10,5 @@ export {
   createChannelSupervisor,
   type SupervisedChannel,
 } from './supervisor.js';
-export type { ChannelAdapter, ConnectionEvent } from './types.js';
+export type { ChannelAdapter, ConnectionEvent, InboundFileStore } from './types.js';
 export { createWebchatAdapter, type WebchatAdapter, type WebchatEvent } from './webchat/index.js';

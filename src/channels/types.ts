@@ -2,6 +2,7 @@ import type {
   ChannelName,
   DeliveryRoute,
   InboundHandler,
+  InboundMessage,
   OutboundDelta,
   OutboundMessage,
 } from '../messages/index.js';
@@ -30,3 +31,13 @@ export interface ChannelAdapter {
 }
 
 export type ConnectionEvent = 'down' | 'up' | 'lost';
+
+/**
+ * Where an adapter saves the files posted with a message (the gateway's: the workspace of the
+ * agent the message goes to). `save` returns the path the agent finds the file at.
+ */
+export interface InboundFileStore {
+  save(message: InboundMessage, file: { name: string; type: string; bytes: Uint8Array }): Promise<string>;
+  /** The largest file saved, in bytes; larger ones are named to the model, not downloaded. */
+  maxBytes: number;
+}

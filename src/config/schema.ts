@@ -33,6 +33,12 @@ export const ModelConfigSchema = Strict(
       default: true,
       description: 'Stream replies as they are written; turn off for servers that cannot stream tool calls.',
     }),
+    images: Type.Optional(
+      Type.Boolean({
+        description:
+          "The model takes images (default true): an image posted in a chat is sent to it as an image part. false: it gets the file's workspace path only.",
+      }),
+    ),
     maxRetries: Type.Integer({
       minimum: 0,
       maximum: 10,

@@ -27,7 +27,9 @@ type GatewayCode =
   /** A reply or post for a platform no adapter of this gateway serves. */
   | 'GATEWAY_NO_CHANNEL'
   /** The restart sentinel file is neither version 1 nor 2 (its notes are dropped, with a warning). */
-  | 'GATEWAY_SENTINEL_MALFORMED';
+  | 'GATEWAY_SENTINEL_MALFORMED'
+  /** A workspace path that leaves the workspace (a posted file's, `chat.attach`'s). */
+  | 'GATEWAY_FILE_PATH';
 
 /** The tool registry. */
 type ToolCode = 'TOOL_DUPLICATE' | 'TOOL_INVALID';
@@ -72,7 +74,9 @@ type ChannelCode =
   /** A Slack event whose message could not be stored: not acknowledged, so Slack delivers it again. */
   | 'CHANNEL_EVENT_NOT_STORED'
   /** `splitMessage` was given a limit too small for a fence opener and some text: a bug in the caller. */
-  | 'CHANNEL_SPLIT_LIMIT';
+  | 'CHANNEL_SPLIT_LIMIT'
+  /** A posted file was not saved: too large, or the platform refused it (a missing scope, a sign-in page). */
+  | 'CHANNEL_FILE_REFUSED';
 
 /**
  * Agents: model calls and turns. MODEL_CALL_FAILED: a model call failed for good (after retries);

@@ -21,6 +21,7 @@ import {
 import type { GatewayExtensions } from './gateway-types.js';
 import { createSessionsService } from './session-views.js';
 import type { TurnPort } from './turn-port.js';
+import { createWorkspaceFiles } from './workspace-files.js';
 
 export interface AgentRunnerParts {
   config: Config;
@@ -73,6 +74,11 @@ export async function buildAgentRunner(options: AgentRunnerParts): Promise<Agent
     sessions: options.sessions,
     runs: options.runs,
     instructions: await readAgentInstructions(config, options.configPath),
+    readWorkspaceFile: createWorkspaceFiles({
+      config,
+      configPath: options.configPath,
+      stateDir: options.stateDir,
+    }).read,
     services: {
       sessions,
       gateway: options.gateway,

@@ -3,6 +3,7 @@ import {
   type ChannelSupervisor,
   createChannelSupervisor,
   createWebchatAdapter,
+  type InboundFileStore,
   loadDiscordAdapter,
   loadSlackAdapter,
   type SlackAdapter,
@@ -28,7 +29,12 @@ export interface GatewayChannels {
   supervise(logger: Logger): ChannelSupervisor;
 }
 
-export async function createChannels(config: Config, store: Store, logger: Logger): Promise<GatewayChannels> {
+export async function createChannels(
+  config: Config,
+  store: Store,
+  logger: Logger,
+  files?: InboundFileStore,
+): Promise<GatewayChannels> {
   const webchat = config.channels.webchat.enabled
     ? createWebchatAdapter({ logger: logger.child({ channel: 'webchat' }) })
     : undefined;
@@ -37,6 +43,7 @@ export async function createChannels(config: Config, store: Store, logger: Logge
         config: config.channels.discord,
         logger: logger.child({ channel: 'discord' }),
         memory: createStoreChannelMemory({ store, channel: 'discord' }),
+        ...(files ? { files } : {}),
       })
     : undefined;
   const slack = config.channels.slack
@@ -44,6 +51,7 @@ export async function createChannels(config: Config, store: Store, logger: Logge
         config: config.channels.slack,
         logger: logger.child({ channel: 'slack' }),
         memory: createStoreChannelMemory({ store, channel: 'slack' }),
+        ...(files ? { files } : {}),
       })
     : undefined;
   const adapters = [webchat, discord, slack].filter((adapter) => adapter !== undefined);

@@ -11,6 +11,7 @@ import { buildHttpServer } from './build-http.js';
 import type { Base, GatewayOptions, Running } from './gateway-types.js';
 import { createSessionsView } from './session-views.js';
 import type { TurnPort } from './turn-port.js';
+import { createWorkspaceFiles } from './workspace-files.js';
 
 /** The store, the session and run records (runs the last process left running are marked), the channels. */
 export async function openStorage(
@@ -26,6 +27,7 @@ export async function openStorage(
   // tests expect the store's first one (open already) to go to the sessions.
   const sessions = createSessionStore({ store });
   const runs = createRunStore({ store });
+  const configPath = options.loaded.path ?? DEFAULT_CONFIG_PATH;
   const interrupted = await runs.markInterrupted();
   if (interrupted.length > 0)
     logger.warn({ runs: interrupted.map((run) => run.runId) }, 'runs interrupted by the last stop');
@@ -35,11 +37,16 @@ export async function openStorage(
     config,
     logger,
     stateDir,
-    configPath: options.loaded.path ?? DEFAULT_CONFIG_PATH,
+    configPath,
     store,
     sessions,
     runs,
-    channels: await createChannels(config, store, logger),
+    channels: await createChannels(
+      config,
+      store,
+      logger,
+      createWorkspaceFiles({ config, configPath, stateDir }),
+    ),
   };
 }
 

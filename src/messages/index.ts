@@ -16,6 +16,7 @@ export type {
   DeliveryRoute,
   DispatchOptions,
   DispatchResult,
+  InboundFile,
   InboundHandler,
   InboundMessage,
   OutboundDelta,

@@ -47,6 +47,23 @@ export interface InboundMessage {
    * the adapter shows the answer where the platform wants it (never delivered by route).
    */
   nativeCommand?: boolean;
+  /** Files that came with the message (Slack files, Discord attachments), saved by the adapter. */
+  files?: InboundFile[];
+}
+
+/**
+ * A file posted with a message. Saved: `path` is where the agent finds it (`/workspace/inbox/…`).
+ * Not saved (too large, refused by the platform): no `path`, and `error` says why in words the
+ * model can pass on (a missing scope names it).
+ */
+export interface InboundFile {
+  name: string;
+  /** The media type the platform gave (`image/png`); `application/octet-stream` when it gave none. */
+  type: string;
+  /** Bytes. */
+  size: number;
+  path?: string;
+  error?: string;
 }
 
 /**

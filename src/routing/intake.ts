@@ -76,6 +76,7 @@ async function store(
       text: state.options.scrub(message.text),
       senderId: message.senderId,
       messageId: message.messageId,
+      ...(message.files?.length ? { files: message.files } : {}),
     },
   });
   accepted?.();

@@ -1,4 +1,4 @@
-import type { DeliveryRoute } from '../messages/index.js';
+import type { DeliveryRoute, InboundFile } from '../messages/index.js';
 
 export interface SessionRecord {
   /** The routing key, e.g. `agent:main:webchat:direct:local`. */
@@ -57,6 +57,8 @@ export interface TranscriptEntry {
   senderId?: string;
   /** Platform message id of user entries. */
   messageId?: string;
+  /** User entries: the files posted with the message (see `InboundMessage.files`). */
+  files?: InboundFile[];
   /** The run that wrote an assistant or tool entry. */
   runId?: string;
   /** Assistant entries: the tools the model called in this round. */

@@ -1,7 +1,7 @@
 import type { ContentBlockParam, MessageCreateParamsBase, Usage } from '@anthropic-ai/sdk/resources/messages';
 import type { ModelConfig } from '../../config/index.js';
 import type { ToolNameCodec } from './tool-names.js';
-import type { ModelMessage, ModelRequest, ModelStopReason } from './types.js';
+import type { ModelImage, ModelMessage, ModelRequest, ModelStopReason } from './types.js';
 
 /** The Anthropic Messages API's wire format: our request as its body, its answers as ours. */
 
@@ -58,7 +58,7 @@ function toBlocks(message: ModelMessage, codec: ToolNameCodec): ContentBlockPara
   }
   // The API rejects empty text blocks.
   const text: ContentBlockParam[] = message.content ? [{ type: 'text', text: message.content }] : [];
-  if (message.role === 'user') return text;
+  if (message.role === 'user') return [...text, ...imageBlocks(message.images)];
   const toolUses = (message.toolCalls ?? []).map((toolCall) => ({
     type: 'tool_use' as const,
     id: toolCall.id,
@@ -66,6 +66,24 @@ function toBlocks(message: ModelMessage, codec: ToolNameCodec): ContentBlockPara
     input: parseInput(toolCall.arguments),
   }));
   return [...text, ...toolUses];
+}
+
+/** Images with their bytes loaded, as base64 image blocks (Anthropic takes png, jpeg, gif and webp). */
+function imageBlocks(images: ModelImage[] | undefined): ContentBlockParam[] {
+  return (images ?? []).flatMap((image) =>
+    image.data === undefined
+      ? []
+      : [
+          {
+            type: 'image' as const,
+            source: {
+              type: 'base64' as const,
+              media_type: image.mediaType as 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp',
+              data: image.data,
+            },
+          },
+        ],
+  );
 }
 
 const rank = (block: ContentBlockParam) => (block.type === 'tool_result' ? 0 : 1);

@@ -2,6 +2,7 @@ export { createModelProvider } from './create-provider.js';
 export { ModelCallError } from './model-call-error.js';
 export { createToolNameCodec, decodeToolName, encodeToolName, type ToolNameCodec } from './tool-names.js';
 export type {
+  ModelImage,
   ModelMessage,
   ModelProvider,
   ModelRequest,

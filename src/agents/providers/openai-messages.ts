@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type {
+  ChatCompletionContentPart,
   ChatCompletionCreateParamsBase,
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
@@ -51,7 +52,7 @@ function toChatMessages(
 ): ChatCompletionMessageParam[] {
   const result: ChatCompletionMessageParam[] = system ? [{ role: 'system', content: system }] : [];
   for (const message of messages) {
-    if (message.role === 'user') result.push({ role: 'user', content: message.content });
+    if (message.role === 'user') result.push({ role: 'user', content: userContent(message) });
     else if (message.role === 'tool') {
       result.push({ role: 'tool', tool_call_id: message.toolCallId, content: message.content });
     } else {
@@ -68,6 +69,19 @@ function toChatMessages(
     }
   }
   return result;
+}
+
+/** A user message's text, and its loaded images as `image_url` parts with a data URL. */
+function userContent(message: Extract<ModelMessage, { role: 'user' }>): string | ChatCompletionContentPart[] {
+  const images = (message.images ?? []).filter((image) => image.data !== undefined);
+  if (images.length === 0) return message.content;
+  return [
+    { type: 'text', text: message.content },
+    ...images.map((image) => ({
+      type: 'image_url' as const,
+      image_url: { url: `data:${image.mediaType};base64,${image.data}` },
+    })),
+  ];
 }
 
 export function toToolCall(

@@ -20,9 +20,20 @@ export interface ModelToolCall {
  * (OpenAI chat messages, Anthropic content blocks) and may merge adjacent messages of one role.
  */
 export type ModelMessage =
-  | { role: 'user'; content: string }
+  | { role: 'user'; content: string; images?: ModelImage[] }
   | { role: 'assistant'; content: string; toolCalls?: ModelToolCall[] }
   | { role: 'tool'; toolCallId: string; toolName: string; content: string; isError?: boolean };
+
+/**
+ * An image shown to the model with a user message: `path` is its workspace path; `data` (base64)
+ * is filled in before the call for models that take images (`models.<name>.images`); an image
+ * without `data` is not sent (the message's text names its path).
+ */
+export interface ModelImage {
+  mediaType: string;
+  path: string;
+  data?: string;
+}
 
 export interface ModelRequest {
   system: string;

@@ -3,9 +3,10 @@ import { LRUCache } from 'lru-cache';
 import type { Logger } from '../../logging/index.js';
 import type { InboundHandler } from '../../messages/index.js';
 import { type ChannelMemory, createLocalMemory } from '../memory.js';
-import type { ChannelAdapter, ConnectionEvent } from '../types.js';
+import type { ChannelAdapter, ConnectionEvent, InboundFileStore } from '../types.js';
 import { handleInteraction } from './click.js';
 import { connectClient } from './discord-client.js';
+import { withDiscordFiles } from './discord-files.js';
 import { sendReply } from './discord-send.js';
 import { createDiscordGate, type DiscordGate } from './gate.js';
 import { routeKey, toInbound } from './inbound.js';
@@ -23,6 +24,8 @@ export interface DiscordAdapterOptions {
    * forgets neither; without it they are kept in this process only.
    */
   memory?: ChannelMemory;
+  /** Where attachments are saved; without it they are ignored. */
+  files?: InboundFileStore;
 }
 
 /** What the adapter's parts share (`discord-client.ts`, `discord-send.ts`). */
@@ -40,6 +43,7 @@ export interface DiscordState {
   /** DM channel ids by user id, learnt from inbound DMs. */
   readonly directChannels: Map<string, string>;
   readonly typing: TypingIndicator;
+  readonly files?: InboundFileStore | undefined;
 }
 
 /**
@@ -58,6 +62,7 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): ChannelAda
     gate: createDiscordGate({ config, memory: options.memory ?? createLocalMemory(), logger }),
     lastMessage: new LRUCache({ max: REPLY_ROUTES }),
     directChannels: new Map(),
+    files: options.files,
     typing: createTypingIndicator((channelId) => {
       state.client?.rest.post(Routes.channelTyping(channelId)).catch((error: unknown) => {
         logger.debug({ err: error, channelId }, 'discord typing failed');
@@ -96,7 +101,7 @@ async function handleMessage(state: DiscordState, message: Message): Promise<voi
   const facts = await state.gate.admit(message, botId);
   const handler = state.onInbound;
   if (facts === undefined || handler === undefined) return;
-  const inbound = toInbound(message, facts, botId);
+  const inbound = await withDiscordFiles(state, message, toInbound(message, facts, botId));
   const key = routeKey(inbound);
   state.lastMessage.set(key, message.id);
   if (inbound.chatType === 'direct') state.directChannels.set(facts.authorId, message.channelId);

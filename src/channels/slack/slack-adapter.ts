@@ -3,7 +3,7 @@ import type { App } from '@slack/bolt';
 import type { Logger } from '../../logging/index.js';
 import type { InboundHandler } from '../../messages/index.js';
 import { type ChannelMemory, createLocalMemory } from '../memory.js';
-import type { ChannelAdapter } from '../types.js';
+import type { ChannelAdapter, InboundFileStore } from '../types.js';
 import { type BoltApp, createBoltApp, type WebClientOptions } from './bolt-app.js';
 import { isRefusedTokenError } from './check-credentials.js';
 import { createSlackGate, type SlackGate } from './gate.js';
@@ -25,6 +25,8 @@ export interface SlackAdapterOptions {
    * forgets neither; without it they are kept in this process only.
    */
   memory?: ChannelMemory;
+  /** Where files posted with a message are saved; without it they are ignored. */
+  files?: InboundFileStore;
 }
 
 export interface SlackAdapter extends ChannelAdapter {
@@ -48,6 +50,7 @@ export interface SlackState {
   /** User id → DM channel id, from inbound DMs and `conversations.open`. */
   readonly directChannels: Map<string, string>;
   onInbound?: InboundHandler | undefined;
+  readonly files?: InboundFileStore | undefined;
   /** Started and not stopped since. */
   connected: boolean;
   botUserId?: string | undefined;
@@ -74,6 +77,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     gate: createSlackGate({ config, memory: options.memory ?? createLocalMemory(), logger }),
     directChannels: new Map(),
     connected: false,
+    files: options.files,
   };
   listenForEvents(state);
   listenForClicks(state);

@@ -3,6 +3,7 @@ import type { InboundHandler } from '../../messages/index.js';
 import { ACK_BUDGET_MS, EventNotStoredError, withinBudget } from './ack.js';
 import { toInbound } from './inbound.js';
 import type { SlackState } from './slack-adapter.js';
+import { withSlackFiles } from './slack-files.js';
 import type { RawEventBody, RawMessageEvent } from './types.js';
 
 const TURN_REACTION = 'eyes';
@@ -107,7 +108,7 @@ async function deliver(
   const sender = raw.user ?? raw.bot_id ?? 'unknown';
   if (direct) state.directChannels.set(sender, raw.channel);
   const joined = direct ? undefined : gate.joinThread(raw.channel, raw.thread_ts ?? raw.ts);
-  const message = toInbound(raw, body, state.botUserId);
+  const message = await withSlackFiles(state, raw, toInbound(raw, body, state.botUserId));
   const reaction = { channel: raw.channel, timestamp: raw.ts, name: TURN_REACTION };
   const reacted = client.reactions
     .add(reaction)

@@ -1,4 +1,5 @@
 import type { Config } from '../../config/index.js';
+import type { RawSlackFile } from './slack-files.js';
 
 /** The `channels.slack` config (with schema defaults applied). */
 export type SlackConfig = NonNullable<Config['channels']['slack']>;
@@ -22,6 +23,8 @@ export interface RawMessageEvent {
   thread_ts?: string;
   parent_user_id?: string;
   team?: string;
+  /** Files shared with the message (`file_share`). */
+  files?: RawSlackFile[];
 }
 
 /** The fields of an Events API envelope body the adapter reads. */

@@ -1,0 +1,114 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type FakeFileHost, startFakeFileHost } from '../fakes/fake-file-host.js';
+import type { FakeModelServer } from '../fakes/fake-model-server.js';
+import { startFakeOpenAIServer } from '../fakes/fake-openai-server.js';
+import { type FakeSlack, startFakeSlack } from '../fakes/fake-slack.js';
+import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
+
+/**
+ * Files posted in Slack, through the whole gateway: the real Bolt (Socket Mode) against the fake
+ * Slack, its `url_private` served by a fake file host that wants the bot token, the real tool
+ * loop against a fake OpenAI server whose requests show what the model saw.
+ */
+
+let gateway: TestGateway | undefined;
+let fake: FakeSlack | undefined;
+let model: FakeModelServer | undefined;
+let host: FakeFileHost | undefined;
+afterEach(async () => {
+  await gateway?.dispose();
+  await fake?.close();
+  await model?.close();
+  await host?.close();
+  gateway = fake = model = host = undefined;
+});
+
+const BOT_TOKEN = 'xoxb-files-test-4242';
+/** The 8-byte PNG signature and an IHDR start: enough for a file that is recognisably a PNG. */
+const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex');
+
+async function setup(hostToken: string) {
+  host = await startFakeFileHost({ token: hostToken });
+  fake = await startFakeSlack({ echoPosts: true });
+  model = await startFakeOpenAIServer();
+  gateway = await startTestGateway({
+    config: {
+      channels: { slack: { botToken: BOT_TOKEN, appToken: 'xapp-files-test', apiUrl: fake.apiUrl } },
+      models: { fake: { provider: 'openai', model: 'fake-1', baseUrl: model.url, apiKey: 'sk-files-01' } },
+      agents: { main: { model: 'fake' } },
+    },
+  });
+  await fake.connected();
+  return { host, fake, model, gateway };
+}
+
+const fileShare = (ts: string, text: string, files: Record<string, unknown>[]) => ({
+  type: 'message',
+  subtype: 'file_share',
+  channel: 'C1',
+  channel_type: 'channel',
+  user: 'U1',
+  text: `<@UBOT> ${text}`,
+  ts,
+  files,
+});
+
+/** The last user message of a model request, as the OpenAI wire format has it. */
+const lastUser = (request: any) => request.messages.filter((message: any) => message.role === 'user').at(-1);
+
+describe('files posted in Slack', () => {
+  it('saves a PNG posted with a mention in the workspace and shows it to the model as an image part', async () => {
+    const { host, fake, model, gateway } = await setup(BOT_TOKEN);
+    host.add('chart.png', PNG, 'image/png');
+    model.push({ text: 'a chart' });
+    await fake.deliver(
+      fileShare('50.1', 'what is this?', [
+        {
+          name: 'chart.png',
+          mimetype: 'image/png',
+          size: PNG.byteLength,
+          url_private_download: host.url('chart.png'),
+        },
+      ]),
+    );
+    await fake.waitForCall('chat.postMessage', (call) => call.args.text === 'a chart');
+
+    const saved = path.join(gateway.dir, 'data/workspaces/main/inbox/slack-50.1/chart.png');
+    expect(await readFile(saved)).toEqual(PNG);
+    expect(host.downloads).toEqual([{ name: 'chart.png', authorization: `Bearer ${BOT_TOKEN}` }]);
+    const user = lastUser(model.requests[0]);
+    expect(user.content[0].text).toContain('what is this?');
+    expect(user.content[0].text).toContain(
+      `[file chart.png (image/png, ${PNG.byteLength} bytes) saved at /workspace/inbox/slack-50.1/chart.png]`,
+    );
+    expect(user.content[1]).toEqual({
+      type: 'image_url',
+      image_url: { url: `data:image/png;base64,${PNG.toString('base64')}` },
+    });
+    // The token never reaches the model.
+    expect(JSON.stringify(model.requests)).not.toContain(BOT_TOKEN);
+  });
+
+  it('names the missing files:read scope when Slack answers with its sign-in page, and saves nothing', async () => {
+    const { host, fake, model, gateway } = await setup('xoxb-another-token');
+    host.add('notes.txt', Buffer.from('secret plans'), 'text/plain');
+    model.push({ text: 'I could not read it' });
+    await fake.deliver(
+      fileShare('51.1', 'read this', [
+        { name: 'notes.txt', mimetype: 'text/plain', size: 12, url_private_download: host.url('notes.txt') },
+      ]),
+    );
+    await fake.waitForCall('chat.postMessage', (call) => call.args.text === 'I could not read it');
+
+    const user = lastUser(model.requests[0]);
+    expect(user.content).toContain('[file notes.txt (text/plain) was not saved: Slack refused the download');
+    expect(user.content).toContain('files:read scope');
+    await expect(
+      readFile(path.join(gateway.dir, 'data/workspaces/main/inbox/slack-51.1/notes.txt')),
+    ).rejects.toThrow(/ENOENT/);
+    expect(gateway.logLines.some((line) => line.includes('slack file not saved'))).toBe(true);
+    expect(gateway.logLines.join('\n')).not.toContain(BOT_TOKEN);
+  });
+});
