@@ -53,10 +53,8 @@ export function runDiscordInvite(options: { clientId?: string; guild?: string })
       return;
     }
   }
-  const clientId = options.clientId ?? '<APPLICATION_ID>';
   const lines = [
-    discordInviteUrl(clientId, options.guild),
-    '',
+    ...(options.clientId === undefined ? [] : [discordInviteUrl(options.clientId, options.guild), '']),
     `Scopes: ${DISCORD_SCOPES.join(', ')}`,
     `Permissions (${discordPermissions()}):`,
     ...DISCORD_PERMISSIONS.map((permission) => `  ${permission.name}: ${permission.why}`),
@@ -67,8 +65,9 @@ export function runDiscordInvite(options: { clientId?: string; guild?: string })
     ),
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
+  // The rest is still worth reading before the application exists; the URL needs its id.
   if (options.clientId === undefined)
-    process.stderr.write(
-      'No --client-id: replace <APPLICATION_ID> with the Application ID (Developer Portal → General Information).\n',
+    printProblem(
+      'The invite URL needs --client-id <Application ID> (Developer Portal → General Information).',
     );
 }

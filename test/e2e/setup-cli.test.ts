@@ -62,5 +62,10 @@ describe('the set-up commands', () => {
     expect(rest.join('\n')).toMatch(/MessageContent: privileged, switch it on/);
     const bad = await runCli(['discord', 'invite', '--client-id', 'my-bot']);
     expect(bad).toMatchObject({ code: 1, stdout: '' });
+    // Without the application's id: what to grant still, and what is missing for the URL.
+    const bare = await runCli(['discord', 'invite']);
+    expect(bare.code).toBe(1);
+    expect(bare.stdout).toMatch(/^Scopes: bot, applications\.commands\nPermissions/);
+    expect(bare.stderr).toMatch(/needs --client-id/);
   });
 });
