@@ -55,6 +55,8 @@ export interface IncomingDiscordMessage {
   replyPing?: boolean;
   /** The message's components (the bot's posts with buttons). */
   components?: unknown;
+  /** Attachments as Discord sends them (`id`, `filename`, `size`, `url`, `proxy_url`, `content_type`). */
+  attachments?: Record<string, unknown>[];
 }
 
 export interface FakeDiscord {
@@ -178,7 +180,7 @@ export async function createFakeDiscord(options: {
           : { id: userId, username: `user${userId}`, discriminator: '0', avatar: null },
       ),
       mention_roles: [],
-      attachments: [],
+      attachments: message.attachments ?? [],
       embeds: [],
       pinned: false,
       ...(message.components === undefined ? {} : { components: message.components }),
