@@ -68,6 +68,20 @@ const CHANNEL_ACCESS = {
   ),
 };
 
+/**
+ * How much of a thread the bot reads when it is first mentioned there (Slack and Discord).
+ * Optional in the type (the default is applied on load), so configs built in code need not name it.
+ */
+const THREAD_HISTORY_LIMIT = Type.Optional(
+  Type.Integer({
+    minimum: 0,
+    maximum: 100,
+    default: 20,
+    description:
+      "When the bot is first mentioned in a thread it was not in: how many of the thread's earlier messages it reads once, as context (0: none).",
+  }),
+);
+
 /** `channels`: the web chat, Slack and Discord. */
 export const ChannelsSchema = Strict(
   {
@@ -113,6 +127,7 @@ export const ChannelsSchema = Strict(
             }),
           ),
           ...CHANNEL_ACCESS,
+          threadHistoryLimit: THREAD_HISTORY_LIMIT,
         },
         // Adding or removing a channel: the model may neither connect a bot nor cut the owner off.
         { description: 'Slack, through @slack/bolt.', [TOOL_PROTECTED_KEYWORD]: 'presence' },
@@ -133,6 +148,7 @@ export const ChannelsSchema = Strict(
             description: 'Guild ids the bot listens in; empty: every guild it is in.',
           }),
           ...CHANNEL_ACCESS,
+          threadHistoryLimit: THREAD_HISTORY_LIMIT,
         },
         { description: 'Discord, through discord.js v14.', [TOOL_PROTECTED_KEYWORD]: 'presence' },
       ),

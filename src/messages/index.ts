@@ -13,6 +13,7 @@ export type { CommandOption, NativeCommand } from './commands.js';
 export { parseRoute } from './route-text.js';
 export type {
   ChannelName,
+  ContextMessage,
   DeliveryRoute,
   DispatchOptions,
   DispatchResult,

@@ -49,6 +49,13 @@ export interface InboundMessage {
   nativeCommand?: boolean;
   /** Files that came with the message (Slack files, Discord attachments), saved by the adapter. */
   files?: InboundFile[];
+  /**
+   * Others' earlier words in the thread the message was written in, oldest first: what the bot
+   * did not hear before it was first mentioned there (`channels.<platform>.threadHistoryLimit`).
+   * The router records them in the session, marked as context, before the message, and only in
+   * a session that has no transcript yet.
+   */
+  context?: ContextMessage[];
 }
 
 /**
@@ -64,6 +71,13 @@ export interface InboundFile {
   size: number;
   path?: string;
   error?: string;
+}
+
+/** One earlier message of a thread, as `InboundMessage.context` carries it. */
+export interface ContextMessage {
+  /** `slack:<U…>`, `discord:<snowflake>`: from the platform, as a sender id. */
+  senderId: string;
+  text: string;
 }
 
 /**

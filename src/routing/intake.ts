@@ -1,5 +1,6 @@
 import { SwitchboardError } from '../errors/index.js';
 import type { DeliveryRoute, DispatchOptions, DispatchResult, InboundMessage } from '../messages/index.js';
+import { recordContext } from './intake-context.js';
 import { resumeInbox } from './intake-resume.js';
 import { type IntakeOptions, type IntakeState, queueItem, RECENT_ENTRIES } from './intake-state.js';
 
@@ -65,7 +66,8 @@ async function store(
     accepted?.();
     return { sessionKey, replies: [] };
   }
-  await sessions.ensure(sessionKey, { agentId, route });
+  const session = await sessions.ensure(sessionKey, { agentId, route });
+  await recordContext(state, session, message);
   // Durable before anything else: a message the platform saw acknowledged is answered, whatever comes.
   const item = await inbox.add({
     sessionKey,

@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type WebSocket, WebSocketServer } from 'ws';
+import { channelHistory } from './fake-discord-history.js';
 import {
   buttonsOf,
   type ClickOptions,
@@ -67,6 +68,8 @@ export interface FakeDiscord {
   typing: string[];
   /** Requests the fake does not know, as `METHOD path`. */
   unknown: string[];
+  /** The channel ids whose messages were read (`GET /channels/:id/messages`), in order. */
+  historyReads: string[];
   /** Sends MESSAGE_CREATE to every identified connection; returns the message id. */
   dispatchMessage(message: IncomingDiscordMessage): string;
   /**
@@ -118,6 +121,7 @@ export async function createFakeDiscord(options: {
   const postIds = new WeakMap<PostedMessage, string>();
   const typing: string[] = [];
   const unknown: string[] = [];
+  const historyReads: string[] = [];
   const identified = new Set<WebSocket>();
   const sequence = new WeakMap<WebSocket, number>();
   const dmChannels = new Map<string, string>();
@@ -300,6 +304,13 @@ export async function createFakeDiscord(options: {
         type: 0,
       });
     }
+    if (method === 'GET' && postMatch?.[1] !== undefined) {
+      historyReads.push(postMatch[1]);
+      const query = new URL(request.url ?? '', 'http://fake').searchParams;
+      const history = channelHistory(messages, postMatch[1], query);
+      if ('status' in history) return answer(response, 400, { message: 'Invalid Form Body', code: 50035 });
+      return answer(response, 200, history);
+    }
     unknown.push(`${method} ${path}`);
     return answer(response, 404, { message: 'Unknown', code: 0 });
   };
@@ -415,6 +426,7 @@ export async function createFakeDiscord(options: {
     posted,
     typing,
     unknown,
+    historyReads,
     dispatchMessage,
     click: interactions.click,
     interactions: interactions.records,

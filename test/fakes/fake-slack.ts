@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type WebSocket, WebSocketServer } from 'ws';
+import { createThreadLog } from './fake-slack-threads.js';
 
 export interface FakeSlackCall {
   method: string;
@@ -117,6 +118,8 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   const holds = new Map<string, Promise<void>>();
 
   const messages = new Map<string, FakeSlackMessage>();
+  /** Delivered message events and the bot's posts, for `conversations.replies`. */
+  const threadLog = createThreadLog();
 
   const server: Server = createServer(async (request, response) => {
     const method = (request.url ?? '').replace(/^\/api\//, '').split('?')[0] ?? '';
@@ -206,6 +209,14 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
             .deliver({ ...echo, ...(args.thread_ts && { thread_ts: args.thread_ts }) })
             .catch(() => {});
         }
+        threadLog.record({
+          channel,
+          ts,
+          user: botUserId,
+          bot_id: botId,
+          text: args.text,
+          thread_ts: args.thread_ts,
+        });
         messages.set(ts, {
           channel,
           ts,
@@ -222,6 +233,8 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
         Object.assign(kept, { text: args.text ?? '', blocks: withBlockIds(args.blocks) });
         return { ok: true, channel: kept.channel, ts: kept.ts, text: kept.text };
       }
+      case 'conversations.replies':
+        return threadLog.replies(args);
       case 'chat.postEphemeral':
         return { ok: true, message_ts: nextTs() };
       case 'reactions.add':
@@ -275,6 +288,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     interact: (payload) => sendEnvelope({ type: 'interactive', payload, accepts_response_payload: false }),
     command: (payload) => sendEnvelope({ type: 'slash_commands', payload, accepts_response_payload: true }),
     deliver(event, deliverOptions = {}) {
+      threadLog.record(event);
       const payload = {
         type: 'event_callback',
         team_id: teamId,

@@ -8,6 +8,7 @@ import { handleInteraction } from './click.js';
 import { connectClient } from './discord-client.js';
 import { withDiscordFiles } from './discord-files.js';
 import { sendReply } from './discord-send.js';
+import { createDiscordThreadReader, type DiscordThreadReader } from './discord-thread.js';
 import { createDiscordGate, type DiscordGate } from './gate.js';
 import { routeKey, toInbound } from './inbound.js';
 import type { DiscordConfig } from './should-hear.js';
@@ -33,6 +34,8 @@ export interface DiscordState {
   readonly config: DiscordConfig;
   readonly logger: Logger;
   readonly gate: DiscordGate;
+  /** Reads a thread's earlier messages when the bot is first mentioned there (`discord-thread.ts`). */
+  readonly threads: DiscordThreadReader;
   /** The client while started (set before its login, cleared by `stop`). */
   client?: Client | undefined;
   onInbound?: InboundHandler | undefined;
@@ -56,10 +59,12 @@ export interface DiscordState {
  */
 export function createDiscordAdapter(options: DiscordAdapterOptions): ChannelAdapter {
   const { config, logger } = options;
+  const memory = options.memory ?? createLocalMemory();
   const state: DiscordState = {
     config,
     logger,
-    gate: createDiscordGate({ config, memory: options.memory ?? createLocalMemory(), logger }),
+    gate: createDiscordGate({ config, memory, logger }),
+    threads: createDiscordThreadReader({ limit: config.threadHistoryLimit, memory, logger }),
     lastMessage: new LRUCache({ max: REPLY_ROUTES }),
     directChannels: new Map(),
     files: options.files,
@@ -101,13 +106,21 @@ async function handleMessage(state: DiscordState, message: Message): Promise<voi
   const facts = await state.gate.admit(message, botId);
   const handler = state.onInbound;
   if (facts === undefined || handler === undefined) return;
-  const inbound = await withDiscordFiles(state, message, toInbound(message, facts, botId));
+  const [context, withFiles] = await Promise.all([
+    state.threads.earlier(message, facts.threadId, botId),
+    withDiscordFiles(state, message, toInbound(message, facts, botId)),
+  ]);
+  const inbound = context.length > 0 ? { ...withFiles, context } : withFiles;
   const key = routeKey(inbound);
   state.lastMessage.set(key, message.id);
   if (inbound.chatType === 'direct') state.directChannels.set(facts.authorId, message.channelId);
   state.typing.hold(key, message.channelId);
   try {
-    await handler(inbound);
+    await handler(inbound, {
+      accepted: () => {
+        if (facts.threadId !== undefined) void state.threads.heard(facts.threadId);
+      },
+    });
   } catch (error) {
     state.logger.error({ err: error, route: key, messageId: message.id }, 'discord message was not handled');
   } finally {

@@ -11,6 +11,7 @@ import { listenForClicks } from './slack-actions.js';
 import { listenForSlashCommand } from './slack-commands.js';
 import { listenForEvents } from './slack-receive.js';
 import { postReply } from './slack-send.js';
+import { createSlackThreadReader, type SlackThreadReader } from './slack-thread.js';
 import type { SlackConfig } from './types.js';
 
 export { SLACK_TEXT_LIMIT } from './slack-send.js';
@@ -47,6 +48,8 @@ export interface SlackState {
   readonly bolt: BoltApp;
   readonly client: App['client'];
   readonly gate: SlackGate;
+  /** Reads a thread's earlier messages when the bot is first mentioned there (`slack-thread.ts`). */
+  readonly threads: SlackThreadReader;
   /** User id → DM channel id, from inbound DMs and `conversations.open`. */
   readonly directChannels: Map<string, string>;
   onInbound?: InboundHandler | undefined;
@@ -69,12 +72,20 @@ export interface SlackState {
 export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
   const { config, logger } = options;
   const bolt = createBoltApp({ config, logger, webClientOptions: options.webClientOptions });
+  const memory = options.memory ?? createLocalMemory();
   const state: SlackState = {
     config,
     logger,
     bolt,
     client: bolt.app.client,
-    gate: createSlackGate({ config, memory: options.memory ?? createLocalMemory(), logger }),
+    gate: createSlackGate({ config, memory, logger }),
+    threads: createSlackThreadReader({
+      client: bolt.app.client,
+      limit: config.threadHistoryLimit,
+      memory,
+      logger,
+      identity: () => ({ botUserId: state.botUserId, botId: state.botId }),
+    }),
     directChannels: new Map(),
     connected: false,
     files: options.files,

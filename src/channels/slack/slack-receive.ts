@@ -108,7 +108,12 @@ async function deliver(
   const sender = raw.user ?? raw.bot_id ?? 'unknown';
   if (direct) state.directChannels.set(sender, raw.channel);
   const joined = direct ? undefined : gate.joinThread(raw.channel, raw.thread_ts ?? raw.ts);
-  const message = await withSlackFiles(state, raw, toInbound(raw, body, state.botUserId));
+  // A thread new to the bot has its earlier messages read once (`slack-thread.ts`).
+  const [context, inbound] = await Promise.all([
+    state.threads.earlier(raw),
+    withSlackFiles(state, raw, toInbound(raw, body, state.botUserId)),
+  ]);
+  const message = context.length > 0 ? { ...inbound, context } : inbound;
   const reaction = { channel: raw.channel, timestamp: raw.ts, name: TURN_REACTION };
   const reacted = client.reactions
     .add(reaction)
@@ -125,6 +130,7 @@ async function deliver(
         stored = true;
         accepted();
         void gate.taken(raw, body);
+        if (!direct) void state.threads.heard(raw.channel, raw.thread_ts ?? raw.ts);
       },
     });
   } catch (error) {

@@ -1,0 +1,67 @@
+import { type Message, MessageType } from 'discord.js';
+import pTimeout from 'p-timeout';
+import type { Logger } from '../../logging/index.js';
+import type { ContextMessage } from '../../messages/index.js';
+import { type ChannelMemory, createRecall } from '../memory.js';
+
+/** A thread read (or heard) is not read again for a month, as the gate keeps its threads. */
+const READ_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+const RECENT = 5000;
+/** `threadHistoryLimit`'s default in the schema, for a config built in code without it. */
+const DEFAULT_LIMIT = 20;
+/** The read delays the message's dispatch: past this the message goes on without it. */
+const READ_BUDGET_MS = 3000;
+/** Message types that are someone saying something. */
+const SPOKEN = new Set<MessageType>([MessageType.Default, MessageType.Reply]);
+
+export interface DiscordThreadReader {
+  /**
+   * The earlier messages of the thread `message` was written in, when that thread is new to the
+   * bot (it neither heard nor read it before): the latest `threadHistoryLimit` before `message`
+   * (one `GET /channels/:thread/messages?before=`), oldest first, without the bot's own. `[]`
+   * when there is nothing to read, or when the read failed or took too long (logged: the message
+   * goes on without them; Discord needs the Read Message History permission for it).
+   */
+  earlier(message: Message, threadId: string | undefined, botId: string): Promise<ContextMessage[]>;
+  /** The bot heard the thread `threadId` (its message was taken): not read again. */
+  heard(threadId: string): Promise<void>;
+}
+
+export function createDiscordThreadReader(options: {
+  limit: number | undefined;
+  memory: ChannelMemory;
+  logger: Logger;
+}): DiscordThreadReader {
+  const { logger } = options;
+  const limit = options.limit ?? DEFAULT_LIMIT;
+  const read = createRecall({ memory: options.memory, ttlMs: READ_TTL_MS, limit: RECENT, logger });
+  return {
+    async earlier(message, threadId, botId) {
+      if (limit === 0 || threadId === undefined || !message.channel.isThread()) return [];
+      if (await read.has(keyOf(threadId))) return [];
+      try {
+        const fetched = await pTimeout(message.channel.messages.fetch({ before: message.id, limit }), {
+          milliseconds: READ_BUDGET_MS,
+        });
+        return [...fetched.values()]
+          .filter(
+            (earlier) => earlier.author.id !== botId && SPOKEN.has(earlier.type) && earlier.content !== '',
+          )
+          .sort((a, b) => a.createdTimestamp - b.createdTimestamp || compareIds(a.id, b.id))
+          .map((earlier) => ({ senderId: `discord:${earlier.author.id}`, text: earlier.content }));
+      } catch (error) {
+        logger.warn({ err: error, threadId }, 'discord thread history not read (GET channel messages)');
+        return [];
+      }
+    },
+    heard: (threadId) => read.add(keyOf(threadId)),
+  };
+}
+
+const keyOf = (threadId: string) => `thread-read:${threadId}`;
+
+/** Snowflakes in time order. */
+function compareIds(a: string, b: string): number {
+  const difference = BigInt(a) - BigInt(b);
+  return difference === 0n ? 0 : difference < 0n ? -1 : 1;
+}
