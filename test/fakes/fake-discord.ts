@@ -311,6 +311,13 @@ export async function createFakeDiscord(options: {
       if ('status' in history) return answer(response, 400, { message: 'Invalid Form Body', code: 50035 });
       return answer(response, 200, history);
     }
+    const oneMessage = /^\/channels\/(\d+)\/messages\/(\d+)$/.exec(path);
+    if (method === 'GET' && oneMessage !== null) {
+      const found = messages.get(oneMessage[2] ?? '');
+      if (found === undefined || found.channel_id !== oneMessage[1])
+        return answer(response, 404, { message: 'Unknown Message', code: 10008 });
+      return answer(response, 200, found);
+    }
     unknown.push(`${method} ${path}`);
     return answer(response, 404, { message: 'Unknown', code: 0 });
   };

@@ -17,8 +17,9 @@ const SPOKEN = new Set<MessageType>([MessageType.Default, MessageType.Reply]);
 export interface DiscordThreadReader {
   /**
    * The earlier messages of the thread `message` was written in, when that thread is new to the
-   * bot (it neither heard nor read it before): the latest `threadHistoryLimit` before `message`
-   * (one `GET /channels/:thread/messages?before=`), oldest first, without the bot's own. `[]`
+   * bot (it neither heard nor read it before): the message the thread was started from (in its
+   * parent channel), then the latest before `message` (`GET /channels/:thread/messages?before=`),
+   * `threadHistoryLimit` in all, oldest first, without the bot's own. `[]`
    * when there is nothing to read, or when the read failed or took too long (logged: the message
    * goes on without them; Discord needs the Read Message History permission for it).
    */
@@ -37,19 +38,25 @@ export function createDiscordThreadReader(options: {
   const read = createRecall({ memory: options.memory, ttlMs: READ_TTL_MS, limit: RECENT, logger });
   return {
     async earlier(message, threadId, botId) {
-      if (limit === 0 || threadId === undefined || !message.channel.isThread()) return [];
+      const thread = message.channel;
+      if (limit === 0 || threadId === undefined || !thread.isThread()) return [];
       if (await read.has(keyOf(threadId))) return [];
+      // A thread started from a message keeps that message in its parent channel (same id).
+      const starter = thread.fetchStarterMessage().catch(() => null);
+      const history = thread.messages.fetch({ before: message.id, limit });
       try {
-        const fetched = await pTimeout(message.channel.messages.fetch({ before: message.id, limit }), {
+        const [first, fetched] = await pTimeout(Promise.all([starter, history]), {
           milliseconds: READ_BUDGET_MS,
         });
-        return [...fetched.values()]
-          .filter(
-            (earlier) => earlier.author.id !== botId && SPOKEN.has(earlier.type) && earlier.content !== '',
-          )
-          .sort((a, b) => a.createdTimestamp - b.createdTimestamp || compareIds(a.id, b.id))
-          .map((earlier) => ({ senderId: `discord:${earlier.author.id}`, text: earlier.content }));
+        const spoken = [...fetched.values()]
+          .filter((earlier) => earlier.id !== first?.id)
+          .filter((earlier) => isOthers(earlier, botId))
+          .sort(inTimeOrder);
+        const head = first && isOthers(first, botId) ? [first] : [];
+        const chosen = [...head, ...spoken.slice(Math.max(0, spoken.length - (limit - head.length)))];
+        return chosen.map((earlier) => ({ senderId: `discord:${earlier.author.id}`, text: earlier.content }));
       } catch (error) {
+        history.catch(() => undefined);
         logger.warn({ err: error, threadId }, 'discord thread history not read (GET channel messages)');
         return [];
       }
@@ -60,8 +67,14 @@ export function createDiscordThreadReader(options: {
 
 const keyOf = (threadId: string) => `thread-read:${threadId}`;
 
-/** Snowflakes in time order. */
-function compareIds(a: string, b: string): number {
-  const difference = BigInt(a) - BigInt(b);
+/** Someone else's message that says something (not the bot's own, not a join or a pin). */
+function isOthers(message: Message, botId: string): boolean {
+  return message.author.id !== botId && SPOKEN.has(message.type) && message.content !== '';
+}
+
+/** Oldest first; snowflakes break ties. */
+function inTimeOrder(a: Message, b: Message): number {
+  if (a.createdTimestamp !== b.createdTimestamp) return a.createdTimestamp - b.createdTimestamp;
+  const difference = BigInt(a.id) - BigInt(b.id);
   return difference === 0n ? 0 : difference < 0n ? -1 : 1;
 }
