@@ -13,6 +13,7 @@ import type { Config } from '../config/index.js';
 import { SwitchboardError } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
 import type { DeliveryRoute, OutboundDelta, OutboundMessage } from '../messages/index.js';
+import { BUILTIN_COMMANDS } from '../routing/index.js';
 import type { Store } from '../store/index.js';
 import { createStoreChannelMemory } from './channel-memory.js';
 
@@ -44,6 +45,8 @@ export async function createChannels(
         logger: logger.child({ channel: 'discord' }),
         memory: createStoreChannelMemory({ store, channel: 'discord' }),
         ...(files ? { files } : {}),
+        // The router's table (it is built with the same default): registered as application commands.
+        commands: BUILTIN_COMMANDS,
       })
     : undefined;
   const slack = config.channels.slack

@@ -2,6 +2,12 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type WebSocket, WebSocketServer } from 'ws';
+import {
+  type CommandRecord,
+  createCommandParts,
+  type Registration,
+  type RunCommandOptions,
+} from './fake-discord-commands.js';
 import { channelHistory } from './fake-discord-history.js';
 import {
   buttonsOf,
@@ -11,7 +17,7 @@ import {
   type InteractionRecord,
 } from './fake-discord-interactions.js';
 
-export type { ClickOptions, FakeButton, InteractionRecord };
+export type { ClickOptions, CommandRecord, FakeButton, InteractionRecord, Registration, RunCommandOptions };
 
 /**
  * A fake Discord for the real discord.js: REST under `/api/v10` and a v10 JSON gateway on
@@ -79,6 +85,12 @@ export interface FakeDiscord {
   click(options: ClickOptions): string;
   /** Interaction callbacks, edits of clicked messages and follow-ups, in the order received. */
   interactions: InteractionRecord[];
+  /** The application commands' bulk overwrites (`fake-discord-commands.ts`), in order. */
+  registrations: Registration[];
+  /** A user runs an application command (INTERACTION_CREATE, type 2); returns the interaction id. */
+  runCommand(options: RunCommandOptions): string;
+  /** Command interactions' callbacks, edits, deletes and follow-ups, in the order received. */
+  commandRecords: CommandRecord[];
   /** The bot's post with this id (its content and buttons as edited since). */
   message(id: string): { content: string; buttons: FakeButton[] } | undefined;
   /** Open gateway connections. */
@@ -220,6 +232,8 @@ export async function createFakeDiscord(options: {
     const body = raw.length > 0 ? (JSON.parse(raw) as Record<string, unknown>) : {};
     const path = (request.url ?? '').replace(/\?.*$/, '').replace(/^\/api\/v10/, '');
     const method = request.method ?? 'GET';
+    const authorized = request.headers.authorization === `Bot ${options.token}`;
+    if (commands.handle(method, path, body, response, authorized)) return;
     if (interactions.handle(method, path, body, response)) return;
     if (request.headers.authorization !== `Bot ${options.token}`)
       return answer(response, 401, { message: '401: Unauthorized', code: 0 });
@@ -378,6 +392,16 @@ export async function createFakeDiscord(options: {
     },
     answer,
   });
+  const commands = createCommandParts({
+    botId,
+    snowflake,
+    guildOf,
+    channelOf,
+    dispatchAll: (type, data) => {
+      for (const socket of identified) dispatch(socket, type, data);
+    },
+    answer,
+  });
 
   const server = createServer((request, response) => {
     handleRest(request, response).catch(() => answer(response, 500, { message: 'fake failed', code: 0 }));
@@ -437,6 +461,9 @@ export async function createFakeDiscord(options: {
     dispatchMessage,
     click: interactions.click,
     interactions: interactions.records,
+    registrations: commands.registrations,
+    runCommand: commands.run,
+    commandRecords: commands.records,
     message(id) {
       const stored = messages.get(id);
       if (stored === undefined) return undefined;

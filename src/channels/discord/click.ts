@@ -5,7 +5,7 @@ import type { DiscordState } from './discord-adapter.js';
 
 /** Discord's limit on one message's content. */
 const MESSAGE_LIMIT = 2000;
-/** Shown (to the clicker only) for a menu or command: the bot posts neither, so it is a stale or foreign one. */
+/** Shown (to the clicker only) for a menu or any other interaction: the bot posts no menus. */
 const NOT_A_BUTTON = 'Only the buttons under my messages are answered here; nothing changed.';
 /** Shown (to the clicker only) when the handler failed: nothing was decided, the buttons stay. */
 const NOT_HANDLED = 'That click could not be handled; nothing changed. Answer in text as the message says.';
@@ -16,7 +16,7 @@ const NOT_HANDLED = 'That click could not be handled; nothing changed. Answer in
  * button's `custom_id` unchanged and whose sender is the interaction's user, then the clicked
  * message is edited to the first reply's text, its buttons replaced by that reply's `actions`
  * (none: `components: []`). What the click means is the router's to decide. Any other interaction
- * (the bot posts no menus and registers no commands) is told so, to its user only. Never throws.
+ * (the bot posts no menus; its commands go to `discord-commands.ts`) is told so, to its user only. Never throws.
  */
 export async function handleInteraction(state: DiscordState, interaction: Interaction): Promise<void> {
   const handler = state.onInbound;

@@ -1,11 +1,13 @@
 import { type Client, type Message, Routes } from 'discord.js';
 import { LRUCache } from 'lru-cache';
 import type { Logger } from '../../logging/index.js';
-import type { InboundHandler } from '../../messages/index.js';
+import type { InboundHandler, NativeCommand } from '../../messages/index.js';
 import { type ChannelMemory, createLocalMemory } from '../memory.js';
 import type { ChannelAdapter, ConnectionEvent, InboundFileStore } from '../types.js';
 import { handleInteraction } from './click.js';
+import { registerCommands } from './command-registration.js';
 import { connectClient } from './discord-client.js';
+import { handleCommand } from './discord-commands.js';
 import { withDiscordFiles } from './discord-files.js';
 import { sendReply } from './discord-send.js';
 import { createDiscordThreadReader, type DiscordThreadReader } from './discord-thread.js';
@@ -27,6 +29,11 @@ export interface DiscordAdapterOptions {
   memory?: ChannelMemory;
   /** Where attachments are saved; without it they are ignored. */
   files?: InboundFileStore;
+  /**
+   * The router's command table, registered as application commands at start (one bulk overwrite)
+   * and read back from their interactions; without it the bot registers none.
+   */
+  commands?: readonly NativeCommand[];
 }
 
 /** What the adapter's parts share (`discord-client.ts`, `discord-send.ts`). */
@@ -47,6 +54,7 @@ export interface DiscordState {
   readonly directChannels: Map<string, string>;
   readonly typing: TypingIndicator;
   readonly files?: InboundFileStore | undefined;
+  readonly commands?: readonly NativeCommand[] | undefined;
 }
 
 /**
@@ -54,7 +62,8 @@ export interface DiscordState {
  * InboundMessages (threads keep their parent as chat id, DMs the user id), decides who is
  * heard with `shouldHear`, shows typing while a turn runs and posts replies (as a reply to
  * the message that started the turn, split at 2000 characters, with a reply's actions as buttons).
- * A click on a button is acknowledged, dispatched and answered in place (`click.ts`). Rate limits
+ * A click on a button is acknowledged, dispatched and answered in place (`click.ts`); the command
+ * table is registered as application commands, run as chat commands (`discord-commands.ts`). Rate limits
  * are waited out by @discordjs/rest.
  */
 export function createDiscordAdapter(options: DiscordAdapterOptions): ChannelAdapter {
@@ -68,6 +77,7 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): ChannelAda
     lastMessage: new LRUCache({ max: REPLY_ROUTES }),
     directChannels: new Map(),
     files: options.files,
+    commands: options.commands,
     typing: createTypingIndicator((channelId) => {
       state.client?.rest.post(Routes.channelTyping(channelId)).catch((error: unknown) => {
         logger.debug({ err: error, channelId }, 'discord typing failed');
@@ -80,8 +90,12 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): ChannelAda
       state.onInbound = handler;
       await connectClient(state, {
         message: (message) => handleMessage(state, message),
-        interaction: (interaction) => handleInteraction(state, interaction),
+        interaction: (interaction) =>
+          interaction.isChatInputCommand()
+            ? handleCommand(state, interaction)
+            : handleInteraction(state, interaction),
       });
+      await registerCommands(state);
     },
     watch(listener) {
       state.watcher = listener;

@@ -1,0 +1,120 @@
+import {
+  ApplicationCommandOptionType,
+  type ChatInputCommandInteraction,
+  type CommandInteractionOption,
+  MessageFlags,
+} from 'discord.js';
+import type {
+  CommandOption,
+  DispatchResult,
+  InboundMessage,
+  NativeCommand,
+  OutboundMessage,
+} from '../../messages/index.js';
+import { splitMessage } from '../split-message.js';
+import { ARGS_OPTION } from './command-registration.js';
+import { renderButtons } from './components.js';
+import type { DiscordState } from './discord-adapter.js';
+
+/** Discord's limit on a message's content. */
+const MESSAGE_LIMIT = 2000;
+const NOT_HANDLED = 'That command could not be handled; try again, or type it after a mention.';
+
+/**
+ * A user ran one of the bot's commands, transport only: deferred at once (before the dispatch:
+ * Discord allows 3 s; for the sender alone when the command is owner-only or unknown), dispatched
+ * as the chat command `/name words` (`nativeCommand`, the options in the command's order), and the
+ * deferred reply edited to the answer. A `senderOnly` answer after a public deferral replaces it by
+ * an ephemeral follow-up. A replayed interaction (Discord refuses its second deferral) is not
+ * dispatched twice. Never throws.
+ */
+export async function handleCommand(
+  state: DiscordState,
+  interaction: ChatInputCommandInteraction,
+): Promise<void> {
+  const handler = state.onInbound;
+  if (handler === undefined) return;
+  const spec = state.commands?.find((command) => command.name === interaction.commandName);
+  const privately = spec === undefined || spec.ownerOnly === true;
+  const log = { interactionId: interaction.id, command: interaction.commandName };
+  try {
+    await interaction.deferReply(privately ? { flags: MessageFlags.Ephemeral } : {});
+  } catch (error) {
+    state.logger.warn({ err: error, ...log }, 'discord command could not be deferred; not dispatched');
+    return;
+  }
+  const inbound = toCommandMessage(interaction, spec);
+  if (inbound.chatType === 'direct') state.directChannels.set(interaction.user.id, interaction.channelId);
+  let result: DispatchResult;
+  try {
+    result = await handler(inbound);
+  } catch (error) {
+    state.logger.error({ err: error, ...log }, 'discord command was not handled');
+    result = { sessionKey: '', replies: [{ id: 'failed', text: NOT_HANDLED, senderOnly: true }] };
+  }
+  try {
+    await showReplies(interaction, result.replies, privately);
+  } catch (error) {
+    state.logger.error({ err: error, ...log }, 'discord command answer failed');
+  }
+}
+
+async function showReplies(
+  interaction: ChatInputCommandInteraction,
+  replies: readonly OutboundMessage[],
+  privately: boolean,
+): Promise<void> {
+  let original = true;
+  for (const reply of replies) {
+    const parts = splitMessage(reply.text.trim() === '' ? 'Done.' : reply.text, MESSAGE_LIMIT);
+    const ephemeral = privately || reply.senderOnly === true;
+    for (const [index, content] of parts.entries()) {
+      const message = {
+        content,
+        allowedMentions: { parse: ['users' as const] },
+        ...(index === parts.length - 1 ? { components: renderButtons(reply.actions).rows } : {}),
+      };
+      if (original && ephemeral === privately) await interaction.editReply(message);
+      else {
+        // The public "thinking…" cannot turn private: it goes, the answer follows to the sender alone.
+        if (original) await interaction.deleteReply();
+        await interaction.followUp({ ...message, ...(ephemeral ? { flags: MessageFlags.Ephemeral } : {}) });
+      }
+      original = false;
+    }
+  }
+}
+
+/** The interaction as every adapter's message, routed like a message in the same place. */
+function toCommandMessage(
+  interaction: ChatInputCommandInteraction,
+  spec: NativeCommand | undefined,
+): InboundMessage {
+  const userId = interaction.user.id;
+  const guildId = interaction.guildId ?? undefined;
+  const channel = interaction.channel;
+  const thread = channel?.isThread() ? channel : undefined;
+  const words = wordsOf(interaction.options.data, spec?.options ?? [ARGS_OPTION]);
+  return {
+    channel: 'discord',
+    chatType: guildId === undefined ? 'direct' : 'channel',
+    chatId: guildId === undefined ? userId : (thread?.parentId ?? interaction.channelId),
+    ...(thread === undefined ? {} : { threadId: thread.id }),
+    senderId: `discord:${userId}`,
+    text: [`/${interaction.commandName}`, ...words].join(' '),
+    messageId: `command:${interaction.id}`,
+    ...(guildId === undefined ? {} : { guildId }),
+    nativeCommand: true,
+  };
+}
+
+/** The options as the text command's words, in the command's order: a subcommand's name, then its own. */
+function wordsOf(used: readonly CommandInteractionOption[], specs: readonly CommandOption[]): string[] {
+  return specs.flatMap((spec) => {
+    const option = used.find((candidate) => candidate.name === spec.name);
+    if (option === undefined) return [];
+    if (option.type === ApplicationCommandOptionType.Subcommand)
+      return [option.name, ...wordsOf(option.options ?? [], spec.options ?? [])];
+    return option.value === undefined || option.value === null ? [] : [String(option.value)];
+  });
+}
