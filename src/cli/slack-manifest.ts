@@ -1,6 +1,6 @@
 import { stringify } from 'yaml';
 import { printProblem } from './output.js';
-import { SLACK_BOT_EVENTS, slackBotScopes } from './slack-scopes.js';
+import { type SlackBotScope, type SlackEvent, slackBotEvents, slackBotScopes } from './slack-scopes.js';
 
 export type SlackMode = 'socket' | 'http';
 
@@ -18,7 +18,7 @@ export interface SlackManifestOptions {
 export const PLACEHOLDER_URL = 'https://switchboard.example.com';
 
 /** The parts of a Slack app manifest (api.slack.com/reference/manifests) the gateway fills in. */
-export interface SlackManifest {
+export type SlackManifest = {
   display_information: { name: string; description: string };
   features: {
     app_home: Record<string, boolean>;
@@ -31,15 +31,15 @@ export interface SlackManifest {
       url?: string;
     }[];
   };
-  oauth_config: { scopes: { bot: string[] } };
+  oauth_config: { scopes: { bot: SlackBotScope[] } };
   settings: {
-    event_subscriptions: { request_url?: string; bot_events: string[] };
+    event_subscriptions: { request_url?: string; bot_events: SlackEvent[] };
     interactivity: { is_enabled: boolean; request_url?: string };
     org_deploy_enabled: boolean;
     socket_mode_enabled: boolean;
     token_rotation_enabled: boolean;
   };
-}
+};
 
 /** The manifest with every scope, event, interactivity and the slash command the gateway uses. */
 export function createSlackManifest(options: SlackManifestOptions): SlackManifest {
@@ -73,7 +73,7 @@ export function createSlackManifest(options: SlackManifestOptions): SlackManifes
     settings: {
       event_subscriptions: {
         ...(http && { request_url: requestUrl }),
-        bot_events: Object.keys(SLACK_BOT_EVENTS),
+        bot_events: slackBotEvents(),
       },
       // Approval buttons (`block_actions`).
       interactivity: { is_enabled: true, ...(http && { request_url: requestUrl }) },

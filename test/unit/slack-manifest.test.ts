@@ -1,5 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { AppsManifestValidateArguments } from '@slack/web-api';
 import { describe, expect, it } from 'vitest';
 import { createSlackManifest, type SlackManifestOptions } from '../../src/cli/slack-manifest.js';
 import { SLACK_BOT_EVENTS, SLACK_METHOD_SCOPES } from '../../src/cli/slack-scopes.js';
@@ -8,7 +9,8 @@ const SLACK_SOURCE = path.resolve(import.meta.dirname, '../../src/channels/slack
 /** The Web API's method families (api.slack.com/methods): `<client>.<family>.<method>(`. */
 const FAMILIES =
   'admin|apps|auth|bookmarks|bots|chat|conversations|dnd|emoji|files|pins|reactions|reminders|search|team|usergroups|users|views';
-const CALL = new RegExp(`\\.(${FAMILIES})\\s*\\.\\s*([A-Za-z0-9]+)\\s*\\(`, 'g');
+/** A call on a Web API client (`client`, `state.client`, `startClient`, `client()`), however it is spaced. */
+const CALL = new RegExp(`[cC]lient(?:\\(\\))?\\s*\\.\\s*(${FAMILIES})\\s*\\.\\s*([A-Za-z0-9]+)\\s*\\(`, 'g');
 const API_CALL = /\.apiCall\s*\(\s*['"`]([\w.]+)['"`]/g;
 /** Methods the client calls for one the code calls (files.uploadV2), or the Socket Mode client itself. */
 const CALLED_FOR_US: Record<string, string> = {
@@ -88,6 +90,15 @@ describe('the Slack app manifest', () => {
     expect(manifest.oauth_config.scopes.bot).toEqual(
       expect.arrayContaining(['commands', 'files:read', 'files:write']),
     );
+  });
+
+  it("is a manifest as @slack/web-api types it (apps.manifest.validate's argument)", () => {
+    // Checked by tsc: a misspelt or mistyped field of a known section does not compile.
+    const typed: AppsManifestValidateArguments['manifest'] = manifestOf({
+      mode: 'http',
+      url: 'https://gw.example.org',
+    });
+    expect(typed.display_information.name).toBe('Switchboard');
   });
 
   it('uses Socket Mode without request URLs, or HTTP mode with /slack/events for all three', () => {
