@@ -18,7 +18,10 @@ export async function recordContext(
 ): Promise<void> {
   const context = message.context ?? [];
   if (context.length === 0 || session.transcriptLength > 0) return;
-  const lines = context.map(({ senderId, text }) => `[${senderId}] ${state.options.scrub(cut(text))}`);
+  // A message's own line breaks are indented, so no text can start a line that passes for another sender's.
+  const lines = context.map(
+    ({ senderId, text }) => `[${senderId}] ${state.options.scrub(cut(text)).replace(/\r?\n/g, '\n  ')}`,
+  );
   await state.options.sessions.append(session.key, {
     role: 'system',
     text: [
