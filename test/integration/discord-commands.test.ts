@@ -39,7 +39,7 @@ afterEach(async () => {
   current = undefined;
 });
 
-async function setup(guilds: string[] = [GUILD]): Promise<Harness> {
+async function setup(guilds: string[] = [GUILD], access: Partial<DiscordConfig> = {}): Promise<Harness> {
   const fake = await createFakeDiscord({ token: TOKEN, guilds: [{ id: GUILD, channels: [CHANNEL] }] });
   const rig = await createRouterRig({ config: { owners: [`discord:${OWNER}`] } });
   const config: DiscordConfig = {
@@ -53,6 +53,7 @@ async function setup(guilds: string[] = [GUILD]): Promise<Harness> {
     allowBots: false,
     maxBotTurns: 3,
     reconnect: { initialDelayMs: 1000, maxDelayMs: 300_000, refusedDelayMs: 1_800_000 },
+    ...access,
   };
   const adapter = createDiscordAdapter({ config, logger, commands: BUILTIN_COMMANDS });
   let release = () => {};
@@ -163,5 +164,15 @@ describe('Discord application commands: running one', () => {
       .poll(() => fake.commandRecords.map((entry) => entry.kind))
       .toEqual(['callback', 'delete', 'follow-up']);
     expect(fake.commandRecords[2]).toMatchObject({ interactionId: id, ephemeral: true });
+  });
+
+  it('hears a command only where it hears a message: refused to its user alone, not dispatched', async () => {
+    const { fake, dispatched, release } = await setup([GUILD], { channels: { '910000000000000399': {} } });
+    release();
+    const id = fake.runCommand({ name: 'status', userId: BOB, channelId: CHANNEL });
+    await expect
+      .poll(() => fake.commandRecords)
+      .toEqual([{ kind: 'callback', interactionId: id, type: 4, ephemeral: true }]);
+    expect(dispatched).toEqual([]);
   });
 });

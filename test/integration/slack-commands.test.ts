@@ -134,8 +134,23 @@ describe('Slack slash command in Socket Mode', () => {
     expect(fake.callsTo('chat.postMessage')).toEqual([]);
   });
 
+  it('hears a command only where it hears a message: DMs by dmPolicy, channels by the channels list', async () => {
+    const { fake, dispatched, release } = await setup({ channels: { C2: {} } });
+    release();
+    await fake.command(slashCommand(fake, { user: 'U2', channel: 'D8', text: 'status' }));
+    const dm = await fake.waitForCall('chat.postEphemeral');
+    expect(dm.args).toMatchObject({ channel: 'D8', user: 'U2' });
+    expect(dm.args.text).toMatch(/not here/);
+    await fake.command(slashCommand(fake, { user: 'U2', channel: 'C1', text: 'new' }));
+    await expect.poll(() => fake.callsTo('chat.postEphemeral').length).toBe(2);
+    expect(dispatched).toEqual([]);
+    await fake.command(slashCommand(fake, { user: 'U2', channel: 'C2', text: 'status' }));
+    await fake.waitForCall('chat.postMessage', (call) => call.args.channel === 'C2');
+    expect(dispatched).toHaveLength(1);
+  });
+
   it('answers in the DM, runs /help without words, and never starts a turn for words that are no command', async () => {
-    const { fake, rig, dispatched, release } = await setup();
+    const { fake, rig, dispatched, release } = await setup({ allowFrom: ['U1'] });
     release();
     await fake.command(slashCommand(fake, { user: 'U1', channel: 'D9', text: '' }));
     const post = await fake.waitForCall('chat.postMessage');

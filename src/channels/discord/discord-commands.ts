@@ -15,13 +15,17 @@ import { splitMessage } from '../split-message.js';
 import { ARGS_OPTION } from './command-registration.js';
 import { renderButtons } from './components.js';
 import type { DiscordState } from './discord-adapter.js';
+import { shouldHear } from './should-hear.js';
 
 /** Discord's limit on a message's content. */
 const MESSAGE_LIMIT = 2000;
+/** To a user the bot does not hear where they ran the command (as for their messages). */
+const NOT_HERE = 'I do not take commands from you here (not here, or not from you): ask an owner.';
 const NOT_HANDLED = 'That command could not be handled; try again, or type it after a mention.';
 
 /**
- * A user ran one of the bot's commands, transport only: deferred at once (before the dispatch:
+ * A user ran one of the bot's commands, transport only: refused to them alone where the bot would
+ * not hear their message (`shouldHear`, as if it mentioned the bot), else deferred at once (before the dispatch:
  * Discord allows 3 s; for the sender alone when the command is owner-only or unknown), dispatched
  * as the chat command `/name words` (`nativeCommand`, the options in the command's order), and the
  * deferred reply edited to the answer. A `senderOnly` answer after a public deferral replaces it by
@@ -37,6 +41,12 @@ export async function handleCommand(
   const spec = state.commands?.find((command) => command.name === interaction.commandName);
   const privately = spec === undefined || spec.ownerOnly === true;
   const log = { interactionId: interaction.id, command: interaction.commandName };
+  if (!heard(state, interaction)) {
+    await interaction
+      .reply({ content: NOT_HERE, flags: MessageFlags.Ephemeral })
+      .catch((error: unknown) => state.logger.warn({ err: error, ...log }, 'discord command refusal failed'));
+    return;
+  }
   try {
     await interaction.deferReply(privately ? { flags: MessageFlags.Ephemeral } : {});
   } catch (error) {
@@ -83,6 +93,25 @@ async function showReplies(
       original = false;
     }
   }
+}
+
+/**
+ * Whether the bot hears the user there, by the same rules as a message that mentions it: DMs by
+ * `dmPolicy` / `allowFrom`, guilds and channels by their lists.
+ */
+function heard(state: DiscordState, interaction: ChatInputCommandInteraction): boolean {
+  const botId = state.client?.user?.id;
+  if (botId === undefined) return false;
+  const thread = interaction.channel?.isThread() ? interaction.channel : undefined;
+  const candidate = {
+    authorId: interaction.user.id,
+    authorIsBot: interaction.user.bot,
+    guildId: interaction.guildId ?? undefined,
+    channelId: thread?.parentId ?? interaction.channelId,
+    threadId: thread?.id,
+    mentionsBot: true,
+  };
+  return shouldHear(candidate, state.config, { botId, activeThreads: new Set() });
 }
 
 /** The interaction as every adapter's message, routed like a message in the same place. */

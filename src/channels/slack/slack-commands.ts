@@ -1,10 +1,14 @@
 import type { DispatchResult, InboundMessage, OutboundMessage } from '../../messages/index.js';
 import { splitMessage } from '../split-message.js';
+import { shouldHear } from './hear.js';
 import type { SlackState } from './slack-adapter.js';
 import { postReply, SLACK_TEXT_LIMIT } from './slack-send.js';
 
 /** The slash command when `channels.slack.slashCommand` is not set. */
 export const DEFAULT_SLASH_COMMAND = '/switchboard';
+
+/** To a sender the bot does not hear where they ran the command (as for their messages). */
+const NOT_HERE = 'I do not take commands from you here (not here, or not from you): ask an owner.';
 
 /** A chat command's first word, as the router reads it (`/name args`). */
 const COMMAND_WORD = /^[A-Za-z][\w-]*$/;
@@ -26,6 +30,8 @@ interface SlashPayload {
  *
  * It is acknowledged at once, before the dispatch (the listener returns right after `ack()`, so
  * neither HTTP mode's held 200 nor Socket Mode's held envelope ack waits for it: Slack allows 3 s).
+ * A sender the bot would not hear there (`dmPolicy`, `allowFrom`, the `channels` list, as for a
+ * message that mentions it) is told so, to them alone, and nothing is dispatched.
  * The command goes to the same `InboundHandler` as a message, as `nativeCommand`, so the router's
  * table and owner checks apply and the answer comes back in the `DispatchResult`: posted in the
  * channel (or DM), or to the sender alone (`chat.postEphemeral`) when the reply is `senderOnly`
@@ -54,6 +60,10 @@ async function answerCommand(state: SlackState, payload: SlashPayload): Promise<
     return;
   }
   const where = { channel, user };
+  if (!heard(state, { channel, user })) {
+    await tellSender(state, where, NOT_HERE);
+    return;
+  }
   const text = commandText(payload.text ?? '');
   if (text === undefined) {
     await tellSender(
@@ -78,6 +88,28 @@ async function answerCommand(state: SlackState, payload: SlashPayload): Promise<
     return;
   }
   for (const reply of result.replies) await show(state, where, message, reply);
+}
+
+/**
+ * Whether the bot hears the sender there, by the same rules as a message that mentions it: DMs by
+ * `dmPolicy` / `allowFrom`, channels by the `channels` list.
+ */
+function heard(state: SlackState, facts: { channel: string; user: string }): boolean {
+  const event = {
+    channelType: facts.channel.startsWith('D') ? 'im' : 'channel',
+    channel: facts.channel,
+    user: facts.user,
+    botId: undefined,
+    subtype: undefined,
+    text: '',
+    threadTs: undefined,
+    mentionEvent: true,
+  };
+  return shouldHear(event, state.config, {
+    botUserId: state.botUserId,
+    botId: state.botId,
+    inThread: () => false,
+  });
 }
 
 /** `status now` → `/status now`; empty → `/help`; a first word that is no command name → undefined. */
