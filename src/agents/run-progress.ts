@@ -13,7 +13,7 @@ export interface RunProgress {
 
 /** `burst` is the turn's counter cell, read by `AgentRunner.activity` while the turn runs. */
 export function createRunProgress(
-  request: Pick<TurnRequest, 'onDelta' | 'reply'>,
+  request: Pick<TurnRequest, 'onDelta' | 'onStatus' | 'reply'>,
   burst: { value: number },
 ): RunProgress {
   const progress: RunProgress = {
@@ -36,6 +36,9 @@ export function createRunProgress(
         case 'model_end':
           progress.streaming = undefined;
           return;
+        case 'tool_start':
+          request.onStatus?.(toolStatus(event.calls));
+          return;
         case 'tool_end':
           progress.toolCalls += 1;
           return;
@@ -45,4 +48,10 @@ export function createRunProgress(
     },
   };
   return progress;
+}
+
+/** The status line of a round's tool calls: "running schedule.once…", "running a, b…". */
+export function toolStatus(calls: readonly { name: string }[]): string {
+  const names = [...new Set(calls.map((call) => call.name))];
+  return `running ${names.join(', ')}…`;
 }

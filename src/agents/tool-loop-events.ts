@@ -10,6 +10,7 @@ import type { ModelToolCall } from './providers/index.js';
  *   started or last took a steered message (the loop stops at `maxBurst`).
  * - `model_start` … `model_end`: the call whose reply streams under `replyId`; between the two,
  *   `text_delta`s carry the reply as it is written (a reply cut off there is unfinished).
+ * - `tool_start`: a round's tool calls are about to run (the chat may show a status line).
  * - `tool_end`: a call's outcome, before its result is recorded.
  * - `reply`: a complete message for the chat (the model's answer, or a boundary tool's `post`).
  */
@@ -18,5 +19,6 @@ export type ToolLoopEvent =
   | { type: 'model_start'; replyId: string }
   | { type: 'text_delta'; replyId: string; delta: string }
   | { type: 'model_end'; replyId: string }
+  | { type: 'tool_start'; calls: readonly ModelToolCall[] }
   | { type: 'tool_end'; call: ModelToolCall; outcome: ToolCallOutcome }
   | { type: 'reply'; message: OutboundMessage };

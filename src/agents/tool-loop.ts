@@ -85,6 +85,7 @@ async function runCalls(
   messages: ModelMessage[],
   calls: readonly ModelToolCall[],
 ): Promise<boolean> {
+  await options.emit({ type: 'tool_start', calls });
   const outcomes = await executeCalls(options.tools, calls);
   let ended = false;
   for (const [index, call] of calls.entries()) {

@@ -20,6 +20,8 @@ export interface TurnRequest extends TurnScope {
   logger: Logger;
   /** Streams part of the reply `id` to the chat while it is being written. */
   onDelta(id: string, delta: string): void;
+  /** Shows a short status line in the chat ("running schedule.once…"), replaced by the next reply. */
+  onStatus?(text: string): void;
   /** Sends a complete reply to the chat (secrets removed). It is not recorded: see `record`. */
   reply(message: OutboundMessage): Promise<void>;
   /** Appends an entry to the session's transcript (secrets removed). */

@@ -18,6 +18,11 @@ export interface ChannelAdapter {
   send(route: DeliveryRoute, message: OutboundMessage): Promise<void>;
   sendDelta?(route: DeliveryRoute, delta: OutboundDelta): void;
   /**
+   * Shows a short status line on `route` while a turn runs a tool ("running schedule.once…"); the
+   * route's next reply replaces it. Adapters without streaming leave it out.
+   */
+  sendStatus?(route: DeliveryRoute, text: string): void;
+  /**
    * Whether an error `start` threw means the platform refused the credentials (a config
    * problem) rather than being unreachable or down.
    */

@@ -41,6 +41,13 @@ const CHANNEL_ACCESS = {
     description:
       'With `allowBots`: how many turns in a row other bots may start in one thread (or channel) before the bot stops answering bots there; a person writing there starts the count again.',
   }),
+  stream: Type.Optional(
+    Type.Boolean({
+      default: true,
+      description:
+        "Show a reply while it is written: a placeholder message edited as the text streams (within the platform's rate limits), tool activity as a short status line; `false` posts each reply once it is complete.",
+    }),
+  ),
   reconnect: Strict(
     {
       initialDelayMs: Type.Integer({

@@ -26,6 +26,8 @@ export interface GatewayChannels {
   deliver(route: DeliveryRoute, message: OutboundMessage): Promise<void>;
   /** Sends a stream part, where the adapter streams; otherwise nothing. */
   deliverDelta(route: DeliveryRoute, id: string, delta: OutboundDelta['delta']): void;
+  /** Shows a tool status line, where the adapter streams; otherwise nothing. */
+  deliverStatus(route: DeliveryRoute, text: string): void;
   /** Keeps the adapters connected: Slack and Discord retry by their `reconnect` settings. */
   supervise(logger: Logger): ChannelSupervisor;
 }
@@ -72,6 +74,9 @@ export async function createChannels(
     },
     deliverDelta(route, id, delta) {
       adapterFor(route)?.sendDelta?.(route, { id, delta });
+    },
+    deliverStatus(route, text) {
+      adapterFor(route)?.sendStatus?.(route, text);
     },
     supervise: (supervisorLogger) =>
       createChannelSupervisor({

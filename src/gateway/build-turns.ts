@@ -73,6 +73,7 @@ export async function buildTurns(
     approvals,
     deliver: base.channels.deliver,
     deliverDelta: base.channels.deliverDelta,
+    deliverStatus: base.channels.deliverStatus,
   });
   base.running.router = router;
   return { router, subagents };

@@ -52,6 +52,7 @@ export async function runQueueTurn(
       signal,
       logger,
       onDelta: (id, delta) => options.deliverDelta(target.route, id, options.scrub(delta)),
+      onStatus: (text) => options.deliverStatus?.(target.route, options.scrub(text)),
       reply: async (message) => {
         const reply = { id: message.id, text: options.scrub(message.text) };
         replies.push(reply);

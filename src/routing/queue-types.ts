@@ -43,6 +43,8 @@ export interface SessionQueuesOptions {
   limiter: PQueue;
   deliver(route: DeliveryRoute, message: OutboundMessage): Promise<void>;
   deliverDelta(route: DeliveryRoute, id: string, delta: string): void;
+  /** Shows a tool status line where the channel streams; optional (nothing shown without it). */
+  deliverStatus?(route: DeliveryRoute, text: string): void;
   logger: Logger;
   /** Removes secret values from reply text before it is stored or sent. */
   scrub(text: string): string;

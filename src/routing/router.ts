@@ -29,6 +29,8 @@ export interface RouterOptions {
   runner: TurnRunner;
   deliver(route: DeliveryRoute, message: OutboundMessage): Promise<void>;
   deliverDelta(route: DeliveryRoute, id: string, delta: string): void;
+  /** Shows a tool status line where the channel streams; optional (nothing shown without it). */
+  deliverStatus?(route: DeliveryRoute, text: string): void;
   logger: Logger;
   /** When the process started, for /status. */
   startedAt: number;
@@ -102,6 +104,7 @@ export function createRouter(options: RouterOptions): Router {
     limiter: new PQueue({ concurrency: config.session.maxConcurrentTurns }),
     deliver: options.deliver,
     deliverDelta: options.deliverDelta,
+    ...(options.deliverStatus === undefined ? {} : { deliverStatus: options.deliverStatus }),
     logger,
   });
   const intake = createIntake({ config, sessions, inbox, queues, scrub, deliver: options.deliver, logger });

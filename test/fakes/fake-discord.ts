@@ -43,6 +43,15 @@ export interface PostedMessage {
   buttons?: FakeButton[];
 }
 
+/** An edit of one of the bot's posts (`PATCH /channels/:id/messages/:mid`). */
+export interface EditedMessage {
+  channelId: string;
+  messageId: string;
+  content: string;
+  /** When the edit arrived (`Date.now()`). */
+  at: number;
+}
+
 export interface IncomingDiscordMessage {
   channelId: string;
   /** Absent for a DM. */
@@ -70,6 +79,10 @@ export interface FakeDiscord {
   apiBase: string;
   botId: string;
   posted: PostedMessage[];
+  /** Edits of the bot's posts, in arrival order (the stored message follows them). */
+  edited: EditedMessage[];
+  /** When each of `posted` arrived (`Date.now()`), in the same order. */
+  postedAt: number[];
   /** Channel ids typing was posted to. */
   typing: string[];
   /** Requests the fake does not know, as `METHOD path`. */
@@ -161,6 +174,8 @@ export async function createFakeDiscord(options: {
 
   /** Every MESSAGE_CREATE payload by id, for the `referenced_message` of replies. */
   const messages = new Map<string, Record<string, unknown>>();
+  const edits: EditedMessage[] = [];
+  const postedAt: number[] = [];
 
   const dispatchMessage = (message: IncomingDiscordMessage): string => {
     const id = message.id ?? snowflake();
@@ -266,6 +281,22 @@ export async function createFakeDiscord(options: {
       response.writeHead(204);
       return response.end();
     }
+    const editMatch = /^\/channels\/(\d+)\/messages\/(\d+)$/.exec(path);
+    const edited = editMatch?.[2] === undefined ? undefined : messages.get(editMatch[2]);
+    if (method === 'PATCH' && editMatch?.[1] !== undefined && editMatch[2] !== undefined && edited) {
+      const content = String(body.content ?? edited.content ?? '');
+      edits.push({ channelId: editMatch[1], messageId: editMatch[2], content, at: Date.now() });
+      Object.assign(edited, {
+        content,
+        ...(body.components === undefined ? {} : { components: body.components }),
+      });
+      return answer(response, 200, {
+        ...edited,
+        id: editMatch[2],
+        channel_id: editMatch[1],
+        author: botUser,
+      });
+    }
     const postMatch = /^\/channels\/(\d+)\/messages$/.exec(path);
     if (method === 'POST' && postMatch?.[1] !== undefined && pendingRateLimits > 0) {
       pendingRateLimits -= 1;
@@ -288,6 +319,7 @@ export async function createFakeDiscord(options: {
         ...(buttons.length === 0 ? {} : { buttons }),
       };
       posted.push(post);
+      postedAt.push(Date.now());
       const guild = guildOf(channelId);
       const id = dispatchMessage({
         channelId,
@@ -455,6 +487,8 @@ export async function createFakeDiscord(options: {
     apiBase: `http://127.0.0.1:${port}/api`,
     botId,
     posted,
+    edited: edits,
+    postedAt,
     typing,
     unknown,
     historyReads,

@@ -21,6 +21,8 @@ export interface FakeStep {
   toolCalls?: FakeToolCall[];
   /** Streaming: split the text into this many deltas (default 1). */
   chunks?: number;
+  /** Streaming: wait this long between two frames of the text (a model writing slowly). */
+  chunkDelayMs?: number;
   /** Answer with this HTTP status and a JSON error body in the dialect's shape. */
   status?: number;
   errorMessage?: string;
@@ -172,7 +174,10 @@ async function answer(
   if (request.body?.stream !== true) return sendJson(res, 200, dialect.reply(step, request), headers);
   res.writeHead(200, { ...headers, 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   const { content, finish } = dialect.stream(step, request);
-  for (const frame of content) res.write(frame);
+  for (const [index, frame] of content.entries()) {
+    if (index > 0 && step.chunkDelayMs) await sleep(step.chunkDelayMs);
+    res.write(frame);
+  }
   if (step.stall) return request.disconnected;
   for (const frame of finish) res.write(frame);
   res.end();

@@ -7,6 +7,8 @@ import { createThreadLog } from './fake-slack-threads.js';
 export interface FakeSlackCall {
   method: string;
   args: Record<string, string>;
+  /** When the call arrived (`Date.now()`). */
+  at: number;
 }
 
 /** A message the bot posted (and maybe updated), as Slack keeps it: blocks get a `block_id`. */
@@ -124,7 +126,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   const server: Server = createServer(async (request, response) => {
     const method = (request.url ?? '').replace(/^\/api\//, '').split('?')[0] ?? '';
     const args = await readArgs(request);
-    calls.push({ method, args });
+    calls.push({ method, args, at: Date.now() });
     for (const wake of [...waiters]) wake();
     await holds.get(method);
     const limit = rateLimits.get(method);

@@ -57,6 +57,7 @@ describe('the tool loop’s events', () => {
       'round_start',
       'model_start',
       'model_end',
+      'tool_start',
       'tool_end',
       'reply',
     ]);

@@ -10,6 +10,7 @@ import { connectClient } from './discord-client.js';
 import { handleCommand } from './discord-commands.js';
 import { withDiscordFiles } from './discord-files.js';
 import { sendReply } from './discord-send.js';
+import { createDiscordStreaming } from './discord-stream.js';
 import { createDiscordThreadReader, type DiscordThreadReader } from './discord-thread.js';
 import { createDiscordGate, type DiscordGate } from './gate.js';
 import { routeKey, toInbound } from './inbound.js';
@@ -64,7 +65,8 @@ export interface DiscordState {
  * the message that started the turn, split at 2000 characters, with a reply's actions as buttons).
  * A click on a button is acknowledged, dispatched and answered in place (`click.ts`); the command
  * table is registered as application commands, run as chat commands (`discord-commands.ts`). Rate limits
- * are waited out by @discordjs/rest.
+ * are waited out by @discordjs/rest. With `stream` (the default) a reply shows as it is
+ * written: a placeholder edited as it streams (`discord-stream.ts`).
  */
 export function createDiscordAdapter(options: DiscordAdapterOptions): ChannelAdapter {
   const { config, logger } = options;
@@ -84,6 +86,7 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): ChannelAda
       });
     }),
   };
+  const streaming = config.stream === false ? undefined : createDiscordStreaming(state);
   return {
     name: 'discord',
     async start(handler) {
@@ -109,7 +112,9 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): ChannelAda
       state.client = undefined;
       await active?.destroy();
     },
-    send: (route, message) => sendReply(state, route, message),
+    send: (route, message) =>
+      streaming === undefined ? sendReply(state, route, message) : streaming.send(route, message),
+    ...(streaming === undefined ? {} : { sendDelta: streaming.sendDelta, sendStatus: streaming.sendStatus }),
   };
 }
 

@@ -7,7 +7,7 @@ import type { DiscordState } from './discord-adapter.js';
 import { routeKey } from './inbound.js';
 
 /** Discord's limit on one message's content. */
-const MESSAGE_LIMIT = 2000;
+export const MESSAGE_LIMIT = 2000;
 
 /**
  * Posts `message` on `route`, split at 2000 characters, the first part as a reply to the route's
@@ -54,7 +54,7 @@ export async function sendReply(
 }
 
 /** The channel id to post to: a thread, a channel, or the DM channel with a user. */
-async function targetOf(state: DiscordState, active: Client, route: DeliveryRoute): Promise<string> {
+export async function targetOf(state: DiscordState, active: Client, route: DeliveryRoute): Promise<string> {
   if (route.chatType === 'channel') return route.threadId ?? route.chatId;
   const known = state.directChannels.get(route.chatId);
   if (known !== undefined) return known;

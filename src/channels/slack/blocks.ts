@@ -1,3 +1,4 @@
+import slackify from 'slackify-markdown';
 import type { ReplyAction } from '../../messages/index.js';
 import { splitMessage } from '../split-message.js';
 
@@ -34,6 +35,19 @@ export interface SlackBlock {
  */
 export function escapeMrkdwn(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/**
+ * The model's Markdown as Slack mrkdwn (`slackify-markdown`: `**bold**` → `*bold*`, links as
+ * `<url|label>`, `&`, `<`, `>` escaped outside Slack's own `<@U…>` syntax, fence languages dropped);
+ * the text itself if it cannot be read.
+ */
+export function toMrkdwn(markdown: string): string {
+  try {
+    return slackify(markdown).trim();
+  } catch {
+    return markdown;
+  }
 }
 
 /**

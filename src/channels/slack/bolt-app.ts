@@ -66,7 +66,7 @@ export function createBoltApp(options: {
 }
 
 /** Bolt's logger interface on top of ours; Bolt's info chatter goes to debug. */
-function toBoltLogger(logger: Logger): BoltLogger {
+export function toBoltLogger(logger: Logger): BoltLogger {
   const text = (parts: unknown[]) =>
     parts.map((part) => (typeof part === 'string' ? part : String(part))).join(' ');
   let level = LogLevel.INFO;

@@ -11,6 +11,7 @@ import { listenForClicks } from './slack-actions.js';
 import { listenForSlashCommand } from './slack-commands.js';
 import { listenForEvents } from './slack-receive.js';
 import { postReply } from './slack-send.js';
+import { createSlackStreaming } from './slack-stream.js';
 import { createSlackThreadReader, type SlackThreadReader } from './slack-thread.js';
 import type { SlackConfig } from './types.js';
 
@@ -67,7 +68,8 @@ export interface SlackState {
  * message. Slack is told an event arrived only once `onInbound` has stored its message (see
  * `slack-receive.ts`); an `eyes` reaction marks the message while its turn runs. A channel
  * message's session is its thread (a top-level message opens one), so replies go to the route's
- * thread; a route without one (a named route) posts in the channel itself.
+ * thread; a route without one (a named route) posts in the channel itself. With `stream` (the
+ * default) a reply shows as it is written: a placeholder updated as it streams (`slack-stream.ts`).
  */
 export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
   const { config, logger } = options;
@@ -93,6 +95,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
   listenForEvents(state);
   listenForClicks(state);
   listenForSlashCommand(state);
+  const streaming = config.stream === false ? undefined : createSlackStreaming(state);
   return {
     name: 'slack',
     get botUserId() {
@@ -122,7 +125,9 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
       // Turns still running end on their own (the gateway interrupts them); their replies may still post.
       await bolt.stop();
     },
-    send: (route, message) => postReply(state, route, message),
+    send: (route, message) =>
+      streaming === undefined ? postReply(state, route, message) : streaming.send(route, message),
+    ...(streaming === undefined ? {} : { sendDelta: streaming.sendDelta, sendStatus: streaming.sendStatus }),
   };
 }
 

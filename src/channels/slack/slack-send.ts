@@ -1,7 +1,7 @@
 import { SwitchboardError } from '../../errors/index.js';
 import type { DeliveryRoute, OutboundMessage } from '../../messages/index.js';
 import { splitMessage } from '../split-message.js';
-import { escapeMrkdwn, replyBlocks } from './blocks.js';
+import { escapeMrkdwn, replyBlocks, toMrkdwn } from './blocks.js';
 import type { SlackState } from './slack-adapter.js';
 
 /** Slack's limit for `chat.postMessage` text is 40,000; 4,000 keeps a part readable. */
@@ -11,7 +11,8 @@ export const SLACK_TEXT_LIMIT = 4000;
  * Posts `message` on `route` in parts of at most SLACK_TEXT_LIMIT: in the route's thread, or in
  * the channel itself for a route without one (a named route); a direct route in the user's DM
  * channel. A message with `actions` has its buttons under its last part (Block Kit: the text as
- * sections, then an actions block; `text` stays as the fallback). Logs and rethrows a failure.
+ * sections, then an actions block; `text` stays as the fallback); other parts are the model's
+ * Markdown as mrkdwn (`toMrkdwn`). Logs and rethrows a failure.
  */
 export async function postReply(
   state: SlackState,
@@ -31,7 +32,9 @@ export async function postReply(
       const withButtons = actions.length > 0 && index === parts.length - 1;
       await state.client.chat.postMessage({
         channel: chatId,
-        ...(withButtons ? { text: escapeMrkdwn(text), blocks: replyBlocks(text, actions) } : { text }),
+        ...(withButtons
+          ? { text: escapeMrkdwn(text), blocks: replyBlocks(text, actions) }
+          : { text: toMrkdwn(text) }),
         ...(threadTs === undefined ? {} : { thread_ts: threadTs }),
       });
     }
@@ -43,7 +46,7 @@ export async function postReply(
 }
 
 /** The DM channel with `user`: learnt from inbound DMs, else opened with `conversations.open`. */
-async function directChannel(state: SlackState, user: string): Promise<string> {
+export async function directChannel(state: SlackState, user: string): Promise<string> {
   const known = state.directChannels.get(user);
   if (known !== undefined) return known;
   const opened = await state.client.conversations.open({ users: user });

@@ -1,0 +1,98 @@
+import { type Client, Routes } from 'discord.js';
+import { SwitchboardError } from '../../errors/index.js';
+import type { DeliveryRoute, OutboundDelta, OutboundMessage, ReplyAction } from '../../messages/index.js';
+import { createEditBudget, createLiveReplies, createLiveReply, type LiveReply } from '../live-reply.js';
+import { renderButtons } from './components.js';
+import type { DiscordState } from './discord-adapter.js';
+import { MESSAGE_LIMIT, sendReply, targetOf } from './discord-send.js';
+import { routeKey } from './inbound.js';
+
+/** Discord allows 5 message edits per 5 seconds per channel. */
+const EDITS_PER_CHANNEL = { max: 5, windowMs: 5000 };
+
+/** Streaming on Discord: `sendDelta`, `sendStatus` and the `send` that ends a streamed reply. */
+export interface DiscordStreaming {
+  sendDelta(route: DeliveryRoute, delta: OutboundDelta): void;
+  sendStatus(route: DeliveryRoute, text: string): void;
+  /** Sends `message`: into its streamed placeholder when there is one, else as `sendReply` does. */
+  send(route: DeliveryRoute, message: OutboundMessage): Promise<void>;
+}
+
+/**
+ * The first delta of a reply (or a tool status line) posts a placeholder (a reply to the message
+ * that started the turn), edited as the text grows within 5 edits per 5 s per channel; the final
+ * text replaces it (buttons under its last part) and a reply over 2000 characters continues in
+ * more messages. Rate-limited calls are waited out by @discordjs/rest.
+ */
+export function createDiscordStreaming(state: DiscordState): DiscordStreaming {
+  const budget = createEditBudget(EDITS_PER_CHANNEL);
+  const open = createLiveReplies();
+  const actionsOf = new WeakMap<LiveReply, { value: readonly ReplyAction[] }>();
+  const active = (): Client => {
+    if (state.client === undefined)
+      throw new SwitchboardError('CHANNEL_NOT_CONNECTED', 'discord is not connected');
+    return state.client;
+  };
+  const make = (route: DeliveryRoute) => (): LiveReply => {
+    const key = routeKey(route);
+    const actions = { value: [] as readonly ReplyAction[] };
+    let replyTo = state.lastMessage.get(key);
+    const channel = route.chatType === 'channel' ? (route.threadId ?? route.chatId) : `dm:${route.chatId}`;
+    const body = (text: string, last: boolean) => {
+      const rows = last ? renderButtons(actions.value).rows : [];
+      // Only users may be pinged by a reply; never @everyone or roles from model text.
+      return { content: text, allowed_mentions: { parse: ['users'] }, components: rows };
+    };
+    const live = createLiveReply<{ channel: string; id: string }>({
+      limit: MESSAGE_LIMIT,
+      budget,
+      budgetKey: channel,
+      logger: state.logger,
+      transport: {
+        async post(part) {
+          state.typing.stop(key);
+          const target = await targetOf(state, active(), route);
+          const reference =
+            replyTo === undefined
+              ? {}
+              : { message_reference: { message_id: replyTo, fail_if_not_exists: false } };
+          replyTo = undefined;
+          const posted = (await active().rest.post(Routes.channelMessages(target), {
+            body: { ...body(part.text, part.lastOfFinal), ...reference },
+          })) as { id: string };
+          return { channel: target, id: posted.id };
+        },
+        async edit(ref, part) {
+          await active().rest.patch(Routes.channelMessage(ref.channel, ref.id), {
+            body: body(part.text, part.lastOfFinal),
+          });
+        },
+        retryAfter: () => undefined,
+      },
+    });
+    actionsOf.set(live, actions);
+    return live;
+  };
+  return {
+    sendDelta: (route, delta) => open.delta(routeKey(route), delta.id, delta.delta, make(route)),
+    sendStatus: (route, text) => open.status(routeKey(route), text, make(route)),
+    async send(route, message) {
+      const live = open.take(routeKey(route), message.id);
+      if (live === undefined) return sendReply(state, route, message);
+      const actions = actionsOf.get(live);
+      if (actions !== undefined) actions.value = message.actions ?? [];
+      state.typing.stop(routeKey(route));
+      try {
+        if (route.chatType === 'channel' && route.threadId !== undefined)
+          await state.gate.joinThread(route.threadId);
+        await live.finish(message.text, (message.actions?.length ?? 0) > 0);
+      } catch (error) {
+        state.logger.error(
+          { err: error, route: routeKey(route), replyId: message.id },
+          'discord streamed reply failed',
+        );
+        throw error;
+      }
+    },
+  };
+}
