@@ -156,8 +156,12 @@ export interface LiveReplies {
   delta(key: string, id: string, delta: string, create: () => LiveReply): void;
   /** Shows a tool status line on route `key`: the next reply there replaces it. */
   status(key: string, text: string, create: () => LiveReply): void;
-  /** The live message the final reply `id` on `key` replaces, if any (it is then forgotten). */
-  take(key: string, id: string): LiveReply | undefined;
+  /**
+   * The live message the final reply `id` on `key` replaces, if any (it is then forgotten). A reply
+   * with buttons that did not stream (an approval request) replaces no status line: it is posted
+   * as a new message, which notifies, and the status line above it is left as it is.
+   */
+  take(key: string, id: string, buttons: boolean): LiveReply | undefined;
 }
 
 /** Open replies and status lines kept at most (a turn that never ends its reply is forgotten). */
@@ -186,7 +190,7 @@ export function createLiveReplies(): LiveReplies {
       }
       live.show(text);
     },
-    take(key, id) {
+    take(key, id, buttons) {
       const open = replies.get(id);
       if (open !== undefined) {
         replies.delete(id);
@@ -194,7 +198,7 @@ export function createLiveReplies(): LiveReplies {
       }
       const status = statuses.get(key);
       statuses.delete(key);
-      return status;
+      return buttons ? undefined : status;
     },
   };
 }

@@ -55,6 +55,14 @@ export interface FakeSlack {
   /** The bot's posts by `ts`, as `chat.update` left them. */
   messages: Map<string, FakeSlackMessage>;
   /**
+   * Resolves with the first of the bot's messages (posted, or as updated since: a streamed reply
+   * ends as an update of its placeholder) that `match` accepts.
+   */
+  waitForMessage(
+    match: (message: FakeSlackMessage) => boolean,
+    timeoutMs?: number,
+  ): Promise<FakeSlackMessage>;
+  /**
    * Sends an `interactive` envelope (a `block_actions` payload, see fake-slack-actions.ts) over
    * Socket Mode, as Slack does for a click; resolves when the client acks it.
    */
@@ -287,6 +295,15 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       });
     },
     messages,
+    async waitForMessage(match, timeoutMs = 5_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const found = [...messages.values()].find(match);
+        if (found !== undefined) return found;
+        if (Date.now() > deadline) throw new Error(`fake slack: no such message within ${timeoutMs} ms`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    },
     interact: (payload) => sendEnvelope({ type: 'interactive', payload, accepts_response_payload: false }),
     command: (payload) => sendEnvelope({ type: 'slash_commands', payload, accepts_response_payload: true }),
     deliver(event, deliverOptions = {}) {

@@ -210,12 +210,9 @@ describe('Slack approvals through the gateway', () => {
     await fake.interact(ownersClick);
     await updated(fake, ts, 1);
     expect(lastUpdate(fake, ts)).toContain(`Approved by slack:${OWNER}`);
-    const answer = await fake.waitForCall(
-      'chat.postMessage',
-      (candidate) => candidate.args.text === 'Ran after the restart.',
-      15_000,
-    );
-    expect(answer.args.thread_ts).toBe('60.1');
+    // The answer replaces the thread's tool status line (streaming), so it may be an update.
+    const answer = await fake.waitForMessage((message) => message.text === 'Ran after the restart.', 15_000);
+    expect(answer.threadTs).toBe('60.1');
     expect(await readFile(marker, 'utf8')).toBe('ran\n');
     // One request posted, one run of the command.
     const requests = fake.callsTo('chat.postMessage').filter((post) => post.args.blocks !== undefined);
@@ -248,11 +245,8 @@ describe('Slack approvals through the gateway', () => {
     await updated(fake, ts, 1);
     expect(fake.callsTo('chat.update')[0]?.args.channel).toBe(`D${OWNER}`);
     expect(lastUpdate(fake, ts)).toContain(`Approved by slack:${OWNER}`);
-    const answer = await fake.waitForCall(
-      'chat.postMessage',
-      (post) => post.args.text === 'Done after your DM.',
-      15_000,
-    );
-    expect(answer.args).toMatchObject({ channel: 'C1', thread_ts: '70.1' });
+    // The answer replaces the thread's tool status line (streaming), so it may be an update.
+    const answer = await fake.waitForMessage((message) => message.text === 'Done after your DM.', 15_000);
+    expect(answer).toMatchObject({ channel: 'C1', threadTs: '70.1' });
   }, 30_000);
 });

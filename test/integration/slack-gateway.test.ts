@@ -171,11 +171,11 @@ describe('Slack through the gateway', () => {
     model.push((request) => ({ text: `Patched ${lastResult(request).result.changedPaths.join(', ')}.` }));
 
     await fake.deliver(mention('50.1', 'please call yourself Ops Bot'));
-    const answer = await fake.waitForCall(
-      'chat.postMessage',
-      (call) => call.args.text === 'Patched agents.main.displayName.',
+    // The answer replaces the thread's tool status line (streaming), so it may be an update.
+    const answer = await fake.waitForMessage(
+      (message) => message.text === 'Patched agents.main.displayName.',
     );
-    expect(answer.args).toMatchObject({ channel: 'C1', thread_ts: '50.1' });
+    expect(answer).toMatchObject({ channel: 'C1', threadTs: '50.1' });
     await expect
       .poll(() => gateway.host.restarts === 1 && gateway.host.loaded?.config.agents.main?.displayName, {
         timeout: 15_000,

@@ -77,7 +77,8 @@ export function createDiscordStreaming(state: DiscordState): DiscordStreaming {
     sendDelta: (route, delta) => open.delta(routeKey(route), delta.id, delta.delta, make(route)),
     sendStatus: (route, text) => open.status(routeKey(route), text, make(route)),
     async send(route, message) {
-      const live = open.take(routeKey(route), message.id);
+      const buttons = (message.actions?.length ?? 0) > 0;
+      const live = open.take(routeKey(route), message.id, buttons);
       if (live === undefined) return sendReply(state, route, message);
       const actions = actionsOf.get(live);
       if (actions !== undefined) actions.value = message.actions ?? [];
@@ -85,7 +86,7 @@ export function createDiscordStreaming(state: DiscordState): DiscordStreaming {
       try {
         if (route.chatType === 'channel' && route.threadId !== undefined)
           await state.gate.joinThread(route.threadId);
-        await live.finish(message.text, (message.actions?.length ?? 0) > 0);
+        await live.finish(message.text, buttons);
       } catch (error) {
         state.logger.error(
           { err: error, route: routeKey(route), replyId: message.id },

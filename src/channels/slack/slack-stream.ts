@@ -83,13 +83,14 @@ export function createSlackStreaming(state: SlackState): SlackStreaming {
     sendDelta: (route, delta) => open.delta(keyOf(route), delta.id, delta.delta, make(route)),
     sendStatus: (route, text) => open.status(keyOf(route), text, make(route)),
     async send(route, message) {
-      const live = open.take(keyOf(route), message.id);
+      const buttons = (message.actions?.length ?? 0) > 0;
+      const live = open.take(keyOf(route), message.id, buttons);
       if (live === undefined) return postReply(state, route, message);
       const actions = actionsOf.get(live);
       actionsOf.delete(live);
       if (actions !== undefined) actions.value = message.actions ?? [];
       try {
-        await live.finish(message.text, (message.actions?.length ?? 0) > 0);
+        await live.finish(message.text, buttons);
       } catch (error) {
         state.logger.error({ err: error, route, messageId: message.id }, 'slack streamed reply failed');
         throw error;
