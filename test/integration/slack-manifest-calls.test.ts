@@ -8,7 +8,7 @@ import { type FakeSlack, startFakeSlack } from '../fakes/fake-slack.js';
 import { blockActions } from '../fakes/fake-slack-actions.js';
 
 // The methods the real Bolt client calls on the fake Slack while the adapter hears, replies, opens a
-// DM and takes clicks: each must be granted by the manifest `switchboard slack manifest` prints.
+// DM, reads a thread and takes clicks: each must be granted by the manifest `switchboard slack manifest` prints.
 
 let running: { fake: FakeSlack; adapter: SlackAdapter } | undefined;
 
@@ -78,6 +78,11 @@ describe('the Slack methods the adapter calls', () => {
     );
     await fake.waitForCall('chat.postEphemeral');
     await adapter.send({ channel: 'slack', chatType: 'direct', chatId: 'U2' }, { id: 'n1', text: 'note' });
+    // A first mention in a thread: its earlier messages are read.
+    const said = { type: 'message', channel: 'C1', channel_type: 'channel', user: 'U3' };
+    await fake.deliver({ ...said, text: 'the disk is full', ts: '20.1' });
+    await fake.deliver({ ...said, text: '<@UBOT> why?', ts: '20.2', thread_ts: '20.1' });
+    await fake.waitForCall('chat.postMessage', (call) => call.args.thread_ts === '20.1');
 
     const called = [...new Set(fake.calls.map((call) => call.method))].sort();
     expect(called).toEqual([
@@ -87,6 +92,7 @@ describe('the Slack methods the adapter calls', () => {
       'chat.postMessage',
       'chat.update',
       'conversations.open',
+      'conversations.replies',
       'reactions.add',
       'reactions.remove',
     ]);

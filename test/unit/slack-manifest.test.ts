@@ -19,11 +19,10 @@ const CALLED_FOR_US: Record<string, string> = {
   'apps.connections.open': 'Socket Mode',
 };
 /**
- * Methods in slack-scopes.ts for the other lanes of issue 17 (files, thread context), granted before
- * their code lands on the integration branch. Once both have landed this list should be empty.
+ * Methods in slack-scopes.ts for the other lanes of issue 17 (files), granted before their code
+ * lands on the integration branch. Once it has landed this list should be empty.
  */
 const LANDING: Record<string, string> = {
-  'conversations.replies': 'thread context (slack-thread.ts)',
   'files.uploadV2': 'chat.attach (files lane)',
 };
 
