@@ -1,6 +1,6 @@
 import type { DispatchResult, InboundMessage, OutboundMessage } from '../../messages/index.js';
 import { splitMessage } from '../split-message.js';
-import { shouldHear } from './hear.js';
+import { commandText, heard, type SlashPayload, toCommandMessage } from './command-message.js';
 import type { SlackState } from './slack-adapter.js';
 import { postReply, SLACK_TEXT_LIMIT } from './slack-send.js';
 
@@ -9,19 +9,6 @@ export const DEFAULT_SLASH_COMMAND = '/switchboard';
 
 /** To a sender the bot does not hear where they ran the command (as for their messages). */
 const NOT_HERE = 'I do not take commands from you here (not here, or not from you): ask an owner.';
-
-/** A chat command's first word, as the router reads it (`/name args`). */
-const COMMAND_WORD = /^[A-Za-z][\w-]*$/;
-
-/** The fields of a slash command payload the adapter reads. */
-interface SlashPayload {
-  command?: string;
-  text?: string;
-  user_id?: string;
-  channel_id?: string;
-  team_id?: string;
-  trigger_id?: string;
-}
 
 /**
  * Registers the slash command (`channels.slack.slashCommand`, default `/switchboard`) in both
@@ -88,55 +75,6 @@ async function answerCommand(state: SlackState, payload: SlashPayload): Promise<
     return;
   }
   for (const reply of result.replies) await show(state, where, message, reply);
-}
-
-/**
- * Whether the bot hears the sender there, by the same rules as a message that mentions it: DMs by
- * `dmPolicy` / `allowFrom`, channels by the `channels` list.
- */
-function heard(state: SlackState, facts: { channel: string; user: string }): boolean {
-  const event = {
-    channelType: facts.channel.startsWith('D') ? 'im' : 'channel',
-    channel: facts.channel,
-    user: facts.user,
-    botId: undefined,
-    subtype: undefined,
-    text: '',
-    threadTs: undefined,
-    mentionEvent: true,
-  };
-  return shouldHear(event, state.config, {
-    botUserId: state.botUserId,
-    botId: state.botId,
-    inThread: () => false,
-  });
-}
-
-/** `status now` → `/status now`; empty → `/help`; a first word that is no command name → undefined. */
-export function commandText(words: string): string | undefined {
-  const trimmed = words.trim().replace(/^\//, '');
-  if (trimmed === '') return '/help';
-  const [first = ''] = trimmed.split(/\s/, 1);
-  return COMMAND_WORD.test(first) ? `/${trimmed}` : undefined;
-}
-
-/** The command as every adapter's message: in a channel its conversation is the channel itself. */
-function toCommandMessage(
-  payload: SlashPayload,
-  facts: { user: string; channel: string; text: string },
-): InboundMessage {
-  const direct = facts.channel.startsWith('D');
-  return {
-    channel: 'slack',
-    chatType: direct ? 'direct' : 'channel',
-    chatId: direct ? facts.user : facts.channel,
-    senderId: `slack:${facts.user}`,
-    text: facts.text,
-    // Unique per invocation (Slack's trigger id), never a message's ts.
-    messageId: `command:${payload.trigger_id ?? crypto.randomUUID()}`,
-    ...(payload.team_id === undefined ? {} : { teamId: payload.team_id }),
-    nativeCommand: true,
-  };
 }
 
 /** In the channel (or DM) for everyone, or to the sender alone; a failed post tells the sender. */
