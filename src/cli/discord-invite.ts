@@ -12,6 +12,32 @@ export const DISCORD_PERMISSIONS: readonly { name: string; bit: bigint; why: str
   { name: 'AttachFiles', bit: 1n << 15n, why: 'upload files (chat.attach)' },
 ];
 
+/**
+ * The REST calls of the Discord adapter (`Routes.<name>` of discord.js, and discord.js methods that
+ * call one) and the permissions each needs in the channel; `test/unit/discord-invite.test.ts` fails on
+ * a call in src/channels/discord that is not here. Interaction answers (defer, edit, follow up) use
+ * the interaction's token and need none.
+ */
+export const DISCORD_CALLS: Readonly<Record<string, readonly string[]>> = {
+  // A reply (a message reference to the one answered), in a thread too, with attachments.
+  channelMessages: [
+    'ViewChannel',
+    'SendMessages',
+    'SendMessagesInThreads',
+    'ReadMessageHistory',
+    'AttachFiles',
+  ],
+  // The bot's own message, edited as a reply streams.
+  channelMessage: [],
+  channelTyping: ['SendMessages'],
+  // Slash commands: the invite's `applications.commands` scope.
+  applicationCommands: [],
+  applicationGuildCommands: [],
+  // A thread's earlier messages and its starter message.
+  'messages.fetch': ['ReadMessageHistory'],
+  fetchStarterMessage: ['ReadMessageHistory'],
+};
+
 /** The OAuth2 scopes of the invite: the bot user, and the slash commands it registers. */
 export const DISCORD_SCOPES = ['bot', 'applications.commands'] as const;
 

@@ -1,15 +1,19 @@
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PermissionFlagsBits, PermissionsBitField } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 import {
+  DISCORD_CALLS,
   DISCORD_INTENTS,
   DISCORD_PERMISSIONS,
   discordInviteUrl,
   discordPermissions,
 } from '../../src/cli/discord-invite.js';
 
-const CLIENT = path.resolve(import.meta.dirname, '../../src/channels/discord/discord-client.ts');
+const DISCORD_SOURCE = path.resolve(import.meta.dirname, '../../src/channels/discord');
+const CLIENT = path.join(DISCORD_SOURCE, 'discord-client.ts');
+/** REST routes, and the discord.js methods of DISCORD_CALLS that call one. */
+const CALL = /Routes\.(\w+)\(|\.(messages)\s*\.\s*(fetch)\(|\.(fetchStarterMessage)\(/g;
 /** Discord's privileged intents (discord.com/developers/docs/events/gateway#privileged-intents). */
 const PRIVILEGED = ['GuildMembers', 'GuildPresences', 'MessageContent'];
 
@@ -19,6 +23,25 @@ describe('switchboard discord invite', () => {
       expect(permission.bit, permission.name).toBe(
         PermissionFlagsBits[permission.name as keyof typeof PermissionFlagsBits],
       );
+  });
+
+  it('asks for the permissions of every REST call the Discord adapter makes', async () => {
+    const files = (await readdir(DISCORD_SOURCE, { recursive: true })).filter((file) => file.endsWith('.ts'));
+    const found = new Map<string, string>();
+    for (const file of files) {
+      const text = await readFile(path.join(DISCORD_SOURCE, file), 'utf8');
+      for (const match of text.matchAll(CALL))
+        found.set(match[1] ?? (match[2] ? `${match[2]}.${match[3]}` : (match[4] ?? '')), file);
+    }
+    expect([...found.keys()]).toEqual(expect.arrayContaining(['channelMessages', 'channelTyping']));
+    const granted = DISCORD_PERMISSIONS.map((permission) => permission.name);
+    for (const [call, file] of found) {
+      expect(DISCORD_CALLS[call], `${call} (in ${file}) is not in DISCORD_CALLS`).toBeDefined();
+      for (const permission of DISCORD_CALLS[call] ?? [])
+        expect(granted, `${call} needs ${permission}`).toContain(permission);
+    }
+    // Every permission asked for is needed by some call.
+    expect(granted.filter((name) => !Object.values(DISCORD_CALLS).flat().includes(name))).toEqual([]);
   });
 
   it('lists exactly the intents the Discord client asks for, privileged ones marked', async () => {
