@@ -4,6 +4,7 @@ import type {
   InboundHandler,
   InboundMessage,
   OutboundDelta,
+  OutboundFile,
   OutboundMessage,
 } from '../messages/index.js';
 
@@ -17,6 +18,8 @@ export interface ChannelAdapter {
   stop(): Promise<void>;
   send(route: DeliveryRoute, message: OutboundMessage): Promise<void>;
   sendDelta?(route: DeliveryRoute, delta: OutboundDelta): void;
+  /** Uploads a file to the route's chat (in its thread), where the platform takes files. */
+  sendFile?(route: DeliveryRoute, file: OutboundFile): Promise<void>;
   /**
    * Shows a short status line on `route` while a turn runs a tool ("running schedule.once…"); the
    * route's next reply replaces it. Adapters without streaming leave it out.

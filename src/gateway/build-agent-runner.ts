@@ -13,6 +13,7 @@ import { type BuiltinToolpackName, createBuiltinToolpackTools, createCoreTools }
 import {
   type ApprovalsPort,
   BUILTIN_TOOLS,
+  type ChatFilesPort,
   createToolRegistry,
   type GatewayControl,
   type SubagentsService,
@@ -42,6 +43,8 @@ export interface AgentRunnerParts {
   /** The gate every tool call passes. */
   approvals: ApprovalsPort;
   stateDir: string;
+  /** What `chat.attach` sends files through. */
+  chatFiles?: ChatFilesPort;
   logger: Logger;
 }
 
@@ -84,6 +87,7 @@ export async function buildAgentRunner(options: AgentRunnerParts): Promise<Agent
       gateway: options.gateway,
       subagents: options.subagents,
       approvals: options.approvals,
+      ...(options.chatFiles ? { chatFiles: options.chatFiles } : {}),
     },
   });
   return runner;

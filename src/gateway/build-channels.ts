@@ -12,7 +12,7 @@ import {
 import type { Config } from '../config/index.js';
 import { SwitchboardError } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
-import type { DeliveryRoute, OutboundDelta, OutboundMessage } from '../messages/index.js';
+import type { DeliveryRoute, OutboundDelta, OutboundFile, OutboundMessage } from '../messages/index.js';
 import { BUILTIN_COMMANDS } from '../routing/index.js';
 import type { Store } from '../store/index.js';
 import { createStoreChannelMemory } from './channel-memory.js';
@@ -24,6 +24,8 @@ export interface GatewayChannels {
   slack: SlackAdapter | undefined;
   /** Sends a reply or post; an `internal` route is recorded elsewhere, never sent. */
   deliver(route: DeliveryRoute, message: OutboundMessage): Promise<void>;
+  /** Sends a file to the route's chat; false when its channel takes no files. */
+  deliverFile(route: DeliveryRoute, file: OutboundFile): Promise<boolean>;
   /** Sends a stream part, where the adapter streams; otherwise nothing. */
   deliverDelta(route: DeliveryRoute, id: string, delta: OutboundDelta['delta']): void;
   /** Shows a tool status line, where the adapter streams; otherwise nothing. */
@@ -71,6 +73,12 @@ export async function createChannels(
       if (!adapter)
         throw new SwitchboardError('GATEWAY_NO_CHANNEL', `no channel adapter for ${route.channel}`);
       await adapter.send(route, message);
+    },
+    async deliverFile(route, file) {
+      const adapter = route.channel === 'internal' ? undefined : adapterFor(route);
+      if (adapter?.sendFile === undefined) return false;
+      await adapter.sendFile(route, file);
+      return true;
     },
     deliverDelta(route, id, delta) {
       adapterFor(route)?.sendDelta?.(route, { id, delta });

@@ -2,10 +2,11 @@ import { createRouter } from '../routing/index.js';
 import { createSubagentRegistry } from '../sessions/index.js';
 import type { SignalDelivery } from '../signals/index.js';
 import { createSubagentManager } from '../subagents/index.js';
-import type { Toolpacks } from '../toolpacks/index.js';
+import { type Toolpacks, workspaceFor } from '../toolpacks/index.js';
 import { buildAgentRunner } from './build-agent-runner.js';
 import { buildApprovals } from './build-approvals.js';
 import { buildGatewayControl } from './build-control.js';
+import { createChatFiles } from './chat-files.js';
 import type { Base } from './gateway-types.js';
 import type { TurnPort } from './turn-port.js';
 
@@ -57,6 +58,11 @@ export async function buildTurns(
     subagents,
     approvals,
     stateDir: base.stateDir,
+    chatFiles: createChatFiles({
+      workspace: (agentId) => workspaceFor(config, configPath, base.stateDir, agentId),
+      deliverFile: base.channels.deliverFile,
+      logger: logger.child({ component: 'chat-files' }),
+    }),
     logger,
   });
   const router = createRouter({

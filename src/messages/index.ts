@@ -21,6 +21,7 @@ export type {
   InboundHandler,
   InboundMessage,
   OutboundDelta,
+  OutboundFile,
   OutboundMessage,
   ReplyAction,
   TurnStatus,

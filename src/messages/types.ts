@@ -111,6 +111,13 @@ export interface OutboundMessage {
   senderOnly?: boolean;
 }
 
+/** A file sent to a chat (the `chat.attach` tool): its bytes, its name there, an optional comment. */
+export interface OutboundFile {
+  name: string;
+  bytes: Uint8Array;
+  comment?: string;
+}
+
 /** Part of a reply still being written; adapters without streaming ignore these. */
 export interface OutboundDelta {
   id: string;

@@ -3,6 +3,7 @@ import type { ValidateFunction } from 'ajv';
 import type { Logger } from '../logging/index.js';
 import type { SessionDetails, SessionSummary } from '../sessions/index.js';
 import type { ApprovalsPort, ToolCallReview } from './approvals-port.js';
+import type { ChatFilesPort } from './chat-files-port.js';
 import type { GatewayControl } from './gateway-control.js';
 import type { SubagentsService } from './subagents/service.js';
 import type { TurnScope } from './turn-scope.js';
@@ -21,6 +22,8 @@ export interface ToolServices {
   subagents: SubagentsService;
   /** The approval gate every call passes; absent, every call runs (tests of one tool alone). */
   approvals?: ApprovalsPort;
+  /** What `chat.attach` sends files through; absent, it answers that files cannot be sent. */
+  chatFiles?: ChatFilesPort;
 }
 
 /** A turn as a tool sees it: its description, its run, and the services tools may use. */

@@ -41,6 +41,8 @@ export interface PostedMessage {
   replyTo?: string;
   /** The post's buttons (its components), when it has any. */
   buttons?: FakeButton[];
+  /** Files attached to the post (a multipart post's `files[n]` parts). */
+  files?: { name: string; data: Buffer }[];
 }
 
 /** An edit of one of the bot's posts (`PATCH /channels/:id/messages/:mid`). */
@@ -243,7 +245,8 @@ export async function createFakeDiscord(options: {
   const handleRest = async (request: IncomingMessage, response: ServerResponse) => {
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
-    const raw = Buffer.concat(chunks).toString('utf8');
+    const form = multipart(request.headers['content-type'], Buffer.concat(chunks));
+    const raw = form?.payload ?? Buffer.concat(chunks).toString('utf8');
     const body = raw.length > 0 ? (JSON.parse(raw) as Record<string, unknown>) : {};
     const path = (request.url ?? '').replace(/\?.*$/, '').replace(/^\/api\/v10/, '');
     const method = request.method ?? 'GET';
@@ -315,6 +318,7 @@ export async function createFakeDiscord(options: {
       const post: PostedMessage = {
         channelId,
         content,
+        ...(form?.files.length ? { files: form.files } : {}),
         ...(reference?.message_id === undefined ? {} : { replyTo: reference.message_id }),
         ...(buttons.length === 0 ? {} : { buttons }),
       };
@@ -532,4 +536,39 @@ export async function createFakeDiscord(options: {
       await goDown();
     },
   };
+}
+
+/**
+ * A multipart/form-data body as @discordjs/rest sends a post with files: `payload_json` (the
+ * message) and `files[n]` parts; undefined for any other content type.
+ */
+function multipart(
+  contentType: string | undefined,
+  body: Buffer,
+): { payload: string; files: { name: string; data: Buffer }[] } | undefined {
+  const boundary = /multipart\/form-data;\s*boundary=(.+)$/
+    .exec(contentType ?? '')?.[1]
+    ?.replace(/^"|"$/g, '');
+  if (boundary === undefined) return undefined;
+  const parts: Buffer[] = [];
+  const delimiter = Buffer.from(`--${boundary}`);
+  let start = body.indexOf(delimiter);
+  while (start >= 0) {
+    const next = body.indexOf(delimiter, start + delimiter.length);
+    if (next < 0) break;
+    parts.push(body.subarray(start + delimiter.length + 2, next - 2));
+    start = next;
+  }
+  let payload = '';
+  const files: { name: string; data: Buffer }[] = [];
+  for (const part of parts) {
+    const split = part.indexOf('\r\n\r\n');
+    const head = part.subarray(0, split).toString('utf8');
+    const data = part.subarray(split + 4);
+    const field = /name="([^"]+)"/.exec(head)?.[1];
+    const filename = /filename="([^"]*)"/.exec(head)?.[1];
+    if (field === 'payload_json') payload = data.toString('utf8');
+    else if (filename !== undefined) files.push({ name: filename, data });
+  }
+  return { payload, files };
 }

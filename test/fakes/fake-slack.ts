@@ -52,6 +52,11 @@ export interface FakeSlack {
     match?: (call: FakeSlackCall) => boolean,
     timeoutMs?: number,
   ): Promise<FakeSlackCall>;
+  /**
+   * Files uploaded with `files.uploadV2`: the upload URL's raw body (the file in it) by file id,
+   * with the name `files.getUploadURLExternal` was given.
+   */
+  uploads: Map<string, { filename: string; body: Buffer }>;
   /** The bot's posts by `ts`, as `chat.update` left them. */
   messages: Map<string, FakeSlackMessage>;
   /**
@@ -131,7 +136,19 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   /** Delivered message events and the bot's posts, for `conversations.replies`. */
   const threadLog = createThreadLog();
 
+  const uploads = new Map<string, { filename: string; body: Buffer }>();
+  let uploadCount = 0;
+
   const server: Server = createServer(async (request, response) => {
+    const uploadId = /^\/upload\/(F\w+)$/.exec(request.url ?? '')?.[1];
+    if (uploadId !== undefined) {
+      const chunks: Buffer[] = [];
+      for await (const chunk of request) chunks.push(chunk as Buffer);
+      const upload = uploads.get(uploadId);
+      if (upload !== undefined) upload.body = Buffer.concat(chunks);
+      response.writeHead(upload === undefined ? 404 : 200, { 'content-type': 'text/plain' }).end('OK');
+      return;
+    }
     const method = (request.url ?? '').replace(/^\/api\//, '').split('?')[0] ?? '';
     const args = await readArgs(request);
     calls.push({ method, args, at: Date.now() });
@@ -208,6 +225,15 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
         };
       case 'apps.connections.open':
         return { ok: true, url: `ws://127.0.0.1:${port}/link` };
+      case 'files.getUploadURLExternal': {
+        const fileId = `F${++uploadCount}`;
+        uploads.set(fileId, { filename: args.filename ?? '', body: Buffer.alloc(0) });
+        return { ok: true, upload_url: `http://127.0.0.1:${port}/upload/${fileId}`, file_id: fileId };
+      }
+      case 'files.completeUploadExternal': {
+        const files = JSON.parse(args.files ?? '[]') as { id: string; title?: string }[];
+        return { ok: true, files: files.map((file) => ({ id: file.id, title: file.title ?? '' })) };
+      }
       case 'conversations.open':
         return { ok: true, channel: { id: `D${args.users ?? ''}` } };
       case 'chat.postMessage': {
@@ -276,6 +302,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     teamId,
     calls,
     badAcks,
+    uploads,
     callsTo: (method) => calls.filter((call) => call.method === method),
     waitForCall(method, match = () => true, timeoutMs = 5_000) {
       return new Promise((resolve, reject) => {

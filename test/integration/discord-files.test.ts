@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { FakeDiscord } from '../fakes/fake-discord.js';
@@ -110,5 +110,30 @@ describe('attachments posted in Discord', () => {
     expect(user.content).toContain(
       '[file huge.bin (application/octet-stream) was not saved: larger than the 20 MB limit',
     );
+  });
+
+  it('posts a workspace file as an attachment with chat.attach', async () => {
+    const { discord, model, gateway } = await setup();
+    const workspace = path.join(gateway.dir, 'data/workspaces/main');
+    await mkdir(workspace, { recursive: true });
+    await writeFile(path.join(workspace, 'plot.csv'), 'day,load\n1,0.5\n');
+    model.push({
+      toolCalls: [{ name: 'chat.attach', arguments: { path: '/workspace/plot.csv', comment: 'the data' } }],
+    });
+    model.push({ text: 'attached' });
+    discord.dispatchMessage({
+      channelId: CHANNEL,
+      guildId: GUILD,
+      authorId: ALICE,
+      content: `<@${discord.botId}> the data please`,
+      mentions: [discord.botId],
+    });
+    await posted(discord, 'attached');
+    const withFile = discord.posted.find((post) => post.files !== undefined);
+    expect(withFile?.channelId).toBe(CHANNEL);
+    expect(withFile?.content).toBe('the data');
+    expect(withFile?.files?.map((file) => [file.name, file.data.toString('utf8')])).toEqual([
+      ['plot.csv', 'day,load\n1,0.5\n'],
+    ]);
   });
 });

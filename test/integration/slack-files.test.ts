@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type FakeFileHost, startFakeFileHost } from '../fakes/fake-file-host.js';
@@ -110,5 +110,59 @@ describe('files posted in Slack', () => {
     ).rejects.toThrow(/ENOENT/);
     expect(gateway.logLines.some((line) => line.includes('slack file not saved'))).toBe(true);
     expect(gateway.logLines.join('\n')).not.toContain(BOT_TOKEN);
+  });
+
+  it('uploads a workspace file to the thread with chat.attach (files.uploadV2)', async () => {
+    const { fake, model, gateway } = await setup(BOT_TOKEN);
+    const workspace = path.join(gateway.dir, 'data/workspaces/main');
+    await mkdir(workspace, { recursive: true });
+    await writeFile(path.join(workspace, 'report.txt'), 'uptime 99.9%\n');
+    model.push({
+      toolCalls: [{ name: 'chat.attach', arguments: { path: 'report.txt', comment: 'the report' } }],
+    });
+    model.push({ text: 'sent it' });
+    await fake.deliver({
+      type: 'message',
+      channel: 'C1',
+      channel_type: 'channel',
+      user: 'U1',
+      text: '<@UBOT> send me the report',
+      ts: '52.1',
+    });
+    await fake.waitForCall('chat.postMessage', (call) => call.args.text === 'sent it');
+
+    const complete = fake.callsTo('files.completeUploadExternal');
+    expect(complete).toHaveLength(1);
+    expect(complete[0]?.args).toMatchObject({
+      channel_id: 'C1',
+      thread_ts: '52.1',
+      initial_comment: 'the report',
+    });
+    const [fileId, upload] = [...fake.uploads.entries()][0] ?? [];
+    expect(JSON.parse(complete[0]?.args.files ?? '[]')[0].id).toBe(fileId);
+    expect(upload?.filename).toBe('report.txt');
+    expect(upload?.body.toString('utf8')).toContain('uptime 99.9%');
+    const result = model.requests[1].messages.find((message: any) => message.role === 'tool');
+    expect(JSON.parse(result.content)).toMatchObject({ ok: true, name: 'report.txt', size: 13 });
+  });
+
+  it('refuses chat.attach of a path outside the workspace', async () => {
+    const { fake, model } = await setup(BOT_TOKEN);
+    model.push({
+      toolCalls: [{ name: 'chat.attach', arguments: { path: '/workspace/../../gateway.jsonc' } }],
+    });
+    model.push({ text: 'could not' });
+    await fake.deliver({
+      type: 'message',
+      channel: 'C1',
+      channel_type: 'channel',
+      user: 'U1',
+      text: '<@UBOT> leak',
+      ts: '53.1',
+    });
+    await fake.waitForCall('chat.postMessage', (call) => call.args.text === 'could not');
+    expect(fake.callsTo('files.getUploadURLExternal')).toHaveLength(0);
+    const result = model.requests[1].messages.find((message: any) => message.role === 'tool');
+    expect(JSON.parse(result.content)).toMatchObject({ ok: false });
   });
 });

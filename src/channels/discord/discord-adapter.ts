@@ -6,6 +6,7 @@ import { type ChannelMemory, createLocalMemory } from '../memory.js';
 import type { ChannelAdapter, ConnectionEvent, InboundFileStore } from '../types.js';
 import { handleInteraction } from './click.js';
 import { registerCommands } from './command-registration.js';
+import { attachFile } from './discord-attach.js';
 import { connectClient } from './discord-client.js';
 import { handleCommand } from './discord-commands.js';
 import { withDiscordFiles } from './discord-files.js';
@@ -115,6 +116,7 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): ChannelAda
     send: (route, message) =>
       streaming === undefined ? sendReply(state, route, message) : streaming.send(route, message),
     ...(streaming === undefined ? {} : { sendDelta: streaming.sendDelta, sendStatus: streaming.sendStatus }),
+    sendFile: (route, file) => attachFile(state, route, file),
   };
 }
 

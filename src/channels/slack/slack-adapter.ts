@@ -8,6 +8,7 @@ import { type BoltApp, createBoltApp, type WebClientOptions } from './bolt-app.j
 import { isRefusedTokenError } from './check-credentials.js';
 import { createSlackGate, type SlackGate } from './gate.js';
 import { listenForClicks } from './slack-actions.js';
+import { uploadFile } from './slack-attach.js';
 import { listenForSlashCommand } from './slack-commands.js';
 import { listenForEvents } from './slack-receive.js';
 import { postReply } from './slack-send.js';
@@ -128,6 +129,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     send: (route, message) =>
       streaming === undefined ? postReply(state, route, message) : streaming.send(route, message),
     ...(streaming === undefined ? {} : { sendDelta: streaming.sendDelta, sendStatus: streaming.sendStatus }),
+    sendFile: (route, file) => uploadFile(state, route, file),
   };
 }
 

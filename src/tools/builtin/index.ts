@@ -1,5 +1,6 @@
 import type { Tool } from '../types.js';
 import { askUserTool } from './ask-user.js';
+import { chatAttachTool } from './chat-attach.js';
 import { gatewayTool } from './gateway-tool.js';
 import { sessionStatusTool } from './session-status.js';
 import { sessionsListTool } from './sessions-list.js';
@@ -14,4 +15,5 @@ export const BUILTIN_TOOLS: readonly Tool[] = [
   sessionsSpawnTool,
   subagentsTool,
   gatewayTool,
+  chatAttachTool,
 ] as Tool[];
