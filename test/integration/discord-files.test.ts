@@ -40,8 +40,13 @@ async function setup() {
   return { discord, cdn, model, gateway };
 }
 
+/** Resolves once one of the bot's posts reads `text` (posted, or a streamed placeholder edited to it). */
 async function posted(fake: FakeDiscord, text: string): Promise<void> {
-  await expect.poll(() => fake.posted.some((post) => post.content === text), { timeout: 10_000 }).toBe(true);
+  await expect
+    .poll(() => fake.posted.some((post) => fake.message(fake.idOf(post) ?? '')?.content === text), {
+      timeout: 10_000,
+    })
+    .toBe(true);
 }
 
 describe('attachments posted in Discord', () => {

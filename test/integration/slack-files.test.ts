@@ -55,6 +55,13 @@ const fileShare = (ts: string, text: string, files: Record<string, unknown>[]) =
   files,
 });
 
+/** Resolves once one of the bot's messages reads `text` (posted, or a streamed placeholder updated to it). */
+async function shown(fake: FakeSlack, text: string): Promise<void> {
+  await expect
+    .poll(() => [...fake.messages.values()].some((message) => message.text === text), { timeout: 10_000 })
+    .toBe(true);
+}
+
 /** The last user message of a model request, as the OpenAI wire format has it. */
 const lastUser = (request: any) => request.messages.filter((message: any) => message.role === 'user').at(-1);
 
@@ -73,7 +80,7 @@ describe('files posted in Slack', () => {
         },
       ]),
     );
-    await fake.waitForCall('chat.postMessage', (call) => call.args.text === 'a chart');
+    await shown(fake, 'a chart');
 
     const saved = path.join(gateway.dir, 'data/workspaces/main/inbox/slack-50.1/chart.png');
     expect(await readFile(saved)).toEqual(PNG);
@@ -100,7 +107,7 @@ describe('files posted in Slack', () => {
         { name: 'notes.txt', mimetype: 'text/plain', size: 12, url_private_download: host.url('notes.txt') },
       ]),
     );
-    await fake.waitForCall('chat.postMessage', (call) => call.args.text === 'I could not read it');
+    await shown(fake, 'I could not read it');
 
     const user = lastUser(model.requests[0]);
     expect(user.content).toContain('[file notes.txt (text/plain) was not saved: Slack refused the download');
@@ -129,7 +136,7 @@ describe('files posted in Slack', () => {
       text: '<@UBOT> send me the report',
       ts: '52.1',
     });
-    await fake.waitForCall('chat.postMessage', (call) => call.args.text === 'sent it');
+    await shown(fake, 'sent it');
 
     const complete = fake.callsTo('files.completeUploadExternal');
     expect(complete).toHaveLength(1);
@@ -160,7 +167,7 @@ describe('files posted in Slack', () => {
       text: '<@UBOT> leak',
       ts: '53.1',
     });
-    await fake.waitForCall('chat.postMessage', (call) => call.args.text === 'could not');
+    await shown(fake, 'could not');
     expect(fake.callsTo('files.getUploadURLExternal')).toHaveLength(0);
     const result = model.requests[1].messages.find((message: any) => message.role === 'tool');
     expect(JSON.parse(result.content)).toMatchObject({ ok: false });
