@@ -7,8 +7,11 @@ import type { DiscordState } from './discord-adapter.js';
 import { MESSAGE_LIMIT, sendReply, targetOf } from './discord-send.js';
 import { routeKey } from './inbound.js';
 
-/** Discord allows 5 message edits per 5 seconds per channel. */
-const EDITS_PER_CHANNEL = { max: 5, windowMs: 5000 };
+/**
+ * Discord allows 5 message edits per 5 seconds per channel; spread evenly (one a second) so a
+ * burst of streaming edits never leaves the final text waiting out the rest of the window.
+ */
+const EDITS_PER_CHANNEL = { max: 1, windowMs: 1000 };
 
 /** Streaming on Discord: `sendDelta`, `sendStatus` and the `send` that ends a streamed reply. */
 export interface DiscordStreaming {
@@ -20,7 +23,7 @@ export interface DiscordStreaming {
 
 /**
  * The first delta of a reply (or a tool status line) posts a placeholder (a reply to the message
- * that started the turn), edited as the text grows within 5 edits per 5 s per channel; the final
+ * that started the turn), edited as the text grows within 5 edits per 5 s per channel (one a second); the final
  * text replaces it (buttons under its last part) and a reply over 2000 characters continues in
  * more messages. Rate-limited calls are waited out by @discordjs/rest.
  */
