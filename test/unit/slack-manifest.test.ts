@@ -18,14 +18,6 @@ const CALLED_FOR_US: Record<string, string> = {
   'files.completeUploadExternal': 'files.uploadV2',
   'apps.connections.open': 'Socket Mode',
 };
-/**
- * Methods in slack-scopes.ts for the other lanes of issue 17 (files), granted before their code
- * lands on the integration branch. Once it has landed this list should be empty.
- */
-const LANDING: Record<string, string> = {
-  'files.uploadV2': 'chat.attach (files lane)',
-};
-
 /** Every Web API method the Slack adapter's source calls, by file. */
 async function methodsInSource(): Promise<Map<string, string[]>> {
   const found = new Map<string, string[]>();
@@ -69,11 +61,8 @@ describe('the Slack app manifest', () => {
     const found = await methodsInSource();
     for (const method of Object.keys(SLACK_METHOD_SCOPES)) {
       const caller = CALLED_FOR_US[method];
-      const pending = (name: string | undefined) => name !== undefined && name in LANDING;
       const called =
-        found.has(method) ||
-        pending(method) ||
-        (caller !== undefined && (found.has(caller) || pending(caller) || caller === 'Socket Mode'));
+        found.has(method) || (caller !== undefined && (found.has(caller) || caller === 'Socket Mode'));
       expect(called, `${method} is in slack-scopes.ts but no code in src/channels/slack calls it`).toBe(true);
     }
   });
