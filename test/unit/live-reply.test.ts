@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import {
+  createEditBudget,
+  createLiveReplies,
+  createLiveReply,
+  type LivePart,
+} from '../../src/channels/live-reply.js';
+import { createLogger } from '../../src/logging/index.js';
+
+const logger = createLogger({ level: 'silent' }).logger;
+const FENCE = /^\s*```/gm;
+
+/** A platform in memory: posted messages by index, every call recorded; a post waits for `release`. */
+function rig(limit = 200) {
+  const messages: string[] = [];
+  const calls: string[] = [];
+  let release: () => void = () => {};
+  let held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const live = createLiveReply<number>({
+    limit,
+    budget: createEditBudget({ max: 1000, windowMs: 1 }),
+    budgetKey: 'm',
+    logger,
+    transport: {
+      async post(part: LivePart) {
+        calls.push('post');
+        await held;
+        messages.push(part.text);
+        return messages.length - 1;
+      },
+      async edit(ref, part) {
+        calls.push('edit');
+        messages[ref] = part.text;
+      },
+      retryAfter: () => undefined,
+    },
+  });
+  return {
+    live,
+    messages,
+    calls,
+    release: () => {
+      release();
+      held = Promise.resolve();
+    },
+  };
+}
+
+describe('a live reply', () => {
+  it('coalesces texts shown while a call is under way: only the newest is sent after it', async () => {
+    const { live, messages, calls, release } = rig();
+    let text = '';
+    for (let index = 0; index < 20; index++) {
+      text += `word${index} `;
+      live.show(text);
+    }
+    release();
+    await live.finish(text.trim());
+    expect(messages).toEqual([text.trim()]);
+    // The placeholder (the first word), then one edit with the newest text; the final text is
+    // the same once trimmed, so it needs no call.
+    expect(calls).toEqual(['post', 'edit']);
+  });
+
+  it('continues a long final text in more messages, each under the limit with its code fences closed', async () => {
+    const { live, messages, release } = rig(200);
+    release();
+    const code = Array.from({ length: 30 }, (_, index) => `line ${index} of the script`).join('\n');
+    const text = `Run this:\n\n\`\`\`sh\n${code}\n\`\`\`\n\nThen check.`;
+    live.show(text.slice(0, 50));
+    await live.finish(text);
+    expect(messages.length).toBeGreaterThan(2);
+    for (const message of messages) {
+      expect(message.length).toBeLessThanOrEqual(200);
+      expect((message.match(FENCE) ?? []).length % 2).toBe(0);
+    }
+    expect(messages.join('\n')).toContain('line 29 of the script');
+    expect(messages.at(-1)).toContain('Then check.');
+  });
+});
+
+describe('open live replies', () => {
+  it("gives a route's status line to its next reply, but not to a reply with buttons", () => {
+    const made: string[] = [];
+    const fake = (name: string) => () => {
+      made.push(name);
+      return { show: () => {}, finish: async () => {} };
+    };
+    const open = createLiveReplies();
+    open.status('r', 'running session_status…', fake('status'));
+    open.delta('r', 'a', 'Hello', fake('reply a'));
+    expect(made).toEqual(['status']);
+    expect(open.take('r', 'a', false)).toBeDefined();
+    open.status('r', 'running shell.exec…', fake('status 2'));
+    expect(open.take('r', 'approval', true)).toBeUndefined();
+    // The status line was left behind by the approval request: the next reply posts anew.
+    expect(open.take('r', 'b', false)).toBeUndefined();
+  });
+});
