@@ -1,3 +1,4 @@
+import path from 'node:path';
 import {
   type ChannelAdapter,
   type ChannelSupervisor,
@@ -41,7 +42,10 @@ export async function createChannels(
   files?: InboundFileStore,
 ): Promise<GatewayChannels> {
   const webchat = config.channels.webchat.enabled
-    ? createWebchatAdapter({ logger: logger.child({ channel: 'webchat' }) })
+    ? createWebchatAdapter({
+        logger: logger.child({ channel: 'webchat' }),
+        filesDir: path.join(path.resolve(config.stateDir), 'webchat-files'),
+      })
     : undefined;
   const discord = config.channels.discord
     ? await loadDiscordAdapter({

@@ -6,13 +6,14 @@ import type {
   InboundHandler,
   InboundMessage,
   OutboundDelta,
+  OutboundFile,
   OutboundMessage,
   ReplyAction,
 } from '../../messages/index.js';
 import type { ChannelAdapter } from '../types.js';
+import { createWebchatFileStore } from './webchat-files.js';
 import { inboundOfClick, inboundOfInput, type WebchatClick, type WebchatInput } from './webchat-inbound.js';
-
-const MAX_HELD_NOTICES = 20;
+import { createWebchatListeners } from './webchat-listeners.js';
 
 /** What a web chat page receives on its event stream. */
 export type WebchatEvent =
@@ -20,6 +21,8 @@ export type WebchatEvent =
   | { type: 'reply.delta'; id: string; delta: string; thread?: string }
   /** A button of reply `id` was clicked and answered: `text` replaces its buttons. */
   | { type: 'reply.decided'; id: string; text: string; thread?: string }
+  /** A file sent to the chat (`chat.attach`): `url` downloads it (authenticated, like the API). */
+  | { type: 'file'; id: string; name: string; size: number; url: string; comment?: string; thread?: string }
   | { type: 'closing' };
 
 export interface WebchatAdapter extends ChannelAdapter {
@@ -33,6 +36,8 @@ export interface WebchatAdapter extends ChannelAdapter {
   receiveClick(click: WebchatClick): Promise<DispatchResult>;
   /** Streams what is sent to `user`'s chats (every thread) until the returned function is called. */
   subscribe(user: string, listener: (event: WebchatEvent) => void): () => void;
+  /** The bytes of a file sent to a chat, by its link's id and name; undefined when unknown. */
+  readFile(id: string, name: string): Promise<Uint8Array | undefined>;
 }
 
 /**
@@ -40,16 +45,17 @@ export interface WebchatAdapter extends ChannelAdapter {
  * through `receive` and `receiveClick` and leave through subscriptions that the HTTP layer turns
  * into event streams. Direct chats only: the chat id is the user name.
  */
-export function createWebchatAdapter(options: { logger: Logger }): WebchatAdapter {
+export function createWebchatAdapter(options: {
+  logger: Logger;
+  /** Where files sent to chats are kept for download; without it the web chat takes no files. */
+  filesDir?: string;
+}): WebchatAdapter {
   const { logger } = options;
-  const listeners = new Map<string, Set<(event: WebchatEvent) => void>>();
-  /** Notices and replies with buttons sent while their user had no page open, delivered when one subscribes. */
-  const held = new Map<string, WebchatEvent[]>();
+  const files =
+    options.filesDir === undefined ? undefined : createWebchatFileStore({ dir: options.filesDir });
+  const streams = createWebchatListeners<WebchatEvent>(logger);
+  const { publish, deliver } = streams;
   let onInbound: InboundHandler | undefined;
-
-  const publish = (user: string, event: WebchatEvent) => {
-    for (const listener of listeners.get(user) ?? []) listener(event);
-  };
   const threadOf = (thread: string | undefined) => (thread === undefined ? {} : { thread });
   const dispatch = (message: InboundMessage) => {
     if (!onInbound)
@@ -64,22 +70,25 @@ export function createWebchatAdapter(options: { logger: Logger }): WebchatAdapte
     },
     async stop() {
       onInbound = undefined;
-      for (const set of listeners.values()) for (const listener of set) listener({ type: 'closing' });
-      listeners.clear();
+      streams.closeAll({ type: 'closing' });
     },
     async send(route: DeliveryRoute, message: OutboundMessage) {
       const event = replyEvent(message, threadOf(route.threadId));
       // A reply with buttons waits for its user like a notice: an approval posted to a user with no
       // page open would otherwise be lost.
-      const keep = message.notice === true || (message.actions?.length ?? 0) > 0;
-      if (keep && !listeners.has(route.chatId)) {
-        const queue = held.get(route.chatId) ?? [];
-        queue.push(event);
-        held.set(route.chatId, queue.slice(-MAX_HELD_NOTICES));
-        return;
-      }
-      publish(route.chatId, event);
+      deliver(route.chatId, event, message.notice === true || (message.actions?.length ?? 0) > 0);
     },
+    ...(files && {
+      async sendFile(route: DeliveryRoute, file: OutboundFile) {
+        const kept = await files.keep(file);
+        const url = `/api/webchat/files/${kept.id}/${encodeURIComponent(kept.name)}`;
+        const comment = file.comment === undefined ? {} : { comment: file.comment };
+        const event = { type: 'file' as const, ...kept, url, ...comment, ...threadOf(route.threadId) };
+        // Held like a notice: a file sent while its user has no page open is not lost.
+        deliver(route.chatId, event, true);
+      },
+    }),
+    readFile: async (id, name) => files?.read(id, name),
     sendDelta(route: DeliveryRoute, delta: OutboundDelta) {
       publish(route.chatId, {
         type: 'reply.delta',
@@ -99,23 +108,7 @@ export function createWebchatAdapter(options: { logger: Logger }): WebchatAdapte
         publish(click.user, { type: 'reply.decided', id: click.reply, text, ...threadOf(click.thread) });
       return result;
     },
-    subscribe(user, listener) {
-      let set = listeners.get(user);
-      if (!set) {
-        set = new Set();
-        listeners.set(user, set);
-      }
-      set.add(listener);
-      logger.debug({ user, listeners: set.size }, 'event stream opened');
-      for (const event of held.get(user) ?? []) listener(event);
-      held.delete(user);
-      return () => {
-        logger.debug({ user }, 'event stream closed');
-        const current = listeners.get(user);
-        current?.delete(listener);
-        if (current?.size === 0) listeners.delete(user);
-      };
-    },
+    subscribe: (user, listener) => streams.subscribe(user, listener),
   };
 }
 

@@ -2,6 +2,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { DispatchResult, ReplyAction } from '../../messages/index.js';
 import { registerPageRoute } from './page.js';
+import { registerWebchatFileRoute, type WebchatFilesPort } from './webchat-files.js';
 
 const NAME = '^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$';
 const HEARTBEAT_MS = 15_000;
@@ -53,7 +54,7 @@ export interface WebchatStreamEvent {
  * What the web chat routes need of the web chat channel. Declared here (http may not import
  * channels): the gateway passes the web chat adapter itself.
  */
-export interface WebchatPort {
+export interface WebchatPort extends Partial<WebchatFilesPort> {
   /** Takes a message from the API; resolves when its turn has ended. */
   receive(input: { text: string; user: string; thread?: string | undefined }): Promise<DispatchResult>;
   /** Takes a button click from the API; resolves with the router's answer to it. */
@@ -102,6 +103,8 @@ export function registerWebchatRoutes(app: FastifyInstance, options: WebchatRout
   );
 
   registerEventsRoute(app, webchat);
+  const { readFile } = webchat;
+  if (readFile) registerWebchatFileRoute(app, { readFile: (id, name) => readFile.call(webchat, id, name) });
 }
 
 function replyOf({ id, text, actions }: { id: string; text: string; actions?: ReplyAction[] | undefined }) {
