@@ -27,6 +27,13 @@ async function postedWhere(
   return fake.posted.find(predicate) as PostedMessage;
 }
 
+/** Waits until the bot said `text`: posted, or edited into a message (a streamed reply's status line). */
+async function saidSomewhere(fake: FakeDiscord, text: string): Promise<void> {
+  const said = () =>
+    fake.posted.some((post) => post.content === text) || fake.edited.some((edit) => edit.content === text);
+  await expect.poll(said, { timeout: 15_000 }).toBe(true);
+}
+
 async function editAfter(fake: FakeDiscord, interactionId: string): Promise<string> {
   const edit = () => fake.interactions.find((r) => r.kind === 'edit' && r.interactionId === interactionId);
   await expect.poll(() => edit() !== undefined, { timeout: 15_000 }).toBe(true);
@@ -86,7 +93,7 @@ describe('Discord approvals: restart and edited buttons', () => {
     const approve = request.buttons?.[0]?.customId as string;
     const clicked = discord.click({ messageId, userId: ALICE, customId: approve });
     expect(await editAfter(discord, clicked)).toContain(`Approved by discord:${ALICE}`);
-    await postedWhere(discord, (post) => post.content === 'Appended.');
+    await saidSomewhere(discord, 'Appended.');
     expect(await ranLines(file)).toEqual(['ran']);
     // A click replayed after the decision runs nothing again.
     const again = discord.click({ messageId, userId: ALICE, customId: approve, forged: true });
@@ -116,7 +123,7 @@ describe('Discord approvals: restart and edited buttons', () => {
       content: `<@${discord.botId}> /approve ${code}`,
       mentions: [discord.botId],
     });
-    await postedWhere(discord, (post) => post.content === 'Appended.');
+    await saidSomewhere(discord, 'Appended.');
     expect(await ranLines(file)).toEqual(['ran']);
   });
 });
