@@ -88,6 +88,31 @@ function showReply(id, text, done, actions) {
   log.scrollTop = log.scrollHeight;
 }
 
+// A file sent to the chat (chat.attach): its comment, then a link that downloads it (the cookie
+// authenticates the GET like the rest of the API).
+function showFile(file) {
+  const element = add('agent', '');
+  element.classList.add('file');
+  if (file.comment) {
+    const text = document.createElement('div');
+    text.className = 'text';
+    renderText(text, file.comment);
+    element.append(text);
+  }
+  const link = document.createElement('a');
+  link.href = file.url;
+  link.download = file.name;
+  link.textContent = `${file.name} (${sizeOf(file.size)})`;
+  element.append(link);
+  log.scrollTop = log.scrollHeight;
+}
+
+function sizeOf(bytes) {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1048576) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / 1048576).toFixed(1)} MB`;
+}
+
 // Buttons under a reply; a click POSTs the button's value, and the answer replaces the buttons.
 function showActions(element, id, actions) {
   const group = document.createElement('div');
@@ -175,6 +200,8 @@ function onEvent(type, data) {
     showReply(data.id, data.text, true, data.actions);
   } else if (type === 'reply.decided') {
     showDecision(data.id, data.text);
+  } else if (type === 'file') {
+    showFile(data);
   }
 }
 

@@ -18,7 +18,7 @@ const ChatAttachParameters = Type.Object(
 export const chatAttachTool: Tool<typeof ChatAttachParameters> = {
   name: 'chat.attach',
   description:
-    'Send a file of your workspace to the current chat (Slack: an upload in this thread; Discord: an attachment). Use it when the user asks for a file or a file says more than text would.',
+    'Send a file of your workspace to the current chat (Slack: an upload in this thread; Discord: an attachment; web chat: a download link). Use it when the user asks for a file or a file says more than text would.',
   parameters: ChatAttachParameters,
   async execute(input, context) {
     const port = context.services.chatFiles;

@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createWebchatAdapter, type WebchatAdapter } from '../../src/channels/index.js';
+import { createHttpServer } from '../../src/http/index.js';
+import { createLogger } from '../../src/logging/index.js';
+import { type Browser, closeBrowser, launchBrowser } from '../helpers/browser.js';
+import { makeTempDir, removeDir } from '../helpers/machine.js';
+
+/**
+ * A file sent to the web chat (`chat.attach`) in Chromium: the bubble shows the comment and a
+ * download link, and the link, fetched with the page's cookie, gives the same bytes.
+ */
+
+const WAIT = { timeout: 10_000, interval: 50 };
+const TOKEN = 'file-page-token-0123456789';
+const { logger } = createLogger({ level: 'silent', destination: { write: () => undefined } });
+const route = { channel: 'webchat' as const, chatType: 'direct' as const, chatId: 'local' };
+
+describe('a file in the web chat page', () => {
+  let browser: Browser;
+  let server: Awaited<ReturnType<typeof createHttpServer>>;
+  let webchat: WebchatAdapter;
+  let url: string;
+  let dir: string;
+
+  beforeAll(async () => {
+    dir = await makeTempDir('webchat-file-page-');
+    webchat = createWebchatAdapter({ logger, filesDir: dir });
+    await webchat.start(async () => ({ sessionKey: 'agent:main:webchat:direct:local', replies: [] }));
+    server = await createHttpServer({
+      host: '127.0.0.1',
+      port: 0,
+      token: TOKEN,
+      logger,
+      sessions: { list: async () => ({ sessions: [] }), transcript: async () => undefined } as never,
+      toolpacks: { report: () => ({ toolpacks: [], builtins: [], problems: [], schedulerHooks: [] }) },
+      webchat,
+    });
+    url = await server.listen();
+    browser = await launchBrowser();
+  });
+
+  afterAll(async () => {
+    await closeBrowser(browser);
+    await webchat?.stop();
+    await server?.close();
+    await removeDir(dir);
+  });
+
+  it('shows the comment and a link that downloads the file', async () => {
+    const page = await browser.context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.goto(`${url}/?token=${TOKEN}`);
+    await expect
+      .poll(() => page.locator('#connection').textContent(), WAIT)
+      .toBe('connected as webchat:local');
+    await webchat.sendFile?.(route, {
+      name: 'load report.csv',
+      bytes: Buffer.from('day,load\n1,0.5\n'),
+      comment: 'the data',
+    });
+    const bubble = page.locator('#log .message.agent.file');
+    await expect.poll(() => bubble.locator('a').textContent(), WAIT).toBe('load_report.csv (15 B)');
+    expect(await bubble.locator('.text').textContent()).toBe('the data');
+    const href = await bubble.locator('a').getAttribute('href');
+    expect(href).toMatch(/^\/api\/webchat\/files\/[0-9a-f]{32}\/load_report\.csv$/);
+    const body = await page.evaluate(async (link) => (await fetch(link)).text(), href ?? '');
+    expect(body).toBe('day,load\n1,0.5\n');
+    expect(errors).toEqual([]);
+  });
+});
