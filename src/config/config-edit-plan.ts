@@ -58,13 +58,11 @@ export async function readCurrentFile(state: EditorState): Promise<CurrentFile> 
   };
 }
 
-/** Everything short of writing: the new text, checked as a start would load it. */
-export async function planEdit(
+/** The file as it is now and its hash, refused (STALE_HASH_ERROR) unless the hash is `baseHash`. */
+export async function readAtHash(
   state: EditorState,
-  action: EditAction,
-  request: ConfigEditRequest,
-): Promise<Result<EditPlan | NoChange>> {
-  const { file } = state;
+  baseHash: string,
+): Promise<Result<{ current: CurrentFile; previousHash: string }>> {
   let current: CurrentFile;
   try {
     current = await readCurrentFile(state);
@@ -73,7 +71,20 @@ export async function planEdit(
     throw error;
   }
   const previousHash = hashConfigText(current.text);
-  if (request.baseHash !== previousHash) return fail(STALE_HASH_ERROR);
+  if (baseHash !== previousHash) return fail(STALE_HASH_ERROR);
+  return ok({ current, previousHash });
+}
+
+/** Everything short of writing: the new text, checked as a start would load it. */
+export async function planEdit(
+  state: EditorState,
+  action: EditAction,
+  request: ConfigEditRequest,
+): Promise<Result<EditPlan | NoChange>> {
+  const { file } = state;
+  const read = await readAtHash(state, request.baseHash);
+  if (!read.ok) return read;
+  const { current, previousHash } = read.value;
   const next = nextObject(state, action, request, current.object);
   if (!next.ok) return next;
   const { object, removed } = next.value;

@@ -1,13 +1,6 @@
-import { ConfigError, fail, ok, type Result } from '../errors/index.js';
+import { fail, ok, type Result } from '../errors/index.js';
 import { writeEdit } from './config-edit-commit.js';
-import {
-  type CurrentFile,
-  checkText,
-  type EditPlan,
-  type NoChange,
-  readCurrentFile,
-  STALE_HASH_ERROR,
-} from './config-edit-plan.js';
+import { checkText, type EditPlan, type NoChange, readAtHash } from './config-edit-plan.js';
 import type { ConfigEditResult, ConfigUndoRequest, EditorState } from './config-edit-types.js';
 import { FileSystemError } from './config-files.js';
 import { findConfigChange } from './config-history.js';
@@ -51,15 +44,9 @@ async function planRestore(
   text: string,
   request: ConfigUndoRequest,
 ): Promise<Result<EditPlan | NoChange>> {
-  let current: CurrentFile;
-  try {
-    current = await readCurrentFile(state);
-  } catch (error) {
-    if (error instanceof FileSystemError || error instanceof ConfigError) return fail(error.message);
-    throw error;
-  }
-  const previousHash = hashConfigText(current.text);
-  if (request.baseHash !== previousHash) return fail(STALE_HASH_ERROR);
+  const read = await readAtHash(state, request.baseHash);
+  if (!read.ok) return read;
+  const { current, previousHash } = read.value;
   if (hashConfigText(text) === previousHash) return ok({ changed: false, hash: previousHash });
   const checked = await checkText(state, text, request.via);
   if (!checked.ok) return checked;

@@ -1,5 +1,5 @@
-import { createHmac, randomInt } from 'node:crypto';
-import type { FakeSlack } from './fake-slack.js';
+import { randomInt } from 'node:crypto';
+import { type FakeSlack, postSignedBody } from './fake-slack.js';
 
 /** A button of a posted message, as its actions block holds it. */
 export interface FakeSlackButton {
@@ -81,26 +81,17 @@ export function blockActions(
  * POSTs an interactivity payload to an HTTP-mode URL as Slack does: a form body `payload=<json>`,
  * signed with `signingSecret` (or a given signature). Resolves with the HTTP status.
  */
-export async function postSignedPayload(
+export function postSignedPayload(
   url: string,
   payload: Record<string, unknown>,
   signingSecret: string,
   options: { signature?: string } = {},
 ): Promise<number> {
   const raw = new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
-  const timestamp = Math.floor(Date.now() / 1000);
-  const signature =
-    options.signature ??
-    `v0=${createHmac('sha256', signingSecret).update(`v0:${timestamp}:${raw}`).digest('hex')}`;
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/x-www-form-urlencoded',
-      'x-slack-request-timestamp': String(timestamp),
-      'x-slack-signature': signature,
-    },
-    body: raw,
-  });
-  await response.arrayBuffer();
-  return response.status;
+  return postSignedBody(
+    url,
+    { raw, contentType: 'application/x-www-form-urlencoded' },
+    signingSecret,
+    options,
+  );
 }

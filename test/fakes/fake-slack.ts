@@ -422,30 +422,51 @@ async function readArgs(request: IncomingMessage): Promise<Record<string, string
   return Object.fromEntries(new URLSearchParams(body));
 }
 
+/**
+ * POSTs `raw` to an HTTP-mode URL signed as Slack signs it (`v0:<timestamp>:<body>`, HMAC-SHA256 with
+ * `signingSecret`, or a given signature); resolves with the HTTP status once the server answered.
+ * Events are JSON; interactivity payloads and slash commands are form bodies.
+ */
+export async function postSignedBody(
+  url: string,
+  body: { raw: string; contentType: string; headers?: Record<string, string> },
+  signingSecret: string,
+  options: { timestamp?: number; signature?: string } = {},
+): Promise<number> {
+  const timestamp = options.timestamp ?? Math.floor(Date.now() / 1000);
+  const signature =
+    options.signature ??
+    `v0=${createHmac('sha256', signingSecret).update(`v0:${timestamp}:${body.raw}`).digest('hex')}`;
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': body.contentType,
+      'x-slack-request-timestamp': String(timestamp),
+      'x-slack-signature': signature,
+      ...body.headers,
+    },
+    body: body.raw,
+  });
+  await response.arrayBuffer();
+  return response.status;
+}
+
 /** POSTs an Events API body to an HTTP-mode URL, signed with `signingSecret` (or a given signature). */
-export async function postSignedEvent(
+export function postSignedEvent(
   url: string,
   body: Record<string, unknown>,
   signingSecret: string,
   options: { timestamp?: number; signature?: string; retryNum?: number } = {},
 ): Promise<number> {
+  const headers =
+    options.retryNum === undefined ? undefined : { 'x-slack-retry-num': String(options.retryNum) };
   const raw = JSON.stringify(body);
-  const timestamp = options.timestamp ?? Math.floor(Date.now() / 1000);
-  const signature =
-    options.signature ??
-    `v0=${createHmac('sha256', signingSecret).update(`v0:${timestamp}:${raw}`).digest('hex')}`;
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      'x-slack-request-timestamp': String(timestamp),
-      'x-slack-signature': signature,
-      ...(options.retryNum === undefined ? {} : { 'x-slack-retry-num': String(options.retryNum) }),
-    },
-    body: raw,
-  });
-  await response.arrayBuffer();
-  return response.status;
+  return postSignedBody(
+    url,
+    { raw, contentType: 'application/json', ...(headers ? { headers } : {}) },
+    signingSecret,
+    options,
+  );
 }
 
 /** An Events API `event_callback` body for HTTP mode. */
