@@ -2,6 +2,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import { AgentApprovalsSchema, ApprovalsSchema, TOOL_PATTERN } from './schema-approvals.js';
 import { ChannelsSchema } from './schema-channels.js';
 import { SECRET_KEYWORD, Secret, Strict, StringEnum, TOOL_PROTECTED_KEYWORD } from './schema-helpers.js';
+import { CommunicationSchema, SchedulerSchema } from './schema-scheduler.js';
 import { ToolsSchema } from './schema-tools.js';
 
 /**
@@ -264,18 +265,7 @@ export const ConfigSchema = Strict(
           'Named chat routes toolpacks and `messages.send` post to, e.g. `"#ops": "slack:C0123"`, `"#lobby": "webchat:local"`.',
       },
     ),
-    communication: Strict(
-      {
-        coordinatorAgent: Type.Optional(
-          Type.String({
-            pattern: AGENT_ID_PATTERN,
-            description:
-              'The agent toolpacks address by default, and whose latest chat gets messages for `user` (the human); default `defaultAgent`.',
-          }),
-        ),
-      },
-      { default: {}, description: 'How toolpacks address agents.' },
-    ),
+    communication: CommunicationSchema,
     project: Strict(
       {
         id: Type.String({
@@ -286,17 +276,7 @@ export const ConfigSchema = Strict(
       },
       { default: {}, description: 'The project this gateway serves.' },
     ),
-    scheduler: Strict(
-      {
-        tickMs: Type.Integer({
-          minimum: 50,
-          maximum: 3600000,
-          default: 1000,
-          description: 'How often pending signals are delivered and toolpack scheduler hooks run.',
-        }),
-      },
-      { default: {}, description: 'The scheduler tick.' },
-    ),
+    scheduler: SchedulerSchema,
     subagents: Strict(
       {
         maxSpawnDepth: Type.Integer({
