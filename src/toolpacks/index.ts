@@ -1,6 +1,15 @@
 export { type ActivationRegistry, createActivationRegistry } from './activations.js';
 export { createCoreTools } from './builtin/core.js';
-export { type BuiltinToolpackOptions, createBuiltinToolpackTools, workspaceFor } from './builtin/index.js';
+export {
+  type BuiltinToolpackOptions,
+  COMPLETIONS_NAMESPACE,
+  type CompletionRecord,
+  type CompletionRecords,
+  type CompletionSubmission,
+  createBuiltinToolpackTools,
+  createCompletionRecords,
+  workspaceFor,
+} from './builtin/index.js';
 export { BUILTIN_TOOLPACK_TOOLS } from './builtin-names.js';
 export { loadConfiguredToolpacks, reservedToolNames } from './configured-toolpacks.js';
 export {

@@ -6,6 +6,13 @@ import type { BuiltinToolpackOptions } from './paths.js';
 import { createShellExecTool } from './shell-exec.js';
 import { createWebFetchTool } from './web-fetch.js';
 
+export {
+  COMPLETIONS_NAMESPACE,
+  type CompletionRecord,
+  type CompletionRecords,
+  type CompletionSubmission,
+  createCompletionRecords,
+} from './completion-records.js';
 export { applyEdits, createFilePatchTool, MAX_PATCH_BYTES } from './file-patch.js';
 export { createFileReadTool, MAX_READ_CHARS } from './file-read.js';
 export { createFileWriteTool, MAX_WRITE_CHARS } from './file-write.js';
