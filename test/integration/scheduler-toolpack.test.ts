@@ -336,6 +336,7 @@ describe('the scheduler controller', () => {
       { label: 'Active', value: 1 },
       { label: 'Done', value: 1 },
       { label: 'Cancelled', value: 1 },
+      { label: 'Failed', value: 0 },
     ]);
     expect((await call('schedule.list', {})).title).toBe('scheduled messages');
   });

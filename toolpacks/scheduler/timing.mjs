@@ -1,12 +1,10 @@
-// Time arithmetic of the scheduler: delays, intervals and weekly UTC occurrences. Pure functions.
+// Time arithmetic of the scheduler: delays, intervals, weekly times and cron expressions (the last two
+// in a time zone, through cron.mjs). Pure functions.
 
-/**
- * An error in the caller's input, not a failure of the toolpack: `statusCode` 400 tells the gateway's
- * Tools API to answer 400 and log it at info (Suzumio ignores the field).
- */
-export function inputError(message) {
-  return Object.assign(new Error(message), { statusCode: 400 });
-}
+import { cronNext } from './cron.mjs';
+import { inputError } from './errors.mjs';
+
+export { inputError };
 
 export const WEEKDAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
 const DAY_MS = 86_400_000;
@@ -58,13 +56,15 @@ export function timestamp(value, name) {
   return ms;
 }
 
-/** `HH:MM` (24-hour, UTC) → [hour, minute]. */
+/** `HH:MM` (24-hour, in the job's time zone: UTC unless it gives one) → [hour, minute]. */
 export function parseTime(value) {
   const match = typeof value === 'string' ? /^(\d{1,2}):(\d{2})$/.exec(value.trim()) : null;
   const hour = match ? Number(match[1]) : -1;
   const minute = match ? Number(match[2]) : -1;
   if (hour < 0 || hour > 23 || minute < 0 || minute > 59) {
-    throw inputError(`time must be HH:MM in UTC (00:00 to 23:59), got ${JSON.stringify(value)}`);
+    throw inputError(
+      `time must be HH:MM in UTC or the given timezone (00:00 to 23:59), got ${JSON.stringify(value)}`,
+    );
   }
   return [hour, minute];
 }
@@ -77,13 +77,20 @@ export function parseWeekday(value) {
   return weekday;
 }
 
-/** The first due time strictly after `afterMs` of a recurring schedule (`interval` or `weekly`). */
+/**
+ * The first due time strictly after `afterMs` of a recurring schedule: `interval` (`everyMs` after),
+ * `weekly` (`weekday` `hour`:`minute` in `timezone`, UTC when absent) or `cron` (`cron` in `timezone`).
+ * Wall times follow the zone's DST: a time a spring-forward skips fires once, an hour later; a time a
+ * fall-back repeats fires once, the first time.
+ */
 export function nextOccurrence(schedule, afterMs) {
   if (schedule?.mode === 'interval') {
     const every = Math.trunc(Number(schedule.everyMs));
     if (!(every >= 1)) throw new Error(`invalid interval schedule: ${JSON.stringify(schedule)}`);
     return afterMs + every;
   }
+  const zone = schedule?.timezone ?? 'UTC';
+  let next;
   if (schedule?.mode === 'weekly') {
     const weekday = WEEKDAYS.indexOf(schedule.weekday);
     const hour = Number(schedule.hour);
@@ -92,13 +99,27 @@ export function nextOccurrence(schedule, afterMs) {
     if (weekday < 0 || !valid || minute < 0 || minute > 59) {
       throw new Error(`invalid weekly schedule: ${JSON.stringify(schedule)}`);
     }
-    const base = new Date(afterMs);
-    const sameDay = Date.UTC(base.getUTCFullYear(), base.getUTCMonth(), base.getUTCDate(), hour, minute);
-    let candidate = sameDay + ((weekday - base.getUTCDay() + 7) % 7) * DAY_MS;
-    if (candidate <= afterMs) candidate += 7 * DAY_MS;
-    return candidate;
+    next = cronNext(`${minute} ${hour} * * ${weekday}`, zone, afterMs);
+  } else if (schedule?.mode === 'cron' && typeof schedule.cron === 'string') {
+    next = cronNext(schedule.cron, zone, afterMs);
+  } else {
+    throw new Error(`invalid recurring schedule: ${JSON.stringify(schedule)}`);
   }
-  throw new Error(`invalid recurring schedule: ${JSON.stringify(schedule)}`);
+  if (next === undefined) throw new Error(`the schedule ${JSON.stringify(schedule)} never fires again`);
+  return next;
+}
+
+/** The next `count` due times from `firstMs` (itself the first): what a confirmation and the list show. */
+export function upcoming(schedule, firstMs, count = 3) {
+  const times = [firstMs];
+  while (times.length < count) {
+    try {
+      times.push(nextOccurrence(schedule, times[times.length - 1]));
+    } catch {
+      break;
+    }
+  }
+  return times;
 }
 
 /** The first due time of a new recurring job: not before `startMs` when that is in the future. */

@@ -1,0 +1,71 @@
+// How a job reads in a confirmation, in schedule.list and in the WebUI panel.
+
+import { zonedTime } from './cron.mjs';
+import { lastRun } from './runs.mjs';
+import { upcoming } from './timing.mjs';
+
+/** The job's schedule in words: `every 600000 ms`, `weekly mon 09:00 Europe/Berlin`, `cron "0 9 * * 1-5" Europe/Berlin`. */
+export function scheduleText(job) {
+  const schedule = job.schedule ?? {};
+  if (job.type === 'once') return 'once';
+  if (schedule.mode === 'interval') return `every ${schedule.everyMs} ms`;
+  const zone = schedule.timezone ?? 'UTC';
+  if (schedule.mode === 'weekly') {
+    const time = `${String(schedule.hour).padStart(2, '0')}:${String(schedule.minute).padStart(2, '0')}`;
+    return `weekly ${schedule.weekday} ${time} ${zone}`;
+  }
+  if (schedule.mode === 'cron') return `cron "${schedule.cron}" ${zone}`;
+  return 'unknown schedule';
+}
+
+/**
+ * The next fire times of an active job (three for a recurring job, its one time for a once job), each
+ * `{ utc, local, timezone }`: `local` is the wall time in the job's zone with its offset.
+ */
+export function nextRuns(job) {
+  if (job.status !== 'active' || typeof job.nextAt !== 'string') return [];
+  const first = Date.parse(job.nextAt);
+  if (!Number.isFinite(first)) return [];
+  const timezone = job.schedule?.timezone ?? 'UTC';
+  const times = job.type === 'recurring' ? upcoming(job.schedule, first, 3) : [first];
+  return times.map((ms) => ({ utc: new Date(ms).toISOString(), local: zonedTime(ms, timezone), timezone }));
+}
+
+export function nextRunLines(runs, indent = '  ') {
+  return runs.map((run) =>
+    run.timezone === 'UTC' ? `${indent}${run.utc}` : `${indent}${run.local} ${run.timezone} = ${run.utc} UTC`,
+  );
+}
+
+/** A job's entry in schedule.list: its summary line, its next times and its latest run. */
+export function describeJob(job) {
+  const route = job.recipient ?? job.channel ?? 'no target';
+  const quiet = job.waitForQuiet ? ', waits for quiet' : '';
+  const next = job.status === 'active' ? `next ${job.nextAt}` : `last sent ${job.lastSentAt ?? 'never'}`;
+  const body = String(job.body ?? '')
+    .replace(/\s+/g, ' ')
+    .trim();
+  const short = body.length <= 140 ? body : `${body.slice(0, 137)}...`;
+  const lines = [
+    `- ${job.id} [${job.status}/${job.type}] ${next}, ${job.priority} ${job.sender} -> ${route}, sent ${job.sentCount ?? 0}${quiet}: ${short}`,
+    `  schedule: ${scheduleText(job)}`,
+  ];
+  const runs = nextRuns(job);
+  if (job.type === 'recurring' && runs.length > 0) lines.push('  next runs:', ...nextRunLines(runs, '    '));
+  const run = lastRun(job);
+  if (run) lines.push(`  last run: ${runText(run)}`);
+  const skipped = Array.isArray(job.runs) ? job.runs.filter((entry) => entry?.state === 'skipped').length : 0;
+  if (skipped > 0)
+    lines.push(
+      `  skipped (previous message not delivered): ${skipped} of the last ${job.runs.length} firings`,
+    );
+  return lines.join('\n');
+}
+
+export function runText(run) {
+  const parts = [run.at, run.state];
+  if (run.messageId) parts.push(run.messageId);
+  if (run.deliveredAt) parts.push(`delivered ${run.deliveredAt}`);
+  if (run.error) parts.push(`error: ${run.error}`);
+  return parts.join(' ');
+}

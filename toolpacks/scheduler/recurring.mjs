@@ -1,0 +1,80 @@
+// The schedule of schedule.recurring: exactly one of an every* interval, weekday plus time, or cron,
+// and the time zone of the last two.
+
+import { checkCron, checkTimezone } from './cron.mjs';
+import { inputError } from './errors.mjs';
+import { optionalString } from './input.mjs';
+import { intervalMs, parseTime, parseWeekday } from './timing.mjs';
+
+const NEEDS =
+  'schedule.recurring needs a positive interval (everyMs, everyMinutes, everyHours or everyDays) or weekday plus time (HH:MM) or cron (5 or 6 fields)';
+
+/**
+ * `{ schedule, zoneNote }`: the schedule as jobs.json keeps it (`{ mode: 'interval', everyMs }`,
+ * `{ mode: 'weekly', weekday, hour, minute, timezone }`, `{ mode: 'cron', cron, timezone }`), and how
+ * its time zone was chosen, for the confirmation.
+ */
+export function recurringSchedule(context, args) {
+  const every = intervalMs(args);
+  const weekday = optionalString(args.weekday, 'weekday');
+  const time = optionalString(args.time, 'time');
+  const cron = optionalString(args.cron, 'cron');
+  const timezone = optionalString(args.timezone, 'timezone');
+  const kinds = [
+    every > 0 ? 'an every* interval' : undefined,
+    weekday !== undefined || time !== undefined ? 'weekday plus time' : undefined,
+    cron !== undefined ? 'cron' : undefined,
+  ].filter((kind) => kind !== undefined);
+  if (kinds.length > 1) {
+    throw inputError(
+      `schedule.recurring takes one of an every* interval, weekday plus time, or cron, not both (got ${kinds.join(' and ')})`,
+    );
+  }
+  if (every > 0) {
+    if (timezone !== undefined) {
+      throw inputError('timezone applies to weekday plus time and to cron; an every* interval has none');
+    }
+    return { schedule: { mode: 'interval', everyMs: every }, zoneNote: undefined };
+  }
+  if (cron !== undefined) {
+    const expression = checkCron(cron);
+    const zone = timezone === undefined ? defaultZone(context) : explicitZone(timezone);
+    return { schedule: { mode: 'cron', cron: expression, timezone: zone.timezone }, zoneNote: zone.note };
+  }
+  if (weekday === undefined || time === undefined) throw inputError(NEEDS);
+  const [hour, minute] = parseTime(time);
+  // Suzumio's weekday plus time is UTC: without a timezone it stays UTC, whatever the config says.
+  const zone =
+    timezone === undefined
+      ? { timezone: 'UTC', note: 'UTC (weekday plus time without a timezone is UTC)' }
+      : explicitZone(timezone);
+  return {
+    schedule: { mode: 'weekly', weekday: parseWeekday(weekday), hour, minute, timezone: zone.timezone },
+    zoneNote: zone.note,
+  };
+}
+
+function explicitZone(value) {
+  const timezone = checkTimezone(value, 'timezone');
+  return { timezone, note: timezone };
+}
+
+/** A cron job's zone when it names none: the config's `scheduler.timezone`, else UTC, saying which. */
+function defaultZone(context) {
+  const configured = context.store.config()?.scheduler?.timezone;
+  if (typeof configured === 'string' && configured.trim() !== '') {
+    try {
+      const timezone = checkTimezone(configured, 'scheduler.timezone');
+      return { timezone, note: `${timezone} (the default, from scheduler.timezone)` };
+    } catch {
+      return {
+        timezone: 'UTC',
+        note: `UTC (scheduler.timezone ${JSON.stringify(configured)} is not a time zone; give timezone)`,
+      };
+    }
+  }
+  return {
+    timezone: 'UTC',
+    note: 'UTC (no timezone given, and this host offers no scheduler.timezone: UTC is the fallback)',
+  };
+}
