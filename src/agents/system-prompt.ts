@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../config/index.js';
 import { ConfigError } from '../errors/index.js';
+import { type CommunicationPolicy, communicationRules } from '../messages/index.js';
 import type { Tool, TurnScope } from '../tools/index.js';
 import { SYSTEM_MARKER, senderMarker } from './model-context.js';
 
@@ -12,6 +13,8 @@ export interface SystemPromptInput extends Omit<TurnScope, 'depth'> {
   instructions: string | undefined;
   tools: readonly Tool[];
   now: Date;
+  /** Config `communication`: told when the agent has `messages.send` (which enforces it). */
+  communication?: CommunicationPolicy;
 }
 
 /** Who the agent is, where it is, who is talking and which tools it has; then its own instructions. */
@@ -38,6 +41,9 @@ export function buildSystemPrompt(input: SystemPromptInput): string {
     for (const tool of input.tools) lines.push(`- ${tool.name}: ${firstSentence(tool.description)}`);
     if (input.tools.some((tool) => tool.name === 'ask_user')) {
       lines.push('When you cannot go on without an answer from the user, call ask_user.');
+    }
+    if (input.communication && input.tools.some((tool) => tool.name === 'messages.send')) {
+      lines.push(...communicationRules(input.communication, input.agentId));
     }
   }
   if (input.instructions?.trim()) lines.push('', input.instructions.trim());

@@ -1,4 +1,5 @@
 import type { Logger } from '../logging/index.js';
+import { communicationPolicy } from '../messages/index.js';
 import type { TranscriptEntry } from '../sessions/index.js';
 import { createAllowlist, type ToolContext, type ToolPolicy, turnScope } from '../tools/index.js';
 import { toMessage, toModelMessages } from './model-context.js';
@@ -56,6 +57,7 @@ export async function runTurnLoop(
       instructions: state.options.instructions.get(request.agentId),
       tools: tools.visible,
       now: state.now(),
+      communication: communicationPolicy(config),
     }),
     history: await loadImages(toModelMessages(history, { multiUser }), {
       agentId: request.agentId,

@@ -7,9 +7,15 @@ import {
 } from '../agents/index.js';
 import type { Config } from '../config/index.js';
 import type { Logger } from '../logging/index.js';
-import type { AgentMessage, SendOutcome } from '../messages/index.js';
+import { type AgentMessage, communicationPolicy, type SendOutcome } from '../messages/index.js';
 import type { RunStore, SessionStore } from '../sessions/index.js';
-import { type BuiltinToolpackName, createBuiltinToolpackTools, createCoreTools } from '../toolpacks/index.js';
+import type { Store } from '../store/index.js';
+import {
+  type BuiltinToolpackName,
+  createBuiltinToolpackTools,
+  createCompletionRecords,
+  createCoreTools,
+} from '../toolpacks/index.js';
 import {
   type ApprovalsPort,
   BUILTIN_TOOLS,
@@ -30,6 +36,8 @@ export interface AgentRunnerParts {
   extensions: GatewayExtensions;
   sessions: SessionStore;
   runs: RunStore;
+  /** Where `completion.submit` keeps its submissions (namespace `completions`). */
+  store: Store;
   /** The built-in toolpacks `tools.toolpacks` names; their tools are registered here. */
   builtinToolpacks: readonly BuiltinToolpackName[];
   /** Tools of the local toolpacks, by toolpack id (they run in runner processes). */
@@ -97,13 +105,21 @@ function buildRegistry(options: AgentRunnerParts) {
   const { config, extensions } = options;
   const registry = createToolRegistry();
   for (const tool of BUILTIN_TOOLS) registry.register(tool, 'builtin');
+  const toolpackOptions = { config, configPath: options.configPath, stateDir: options.stateDir };
   for (const name of options.builtinToolpacks) {
     if (name === 'core') {
-      for (const tool of createCoreTools({ send: options.sendMessage, routes: config.routes }))
-        registry.register(tool, 'toolpack core');
+      const core = createCoreTools({
+        ...toolpackOptions,
+        send: options.sendMessage,
+        routes: config.routes,
+        policy: communicationPolicy(config),
+        completions: createCompletionRecords({ store: options.store }),
+      });
+      for (const tool of core) registry.register(tool, 'toolpack core');
       continue;
     }
-    const toolpackOptions = { config, configPath: options.configPath, stateDir: options.stateDir };
+    // `core` carries the file tools (Suzumio): a `file` entry beside it adds nothing.
+    if (name === 'file' && options.builtinToolpacks.includes('core')) continue;
     for (const tool of createBuiltinToolpackTools(name, toolpackOptions))
       registry.register(tool, `toolpack ${name}`);
   }

@@ -50,6 +50,7 @@ export async function buildTurns(
     extensions: options,
     sessions,
     runs,
+    store,
     builtinToolpacks: parts.toolpacks.builtins,
     toolpackTools: parts.toolpacks.tools,
     sendMessage: parts.signals.send,

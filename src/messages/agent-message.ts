@@ -10,8 +10,8 @@ export type Priority = (typeof PRIORITIES)[number];
 
 /**
  * The priority of a signal recorded without one. Two entry points keep their own documented
- * default, as behaviour: a toolpack's `store.sendMessage` sends P3 (as in Suzumio) and the
- * model's `messages.send` offers P1 (its schema's default, model-facing).
+ * default, as behaviour: a toolpack's `store.sendMessage` and the model's `messages.send` (its
+ * schema's default, model-facing) both send P3, as Suzumio does.
  */
 export const DEFAULT_PRIORITY: Priority = 'P2';
 

@@ -10,6 +10,14 @@ export {
   USER_RECIPIENT,
 } from './agent-message.js';
 export type { CommandOption, NativeCommand } from './commands.js';
+export {
+  type CommunicationPolicy,
+  type CommunicationSettings,
+  communicationPolicy,
+  communicationRefusal,
+  communicationRules,
+  type PolicedSend,
+} from './communication-policy.js';
 export { parseRoute } from './route-text.js';
 export type {
   ChannelName,

@@ -1,13 +1,16 @@
 export { type ActivationRegistry, createActivationRegistry } from './activations.js';
-export { createCoreTools } from './builtin/core.js';
 export {
   type BuiltinToolpackOptions,
   COMPLETIONS_NAMESPACE,
+  CORE_FILE_TOOLS,
   type CompletionRecord,
   type CompletionRecords,
   type CompletionSubmission,
+  type CoreToolsOptions,
   createBuiltinToolpackTools,
   createCompletionRecords,
+  createCoreTools,
+  MESSAGES_SEND_DEFAULT_PRIORITY,
   workspaceFor,
 } from './builtin/index.js';
 export { BUILTIN_TOOLPACK_TOOLS } from './builtin-names.js';

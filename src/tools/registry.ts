@@ -100,7 +100,8 @@ export function createToolRegistry(): ToolRegistry {
         const verdict = await passGate(tool, parsed.value, context);
         if (verdict.status !== 'approved') return success(verdict, false);
         const result = await tool.execute(parsed.value as never, context);
-        return success(result, tool.boundary === true);
+        // A boundary tool that refuses (`ok: false`) does not end the run: the model can fix the call.
+        return success(result, tool.boundary === true && (result as { ok?: unknown } | null)?.ok !== false);
       } catch (error) {
         if (context.signal.aborted) throw context.signal.reason;
         context.logger.error({ err: error, tool: name, run: context.runId }, 'tool failed');

@@ -13,10 +13,13 @@ export {
   type CompletionSubmission,
   createCompletionRecords,
 } from './completion-records.js';
+export { createCompletionSubmitTool, MAX_REPORT_CHARS } from './completion-submit.js';
+export { CORE_FILE_TOOLS, type CoreToolsOptions, createCoreTools } from './core.js';
 export { applyEdits, createFilePatchTool, MAX_PATCH_BYTES } from './file-patch.js';
 export { createFileReadTool, MAX_READ_CHARS } from './file-read.js';
 export { createFileWriteTool, MAX_WRITE_CHARS } from './file-write.js';
 export { htmlToText } from './html-text.js';
+export { createMessagesSendTool, MESSAGES_SEND_DEFAULT_PRIORITY } from './messages-send.js';
 export {
   type AgentPath,
   artifactsRoot,
@@ -27,13 +30,14 @@ export {
   workspaceFor,
 } from './paths.js';
 export { createShellExecTool, shellEnvironment } from './shell-exec.js';
+export { createWaitForSignalTool } from './wait-for-signal.js';
 export { checkHost, isLocalhostName, isPrivateAddress } from './web-address.js';
 export { createWebFetchTool, MAX_FETCH_CHARS, MAX_REDIRECTS, untrustedText } from './web-fetch.js';
 
 /**
  * The tools of one built-in toolpack, made once per gateway start: they close over that start's
  * config, so a config change takes effect with the restart that applies it. (`core` needs signals
- * and is built elsewhere.)
+ * and the store: `createCoreTools`.)
  */
 export function createBuiltinToolpackTools(
   name: 'file' | 'shell' | 'web',
