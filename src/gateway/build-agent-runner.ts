@@ -27,6 +27,7 @@ import {
 } from '../tools/index.js';
 import type { GatewayExtensions } from './gateway-types.js';
 import { createSessionsService } from './session-views.js';
+import { observeToolOutcomes, type SucceededCall } from './tool-effects.js';
 import type { TurnPort } from './turn-port.js';
 import { createWorkspaceFiles } from './workspace-files.js';
 
@@ -44,6 +45,8 @@ export interface AgentRunnerParts {
   toolpackTools: readonly { toolpackId: string; tools: readonly Tool[] }[];
   /** `messages.send` of the core toolpack. */
   sendMessage(message: AgentMessage): Promise<SendOutcome>;
+  /** Told of each tool call that succeeded (signals count the useful effects of wake turns). */
+  toolSucceeded?(call: SucceededCall): void;
   /** What `sessions_list` and `session_status` read of the sessions' turns. */
   turns: Pick<TurnPort, 'sessionStatus' | 'sessionDepth'>;
   gateway: GatewayControl;
@@ -62,7 +65,8 @@ export interface AgentRunnerParts {
  */
 export async function buildAgentRunner(options: AgentRunnerParts): Promise<AgentRunner> {
   const { config, extensions, logger } = options;
-  const registry = buildRegistry(options);
+  const built = buildRegistry(options);
+  const registry = options.toolSucceeded ? observeToolOutcomes(built, options.toolSucceeded) : built;
   const providers = new Map<string, ModelProvider>();
   const createProvider = extensions.createModelProvider ?? createModelProvider;
   // Each family's SDK is imported by the first of its models (createModelProvider): only those configured.

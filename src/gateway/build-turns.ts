@@ -54,6 +54,7 @@ export async function buildTurns(
     builtinToolpacks: parts.toolpacks.builtins,
     toolpackTools: parts.toolpacks.tools,
     sendMessage: parts.signals.send,
+    toolSucceeded: parts.signals.supervision.toolSucceeded,
     turns: parts.turns,
     gateway,
     subagents,

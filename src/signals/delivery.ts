@@ -4,10 +4,12 @@ import type { Logger } from '../logging/index.js';
 import { type AgentMessage, notAnAgent, type SendOutcome, USER_RECIPIENT } from '../messages/index.js';
 import type { SessionStore } from '../sessions/index.js';
 import type { Store } from '../store/index.js';
+import type { AgentActivity } from './agent-activity.js';
 import type { Deliver, SignalTurns } from './ports.js';
 import { createPoster, type Poster } from './posts.js';
 import { createScheduler, type ScheduledHook, type Scheduler, type SchedulerAgent } from './scheduler.js';
 import { createSignalQueue, type SignalQueue } from './signal-queue.js';
+import { createSupervision } from './supervision.js';
 import type { SignalInput } from './types.js';
 import { createWaker } from './wake.js';
 
@@ -34,15 +36,17 @@ export function createSignalDelivery(options: SignalDeliveryOptions) {
   const agentIds = Object.keys(config.agents);
   const queue = createSignalQueue({ store: options.store, logger, agents: agentIds });
   const poster = createPoster(options);
+  const record = (input: SignalInput, source: string) => recordSignal(queue, poster, logger, input, source);
+  const coordinator = config.communication.coordinatorAgent ?? config.defaultAgent;
+  const supervision = createSupervision({ config, queue, record, send: (message) => send(message), logger });
   const waker = createWaker({
     queue,
     turns: options.turns,
     drainTimeoutMs: config.gateway.drainTimeoutMs,
     logger,
+    observer: supervision.observer,
   });
-  const record = (input: SignalInput, source: string) => recordSignal(queue, poster, logger, input, source);
-  const coordinator = config.communication.coordinatorAgent ?? config.defaultAgent;
-  return {
+  const delivery = {
     queue,
     record,
     wake: waker.wake,
@@ -50,30 +54,34 @@ export function createSignalDelivery(options: SignalDeliveryOptions) {
     /** Marks the gateway as stopping: wake turns interrupted from now on keep their signals. */
     stop: waker.stop,
     /** The agent roster the scheduler and the toolpacks see. */
-    agents: () => agentRoster(config, options.turns),
+    agents: () => agentRoster(config, options.turns, supervision.activity),
+    /** The agents' states, the nudges and the monitors (supervision.ts). */
+    supervision,
     /**
      * Sends a message: a `message` signal for an agent (not again while a pending signal carries
      * its id), a post for a route or for `user`. A recipient that is neither an agent nor `user`
      * is refused.
      */
-    async send(message: AgentMessage): Promise<SendOutcome> {
-      if (message.channel) {
-        await poster.toRoute(message.channel, `${message.sender}: ${message.body}`);
-        return { ok: true };
-      }
-      const recipient = message.recipient ?? coordinator;
-      if (recipient === USER_RECIPIENT) return poster.toUser(`${message.sender}: ${message.body}`);
-      if (!agentIds.includes(recipient)) return { ok: false, reason: notAnAgent(recipient, agentIds) };
-      // Once per id: a toolpack's outbox replays a message the last process may have queued already.
-      if (await queue.holdsMessage(message.id)) return { ok: true };
-      const payload = { id: message.id, sender: message.sender, body: message.body };
-      await record(
-        { kind: 'message', targetAgent: recipient, priority: message.priority, payload },
-        `message:${message.sender}`,
-      );
-      return { ok: true };
-    },
+    send: (message: AgentMessage) => send(message),
   };
+  async function send(message: AgentMessage): Promise<SendOutcome> {
+    if (message.channel) {
+      await poster.toRoute(message.channel, `${message.sender}: ${message.body}`);
+      return { ok: true };
+    }
+    const recipient = message.recipient ?? coordinator;
+    if (recipient === USER_RECIPIENT) return poster.toUser(`${message.sender}: ${message.body}`);
+    if (!agentIds.includes(recipient)) return { ok: false, reason: notAnAgent(recipient, agentIds) };
+    // Once per id: a toolpack's outbox replays a message the last process may have queued already.
+    if (await queue.holdsMessage(message.id)) return { ok: true };
+    const payload = { id: message.id, sender: message.sender, body: message.body };
+    await record(
+      { kind: 'message', targetAgent: recipient, priority: message.priority, payload },
+      `message:${message.sender}`,
+    );
+    return { ok: true };
+  }
+  return delivery;
 }
 
 export type SignalDelivery = ReturnType<typeof createSignalDelivery>;
@@ -103,17 +111,23 @@ async function recordSignal(
   if (!result.ok) logger.warn({ kind: input.kind, reason: result.reason }, 'signal for a chat not posted');
 }
 
-function agentRoster(config: Config, turns: SignalTurns): SchedulerAgent[] {
+function agentRoster(config: Config, turns: SignalTurns, activity: AgentActivity): SchedulerAgent[] {
   return Object.entries(config.agents).map(([id, agent]) => {
     // Busy while any of its sessions has a turn, not only its main session.
     const busy = turns.agentBusy(id);
+    const view = activity.observe(id, busy);
+    const since = view?.since ?? new Date().toISOString();
     return {
       id,
       displayName: agent.displayName ?? id,
       role: 'agent',
       status: busy ? 'running' : 'idle',
+      state: view?.state ?? (busy ? 'running' : 'quiet'),
+      stateSince: since,
+      ...(view?.error ? { lastError: view.error } : {}),
       activeActivationId: null,
-      updatedAt: new Date().toISOString(),
+      // Suzumio's `updatedAt` is when the agent's status last changed (its quiet-since).
+      updatedAt: since,
       modelAlive: busy,
     };
   });
@@ -132,6 +146,7 @@ export function scheduleSignals(
     wake: signals.wake,
     hooks: options.hooks,
     record: signals.record,
+    supervise: (agents) => signals.supervision.tick(agents),
     logger: options.logger,
   });
 }

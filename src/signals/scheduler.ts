@@ -1,4 +1,5 @@
 import type { Logger } from '../logging/index.js';
+import type { AgentState } from './agent-activity.js';
 import { createHookHealth } from './hook-health.js';
 import type { SignalQueue } from './signal-queue.js';
 import type { Signal, SignalInput } from './types.js';
@@ -8,6 +9,11 @@ export interface SchedulerAgent {
   displayName: string;
   role: string;
   status: 'idle' | 'running';
+  /** Suzumio's state (`quiet`, `running`, `failed`; see agent-activity.ts) and since when (ISO). */
+  state?: AgentState;
+  stateSince?: string;
+  /** While `failed`: why its last wake turn failed. */
+  lastError?: string;
   activeActivationId: string | null;
   updatedAt: string;
   modelAlive: boolean;
@@ -30,6 +36,8 @@ export interface SchedulerOptions {
   hooks: readonly ScheduledHook[];
   /** Records what a hook returns or records. */
   record(signal: SignalInput, source: string): Promise<void>;
+  /** After the hooks, with the roster read again: the nudges and monitors (see supervision.ts). */
+  supervise?(agents: SchedulerAgent[]): Promise<void>;
   logger: Logger;
 }
 
@@ -77,6 +85,7 @@ export function createScheduler(options: SchedulerOptions) {
       }
       for (const signal of recorded) await options.record(signal, `toolpack:${hook.toolpackId}`);
     }
+    await options.supervise?.(options.agents());
   }
 
   function runTick(): Promise<void> {

@@ -1,4 +1,5 @@
 import pTimeout from 'p-timeout';
+import { errorText } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
 import type { DispatchResult } from '../messages/index.js';
 import { mainSessionKey } from '../sessions/index.js';
@@ -17,6 +18,16 @@ interface WakeState {
   answering: Set<Promise<void>>;
   /** Set by `stop`: a wake turn the stop interrupts keeps its signals for the next start. */
   stopping: boolean;
+  observer?: WakeObserver;
+}
+
+/** Told when a wake turn starts and how it ended (the agents' states and the nudges read it). */
+export interface WakeObserver {
+  started(agentId: string, signals: readonly Signal[]): void;
+  ended(
+    agentId: string,
+    ended: { status?: DispatchResult['status']; runId?: string; error?: string },
+  ): Promise<void>;
 }
 
 /**
@@ -29,6 +40,7 @@ export function createWaker(options: {
   turns: SignalTurns;
   drainTimeoutMs: number;
   logger: Logger;
+  observer?: WakeObserver;
 }) {
   const state: WakeState = { ...options, answering: new Set(), stopping: false };
   return {
@@ -75,6 +87,7 @@ async function wake(state: WakeState, agentId: string, signals: Signal[]): Promi
     await state.queue.restore(signals);
     throw error;
   }
+  state.observer?.started(agentId, signals);
   settleWhenAnswered(state, agentId, signals, started.done);
 }
 
@@ -88,11 +101,20 @@ function settleWhenAnswered(
   const settled = done
     .then(
       async (result) => {
+        const failed = result.status !== 'done' && result.status !== 'interrupted';
+        const error = failed ? (result.replies.at(-1)?.text ?? `turn ${result.status}`) : undefined;
+        await state.observer?.ended(agentId, {
+          ...(result.status ? { status: result.status } : {}),
+          ...(result.runId ? { runId: result.runId } : {}),
+          ...(error ? { error } : {}),
+        });
         if (state.stopping && result.status === 'interrupted') return;
         await state.queue.acknowledge(signals);
       },
-      (error: unknown) =>
-        logger.warn({ err: error, agent: agentId }, 'signal turn not run; its signals stay pending'),
+      async (error: unknown) => {
+        logger.warn({ err: error, agent: agentId }, 'signal turn not run; its signals stay pending');
+        await state.observer?.ended(agentId, { status: 'error', error: errorText(error) });
+      },
     )
     .catch((error: unknown) => logger.warn({ err: error, agent: agentId }, 'answered signals not cleared'));
   state.answering.add(settled);

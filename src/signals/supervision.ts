@@ -1,0 +1,80 @@
+import type { Config } from '../config/index.js';
+import type { Logger } from '../logging/index.js';
+import type { AgentMessage, SendOutcome } from '../messages/index.js';
+import { createAgentActivity, USEFUL_EFFECT_TOOLS } from './agent-activity.js';
+import { createMonitors } from './monitors.js';
+import { createNudges, SCHEDULER_SOURCE } from './nudges.js';
+import type { SchedulerAgent } from './scheduler.js';
+import type { SignalQueue } from './signal-queue.js';
+import type { SignalInput } from './types.js';
+import type { WakeObserver } from './wake.js';
+
+export interface SupervisionOptions {
+  config: Config;
+  queue: SignalQueue;
+  record(signal: SignalInput, source: string): Promise<void>;
+  send(message: AgentMessage): Promise<SendOutcome>;
+  logger: Logger;
+  now?: () => number;
+}
+
+/**
+ * The agents' states, the nudges and the monitors together: what the waker reports (`observer`),
+ * what a tool call reports (`toolSucceeded`), and the part of the tick after the toolpacks' hooks
+ * (`tick`: failed retries, failed-agent monitor, quiet-agent monitor, all-quiet nudge, Suzumio's
+ * order). A part that throws is logged and does not stop the others.
+ */
+export function createSupervision(options: SupervisionOptions) {
+  const { config, logger } = options;
+  const now = options.now ?? Date.now;
+  const activity = createAgentActivity({ agents: Object.keys(config.agents), now });
+  const nudges = createNudges({
+    scheduler: config.scheduler,
+    coordinator: config.communication.coordinatorAgent ?? config.defaultAgent,
+    activity,
+    hasPending: (agentId) => options.queue.hasPending(agentId),
+    record: (signal) => options.record(signal, SCHEDULER_SOURCE),
+    now,
+  });
+  const monitors = createMonitors({
+    scheduler: config.scheduler,
+    project: config.project.id,
+    activity,
+    send: options.send,
+    now,
+  });
+  const guarded = async (part: string, run: () => Promise<void>) => {
+    try {
+      await run();
+    } catch (error) {
+      logger.error({ err: error, part }, 'scheduler nudge or monitor failed');
+    }
+  };
+  const observer: WakeObserver = {
+    started: (agentId, signals) => activity.wakeStarted(agentId, signals),
+    ended: (agentId, ended) =>
+      guarded('noEffectNudge', () => nudges.afterWake(activity.wakeEnded(agentId, ended))),
+  };
+  return {
+    activity,
+    observer,
+    /** A tool call succeeded: one of USEFUL_EFFECT_TOOLS in a wake turn is a useful effect. */
+    toolSucceeded(call: { tool: string; agentId: string; sessionKey: string }): void {
+      if (USEFUL_EFFECT_TOOLS.has(call.tool)) activity.effect(call.agentId, call.sessionKey);
+    },
+    /** A signal recorded during the agent's wake turn: useful when for another agent or marked so. */
+    signalRecorded(agentId: string, signal: SignalInput): void {
+      const forOther = signal.targetAgent !== undefined && signal.targetAgent !== agentId;
+      if (forOther || signal.usefulEffect) activity.effect(agentId);
+    },
+    /** Whether a delayed nudge waits for the agent (or any). */
+    waiting: nudges.waiting,
+    async tick(agents: SchedulerAgent[]): Promise<void> {
+      await guarded('failedNudge', () => nudges.tickFailed(agents));
+      await guarded('monitors', () => monitors.tick(agents));
+      await guarded('allQuietNudge', () => nudges.tickAllQuiet(agents));
+    },
+  };
+}
+
+export type Supervision = ReturnType<typeof createSupervision>;
