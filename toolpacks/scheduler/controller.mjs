@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { describeJob, nextRunLines, nextRuns, scheduleText } from './describe.mjs';
 import { deliveryFields, objectInput, optionalBoolean, optionalString, requiredString } from './input.mjs';
 import { recurringSchedule } from './recurring.mjs';
+import { settleRuns } from './runs.mjs';
 import { jobsFile, withJobs } from './state.mjs';
 import { fireDueJobs } from './tick.mjs';
 import { delayMs, firstOccurrence, inputError, iso, timestamp } from './timing.mjs';
@@ -122,7 +123,14 @@ async function createJob(context, { type, now, nextAt, schedule, zoneNote, ...de
 
 async function scheduleList(context, args) {
   const includeInactive = optionalBoolean(args.includeInactive, 'includeInactive') ?? false;
-  const jobs = await withJobs(jobsFile(context.store), (state) => ({ value: structuredClone(state.jobs) }));
+  // The receipts of pending sends are asked for first, so the list shows what was delivered by now.
+  const jobs = await withJobs(jobsFile(context.store), async (state) => {
+    let changed = false;
+    for (const job of state.jobs) {
+      if (job.status === 'active' && (await settleRuns(context.store, job, Date.now()))) changed = true;
+    }
+    return { save: changed, value: structuredClone(state.jobs) };
+  });
   const count = (status) => jobs.filter((job) => job.status === status).length;
   const shown = includeInactive ? jobs : jobs.filter((job) => job.status === 'active');
   const metrics = [
