@@ -55,9 +55,12 @@ export function createMessagesSendTool(options: MessagesSendOptions): Tool<typeo
       'Send a message to another agent or the human (`recipient`: an agent id or `user`) or post it to a named chat route (`channel`), not both. The recipient agent is woken with it when idle. Default priority P3.',
     parameters: MessagesSendParameters,
     // A post to a chat other than the one the turn answers asks an approver by default: the
-    // people there did not ask for it.
+    // people there did not ask for it. One the policy refuses asks nobody: it is refused anyway.
     review: (input, context) => ({
-      risky: input.channel !== undefined && !sameChat(options.routes[input.channel], context.route),
+      risky:
+        input.channel !== undefined &&
+        !sameChat(options.routes[input.channel], context.route) &&
+        communicationRefusal(options.policy, { ...input, sender: context.agentId }) === undefined,
     }),
     async execute(input, context) {
       if ((input.recipient === undefined) === (input.channel === undefined)) {
