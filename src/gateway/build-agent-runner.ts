@@ -15,6 +15,7 @@ import {
   createBuiltinToolpackTools,
   createCompletionRecords,
   createCoreTools,
+  type ToolActivity,
 } from '../toolpacks/index.js';
 import {
   type ApprovalsPort,
@@ -43,6 +44,8 @@ export interface AgentRunnerParts {
   builtinToolpacks: readonly BuiltinToolpackName[];
   /** Tools of the local toolpacks, by toolpack id (they run in runner processes). */
   toolpackTools: readonly { toolpackId: string; tools: readonly Tool[] }[];
+  /** Wraps each registered tool so its calls are recorded (the Tools page); absent, none are. */
+  activity?: ToolActivity;
   /** `messages.send` of the core toolpack. */
   sendMessage(message: AgentMessage): Promise<SendOutcome>;
   /** Told of each tool call that succeeded (signals count the useful effects of wake turns). */
@@ -108,7 +111,10 @@ export async function buildAgentRunner(options: AgentRunnerParts): Promise<Agent
 function buildRegistry(options: AgentRunnerParts) {
   const { config, extensions } = options;
   const registry = createToolRegistry();
-  for (const tool of BUILTIN_TOOLS) registry.register(tool, 'builtin');
+  const watch = options.activity;
+  const add = (tool: Tool, source: string) =>
+    registry.register(watch ? watch.watch(tool, source) : tool, source);
+  for (const tool of BUILTIN_TOOLS) add(tool, 'builtin');
   const toolpackOptions = { config, configPath: options.configPath, stateDir: options.stateDir };
   for (const name of options.builtinToolpacks) {
     if (name === 'core') {
@@ -119,17 +125,16 @@ function buildRegistry(options: AgentRunnerParts) {
         policy: communicationPolicy(config),
         completions: createCompletionRecords({ store: options.store }),
       });
-      for (const tool of core) registry.register(tool, 'toolpack core');
+      for (const tool of core) add(tool, 'toolpack core');
       continue;
     }
     // `core` carries the file tools (Suzumio): a `file` entry beside it adds nothing.
     if (name === 'file' && options.builtinToolpacks.includes('core')) continue;
-    for (const tool of createBuiltinToolpackTools(name, toolpackOptions))
-      registry.register(tool, `toolpack ${name}`);
+    for (const tool of createBuiltinToolpackTools(name, toolpackOptions)) add(tool, `toolpack ${name}`);
   }
   for (const { toolpackId, tools } of options.toolpackTools) {
-    for (const tool of tools) registry.register(tool, `toolpack ${toolpackId}`);
+    for (const tool of tools) add(tool, `toolpack ${toolpackId}`);
   }
-  for (const tool of extensions.tools ?? []) registry.register(tool, 'gateway options');
+  for (const tool of extensions.tools ?? []) add(tool, 'gateway options');
   return registry;
 }

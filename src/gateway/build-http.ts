@@ -7,8 +7,11 @@ import {
   type SessionsView,
 } from '../http/index.js';
 import type { Logger } from '../logging/index.js';
+import type { SignalDelivery } from '../signals/index.js';
+import type { Store } from '../store/index.js';
 import type { Toolpacks } from '../toolpacks/index.js';
 import type { GatewayChannels } from './build-channels.js';
+import { buildToolUi, type Observed } from './build-core-webui.js';
 
 /**
  * The HTTP server of this gateway: the API, the web chat, the Tools page and its toolpacks report,
@@ -22,12 +25,18 @@ export function buildHttpServer(options: {
   channels: GatewayChannels;
   channelStates: ChannelSupervisor['states'];
   toolpacks: Toolpacks;
+  signals: SignalDelivery;
+  /** Tool calls and messages, for the built-in WebUI entries and per-tool status. */
+  observed: Observed;
+  /** The gateway's store (the core WebUI entries read `completion.submit`'s records in it). */
+  store: Store;
   /** The signal scheduler's report, checked here against the view http declares. */
   hookHealth(): SchedulerHookView[];
   scrub(text: string): string;
   logger: Logger;
 }): Promise<HttpServer> {
   const { config, toolpacks, scrub } = options;
+  const toolUi = buildToolUi({ ...options, logger: options.logger.child({ component: 'tool-ui' }) });
   return createHttpServer({
     host: config.http.host,
     port: config.http.port,
@@ -38,8 +47,9 @@ export function buildHttpServer(options: {
     channels: options.channelStates,
     toolUi: {
       projectId: config.project.id,
-      entries: toolpacks.webuiEntries,
-      run: toolpacks.runWebui,
+      entries: toolUi.entries,
+      run: toolUi.run,
+      toolStatus: toolUi.toolStatus,
       roster: () =>
         Object.entries(config.agents).map(([id, agent]) => ({ id, displayName: agent.displayName ?? id })),
     },

@@ -2,7 +2,7 @@ import { createRouter } from '../routing/index.js';
 import { createSubagentRegistry } from '../sessions/index.js';
 import type { SignalDelivery } from '../signals/index.js';
 import { createSubagentManager } from '../subagents/index.js';
-import { type Toolpacks, workspaceFor } from '../toolpacks/index.js';
+import { type ToolActivity, type Toolpacks, workspaceFor } from '../toolpacks/index.js';
 import { buildAgentRunner } from './build-agent-runner.js';
 import { buildApprovals } from './build-approvals.js';
 import { buildGatewayControl } from './build-control.js';
@@ -17,6 +17,8 @@ export async function buildTurns(
     turns: TurnPort;
     signals: SignalDelivery;
     toolpacks: Toolpacks;
+    /** Records every registered tool's calls (the Tools page). */
+    activity?: ToolActivity;
     secrets: readonly string[];
     scrub(text: string): string;
   },
@@ -55,6 +57,7 @@ export async function buildTurns(
     toolpackTools: parts.toolpacks.tools,
     sendMessage: parts.signals.send,
     toolSucceeded: parts.signals.supervision.toolSucceeded,
+    ...(parts.activity ? { activity: parts.activity } : {}),
     turns: parts.turns,
     gateway,
     subagents,

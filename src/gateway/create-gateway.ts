@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { createSecretScrubber } from '../config/index.js';
 import { scheduleSignals } from '../signals/index.js';
+import { createToolActivity } from '../toolpacks/index.js';
 import { buildTurns } from './build-turns.js';
 import type { Gateway, GatewayOptions, Running } from './gateway-types.js';
 import { resolveHttpToken } from './http-token.js';
@@ -54,12 +55,15 @@ async function startServices(options: GatewayOptions, running: Running) {
   const { secrets, showToken } = applyLogSecrets(options.log, config, token, options.showTokenLink === true);
   const base = await openStorage(options, running, stateDir);
   const turnPort = createTurnPort();
-  const { signals, toolpacks } = await buildSignalsAndToolpacks(base, turnPort.turns);
+  const { signals, toolpacks, messages } = await buildSignalsAndToolpacks(base, turnPort.turns);
   const scrub = createSecretScrubber(secrets);
+  // Every registered tool's calls, for the Tools page (activity panels, per-tool status).
+  const observed = { activity: createToolActivity({ scrub }), messages };
   const { router, subagents } = await buildTurns(base, {
     turns: turnPort.turns,
     signals,
     toolpacks,
+    activity: observed.activity,
     secrets,
     scrub,
   });
@@ -70,7 +74,16 @@ async function startServices(options: GatewayOptions, running: Running) {
     logger: logger.child({ component: 'signals' }),
   });
   running.scheduler = scheduler;
-  const url = await serve(base, { router, subagents, toolpacks, scheduler, token: token.token, scrub });
+  const url = await serve(base, {
+    router,
+    subagents,
+    toolpacks,
+    scheduler,
+    signals,
+    observed,
+    token: token.token,
+    scrub,
+  });
 
   // Before any turn resumes: a call the last process left waiting finds its request again.
   await running.approvals?.start();

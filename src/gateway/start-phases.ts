@@ -2,11 +2,22 @@ import { DEFAULT_CONFIG_PATH } from '../config/index.js';
 import { SLACK_EVENTS_PATH } from '../http/index.js';
 import type { Router } from '../routing/index.js';
 import { createRunStore, createSessionStore } from '../sessions/index.js';
-import { createSignalDelivery, type Scheduler, type SignalInput } from '../signals/index.js';
+import {
+  createSignalDelivery,
+  type Scheduler,
+  type SignalDelivery,
+  type SignalInput,
+} from '../signals/index.js';
 import { createStore, type Store } from '../store/index.js';
 import type { SubagentManager } from '../subagents/index.js';
-import { createToolpacks, loadConfiguredToolpacks, type Toolpacks } from '../toolpacks/index.js';
+import {
+  createMessageLog,
+  createToolpacks,
+  loadConfiguredToolpacks,
+  type Toolpacks,
+} from '../toolpacks/index.js';
 import { createChannels } from './build-channels.js';
+import type { Observed } from './build-core-webui.js';
 import { buildHttpServer } from './build-http.js';
 import type { Base, GatewayOptions, Running } from './gateway-types.js';
 import { createSessionsView } from './session-views.js';
@@ -62,6 +73,12 @@ export async function buildSignalsAndToolpacks(base: Base, turns: TurnPort) {
     logger: logger.child({ component: 'signals' }),
   });
   running.signals = signals;
+  // Every sender (messages.send, the Tools page, a controller's store.sendMessage) goes through
+  // this send: the message log sees each message once, for the Tools page's conversations.
+  const messages = createMessageLog({
+    coordinatorAgent: config.communication.coordinatorAgent ?? config.defaultAgent,
+  });
+  const send = messages.watch(signals.send);
   const toolpacks = await createToolpacks({
     config,
     configPath: base.configPath,
@@ -70,11 +87,11 @@ export async function buildSignalsAndToolpacks(base: Base, turns: TurnPort) {
     store,
     runs: base.runs,
     // Delivery checks a signal's shape before it queues or posts it.
-    signals: { ...signals, record: (signal, source) => signals.record(signal as SignalInput, source) },
+    signals: { ...signals, send, record: (signal, source) => signals.record(signal as SignalInput, source) },
     logger: logger.child({ component: 'toolpacks' }),
   });
   running.toolpacks = toolpacks;
-  return { signals, toolpacks };
+  return { signals: { ...signals, send }, toolpacks, messages };
 }
 
 /** The channels (connected through the supervisor) and the HTTP server; resolves with its URL. */
@@ -85,6 +102,8 @@ export async function serve(
     subagents: SubagentManager;
     toolpacks: Toolpacks;
     scheduler: Scheduler;
+    signals: SignalDelivery;
+    observed: Observed;
     token: string;
     scrub(text: string): string;
   },
@@ -104,6 +123,9 @@ export async function serve(
     channels,
     channelStates: supervisor.states,
     toolpacks: parts.toolpacks,
+    signals: parts.signals,
+    observed: parts.observed,
+    store: base.store,
     hookHealth: parts.scheduler.hookHealth,
     scrub: parts.scrub,
     logger: logger.child({ component: 'http' }),

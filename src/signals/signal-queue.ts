@@ -77,6 +77,18 @@ export function createSignalQueue(options: SignalQueueOptions) {
       const queue = await loaded(state);
       for (const signal of signals) queue.set(signal.id, signal);
     },
+    /**
+     * Every signal with its state, for the Tools page: `pending` (queued), `delivered` (taken by
+     * a wake turn that has not ended), `closed` (a useful effect kept without a target).
+     */
+    async list(): Promise<(Signal & { status: 'pending' | 'delivered' | 'closed' })[]> {
+      const queue = await loaded(state);
+      const listed: (Signal & { status: 'pending' | 'delivered' | 'closed' })[] = [];
+      for await (const [id, signal] of state.pending.entries())
+        listed.push({ ...signal, status: queue.has(id) ? 'pending' : 'delivered' });
+      for await (const [, signal] of state.effects.entries()) listed.push({ ...signal, status: 'closed' });
+      return listed;
+    },
   };
 }
 

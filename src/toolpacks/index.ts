@@ -10,9 +10,21 @@ export {
   createBuiltinToolpackTools,
   createCompletionRecords,
   createCoreTools,
+  createToolActivity,
   MESSAGES_SEND_DEFAULT_PRIORITY,
+  type ToolActivity,
   workspaceFor,
 } from './builtin/index.js';
+export {
+  type CoreWebui,
+  type CoreWebuiSources,
+  createCoreWebui,
+  createMessageLog,
+  listToolStatus,
+  type MessageLog,
+  type SignalView,
+  type ToolStatusEntry,
+} from './builtin/webui/index.js';
 export { BUILTIN_TOOLPACK_TOOLS } from './builtin-names.js';
 export { loadConfiguredToolpacks, reservedToolNames } from './configured-toolpacks.js';
 export {

@@ -43,6 +43,26 @@ export interface ToolUiOptions {
   run(toolpackId: string, entryId: string, input: unknown): Promise<WebuiOutput>;
   /** The agents offered in the Tools page's `sender`, `recipient`, … dropdowns. */
   roster(): readonly RosterAgentView[];
+  /**
+   * Per-tool status (`GET /api/projects/:project/tool-status`): each registered tool, the agents
+   * allowed it, its calls, failures and running calls. Absent: the route answers an empty list.
+   */
+  toolStatus?(): readonly ToolStatusView[];
+}
+
+/** One tool's status, as Suzumio's Tools panel shows it. */
+export interface ToolStatusView {
+  tool: string;
+  source: string;
+  enabledForAgents: readonly string[];
+  callCount: number;
+  runningCount: number;
+  completedCount: number;
+  failedCount: number;
+  lastStatus?: 'running' | 'completed' | 'failed';
+  lastAgentId?: string;
+  lastAt?: string;
+  lastError?: string;
 }
 
 type ProjectParams = { project: string };
@@ -82,6 +102,11 @@ export function registerToolUiRoutes(app: FastifyInstance, options: ToolUiOption
   app.get<{ Params: ProjectParams }>('/api/projects/:project/roster', async (request, reply) => {
     if (unknownProject(request.params.project, reply)) return reply;
     return { agents: options.roster().map(({ id, displayName }) => ({ id, displayName })) };
+  });
+
+  app.get<{ Params: ProjectParams }>('/api/projects/:project/tool-status', async (request, reply) => {
+    if (unknownProject(request.params.project, reply)) return reply;
+    return { project: request.params.project, tools: options.toolStatus?.() ?? [] };
   });
 
   app.post<{ Params: EntryParams; Body: unknown }>(

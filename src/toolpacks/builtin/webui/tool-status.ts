@@ -1,0 +1,53 @@
+import { createAllowlist } from '../../../tools/index.js';
+import type { ToolActivity } from '../tool-activity.js';
+
+/** One tool's status, in Suzumio's shape (`listToolStatus`): where it comes from, who may use it, its calls. */
+export interface ToolStatusEntry {
+  tool: string;
+  /** Where it was registered: `builtin`, `toolpack core`, `toolpack <id>`, `gateway options`. */
+  source: string;
+  /** Agents whose allowlist (`agents.<id>.tools`) lets them see and run it. */
+  enabledForAgents: string[];
+  callCount: number;
+  runningCount: number;
+  completedCount: number;
+  failedCount: number;
+  lastStatus?: 'running' | 'completed' | 'failed';
+  lastAgentId?: string;
+  lastAt?: string;
+  lastError?: string;
+}
+
+/**
+ * Every registered tool's status: the agents allowed it and its calls since the start (from the
+ * activity recorder, which every registered tool goes through), sorted by name.
+ */
+export function listToolStatus(options: {
+  activity: ToolActivity;
+  agents: Readonly<Record<string, { tools: readonly string[] }>>;
+}): ToolStatusEntry[] {
+  const allowlists = Object.entries(options.agents).map(([id, agent]) => ({
+    id,
+    allows: createAllowlist(agent.tools),
+  }));
+  return options.activity.totals().map((total) => {
+    const last = total.last;
+    return {
+      tool: total.tool,
+      source: total.source,
+      enabledForAgents: allowlists.filter((agent) => agent.allows(total.tool)).map((agent) => agent.id),
+      callCount: total.calls,
+      runningCount: total.running,
+      completedCount: total.completed,
+      failedCount: total.failed,
+      ...(last
+        ? {
+            lastStatus: last.status,
+            lastAgentId: last.agentId,
+            lastAt: last.finishedAt ?? last.startedAt,
+            ...(last.error === undefined ? {} : { lastError: last.error }),
+          }
+        : {}),
+    };
+  });
+}
