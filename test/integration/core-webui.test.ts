@@ -216,7 +216,10 @@ describe('core WebUI entries', () => {
     expect(report.body.output).toContain('Submissions: 1');
     expect(report.body.output).toContain('Report path: /workspace/reports/final.md');
     expect(report.body.output).toContain('# Done\n\nAll green.');
-    expect(report.body.metadata.latest).toMatchObject({ agentId: 'main', path: '/workspace/reports/final.md' });
+    expect(report.body.metadata.latest).toMatchObject({
+      agentId: 'main',
+      path: '/workspace/reports/final.md',
+    });
   });
 
   it('only the toolpacks tools.toolpacks names offer entries', async () => {
