@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { describeJob, nextRunLines, nextRuns, scheduleText } from './describe.mjs';
 import { deliveryFields, objectInput, optionalBoolean, optionalString, requiredString } from './input.mjs';
 import { recurringSchedule } from './recurring.mjs';
-import { settleRuns } from './runs.mjs';
+import { pendingRun, settleRuns } from './runs.mjs';
 import { jobsFile, withJobs } from './state.mjs';
 import { fireDueJobs } from './tick.mjs';
 import { delayMs, firstOccurrence, inputError, iso, timestamp } from './timing.mjs';
@@ -127,7 +127,8 @@ async function scheduleList(context, args) {
   const jobs = await withJobs(jobsFile(context.store), async (state) => {
     let changed = false;
     for (const job of state.jobs) {
-      if (job.status === 'active' && (await settleRuns(context.store, job, Date.now()))) changed = true;
+      if (job.status !== 'active' || !pendingRun(job)) continue;
+      if (await settleRuns(context.store, job, Date.now())) changed = true;
     }
     return { save: changed, value: structuredClone(state.jobs) };
   });

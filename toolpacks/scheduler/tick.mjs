@@ -32,7 +32,7 @@ export function fireDueJobs(context, now) {
     let changed = false;
     for (const job of state.jobs) {
       if (job.status !== 'active') continue;
-      if (await settleRuns(context.store, job, now)) changed = true;
+      if (pendingRun(job) && (await settleRuns(context.store, job, now))) changed = true;
       if (job.status !== 'active') continue;
       const waiting = pendingRun(job) !== undefined;
       if (waiting) earliest = now;
