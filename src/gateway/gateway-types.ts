@@ -9,7 +9,7 @@ import type { RunStore, SessionStore } from '../sessions/index.js';
 import type { Scheduler, SignalDelivery } from '../signals/index.js';
 import type { Store } from '../store/index.js';
 import type { SubagentManager } from '../subagents/index.js';
-import type { ToolpackProblem, Toolpacks } from '../toolpacks/index.js';
+import type { DeliveryRetry, ToolpackProblem, Toolpacks } from '../toolpacks/index.js';
 import type { Tool } from '../tools/index.js';
 import type { GatewayChannels } from './build-channels.js';
 import type { createRestartNotes } from './restart-note.js';
@@ -34,6 +34,11 @@ export interface GatewayExtensions {
    * undefined when it is off: the benchmark hands messages to it in-process, as the HTTP route does.
    */
   onServing?: (parts: { webchat: WebchatPort | undefined }) => void;
+  /**
+   * How a toolpack message a route refuses is retried before its status is `failed`
+   * (docs/toolpack-store.md); default 3 attempts, 1 s then 2 s apart. Tests shorten the delays.
+   */
+  toolpackMessageRetry?: DeliveryRetry;
 }
 
 export interface GatewayOptions extends GatewayExtensions {

@@ -88,6 +88,7 @@ export async function buildSignalsAndToolpacks(base: Base, turns: TurnPort) {
     runs: base.runs,
     // Delivery checks a signal's shape before it queues or posts it.
     signals: { ...signals, send, record: (signal, source) => signals.record(signal as SignalInput, source) },
+    messageRetry: base.options.toolpackMessageRetry,
     logger: logger.child({ component: 'toolpacks' }),
   });
   running.toolpacks = toolpacks;

@@ -12,6 +12,7 @@ import { createSignalQueue, type SignalQueue } from './signal-queue.js';
 import { createSupervision } from './supervision.js';
 import type { SignalInput } from './types.js';
 import { createWaker } from './wake.js';
+import { createWokenMessages } from './woken-messages.js';
 
 export interface SignalDeliveryOptions {
   config: Config;
@@ -39,12 +40,13 @@ export function createSignalDelivery(options: SignalDeliveryOptions) {
   const record = (input: SignalInput, source: string) => recordSignal(queue, poster, logger, input, source);
   const coordinator = config.communication.coordinatorAgent ?? config.defaultAgent;
   const supervision = createSupervision({ config, queue, record, send: (message) => send(message), logger });
+  const woken = createWokenMessages(logger);
   const waker = createWaker({
     queue,
     turns: options.turns,
     drainTimeoutMs: config.gateway.drainTimeoutMs,
     logger,
-    observer: supervision.observer,
+    observer: woken.wrap(supervision.observer),
   });
   const delivery = {
     queue,
@@ -57,6 +59,12 @@ export function createSignalDelivery(options: SignalDeliveryOptions) {
     agents: () => agentRoster(config, options.turns, supervision.activity),
     /** The agents' states, the nudges and the monitors (supervision.ts). */
     supervision,
+    /** Whether signals wait for the agent, not yet taken by a wake turn (false until the queue is loaded). */
+    hasPendingSignalsForAgent: (agentId: string) => queue.hasPending(agentId),
+    /** Loads the pending signals, so `hasPendingSignalsForAgent` answers before the first tick. */
+    loadPending: () => queue.load(),
+    /** Tells a listener the message ids a wake turn carries once it has started (toolpack receipts). */
+    onMessagesWoken: woken.listen,
     /**
      * Sends a message: a `message` signal for an agent (not again while a pending signal carries
      * its id), a post for a route or for `user`. A recipient that is neither an agent nor `user`

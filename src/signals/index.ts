@@ -16,3 +16,4 @@ export {
 } from './scheduler.js';
 export { createSignalQueue, type SignalQueue, type SignalQueueOptions } from './signal-queue.js';
 export type { Signal, SignalInput } from './types.js';
+export type { MessagesWoken } from './woken-messages.js';

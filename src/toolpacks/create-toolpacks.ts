@@ -1,38 +1,15 @@
 import type { Config } from '../config/index.js';
 import { SwitchboardError } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
-import type { AgentMessage, SendOutcome } from '../messages/index.js';
 import type { RunStore } from '../sessions/index.js';
 import type { Store } from '../store/index.js';
 import type { Tool } from '../tools/index.js';
-import {
-  type ControllerHost,
-  type ControllerSignalRequest,
-  createControllerHost,
-  createOutbox,
-  createProjectStore,
-  type Outbox,
-  outboxFile,
-  type ProjectAgent,
-  type ProjectMessage,
-} from './controller/index.js';
+import type { ControllerHost, DeliveryRetry } from './controller/index.js';
+import { createControllers, replayOutboxes, type ToolpackSignals } from './create-controllers.js';
 import type { BuiltinToolpackName, LoadToolpacksResult } from './load-toolpacks.js';
 import { createToolpackRuntime } from './toolpack-runtime.js';
 import type { ToolpackProblem } from './types.js';
 import { checkWebuiHandlers, listWebuiEntries } from './webui-check.js';
-
-/** What the toolpacks need of signal delivery (the gateway hands it over; it is built first). */
-export interface ToolpackSignals {
-  /** A signal a runner, controller or WebUI handler recorded; delivery checks its shape. */
-  record(signal: unknown, source: string): Promise<void>;
-  /**
-   * `store.sendMessage` of a controller. A message to an agent whose id a pending signal already
-   * carries is not queued again (an outbox replay).
-   */
-  send(message: AgentMessage): Promise<SendOutcome>;
-  /** The agent roster (`store.listAgents`). */
-  agents(): readonly ProjectAgent[];
-}
 
 export interface ToolpacksOptions {
   config: Config;
@@ -44,8 +21,12 @@ export interface ToolpacksOptions {
   store: Store;
   runs: Pick<RunStore, 'get'>;
   signals: ToolpackSignals;
+  /** How a refused toolpack message is retried (tests shorten it); default 3 attempts, 1 s then 2 s apart. */
+  messageRetry?: DeliveryRetry | undefined;
   logger: Logger;
 }
+
+export type { ToolpackSignals } from './create-controllers.js';
 
 /** A toolpack's scheduler hook as the scheduler tick runs it. */
 export interface ToolpackHook {
@@ -55,7 +36,14 @@ export interface ToolpackHook {
 
 /** What `GET /api/toolpacks` shows, less the scheduler hooks' health (signals keep that). */
 export interface ToolpacksReport {
-  toolpacks: { id: string; directory: string; tools: string[]; webui: string[] }[];
+  toolpacks: {
+    id: string;
+    directory: string;
+    tools: string[];
+    webui: string[];
+    /** Suzumio-internal APIs its controller read that Switchboard does not provide (`store.db`); only when any. */
+    notProvided?: string[];
+  }[];
   builtins: string[];
   problems: ToolpackProblem[];
 }
@@ -75,7 +63,8 @@ export async function createToolpacks(options: ToolpacksOptions) {
   const { loaded, logger } = options;
   const toolpacks = loaded.toolpacks;
   logProblems(logger, loaded.problems, 'toolpack skipped');
-  const { controllers, outboxes } = createControllers(options);
+  const parts = createControllers(options);
+  const { controllers } = parts;
   const runtime = createToolpackRuntime({
     config: options.config,
     configPath: options.configPath,
@@ -116,12 +105,16 @@ export async function createToolpacks(options: ToolpacksOptions) {
     runWebui: (toolpackId: string, entryId: string, input: unknown) =>
       controllerOf(controllers, toolpackId).webui(entryId, input),
     report: (): ToolpacksReport => ({
-      toolpacks: toolpacks.map((toolpack) => ({
-        id: toolpack.id,
-        directory: toolpack.directory,
-        tools: toolpack.tools.map((tool) => tool.name),
-        webui: toolpack.webui.map((entry) => entry.id),
-      })),
+      toolpacks: toolpacks.map((toolpack) => {
+        const notProvided = [...(parts.notProvided.get(toolpack.id) ?? [])];
+        return {
+          id: toolpack.id,
+          directory: toolpack.directory,
+          tools: toolpack.tools.map((tool) => tool.name),
+          webui: toolpack.webui.map((entry) => entry.id),
+          ...(notProvided.length > 0 ? { notProvided } : {}),
+        };
+      }),
       builtins: loaded.builtins,
       problems,
     }),
@@ -129,82 +122,16 @@ export async function createToolpacks(options: ToolpacksOptions) {
      * Delivers what the controllers' outboxes hold open: messages the last process acknowledged
      * and did not see delivered (it was killed). Run once at start, before the scheduler ticks.
      */
-    replayOutboxes: () => replayOutboxes(outboxes, options.signals, logger),
-    /** Stops every runner process. */
-    stop: () => runtime.stop(),
+    replayOutboxes: () => replayOutboxes(parts, options.signals, logger),
+    /** Stops every runner process and the message retries (a message being retried is replayed at the next start). */
+    stop: () => {
+      parts.stop();
+      return runtime.stop();
+    },
   };
 }
 
 export type Toolpacks = Awaited<ReturnType<typeof createToolpacks>>;
-
-function createControllers(options: ToolpacksOptions) {
-  const { config, signals, logger } = options;
-  const recordSignal = (request: ControllerSignalRequest) =>
-    void signals.record(request.signal, `toolpack:${request.toolpackId}`);
-  const controllers = new Map<string, ControllerHost>();
-  const outboxes = new Map<string, Outbox>();
-  for (const toolpack of options.loaded.toolpacks) {
-    const outbox = createOutbox({
-      file: outboxFile(options.stateDir, toolpack.id),
-      logger: logger.child({ toolpack: toolpack.id }),
-    });
-    outboxes.set(toolpack.id, outbox);
-    const store = createProjectStore({
-      toolpackId: toolpack.id,
-      stateDir: options.stateDir,
-      routeNames: Object.keys(config.routes),
-      coordinatorAgent: config.communication.coordinatorAgent ?? config.defaultAgent,
-      listAgents: () =>
-        signals.agents().map(({ id, displayName, role, status }) => ({ id, displayName, role, status })),
-      projectStats: () => ({
-        agents: Object.keys(config.agents).length,
-        toolpacks: options.loaded.toolpacks.length,
-      }),
-      deliver: (message) => deliverMessage(signals, message),
-      outbox,
-      store: options.store,
-      logger: logger.child({ toolpack: toolpack.id }),
-    });
-    const controller = createControllerHost({
-      toolpack,
-      store,
-      logger: logger.child({ controller: toolpack.id }),
-      recordSignal,
-    });
-    controllers.set(toolpack.id, controller);
-  }
-  return { controllers, outboxes };
-}
-
-async function deliverMessage(signals: ToolpackSignals, message: ProjectMessage): Promise<void> {
-  const sent = await signals.send(message);
-  if (!sent.ok) throw new SwitchboardError('TOOLPACK_REFUSED', sent.reason);
-}
-
-/** Each open message delivered again (one at a time, oldest first) and settled, whatever the outcome. */
-async function replayOutboxes(
-  outboxes: ReadonlyMap<string, Outbox>,
-  signals: ToolpackSignals,
-  logger: Logger,
-): Promise<void> {
-  for (const [toolpackId, outbox] of outboxes) {
-    const open = outbox.open();
-    if (open.length === 0) continue;
-    logger.info(
-      { toolpack: toolpackId, messages: open.length },
-      'toolpack messages replayed from the outbox',
-    );
-    for (const message of open) {
-      await deliverMessage(signals, message).catch((error: unknown) =>
-        logger.error(
-          { err: error, toolpack: toolpackId, messageId: message.id },
-          'toolpack message not delivered',
-        ),
-      );
-      outbox.settle(message.id);
-    }
-  }
-}
 
 function controllerOf(controllers: ReadonlyMap<string, ControllerHost>, toolpackId: string): ControllerHost {
   const controller = controllers.get(toolpackId);

@@ -268,16 +268,26 @@ describe('project store', () => {
     const host = await hostFor('controller-toolpacks/store-user');
     const { metadata } = await support(host, 'store-user.describe');
     expect(metadata).toEqual({
-      config: { channels: ['#ops', '#lobby'], communication: { coordinatorAgent: 'pm' } },
+      config: {
+        channels: ['#ops', '#lobby'],
+        communication: { coordinatorAgent: 'pm' },
+        scheduler: { timezone: 'UTC' },
+      },
       agents: ROSTER.map(({ id, displayName, role, status }) => ({ id, displayName, role, status })),
       root: stateDir,
       stateDirectory: path.join(stateDir, 'toolpack-state', 'store-user'),
     });
     const config = projectStore('store-user').config();
-    expect(Object.keys(config)).toEqual(['channels', 'communication']);
+    expect(Object.keys(config)).toEqual(['channels', 'communication', 'scheduler']);
     expect(
-      Object.isFrozen(config) && Object.isFrozen(config.channels) && Object.isFrozen(config.communication),
+      Object.isFrozen(config) &&
+        Object.isFrozen(config.channels) &&
+        Object.isFrozen(config.communication) &&
+        Object.isFrozen(config.scheduler),
     ).toBe(true);
+    expect(projectStore('store-user', { timezone: 'Europe/Berlin' }).config().scheduler).toEqual({
+      timezone: 'Europe/Berlin',
+    });
   });
 
   it('sends a message synchronously and hands it to deliver', async () => {
@@ -335,17 +345,63 @@ describe('project store', () => {
     expect(send({ ...base, recipient: 'user' })).not.toThrow();
   });
 
-  it('logs a failed delivery and still answers with the id', async () => {
+  it('retries a refused delivery, then logs it and reports it failed; the send still answers with the id', async () => {
+    let tries = 0;
     const failing = projectStore('store-user', {
       deliver: async () => {
+        tries += 1;
         throw new Error('the route is down');
       },
+      retry: { attempts: 3, retryDelayMs: 1, backoffFactor: 2 },
       logger: logger(),
     });
-    expect(failing.sendMessage({ sender: 'pm', channel: '#ops', body: 'hi' }).id).toMatch(/^msg_/);
-    await expect
-      .poll(() => logLines.find((entry) => entry.msg === 'toolpack message not delivered'))
-      .toBeTruthy();
+    const { id } = failing.sendMessage({ sender: 'pm', channel: '#ops', body: 'hi' });
+    expect(id).toMatch(/^msg_/);
+    await expect.poll(() => failing.messageStatus(id)?.state).toBe('failed');
+    expect(failing.messageStatus(id)).toEqual({ state: 'failed', attempts: 3, error: 'the route is down' });
+    expect(tries).toBe(3);
+    expect(logLines.filter((entry) => entry.msg === 'toolpack message refused; retried later')).toHaveLength(
+      2,
+    );
+    expect(
+      logLines.find((entry) => entry.msg === 'toolpack message not delivered (no attempts left)'),
+    ).toMatchObject({ messageId: id, attempts: 3, reason: 'the route is down' });
+  });
+
+  it('reports a message posted to a route delivered, one queued for an agent pending, an unknown id undefined', async () => {
+    const direct = projectStore('store-user', {
+      deliver: (message) => (message.channel === undefined ? 'queued' : 'posted'),
+    });
+    const posted = direct.sendMessage({ sender: 'pm', channel: '#ops', body: 'hi' });
+    const queued = direct.sendMessage({ sender: 'pm', recipient: 'reviewer', body: 'hi' });
+    await expect.poll(() => direct.messageStatus(posted.id)?.state).toBe('delivered');
+    expect(direct.messageStatus(posted.id)).toEqual({
+      state: 'delivered',
+      attempts: 1,
+      deliveredAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+    });
+    await expect.poll(() => direct.messageStatus(queued.id)?.attempts).toBe(1);
+    expect(direct.messageStatus(queued.id)).toEqual({ state: 'pending', attempts: 1 });
+    expect(direct.messageStatus('msg_unknown')).toBeUndefined();
+    expect(() => direct.messageStatus(42 as never)).toThrow('messageStatus: id must be a non-empty string');
+  });
+
+  it('answers hasPendingSignalsForAgent from the queue, and leaves store.db undefined while reporting its read', () => {
+    const read: string[] = [];
+    const direct = projectStore('store-user', {
+      hasPendingSignalsForAgent: (agentId) => agentId === 'pm',
+      onUnprovided: (api) => read.push(api),
+    });
+    expect([direct.hasPendingSignalsForAgent('pm'), direct.hasPendingSignalsForAgent('reviewer')]).toEqual([
+      true,
+      false,
+    ]);
+    expect(() => direct.hasPendingSignalsForAgent('' as never)).toThrow(
+      'hasPendingSignalsForAgent: agentId must be a non-empty string',
+    );
+    expect(read).toEqual([]);
+    expect(direct.db).toBeUndefined();
+    expect(read).toEqual(['store.db']);
   });
 
   it('keeps each toolpack in its own key/value namespace', async () => {

@@ -43,7 +43,7 @@ const message = (id: string): ProjectMessage => ({
 });
 
 describe('the toolpack outbox', () => {
-  it('keeps what was added and not settled for the next outbox over the file, and removes the file when none is open', () => {
+  it('keeps what was added and not settled for the next outbox over the file, and then only the receipts', () => {
     const file = outboxFile(tempDir(), 'scheduler');
     const first = createOutbox({ file, logger });
     first.add(message('msg_a'));
@@ -52,17 +52,50 @@ describe('the toolpack outbox', () => {
     const restarted = createOutbox({ file, logger });
     expect(restarted.open().map((entry) => entry.id)).toEqual(['msg_b']);
     restarted.settle('msg_b');
-    expect(existsSync(file)).toBe(false);
-    expect(createOutbox({ file, logger }).open()).toEqual([]);
+    const again = createOutbox({ file, logger });
+    expect(again.open()).toEqual([]);
+    expect(readFileSync(file, 'utf8')).toBe(
+      ['msg_a', 'msg_b']
+        .map((id) => `${JSON.stringify({ receipt: { id, state: 'pending', attempts: 0 } })}\n`)
+        .join(''),
+    );
   });
 
-  it('skips a torn last line and rewrites the file with only the open entries', () => {
+  it('keeps each message’s latest status across a restart, and removes the file when nothing is kept', () => {
+    const file = outboxFile(tempDir(), 'scheduler');
+    const first = createOutbox({ file, logger });
+    first.add(message('msg_a'));
+    first.add(message('msg_b'));
+    expect(first.status('msg_a')).toEqual({ state: 'pending', attempts: 0 });
+    first.record('msg_a', { state: 'pending', attempts: 1, error: 'refused' });
+    first.record('msg_a', { state: 'failed', attempts: 3, error: 'refused' });
+    first.settle('msg_a');
+    first.record('msg_b', { state: 'delivered', attempts: 1, deliveredAt: '2030-01-01T00:00:01.000Z' });
+    const restarted = createOutbox({ file, logger });
+    expect(restarted.status('msg_a')).toEqual({ state: 'failed', attempts: 3, error: 'refused' });
+    expect(restarted.status('msg_b')).toEqual({
+      state: 'delivered',
+      attempts: 1,
+      deliveredAt: '2030-01-01T00:00:01.000Z',
+    });
+    expect(restarted.status('msg_c')).toBeUndefined();
+    // Rewritten at start: receipts before open messages, and a message line keeps its receipt.
+    expect(createOutbox({ file, logger }).status('msg_b')?.state).toBe('delivered');
+    expect(existsSync(file)).toBe(true);
+    const empty = outboxFile(tempDir(), 'scheduler');
+    createOutbox({ file: empty, logger });
+    expect(existsSync(empty)).toBe(false);
+  });
+
+  it('skips a torn last line and rewrites the file with only what is kept', () => {
     const file = outboxFile(tempDir(), 'scheduler');
     createOutbox({ file, logger }).add(message('msg_a'));
     appendFileSync(file, '{"message":{"id":"msg_b","sen');
     const restarted = createOutbox({ file, logger });
     expect(restarted.open().map((entry) => entry.id)).toEqual(['msg_a']);
-    expect(readFileSync(file, 'utf8')).toBe(`${JSON.stringify({ message: message('msg_a') })}\n`);
+    expect(readFileSync(file, 'utf8')).toBe(
+      `${JSON.stringify({ receipt: { id: 'msg_a', state: 'pending', attempts: 0 } })}\n${JSON.stringify({ message: message('msg_a') })}\n`,
+    );
   });
 
   it('journals a send before sendMessage returns and settles it once deliver has ended', async () => {
@@ -94,8 +127,8 @@ describe('the toolpack outbox', () => {
     ).toEqual([[id, 'due']]);
     release();
     await held;
-    await Promise.resolve();
-    expect(existsSync(file)).toBe(false);
+    await expect.poll(() => createOutbox({ file, logger }).open()).toEqual([]);
+    expect(projectStore.messageStatus(id)).toMatchObject({ state: 'delivered', attempts: 1 });
     await store.close();
   });
 

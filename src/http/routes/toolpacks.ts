@@ -21,7 +21,8 @@ export interface SchedulerHookView {
 /** What the HTTP layer may read of the toolpacks: what loaded and why the others were skipped. */
 export interface ToolpacksView {
   report(): {
-    toolpacks: { id: string; directory: string; tools: string[]; webui: string[] }[];
+    /** `notProvided`: Suzumio-internal APIs the controller read that are not provided (`store.db`). */
+    toolpacks: { id: string; directory: string; tools: string[]; webui: string[]; notProvided?: string[] }[];
     builtins: string[];
     problems: { file: string; rule: string; message: string; pointer?: string }[];
     /** Each controller's scheduler hook: ok, or failing with its last error and backoff. */

@@ -8,7 +8,15 @@ export {
   type SchedulerHook,
   type SchedulerHookContext,
 } from './controller-host.js';
-export { createOutbox, type Outbox, outboxFile } from './outbox.js';
+export {
+  createMessageSender,
+  DEFAULT_DELIVERY_RETRY,
+  type DeliveryOutcome,
+  type DeliveryRetry,
+  type MessageSender,
+  type MessageSenderOptions,
+} from './message-sender.js';
+export { createOutbox, type MessageStatus, type Outbox, outboxFile } from './outbox.js';
 export {
   notAnAgent,
   type ProjectMessage,

@@ -3,7 +3,14 @@ import path from 'node:path';
 import { SwitchboardError } from '../../errors/index.js';
 import type { Logger } from '../../logging/index.js';
 import type { Store } from '../../store/index.js';
+import {
+  createMessageSender,
+  type DeliveryOutcome,
+  type DeliveryRetry,
+  type MessageSender,
+} from './message-sender.js';
 import type { Outbox } from './outbox.js';
+import type { MessageStatus } from './outbox-journal.js';
 import {
   callInvalid,
   checkMessage,
@@ -23,6 +30,8 @@ export interface ProjectAgent {
 export interface ProjectConfigView {
   readonly channels: readonly string[];
   readonly communication: { readonly coordinatorAgent: string };
+  /** `scheduler.timezone` of the config (IANA; the config's default is `UTC`). */
+  readonly scheduler: { readonly timezone: string };
 }
 
 /**
@@ -47,8 +56,20 @@ export interface ProjectStore {
    * sends nothing and returns the id of the message first sent with it.
    */
   sendMessage(request: SendMessageRequest): { id: string };
+  /**
+   * Switchboard: the latest status of a message this toolpack sent (kept across restarts, the
+   * latest 1000), or undefined for an id it does not know. See docs/toolpack-store.md.
+   */
+  messageStatus(id: string): MessageStatus | undefined;
+  /** Whether signals wait for the agent (not yet taken by a wake turn), as in the scheduler hook's context. */
+  hasPendingSignalsForAgent(agentId: string): boolean;
   projectStats(): Record<string, unknown>;
   readonly kv: ToolpackKeyValue;
+  /**
+   * Suzumio's SQLite handle: not provided (always undefined). Reading it is reported once
+   * (`onUnprovided('store.db')`: the log and `GET /api/toolpacks`).
+   */
+  readonly db?: undefined;
 }
 
 export interface ProjectStoreOptions {
@@ -60,13 +81,26 @@ export interface ProjectStoreOptions {
   coordinatorAgent: string;
   listAgents(): readonly ProjectAgent[];
   projectStats(): Record<string, unknown>;
-  /** Persists and delivers; not awaited by `sendMessage`. A failure is logged. */
-  deliver(message: ProjectMessage): void | Promise<void>;
+  /** `config().scheduler.timezone`; default `UTC`. */
+  timezone?: string;
+  /** The signal queue's answer; without it, false. */
+  hasPendingSignalsForAgent?(agentId: string): boolean;
+  /**
+   * Posts or queues; not awaited by `sendMessage`. A rejection is a refusal, retried (`retry`).
+   * It resolves to a `DeliveryOutcome`; anything but `queued` counts as `posted`. Unused when
+   * `sender` is given.
+   */
+  deliver?(message: ProjectMessage): unknown;
+  retry?: DeliveryRetry;
+  /** The delivery with receipts (`createMessageSender`) when the caller keeps it; else one over `deliver`. */
+  sender?: MessageSender;
   /**
    * The toolpack's journal of sent messages: with it, a message is on disk before `sendMessage`
-   * returns and is settled once `deliver` has ended, so a process killed in between replays it.
+   * returns and is settled once delivery has ended, so a process killed in between replays it.
    */
   outbox?: Outbox;
+  /** A Suzumio-internal API the controller reached for and Switchboard does not provide (`store.db`). */
+  onUnprovided?(api: string): void;
   store: Store;
   logger: Logger;
 }
@@ -86,15 +120,17 @@ export function toolpackNamespace(toolpackId: string): string {
 
 /** One store per toolpack: `kv` and the `toolpackId` of sent messages belong to it. */
 export function createProjectStore(options: ProjectStoreOptions): ProjectStore {
-  const { toolpackId, logger } = options;
+  const { toolpackId } = options;
   if (!path.isAbsolute(options.stateDir))
     throw new SwitchboardError('GATEWAY_STATE', 'createProjectStore: stateDir must be absolute');
   const routes = new Set(options.routeNames);
   const configView: ProjectConfigView = Object.freeze({
     channels: Object.freeze([...options.routeNames]),
     communication: Object.freeze({ coordinatorAgent: options.coordinatorAgent }),
+    scheduler: Object.freeze({ timezone: options.timezone ?? 'UTC' }),
   });
   const namespace = options.store.namespace(toolpackNamespace(toolpackId));
+  const sender = options.sender ?? senderOver(options);
 
   function sendMessage(request: SendMessageRequest): { id: string } {
     const message = checkMessage(
@@ -112,27 +148,7 @@ export function createProjectStore(options: ProjectStoreOptions): ProjectStore {
     };
     // Before the caller sees the id: it may record the send as done at once (the scheduler does).
     options.outbox?.add(sent);
-    const settled = () => {
-      try {
-        options.outbox?.settle(sent.id);
-      } catch (error) {
-        logger.error({ err: error, toolpack: toolpackId, messageId: sent.id }, 'toolpack outbox not updated');
-      }
-    };
-    const failed = (error: unknown) => {
-      settled();
-      logger.error(
-        { err: error, toolpack: toolpackId, messageId: sent.id },
-        'toolpack message not delivered',
-      );
-    };
-    try {
-      const delivering = options.deliver(sent);
-      if (delivering) delivering.then(settled, failed);
-      else settled();
-    } catch (error) {
-      failed(error);
-    }
+    void sender.send(sent);
     return { id: sent.id };
   }
 
@@ -149,9 +165,33 @@ export function createProjectStore(options: ProjectStoreOptions): ProjectStore {
     listAgents: () =>
       options.listAgents().map(({ id, displayName, role, status }) => ({ id, displayName, role, status })),
     sendMessage,
+    messageStatus: (id: string) => sender.status(checkId(id, 'messageStatus: id')),
+    hasPendingSignalsForAgent: (agentId: string) =>
+      options.hasPendingSignalsForAgent?.(checkId(agentId, 'hasPendingSignalsForAgent: agentId')) ?? false,
     projectStats: () => options.projectStats(),
     kv,
+    get db(): undefined {
+      options.onUnprovided?.('store.db');
+      return undefined;
+    },
   });
+}
+
+function senderOver(options: ProjectStoreOptions): MessageSender {
+  const { deliver } = options;
+  return createMessageSender({
+    toolpackId: options.toolpackId,
+    deliver: async (message): Promise<DeliveryOutcome> =>
+      (await deliver?.(message)) === 'queued' ? 'queued' : 'posted',
+    outbox: options.outbox,
+    retry: options.retry,
+    logger: options.logger,
+  });
+}
+
+function checkId(value: unknown, field: string): string {
+  if (typeof value !== 'string' || value === '') throw callInvalid(`${field} must be a non-empty string`);
+  return value;
 }
 
 function checkKey(key: unknown): string {

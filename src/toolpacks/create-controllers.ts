@@ -1,0 +1,162 @@
+import type { Config } from '../config/index.js';
+import { SwitchboardError } from '../errors/index.js';
+import type { Logger } from '../logging/index.js';
+import { type AgentMessage, type SendOutcome, USER_RECIPIENT } from '../messages/index.js';
+import type { Store } from '../store/index.js';
+import {
+  type ControllerHost,
+  type ControllerSignalRequest,
+  createControllerHost,
+  createMessageSender,
+  createOutbox,
+  createProjectStore,
+  type DeliveryOutcome,
+  type DeliveryRetry,
+  type MessageSender,
+  outboxFile,
+  type ProjectAgent,
+  type ProjectMessage,
+} from './controller/index.js';
+import type { LoadToolpacksResult } from './load-toolpacks.js';
+
+/** What the toolpacks need of signal delivery (the gateway hands it over; it is built first). */
+export interface ToolpackSignals {
+  /** A signal a runner, controller or WebUI handler recorded; delivery checks its shape. */
+  record(signal: unknown, source: string): Promise<void>;
+  /**
+   * `store.sendMessage` of a controller. A message to an agent whose id a pending signal already
+   * carries is not queued again (an outbox replay).
+   */
+  send(message: AgentMessage): Promise<SendOutcome>;
+  /** The agent roster (`store.listAgents`). */
+  agents(): readonly ProjectAgent[];
+  /** `store.hasPendingSignalsForAgent`; without it, false. */
+  hasPendingSignalsForAgent?(agentId: string): boolean;
+  /** Loads what `hasPendingSignalsForAgent` reads (run at start, before any controller runs). */
+  loadPending?(): Promise<void>;
+  /** Reports the message ids a wake turn carries once it has started (receipts: `delivered`). */
+  onMessagesWoken?(listener: (messageIds: readonly string[], at: Date) => void): () => void;
+}
+
+export interface ControllersOptions {
+  config: Config;
+  /** Absolute. */
+  stateDir: string;
+  loaded: LoadToolpacksResult;
+  store: Store;
+  signals: ToolpackSignals;
+  /** How a refused message is retried; default `DEFAULT_DELIVERY_RETRY` (3 attempts, 1 s, 2 s). */
+  messageRetry?: DeliveryRetry | undefined;
+  logger: Logger;
+}
+
+/** Per toolpack: its controller host, and the sender that delivers its messages with receipts. */
+export interface Controllers {
+  controllers: Map<string, ControllerHost>;
+  senders: Map<string, { sender: MessageSender; open(): ProjectMessage[] }>;
+  /** Suzumio-internal APIs each controller reached for that Switchboard does not provide (`store.db`). */
+  notProvided: Map<string, Set<string>>;
+  /** Stops listening for wake turns and clears the retry timers. */
+  stop(): void;
+}
+
+export function createControllers(options: ControllersOptions): Controllers {
+  const { config, signals, logger } = options;
+  const recordSignal = (request: ControllerSignalRequest) =>
+    void signals.record(request.signal, `toolpack:${request.toolpackId}`);
+  const controllers = new Map<string, ControllerHost>();
+  const senders: Controllers['senders'] = new Map();
+  const notProvided = new Map<string, Set<string>>();
+  for (const toolpack of options.loaded.toolpacks) {
+    const toolpackLogger = logger.child({ toolpack: toolpack.id });
+    const outbox = createOutbox({ file: outboxFile(options.stateDir, toolpack.id), logger: toolpackLogger });
+    const sender = createMessageSender({
+      toolpackId: toolpack.id,
+      deliver: (message) => deliverMessage(signals, message),
+      outbox,
+      retry: options.messageRetry,
+      logger: toolpackLogger,
+    });
+    senders.set(toolpack.id, { sender, open: () => outbox.open() });
+    const missing = new Set<string>();
+    notProvided.set(toolpack.id, missing);
+    const store = createProjectStore({
+      toolpackId: toolpack.id,
+      stateDir: options.stateDir,
+      routeNames: Object.keys(config.routes),
+      coordinatorAgent: config.communication.coordinatorAgent ?? config.defaultAgent,
+      timezone: config.scheduler.timezone,
+      listAgents: () =>
+        signals.agents().map(({ id, displayName, role, status }) => ({ id, displayName, role, status })),
+      hasPendingSignalsForAgent: (agentId) => signals.hasPendingSignalsForAgent?.(agentId) ?? false,
+      projectStats: () => ({
+        agents: Object.keys(config.agents).length,
+        toolpacks: options.loaded.toolpacks.length,
+      }),
+      sender,
+      outbox,
+      onUnprovided: (api) => reportUnprovided(toolpackLogger, toolpack.id, missing, api),
+      store: options.store,
+      logger: toolpackLogger,
+    });
+    controllers.set(
+      toolpack.id,
+      createControllerHost({
+        toolpack,
+        store,
+        logger: logger.child({ controller: toolpack.id }),
+        recordSignal,
+      }),
+    );
+  }
+  const unsubscribe = signals.onMessagesWoken?.((ids, at) => {
+    for (const { sender } of senders.values()) sender.woken(ids, at);
+  });
+  return {
+    controllers,
+    senders,
+    notProvided,
+    stop() {
+      unsubscribe?.();
+      for (const { sender } of senders.values()) sender.stop();
+    },
+  };
+}
+
+/** Logged once per toolpack and API; the report (`GET /api/toolpacks`) lists it from then on. */
+function reportUnprovided(logger: Logger, toolpackId: string, missing: Set<string>, api: string): void {
+  if (missing.has(api)) return;
+  missing.add(api);
+  logger.warn(
+    { toolpack: toolpackId, api },
+    `the ${toolpackId} controller read ${api}, Suzumio's internal SQLite handle: Switchboard does not provide it (undefined); see docs/toolpack-store.md for the store a toolpack may use`,
+  );
+}
+
+/** A post (a route, `user`) is delivered when it resolves; a message to an agent is queued. */
+async function deliverMessage(signals: ToolpackSignals, message: ProjectMessage): Promise<DeliveryOutcome> {
+  const sent = await signals.send(message);
+  if (!sent.ok) throw new SwitchboardError('TOOLPACK_REFUSED', sent.reason);
+  return message.channel !== undefined || message.recipient === USER_RECIPIENT ? 'posted' : 'queued';
+}
+
+/**
+ * Each open message delivered again (one at a time, oldest first; a refused one is retried in
+ * the background), after loading the pending signals. Run once at start, before the scheduler ticks.
+ */
+export async function replayOutboxes(
+  parts: Controllers,
+  signals: ToolpackSignals,
+  logger: Logger,
+): Promise<void> {
+  await signals.loadPending?.();
+  for (const [toolpackId, { sender, open }] of parts.senders) {
+    const messages = open();
+    if (messages.length === 0) continue;
+    logger.info(
+      { toolpack: toolpackId, messages: messages.length },
+      'toolpack messages replayed from the outbox',
+    );
+    for (const message of messages) await sender.resume(message);
+  }
+}
