@@ -383,6 +383,11 @@ describe('the scheduler controller', () => {
       // What the gateway does at start, before the first tick: the outbox's open messages again.
       for (const message of journal.open()) {
         delivered.push(message);
+        journal.record(message.id, {
+          state: 'delivered',
+          attempts: 1,
+          deliveredAt: new Date().toISOString(),
+        });
         journal.settle(message.id);
       }
       await after.tick(T0 + MINUTE + 10);
@@ -405,6 +410,8 @@ describe('the scheduler controller', () => {
     expect((await second.list()).map((entry) => entry.id)).toEqual([job.id]);
     await second.tick(T0 + 15 * MINUTE);
     expect(bodies()).toEqual(['persisted']);
+    // The store's receipt says delivered; the next tick counts the send.
+    await second.tick(T0 + 15 * MINUTE + 1);
     expect((await readJobs()).jobs[0]).toMatchObject({
       sentCount: 1,
       lastSentAt: new Date(T0 + 15 * MINUTE).toISOString(),
@@ -549,12 +556,11 @@ describe('the scheduler toolpack in a gateway', () => {
           timeout: 5_000,
         })
         .toContain('scheduler: stand-up starts now');
-      const jobs = JSON.parse(
-        await readFile(path.join(gateway.dir, 'data/toolpack-state/scheduler/jobs.json'), 'utf8'),
-      );
-      expect(jobs.jobs).toEqual([
-        expect.objectContaining({ status: 'done', sentCount: 1, channel: '#lobby' }),
-      ]);
+      // Done once a tick has read the post's receipt (delivered).
+      const jobsFile = path.join(gateway.dir, 'data/toolpack-state/scheduler/jobs.json');
+      await expect
+        .poll(async () => JSON.parse(await readFile(jobsFile, 'utf8')).jobs, { timeout: 5_000 })
+        .toEqual([expect.objectContaining({ status: 'done', sentCount: 1, channel: '#lobby' })]);
     } finally {
       await model.close();
     }
