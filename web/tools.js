@@ -156,9 +156,23 @@ function fields(form, schema, roster) {
   };
 }
 
+/** A handler's `metadata.metrics` (`[{ label, value, description? }]`, Suzumio's shape) as cards. */
+function metricCards(metrics) {
+  const list = element('dl', 'metrics');
+  for (const metric of metrics) {
+    if (typeof metric !== 'object' || metric === null) continue;
+    const card = element('div', 'metric');
+    card.append(element('dt', '', String(metric.label ?? '')), element('dd', '', String(metric.value ?? '')));
+    if (metric.description) card.append(element('dd', 'hint', String(metric.description)));
+    list.append(card);
+  }
+  return list;
+}
+
 function showAnswer(result, answer) {
   const parts = [];
   if (answer.title) parts.push(element('p', 'title', answer.title));
+  if (Array.isArray(answer.metadata?.metrics)) parts.push(metricCards(answer.metadata.metrics));
   const output = typeof answer.output === 'string' ? answer.output : JSON.stringify(answer.output, null, 2);
   parts.push(element('pre', 'output', output ?? ''));
   if (answer.metadata !== undefined) {
@@ -254,6 +268,58 @@ function showFailingHooks(hooks) {
   main.append(section);
 }
 
+/** One row per registered tool: where it comes from, the agents allowed it, its calls since the start. */
+function toolStatusRow(tool) {
+  const row = element('tr');
+  row.dataset.tool = tool.tool;
+  const last = tool.lastStatus
+    ? `${tool.lastStatus} by ${tool.lastAgentId} at ${tool.lastAt}${tool.lastError ? `: ${tool.lastError}` : ''}`
+    : 'never called';
+  const cells = [
+    tool.tool,
+    tool.source,
+    tool.enabledForAgents.length > 0 ? tool.enabledForAgents.join(', ') : 'no agent',
+    String(tool.callCount),
+    String(tool.runningCount),
+    String(tool.failedCount),
+    last,
+  ];
+  for (const [index, text] of cells.entries()) {
+    const cell = element(index === 0 ? 'th' : 'td', '', text);
+    if (index === 0) cell.scope = 'row';
+    row.append(cell);
+  }
+  if (tool.failedCount > 0) row.classList.add('failing');
+  if (tool.runningCount > 0) row.classList.add('running');
+  return row;
+}
+
+/** Per-tool status (GET …/tool-status), with its own Refresh. */
+async function showToolStatus(section) {
+  const { tools } = await call('/tool-status');
+  const table = element('table', 'tool-status');
+  const head = element('tr');
+  for (const title of ['Tool', 'From', 'Agents', 'Calls', 'Running', 'Failed', 'Last call']) {
+    const cell = element('th', '', title);
+    cell.scope = 'col';
+    head.append(cell);
+  }
+  const body = element('tbody');
+  body.append(...tools.map(toolStatusRow));
+  const header = element('thead');
+  header.append(head);
+  table.append(header, body);
+  const refresh = element('button', '', 'Refresh');
+  refresh.type = 'button';
+  refresh.addEventListener('click', () => showToolStatus(section).catch(() => undefined));
+  const heading = element('h2', '', 'Tool status');
+  section.replaceChildren(
+    heading,
+    tools.length > 0 ? table : element('p', 'empty', 'No tools registered.'),
+    refresh,
+  );
+}
+
 /** What GET /api/toolpacks reports beyond the entries: skipped toolpacks and failing hooks. */
 async function showToolpackReport() {
   const response = await fetch('/api/toolpacks').catch(() => undefined);
@@ -286,6 +352,11 @@ async function load() {
     main.append(section);
   }
   if (groups.size === 0) main.append(element('p', 'empty', 'No loaded toolpack declares a WebUI entry.'));
+  const statusSection = element('section', 'tool-status');
+  main.append(statusSection);
+  await showToolStatus(statusSection).catch((error) =>
+    statusSection.replaceChildren(element('p', 'error', `tool status: ${error.message}`)),
+  );
   await showToolpackReport();
   const count = entries.length === 1 ? '1 entry' : `${entries.length} entries`;
   setStatus(`project ${project}: ${count}`, false);
