@@ -168,6 +168,21 @@ describe('delivery receipts', () => {
     expect(job.runs.every((run: any) => run.state === 'delivered')).toBe(true);
   });
 
+  it('a long wait keeps the pending run among the last 20, so it is neither sent twice nor lost', async () => {
+    const { call, tick, list } = await scheduler();
+    await call('schedule.recurring', { everyMinutes: 1, recipient: 'ops', body: 'busy agent' });
+    for (let minute = 1; minute <= 30; minute++) await tick(T0 + minute * MINUTE);
+    expect(delivered).toHaveLength(1);
+    const [waiting] = (await list()).metadata.jobs;
+    expect(waiting.runs).toHaveLength(20);
+    expect(waiting.runs[0]).toMatchObject({ state: 'pending', messageId: delivered[0]?.id });
+    expect(waiting.runs.slice(1).every((run: any) => run.state === 'skipped')).toBe(true);
+    setStatus(0, { state: 'delivered', attempts: 1 });
+    await tick(T0 + 31 * MINUTE);
+    expect(delivered).toHaveLength(2);
+    expect((await list()).metadata.jobs[0].sentCount).toBe(1);
+  });
+
   it('a host without messageStatus (Suzumio) keeps today: done and counted when sent, runs say sent', async () => {
     const bare = await startSchedulerHost({
       stateDir,

@@ -21,10 +21,18 @@ export const UNKNOWN_RECEIPT_MS = 3_600_000;
 /** Whether this host gives delivery receipts. */
 export const hasReceipts = (store) => typeof store?.messageStatus === 'function';
 
+/**
+ * Appends a run, dropping the oldest beyond RUN_LIMIT; a pending run is dropped last, since its
+ * receipt is still to be counted and it is what keeps the next firing from overlapping it.
+ */
 export function recordRun(job, run) {
   const runs = Array.isArray(job.runs) ? job.runs : [];
   runs.push(run);
-  job.runs = runs.slice(-RUN_LIMIT);
+  while (runs.length > RUN_LIMIT) {
+    const oldest = runs.findIndex((entry) => entry?.state !== 'pending');
+    runs.splice(Math.max(oldest, 0), 1);
+  }
+  job.runs = runs;
 }
 
 export const pendingRun = (job) =>
