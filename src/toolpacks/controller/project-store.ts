@@ -24,6 +24,9 @@ export interface ProjectAgent {
   displayName: string;
   role: string;
   status: string;
+  /** Suzumio's state (`quiet`, `running`, `failed`) and since when (ISO), where the roster has them. */
+  state?: string;
+  stateSince?: string;
 }
 
 /** The read-only config view: what Suzumio's packaged toolpacks read, and nothing else (no secrets). */
@@ -163,7 +166,14 @@ export function createProjectStore(options: ProjectStoreOptions): ProjectStore {
     paths: Object.freeze({ root: path.resolve(options.stateDir) }),
     config: () => configView,
     listAgents: () =>
-      options.listAgents().map(({ id, displayName, role, status }) => ({ id, displayName, role, status })),
+      options.listAgents().map(({ id, displayName, role, status, state, stateSince }) => ({
+        id,
+        displayName,
+        role,
+        status,
+        ...(state === undefined ? {} : { state }),
+        ...(stateSince === undefined ? {} : { stateSince }),
+      })),
     sendMessage,
     messageStatus: (id: string) => sender.status(checkId(id, 'messageStatus: id')),
     hasPendingSignalsForAgent: (agentId: string) =>
