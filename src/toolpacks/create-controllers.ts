@@ -87,16 +87,14 @@ export function createControllers(options: ControllersOptions): Controllers {
       coordinatorAgent: config.communication.coordinatorAgent ?? config.defaultAgent,
       timezone: config.scheduler.timezone,
       listAgents: () =>
-        signals
-          .agents()
-          .map(({ id, displayName, role, status, state, stateSince }) => ({
-            id,
-            displayName,
-            role,
-            status,
-            state,
-            stateSince,
-          })),
+        signals.agents().map(({ id, displayName, role, status, state, stateSince }) => ({
+          id,
+          displayName,
+          role,
+          status,
+          state,
+          stateSince,
+        })),
       hasPendingSignalsForAgent: (agentId) => signals.hasPendingSignalsForAgent?.(agentId) ?? false,
       projectStats: () => ({
         agents: Object.keys(config.agents).length,
