@@ -161,7 +161,7 @@ describe('cron jobs in a time zone', () => {
     ]);
   });
 
-  it('weekday plus time takes a timezone too; without one it stays UTC', async () => {
+  it('weekday plus time takes a timezone too, or scheduler.timezone, or UTC in a host without it', async () => {
     vi.setSystemTime(at('2026-03-26T10:00:00Z'));
     const { recurring } = await scheduler({ timezone: 'Asia/Tokyo' });
     const zoned = await recurring({
@@ -178,9 +178,13 @@ describe('cron jobs in a time zone', () => {
       timezone: 'America/New_York',
     });
     expect(zoned.metadata.job.nextAt).toBe('2026-03-30T13:00:00.000Z'); // EDT, UTC-4
-    const utc = await recurring({ weekday: 'mon', time: '09:00', body: 'utc' });
+    const tokyo = await recurring({ weekday: 'mon', time: '09:00', body: 'tokyo' });
+    expect(tokyo.metadata.job.nextAt).toBe('2026-03-30T00:00:00.000Z');
+    expect(tokyo.output).toContain('Time zone: Asia/Tokyo (the default, from scheduler.timezone)');
+    const bare = await scheduler({ timezone: null });
+    const utc = await bare.recurring({ weekday: 'mon', time: '09:00', body: 'utc' });
     expect(utc.metadata.job.nextAt).toBe('2026-03-30T09:00:00.000Z');
-    expect(utc.output).toContain('Time zone: UTC (weekday plus time without a timezone is UTC)');
+    expect(utc.output).toContain('Time zone: UTC (no timezone given');
   });
 
   it('a cron job without a timezone takes scheduler.timezone, or UTC when the host has none, and says so', async () => {

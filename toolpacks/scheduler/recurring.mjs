@@ -43,11 +43,7 @@ export function recurringSchedule(context, args) {
   }
   if (weekday === undefined || time === undefined) throw inputError(NEEDS);
   const [hour, minute] = parseTime(time);
-  // Suzumio's weekday plus time is UTC: without a timezone it stays UTC, whatever the config says.
-  const zone =
-    timezone === undefined
-      ? { timezone: 'UTC', note: 'UTC (weekday plus time without a timezone is UTC)' }
-      : explicitZone(timezone);
+  const zone = timezone === undefined ? defaultZone(context) : explicitZone(timezone);
   return {
     schedule: { mode: 'weekly', weekday: parseWeekday(weekday), hour, minute, timezone: zone.timezone },
     zoneNote: zone.note,
@@ -59,7 +55,10 @@ function explicitZone(value) {
   return { timezone, note: timezone };
 }
 
-/** A cron job's zone when it names none: the config's `scheduler.timezone`, else UTC, saying which. */
+/**
+ * The zone of a cron or weekly job that names none: the config's `scheduler.timezone` (itself UTC by
+ * default, so Suzumio's "weekly UTC" holds unless the config says otherwise), else UTC, saying which.
+ */
 function defaultZone(context) {
   const configured = context.store.config()?.scheduler?.timezone;
   if (typeof configured === 'string' && configured.trim() !== '') {
