@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { validateConfig } from '../../src/config/index.js';
+import { createLogger } from '../../src/logging/index.js';
+import { communicationPolicy } from '../../src/messages/index.js';
+import { createStore } from '../../src/store/index.js';
+import {
+  BUILTIN_TOOLPACK_TOOLS,
+  createCompletionRecords,
+  createCoreTools,
+} from '../../src/toolpacks/index.js';
+import { createToolRegistry } from '../../src/tools/index.js';
+
+/** The core toolpack's tools: Suzumio's six, registrable, every parameter described, its boundaries. */
+
+const { logger } = createLogger({ level: 'silent', destination: { write: () => undefined } });
+
+describe('createCoreTools', () => {
+  it('makes the tools builtin-names reserves for core, each parameter described', async () => {
+    const checked = validateConfig({ agents: { main: {} } });
+    if (!checked.ok) throw new Error(JSON.stringify(checked.error));
+    const store = await createStore({ url: 'memory://', stateDir: '.', logger });
+    const tools = createCoreTools({
+      config: checked.value,
+      configPath: 'gateway.jsonc',
+      stateDir: '.',
+      send: async () => ({ ok: true }),
+      routes: {},
+      policy: communicationPolicy(checked.value),
+      completions: createCompletionRecords({ store }),
+    });
+    expect(tools.map((tool) => tool.name)).toEqual([...BUILTIN_TOOLPACK_TOOLS.core]);
+    const registry = createToolRegistry();
+    for (const tool of tools) registry.register(tool, 'toolpack core');
+    for (const tool of tools) {
+      const properties = (tool.parameters as { properties?: Record<string, { description?: string }> })
+        .properties;
+      for (const [key, schema] of Object.entries(properties ?? {})) {
+        expect(schema.description, `${tool.name}.${key}`).toBeTruthy();
+      }
+    }
+    const send = tools.find((tool) => tool.name === 'messages.send');
+    expect((send?.parameters as any)?.properties.priority.default).toBe('P3');
+    expect(tools.filter((tool) => tool.boundary).map((tool) => tool.name)).toEqual([
+      'coordination.wait_for_signal',
+      'completion.submit',
+    ]);
+    await store.close();
+  });
+});
