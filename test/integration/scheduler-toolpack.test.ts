@@ -476,8 +476,16 @@ describe('the scheduler controller', () => {
       ['schedule.recurring', { body: 'x' }, /needs a positive interval .* or weekday plus time/],
       ['schedule.recurring', { weekday: 'mon', body: 'x' }, /or weekday plus time/],
       ['schedule.recurring', { weekday: 'funday', time: '09:00', body: 'x' }, /weekday must be one of sun/],
-      ['schedule.recurring', { weekday: 'mon', time: '24:00', body: 'x' }, /time must be HH:MM in UTC/],
-      ['schedule.recurring', { weekday: 'mon', time: '9am', body: 'x' }, /time must be HH:MM in UTC/],
+      [
+        'schedule.recurring',
+        { weekday: 'mon', time: '24:00', body: 'x' },
+        /time must be HH:MM \(00:00 to 23:59/,
+      ],
+      [
+        'schedule.recurring',
+        { weekday: 'mon', time: '9am', body: 'x' },
+        /time must be HH:MM \(00:00 to 23:59/,
+      ],
       ['schedule.recurring', { everyHours: 1, weekday: 'mon', time: '09:00', body: 'x' }, /not both/],
       ['schedule.recurring', { everyHours: 1, startAt: 'soon', body: 'x' }, /startAt must be an ISO/],
       ['schedule.cancel', {}, /id is required/],

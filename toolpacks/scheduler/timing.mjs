@@ -56,14 +56,14 @@ export function timestamp(value, name) {
   return ms;
 }
 
-/** `HH:MM` (24-hour, in the job's time zone: UTC unless it gives one) → [hour, minute]. */
+/** `HH:MM` (24-hour, in the job's time zone) → [hour, minute]. */
 export function parseTime(value) {
   const match = typeof value === 'string' ? /^(\d{1,2}):(\d{2})$/.exec(value.trim()) : null;
   const hour = match ? Number(match[1]) : -1;
   const minute = match ? Number(match[2]) : -1;
   if (hour < 0 || hour > 23 || minute < 0 || minute > 59) {
     throw inputError(
-      `time must be HH:MM in UTC or the given timezone (00:00 to 23:59), got ${JSON.stringify(value)}`,
+      `time must be HH:MM (00:00 to 23:59, in the job's time zone), got ${JSON.stringify(value)}`,
     );
   }
   return [hour, minute];
