@@ -111,6 +111,24 @@ describe('core WebUI entries', () => {
     expect(JSON.stringify(web.body)).not.toContain('frag');
   });
 
+  it('a secret in a command or an error reaches no panel and no status', async () => {
+    const { gateway, mainCalls, open } = await setup();
+    await mainCalls([
+      { name: 'shell.exec', arguments: { command: 'echo sk-test-webui; exit 1' } },
+      { name: 'web.fetch', arguments: { url: 'http://sk-test-webui.invalid/' } },
+    ]);
+    const shown = [
+      await open('shell', 'shell.activity'),
+      await open('web', 'web.activity'),
+      await gateway.request('GET', '/api/projects/default/tool-status'),
+    ];
+    for (const answer of shown) {
+      expect(answer.status).toBe(200);
+      expect(JSON.stringify(answer.body)).not.toContain('sk-test-webui');
+    }
+    expect(shown[0]?.body.output).toContain('main shell.exec: echo ');
+  });
+
   it('per-tool status: registered tools, the agents allowed each, calls, failures and the latest call', async () => {
     const { gateway, mainCalls } = await setup();
     await mainCalls(TOOL_CALLS);
