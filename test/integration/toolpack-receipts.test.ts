@@ -17,6 +17,8 @@ import { openEvents } from '../helpers/webchat-events.js';
  */
 
 const RECEIPTS = path.join(REPO_ROOT, 'test/fixtures/webui-toolpacks/receipts');
+/** A scheduler hook that reads `store.db` the way Suzumio's own plan toolpack does. */
+const READS_DB = path.join(REPO_ROOT, 'test/fixtures/controller-toolpacks/failing-tick');
 const OPS = 'agent:ops:main';
 const cleanups = cleanupAfterEach();
 
@@ -138,9 +140,8 @@ describe('the store surface', () => {
     const bad = await gateway.request('POST', '/api/projects/default/tool-ui/receipts/receipts.pending', {
       agentId: '',
     });
-    expect(JSON.stringify(bad.body)).toContain(
-      'hasPendingSignalsForAgent: agentId must be a non-empty string',
-    );
+    expect(bad.status).toBe(500);
+    expect(bad.body.message).toContain('hasPendingSignalsForAgent: agentId must be a non-empty string');
 
     const before = await gateway.request('GET', '/api/toolpacks');
     const receipts = () => before.body.toolpacks.find((toolpack: any) => toolpack.id === 'receipts');
@@ -154,5 +155,22 @@ describe('the store surface', () => {
     const warned = gateway.logLines.filter((line) => line.includes('"api":"store.db"'));
     expect(warned).toHaveLength(1);
     expect(warned[0]).toContain('Switchboard does not provide it');
+  });
+
+  it('names store.db in GET /api/toolpacks once a scheduler hook read it, beside the hook failing', async () => {
+    const gateway = await startTestGateway({
+      config: {
+        tools: { toolpacks: [{ path: READS_DB, id: 'failing-tick' }] },
+        agents: { main: {} },
+        scheduler: { tickMs: 50 },
+      },
+    });
+    cleanups.push(() => gateway.dispose());
+    const report = async () => (await gateway.request('GET', '/api/toolpacks')).body;
+    await expect
+      .poll(async () => (await report()).toolpacks.find((toolpack: any) => toolpack.id === 'failing-tick'))
+      .toMatchObject({ notProvided: ['store.db'] });
+    const hook = (await report()).schedulerHooks.find((entry: any) => entry.toolpackId === 'failing-tick');
+    expect(hook).toMatchObject({ status: 'failing', error: expect.stringContaining("reading 'prepare'") });
   });
 });
