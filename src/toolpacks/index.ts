@@ -2,7 +2,6 @@ export { type ActivationRegistry, createActivationRegistry } from './activations
 export {
   type BuiltinToolpackOptions,
   COMPLETIONS_NAMESPACE,
-  CORE_FILE_TOOLS,
   type CompletionRecord,
   type CompletionRecords,
   type CompletionSubmission,

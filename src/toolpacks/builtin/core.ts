@@ -33,6 +33,3 @@ export function createCoreTools(options: CoreToolsOptions): Tool[] {
     createFilePatchTool(options),
   ] as Tool[];
 }
-
-/** The tools `core` carries that are also the `file` toolpack: registered once when both are listed. */
-export const CORE_FILE_TOOLS = ['file.read', 'file.write', 'file.patch'] as const;

@@ -14,7 +14,7 @@ export {
   createCompletionRecords,
 } from './completion-records.js';
 export { createCompletionSubmitTool, MAX_REPORT_CHARS } from './completion-submit.js';
-export { CORE_FILE_TOOLS, type CoreToolsOptions, createCoreTools } from './core.js';
+export { type CoreToolsOptions, createCoreTools } from './core.js';
 export { applyEdits, createFilePatchTool, MAX_PATCH_BYTES } from './file-patch.js';
 export { createFileReadTool, MAX_READ_CHARS } from './file-read.js';
 export { createFileWriteTool, MAX_WRITE_CHARS } from './file-write.js';
