@@ -33,6 +33,7 @@ export function buildToolUi(options: {
   logger: Logger;
 }) {
   const { config, toolpacks, observed, scrub, logger } = options;
+  const completions = createCompletionRecords({ store: options.store });
   const core: CoreWebui = createCoreWebui({
     projectId: config.project.id,
     builtins: toolpacks.builtins,
@@ -45,7 +46,7 @@ export function buildToolUi(options: {
     messages: observed.messages,
     signals: () => options.signals.queue.list(),
     activity: observed.activity,
-    completions: createCompletionRecords({ store: options.store }),
+    completions,
   });
   return {
     entries: () => [...core.entries(), ...toolpacks.webuiEntries()],
@@ -65,7 +66,15 @@ export function buildToolUi(options: {
         throw error;
       }
     },
-    toolStatus: () => listToolStatus({ activity: observed.activity, agents: config.agents }),
+    toolStatus: async () => {
+      const latest = await completions.latest();
+      const status = listToolStatus({
+        activity: observed.activity,
+        agents: config.agents,
+        submittedReportPath: latest?.path,
+      });
+      return status.map((tool) => (tool.lastError ? { ...tool, lastError: scrub(tool.lastError) } : tool));
+    },
   };
 }
 

@@ -223,7 +223,7 @@ describe('core WebUI entries', () => {
   });
 
   it('completion.report shows the latest completion.submit: agent, time, path and report', async () => {
-    const { mainCalls, open } = await setup();
+    const { gateway, mainCalls, open } = await setup();
     await mainCalls([
       { name: 'file.write', arguments: { path: 'reports/final.md', content: 'the full report' } },
       { name: 'completion.submit', arguments: { report: '# Done\n\nAll green.', path: 'reports/final.md' } },
@@ -234,6 +234,12 @@ describe('core WebUI entries', () => {
     expect(report.body.output).toContain('Submissions: 1');
     expect(report.body.output).toContain('Report path: /workspace/reports/final.md');
     expect(report.body.output).toContain('# Done\n\nAll green.');
+    const status = await gateway.request('GET', '/api/projects/default/tool-status');
+    expect(status.body.tools.find((tool: any) => tool.tool === 'completion.submit')).toMatchObject({
+      callCount: 1,
+      completedCount: 1,
+      submittedReportPath: '/workspace/reports/final.md',
+    });
     expect(report.body.metadata.latest).toMatchObject({
       agentId: 'main',
       path: '/workspace/reports/final.md',

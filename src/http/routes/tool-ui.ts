@@ -47,7 +47,7 @@ export interface ToolUiOptions {
    * Per-tool status (`GET /api/projects/:project/tool-status`): each registered tool, the agents
    * allowed it, its calls, failures and running calls. Absent: the route answers an empty list.
    */
-  toolStatus?(): readonly ToolStatusView[];
+  toolStatus?(): Promise<readonly ToolStatusView[]> | readonly ToolStatusView[];
 }
 
 /** One tool's status, as Suzumio's Tools panel shows it. */
@@ -63,6 +63,7 @@ export interface ToolStatusView {
   lastAgentId?: string;
   lastAt?: string;
   lastError?: string;
+  submittedReportPath?: string;
 }
 
 type ProjectParams = { project: string };
@@ -106,7 +107,7 @@ export function registerToolUiRoutes(app: FastifyInstance, options: ToolUiOption
 
   app.get<{ Params: ProjectParams }>('/api/projects/:project/tool-status', async (request, reply) => {
     if (unknownProject(request.params.project, reply)) return reply;
-    return { project: request.params.project, tools: options.toolStatus?.() ?? [] };
+    return { project: request.params.project, tools: (await options.toolStatus?.()) ?? [] };
   });
 
   app.post<{ Params: EntryParams; Body: unknown }>(

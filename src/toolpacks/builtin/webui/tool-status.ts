@@ -16,6 +16,8 @@ export interface ToolStatusEntry {
   lastAgentId?: string;
   lastAt?: string;
   lastError?: string;
+  /** `completion.submit` only: the path of the latest submission, when it gave one (Suzumio's field). */
+  submittedReportPath?: string;
 }
 
 /**
@@ -25,6 +27,8 @@ export interface ToolStatusEntry {
 export function listToolStatus(options: {
   activity: ToolActivity;
   agents: Readonly<Record<string, { tools: readonly string[] }>>;
+  /** The latest `completion.submit`'s path, shown on that tool's status. */
+  submittedReportPath?: string | undefined;
 }): ToolStatusEntry[] {
   const allowlists = Object.entries(options.agents).map(([id, agent]) => ({
     id,
@@ -47,6 +51,9 @@ export function listToolStatus(options: {
             lastAt: last.finishedAt ?? last.startedAt,
             ...(last.error === undefined ? {} : { lastError: last.error }),
           }
+        : {}),
+      ...(total.tool === 'completion.submit' && options.submittedReportPath
+        ? { submittedReportPath: options.submittedReportPath }
         : {}),
     };
   });
