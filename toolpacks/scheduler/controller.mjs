@@ -127,7 +127,7 @@ async function scheduleList(context, args) {
   const jobs = await withJobs(jobsFile(context.store), async (state) => {
     let changed = false;
     for (const job of state.jobs) {
-      if (job.status !== 'active' || !pendingRun(job)) continue;
+      if (!pendingRun(job)) continue;
       if (await settleRuns(context.store, job, Date.now())) changed = true;
     }
     return { save: changed, value: structuredClone(state.jobs) };

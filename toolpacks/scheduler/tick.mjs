@@ -21,8 +21,8 @@ export function dueMs(job) {
 
 /**
  * Sends every active job due at `now`, once. `state.hint` is the earliest due time of the active
- * jobs (a memo, recomputed on each scan; `now` itself while a receipt is pending, so the next tick
- * scans again), so a tick with nothing due and nothing pending does no scan. A job due while its
+ * jobs (a memo, recomputed on each scan; `now` itself while any job's receipt is pending, so the next
+ * tick scans again), so a tick with nothing due and nothing pending does no scan. A job due while its
  * waitForQuiet recipient is busy stays due and is looked at again on the next tick.
  */
 export function fireDueJobs(context, now) {
@@ -31,11 +31,11 @@ export function fireDueJobs(context, now) {
     let earliest = Number.POSITIVE_INFINITY;
     let changed = false;
     for (const job of state.jobs) {
-      if (job.status !== 'active') continue;
+      // Receipts first, whatever the status: a job cancelled after a send still learns its outcome.
       if (pendingRun(job) && (await settleRuns(context.store, job, now))) changed = true;
-      if (job.status !== 'active') continue;
       const waiting = pendingRun(job) !== undefined;
       if (waiting) earliest = now;
+      if (job.status !== 'active') continue;
       // A once job that was sent waits for its receipt; it is not due again.
       if (waiting && job.type === 'once') continue;
       const due = readableDue(job);
