@@ -87,7 +87,15 @@ export async function buildSignalsAndToolpacks(base: Base, turns: TurnPort) {
     store,
     runs: base.runs,
     // Delivery checks a signal's shape before it queues or posts it.
-    signals: { ...signals, send, record: (signal, source) => signals.record(signal as SignalInput, source) },
+    signals: {
+      ...signals,
+      send,
+      record: (signal, source, agentId) => {
+        // A runner's signal counts as a useful effect of its agent's wake turn (see supervision.ts).
+        if (agentId !== undefined) signals.supervision.signalRecorded(agentId, signal);
+        return signals.record(signal as SignalInput, source);
+      },
+    },
     messageRetry: base.options.toolpackMessageRetry,
     logger: logger.child({ component: 'toolpacks' }),
   });

@@ -62,10 +62,14 @@ export function createSupervision(options: SupervisionOptions) {
     toolSucceeded(call: { tool: string; agentId: string; sessionKey: string }): void {
       if (USEFUL_EFFECT_TOOLS.has(call.tool)) activity.effect(call.agentId, call.sessionKey);
     },
-    /** A signal recorded during the agent's wake turn: useful when for another agent or marked so. */
-    signalRecorded(agentId: string, signal: SignalInput): void {
-      const forOther = signal.targetAgent !== undefined && signal.targetAgent !== agentId;
-      if (forOther || signal.usefulEffect) activity.effect(agentId);
+    /** A signal the agent's tool call recorded: useful when for another agent or a route, or marked `usefulEffect`. */
+    signalRecorded(agentId: string, signal: unknown): void {
+      if (typeof signal !== 'object' || signal === null) return;
+      const { targetAgent, targetChannel, usefulEffect } = signal as Record<string, unknown>;
+      const forOther =
+        (typeof targetAgent === 'string' && targetAgent !== agentId) || typeof targetChannel === 'string';
+      const marked = usefulEffect === true || (typeof usefulEffect === 'string' && usefulEffect !== '');
+      if (forOther || marked) activity.effect(agentId);
     },
     /** Whether a delayed nudge waits for the agent (or any). */
     waiting: nudges.waiting,

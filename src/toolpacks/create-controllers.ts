@@ -21,8 +21,11 @@ import type { LoadToolpacksResult } from './load-toolpacks.js';
 
 /** What the toolpacks need of signal delivery (the gateway hands it over; it is built first). */
 export interface ToolpackSignals {
-  /** A signal a runner, controller or WebUI handler recorded; delivery checks its shape. */
-  record(signal: unknown, source: string): Promise<void>;
+  /**
+   * A signal a runner, controller or WebUI handler recorded; delivery checks its shape. `agentId`:
+   * the agent whose tool call (a runner's activation) recorded it (a useful effect of its wake turn).
+   */
+  record(signal: unknown, source: string, agentId?: string): Promise<void>;
   /**
    * `store.sendMessage` of a controller. A message to an agent whose id a pending signal already
    * carries is not queued again (an outbox replay).

@@ -72,7 +72,8 @@ export async function createToolpacks(options: ToolpacksOptions) {
     toolpacks,
     isRunning: async (runId) => (await options.runs.get(runId))?.status === 'running',
     support: (request) => controllerOf(controllers, request.toolpackId).support(request),
-    recordSignal: (request) => void options.signals.record(request.signal, `toolpack:${request.toolpackId}`),
+    recordSignal: (request) =>
+      void options.signals.record(request.signal, `toolpack:${request.toolpackId}`, request.agentId),
     logger,
   });
   const webuiProblems = await checkWebuiHandlers(toolpacks, controllers);

@@ -17,7 +17,8 @@ interface Carried {
 export type NudgeStep =
   | { send: { sender: string; recipient: string; body: string; priority?: string } }
   | { advanceMs: number }
-  | { wake: string; carries: Carried[] }
+  /** `requests`: the model calls of that wake turn (1 unless a tool call's result is answered). */
+  | { wake: string; carries: Carried[]; requests?: number }
   | { noWake: string }
   | { state: { agent: string; shows: Record<string, unknown> } };
 
@@ -25,6 +26,8 @@ export interface NudgeCase {
   /** Suzumio's test name, or what it checks. */
   name: string;
   scheduler: Record<string, unknown>;
+  /** More `tools.toolpacks` entries (runner fixtures, by path under test/fixtures). */
+  toolpacks?: string[];
   /** The model's answers in each agent's wake turns, in order (then a plain text answer). */
   script?: Record<string, FakeStep[]>;
   steps: NudgeStep[];
@@ -133,6 +136,32 @@ export const NUDGE_CASES: NudgeCase[] = [
       { send: { sender: 'pm', recipient: 'worker', body: 'And the docs.', priority: 'P2' } },
       { wake: 'worker', carries: [{ kind: 'message', body: /And the docs/ }] },
       noEffect(1, 0),
+    ],
+  },
+  {
+    name: "a runner tool's signal for another agent is a useful effect of the wake turn",
+    scheduler: {
+      noEffectNudge: { enabled: true, priority: 'P2', maxConsecutive: 1, initialDelayMs: 0, ...backoff },
+    },
+    toolpacks: ['runner-toolpacks/workbench'],
+    script: {
+      worker: [
+        {
+          toolCalls: [
+            {
+              name: 'workbench.signal',
+              arguments: { kind: 'review.ready', targetAgent: 'verifier', priority: 'P3' },
+            },
+          ],
+        },
+        SILENT,
+      ],
+    },
+    steps: [
+      START,
+      { wake: 'worker', carries: [{ kind: 'message', body: /Start the proof pass/ }], requests: 2 },
+      { wake: 'verifier', carries: [{ kind: 'review.ready', source: 'toolpack:workbench' }] },
+      { noWake: 'worker' },
     ],
   },
   {

@@ -45,7 +45,16 @@ async function setup(testCase: NudgeCase) {
   cleanups.push(() => model.close());
   const gateway: TestGateway = await startTestGateway({
     config: {
-      tools: { toolpacks: ['core', { path: PROBE, id: 'supervision-probe' }] },
+      tools: {
+        toolpacks: [
+          'core',
+          { path: PROBE, id: 'supervision-probe' },
+          ...(testCase.toolpacks ?? []).map((fixture) => ({
+            path: path.join(REPO_ROOT, 'test/fixtures', fixture),
+            id: path.basename(fixture),
+          })),
+        ],
+      },
       models: { fake: { provider: 'openai', model: 'fake-1', baseUrl: model.url, apiKey: 'sk-test-nudges' } },
       defaultAgent: 'pm',
       agents: { pm: { model: 'fake' }, worker: { model: 'fake' }, verifier: { model: 'fake' } },
@@ -114,7 +123,7 @@ async function runStep(harness: Harness, step: NudgeStep, counts: Map<string, nu
     vi.setSystemTime(Date.now() + step.advanceMs);
   } else if ('wake' in step) {
     const index = (counts.get(step.wake) ?? 0) + 1;
-    counts.set(step.wake, index);
+    counts.set(step.wake, index - 1 + (step.requests ?? 1));
     await until(`wake ${index} of ${step.wake}`, () =>
       harness.wakes(step.wake).length >= index ? true : undefined,
     );
