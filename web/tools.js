@@ -72,6 +72,14 @@ function writeText(input) {
   };
 }
 
+/** Whether a roster field also takes `user`: its default is `user`, or its description names `user`. */
+function takesUser(schema) {
+  return (
+    schema.default === 'user' ||
+    (typeof schema.description === 'string' && schema.description.includes('`user`'))
+  );
+}
+
 /** One input for one property: a control, how to read its JSON value (undefined: leave it out). */
 function control(name, schema, required, roster) {
   const type = typeOf(schema);
@@ -82,11 +90,13 @@ function control(name, schema, required, roster) {
     const labels = roster.map((agent) =>
       agent.displayName && agent.displayName !== agent.id ? `${agent.displayName} (${agent.id})` : agent.id,
     );
-    return choice(
-      roster.map((agent) => agent.id),
-      labels,
-      required,
-    );
+    const ids = roster.map((agent) => agent.id);
+    // The human is a participant too where the field says so (Suzumio's `user`).
+    if (takesUser(schema) && !ids.includes('user')) {
+      ids.unshift('user');
+      labels.unshift('user');
+    }
+    return choice(ids, labels, required);
   }
   if (type === 'boolean') {
     const input = element('input');

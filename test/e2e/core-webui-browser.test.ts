@@ -114,9 +114,12 @@ describe('core WebUI entries on the Tools page in Chromium', () => {
     const form = card('messages.send').locator('form');
     expect(await form.locator('select[name="recipient"] option').allTextContents()).toEqual([
       '(none)',
+      'user',
       'main',
       'ops',
     ]);
+    // `user` is the default sender, preselected.
+    expect(await form.locator('select[name="sender"] option:checked').textContent()).toBe('user');
     await form.locator('select[name="recipient"]').selectOption({ label: 'ops' });
     await form.locator('input[name="body"]').fill('hello from the page');
     await form.locator('button').click();
@@ -126,6 +129,14 @@ describe('core WebUI entries on the Tools page in Chromium', () => {
     await expect
       .poll(() => model.received.some((request) => sessionOf(request) === 'agent:ops:main'), WAIT)
       .toBe(true);
+    // The conversation panel, user <-> ops, shows it.
+    const conversation = card('messages.conversation').locator('form');
+    await conversation.locator('select[name="agentA"]').selectOption({ label: 'user' });
+    await conversation.locator('select[name="agentB"]').selectOption({ label: 'ops' });
+    await conversation.locator('button').click();
+    await expect
+      .poll(() => card('messages.conversation').locator('.result .output').textContent(), WAIT)
+      .toContain('P2 user -> ops');
     await page.screenshot({ path: '/tmp/core-webui-page.png', fullPage: true });
     expect(pageErrors).toEqual([]);
   });

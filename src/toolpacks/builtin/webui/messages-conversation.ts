@@ -9,7 +9,9 @@ const ConversationInput = Type.Object(
     agentA: Type.Optional(
       Type.String({ minLength: 1, description: 'First participant id; `user` for the human.' }),
     ),
-    agentB: Type.Optional(Type.String({ minLength: 1, description: 'Second participant id.' })),
+    agentB: Type.Optional(
+      Type.String({ minLength: 1, description: 'Second participant id; `user` for the human.' }),
+    ),
     limit: Type.Optional(
       Type.Integer({
         minimum: 1,
