@@ -43,96 +43,115 @@ export interface MessageSenderOptions {
  * them (with the attempts already made counted). Retry timers are cleared by `stop`.
  */
 export function createMessageSender(options: MessageSenderOptions) {
-  const { toolpackId, logger } = options;
-  const retry = options.retry ?? DEFAULT_DELIVERY_RETRY;
-  const now = options.now ?? (() => new Date());
-  const memory = new Map<string, MessageStatus>();
-  const timers = new Set<NodeJS.Timeout>();
-  let stopped = false;
-  const status = (id: string) => options.outbox?.status(id) ?? memory.get(id);
-  const record = (id: string, next: MessageStatus) =>
-    options.outbox ? options.outbox.record(id, next) : void memory.set(id, next);
-
-  function settle(id: string): void {
-    try {
-      options.outbox?.settle(id);
-    } catch (error) {
-      logger.error({ err: error, toolpack: toolpackId, messageId: id }, 'toolpack outbox not updated');
-    }
-  }
-
-  /** One attempt; on a refusal, the next one is scheduled (or the message fails). Never rejects. */
-  async function attempt(message: ProjectMessage): Promise<void> {
-    const attempts = (status(message.id)?.attempts ?? 0) + 1;
-    try {
-      const outcome = await options.deliver(message);
-      // A wake turn may have started already (the tick ran first): never downgrade `delivered`.
-      if (status(message.id)?.state !== 'delivered') {
-        record(
-          message.id,
-          outcome === 'posted' ? delivered(attempts, now()) : { state: 'pending', attempts },
-        );
-      }
-      settle(message.id);
-    } catch (error) {
-      const reason = errorText(error);
-      const last = attempts >= retry.attempts;
-      record(message.id, { state: last ? 'failed' : 'pending', attempts, error: reason });
-      const fields = { toolpack: toolpackId, messageId: message.id, attempts, reason };
-      if (last) {
-        logger.error(fields, 'toolpack message not delivered (no attempts left)');
-        settle(message.id);
-        return;
-      }
-      logger.warn(fields, 'toolpack message refused; retried later');
-      schedule(message, retry.retryDelayMs * retry.backoffFactor ** (attempts - 1));
-    }
-  }
-
-  function schedule(message: ProjectMessage, delayMs: number): void {
-    if (stopped) return;
-    const timer = setTimeout(() => {
-      timers.delete(timer);
-      void attempt(message);
-    }, delayMs);
-    timers.add(timer);
-  }
-
+  const state: SenderState = {
+    options,
+    retry: options.retry ?? DEFAULT_DELIVERY_RETRY,
+    now: options.now ?? (() => new Date()),
+    memory: new Map(),
+    timers: new Set(),
+    stopped: false,
+  };
   return {
     /** Starts delivering a message `outbox.add` has journaled; resolves after its first attempt. */
     send(message: ProjectMessage): Promise<void> {
-      if (status(message.id) === undefined) record(message.id, { state: 'pending', attempts: 0 });
-      return attempt(message);
+      if (statusOf(state, message.id) === undefined)
+        record(state, message.id, { state: 'pending', attempts: 0 });
+      return attempt(state, message);
     },
     /**
      * Delivers again a message the last process left open (`outbox.open()` at start). One whose
      * final status was recorded (its settle line was lost to a kill) is only settled, not sent twice.
      */
     async resume(message: ProjectMessage): Promise<void> {
-      const state = status(message.id)?.state;
-      if (state === 'delivered' || state === 'failed') settle(message.id);
-      else await attempt(message);
+      const known = statusOf(state, message.id)?.state;
+      if (known === 'delivered' || known === 'failed') settle(state, message.id);
+      else await attempt(state, message);
     },
     /** The latest status of a message this toolpack sent, or undefined for an unknown id. */
     status: (id: string): MessageStatus | undefined => {
-      const known = status(id);
+      const known = statusOf(state, id);
       return known === undefined ? undefined : { ...known };
     },
     /** The wake turns carrying these message ids started: those this toolpack sent are delivered. */
     woken(messageIds: readonly string[], at: Date): void {
       for (const id of messageIds) {
-        const known = status(id);
+        const known = statusOf(state, id);
         if (known === undefined || known.state === 'delivered') continue;
-        record(id, delivered(Math.max(1, known.attempts), at));
+        record(state, id, delivered(Math.max(1, known.attempts), at));
       }
     },
     /** Clears the retry timers (the gateway stops); a message still being retried stays open for the next start. */
     stop(): void {
-      stopped = true;
-      for (const timer of timers) clearTimeout(timer);
-      timers.clear();
+      state.stopped = true;
+      for (const timer of state.timers) clearTimeout(timer);
+      state.timers.clear();
     },
   };
+}
+
+interface SenderState {
+  options: MessageSenderOptions;
+  retry: DeliveryRetry;
+  now: () => Date;
+  /** Statuses when there is no outbox. */
+  memory: Map<string, MessageStatus>;
+  timers: Set<NodeJS.Timeout>;
+  stopped: boolean;
+}
+
+function statusOf(state: SenderState, id: string): MessageStatus | undefined {
+  return state.options.outbox?.status(id) ?? state.memory.get(id);
+}
+
+function record(state: SenderState, id: string, next: MessageStatus): void {
+  if (state.options.outbox) state.options.outbox.record(id, next);
+  else state.memory.set(id, next);
+}
+
+function settle(state: SenderState, id: string): void {
+  try {
+    state.options.outbox?.settle(id);
+  } catch (error) {
+    const { toolpackId, logger } = state.options;
+    logger.error({ err: error, toolpack: toolpackId, messageId: id }, 'toolpack outbox not updated');
+  }
+}
+
+/** One attempt; on a refusal, the next one is scheduled (or the message fails). Never rejects. */
+async function attempt(state: SenderState, message: ProjectMessage): Promise<void> {
+  const { toolpackId, logger } = state.options;
+  const attempts = (statusOf(state, message.id)?.attempts ?? 0) + 1;
+  try {
+    const outcome = await state.options.deliver(message);
+    // A wake turn may have started already (the tick ran first): never downgrade `delivered`.
+    if (statusOf(state, message.id)?.state !== 'delivered') {
+      const next: MessageStatus =
+        outcome === 'posted' ? delivered(attempts, state.now()) : { state: 'pending', attempts };
+      record(state, message.id, next);
+    }
+    settle(state, message.id);
+  } catch (error) {
+    const reason = errorText(error);
+    const last = attempts >= state.retry.attempts;
+    record(state, message.id, { state: last ? 'failed' : 'pending', attempts, error: reason });
+    const fields = { toolpack: toolpackId, messageId: message.id, attempts, reason };
+    if (last) {
+      logger.error(fields, 'toolpack message not delivered (no attempts left)');
+      settle(state, message.id);
+      return;
+    }
+    logger.warn(fields, 'toolpack message refused; retried later');
+    schedule(state, message, state.retry.retryDelayMs * state.retry.backoffFactor ** (attempts - 1));
+  }
+}
+
+function schedule(state: SenderState, message: ProjectMessage, delayMs: number): void {
+  if (state.stopped) return;
+  const timer = setTimeout(() => {
+    state.timers.delete(timer);
+    void attempt(state, message);
+  }, delayMs);
+  state.timers.add(timer);
 }
 
 export type MessageSender = ReturnType<typeof createMessageSender>;
