@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -249,6 +249,30 @@ describe('cron jobs in a time zone', () => {
       5 * MINUTE,
     );
     expect(sentTimes(sends)).toEqual([nextAt]);
+  });
+
+  it('a job edited on disk to an unknown zone is listed in UTC, fires once and fails, and the rest go on', async () => {
+    vi.setSystemTime(at('2026-03-26T10:00:00Z'));
+    const { recurring, tick, list } = await scheduler();
+    await recurring({ cron: '0 * * * *', timezone: 'Europe/Berlin', body: 'broken' });
+    await recurring({ cron: '0 * * * *', timezone: 'UTC', body: 'fine' });
+    const file = path.join(stateDir, 'toolpack-state/scheduler/jobs.json');
+    const edited = await readJobs();
+    edited.jobs[0].schedule.timezone = 'Mars/Olympus';
+    await writeFile(file, JSON.stringify(edited));
+    const listed = await list();
+    expect(listed.metadata.jobs[0].nextRuns).toEqual([
+      { utc: '2026-03-26T11:00:00.000Z', local: '2026-03-26T11:00:00+00:00', timezone: 'UTC' },
+    ]);
+    const sends = await tickThrough(tick, at('2026-03-26T11:00:00Z'), at('2026-03-26T12:00:00Z'), MINUTE);
+    expect(
+      sends.filter((send) => send.body === 'fine').map((send) => new Date(send.at).toISOString()),
+    ).toEqual(['2026-03-26T11:00:00.000Z', '2026-03-26T12:00:00.000Z']);
+    // The broken one fired at its stored time; its next time cannot be computed, so it is failed.
+    expect(sends.filter((send) => send.body === 'broken')).toHaveLength(1);
+    const broken = (await list(true)).metadata.jobs[0];
+    expect(broken).toMatchObject({ status: 'failed', lastError: expect.stringContaining('Mars/Olympus') });
+    expect(errors.some((line) => line.includes('its schedule cannot be computed'))).toBe(true);
   });
 
   it('after downtime a cron job fires once, then resumes at its next time', async () => {

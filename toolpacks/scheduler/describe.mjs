@@ -26,9 +26,17 @@ export function nextRuns(job) {
   if (job.status !== 'active' || typeof job.nextAt !== 'string') return [];
   const first = Date.parse(job.nextAt);
   if (!Number.isFinite(first)) return [];
-  const timezone = job.schedule?.timezone ?? 'UTC';
+  const zone = job.schedule?.timezone ?? 'UTC';
   const times = job.type === 'recurring' ? upcoming(job.schedule, first, 3) : [first];
-  return times.map((ms) => ({ utc: new Date(ms).toISOString(), local: zonedTime(ms, timezone), timezone }));
+  return times.map((ms) => {
+    const utc = new Date(ms).toISOString();
+    try {
+      return { utc, local: zonedTime(ms, zone), timezone: zone };
+    } catch {
+      // A zone edited into jobs.json by hand that this runtime does not know: shown in UTC.
+      return { utc, local: zonedTime(ms, 'UTC'), timezone: 'UTC' };
+    }
+  });
 }
 
 export function nextRunLines(runs, indent = '  ') {

@@ -81,8 +81,11 @@ function delivered(job, run, status, now) {
   run.deliveredAt = typeof status.deliveredAt === 'string' ? status.deliveredAt : iso(now);
   if (Number.isInteger(status.attempts)) run.attempts = status.attempts;
   job.sentCount = (Number.isInteger(job.sentCount) ? job.sentCount : 0) + 1;
-  delete job.lastError;
-  delete job.lastErrorAt;
+  if (job.status === 'active') {
+    // A failed or cancelled job keeps the error that ended it.
+    delete job.lastError;
+    delete job.lastErrorAt;
+  }
   if (job.type === 'once' && job.status === 'active') {
     job.status = 'done';
     job.completedAt = run.deliveredAt;

@@ -82,7 +82,7 @@ function fire(context, job, now, overlapping) {
       state: 'skipped',
       error: `the previous message ${previous?.messageId} is not delivered yet`,
     });
-    job.nextAt = iso(safeNext(job, now));
+    advance(job, now);
     return;
   }
   const receipts = hasReceipts(context.store);
@@ -106,30 +106,42 @@ function fire(context, job, now, overlapping) {
     recordRun(job, { at: iso(now), state: 'failed', error: reason });
     job.lastError = reason;
     job.lastErrorAt = iso(now);
-    job.nextAt = iso(job.type === 'recurring' ? safeNext(job, now) : now + RETRY_MS);
+    if (job.type === 'recurring') advance(job, now);
+    else job.nextAt = iso(now + RETRY_MS);
     return;
   }
   job.firedCount = fired + 1;
   job.lastSentAt = iso(now);
   job.lastMessageId = message?.id;
   recordRun(job, { at: iso(now), state: receipts ? 'pending' : 'sent', messageId: message?.id });
-  if (job.type === 'recurring') job.nextAt = iso(safeNext(job, now));
-  if (receipts) return; // sentCount and done wait for the receipt (runs.mjs)
-  delete job.lastError;
-  delete job.lastErrorAt;
-  job.sentCount = count(job.sentCount) + 1;
-  if (job.type === 'once') {
-    job.status = 'done';
-    job.completedAt = iso(now);
+  // With receipts, sentCount and done wait for the receipt (runs.mjs).
+  if (!receipts) {
+    delete job.lastError;
+    delete job.lastErrorAt;
+    job.sentCount = count(job.sentCount) + 1;
+    if (job.type === 'once') {
+      job.status = 'done';
+      job.completedAt = iso(now);
+    }
   }
+  if (job.type === 'recurring') advance(job, now);
 }
 
-function safeNext(job, now) {
+/**
+ * Moves a recurring job to its next time. A schedule that cannot be computed any more (a time zone
+ * edited into jobs.json that this runtime does not know) makes the job `failed`, naming why, rather
+ * than firing on some other rhythm.
+ */
+function advance(job, now) {
   try {
-    return nextOccurrence(job.schedule, now);
+    job.nextAt = iso(nextOccurrence(job.schedule, now));
   } catch (error) {
-    console.error(`[scheduler toolpack] job ${job.id}: ${error.message}; retrying in a minute`);
-    return now + RETRY_MS;
+    const reason = `its schedule cannot be computed: ${error?.message ?? error}`;
+    console.error(`[scheduler toolpack] job ${job.id}: ${reason}; the job is failed`);
+    job.status = 'failed';
+    job.failedAt = iso(now);
+    job.lastError = reason;
+    job.lastErrorAt = iso(now);
   }
 }
 
