@@ -111,6 +111,29 @@ describe('core WebUI entries', () => {
     expect(JSON.stringify(web.body)).not.toContain('frag');
   });
 
+  it('a command still running is shown running, in the panel and in the status', async () => {
+    const { gateway, script, open } = await setup();
+    script(MAIN, {
+      toolCalls: [{ name: 'shell.exec', arguments: { command: 'sleep 20' } }],
+    });
+    const turn = gateway.send('run a long command');
+    await expect
+      .poll(async () => (await open('shell', 'shell.activity')).body.output, { timeout: 10_000 })
+      .toContain('- shell.exec: 1 (1 running, 0 completed, 0 failed)');
+    expect((await open('shell', 'shell.activity')).body.output).toMatch(
+      /\[running\] main shell.exec: sleep 20/,
+    );
+    const status = await gateway.request('GET', '/api/projects/default/tool-status');
+    expect(status.body.tools.find((tool: any) => tool.tool === 'shell.exec')).toMatchObject({
+      runningCount: 1,
+      lastStatus: 'running',
+    });
+    const stats = await open('core', 'project.stats');
+    expect(stats.body.output).toContain('Tool calls: 1 (1 running, 0 failed)');
+    // The stop at cleanup interrupts the turn and kills the command.
+    void turn.catch(() => undefined);
+  });
+
   it('a secret in a command or an error reaches no panel and no status', async () => {
     const { gateway, mainCalls, open } = await setup();
     await mainCalls([
