@@ -4,11 +4,11 @@ import { zonedTime } from './cron.mjs';
 import { lastRun } from './runs.mjs';
 import { upcoming } from './timing.mjs';
 
-/** The job's schedule in words: `every 600000 ms`, `weekly mon 09:00 Europe/Berlin`, `cron "0 9 * * 1-5" Europe/Berlin`. */
+/** The job's schedule in words: `every 10 min`, `weekly mon 09:00 Europe/Berlin`, `cron "0 9 * * 1-5" Europe/Berlin`. */
 export function scheduleText(job) {
   const schedule = job.schedule ?? {};
   if (job.type === 'once') return 'once';
-  if (schedule.mode === 'interval') return `every ${schedule.everyMs} ms`;
+  if (schedule.mode === 'interval') return `every ${duration(schedule.everyMs)}`;
   const zone = schedule.timezone ?? 'UTC';
   if (schedule.mode === 'weekly') {
     const time = `${String(schedule.hour).padStart(2, '0')}:${String(schedule.minute).padStart(2, '0')}`;
@@ -16,6 +16,19 @@ export function scheduleText(job) {
   }
   if (schedule.mode === 'cron') return `cron "${schedule.cron}" ${zone}`;
   return 'unknown schedule';
+}
+
+const UNITS = [
+  [86_400_000, 'd'],
+  [3_600_000, 'h'],
+  [60_000, 'min'],
+  [1_000, 's'],
+];
+
+/** `2 h`, `90 min`, `1500 ms`: the largest unit that divides the interval. */
+function duration(ms) {
+  for (const [size, unit] of UNITS) if (ms % size === 0) return `${ms / size} ${unit}`;
+  return `${ms} ms`;
 }
 
 /**
