@@ -175,9 +175,11 @@ describe('toolpack registration', () => {
     ).toBe(true);
     expect((await gateway.send('/whoami')).body.replies[0].text).toContain('webchat:local');
 
-    // The WebUI entries of the loaded toolpack, and its panel, over the real gateway.
+    // The WebUI entries of the built-in file toolpack and of the loaded one, and its panel, over
+    // the real gateway.
     const entries = await gateway.request('GET', '/api/projects/default/tool-ui');
     expect(entries.body.entries).toEqual([
+      expect.objectContaining({ toolpack: 'file', id: 'file.activity', kind: 'panel' }),
       expect.objectContaining({ toolpack: 'review-tools', id: 'review.stats', kind: 'panel' }),
     ]);
     const panel = await gateway.request(
