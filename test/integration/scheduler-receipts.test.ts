@@ -120,8 +120,9 @@ describe('delivery receipts', () => {
 
   it('a recurring job counts delivered sends, and a firing while the last is pending is skipped', async () => {
     const { call, tick, list } = await scheduler();
-    const job = (await call('schedule.recurring', { everyMinutes: 10, recipient: 'ops', body: 'sync' }))
-      .metadata.job;
+    const created = await call('schedule.recurring', { everyMinutes: 10, recipient: 'ops', body: 'sync' });
+    expect(created.output).toContain('Schedule: every 10 min');
+    const job = created.metadata.job;
     await tick(T0 + 10 * MINUTE);
     expect(delivered).toHaveLength(1);
     // The agent is busy: its wake turn has not started, the message is pending. No second copy.
