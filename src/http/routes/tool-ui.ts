@@ -71,7 +71,8 @@ type EntryParams = ProjectParams & { toolpack: string; entry: string };
 
 /**
  * The Tools page and its API: `GET /tools`, `GET /api/projects/:project/tool-ui` (the entries),
- * `POST /api/projects/:project/tool-ui/:toolpack/:entry` (runs one) and `GET /api/projects/:project/roster`.
+ * `POST /api/projects/:project/tool-ui/:toolpack/:entry` (runs one), `GET /api/projects/:project/roster`
+ * and `GET /api/projects/:project/tool-status` (per-tool status).
  * All sit behind the token, like the rest of the API.
  */
 export function registerToolUiRoutes(app: FastifyInstance, options: ToolUiOptions, page: string): void {
