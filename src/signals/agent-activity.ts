@@ -36,11 +36,20 @@ export interface WakeEnd {
   nudgeAttempt(kind: string): number;
 }
 
+/** A failed wake turn: its run id, why, and when it ended (epoch ms). */
+export interface AgentFailure {
+  turnId: string;
+  error: string;
+  at: number;
+}
+
 interface Track {
   busy: boolean;
   /** When it last became idle (or the gateway started). */
   idleSince: number;
-  failure?: { turnId: string; error: string; at: number };
+  failure?: AgentFailure;
+  /** A wake turn started or ended in this process (a restored failure does not overwrite it). */
+  touched?: boolean;
   wake?: { effects: number; nudges: Map<string, number> };
 }
 
@@ -48,7 +57,7 @@ interface Track {
  * Each agent's state and since-time, and the useful effects of its wake turn under way. The roster
  * read (`observe`) notices turns of other sessions starting and ending; the waker reports wake
  * turns (`wakeStarted`, `wakeEnded`); tool calls and recorded signals report effects (`effect`).
- * Held in memory: after a restart every agent is `quiet` since the start.
+ * Held in memory; `failures`/`restoreFailure` let supervision-state.ts keep the failed agents.
  */
 export function createAgentActivity(options: { agents: readonly string[]; now?: () => number }) {
   const now = options.now ?? Date.now;
@@ -76,11 +85,23 @@ export function createAgentActivity(options: { agents: readonly string[]; now?: 
       const track = tracks.get(agentId);
       return track ? view(track) : undefined;
     },
+    /** The failed agents, to keep across a restart. */
+    failures(): { agentId: string; failure: AgentFailure }[] {
+      return [...tracks].flatMap(([agentId, track]) =>
+        track.failure ? [{ agentId, failure: track.failure }] : [],
+      );
+    },
+    /** Puts back a failure the last process kept, unless a wake turn of the agent started since. */
+    restoreFailure(agentId: string, failure: AgentFailure): void {
+      const track = tracks.get(agentId);
+      if (track && !track.touched) track.failure = failure;
+    },
     /** A wake turn started with these signals: it is `running`, its effects counted from 0. */
     wakeStarted(agentId: string, signals: readonly Signal[]): void {
       const track = tracks.get(agentId);
       if (!track) return;
       track.busy = true;
+      track.touched = true;
       track.idleSince = now();
       delete track.failure;
       track.wake = { effects: 0, nudges: nudgeAttempts(signals) };
@@ -100,6 +121,7 @@ export function createAgentActivity(options: { agents: readonly string[]; now?: 
       const track = tracks.get(agentId) ?? { busy: false, idleSince: now() };
       const wake = track.wake ?? { effects: 0, nudges: new Map<string, number>() };
       delete track.wake;
+      track.touched = true;
       track.busy = false;
       track.idleSince = now();
       const turnId = ended.runId ?? `wake_${crypto.randomUUID()}`;

@@ -39,7 +39,14 @@ export function createSignalDelivery(options: SignalDeliveryOptions) {
   const poster = createPoster(options);
   const record = (input: SignalInput, source: string) => recordSignal(queue, poster, logger, input, source);
   const coordinator = config.communication.coordinatorAgent ?? config.defaultAgent;
-  const supervision = createSupervision({ config, queue, record, send: (message) => send(message), logger });
+  const supervision = createSupervision({
+    config,
+    store: options.store,
+    queue,
+    record,
+    send: (message) => send(message),
+    logger,
+  });
   const woken = createWokenMessages(logger);
   const waker = createWaker({
     queue,

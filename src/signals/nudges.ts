@@ -93,6 +93,14 @@ export function createNudges(options: NudgesOptions) {
     },
     /** Each tick, last: the all-quiet nudge. */
     tickAllQuiet: (agents: readonly SchedulerAgent[]) => allQuietNudge(state, agents),
+    /** What a restart must keep: the delayed nudges and the failed wake turns' retry counts. */
+    snapshot: (): NudgeSnapshot => ({ delayed: state.delayed, failures: [...state.failures] }),
+    restore(snapshot: NudgeSnapshot): void {
+      state.delayed = [...snapshot.delayed, ...state.delayed];
+      for (const [turnId, failure] of snapshot.failures) {
+        if (!state.failures.has(turnId)) state.failures.set(turnId, failure);
+      }
+    },
     /** Whether a nudge for the agent (or any) waits out its delay. */
     waiting: (agentId?: string) =>
       state.delayed.some((nudge) => agentId === undefined || nudge.signal.targetAgent === agentId),
@@ -100,6 +108,11 @@ export function createNudges(options: NudgesOptions) {
 }
 
 export type Nudges = ReturnType<typeof createNudges>;
+
+export interface NudgeSnapshot {
+  delayed: NudgeState['delayed'];
+  failures: [string, { previousAttempt: number; nudged: boolean }][];
+}
 
 function noEffectText(coordinator: boolean): string {
   const next = coordinator

@@ -1,16 +1,20 @@
 import type { Config } from '../config/index.js';
 import type { Logger } from '../logging/index.js';
 import type { AgentMessage, SendOutcome } from '../messages/index.js';
+import type { Store } from '../store/index.js';
 import { createAgentActivity, USEFUL_EFFECT_TOOLS } from './agent-activity.js';
 import { createMonitors } from './monitors.js';
 import { createNudges, SCHEDULER_SOURCE } from './nudges.js';
 import type { SchedulerAgent } from './scheduler.js';
 import type { SignalQueue } from './signal-queue.js';
+import { createSupervisionState } from './supervision-state.js';
 import type { SignalInput } from './types.js';
 import type { WakeObserver } from './wake.js';
 
 export interface SupervisionOptions {
   config: Config;
+  /** Where failures and delayed nudges are kept across a restart (see supervision-state.ts). */
+  store?: Store;
   queue: SignalQueue;
   record(signal: SignalInput, source: string): Promise<void>;
   send(message: AgentMessage): Promise<SendOutcome>;
@@ -43,6 +47,7 @@ export function createSupervision(options: SupervisionOptions) {
     send: options.send,
     now,
   });
+  const saved = createSupervisionState({ config, store: options.store, activity, nudges, logger });
   const guarded = async (part: string, run: () => Promise<void>) => {
     try {
       await run();
@@ -74,9 +79,11 @@ export function createSupervision(options: SupervisionOptions) {
     /** Whether a delayed nudge waits for the agent (or any). */
     waiting: nudges.waiting,
     async tick(agents: SchedulerAgent[]): Promise<void> {
+      await saved.load();
       await guarded('failedNudge', () => nudges.tickFailed(agents));
       await guarded('monitors', () => monitors.tick(agents));
       await guarded('allQuietNudge', () => nudges.tickAllQuiet(agents));
+      await guarded('saving', () => saved.save());
     },
   };
 }

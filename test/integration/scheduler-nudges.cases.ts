@@ -17,6 +17,7 @@ interface Carried {
 export type NudgeStep =
   | { send: { sender: string; recipient: string; body: string; priority?: string } }
   | { advanceMs: number }
+  | { restart: true }
   /** `requests`: the model calls of that wake turn (1 unless a tool call's result is answered). */
   | { wake: string; carries: Carried[]; requests?: number }
   | { noWake: string }
@@ -201,6 +202,47 @@ export const NUDGE_CASES: NudgeCase[] = [
       { advanceMs: 10 * MINUTE },
       { noWake: 'worker' },
       { state: { agent: 'worker', shows: { state: 'failed' } } },
+    ],
+  },
+  {
+    name: 'Switchboard: a failed agent and its delayed retry survive a restart',
+    scheduler: {
+      failedNudge: {
+        enabled: true,
+        priority: 'P2',
+        maxConsecutive: 2,
+        initialDelayMs: 1000,
+        ...backoff,
+        message: 'Retry after failure.',
+      },
+    },
+    script: { worker: [FAIL('provider timeout'), SILENT] },
+    steps: [
+      START,
+      STARTED,
+      { state: { agent: 'worker', shows: { state: 'failed', stateSince: '2030-01-07T08:00:00.000Z' } } },
+      { restart: true },
+      { state: { agent: 'worker', shows: { state: 'failed', stateSince: '2030-01-07T08:00:00.000Z' } } },
+      { advanceMs: 999 },
+      { noWake: 'worker' },
+      { advanceMs: 1 },
+      failedRetry(1, 1000, 'provider timeout'),
+      { state: { agent: 'worker', shows: { state: 'quiet' } } },
+    ],
+  },
+  {
+    name: 'Switchboard: a delayed no-effect nudge survives a restart',
+    scheduler: {
+      noEffectNudge: { enabled: true, priority: 'P2', maxConsecutive: 0, initialDelayMs: 1000, ...backoff },
+    },
+    steps: [
+      START,
+      STARTED,
+      noEffect(1, 0),
+      { restart: true },
+      { noWake: 'worker' },
+      { advanceMs: 1000 },
+      noEffect(2, 1000),
     ],
   },
   {

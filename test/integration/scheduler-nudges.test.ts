@@ -119,6 +119,8 @@ async function afterTicks(harness: Harness, more: number): Promise<any> {
 async function runStep(harness: Harness, step: NudgeStep, counts: Map<string, number>): Promise<void> {
   if ('send' in step) {
     await harness.entry('probe.send', step.send);
+  } else if ('restart' in step) {
+    await harness.gateway.restart();
   } else if ('advanceMs' in step) {
     vi.setSystemTime(Date.now() + step.advanceMs);
   } else if ('wake' in step) {
