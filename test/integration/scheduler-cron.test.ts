@@ -203,6 +203,45 @@ describe('cron jobs in a time zone', () => {
     );
   });
 
+  it('reads an at or startAt without an offset in the configured zone, never in the server zone', async () => {
+    const serverZone = process.env.TZ;
+    process.env.TZ = 'America/Los_Angeles'; // what Date.parse would use for an offset-less time
+    try {
+      vi.setSystemTime(at('2026-03-26T10:00:00Z'));
+      const berlin = await scheduler({ timezone: 'Europe/Berlin' });
+      const once = await berlin.call('schedule.once', { at: '2026-03-30T09:00', body: 'local' });
+      expect(once.metadata.job).toMatchObject({
+        nextAt: '2026-03-30T07:00:00.000Z',
+        schedule: { at: '2026-03-30T09:00', timezone: 'Europe/Berlin' },
+      });
+      expect(once.output).toContain(
+        'Time zone: Europe/Berlin (the default, from scheduler.timezone); at has no UTC offset, so it is read in this zone',
+      );
+      const absolute = await berlin.call('schedule.once', { at: '2026-03-30T09:00:00Z', body: 'utc' });
+      expect(absolute.metadata.job.nextAt).toBe('2026-03-30T09:00:00.000Z');
+      expect(absolute.output).not.toContain('Time zone');
+      // A skipped wall time is taken an hour later; a repeated one is the first.
+      const gap = await berlin.call('schedule.once', { at: '2026-03-29T02:30', body: 'gap' });
+      expect(gap.metadata.job.nextAt).toBe('2026-03-29T01:30:00.000Z');
+      const repeated = await berlin.call('schedule.once', { at: '2026-10-25T02:30', body: 'twice' });
+      expect(repeated.metadata.job.nextAt).toBe('2026-10-25T00:30:00.000Z');
+      const started = await berlin.recurring({
+        cron: '0 * * * *',
+        timezone: 'Asia/Tokyo',
+        startAt: '2026-03-30T09:00',
+        body: 'from nine in Tokyo',
+      });
+      expect(started.metadata.job.nextAt).toBe('2026-03-30T00:00:00.000Z');
+
+      const bare = await scheduler({ timezone: null });
+      const utc = await bare.call('schedule.once', { at: '2026-03-30T09:00', body: 'fallback' });
+      expect(utc.metadata.job.nextAt).toBe('2026-03-30T09:00:00.000Z');
+    } finally {
+      if (serverZone === undefined) delete process.env.TZ;
+      else process.env.TZ = serverZone;
+    }
+  });
+
   it('refuses an invalid expression or zone, naming the field, and writes nothing', async () => {
     vi.setSystemTime(at('2026-03-26T10:00:00Z'));
     const { recurring, list } = await scheduler();

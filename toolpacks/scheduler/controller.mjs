@@ -5,9 +5,10 @@
 // Date.now(). Tests drive the tick with their own `now` and fake Date for tool calls.
 
 import { randomUUID } from 'node:crypto';
+import { isWallTime } from './cron.mjs';
 import { describeJob, nextRunLines, nextRuns, scheduleText } from './describe.mjs';
 import { deliveryFields, objectInput, optionalBoolean, optionalString, requiredString } from './input.mjs';
-import { recurringSchedule } from './recurring.mjs';
+import { defaultZone, recurringSchedule } from './recurring.mjs';
 import { pendingRun, settleRuns } from './runs.mjs';
 import { jobsFile, withJobs } from './state.mjs';
 import { fireDueJobs } from './tick.mjs';
@@ -50,9 +51,13 @@ function scheduleOnce(context, args) {
   const at = optionalString(args.at, 'at');
   let nextAt;
   let schedule;
+  let zoneNote;
   if (at !== undefined) {
-    nextAt = timestamp(at, 'at');
-    schedule = { at };
+    // Without an offset, `at` is a wall time in the configured zone (UTC when none), said so.
+    const zone = isWallTime(at) ? defaultZone(context) : undefined;
+    nextAt = timestamp(at, 'at', zone?.timezone);
+    schedule = zone === undefined ? { at } : { at, timezone: zone.timezone };
+    if (zone !== undefined) zoneNote = `${zone.note}; at has no UTC offset, so it is read in this zone`;
   } else {
     const delay = delayMs(args);
     if (delay <= 0) {
@@ -63,7 +68,7 @@ function scheduleOnce(context, args) {
     nextAt = now + delay;
     schedule = { afterMs: delay };
   }
-  return createJob(context, { type: 'once', now, nextAt, schedule, ...delivery });
+  return createJob(context, { type: 'once', now, nextAt, schedule, zoneNote, ...delivery });
 }
 
 function scheduleRecurring(context, args) {
@@ -71,7 +76,8 @@ function scheduleRecurring(context, args) {
   const delivery = deliveryFields(context, args);
   const { schedule, zoneNote } = recurringSchedule(context, args);
   const startAt = optionalString(args.startAt, 'startAt');
-  const startMs = startAt === undefined ? undefined : timestamp(startAt, 'startAt');
+  const startZone = schedule.timezone ?? defaultZone(context).timezone;
+  const startMs = startAt === undefined ? undefined : timestamp(startAt, 'startAt', startZone);
   let nextAt;
   try {
     nextAt = firstOccurrence(schedule, now, startMs);
@@ -108,11 +114,9 @@ async function createJob(context, { type, now, nextAt, schedule, zoneNote, ...de
   const route = job.recipient ?? job.channel;
   const upcoming = nextRuns(job);
   const lines = [`Scheduled ${job.id} (${type}).`, `Next: ${job.nextAt}`];
-  if (type === 'recurring') {
-    lines.push(`Schedule: ${scheduleText(job)}`);
-    if (zoneNote !== undefined) lines.push(`Time zone: ${zoneNote}`);
-    lines.push('Next runs:', ...nextRunLines(upcoming));
-  }
+  if (type === 'recurring') lines.push(`Schedule: ${scheduleText(job)}`);
+  if (zoneNote !== undefined) lines.push(`Time zone: ${zoneNote}`);
+  if (type === 'recurring') lines.push('Next runs:', ...nextRunLines(upcoming));
   lines.push(`Route: ${job.sender} -> ${route}`, `Priority: ${job.priority}`);
   return {
     title: 'scheduled message created',

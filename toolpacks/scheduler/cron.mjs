@@ -84,15 +84,46 @@ function formatter(timezone) {
   return format;
 }
 
-/** `2026-03-30T09:00:00+02:00`: the wall time of `ms` in `timezone`, with its offset from UTC. */
-export function zonedTime(ms, timezone) {
+/** The wall time of `ms` in `timezone` (`2026-03-30T09:00:00`), and the zone's offset from UTC then. */
+function wallClock(ms, timezone) {
   const parts = Object.fromEntries(
     formatter(timezone)
       .formatToParts(new Date(ms))
       .map((part) => [part.type, part.value]),
   );
   const wall = `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}`;
-  const offsetMinutes = Math.round((Date.parse(`${wall}Z`) - Math.floor(ms / 1000) * 1000) / 60_000);
+  return { wall, offsetMs: Date.parse(`${wall}Z`) - Math.floor(ms / 1000) * 1000 };
+}
+
+const LOCAL_TIME = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2})(:\d{2})?(\.\d{1,3})?$/;
+const DAY = 86_400_000;
+
+/** Whether `text` is an ISO date-time without `Z` or an offset: a wall time, whose zone must be chosen. */
+export const isWallTime = (text) => typeof text === 'string' && LOCAL_TIME.test(text.trim());
+
+/**
+ * The UTC ms of an ISO date-time without an offset (`2026-03-30T09:00`), read as a wall time in
+ * `timezone`; undefined for any other text (one with `Z` or an offset is absolute already). As with
+ * cron, a wall time a fall-back repeats is the first one, and one a spring-forward skips is taken an
+ * hour later.
+ */
+export function wallTimeIn(text, timezone) {
+  const match = LOCAL_TIME.exec(text);
+  if (!match) return undefined;
+  const wall = `${match[1]}T${match[2]}${match[3] ?? ':00'}`;
+  const naive = Date.parse(`${wall}${match[4] ?? ''}Z`);
+  if (!Number.isFinite(naive)) return undefined;
+  const offsets = [wallClock(naive - DAY, timezone).offsetMs, wallClock(naive + DAY, timezone).offsetMs];
+  const exact = offsets
+    .map((offset) => naive - offset)
+    .filter((candidate) => wallClock(candidate, timezone).wall === wall);
+  return exact.length > 0 ? Math.min(...exact) : naive - offsets[0];
+}
+
+/** `2026-03-30T09:00:00+02:00`: the wall time of `ms` in `timezone`, with its offset from UTC. */
+export function zonedTime(ms, timezone) {
+  const { wall, offsetMs } = wallClock(ms, timezone);
+  const offsetMinutes = Math.round(offsetMs / 60_000);
   const sign = offsetMinutes < 0 ? '-' : '+';
   const hours = String(Math.floor(Math.abs(offsetMinutes) / 60)).padStart(2, '0');
   const minutes = String(Math.abs(offsetMinutes) % 60).padStart(2, '0');

@@ -59,7 +59,7 @@ function explicitZone(value) {
  * The zone of a cron or weekly job that names none: the config's `scheduler.timezone` (itself UTC by
  * default, so Suzumio's "weekly UTC" holds unless the config says otherwise), else UTC, saying which.
  */
-function defaultZone(context) {
+export function defaultZone(context) {
   const configured = context.store.config()?.scheduler?.timezone;
   if (typeof configured === 'string' && configured.trim() !== '') {
     try {

@@ -1,7 +1,7 @@
 // Time arithmetic of the scheduler: delays, intervals, weekly times and cron expressions (the last two
 // in a time zone, through cron.mjs). Pure functions.
 
-import { cronNext } from './cron.mjs';
+import { cronNext, wallTimeIn } from './cron.mjs';
 import { inputError } from './errors.mjs';
 
 export { inputError };
@@ -45,9 +45,13 @@ export const delayMs = (args) => summed(args, AFTER_UNITS);
 /** The interval of schedule.recurring: the sum of everyMs/everyMinutes/everyHours/everyDays. */
 export const intervalMs = (args) => summed(args, EVERY_UNITS);
 
-/** Milliseconds of an ISO timestamp; a clear error naming the field otherwise. */
-export function timestamp(value, name) {
-  const ms = typeof value === 'string' && value.trim() !== '' ? Date.parse(value) : Number.NaN;
+/**
+ * Milliseconds of an ISO timestamp; a clear error naming the field otherwise. One without `Z` or an
+ * offset (`2030-01-07T09:30`) is a wall time in `timezone`, never in the server's own zone.
+ */
+export function timestamp(value, name, timezone = 'UTC') {
+  const text = typeof value === 'string' ? value.trim() : '';
+  const ms = text === '' ? Number.NaN : (wallTimeIn(text, timezone) ?? Date.parse(text));
   if (!Number.isFinite(ms)) {
     throw inputError(
       `${name} must be an ISO timestamp (e.g. 2030-01-07T09:30:00Z), got ${JSON.stringify(value)}`,
