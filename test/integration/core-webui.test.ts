@@ -160,6 +160,9 @@ describe('core WebUI entries', () => {
     const byName = new Map(status.body.tools.map((tool: any) => [tool.tool, tool]));
     expect(byName.get('shell.exec')).toMatchObject({
       source: 'toolpack shell',
+      toolpackId: 'shell',
+      toolpackKind: 'builtin',
+      description: expect.stringContaining('command'),
       enabledForAgents: ['main'],
       callCount: 2,
       runningCount: 0,
@@ -175,6 +178,8 @@ describe('core WebUI entries', () => {
       callCount: 0,
     });
     expect(byName.get('messages.send')).not.toHaveProperty('lastStatus');
+    expect(byName.get('sessions_list')).toMatchObject({ source: 'builtin' });
+    expect(byName.get('sessions_list')).not.toHaveProperty('toolpackId');
     expect((await gateway.request('GET', '/api/projects/other/tool-status')).status).toBe(404);
   });
 

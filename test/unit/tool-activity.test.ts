@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logging/index.js';
 import { createToolActivity, summarizeInput } from '../../src/toolpacks/builtin/tool-activity.js';
+import { listToolStatus } from '../../src/toolpacks/builtin/webui/tool-status.js';
 import type { Tool } from '../../src/tools/index.js';
 import { testToolContext } from '../helpers/tool-context.js';
 
@@ -96,5 +97,44 @@ describe('the tool activity recorder', () => {
     expect(summarizeInput('shell.exec', { command: '  ls -la\nrm -rf x\n' })).toBe('ls -la …(+1 lines)');
     expect(summarizeInput('web.fetch', { url: 'not a url' })).toBe('not a URL');
     expect(summarizeInput('messages.send', { body: 'hello' })).toBe('');
+  });
+});
+
+describe('per-tool status', () => {
+  it('names the toolpack and its kind, and the agents each allowlist lets see the tool', () => {
+    const activity = createToolActivity();
+    activity.watch(
+      tool('review.summarize', () => ({ ok: true })),
+      'toolpack review-tools',
+    );
+    activity.watch(
+      tool('file.read', () => ({ ok: true })),
+      'toolpack core',
+    );
+    activity.watch(
+      tool('sessions_list', () => ({ ok: true })),
+      'builtin',
+    );
+    const status = listToolStatus({
+      activity,
+      agents: { pm: { tools: ['*'] }, reviewer: { tools: ['review.*'] }, reader: { tools: ['file.read'] } },
+    });
+    expect(
+      status.map(({ tool, toolpackId, toolpackKind, enabledForAgents }) => ({
+        tool,
+        toolpackId,
+        toolpackKind,
+        enabledForAgents,
+      })),
+    ).toEqual([
+      { tool: 'file.read', toolpackId: 'core', toolpackKind: 'builtin', enabledForAgents: ['pm', 'reader'] },
+      {
+        tool: 'review.summarize',
+        toolpackId: 'review-tools',
+        toolpackKind: 'local',
+        enabledForAgents: ['pm', 'reviewer'],
+      },
+      { tool: 'sessions_list', toolpackId: undefined, toolpackKind: undefined, enabledForAgents: ['pm'] },
+    ]);
   });
 });

@@ -54,6 +54,9 @@ export interface ToolUiOptions {
 export interface ToolStatusView {
   tool: string;
   source: string;
+  toolpackId?: string;
+  toolpackKind?: 'builtin' | 'local';
+  description: string;
   enabledForAgents: readonly string[];
   callCount: number;
   runningCount: number;

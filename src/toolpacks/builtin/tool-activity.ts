@@ -27,6 +27,8 @@ export interface ToolCallTotals {
   tool: string;
   /** Where it was registered: `builtin`, `toolpack core`, `toolpack review-tools`, … */
   source: string;
+  /** What the model reads about it. */
+  description: string;
   calls: number;
   running: number;
   completed: number;
@@ -90,7 +92,15 @@ export function createToolActivity(options: ToolActivityOptions = {}) {
   return {
     /** The tool with its calls recorded; `source` names where it was registered. */
     watch<T extends Tool>(tool: T, source: string): T {
-      totals.set(tool.name, { tool: tool.name, source, calls: 0, running: 0, completed: 0, failed: 0 });
+      totals.set(tool.name, {
+        tool: tool.name,
+        source,
+        description: tool.description,
+        calls: 0,
+        running: 0,
+        completed: 0,
+        failed: 0,
+      });
       const execute = tool.execute.bind(tool) as Tool['execute'];
       const watched: Tool['execute'] = async (input, context) => {
         const record = start(tool.name, context.agentId, input);

@@ -6,6 +6,11 @@ export interface ToolStatusEntry {
   tool: string;
   /** Where it was registered: `builtin`, `toolpack core`, `toolpack <id>`, `gateway options`. */
   source: string;
+  /** The toolpack that registers it (Suzumio's `toolpackId`); absent for the gateway's own tools. */
+  toolpackId?: string;
+  /** `builtin` for `core`, `file`, `shell`, `web`; `local` for a toolpack directory (Suzumio's `toolpackKind`). */
+  toolpackKind?: 'builtin' | 'local';
+  description: string;
   /** Agents whose allowlist (`agents.<id>.tools`) lets them see and run it. */
   enabledForAgents: string[];
   callCount: number;
@@ -39,6 +44,8 @@ export function listToolStatus(options: {
     return {
       tool: total.tool,
       source: total.source,
+      ...toolpackOf(total.source),
+      description: total.description,
       enabledForAgents: allowlists.filter((agent) => agent.allows(total.tool)).map((agent) => agent.id),
       callCount: total.calls,
       runningCount: total.running,
@@ -57,4 +64,13 @@ export function listToolStatus(options: {
         : {}),
     };
   });
+}
+
+const BUILTIN_TOOLPACKS = new Set(['core', 'file', 'shell', 'web']);
+
+/** `toolpack <id>` (how the gateway names a tool's source) as Suzumio's toolpack id and kind. */
+function toolpackOf(source: string): { toolpackId?: string; toolpackKind?: 'builtin' | 'local' } {
+  const id = /^toolpack (.+)$/.exec(source)?.[1];
+  if (id === undefined) return {};
+  return { toolpackId: id, toolpackKind: BUILTIN_TOOLPACKS.has(id) ? 'builtin' : 'local' };
 }
