@@ -1,3 +1,4 @@
+export { type AgentActivityView, type AgentState, USEFUL_EFFECT_TOOLS } from './agent-activity.js';
 export {
   createSignalDelivery,
   type SignalDelivery,
@@ -5,6 +6,8 @@ export {
   scheduleSignals,
 } from './delivery.js';
 export { MAX_HOOK_BACKOFF_MS } from './hook-health.js';
+export { renderTemplate } from './monitors.js';
+export { backoffDelay, NUDGE_KINDS, SCHEDULER_SOURCE } from './nudges.js';
 export type { Deliver, SignalTurns, WakeTurnRequest } from './ports.js';
 export { createPoster, type Poster } from './posts.js';
 export {
