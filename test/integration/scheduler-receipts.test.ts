@@ -200,6 +200,21 @@ describe('delivery receipts', () => {
     });
   });
 
+  it('a pending send moved to a host without receipts counts as sent there', async () => {
+    const { call, tick } = await scheduler();
+    await call('schedule.once', { afterMinutes: 1, body: 'moved' });
+    await tick(T0 + MINUTE);
+    const bare = await startSchedulerHost({
+      stateDir,
+      store,
+      deliver: (message) => void delivered.push(message),
+    });
+    await bare.tick(T0 + 2 * MINUTE);
+    const [job] = (await bare.list(true)).metadata.jobs;
+    expect(job).toMatchObject({ status: 'done', sentCount: 1, runs: [{ state: 'sent' }] });
+    expect(delivered).toHaveLength(1);
+  });
+
   it('a message the store has no status for is given up after an hour, so a once job never waits forever', async () => {
     const { call, tick, list } = await scheduler();
     await call('schedule.once', { afterMinutes: 1, body: 'lost' });

@@ -48,10 +48,19 @@ export const lastRun = (job) =>
  * changed. A store that throws leaves the run pending (it is asked again next tick).
  */
 export async function settleRuns(store, job, now) {
-  if (!hasReceipts(store) || !Array.isArray(job.runs)) return false;
+  if (!Array.isArray(job.runs)) return false;
+  const receipts = hasReceipts(store);
   let changed = false;
   for (const run of job.runs) {
     if (run?.state !== 'pending') continue;
+    if (!receipts) {
+      // jobs.json from a host with receipts, now in one without: counted as sent, as this host does.
+      delivered(job, run, { deliveredAt: run.at }, now);
+      run.state = 'sent';
+      delete run.deliveredAt;
+      changed = true;
+      continue;
+    }
     let status;
     try {
       status = await store.messageStatus(run.messageId);
