@@ -30,6 +30,8 @@ export interface WakeEnd {
   agentId: string;
   turnId: string;
   failed: boolean;
+  /** Interrupted (a stop, an abort): neither failed nor finished, so nothing to nudge. */
+  interrupted: boolean;
   /** Successful useful-effect tool calls and useful signals of the turn. */
   usefulEffects: number;
   /** The attempt of each scheduler nudge kind the turn was woken with (0: none). */
@@ -131,6 +133,7 @@ export function createAgentActivity(options: { agents: readonly string[]; now?: 
         agentId,
         turnId,
         failed,
+        interrupted: ended.status === 'interrupted',
         usefulEffects: wake.effects,
         nudgeAttempt: (kind) => wake.nudges.get(kind) ?? 0,
       };

@@ -60,7 +60,8 @@ export function createNudges(options: NudgesOptions) {
         return;
       }
       const config = options.scheduler.noEffectNudge;
-      if (ended.usefulEffects > 0 || !config.enabled) return;
+      // Suzumio nudges completed activations only, not cancelled ones (and a stop must not record).
+      if (ended.interrupted || ended.usefulEffects > 0 || !config.enabled) return;
       const previous = ended.nudgeAttempt(NUDGE_KINDS.noEffect);
       if (config.maxConsecutive !== 0 && previous >= config.maxConsecutive) return;
       const attempt = previous + 1;

@@ -5,6 +5,8 @@ interface Carried {
   kind: string;
   priority?: string;
   source?: string;
+  /** How many equal signals were merged into it. */
+  merged?: number;
   payload?: Record<string, unknown>;
   body?: RegExp;
 }
@@ -19,7 +21,7 @@ export type NudgeStep =
   | { advanceMs: number }
   | { restart: true }
   /** `requests`: the model calls of that wake turn (1 unless a tool call's result is answered). */
-  | { wake: string; carries: Carried[]; requests?: number }
+  | { wake: string; carries: Carried[]; requests?: number; endless?: true }
   | { noWake: string }
   | { state: { agent: string; shows: Record<string, unknown> } };
 
@@ -202,6 +204,24 @@ export const NUDGE_CASES: NudgeCase[] = [
       { advanceMs: 10 * MINUTE },
       { noWake: 'worker' },
       { state: { agent: 'worker', shows: { state: 'failed' } } },
+    ],
+  },
+  {
+    name: 'Switchboard: a wake turn a stop interrupts is not nudged (its signals come again after the restart)',
+    scheduler: {
+      noEffectNudge: { enabled: true, priority: 'P2', maxConsecutive: 1, initialDelayMs: 0, ...backoff },
+    },
+    script: { worker: [{ hang: true }, SILENT, SILENT] },
+    steps: [
+      START,
+      { wake: 'worker', carries: [{ kind: 'message', body: /Start the proof pass/ }], endless: true },
+      { restart: true },
+      STARTED,
+      // One nudge, for the wake turn that ended: none was recorded for the interrupted one.
+      {
+        wake: 'worker',
+        carries: [{ kind: 'scheduler.no_effect_nudge', merged: 0, payload: { attempt: 1 } }],
+      },
     ],
   },
   {

@@ -130,11 +130,12 @@ async function runStep(harness: Harness, step: NudgeStep, counts: Map<string, nu
       harness.wakes(step.wake).length >= index ? true : undefined,
     );
     // The turn ends before the case moves the clock: the nudges' delays count from its end.
-    await until(`the end of wake ${index} of ${step.wake}`, async () => {
-      const { last } = await harness.ticks();
-      const seen = last?.agents.find((agent: any) => agent.id === step.wake);
-      return seen && seen.state !== 'running' ? true : undefined;
-    });
+    if (!step.endless)
+      await until(`the end of wake ${index} of ${step.wake}`, async () => {
+        const { last } = await harness.ticks();
+        const seen = last?.agents.find((agent: any) => agent.id === step.wake);
+        return seen && seen.state !== 'running' ? true : undefined;
+      });
     const signals = signalsOf(harness.wakes(step.wake)[index - 1]);
     expect(signals, `wake ${index} of ${step.wake}`).toEqual(
       step.carries.map(({ payload, body, ...signal }) =>
