@@ -548,12 +548,11 @@ describe('the scheduler toolpack in a gateway', () => {
           timeout: 5_000,
         })
         .toContain('scheduler: stand-up starts now');
-      const jobs = JSON.parse(
-        await readFile(path.join(gateway.dir, 'data/toolpack-state/scheduler/jobs.json'), 'utf8'),
-      );
-      expect(jobs.jobs).toEqual([
-        expect.objectContaining({ status: 'done', sentCount: 1, channel: '#lobby' }),
-      ]);
+      // The post can reach the chat before the tick that sent it has written jobs.json.
+      const jobsFile = path.join(gateway.dir, 'data/toolpack-state/scheduler/jobs.json');
+      await expect
+        .poll(async () => JSON.parse(await readFile(jobsFile, 'utf8')).jobs, { timeout: 5_000 })
+        .toEqual([expect.objectContaining({ status: 'done', sentCount: 1, channel: '#lobby' })]);
     } finally {
       await model.close();
     }
