@@ -564,10 +564,10 @@ describe('the scheduler toolpack in a gateway', () => {
           timeout: 5_000,
         })
         .toContain('scheduler: stand-up starts now');
-      // Done once a tick has read the post's receipt (delivered).
+      // Done once a tick has read the post's receipt (delivered), after the post reached the chat.
       const jobsFile = path.join(gateway.dir, 'data/toolpack-state/scheduler/jobs.json');
       await expect
-        .poll(async () => JSON.parse(await readFile(jobsFile, 'utf8')).jobs, { timeout: 5_000 })
+        .poll(async () => JSON.parse(await readFile(jobsFile, 'utf8')).jobs, { timeout: 15_000 })
         .toEqual([expect.objectContaining({ status: 'done', sentCount: 1, channel: '#lobby' })]);
     } finally {
       await model.close();
