@@ -561,7 +561,7 @@ describe('the scheduler toolpack in a gateway', () => {
       expect(result.content).toContain('Scheduled sch_');
       await expect
         .poll(() => events.events.filter((event) => event.type === 'reply').map((event) => event.data.text), {
-          timeout: 5_000,
+          timeout: 15_000,
         })
         .toContain('scheduler: stand-up starts now');
       // Done once a tick has read the post's receipt (delivered), after the post reached the chat.
