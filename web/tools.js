@@ -278,6 +278,19 @@ function showFailingHooks(hooks) {
   main.append(section);
 }
 
+/** Toolpacks whose code reaches for a Suzumio-internal API Switchboard does not provide (`store.db`). */
+function showNotProvided(toolpacks) {
+  const lacking = (toolpacks ?? []).filter((toolpack) => (toolpack.notProvided ?? []).length > 0);
+  if (lacking.length === 0) return;
+  const section = element('section', 'not-provided');
+  section.append(element('h2', '', 'Suzumio APIs not provided (undefined for these controllers)'));
+  const list = element('ul', 'problems');
+  for (const toolpack of lacking)
+    list.append(element('li', '', `${toolpack.id}: ${toolpack.notProvided.join(', ')}`));
+  section.append(list);
+  main.append(section);
+}
+
 /** One row per registered tool: where it comes from, the agents allowed it, its calls since the start. */
 function toolStatusRow(tool) {
   const row = element('tr');
@@ -330,13 +343,14 @@ async function showToolStatus(section) {
   );
 }
 
-/** What GET /api/toolpacks reports beyond the entries: skipped toolpacks and failing hooks. */
+/** What GET /api/toolpacks reports beyond the entries: skipped toolpacks, failing hooks, APIs not provided. */
 async function showToolpackReport() {
   const response = await fetch('/api/toolpacks').catch(() => undefined);
   if (!response?.ok) return;
   const report = await response.json();
   showSkipped(report.problems);
   showFailingHooks(report.schedulerHooks);
+  showNotProvided(report.toolpacks);
 }
 
 async function load() {

@@ -67,16 +67,32 @@ async function askRunningGateway(config: Config): Promise<DoctorLine[]> {
   if (!response.ok) {
     return [{ warning: true, text: `gateway at ${url} answered ${response.status} to GET /api/toolpacks` }];
   }
-  const report = (await response.json().catch(() => ({}))) as { schedulerHooks?: SchedulerHookView[] };
+  const report = (await response.json().catch(() => ({}))) as ToolpacksReportView;
   const hooks = report.schedulerHooks ?? [];
   const failing = hooks.filter((hook) => hook.status === 'failing');
-  if (failing.length === 0) {
-    return [{ warning: false, text: `gateway: running at ${url}; scheduler hooks ok (${hooks.length})` }];
-  }
-  return failing.map((hook) => ({
-    warning: true,
-    text: `gateway at ${url}: the ${hook.toolpackId} scheduler hook is failing (${hook.failures} failures in a row since ${hook.since}; next try in ${hook.backoffMs} ms): ${hook.error}`,
-  }));
+  const hookLines =
+    failing.length === 0
+      ? [{ warning: false, text: `gateway: running at ${url}; scheduler hooks ok (${hooks.length})` }]
+      : failing.map((hook) => ({
+          warning: true,
+          text: `gateway at ${url}: the ${hook.toolpackId} scheduler hook is failing (${hook.failures} failures in a row since ${hook.since}; next try in ${hook.backoffMs} ms): ${hook.error}`,
+        }));
+  return [...hookLines, ...unprovidedLines(url, report)];
+}
+
+interface ToolpacksReportView {
+  schedulerHooks?: SchedulerHookView[];
+  toolpacks?: { id: string; notProvided?: string[] }[];
+}
+
+/** A warning per toolpack whose controller reaches for a Suzumio-internal API not provided (`store.db`). */
+function unprovidedLines(url: string, report: ToolpacksReportView) {
+  return (report.toolpacks ?? [])
+    .filter((toolpack) => (toolpack.notProvided ?? []).length > 0)
+    .map((toolpack) => ({
+      warning: true,
+      text: `gateway at ${url}: the ${toolpack.id} toolpack reaches for ${(toolpack.notProvided ?? []).join(', ')}, which Switchboard does not provide (undefined); docs/toolpack-store.md lists the store a toolpack may use`,
+    }));
 }
 
 async function readTokenFile(stateDir: string): Promise<string | undefined> {

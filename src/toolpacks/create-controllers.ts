@@ -18,6 +18,7 @@ import {
   type ProjectMessage,
 } from './controller/index.js';
 import type { LoadToolpacksResult } from './load-toolpacks.js';
+import { scanUnprovidedApis } from './unprovided-apis.js';
 
 /** What the toolpacks need of signal delivery (the gateway hands it over; it is built first). */
 export interface ToolpackSignals {
@@ -83,6 +84,8 @@ export function createControllers(options: ControllersOptions): Controllers {
     senders.set(toolpack.id, { sender, open: () => outbox.open() });
     const missing = new Set<string>();
     notProvided.set(toolpack.id, missing);
+    for (const api of scanUnprovidedApis(toolpack.directory))
+      reportUnprovided(toolpackLogger, toolpack.id, missing, api, 'names');
     const store = createProjectStore({
       toolpackId: toolpack.id,
       stateDir: options.stateDir,
@@ -105,7 +108,7 @@ export function createControllers(options: ControllersOptions): Controllers {
       }),
       sender,
       outbox,
-      onUnprovided: (api) => reportUnprovided(toolpackLogger, toolpack.id, missing, api),
+      onUnprovided: (api) => reportUnprovided(toolpackLogger, toolpack.id, missing, api, 'read'),
       store: options.store,
       logger: toolpackLogger,
     });
@@ -133,13 +136,22 @@ export function createControllers(options: ControllersOptions): Controllers {
   };
 }
 
-/** Logged once per toolpack and API; the report (`GET /api/toolpacks`) lists it from then on. */
-function reportUnprovided(logger: Logger, toolpackId: string, missing: Set<string>, api: string): void {
+/**
+ * Logged once per toolpack and API, at load when its code names it, else when the controller
+ * first reads it; the report (`GET /api/toolpacks`) lists it from then on.
+ */
+function reportUnprovided(
+  logger: Logger,
+  toolpackId: string,
+  missing: Set<string>,
+  api: string,
+  how: 'names' | 'read',
+): void {
   if (missing.has(api)) return;
   missing.add(api);
   logger.warn(
     { toolpack: toolpackId, api },
-    `the ${toolpackId} controller read ${api}, Suzumio's internal SQLite handle: Switchboard does not provide it (undefined); see docs/toolpack-store.md for the store a toolpack may use`,
+    `the ${toolpackId} toolpack ${how} ${api}, Suzumio's internal SQLite handle: the one Suzumio-internal API Switchboard does not provide (it is undefined); see docs/toolpack-store.md for the store a toolpack may use`,
   );
 }
 

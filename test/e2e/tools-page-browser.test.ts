@@ -21,6 +21,10 @@ function startServer(): Promise<ToolUiServer> {
         message: 'no controller',
       },
     ],
+    reportedToolpacks: [
+      { id: 'plan', directory: '/srv/toolpacks/plan', tools: [], webui: [], notProvided: ['store.db'] },
+      { id: 'review-tools', directory: '/srv/toolpacks/review', tools: [], webui: [] },
+    ],
     reportedHooks: [
       { toolpackId: 'review-tools', status: 'ok', failures: 0 },
       {
@@ -112,6 +116,12 @@ describe('Tools page in Chromium', () => {
       .toEqual([
         "plan: schedulerTick failed in the plan controller: Cannot read properties of undefined (reading 'prepare') (7 failures in a row since 2030-01-07T08:00:00.000Z; next try in 3.2 s)",
       ]);
+  });
+
+  it('names the Suzumio-internal APIs a toolpack reaches for that are not provided', async () => {
+    await expect
+      .poll(() => page.locator('section.not-provided li').allTextContents(), WAIT)
+      .toEqual(['plan: store.db']);
   });
 
   it('builds the action form from inputSchema, with the roster as a dropdown', async () => {

@@ -44,6 +44,14 @@ export async function startToolUiServer(options: {
   reportedProblems?: ToolpackProblem[];
   /** The scheduler hooks' state `GET /api/toolpacks` reports. */
   reportedHooks?: SchedulerHookView[];
+  /** The loaded toolpacks `GET /api/toolpacks` reports (with `notProvided`, say). */
+  reportedToolpacks?: {
+    id: string;
+    directory: string;
+    tools: string[];
+    webui: string[];
+    notProvided?: string[];
+  }[];
   /** Collects the JSON log lines (level info and up); without it nothing is logged. */
   logLines?: string[];
 }): Promise<ToolUiServer> {
@@ -84,7 +92,7 @@ export async function startToolUiServer(options: {
     },
     toolpacks: {
       report: () => ({
-        toolpacks: [],
+        toolpacks: options.reportedToolpacks ?? [],
         builtins: [],
         problems: options.reportedProblems ?? [],
         schedulerHooks: options.reportedHooks ?? [],

@@ -1,3 +1,5 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { FakeRequest, FakeStep } from '../fakes/fake-model-server.js';
@@ -130,7 +132,7 @@ describe('toolpack message receipts', () => {
 });
 
 describe('the store surface', () => {
-  it('shows scheduler.timezone, refuses a bad id naming the field, and reports a read of store.db', async () => {
+  it('shows scheduler.timezone, refuses a bad id naming the field, and reports store.db from the load on', async () => {
     const { gateway, entry } = await setup();
     expect((await entry('receipts.config')).config).toEqual({
       channels: ['#lobby', '#dead'],
@@ -143,9 +145,10 @@ describe('the store surface', () => {
     expect(bad.status).toBe(500);
     expect(bad.body.message).toContain('hasPendingSignalsForAgent: agentId must be a non-empty string');
 
+    // The load-time report names it before anything runs: the controller's code names it.
     const before = await gateway.request('GET', '/api/toolpacks');
     const receipts = () => before.body.toolpacks.find((toolpack: any) => toolpack.id === 'receipts');
-    expect(receipts()).not.toHaveProperty('notProvided');
+    expect(receipts().notProvided).toEqual(['store.db']);
     expect((await entry('receipts.db')).db).toBe('undefined');
     await entry('receipts.db');
     const after = await gateway.request('GET', '/api/toolpacks');
@@ -154,10 +157,44 @@ describe('the store surface', () => {
     ]);
     const warned = gateway.logLines.filter((line) => line.includes('"api":"store.db"'));
     expect(warned).toHaveLength(1);
-    expect(warned[0]).toContain('Switchboard does not provide it');
+    expect(warned[0]).toContain('toolpack names store.db');
+    expect(warned[0]).toContain('the one Suzumio-internal API Switchboard does not provide');
   });
 
-  it('names store.db in GET /api/toolpacks once a scheduler hook read it, beside the hook failing', async () => {
+  it('reports store.db read by code the load-time scan cannot see (a name built at run time)', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'sb-unprovided-'));
+    cleanups.push(() => rm(dir, { recursive: true, force: true }));
+    await writeFile(
+      path.join(dir, 'suzumio.toolpack.json'),
+      JSON.stringify({
+        id: 'hidden-db',
+        tools: [],
+        webui: [{ id: 'hidden.db', title: 'Read the handle', kind: 'action' }],
+      }),
+    );
+    await writeFile(
+      path.join(dir, 'controller.mjs'),
+      "export function createWebuiToolpack(context) {\n  const key = ['d', 'b'].join('');\n  return { webui: { 'hidden.db': () => ({ output: typeof context.store[key] }) } };\n}\n",
+    );
+    const gateway = await startTestGateway({
+      config: { tools: { toolpacks: [{ path: dir, id: 'hidden-db' }] }, agents: { main: {} } },
+    });
+    cleanups.push(() => gateway.dispose());
+    const report = async () =>
+      (await gateway.request('GET', '/api/toolpacks')).body.toolpacks.find(
+        (toolpack: any) => toolpack.id === 'hidden-db',
+      );
+    expect(await report()).not.toHaveProperty('notProvided');
+    const read = await gateway.request('POST', '/api/projects/default/tool-ui/hidden-db/hidden.db', {});
+    expect(read.status, JSON.stringify(read.body)).toBe(200);
+    expect(JSON.stringify(read.body)).toContain('undefined');
+    expect((await report()).notProvided).toEqual(['store.db']);
+    expect(gateway.logLines.find((line) => line.includes('"api":"store.db"'))).toContain(
+      'toolpack read store.db',
+    );
+  });
+
+  it('names store.db in GET /api/toolpacks beside the scheduler hook that fails on it', async () => {
     const gateway = await startTestGateway({
       config: {
         tools: { toolpacks: [{ path: READS_DB, id: 'failing-tick' }] },
@@ -168,9 +205,12 @@ describe('the store surface', () => {
     cleanups.push(() => gateway.dispose());
     const report = async () => (await gateway.request('GET', '/api/toolpacks')).body;
     await expect
-      .poll(async () => (await report()).toolpacks.find((toolpack: any) => toolpack.id === 'failing-tick'))
-      .toMatchObject({ notProvided: ['store.db'] });
-    const hook = (await report()).schedulerHooks.find((entry: any) => entry.toolpackId === 'failing-tick');
-    expect(hook).toMatchObject({ status: 'failing', error: expect.stringContaining("reading 'prepare'") });
+      .poll(async () =>
+        (await report()).schedulerHooks.find((entry: any) => entry.toolpackId === 'failing-tick'),
+      )
+      .toMatchObject({ status: 'failing', error: expect.stringContaining("reading 'prepare'") });
+    expect((await report()).toolpacks.find((toolpack: any) => toolpack.id === 'failing-tick')).toMatchObject({
+      notProvided: ['store.db'],
+    });
   });
 });
