@@ -1,5 +1,7 @@
 import { SYSTEM_MARKER } from '../../src/agents/index.js';
-import type { FakeRequest, FakeStep } from './fake-model-server.js';
+import type { Cleanups } from '../helpers/teardown.js';
+import type { FakeModelServer, FakeRequest, FakeStep } from './fake-model-server.js';
+import { startFakeOpenAIServer } from './fake-openai-server.js';
 
 /**
  * Scripts one fake model for a parent session and its sub-agents, which all call the same
@@ -16,6 +18,27 @@ export const ANNOUNCEMENT_PREFIX = 'Sub-agent announcement (from the runtime, no
 export function sessionOf(request: FakeRequest): string {
   const system = String(request.body?.messages?.[0]?.content ?? '');
   return /\(session ([^)\s]+)\)/.exec(system)?.[1] ?? '';
+}
+
+/** Starts a fake model scripted per session (`{ text: 'ok' }` when a session has no step left) and pushes its close onto `cleanups`. */
+export async function startSessionScriptedModel(cleanups: Cleanups): Promise<{
+  model: FakeModelServer;
+  script(session: string, ...steps: Responder[]): void;
+  requestsOf(session: string): FakeRequest[];
+}> {
+  const steps = new Map<string, Responder[]>();
+  const model = await startFakeOpenAIServer({
+    defaultStep: (request) => {
+      const step = steps.get(sessionOf(request))?.shift() ?? { text: 'ok' };
+      return typeof step === 'function' ? step(request) : step;
+    },
+  });
+  cleanups.push(() => model.close());
+  return {
+    model,
+    script: (session, ...more) => void steps.set(session, [...(steps.get(session) ?? []), ...more]),
+    requestsOf: (session) => model.received.filter((request) => sessionOf(request) === session),
+  };
 }
 
 /** 0 for a chat session, 1 for its sub-agent, 2 below that. */

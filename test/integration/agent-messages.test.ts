@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { FakeRequest, FakeStep } from '../fakes/fake-model-server.js';
-import { startFakeOpenAIServer } from '../fakes/fake-openai-server.js';
-import { gate, sessionOf, toolResults } from '../fakes/subagent-script.js';
+import type { FakeRequest } from '../fakes/fake-model-server.js';
+import { gate, startSessionScriptedModel, toolResults } from '../fakes/subagent-script.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { cleanupAfterEach } from '../helpers/teardown.js';
 import { openEvents } from '../helpers/webchat-events.js';
@@ -16,17 +15,8 @@ const MAIN = 'agent:main:webchat:direct:local';
 const OPS = 'agent:ops:main';
 const cleanups = cleanupAfterEach();
 
-type Step = FakeStep | ((request: FakeRequest) => FakeStep | Promise<FakeStep>);
-
 async function setup() {
-  const steps = new Map<string, Step[]>();
-  const model = await startFakeOpenAIServer({
-    defaultStep: (request) => {
-      const step = steps.get(sessionOf(request))?.shift() ?? { text: 'ok' };
-      return typeof step === 'function' ? step(request) : step;
-    },
-  });
-  cleanups.push(() => model.close());
+  const { model, script, requestsOf } = await startSessionScriptedModel(cleanups);
   const gateway: TestGateway = await startTestGateway({
     config: {
       tools: { toolpacks: ['core'] },
@@ -37,9 +27,6 @@ async function setup() {
     },
   });
   cleanups.push(() => gateway.dispose());
-  const script = (session: string, ...more: Step[]) =>
-    steps.set(session, [...(steps.get(session) ?? []), ...more]);
-  const requestsOf = (session: string) => model.received.filter((request) => sessionOf(request) === session);
   /** Has main call the tools in one round; resolves with their results. */
   async function mainSends(calls: Record<string, unknown>[]): Promise<any[]> {
     let results: any[] = [];

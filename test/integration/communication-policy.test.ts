@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { FakeRequest, FakeStep } from '../fakes/fake-model-server.js';
-import { startFakeOpenAIServer } from '../fakes/fake-openai-server.js';
-import { sessionOf, toolResults } from '../fakes/subagent-script.js';
+import { sessionOf, startSessionScriptedModel, toolResults } from '../fakes/subagent-script.js';
 import { startTestGateway } from '../helpers/gateway.js';
 import { cleanupAfterEach } from '../helpers/teardown.js';
 import { openEvents } from '../helpers/webchat-events.js';
@@ -16,7 +14,6 @@ import { openEvents } from '../helpers/webchat-events.js';
  */
 
 const cleanups = cleanupAfterEach();
-type Step = FakeStep | ((request: FakeRequest) => FakeStep | Promise<FakeStep>);
 type Sender = 'pm' | 'worker';
 /** Where a sent message must show up: an agent's wake turn (with this priority) or a chat's replies. */
 type Arrival = { agent: 'pm' | 'verifier' | 'worker'; priority: string } | { chat: string };
@@ -148,14 +145,7 @@ const CHAT_OF: Record<Sender, { user: string; session: string }> = {
 };
 
 async function policyGateway(communication: Record<string, unknown> | undefined, project: string) {
-  const steps = new Map<string, Step[]>();
-  const model = await startFakeOpenAIServer({
-    defaultStep: (request) => {
-      const step = steps.get(sessionOf(request))?.shift() ?? { text: 'ok' };
-      return typeof step === 'function' ? step(request) : step;
-    },
-  });
-  cleanups.push(() => model.close());
+  const { model, script } = await startSessionScriptedModel(cleanups);
   const gateway = await startTestGateway({
     config: {
       tools: { toolpacks: ['core'] },
@@ -177,13 +167,10 @@ async function policyGateway(communication: Record<string, unknown> | undefined,
   async function send(sender: Sender, args: Record<string, unknown>): Promise<any> {
     const { user, session } = CHAT_OF[sender];
     let result: unknown;
-    steps.set(session, [
-      { toolCalls: [{ name: 'messages.send', arguments: args }] },
-      (request) => {
-        result = toolResults(request).at(-1);
-        return { text: 'done' };
-      },
-    ]);
+    script(session, { toolCalls: [{ name: 'messages.send', arguments: args }] }, (request) => {
+      result = toolResults(request).at(-1);
+      return { text: 'done' };
+    });
     expect((await gateway.send(`send it (${String(args.body)})`, user)).status).toBe(200);
     return result;
   }

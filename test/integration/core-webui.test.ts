@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { FakeRequest, FakeStep } from '../fakes/fake-model-server.js';
-import { startFakeOpenAIServer } from '../fakes/fake-openai-server.js';
-import { gate, sessionOf, toolResults } from '../fakes/subagent-script.js';
+import { gate, startSessionScriptedModel, toolResults } from '../fakes/subagent-script.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { cleanupAfterEach } from '../helpers/teardown.js';
 
@@ -16,17 +14,8 @@ const API = '/api/projects/default/tool-ui';
 const SECRET_CONTENT = 'the file body must never reach the page';
 const cleanups = cleanupAfterEach();
 
-type Step = FakeStep | ((request: FakeRequest) => FakeStep | Promise<FakeStep>);
-
 async function setup() {
-  const steps = new Map<string, Step[]>();
-  const model = await startFakeOpenAIServer({
-    defaultStep: (request) => {
-      const step = steps.get(sessionOf(request))?.shift() ?? { text: 'ok' };
-      return typeof step === 'function' ? step(request) : step;
-    },
-  });
-  cleanups.push(() => model.close());
+  const { model, script, requestsOf } = await startSessionScriptedModel(cleanups);
   const gateway: TestGateway = await startTestGateway({
     config: {
       owners: ['webchat:local'],
@@ -39,8 +28,6 @@ async function setup() {
     },
   });
   cleanups.push(() => gateway.dispose());
-  const script = (session: string, ...more: Step[]) =>
-    steps.set(session, [...(steps.get(session) ?? []), ...more]);
   /** Has main call the tools in one round; resolves with their results. */
   async function mainCalls(calls: { name: string; arguments: Record<string, unknown> }[]) {
     let results: any[] = [];
@@ -53,7 +40,6 @@ async function setup() {
   }
   const open = (toolpack: string, entry: string, input?: unknown) =>
     gateway.request('POST', `${API}/${toolpack}/${entry}`, input ?? {});
-  const requestsOf = (session: string) => model.received.filter((request) => sessionOf(request) === session);
   return { gateway, script, mainCalls, open, requestsOf };
 }
 

@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { FakeRequest, FakeStep } from '../fakes/fake-model-server.js';
-import { startFakeOpenAIServer } from '../fakes/fake-openai-server.js';
-import { gate, sessionOf } from '../fakes/subagent-script.js';
+import { gate, startSessionScriptedModel } from '../fakes/subagent-script.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { SCHEDULER_DIR } from '../helpers/scheduler-host.js';
 import { cleanupAfterEach } from '../helpers/teardown.js';
@@ -20,17 +18,8 @@ const OPS = 'agent:ops:main';
 const soon = () => new Date(Date.now() + 50).toISOString();
 const cleanups = cleanupAfterEach();
 
-type Step = FakeStep | ((request: FakeRequest) => FakeStep | Promise<FakeStep>);
-
 async function setup() {
-  const steps = new Map<string, Step[]>();
-  const model = await startFakeOpenAIServer({
-    defaultStep: (request) => {
-      const step = steps.get(sessionOf(request))?.shift() ?? { text: 'ok' };
-      return typeof step === 'function' ? step(request) : step;
-    },
-  });
-  cleanups.push(() => model.close());
+  const { model, script, requestsOf } = await startSessionScriptedModel(cleanups);
   const gateway: TestGateway = await startTestGateway({
     config: {
       tools: { toolpacks: [{ path: SCHEDULER_DIR, id: 'scheduler' }] },
@@ -51,9 +40,6 @@ async function setup() {
     toolpackMessageRetry: { attempts: 3, retryDelayMs: 5, backoffFactor: 2 },
   });
   cleanups.push(() => gateway.dispose());
-  const script = (session: string, ...more: Step[]) =>
-    steps.set(session, [...(steps.get(session) ?? []), ...more]);
-  const requestsOf = (session: string) => model.received.filter((request) => sessionOf(request) === session);
   const entry = async (id: string, input: Record<string, unknown> = {}) => {
     const answer = await gateway.request('POST', `/api/projects/default/tool-ui/scheduler/${id}`, input);
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);

@@ -2,9 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { FakeRequest, FakeStep } from '../fakes/fake-model-server.js';
-import { startFakeOpenAIServer } from '../fakes/fake-openai-server.js';
-import { gate, sessionOf } from '../fakes/subagent-script.js';
+import { gate, startSessionScriptedModel } from '../fakes/subagent-script.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { REPO_ROOT } from '../helpers/process.js';
 import { cleanupAfterEach } from '../helpers/teardown.js';
@@ -24,17 +22,8 @@ const READS_DB = path.join(REPO_ROOT, 'test/fixtures/controller-toolpacks/failin
 const OPS = 'agent:ops:main';
 const cleanups = cleanupAfterEach();
 
-type Step = FakeStep | ((request: FakeRequest) => FakeStep | Promise<FakeStep>);
-
 async function setup() {
-  const steps = new Map<string, Step[]>();
-  const model = await startFakeOpenAIServer({
-    defaultStep: (request) => {
-      const step = steps.get(sessionOf(request))?.shift() ?? { text: 'ok' };
-      return typeof step === 'function' ? step(request) : step;
-    },
-  });
-  cleanups.push(() => model.close());
+  const { model, script, requestsOf } = await startSessionScriptedModel(cleanups);
   const gateway: TestGateway = await startTestGateway({
     config: {
       tools: { toolpacks: ['core', { path: RECEIPTS, id: 'receipts' }] },
@@ -50,9 +39,6 @@ async function setup() {
     toolpackMessageRetry: { attempts: 3, retryDelayMs: 5, backoffFactor: 2 },
   });
   cleanups.push(() => gateway.dispose());
-  const script = (session: string, ...more: Step[]) =>
-    steps.set(session, [...(steps.get(session) ?? []), ...more]);
-  const requestsOf = (session: string) => model.received.filter((request) => sessionOf(request) === session);
   const entry = async (id: string, input: Record<string, unknown> = {}) => {
     const answer = await gateway.request('POST', `/api/projects/default/tool-ui/receipts/${id}`, input);
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);
