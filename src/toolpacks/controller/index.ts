@@ -29,6 +29,5 @@ export {
   type ProjectConfigView,
   type ProjectStore,
   type ProjectStoreOptions,
-  type ToolpackKeyValue,
-  toolpackNamespace,
 } from './project-store.js';
+export { type ToolpackKeyValue, toolpackNamespace } from './toolpack-kv.js';

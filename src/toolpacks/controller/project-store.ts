@@ -17,6 +17,7 @@ import {
   type ProjectMessage,
   type SendMessageRequest,
 } from './project-message.js';
+import { createToolpackKeyValue, type ToolpackKeyValue } from './toolpack-kv.js';
 
 /** One roster entry, as Suzumio's `listAgents()` shows it to toolpacks. */
 export interface ProjectAgent {
@@ -35,16 +36,6 @@ export interface ProjectConfigView {
   readonly communication: { readonly coordinatorAgent: string };
   /** `scheduler.timezone` of the config (IANA; the config's default is `UTC`). */
   readonly scheduler: { readonly timezone: string };
-}
-
-/**
- * The toolpack's own key/value namespace. Values are stored as JSON: `get` returns what
- * `JSON.stringify` keeps of the value that was set, whatever the store backend.
- */
-export interface ToolpackKeyValue {
-  get(key: string): Promise<unknown>;
-  set(key: string, value: unknown): Promise<void>;
-  delete(key: string): Promise<void>;
 }
 
 /** `context.store` of a controller: the surface Suzumio's own packaged toolpacks use, plus `kv`. */
@@ -108,19 +99,6 @@ export interface ProjectStoreOptions {
   logger: Logger;
 }
 
-/** The store namespace of a toolpack. Ids may hold capitals, `.` and `_`, which namespace names may not. */
-export function toolpackNamespace(toolpackId: string): string {
-  // Injective: each `-` is followed by `-` (a hyphen), `0` (`.`), `1` (`_`) or a lowercase letter
-  // (that letter's capital).
-  const encoded = toolpackId.replace(/[^a-z0-9]/g, (character) => {
-    if (character === '-') return '--';
-    if (character === '.') return '-0';
-    if (character === '_') return '-1';
-    return `-${character.toLowerCase()}`;
-  });
-  return `toolpack-${encoded}`;
-}
-
 /** One store per toolpack: `kv` and the `toolpackId` of sent messages belong to it. */
 export function createProjectStore(options: ProjectStoreOptions): ProjectStore {
   const { toolpackId } = options;
@@ -132,7 +110,6 @@ export function createProjectStore(options: ProjectStoreOptions): ProjectStore {
     communication: Object.freeze({ coordinatorAgent: options.coordinatorAgent }),
     scheduler: Object.freeze({ timezone: options.timezone ?? 'UTC' }),
   });
-  const namespace = options.store.namespace(toolpackNamespace(toolpackId));
   const sender = options.sender ?? senderOver(options);
 
   function sendMessage(request: SendMessageRequest): { id: string } {
@@ -155,12 +132,7 @@ export function createProjectStore(options: ProjectStoreOptions): ProjectStore {
     return { id: sent.id };
   }
 
-  // Async throughout, so a bad key or value is a rejection like any store failure.
-  const kv: ToolpackKeyValue = Object.freeze({
-    get: async (key: string) => namespace.get(checkKey(key)),
-    set: async (key: string, value: unknown) => namespace.set(checkKey(key), asJson(value)),
-    delete: async (key: string) => namespace.delete(checkKey(key)),
-  });
+  const kv = createToolpackKeyValue(options.store, toolpackId);
 
   return Object.freeze({
     paths: Object.freeze({ root: path.resolve(options.stateDir) }),
@@ -202,16 +174,4 @@ function senderOver(options: ProjectStoreOptions): MessageSender {
 function checkId(value: unknown, field: string): string {
   if (typeof value !== 'string' || value === '') throw callInvalid(`${field} must be a non-empty string`);
   return value;
-}
-
-function checkKey(key: unknown): string {
-  if (typeof key !== 'string' || key === '') throw callInvalid('kv: key must be a non-empty string');
-  return key;
-}
-
-function asJson(value: unknown): unknown {
-  const text = JSON.stringify(value);
-  if (text === undefined)
-    throw callInvalid('kv: value must be JSON-serializable (use delete to remove a key)');
-  return JSON.parse(text);
 }
