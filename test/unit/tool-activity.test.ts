@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logging/index.js';
-import { createToolActivity, summarizeInput } from '../../src/toolpacks/builtin/tool-activity.js';
+import { createToolActivity } from '../../src/toolpacks/builtin/tool-activity.js';
+import { summarizeInput } from '../../src/toolpacks/builtin/tool-call-summary.js';
 import { listToolStatus } from '../../src/toolpacks/builtin/webui/tool-status.js';
 import type { Tool } from '../../src/tools/index.js';
 import { testToolContext } from '../helpers/tool-context.js';

@@ -33,11 +33,11 @@ export { createShellExecTool, shellEnvironment } from './shell-exec.js';
 export {
   createToolActivity,
   MAX_RECENT_CALLS,
-  summarizeInput,
   type ToolActivity,
   type ToolCallRecord,
   type ToolCallTotals,
 } from './tool-activity.js';
+export { summarizeInput } from './tool-call-summary.js';
 export { createWaitForSignalTool } from './wait-for-signal.js';
 export { checkHost, isLocalhostName, isPrivateAddress } from './web-address.js';
 export { createWebFetchTool, MAX_FETCH_CHARS, MAX_REDIRECTS, untrustedText } from './web-fetch.js';
