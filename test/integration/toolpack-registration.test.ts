@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeOpenAIServer } from '../fakes/fake-openai-server.js';
+import { sessionOf } from '../fakes/subagent-script.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { REPO_ROOT } from '../helpers/process.js';
 import { openEvents } from '../helpers/webchat-events.js';
@@ -62,7 +63,22 @@ describe('built-in toolpacks', () => {
 
 describe('local toolpacks at run time', () => {
   it('runs review-tools unchanged: model → runner process → callSupport → controller → recordSignal', async () => {
-    const model = await startFakeOpenAIServer();
+    // Scripted per session: the pm's wake turn may ask the model before main's second request.
+    const mainSteps = [
+      {
+        toolCalls: [
+          { name: 'review.summarize', arguments: {} },
+          { name: 'review.summarize', arguments: { summary: 'two nits, one bug' } },
+        ],
+      },
+      { text: 'recorded' },
+    ];
+    const model = await startFakeOpenAIServer({
+      defaultStep: (request) =>
+        (sessionOf(request) === 'agent:main:webchat:direct:local' ? mainSteps.shift() : undefined) ?? {
+          text: 'ok',
+        },
+    });
     try {
       gateway = await startTestGateway({
         config: {
@@ -74,16 +90,13 @@ describe('local toolpacks at run time', () => {
           scheduler: { tickMs: 50 },
         },
       });
-      model.push({
-        toolCalls: [
-          { name: 'review.summarize', arguments: {} },
-          { name: 'review.summarize', arguments: { summary: 'two nits, one bug' } },
-        ],
-      });
-      model.push({ text: 'recorded' });
       const response = await gateway.send('summarize the review');
       expect(response.body.replies.at(-1).text).toBe('recorded');
-      const results = model.requests[1].messages.filter((message: any) => message.role === 'tool');
+      const ofSession = (session: string) =>
+        model.received.filter((request) => sessionOf(request) === session);
+      const results = ofSession('agent:main:webchat:direct:local')[1]?.body.messages.filter(
+        (message: any) => message.role === 'tool',
+      );
       // Arguments are checked against the manifest's inputSchema before the runner sees them.
       expect(results[0].content).toContain('/summary: is required');
       expect(JSON.parse(results[1].content)).toEqual({
@@ -91,10 +104,9 @@ describe('local toolpacks at run time', () => {
       });
       // The controller's signal wakes the pm agent with a turn in its main session.
       await model.waitForRequests(3);
-      const woken = model.requests[2];
-      expect(woken.messages[0].content).toContain('(session agent:pm:main)');
-      expect(woken.messages.at(-1).content).toContain('"kind":"review.summarized"');
-      expect(woken.messages.at(-1).content).toContain('two nits, one bug');
+      const woken = ofSession('agent:pm:main')[0];
+      expect(woken?.body.messages.at(-1).content).toContain('"kind":"review.summarized"');
+      expect(woken?.body.messages.at(-1).content).toContain('two nits, one bug');
     } finally {
       await model.close();
     }
