@@ -138,10 +138,12 @@ function traffic(url: string, cycle: number, acks: Acks, draw: () => number, sto
       }),
     ),
     stream(async () => {
-      await sleep(200 + draw() * 1500);
+      // The first owner command of a cycle goes out at once, later ones after a pause; restarts and
+      // patches take turns, the first alternating between cycles. A cycle (killed 0.1–4 s in) often
+      // has time for one command only: with a pause before it and a coin flip, a suite run on a
+      // loaded machine acknowledged no patch in 12 kills.
+      await sleep(ownerTurns === 0 ? 0 : 200 + draw() * 1500);
       if (stopped()) return;
-      // Restarts and patches take turns, the first of a cycle alternating between cycles: a cycle
-      // often has time for one, and a random pick left a 12-kill run with no patch acknowledged.
       if ((ownerTurns++ + cycle) % 2 === 0) {
         const note = `n${next()}`;
         if (await send(url, OWNER, `/restart ${note}`, /^Restarting in/)) acks.restart.push(note);
