@@ -11,6 +11,9 @@ export const SECRET_KEYWORD = 'x-secret';
  */
 export const TOOL_PROTECTED_KEYWORD = 'x-tool-protected';
 
+/** An agent id (a key of `agents`). */
+export const AGENT_ID_PATTERN = '^[a-z0-9][a-z0-9_-]{0,63}$';
+
 /** A secret string (token, key, signing secret). */
 export function Secret(options: SchemaOptions & { description: string }): TString {
   return Type.String({ ...options, [SECRET_KEYWORD]: true });

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { Strict, StringEnum } from './schema-helpers.js';
+import { AGENT_ID_PATTERN, Strict, StringEnum } from './schema-helpers.js';
 
 /**
  * `scheduler` and `communication`: the tick, the packaged scheduler's time zone, and Suzumio's
@@ -7,7 +7,6 @@ import { Strict, StringEnum } from './schema-helpers.js';
  * except where the README's "Suzumio keys" says why Switchboard differs.
  */
 
-const AGENT_ID = '^[a-z0-9][a-z0-9_-]{0,63}$';
 const PRIORITY_VALUES = ['P0', 'P1', 'P2', 'P3'] as const;
 
 const priority = (fallback: (typeof PRIORITY_VALUES)[number], description: string) =>
@@ -45,7 +44,10 @@ const MonitorRule = (watched: string, placeholders: string) =>
       }),
     ),
     enabled: Type.Boolean({ default: true, description: 'Whether this rule runs.' }),
-    agent: Type.String({ pattern: AGENT_ID, description: `The agent watched while it is ${watched}.` }),
+    agent: Type.String({
+      pattern: AGENT_ID_PATTERN,
+      description: `The agent watched while it is ${watched}.`,
+    }),
     recipient: Type.String({
       minLength: 1,
       default: 'pm',
@@ -121,7 +123,11 @@ export const SchedulerSchema = Strict(
           default: false,
           description: 'Signal `targetAgent` when every agent is quiet and no signal is pending.',
         }),
-        targetAgent: Type.String({ pattern: AGENT_ID, default: 'pm', description: 'The agent nudged.' }),
+        targetAgent: Type.String({
+          pattern: AGENT_ID_PATTERN,
+          default: 'pm',
+          description: 'The agent nudged.',
+        }),
         priority: priority('P3', 'Priority of the nudge signal.'),
         cooldownMs: Type.Integer({
           minimum: 1,
@@ -167,7 +173,7 @@ export const CommunicationSchema = Strict(
   {
     coordinatorAgent: Type.Optional(
       Type.String({
-        pattern: AGENT_ID,
+        pattern: AGENT_ID_PATTERN,
         description:
           'The agent toolpacks address by default, and whose latest chat gets messages for `user` (the human); default `defaultAgent`.',
       }),

@@ -1,7 +1,14 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { AgentApprovalsSchema, ApprovalsSchema, TOOL_PATTERN } from './schema-approvals.js';
 import { ChannelsSchema } from './schema-channels.js';
-import { SECRET_KEYWORD, Secret, Strict, StringEnum, TOOL_PROTECTED_KEYWORD } from './schema-helpers.js';
+import {
+  AGENT_ID_PATTERN,
+  SECRET_KEYWORD,
+  Secret,
+  Strict,
+  StringEnum,
+  TOOL_PROTECTED_KEYWORD,
+} from './schema-helpers.js';
 import { CommunicationSchema, SchedulerSchema } from './schema-scheduler.js';
 import { ToolsSchema } from './schema-tools.js';
 
@@ -11,7 +18,6 @@ import { ToolsSchema } from './schema-tools.js';
  * Keys not set in the file take the defaults given here.
  */
 
-const AGENT_ID_PATTERN = '^[a-z0-9][a-z0-9_-]{0,63}$';
 const NAME_PATTERN = '^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$';
 /** A tool name, `namespace.*` or `*`. */
 

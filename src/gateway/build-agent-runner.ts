@@ -28,7 +28,7 @@ import {
 } from '../tools/index.js';
 import type { GatewayExtensions } from './gateway-types.js';
 import { createSessionsService } from './session-views.js';
-import { observeToolOutcomes, type SucceededCall } from './tool-effects.js';
+import { reportSuccess, type SucceededCall } from './tool-effects.js';
 import type { TurnPort } from './turn-port.js';
 import { createWorkspaceFiles } from './workspace-files.js';
 
@@ -68,8 +68,7 @@ export interface AgentRunnerParts {
  */
 export async function buildAgentRunner(options: AgentRunnerParts): Promise<AgentRunner> {
   const { config, extensions, logger } = options;
-  const built = buildRegistry(options);
-  const registry = options.toolSucceeded ? observeToolOutcomes(built, options.toolSucceeded) : built;
+  const registry = buildRegistry(options);
   const providers = new Map<string, ModelProvider>();
   const createProvider = extensions.createModelProvider ?? createModelProvider;
   // Each family's SDK is imported by the first of its models (createModelProvider): only those configured.
@@ -111,9 +110,11 @@ export async function buildAgentRunner(options: AgentRunnerParts): Promise<Agent
 function buildRegistry(options: AgentRunnerParts) {
   const { config, extensions } = options;
   const registry = createToolRegistry();
-  const watch = options.activity;
-  const add = (tool: Tool, source: string) =>
-    registry.register(watch ? watch.watch(tool, source) : tool, source);
+  const { activity, toolSucceeded } = options;
+  const add = (tool: Tool, source: string) => {
+    const reported = toolSucceeded ? reportSuccess(tool, toolSucceeded) : tool;
+    registry.register(activity ? activity.watch(reported, source) : reported, source);
+  };
   for (const tool of BUILTIN_TOOLS) add(tool, 'builtin');
   const toolpackOptions = { config, configPath: options.configPath, stateDir: options.stateDir };
   for (const name of options.builtinToolpacks) {

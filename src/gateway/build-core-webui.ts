@@ -1,5 +1,6 @@
 import type { Config } from '../config/index.js';
 import type { Logger } from '../logging/index.js';
+import { communicationPolicy } from '../messages/index.js';
 import type { SignalDelivery } from '../signals/index.js';
 import type { Store } from '../store/index.js';
 import {
@@ -38,7 +39,7 @@ export function buildToolUi(options: {
     projectId: config.project.id,
     builtins: toolpacks.builtins,
     toolpackCount: toolpacks.controllers.size,
-    coordinatorAgent: config.communication.coordinatorAgent ?? config.defaultAgent,
+    coordinatorAgent: communicationPolicy(config).coordinator,
     routes: Object.keys(config.routes),
     agents: () =>
       options.signals.agents().map(({ id, displayName, status }) => ({ id, displayName, status })),

@@ -2,13 +2,14 @@ import { createRouter } from '../routing/index.js';
 import { createSubagentRegistry } from '../sessions/index.js';
 import type { SignalDelivery } from '../signals/index.js';
 import { createSubagentManager } from '../subagents/index.js';
-import { type ToolActivity, type Toolpacks, workspaceFor } from '../toolpacks/index.js';
+import type { ToolActivity, Toolpacks } from '../toolpacks/index.js';
 import { buildAgentRunner } from './build-agent-runner.js';
 import { buildApprovals } from './build-approvals.js';
 import { buildGatewayControl } from './build-control.js';
 import { createChatFiles } from './chat-files.js';
 import type { Base } from './gateway-types.js';
 import type { TurnPort } from './turn-port.js';
+import { workspaceFile } from './workspace-files.js';
 
 /** The gateway control, the sub-agents, the agent runner and the router that runs its turns. */
 export async function buildTurns(
@@ -64,7 +65,8 @@ export async function buildTurns(
     approvals,
     stateDir: base.stateDir,
     chatFiles: createChatFiles({
-      workspace: (agentId) => workspaceFor(config, configPath, base.stateDir, agentId),
+      workspaceFile: (agentId, written) =>
+        workspaceFile({ config, configPath, stateDir: base.stateDir }, agentId, written),
       deliverFile: base.channels.deliverFile,
       logger: logger.child({ component: 'chat-files' }),
     }),

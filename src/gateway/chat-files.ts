@@ -1,17 +1,16 @@
-import { readFile, realpath, stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { errorText } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
 import type { DeliveryRoute, OutboundFile } from '../messages/index.js';
 import type { ChatAttachOutcome, ChatFilesPort } from '../tools/index.js';
-import { hostPath } from './workspace-files.js';
 
 /** The largest file `chat.attach` sends: Discord's limit for a bot's upload (Slack takes more). */
 const MAX_ATTACH_BYTES = 10 * 1_048_576;
 
 export interface ChatFilesOptions {
-  /** The agent's workspace directory on the host. */
-  workspace(agentId: string): string;
+  /** The real host path of a file of the agent's workspace (`workspaceFile`); throws when it is not one. */
+  workspaceFile(agentId: string, written: string): Promise<string>;
   /** Hands the file to the route's channel; false when that channel takes no files. */
   deliverFile(route: DeliveryRoute, file: OutboundFile): Promise<boolean>;
   logger: Logger;
@@ -28,10 +27,7 @@ export function createChatFiles(options: ChatFilesOptions): ChatFilesPort {
         return { ok: false, reason: 'This session has no chat to send a file to.' };
       const written = request.path.startsWith('/') ? request.path : `/workspace/${request.path}`;
       try {
-        const root = await realpath(options.workspace(request.agentId));
-        const file = await realpath(hostPath(root, written));
-        if (path.relative(root, file).startsWith('..'))
-          return { ok: false, reason: `${written} is outside your workspace.` };
+        const file = await options.workspaceFile(request.agentId, written);
         const info = await stat(file);
         if (!info.isFile()) return { ok: false, reason: `${written} is not a file.` };
         if (info.size > MAX_ATTACH_BYTES)

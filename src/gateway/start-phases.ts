@@ -1,5 +1,6 @@
 import { DEFAULT_CONFIG_PATH } from '../config/index.js';
 import { SLACK_EVENTS_PATH } from '../http/index.js';
+import { communicationPolicy } from '../messages/index.js';
 import type { Router } from '../routing/index.js';
 import { createRunStore, createSessionStore } from '../sessions/index.js';
 import {
@@ -76,7 +77,7 @@ export async function buildSignalsAndToolpacks(base: Base, turns: TurnPort) {
   // Every sender (messages.send, the Tools page, a controller's store.sendMessage) goes through
   // this send: the message log sees each message once, for the Tools page's conversations.
   const messages = createMessageLog({
-    coordinatorAgent: config.communication.coordinatorAgent ?? config.defaultAgent,
+    coordinatorAgent: communicationPolicy(config).coordinator,
   });
   const send = messages.watch(signals.send);
   const toolpacks = await createToolpacks({

@@ -1,4 +1,4 @@
-import type { ToolCallOutcome, ToolRegistry } from '../tools/index.js';
+import type { Tool } from '../tools/index.js';
 
 /** A tool call that succeeded, as signals' useful-effect tracking reads it. */
 export interface SucceededCall {
@@ -8,33 +8,18 @@ export interface SucceededCall {
 }
 
 /**
- * The registry with every call's outcome reported: a call that is not an error and whose result
- * is not `{ ok: false }` (a refusal the tool returned) is `succeeded`. The smallest hook for the
- * useful effects of wake turns: the turn's tool results, seen where every call passes.
+ * The tool with each successful call reported: one that returned and did not answer `ok: false`.
+ * The tool's own `execute` runs only once the registry has checked its arguments and its approval
+ * gate has granted the call, so a refused or denied call is never reported: the useful effects
+ * of wake turns.
  */
-export function observeToolOutcomes(
-  registry: ToolRegistry,
-  succeeded: (call: SucceededCall) => void,
-): ToolRegistry {
-  return {
-    register: (tool, source) => registry.register(tool, source),
-    get: (name) => registry.get(name),
-    visible: (policy) => registry.visible(policy),
-    async execute(name, rawArguments, policy, context) {
-      const outcome = await registry.execute(name, rawArguments, policy, context);
-      if (isSuccess(outcome))
-        succeeded({ tool: name, agentId: context.agentId, sessionKey: context.sessionKey });
-      return outcome;
-    },
+export function reportSuccess<T extends Tool>(tool: T, succeeded: (call: SucceededCall) => void): T {
+  const execute = tool.execute.bind(tool) as Tool['execute'];
+  const reported: Tool['execute'] = async (input, context) => {
+    const result = await execute(input, context);
+    if ((result as { ok?: unknown } | null)?.ok !== false)
+      succeeded({ tool: tool.name, agentId: context.agentId, sessionKey: context.sessionKey });
+    return result;
   };
-}
-
-function isSuccess(outcome: ToolCallOutcome): boolean {
-  if (outcome.isError) return false;
-  try {
-    const result: unknown = JSON.parse(outcome.content);
-    return !(typeof result === 'object' && result !== null && (result as { ok?: unknown }).ok === false);
-  } catch {
-    return true;
-  }
+  return { ...tool, execute: reported };
 }

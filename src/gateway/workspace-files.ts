@@ -5,7 +5,7 @@ import type { Config } from '../config/index.js';
 import { SwitchboardError } from '../errors/index.js';
 import type { InboundMessage } from '../messages/index.js';
 import { resolveAgentId } from '../routing/index.js';
-import { workspaceFor } from '../toolpacks/index.js';
+import { type BuiltinToolpackOptions, resolveAgentPath, workspaceFor } from '../toolpacks/index.js';
 
 /** Where files posted in chats are saved, inside the agent's workspace. */
 const INBOX = 'inbox';
@@ -39,20 +39,26 @@ export function createWorkspaceFiles(options: WorkspaceFilesOptions) {
     return `/workspace/${INBOX}/${folder}/${name}`;
   };
   const read = async (agentId: string, workspacePath: string): Promise<Uint8Array> =>
-    readFile(hostPath(workspace(agentId), workspacePath));
+    readFile(await workspaceFile({ config, configPath, stateDir }, agentId, workspacePath));
   return { save, read, maxBytes: options.maxBytes ?? DEFAULT_MAX_BYTES };
 }
 
-/** The host path of a `/workspace/…` path; anything that leaves the workspace is refused. */
-export function hostPath(root: string, workspacePath: string): string {
-  const relative = path.posix.normalize(workspacePath.replace(/^\/workspace(\/|$)/, ''));
-  if (
-    !workspacePath.startsWith('/workspace/') ||
-    relative.startsWith('..') ||
-    path.posix.isAbsolute(relative)
-  )
-    throw new SwitchboardError('GATEWAY_FILE_PATH', `${workspacePath} is not a path in the workspace`);
-  return path.join(root, relative);
+/**
+ * The real host path of a file in the agent's own workspace (a relative path is under
+ * `/workspace`), checked as the file tools check theirs (`resolveAgentPath`: no `..` above it, no
+ * symlink out of it); anything else is refused with `GATEWAY_FILE_PATH`.
+ */
+export async function workspaceFile(
+  options: BuiltinToolpackOptions,
+  agentId: string,
+  written: string,
+): Promise<string> {
+  const resolved = await resolveAgentPath(options, agentId, written, 'read');
+  if (!resolved.ok) throw new SwitchboardError('GATEWAY_FILE_PATH', resolved.error);
+  const { virtual, host } = resolved.value;
+  if (virtual !== '/workspace' && !virtual.startsWith('/workspace/'))
+    throw new SwitchboardError('GATEWAY_FILE_PATH', `${written} is not a file of your workspace`);
+  return host;
 }
 
 /**

@@ -1,7 +1,13 @@
 import type { Config } from '../config/index.js';
 import { errorText } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
-import { type AgentMessage, notAnAgent, type SendOutcome, USER_RECIPIENT } from '../messages/index.js';
+import {
+  type AgentMessage,
+  communicationPolicy,
+  notAnAgent,
+  type SendOutcome,
+  USER_RECIPIENT,
+} from '../messages/index.js';
 import type { SessionStore } from '../sessions/index.js';
 import type { Store } from '../store/index.js';
 import type { AgentActivity } from './agent-activity.js';
@@ -38,7 +44,7 @@ export function createSignalDelivery(options: SignalDeliveryOptions) {
   const queue = createSignalQueue({ store: options.store, logger, agents: agentIds });
   const poster = createPoster(options);
   const record = (input: SignalInput, source: string) => recordSignal(queue, poster, logger, input, source);
-  const coordinator = config.communication.coordinatorAgent ?? config.defaultAgent;
+  const coordinator = communicationPolicy(config).coordinator;
   const supervision = createSupervision({
     config,
     store: options.store,

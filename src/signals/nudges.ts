@@ -102,9 +102,6 @@ export function createNudges(options: NudgesOptions) {
         if (!state.failures.has(turnId)) state.failures.set(turnId, failure);
       }
     },
-    /** Whether a nudge for the agent (or any) waits out its delay. */
-    waiting: (agentId?: string) =>
-      state.delayed.some((nudge) => agentId === undefined || nudge.signal.targetAgent === agentId),
   };
 }
 

@@ -1,6 +1,6 @@
 import type { Config } from '../config/index.js';
 import { SwitchboardError } from '../errors/index.js';
-import { type DeliveryRoute, parseRoute, type SendOutcome } from '../messages/index.js';
+import { communicationPolicy, type DeliveryRoute, parseRoute, type SendOutcome } from '../messages/index.js';
 import type { SessionStore } from '../sessions/index.js';
 import type { Deliver } from './ports.js';
 
@@ -19,7 +19,7 @@ export interface Poster {
 
 export function createPoster(options: { config: Config; sessions: SessionStore; deliver: Deliver }): Poster {
   const { config, deliver } = options;
-  const coordinator = config.communication.coordinatorAgent ?? config.defaultAgent;
+  const coordinator = communicationPolicy(config).coordinator;
   const notice = (text: string) => ({ id: crypto.randomUUID(), text, notice: true });
 
   async function userRoutes(): Promise<DeliveryRoute[]> {

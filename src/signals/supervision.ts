@@ -1,6 +1,6 @@
 import type { Config } from '../config/index.js';
 import type { Logger } from '../logging/index.js';
-import type { AgentMessage, SendOutcome } from '../messages/index.js';
+import { type AgentMessage, communicationPolicy, type SendOutcome } from '../messages/index.js';
 import type { Store } from '../store/index.js';
 import { createAgentActivity, USEFUL_EFFECT_TOOLS } from './agent-activity.js';
 import { createMonitors } from './monitors.js';
@@ -34,7 +34,7 @@ export function createSupervision(options: SupervisionOptions) {
   const activity = createAgentActivity({ agents: Object.keys(config.agents), now });
   const nudges = createNudges({
     scheduler: config.scheduler,
-    coordinator: config.communication.coordinatorAgent ?? config.defaultAgent,
+    coordinator: communicationPolicy(config).coordinator,
     activity,
     hasPending: (agentId) => options.queue.hasPending(agentId),
     record: (signal) => options.record(signal, SCHEDULER_SOURCE),
@@ -76,8 +76,6 @@ export function createSupervision(options: SupervisionOptions) {
       const marked = usefulEffect === true || (typeof usefulEffect === 'string' && usefulEffect !== '');
       if (forOther || marked) activity.effect(agentId);
     },
-    /** Whether a delayed nudge waits for the agent (or any). */
-    waiting: nudges.waiting,
     async tick(agents: SchedulerAgent[]): Promise<void> {
       await saved.load();
       await guarded('failedNudge', () => nudges.tickFailed(agents));

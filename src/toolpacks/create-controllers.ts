@@ -1,7 +1,12 @@
 import type { Config } from '../config/index.js';
 import { SwitchboardError } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
-import { type AgentMessage, type SendOutcome, USER_RECIPIENT } from '../messages/index.js';
+import {
+  type AgentMessage,
+  communicationPolicy,
+  type SendOutcome,
+  USER_RECIPIENT,
+} from '../messages/index.js';
 import type { Store } from '../store/index.js';
 import {
   type ControllerHost,
@@ -90,17 +95,9 @@ export function createControllers(options: ControllersOptions): Controllers {
       toolpackId: toolpack.id,
       stateDir: options.stateDir,
       routeNames: Object.keys(config.routes),
-      coordinatorAgent: config.communication.coordinatorAgent ?? config.defaultAgent,
+      coordinatorAgent: communicationPolicy(config).coordinator,
       timezone: config.scheduler.timezone,
-      listAgents: () =>
-        signals.agents().map(({ id, displayName, role, status, state, stateSince }) => ({
-          id,
-          displayName,
-          role,
-          status,
-          state,
-          stateSince,
-        })),
+      listAgents: () => signals.agents(),
       hasPendingSignalsForAgent: (agentId) => signals.hasPendingSignalsForAgent?.(agentId) ?? false,
       projectStats: () => ({
         agents: Object.keys(config.agents).length,

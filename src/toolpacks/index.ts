@@ -11,6 +11,7 @@ export {
   createCoreTools,
   createToolActivity,
   MESSAGES_SEND_DEFAULT_PRIORITY,
+  resolveAgentPath,
   type ToolActivity,
   workspaceFor,
 } from './builtin/index.js';

@@ -33,6 +33,8 @@ export interface NudgeCase {
   toolpacks?: string[];
   /** The model's answers in each agent's wake turns, in order (then a plain text answer). */
   script?: Record<string, FakeStep[]>;
+  /** Config `approvals`, for a case whose tool call is denied. */
+  approvals?: Record<string, unknown>;
   steps: NudgeStep[];
 }
 
@@ -120,6 +122,28 @@ export const NUDGE_CASES: NudgeCase[] = [
     },
     script: { worker: [WAIT, SILENT] },
     steps: [START, STARTED, { advanceMs: 10 * MINUTE }, { noWake: 'worker' }],
+  },
+  {
+    name: 'Switchboard: a messages.send the approval policy denies is no useful effect (the wake turn is nudged)',
+    scheduler: {
+      noEffectNudge: { enabled: true, priority: 'P2', maxConsecutive: 1, initialDelayMs: 0, ...backoff },
+    },
+    approvals: { tools: { 'messages.send': 'deny' } },
+    script: {
+      worker: [
+        {
+          toolCalls: [
+            { name: 'messages.send', arguments: { recipient: 'pm', body: 'done', priority: 'P2' } },
+          ],
+        },
+        SILENT,
+      ],
+    },
+    steps: [
+      START,
+      { wake: 'worker', carries: [{ kind: 'message', body: /Start the proof pass/ }], requests: 2 },
+      noEffect(1, 0),
+    ],
   },
   {
     name: 'a useful effect ends the run of no-effect nudges: the next one is attempt 1 again',

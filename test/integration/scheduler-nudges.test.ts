@@ -61,6 +61,7 @@ async function setup(testCase: NudgeCase) {
       communication: { coordinatorAgent: 'pm' },
       scheduler: { tickMs: 50, ...testCase.scheduler },
       gateway: { drainTimeoutMs: 200 },
+      ...(testCase.approvals ? { approvals: testCase.approvals } : {}),
     },
   });
   cleanups.push(() => gateway.dispose());

@@ -1,10 +1,10 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import pino from 'pino';
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
-import { createSlackAdapter, type SlackAdapter, type SlackConfig } from '../../src/channels/slack/index.js';
+import type { SlackAdapter, SlackConfig } from '../../src/channels/slack/index.js';
 import type { DeliveryRoute, InboundMessage } from '../../src/messages/index.js';
 import { eventCallback, type FakeSlack, postSignedEvent, startFakeSlack } from '../fakes/fake-slack.js';
+import { createTestSlackAdapter } from '../fakes/slack-test-adapter.js';
 
 const SECRET = 'signing-secret-for-tests';
 
@@ -37,25 +37,7 @@ async function setup(
   stores: (text: string) => boolean = () => true,
 ) {
   const fake = await startFakeSlack({ echoPosts: true });
-  const adapter = createSlackAdapter({
-    config: {
-      mode: 'socket',
-      botToken: 'xoxb-test',
-      appToken: 'xapp-test',
-      signingSecret: SECRET,
-      apiUrl: fake.apiUrl,
-      requireMention: true,
-      channels: {},
-      dmPolicy: 'allowlist',
-      allowFrom: ['UALLOWED'],
-      allowBots: false,
-      maxBotTurns: 3,
-      reconnect: { initialDelayMs: 1000, maxDelayMs: 300_000, refusedDelayMs: 1_800_000 },
-      ...config,
-    },
-    logger: pino({ level: 'silent' }),
-    webClientOptions: { retryConfig: { retries: 0 } },
-  });
+  const adapter = createTestSlackAdapter(fake, { signingSecret: SECRET, allowFrom: ['UALLOWED'], ...config });
   const inbound: InboundMessage[] = [];
   // As the router does: the message is taken (stored) first, then its turn runs.
   await adapter.start(async (message, options) => {

@@ -1,8 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import pino from 'pino';
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
-import { createSlackAdapter, type SlackAdapter, type SlackConfig } from '../../src/channels/slack/index.js';
+import type { SlackAdapter, SlackConfig } from '../../src/channels/slack/index.js';
 import type {
   DeliveryRoute,
   DispatchResult,
@@ -11,6 +10,7 @@ import type {
 } from '../../src/messages/index.js';
 import { type FakeSlack, startFakeSlack } from '../fakes/fake-slack.js';
 import { blockActions, buttonsOf, postSignedPayload } from '../fakes/fake-slack-actions.js';
+import { createTestSlackAdapter } from '../fakes/slack-test-adapter.js';
 
 const SECRET = 'signing-secret-for-tests';
 const THREAD = { channel: 'slack', chatType: 'channel', chatId: 'C1', threadId: '10.1' } as const;
@@ -53,25 +53,7 @@ async function setup(
   }),
 ) {
   const fake = await startFakeSlack();
-  const adapter = createSlackAdapter({
-    config: {
-      mode: 'socket',
-      botToken: 'xoxb-test',
-      appToken: 'xapp-test',
-      signingSecret: SECRET,
-      apiUrl: fake.apiUrl,
-      requireMention: true,
-      channels: {},
-      dmPolicy: 'allowlist',
-      allowFrom: [],
-      allowBots: false,
-      maxBotTurns: 3,
-      reconnect: { initialDelayMs: 1000, maxDelayMs: 300_000, refusedDelayMs: 1_800_000 },
-      ...config,
-    },
-    logger: pino({ level: 'silent' }),
-    webClientOptions: { retryConfig: { retries: 0 } },
-  });
+  const adapter = createTestSlackAdapter(fake, { signingSecret: SECRET, ...config });
   let release = () => {};
   const released = new Promise<void>((resolve) => {
     release = resolve;

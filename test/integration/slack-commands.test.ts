@@ -1,12 +1,12 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import pino from 'pino';
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
-import { createSlackAdapter, type SlackAdapter, type SlackConfig } from '../../src/channels/slack/index.js';
+import type { SlackAdapter, SlackConfig } from '../../src/channels/slack/index.js';
 import type { InboundMessage } from '../../src/messages/index.js';
 import { type FakeSlack, startFakeSlack } from '../fakes/fake-slack.js';
 import { postSignedCommand, slashCommand } from '../fakes/fake-slack-commands.js';
 import { createRouterRig, type RouterRig, slackMessage } from '../fakes/router-rig.js';
+import { createTestSlackAdapter } from '../fakes/slack-test-adapter.js';
 
 const SECRET = 'signing-secret-for-tests';
 
@@ -38,25 +38,7 @@ afterEach(async () => {
 async function setup(config: Partial<SlackConfig> = {}): Promise<Harness> {
   const fake = await startFakeSlack();
   const rig = await createRouterRig({ config: { owners: ['slack:UOWNER'] } });
-  const adapter = createSlackAdapter({
-    config: {
-      mode: 'socket',
-      botToken: 'xoxb-test',
-      appToken: 'xapp-test',
-      signingSecret: SECRET,
-      apiUrl: fake.apiUrl,
-      requireMention: true,
-      channels: {},
-      dmPolicy: 'allowlist',
-      allowFrom: [],
-      allowBots: false,
-      maxBotTurns: 3,
-      reconnect: { initialDelayMs: 1000, maxDelayMs: 300_000, refusedDelayMs: 1_800_000 },
-      ...config,
-    },
-    logger: pino({ level: 'silent' }),
-    webClientOptions: { retryConfig: { retries: 0 } },
-  });
+  const adapter = createTestSlackAdapter(fake, { signingSecret: SECRET, ...config });
   let release = () => {};
   const released = new Promise<void>((resolve) => {
     release = resolve;

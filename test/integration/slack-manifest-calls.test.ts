@@ -1,11 +1,11 @@
-import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createSlackAdapter, type SlackAdapter } from '../../src/channels/slack/index.js';
+import type { SlackAdapter } from '../../src/channels/slack/index.js';
 import { createSlackManifest } from '../../src/cli/slack-manifest.js';
 import { SLACK_METHOD_SCOPES } from '../../src/cli/slack-scopes.js';
 import type { DeliveryRoute, InboundMessage } from '../../src/messages/index.js';
 import { type FakeSlack, startFakeSlack } from '../fakes/fake-slack.js';
 import { blockActions } from '../fakes/fake-slack-actions.js';
+import { createTestSlackAdapter } from '../fakes/slack-test-adapter.js';
 
 // The methods the real Bolt client calls on the fake Slack while the adapter hears, replies, opens a
 // DM, reads a thread and takes clicks: each must be granted by the manifest `switchboard slack manifest` prints.
@@ -27,23 +27,7 @@ const routeOf = (message: InboundMessage): DeliveryRoute => ({
 
 async function setup() {
   const fake = await startFakeSlack({ botToken: 'xoxb-test', appToken: 'xapp-test' });
-  const adapter = createSlackAdapter({
-    config: {
-      mode: 'socket',
-      botToken: 'xoxb-test',
-      appToken: 'xapp-test',
-      apiUrl: fake.apiUrl,
-      requireMention: true,
-      channels: {},
-      dmPolicy: 'allowlist',
-      allowFrom: [],
-      allowBots: false,
-      maxBotTurns: 3,
-      reconnect: { initialDelayMs: 1000, maxDelayMs: 300_000, refusedDelayMs: 1_800_000 },
-    },
-    logger: pino({ level: 'silent' }),
-    webClientOptions: { retryConfig: { retries: 0 } },
-  });
+  const adapter = createTestSlackAdapter(fake);
   await adapter.start(async (message, options) => {
     options?.accepted?.();
     if (message.action !== undefined)

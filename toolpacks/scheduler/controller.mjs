@@ -7,12 +7,13 @@
 import { randomUUID } from 'node:crypto';
 import { isWallTime } from './cron.mjs';
 import { describeJob, nextRunLines, nextRuns, scheduleText } from './describe.mjs';
+import { inputError } from './errors.mjs';
 import { deliveryFields, objectInput, optionalBoolean, optionalString, requiredString } from './input.mjs';
 import { defaultZone, recurringSchedule } from './recurring.mjs';
 import { pendingRun, settleRuns } from './runs.mjs';
 import { jobsFile, withJobs } from './state.mjs';
 import { fireDueJobs } from './tick.mjs';
-import { delayMs, firstOccurrence, inputError, iso, timestamp } from './timing.mjs';
+import { delayMs, firstOccurrence, iso, timestamp } from './timing.mjs';
 
 export function createControllerToolpack(context) {
   return { tools: handlers(context) };

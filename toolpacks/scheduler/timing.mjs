@@ -4,8 +4,6 @@
 import { cronNext, wallTimeIn } from './cron.mjs';
 import { inputError } from './errors.mjs';
 
-export { inputError };
-
 export const WEEKDAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
 const DAY_MS = 86_400_000;
 
