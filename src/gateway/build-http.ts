@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { approversOf } from '../approvals/index.js';
 import type { ChannelSupervisor } from '../channels/index.js';
 import type { Config } from '../config/index.js';
 import {
@@ -12,6 +14,11 @@ import type { Store } from '../store/index.js';
 import type { Toolpacks } from '../toolpacks/index.js';
 import type { GatewayChannels } from './build-channels.js';
 import { buildToolUi, type Observed } from './build-core-webui.js';
+
+/** package.json's version: two levels up from both `src/gateway` and `dist/gateway`. */
+const PACKAGE_VERSION: string = JSON.parse(
+  readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
+).version;
 
 /**
  * The HTTP server of this gateway: the API, the web chat, the Tools page and its toolpacks report,
@@ -42,6 +49,12 @@ export function buildHttpServer(options: {
     port: config.http.port,
     token: options.token,
     logger: options.logger,
+    access: {
+      isOwner: (senderId) => config.owners.includes(senderId),
+      isApprover: (senderId) => approversOf(config).includes(senderId),
+    },
+    projectId: config.project.id,
+    version: PACKAGE_VERSION,
     sessions: options.sessions,
     slackEvents: options.channels.slack?.eventsListener,
     channels: options.channelStates,

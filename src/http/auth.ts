@@ -1,5 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Identity } from './identity.js';
 
 /**
  * The web chat's cookie, named per port: cookies are scoped by host, not port, so two
@@ -33,9 +34,16 @@ export function createAuthHook(token: string) {
     if (routeConfig.public === true) return;
     const header = request.headers.authorization;
     const bearer = header?.startsWith('Bearer ') ? header.slice('Bearer '.length).trim() : undefined;
-    if (matches(bearer) || matches(readCookie(request.headers.cookie, tokenCookieName(request)))) return;
+    const operator: Identity = { user: 'local', operator: true };
+    if (matches(bearer) || matches(readCookie(request.headers.cookie, tokenCookieName(request)))) {
+      request.identity = operator;
+      return;
+    }
     const query = request.query as Record<string, unknown> | undefined;
-    if (routeConfig.tokenInQuery === true && typeof query?.token === 'string' && matches(query.token)) return;
+    if (routeConfig.tokenInQuery === true && typeof query?.token === 'string' && matches(query.token)) {
+      request.identity = operator;
+      return;
+    }
     if (request.method === 'GET' && request.headers.accept?.includes('text/html')) {
       await reply.code(401).header('content-type', 'text/html; charset=utf-8').send(SIGN_IN_PAGE);
       return;

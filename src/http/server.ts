@@ -7,23 +7,30 @@ import Fastify, {
 } from 'fastify';
 import type { Logger } from '../logging/index.js';
 import { createAuthHook } from './auth.js';
+import { loadControlUi, registerControlUi } from './control-ui.js';
 import { handleHttpError } from './errors.js';
+import type { AccessPolicy } from './identity.js';
 import { createRequestGuard } from './request-guard.js';
 import { type ChannelStates, registerHealthRoutes } from './routes/health.js';
+import { registerMeRoute } from './routes/me.js';
 import { registerSessionRoutes, type SessionsView } from './routes/sessions.js';
 import { registerSlackEventsRoute } from './routes/slack-events.js';
 import { registerToolUiRoutes, type ToolUiOptions } from './routes/tool-ui.js';
 import { registerToolpackRoutes, type ToolpacksView } from './routes/toolpacks.js';
-import { registerWebchatRoutes, type WebchatPort } from './routes/webchat.js';
+import { MAX_MESSAGE_LENGTH, registerWebchatRoutes, type WebchatPort } from './routes/webchat.js';
 import { MAX_PARAM_LENGTH } from './session-key-limit.js';
-import { loadToolsPage } from './tools-page.js';
-import { loadWebchatPage } from './webchat-page.js';
 
 export interface HttpServerOptions {
   host: string;
   port: number;
   token: string;
   logger: Logger;
+  /** Who is an owner or an approver (from `owners` and `approvals.approvers`); default: `webchat:local` only, the schema's default owners. */
+  access?: AccessPolicy | undefined;
+  /** `project.id`, shown by the control UI; default `default`. */
+  projectId?: string | undefined;
+  /** The gateway's version (package.json), shown by the control UI. */
+  version?: string | undefined;
   sessions: SessionsView;
   toolpacks: ToolpacksView;
   /** The web chat, when enabled. */
@@ -43,6 +50,11 @@ export interface HttpServer {
   close(): Promise<void>;
 }
 
+const DEFAULT_ACCESS: AccessPolicy = {
+  isOwner: (senderId) => senderId === 'webchat:local',
+  isApprover: (senderId) => senderId === 'webchat:local',
+};
+
 export async function createHttpServer(options: HttpServerOptions): Promise<HttpServer> {
   const app = Fastify({
     loggerInstance: options.logger as FastifyBaseLogger,
@@ -60,16 +72,18 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
     setSecurityHeaders(reply);
   });
   registerHealthRoutes(app, options.channels);
+  registerControlUi(app, await loadControlUi());
+  registerMeRoute(app, {
+    access: options.access ?? DEFAULT_ACCESS,
+    projectId: options.projectId ?? 'default',
+    version: options.version ?? '0.0.0',
+    maxMessageLength: MAX_MESSAGE_LENGTH,
+  });
   registerSessionRoutes(app, options.sessions);
   registerToolpackRoutes(app, options.toolpacks);
-  if (options.webchat)
-    registerWebchatRoutes(app, { webchat: options.webchat, page: await loadWebchatPage() });
+  if (options.webchat) registerWebchatRoutes(app, { webchat: options.webchat });
   if (options.slackEvents) registerSlackEventsRoute(app, options.slackEvents);
-  if (options.toolUi) {
-    const { projectId } = options.toolUi;
-    const page = await loadToolsPage({ projectId, chat: options.webchat !== undefined });
-    registerToolUiRoutes(app, options.toolUi, page);
-  }
+  if (options.toolUi) registerToolUiRoutes(app, options.toolUi);
   app.setNotFoundHandler((request, reply) =>
     reply
       .code(404)

@@ -6,7 +6,7 @@ import { tokenCookieName } from '../auth.js';
  * cookie and redirects to itself, so the token leaves the address bar and history; otherwise it
  * serves the page (inline script and style only, nothing from elsewhere).
  */
-export function registerPageRoute(app: FastifyInstance, path: string, page: string): void {
+export function registerPageRoute(app: FastifyInstance, path: string, page: string, csp: string): void {
   app.get<{ Querystring: { token?: string } }>(
     path,
     { config: { tokenInQuery: true } },
@@ -21,10 +21,7 @@ export function registerPageRoute(app: FastifyInstance, path: string, page: stri
       return reply
         .header('content-type', 'text/html; charset=utf-8')
         .header('cache-control', 'no-store')
-        .header(
-          'content-security-policy',
-          "default-src 'self'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'",
-        )
+        .header('content-security-policy', csp)
         .send(page);
     },
   );

@@ -2,7 +2,6 @@ import type { ValidateFunction } from 'ajv';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { errorText } from '../../errors/index.js';
 import { createAjv, describeSchemaError } from '../../validation/index.js';
-import { registerPageRoute } from './page.js';
 
 /** One toolpack WebUI entry, as the Tools page and API clients see it. */
 export interface WebuiEntryView {
@@ -78,15 +77,13 @@ type EntryParams = ProjectParams & { toolpack: string; entry: string };
  * and `GET /api/projects/:project/tool-status` (per-tool status).
  * All sit behind the token, like the rest of the API.
  */
-export function registerToolUiRoutes(app: FastifyInstance, options: ToolUiOptions, page: string): void {
+export function registerToolUiRoutes(app: FastifyInstance, options: ToolUiOptions): void {
   const validate = createInputValidator();
   const unknownProject = (project: string, reply: FastifyReply) => {
     if (project === options.projectId) return false;
     void reply.code(404).send({ error: 'not_found', message: `unknown project: ${project}` });
     return true;
   };
-
-  registerPageRoute(app, '/tools', page);
 
   app.get<{ Params: ProjectParams }>('/api/projects/:project/tool-ui', async (request, reply) => {
     const { project } = request.params;

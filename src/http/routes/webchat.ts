@@ -1,15 +1,16 @@
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { DispatchResult, ReplyAction } from '../../messages/index.js';
-import { registerPageRoute } from './page.js';
 import { registerWebchatFileRoute, type WebchatFilesPort } from './webchat-files.js';
 
 const NAME = '^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$';
 const HEARTBEAT_MS = 15_000;
+/** The most characters one web chat message may hold; the control UI refuses longer ones before sending. */
+export const MAX_MESSAGE_LENGTH = 32_000;
 
 const MessageBody = Type.Object(
   {
-    text: Type.String({ minLength: 1, maxLength: 32_000, description: 'The message.' }),
+    text: Type.String({ minLength: 1, maxLength: MAX_MESSAGE_LENGTH, description: 'The message.' }),
     user: Type.Optional(
       Type.String({ pattern: NAME, description: 'User name; the sender is `webchat:<user>`.' }),
     ),
@@ -70,15 +71,11 @@ export interface WebchatPort extends Partial<WebchatFilesPort> {
 
 export interface WebchatRoutesOptions {
   webchat: WebchatPort;
-  /** The page, already assembled. */
-  page: string;
 }
 
-/** The web chat: its page, the message and click API and the reply event stream (server-sent events). */
+/** The web chat: the message and click API and the reply event stream (server-sent events). */
 export function registerWebchatRoutes(app: FastifyInstance, options: WebchatRoutesOptions): void {
   const { webchat } = options;
-
-  registerPageRoute(app, '/', options.page);
 
   app.post<{ Body: Static<typeof MessageBody> }>(
     '/api/webchat/messages',

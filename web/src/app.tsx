@@ -1,0 +1,130 @@
+// The control UI's shell: who is signed in, the navigation, and the page the hash names.
+// Owner-only pages are not offered to other users (and their API refuses them: 403).
+import { useCallback, useEffect, useState } from 'preact/hooks';
+import { ApiError, api, problemText, SIGNED_OUT_EVENT } from './api.js';
+import { type Me, MeContext } from './me.js';
+import { ApprovalsPage } from './pages/approvals.js';
+import { ChatPage } from './pages/chat.js';
+import { ConfigPage } from './pages/config.js';
+import { HealthPage } from './pages/health.js';
+import { SessionPage } from './pages/session.js';
+import { SessionsPage } from './pages/sessions.js';
+import { SignInPage } from './pages/sign-in.js';
+import { ToolsPage } from './pages/tools.js';
+import { hrefOf, type PageName, type Route, useRoute } from './router.js';
+
+interface NavItem {
+  page: PageName;
+  label: string;
+  ownerOnly: boolean;
+}
+
+const NAV: readonly NavItem[] = [
+  { page: 'chat', label: 'Chat', ownerOnly: false },
+  { page: 'sessions', label: 'Sessions', ownerOnly: true },
+  { page: 'approvals', label: 'Approvals', ownerOnly: false },
+  { page: 'tools', label: 'Tools', ownerOnly: true },
+  { page: 'config', label: 'Config', ownerOnly: true },
+  { page: 'health', label: 'Health', ownerOnly: true },
+];
+
+type Session =
+  | { state: 'loading' }
+  | { state: 'signed-out' }
+  | { state: 'failed'; problem: string }
+  | { state: 'in'; me: Me };
+
+export function App() {
+  const [session, setSession] = useState<Session>({ state: 'loading' });
+  const load = useCallback(async () => {
+    try {
+      setSession({ state: 'in', me: await api<Me>('/api/me') });
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 401) setSession({ state: 'signed-out' });
+      else setSession({ state: 'failed', problem: problemText(error) });
+    }
+  }, []);
+  useEffect(() => {
+    void load();
+    const signedOut = () => setSession({ state: 'signed-out' });
+    window.addEventListener(SIGNED_OUT_EVENT, signedOut);
+    return () => window.removeEventListener(SIGNED_OUT_EVENT, signedOut);
+  }, [load]);
+  if (session.state === 'loading')
+    return (
+      <p class="loading" role="status">
+        Loading…
+      </p>
+    );
+  if (session.state === 'signed-out') return <SignInPage onSignedIn={load} />;
+  if (session.state === 'failed') return <p role="alert">{session.problem}</p>;
+  return (
+    <MeContext.Provider value={session.me}>
+      <Shell me={session.me} onSignedOut={() => setSession({ state: 'signed-out' })} />
+    </MeContext.Provider>
+  );
+}
+
+function Shell({ me, onSignedOut }: { me: Me; onSignedOut(): void }) {
+  const route = useRoute();
+  const items = NAV.filter((item) => me.owner || !item.ownerOnly);
+  const current = route.page === 'session' ? 'sessions' : route.page;
+  const signOut = async () => {
+    await api('/api/signout', {}).catch(() => undefined);
+    onSignedOut();
+  };
+  return (
+    <>
+      <a class="skip" href="#main">
+        Skip to content
+      </a>
+      <header class="top">
+        <h1>Switchboard</h1>
+        <nav aria-label="Pages">
+          {items.map((item) => (
+            <a
+              key={item.page}
+              href={hrefOf({ page: item.page })}
+              aria-current={item.page === current ? 'page' : undefined}
+            >
+              {item.label}
+            </a>
+          ))}
+        </nav>
+        <span class="who" title={me.senderId}>
+          {me.user}
+          {me.owner ? ' (owner)' : ''}
+        </span>
+        <button type="button" class="plain" onClick={signOut}>
+          Sign out
+        </button>
+      </header>
+      <main id="main" tabIndex={-1}>
+        <Page route={route} me={me} />
+      </main>
+    </>
+  );
+}
+
+function Page({ route, me }: { route: Route; me: Me }) {
+  const ownerOnly = NAV.find(
+    (item) => item.page === (route.page === 'session' ? 'sessions' : route.page),
+  )?.ownerOnly;
+  if (ownerOnly && !me.owner) return <p role="alert">This page is for owners; {me.senderId} is not one.</p>;
+  switch (route.page) {
+    case 'chat':
+      return <ChatPage />;
+    case 'sessions':
+      return <SessionsPage />;
+    case 'session':
+      return <SessionPage sessionKey={route.key ?? ''} />;
+    case 'approvals':
+      return <ApprovalsPage />;
+    case 'tools':
+      return <ToolsPage />;
+    case 'config':
+      return <ConfigPage />;
+    case 'health':
+      return <HealthPage />;
+  }
+}
