@@ -7,6 +7,7 @@ import {
   type HttpServer,
   type SchedulerHookView,
   type SessionsView,
+  type WebchatHistoryPort,
 } from '../http/index.js';
 import type { Logger } from '../logging/index.js';
 import type { SignalDelivery } from '../signals/index.js';
@@ -29,6 +30,8 @@ export function buildHttpServer(options: {
   config: Config;
   token: string;
   sessions: SessionsView;
+  /** The chat page's threads and history of the signed-in user. */
+  webchatHistory: WebchatHistoryPort;
   channels: GatewayChannels;
   channelStates: ChannelSupervisor['states'];
   toolpacks: Toolpacks;
@@ -76,5 +79,6 @@ export function buildHttpServer(options: {
       }),
     },
     webchat: options.channels.webchat,
+    webchatHistory: options.webchatHistory,
   });
 }

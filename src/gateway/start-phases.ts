@@ -23,6 +23,7 @@ import { buildHttpServer } from './build-http.js';
 import type { Base, GatewayOptions, Running } from './gateway-types.js';
 import { createSessionsView } from './session-views.js';
 import type { TurnPort } from './turn-port.js';
+import { createWebchatHistory } from './webchat-history.js';
 import { createWorkspaceFiles } from './workspace-files.js';
 
 /** The store, the session and run records (runs the last process left running are marked), the channels. */
@@ -130,6 +131,11 @@ export async function serve(
     config: base.config,
     token: parts.token,
     sessions: createSessionsView(base.sessions, parts.router, parts.subagents),
+    webchatHistory: createWebchatHistory({
+      sessions: base.sessions,
+      router: parts.router,
+      config: base.config,
+    }),
     channels,
     channelStates: supervisor.states,
     toolpacks: parts.toolpacks,

@@ -4,4 +4,9 @@ export { SLACK_EVENTS_PATH } from './routes/slack-events.js';
 export type { RosterAgentView, ToolUiOptions, WebuiEntryView, WebuiOutput } from './routes/tool-ui.js';
 export type { SchedulerHookView, ToolpacksView } from './routes/toolpacks.js';
 export type { WebchatPort, WebchatStreamEvent } from './routes/webchat.js';
+export type {
+  WebchatHistoryMessage,
+  WebchatHistoryPort,
+  WebchatThreadView,
+} from './routes/webchat-history.js';
 export { createHttpServer, type HttpServer, type HttpServerOptions } from './server.js';

@@ -18,6 +18,7 @@ import { registerSlackEventsRoute } from './routes/slack-events.js';
 import { registerToolUiRoutes, type ToolUiOptions } from './routes/tool-ui.js';
 import { registerToolpackRoutes, type ToolpacksView } from './routes/toolpacks.js';
 import { MAX_MESSAGE_LENGTH, registerWebchatRoutes, type WebchatPort } from './routes/webchat.js';
+import { registerWebchatHistoryRoutes, type WebchatHistoryPort } from './routes/webchat-history.js';
 import { MAX_PARAM_LENGTH } from './session-key-limit.js';
 
 export interface HttpServerOptions {
@@ -35,6 +36,8 @@ export interface HttpServerOptions {
   toolpacks: ToolpacksView;
   /** The web chat, when enabled. */
   webchat?: WebchatPort | undefined;
+  /** The signed-in user's web chat threads and history (the chat page), with the web chat. */
+  webchatHistory?: WebchatHistoryPort | undefined;
   /** Toolpack WebUI entries: the Tools page and its API, when given. */
   toolUi?: ToolUiOptions | undefined;
   /** Slack in HTTP mode: the listener for `POST /slack/events` (it checks Slack's signatures). */
@@ -82,6 +85,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
   registerSessionRoutes(app, options.sessions);
   registerToolpackRoutes(app, options.toolpacks);
   if (options.webchat) registerWebchatRoutes(app, { webchat: options.webchat });
+  if (options.webchat && options.webchatHistory) registerWebchatHistoryRoutes(app, options.webchatHistory);
   if (options.slackEvents) registerSlackEventsRoute(app, options.slackEvents);
   if (options.toolUi) registerToolUiRoutes(app, options.toolUi);
   app.setNotFoundHandler((request, reply) =>

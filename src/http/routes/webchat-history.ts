@@ -1,0 +1,95 @@
+import { type Static, Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { identityOf } from '../identity.js';
+
+/*
+ * The web chat's history, for the chat page: the signed-in user's threads (their web chat
+ * sessions) and a thread's messages from the store, paged back. The user is always the sign-in's
+ * (`request.identity.user`): there is no `user` to pass, so nobody reads another user's chat here.
+ */
+
+const NAME = '^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$';
+/** A history page without `?last`: this many messages, at most `MAX_HISTORY_PAGE`. */
+export const DEFAULT_HISTORY_PAGE = 50;
+export const MAX_HISTORY_PAGE = 200;
+
+const HistoryQuery = Type.Object(
+  {
+    thread: Type.Optional(Type.String({ pattern: NAME, description: 'The thread; absent: the main chat.' })),
+    before: Type.Optional(
+      Type.String({ pattern: '^[0-9]{1,16}$', description: 'Only messages below this seq (`next`).' }),
+    ),
+    last: Type.Optional(
+      Type.String({
+        pattern: '^[0-9]{1,3}$',
+        description: `At most this many messages (1–${MAX_HISTORY_PAGE}).`,
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+/** One message of a web chat history: what the user typed or what the agent answered. */
+export interface WebchatHistoryMessage {
+  seq: number;
+  at: string;
+  role: 'user' | 'assistant';
+  text: string;
+}
+
+/** One of the user's threads: `thread` absent for the main chat. */
+export interface WebchatThreadView {
+  thread?: string;
+  sessionKey: string;
+  lastActivityAt: string;
+  /** Transcript entries (every role), for a rough size. */
+  transcriptLength: number;
+  status: 'idle' | 'queued' | 'running';
+}
+
+/** What the history routes need; the gateway reads the session store and the router. */
+export interface WebchatHistoryPort {
+  /** The user's web chat sessions, most recently active first (at most 100). */
+  threads(user: string): Promise<WebchatThreadView[]>;
+  /**
+   * The last `last` messages below `before` of the user's session in `thread`, oldest first;
+   * `next` is the `before` of the page further back, absent at the start. No session: no messages.
+   */
+  history(read: { user: string; thread?: string; last: number; before?: number }): Promise<{
+    sessionKey: string;
+    status: WebchatThreadView['status'];
+    messages: WebchatHistoryMessage[];
+    next?: number;
+  }>;
+}
+
+export function registerWebchatHistoryRoutes(app: FastifyInstance, history: WebchatHistoryPort): void {
+  app.get(
+    '/api/webchat/threads',
+    { schema: { querystring: Type.Object({}, { additionalProperties: false }) } },
+    async (request) => ({
+      user: identityOf(request).user,
+      threads: await history.threads(identityOf(request).user),
+    }),
+  );
+
+  app.get<{ Querystring: Static<typeof HistoryQuery> }>(
+    '/api/webchat/history',
+    { schema: { querystring: HistoryQuery } },
+    async (request, reply) => {
+      const { thread, before, last } = request.query;
+      const count = last === undefined ? DEFAULT_HISTORY_PAGE : Number(last);
+      if (count < 1 || count > MAX_HISTORY_PAGE)
+        return reply
+          .code(400)
+          .send({ error: 'bad_request', field: 'last', message: `last: use 1–${MAX_HISTORY_PAGE}` });
+      const page = await history.history({
+        user: identityOf(request).user,
+        ...(thread === undefined ? {} : { thread }),
+        last: count,
+        ...(before === undefined ? {} : { before: Number(before) }),
+      });
+      return { ...(thread === undefined ? {} : { thread }), ...page };
+    },
+  );
+}
