@@ -1,10 +1,15 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Browser, closeBrowser, launchBrowser } from '../helpers/browser.js';
+import { expectNoOverflow, saveScreenshot } from '../helpers/control-ui.js';
 import { startToolUiServer, type ToolUiServer } from '../helpers/tool-ui-server.js';
 
-// Drives the Tools page in the system's Chromium (see test/helpers/browser.ts).
-const WAIT = { timeout: 10_000, interval: 50 };
+// Drives the control UI's Tools page (web/src/pages/tools.tsx) in the system's Chromium (see
+// test/helpers/browser.ts); screenshots are kept under a temp dir the test prints.
+const WAIT = { timeout: 15_000, interval: 50 };
 const TOKEN = 'tools-page-test-token';
 const STATS = { agents: 2, toolpacks: 2 };
 
@@ -49,7 +54,10 @@ describe('Tools page in Chromium', () => {
   let pageErrors: string[] = [];
   let requests: string[] = [];
 
+  let shots: string;
+
   beforeAll(async () => {
+    shots = await mkdtemp(path.join(tmpdir(), 'tools-page-'));
     server = await startServer();
     browser = await launchBrowser({ width: 900, height: 900 });
     context = browser.context;
@@ -81,11 +89,13 @@ describe('Tools page in Chromium', () => {
 
   const card = (entry: string) => page.locator(`article[data-entry="${entry}"]`);
   const output = (entry: string) => card(entry).locator('.result .output');
+  const outputText = async (entry: string) => (await output(entry).textContent())?.trim();
   const settled = (entry: string) => card(entry).locator('.result[aria-busy="false"]').waitFor(WAIT);
 
   it('lists the entries grouped by toolpack and renders the panels', async () => {
-    expect(await page.title()).toBe('Switchboard tools');
-    expect(await page.locator('section.toolpack > h2').allTextContents()).toEqual([
+    expect(await page.locator('#page-title').textContent()).toBe('Tools');
+    expect(await page.locator('header.top nav a[aria-current="page"]').textContent()).toBe('Tools');
+    expect(await page.locator('section.toolpack > h3').allTextContents()).toEqual([
       'review-tools',
       'counter',
     ]);
@@ -94,10 +104,15 @@ describe('Tools page in Chromium', () => {
         .locator('section[data-toolpack="counter"] article')
         .evaluateAll((cards) => cards.map((element) => element.getAttribute('data-entry'))),
     ).toEqual(['counter.value', 'counter.add', 'counter.fail']);
-    expect(await page.locator('#status').textContent()).toBe('project default: 4 entries');
+    expect(await page.locator('.tools-status[role="status"]').textContent()).toBe(
+      'project default: 4 entries',
+    );
 
+    // JSON text is shown as it is; other text as Markdown.
     await expect.poll(() => output('review.stats').textContent(), WAIT).toBe(JSON.stringify(STATS, null, 2));
-    await expect.poll(() => output('counter.value').textContent(), WAIT).toBe('The counter is at 0.');
+    expect(await output('review.stats').evaluate((element) => element.tagName)).toBe('PRE');
+    await expect.poll(() => outputText('counter.value'), WAIT).toBe('The counter is at 0.');
+    expect(await output('counter.value').locator('p').textContent()).toBe('The counter is at 0.');
     expect(await card('counter.value').locator('.result .title').textContent()).toBe('Counter');
     // Actions do not run until submitted.
     expect(await card('counter.add').locator('.result').textContent()).toBe('');
@@ -146,13 +161,17 @@ describe('Tools page in Chromium', () => {
     expect(await form.locator('select[name="mode"] option:checked').textContent()).toBe('add');
     // Required fields carry a mark; optional ones do not.
     const marked = await form
-      .locator('label.field')
-      .evaluateAll((labels) =>
-        labels
-          .filter((label) => label.querySelector('.required'))
-          .map((label) => label.querySelector('[name]')?.getAttribute('name')),
+      .locator('.field')
+      .evaluateAll((fields) =>
+        fields
+          .filter((field) => field.querySelector('label .required'))
+          .map((field) => field.querySelector('[name]')?.getAttribute('name')),
       );
     expect(marked).toEqual(['amount', 'sender']);
+    // Each control is named by its label, and described by the schema's description.
+    expect(await form.getByLabel('Amount').getAttribute('name')).toBe('amount');
+    expect(await form.getByLabel('sender').getAttribute('aria-describedby')).toMatch(/-hint$/);
+    expect(await form.getByText('Who changes the counter.').count()).toBe(1);
     expect(await form.locator('button').textContent()).toBe('Add');
     expect(await card('counter.fail').locator('button').textContent()).toBe('Run');
     expect(await card('counter.value').locator('button').textContent()).toBe('Refresh');
@@ -165,17 +184,20 @@ describe('Tools page in Chromium', () => {
     await form.locator('select[name="sender"]').selectOption({ label: 'Reviewer (reviewer)' });
     await form.locator('input[name="loud"]').check();
     await form.locator('button').click();
-    await expect
-      .poll(() => output('counter.add').textContent(), WAIT)
-      .toBe('reviewer added 3; the counter is at 3.');
+    await expect.poll(() => outputText('counter.add'), WAIT).toBe('reviewer added 3; the counter is at 3.');
     await settled('counter.add');
+    // The text as the handler sent it, under "Plain text".
+    await card('counter.add').locator('details.as-sent summary').click();
+    expect(await card('counter.add').locator('pre.output-text').textContent()).toBe(
+      'reviewer added 3; the counter is at 3.',
+    );
     const metadata = JSON.parse(
-      (await card('counter.add').locator('.result details pre').textContent()) ?? '',
+      (await card('counter.add').locator('.result details.metadata pre').textContent()) ?? '',
     );
     expect(metadata).toEqual({ count: 3, input: { amount: 3, sender: 'reviewer', mode: 'add', loud: true } });
 
     await card('counter.value').locator('button').click();
-    await expect.poll(() => output('counter.value').textContent(), WAIT).toBe('The counter is at 3.');
+    await expect.poll(() => outputText('counter.value'), WAIT).toBe('The counter is at 3.');
     expect(pageErrors).toEqual([]);
   });
 
@@ -192,15 +214,91 @@ describe('Tools page in Chromium', () => {
 
     await card('counter.fail').locator('button').click();
     await expect
-      .poll(() => card('counter.fail').locator('.result .error').textContent(), WAIT)
+      .poll(() => card('counter.fail').locator('.result [role="alert"]').textContent(), WAIT)
       .toBe('counter.fail failed in the counter controller: the counter jammed');
     // By the time the later run has answered, a request from the refused submit would have been seen.
     expect(requests.slice(before).filter((url) => url.includes('counter.add'))).toEqual([]);
     expect(await card('counter.add').locator('.result').textContent()).toBe('');
-    await page.screenshot({ path: '/tmp/tools-page.png', fullPage: true });
+    console.log(`tools page screenshot: ${await saveScreenshot(page, shots, 'tools-900')}`);
 
     const origin = new URL(server.url).origin;
     for (const url of requests) expect(new URL(url).origin).toBe(origin);
     expect(pageErrors.filter((text) => !text.includes('500'))).toEqual([]);
+  });
+});
+
+describe('Tools page: hostile toolpack output and a phone', () => {
+  let server: ToolUiServer;
+  let browser: Browser;
+  let page: Page;
+  let shots: string;
+
+  beforeAll(async () => {
+    shots = await mkdtemp(path.join(tmpdir(), 'tools-page-phone-'));
+    server = await startToolUiServer({
+      fixtures: ['webui-toolpacks/hostile', 'webui-toolpacks/counter', '../../toolpacks/scheduler'],
+      token: TOKEN,
+      stats: {},
+      reportedProblems: [
+        {
+          file: '/srv/toolpacks/a-rather-long-directory-name/that-keeps-going/suzumio.toolpack.json',
+          rule: 'controller-missing',
+          message: 'no controller',
+        },
+      ],
+    });
+    browser = await launchBrowser({ width: 390, height: 844 });
+    page = await browser.context.newPage();
+    await page.goto(`${server.url}/tools?token=${encodeURIComponent(TOKEN)}`);
+    await page.locator('#toolpacks[aria-busy="false"]').waitFor(WAIT);
+  });
+
+  afterAll(async () => {
+    await closeBrowser(browser);
+    await server?.close();
+  });
+
+  const card = (entry: string) => page.locator(`article[data-entry="${entry}"]`);
+
+  it('renders a WebUI output with <img onerror> and javascript: links as inert Markdown', async () => {
+    const output = card('hostile.panel').locator('.result .output');
+    await expect.poll(() => output.locator('h1').textContent(), WAIT).toBe('Report');
+    expect(await output.locator('strong').textContent()).toBe('bold');
+    await card('hostile.fail').locator('button').click();
+    await expect
+      .poll(() => card('hostile.fail').locator('[role="alert"]').textContent(), WAIT)
+      .toContain('<img src=x onerror=');
+    // The payloads are text or gone: no handler, no javascript: link, no script anywhere.
+    const dom = await page.evaluate(`(() => ({
+      handlers: [...document.querySelectorAll('*')].filter((element) =>
+        [...element.attributes].some((attribute) => attribute.name.startsWith('on'))).length,
+      javascriptLinks: [...document.querySelectorAll('[href]')].filter((element) =>
+        /^\\s*javascript:/i.test(element.getAttribute('href') ?? '')).length,
+      inlineScripts: [...document.querySelectorAll('script')].filter((script) => !script.src).length,
+      imageAttributes: [...document.querySelectorAll('#toolpacks img')].map((image) =>
+        image.getAttributeNames().join(' ')),
+      xss: window.__xss ?? null,
+    }))()`);
+    // The image itself may stay (Markdown allows images), stripped to its source.
+    expect(dom).toEqual({
+      handlers: 0,
+      javascriptLinks: 0,
+      inlineScripts: 0,
+      imageAttributes: ['src'],
+      xss: null,
+    });
+    // The title, the answer's title and the metric show the markup as text.
+    expect(await card('hostile.panel').locator('h4').textContent()).toContain('<img src=x');
+    expect(await card('hostile.panel').locator('.result .title').textContent()).toContain('<img src=x');
+    expect(await card('hostile.panel').locator('.metric dt').textContent()).toContain('<img src=x');
+    // The link's text is kept, without its target.
+    expect(await output.getByText('open me').count()).toBe(1);
+  });
+
+  it('fits a 390 px phone: no element wider than the viewport', async () => {
+    await card('schedule.jobs').locator('.result[aria-busy="false"]').waitFor(WAIT);
+    await page.locator('table.tool-status, section.tool-status .empty').first().waitFor(WAIT);
+    await expectNoOverflow(page);
+    console.log(`tools page screenshot (390 px): ${await saveScreenshot(page, shots, 'tools-390')}`);
   });
 });
