@@ -6,6 +6,7 @@ import {
   createHttpServer,
   type HttpServer,
   type SchedulerHookView,
+  type SessionActionsPort,
   type SessionsView,
   type WebchatHistoryPort,
 } from '../http/index.js';
@@ -32,6 +33,8 @@ export function buildHttpServer(options: {
   sessions: SessionsView;
   /** The chat page's threads and history of the signed-in user. */
   webchatHistory: WebchatHistoryPort;
+  /** The control UI's actions on a session (`session-actions.ts`). */
+  sessionActions: SessionActionsPort;
   channels: GatewayChannels;
   channelStates: ChannelSupervisor['states'];
   toolpacks: Toolpacks;
@@ -59,6 +62,7 @@ export function buildHttpServer(options: {
     projectId: config.project.id,
     version: PACKAGE_VERSION,
     sessions: options.sessions,
+    sessionActions: options.sessionActions,
     slackEvents: options.channels.slack?.eventsListener,
     channels: options.channelStates,
     toolUi: {

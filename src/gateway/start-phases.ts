@@ -21,6 +21,7 @@ import { createChannels } from './build-channels.js';
 import type { Observed } from './build-core-webui.js';
 import { buildHttpServer } from './build-http.js';
 import type { Base, GatewayOptions, Running } from './gateway-types.js';
+import { createSessionActions } from './session-actions.js';
 import { createSessionsView } from './session-views.js';
 import type { TurnPort } from './turn-port.js';
 import { createWebchatHistory } from './webchat-history.js';
@@ -135,6 +136,12 @@ export async function serve(
       sessions: base.sessions,
       router: parts.router,
       config: base.config,
+    }),
+    sessionActions: createSessionActions({
+      sessions: base.sessions,
+      subagents: parts.subagents,
+      deliver: channels.deliver,
+      scrub: parts.scrub,
     }),
     channels,
     channelStates: supervisor.states,

@@ -1,4 +1,9 @@
 export type { ChannelStates } from './routes/health.js';
+export type {
+  SessionActionsPort,
+  SubagentActionAnswer,
+  SubagentNode,
+} from './routes/session-actions.js';
 export type { SessionsView } from './routes/sessions.js';
 export { SLACK_EVENTS_PATH } from './routes/slack-events.js';
 export type { RosterAgentView, ToolUiOptions, WebuiEntryView, WebuiOutput } from './routes/tool-ui.js';

@@ -13,6 +13,7 @@ import type { AccessPolicy } from './identity.js';
 import { createRequestGuard } from './request-guard.js';
 import { type ChannelStates, registerHealthRoutes } from './routes/health.js';
 import { registerMeRoute } from './routes/me.js';
+import { registerSessionActionRoutes, type SessionActionsPort } from './routes/session-actions.js';
 import { registerSessionRoutes, type SessionsView } from './routes/sessions.js';
 import { registerSlackEventsRoute } from './routes/slack-events.js';
 import { registerToolUiRoutes, type ToolUiOptions } from './routes/tool-ui.js';
@@ -33,6 +34,8 @@ export interface HttpServerOptions {
   /** The gateway's version (package.json), shown by the control UI. */
   version?: string | undefined;
   sessions: SessionsView;
+  /** The control UI's session actions (sub-agent tree, kill, steer, replies), when given. */
+  sessionActions?: SessionActionsPort | undefined;
   toolpacks: ToolpacksView;
   /** The web chat, when enabled. */
   webchat?: WebchatPort | undefined;
@@ -83,6 +86,14 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
     maxMessageLength: MAX_MESSAGE_LENGTH,
   });
   registerSessionRoutes(app, options.sessions);
+  if (options.sessionActions) {
+    registerSessionActionRoutes(app, {
+      actions: options.sessionActions,
+      access: options.access ?? DEFAULT_ACCESS,
+      webchat: options.webchat,
+      maxMessageLength: MAX_MESSAGE_LENGTH,
+    });
+  }
   registerToolpackRoutes(app, options.toolpacks);
   if (options.webchat) registerWebchatRoutes(app, { webchat: options.webchat });
   if (options.webchat && options.webchatHistory) registerWebchatHistoryRoutes(app, options.webchatHistory);

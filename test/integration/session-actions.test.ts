@@ -1,0 +1,224 @@
+import { describe, expect, it } from 'vitest';
+import { startFakeOpenAIServer } from '../fakes/fake-openai-server.js';
+import { childRequests, createSubagentScript, toolResults } from '../fakes/subagent-script.js';
+import { startGatewayForTest, startSlackForTest } from '../helpers/channels.js';
+import type { TestGateway } from '../helpers/gateway.js';
+import { cleanupAfterEach } from '../helpers/teardown.js';
+
+/**
+ * The control UI's session actions through the real HTTP path of a running gateway: the
+ * sub-agent tree, kill and steer (the same action as `/subagents`), a reply into a web chat
+ * session and a post into a fake Slack thread, and every refusal (403, 400, 404, 409).
+ */
+
+const PARENT = 'agent:main:webchat:direct:local';
+const cleanups = cleanupAfterEach();
+const path = (key: string, rest: string) => `/api/sessions/${encodeURIComponent(key)}/${rest}`;
+
+async function start(config: Record<string, unknown> = {}) {
+  const script = createSubagentScript();
+  const model = await startFakeOpenAIServer({ defaultStep: script.step });
+  cleanups.push(() => model.close());
+  const gateway = await startGatewayForTest(cleanups, {
+    config: {
+      models: { fake: { provider: 'openai', model: 'fake-1', baseUrl: model.url, apiKey: 'sk-test' } },
+      agents: { main: { model: 'fake' } },
+      gateway: { drainTimeoutMs: 200 },
+      ...config,
+    },
+  });
+  return { gateway, model, script };
+}
+
+/** The parent spawns hanging children with these labels; resolves once each child has asked the model. */
+async function spawnHanging(context: Awaited<ReturnType<typeof start>>, labels: string[]) {
+  const { gateway, model, script } = context;
+  for (const label of labels) script.child(`task of ${label}`, { hang: true });
+  let results: any[] = [];
+  script.parent(
+    {
+      toolCalls: labels.map((label) => ({
+        name: 'sessions_spawn',
+        arguments: { task: `task of ${label}`, label },
+      })),
+    },
+    (request) => {
+      results = toolResults(request).slice(-labels.length);
+      return { text: 'spawned' };
+    },
+  );
+  expect((await gateway.send('spawn them')).status).toBe(200);
+  for (const label of labels) {
+    await expect
+      .poll(() => childRequests(model.received, `task of ${label}`).length, { timeout: 15_000 })
+      .toBeGreaterThan(0);
+  }
+  return results;
+}
+
+const tree = async (gateway: TestGateway, key = PARENT) =>
+  gateway.request('GET', path(key, 'subagents/tree'));
+
+describe('session actions: sub-agents', () => {
+  it('lists the tree with status, runtime, label and model, kills one and steers another (running: injected)', async () => {
+    const context = await start();
+    const { gateway } = context;
+    const spawned = await spawnHanging(context, ['alpha', 'beta']);
+    expect(spawned.map((result) => result.status)).toEqual(['accepted', 'accepted']);
+
+    const listed = await tree(gateway);
+    expect(listed.status).toBe(200);
+    expect(listed.body.children.map((node: any) => [node.label, node.status, node.model])).toEqual([
+      ['beta', 'running', 'fake'],
+      ['alpha', 'running', 'fake'],
+    ]);
+    const alpha = listed.body.children.find((node: any) => node.label === 'alpha');
+    expect(alpha).toMatchObject({ agentId: 'main', parentSessionKey: PARENT, children: [] });
+    expect(alpha.runtimeMs).toBeGreaterThanOrEqual(0);
+
+    const killed = await gateway.request('POST', path(PARENT, 'subagents/kill'), { target: alpha.runId });
+    expect(killed).toEqual({ status: 200, body: { text: 'killed alpha.' } });
+    const after = await tree(gateway);
+    expect(after.body.children.find((node: any) => node.label === 'alpha').status).toBe('killed');
+
+    const steered = await gateway.request('POST', path(PARENT, 'subagents/steer'), {
+      target: 'beta',
+      message: 'focus on the summary',
+    });
+    expect(steered).toEqual({ status: 200, body: { text: 'Message sent to subagent.' } });
+  });
+
+  it('refuses bad input naming the field, unknown sessions and targets, and non-owners', async () => {
+    const { gateway } = await start();
+    expect((await gateway.send('hello')).status).toBe(200);
+    const post = (rest: string, body: unknown) => gateway.request('POST', path(PARENT, rest), body);
+
+    expect(await post('subagents/frobnicate', { target: '1' })).toMatchObject({
+      status: 400,
+      body: { field: 'action' },
+    });
+    expect(await post('subagents/steer', { target: '1' })).toMatchObject({
+      status: 400,
+      body: { field: 'message', message: 'message: is required to steer' },
+    });
+    expect(await post('subagents/kill', { target: '1', extra: true })).toMatchObject({
+      status: 400,
+      body: { field: 'extra' },
+    });
+    expect(await post('subagents/kill', { target: '' })).toMatchObject({
+      status: 400,
+      body: { field: 'target' },
+    });
+    expect(await post('subagents/steer', { target: '1', message: 'x'.repeat(4001) })).toMatchObject({
+      status: 400,
+      body: { field: 'message' },
+    });
+    expect(await post('subagents/kill', { target: 'nobody' })).toEqual({
+      status: 400,
+      body: { error: 'bad_request', field: 'target', message: 'target: Unknown target: nobody' },
+    });
+    expect(await post('messages', { text: '' })).toMatchObject({ status: 400, body: { field: 'text' } });
+    expect(await post('messages', { text: 'x'.repeat(32_001) })).toMatchObject({
+      status: 400,
+      body: { field: 'text' },
+    });
+
+    const unknown = 'agent:main:webchat:direct:nobody';
+    for (const [method, rest, body] of [
+      ['GET', 'subagents/tree', undefined],
+      ['POST', 'subagents/kill', { target: '1' }],
+      ['POST', 'messages', { text: 'hi' }],
+    ] as const) {
+      expect(await gateway.request(method, path(unknown, rest), body)).toEqual({
+        status: 404,
+        body: { error: 'not_found', message: `unknown session: ${unknown}` },
+      });
+    }
+  });
+});
+
+describe('session actions: replies', () => {
+  it('replies into a web chat session as its user and posts into a fake Slack thread as the bot', async () => {
+    const slack = await startSlackForTest(cleanups);
+    const { gateway } = await start({
+      channels: { slack: { botToken: 'xoxb-actions', appToken: 'xapp-actions', apiUrl: slack.apiUrl } },
+    });
+    await slack.connected();
+    expect((await gateway.send('first', 'local', 't1')).status).toBe(200);
+    const webchatKey = (await gateway.request('GET', '/api/sessions')).body.sessions[0].key;
+    const replied = await gateway.request('POST', path(webchatKey, 'messages'), {
+      text: 'from the reply box',
+    });
+    expect(replied).toMatchObject({
+      status: 200,
+      body: { sessionKey: webchatKey, replies: [{ text: 'ok' }] },
+    });
+    const webchatEntries = (await gateway.request('GET', path(webchatKey, 'transcript'))).body.entries;
+    expect(webchatEntries.at(-2)).toMatchObject({
+      role: 'user',
+      text: 'from the reply box',
+      senderId: 'webchat:local',
+    });
+
+    await slack.deliver({
+      type: 'message',
+      channel: 'C1',
+      channel_type: 'channel',
+      user: 'U1',
+      text: `<@${slack.botUserId}> hello`,
+      ts: '200.1',
+    });
+    await slack.waitForCall('chat.postMessage', (call) => call.args.thread_ts === '200.1', 15_000);
+    const sessions = (await gateway.request('GET', '/api/sessions')).body.sessions;
+    const slackKey = sessions.find((session: any) => session.channel === 'slack').key;
+    const posted = await gateway.request('POST', path(slackKey, 'messages'), { text: 'an operator here' });
+    expect(posted).toMatchObject({ status: 200, body: { sessionKey: slackKey, posted: true } });
+    const post = await slack.waitForCall(
+      'chat.postMessage',
+      (call) => String(call.args.text).includes('an operator here'),
+      15_000,
+    );
+    expect(post.args).toMatchObject({
+      channel: 'C1',
+      thread_ts: '200.1',
+      text: 'webchat:local (control UI): an operator here',
+    });
+    const entries = (await gateway.request('GET', path(slackKey, 'transcript'))).body.entries;
+    expect(entries.at(-1)).toMatchObject({
+      role: 'system',
+      text: 'webchat:local (control UI): an operator here',
+      senderId: 'webchat:local',
+    });
+  });
+
+  it('lets a non-owner reply in their own web chat session only; sub-agent sessions take no reply', async () => {
+    const context = await start({ owners: ['webchat:boss'] });
+    const { gateway } = context;
+    expect((await gateway.send('mine')).status).toBe(200);
+    const own = await gateway.request('POST', path(PARENT, 'messages'), { text: 'still mine' });
+    expect(own.status).toBe(200);
+    expect((await gateway.send('theirs', 'other')).status).toBe(200);
+    const other = 'agent:main:webchat:direct:other';
+    expect(await gateway.request('POST', path(other, 'messages'), { text: 'not mine' })).toEqual({
+      status: 403,
+      body: { error: 'forbidden', message: 'webchat:local is not an owner (see owners in the config)' },
+    });
+    for (const [method, rest, body] of [
+      ['GET', 'subagents/tree', undefined],
+      ['POST', 'subagents/kill', { target: 'all' }],
+      ['POST', 'subagents/steer', { target: '1', message: 'go' }],
+    ] as const) {
+      expect((await gateway.request(method, path(PARENT, rest), body)).status).toBe(403);
+    }
+  });
+
+  it('answers 409 for a reply into a sub-agent session', async () => {
+    const context = await start();
+    const [spawned] = await spawnHanging(context, ['gamma']);
+    const refused = await context.gateway.request('POST', path(spawned.childSessionKey, 'messages'), {
+      text: 'hi child',
+    });
+    expect(refused).toMatchObject({ status: 409, body: { error: 'conflict' } });
+    expect(refused.body.message).toContain('sub-agent session');
+  });
+});
