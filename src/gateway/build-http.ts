@@ -14,8 +14,10 @@ import type { Logger } from '../logging/index.js';
 import type { SignalDelivery } from '../signals/index.js';
 import type { Store } from '../store/index.js';
 import type { Toolpacks } from '../toolpacks/index.js';
+import type { GatewayControl } from '../tools/index.js';
 import type { GatewayChannels } from './build-channels.js';
 import { buildToolUi, type Observed } from './build-core-webui.js';
+import { configRoutesOf } from './config-routes.js';
 
 /** package.json's version: two levels up from both `src/gateway` and `dist/gateway`. */
 const PACKAGE_VERSION: string = JSON.parse(
@@ -45,6 +47,8 @@ export function buildHttpServer(options: {
   store: Store;
   /** The signal scheduler's report, checked here against the view http declares. */
   hookHealth(): SchedulerHookView[];
+  /** The config page's edits: the same control as the owner's `/config`. */
+  gatewayControl?: GatewayControl | undefined;
   scrub(text: string): string;
   logger: Logger;
 }): Promise<HttpServer> {
@@ -84,5 +88,6 @@ export function buildHttpServer(options: {
     },
     webchat: options.channels.webchat,
     webchatHistory: options.webchatHistory,
+    ...(options.gatewayControl ? { config: configRoutesOf(config, options.gatewayControl) } : {}),
   });
 }

@@ -89,5 +89,5 @@ export async function buildTurns(
     deliverStatus: base.channels.deliverStatus,
   });
   base.running.router = router;
-  return { router, subagents };
+  return { router, subagents, gateway };
 }

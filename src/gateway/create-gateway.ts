@@ -59,7 +59,7 @@ async function startServices(options: GatewayOptions, running: Running) {
   const scrub = createSecretScrubber(secrets);
   // Every registered tool's calls, for the Tools page (activity panels, per-tool status).
   const observed = { activity: createToolActivity({ scrub }), messages };
-  const { router, subagents } = await buildTurns(base, {
+  const { router, subagents, gateway } = await buildTurns(base, {
     turns: turnPort.turns,
     signals,
     toolpacks,
@@ -77,6 +77,7 @@ async function startServices(options: GatewayOptions, running: Running) {
   const url = await serve(base, {
     router,
     subagents,
+    gateway,
     toolpacks,
     scheduler,
     signals,

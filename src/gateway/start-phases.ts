@@ -17,6 +17,7 @@ import {
   loadConfiguredToolpacks,
   type Toolpacks,
 } from '../toolpacks/index.js';
+import type { GatewayControl } from '../tools/index.js';
 import { createChannels } from './build-channels.js';
 import type { Observed } from './build-core-webui.js';
 import { buildHttpServer } from './build-http.js';
@@ -112,6 +113,8 @@ export async function serve(
   parts: {
     router: Router;
     subagents: SubagentManager;
+    /** Config edits for the config page (the same control the owner's `/config` uses). */
+    gateway: GatewayControl;
     toolpacks: Toolpacks;
     scheduler: Scheduler;
     signals: SignalDelivery;
@@ -150,6 +153,7 @@ export async function serve(
     observed: parts.observed,
     store: base.store,
     hookHealth: parts.scheduler.hookHealth,
+    gatewayControl: parts.gateway,
     scrub: parts.scrub,
     logger: logger.child({ component: 'http' }),
   });

@@ -1,3 +1,4 @@
+export type { ConfigEditRequestView, ConfigPort, ConfigRoutesOptions } from './routes/config.js';
 export type { ChannelStates } from './routes/health.js';
 export type {
   SessionActionsPort,

@@ -11,6 +11,7 @@ import { loadControlUi, registerControlUi } from './control-ui.js';
 import { handleHttpError } from './errors.js';
 import type { AccessPolicy } from './identity.js';
 import { createRequestGuard } from './request-guard.js';
+import { type ConfigRoutesOptions, registerConfigRoutes } from './routes/config.js';
 import { type ChannelStates, registerHealthRoutes } from './routes/health.js';
 import { registerMeRoute } from './routes/me.js';
 import { registerSessionActionRoutes, type SessionActionsPort } from './routes/session-actions.js';
@@ -47,6 +48,8 @@ export interface HttpServerOptions {
   slackEvents?: RequestListener | undefined;
   /** Each chat channel's state, for `/healthz` and `/readyz`. */
   channels?: ChannelStates | undefined;
+  /** The config page's API (`/api/config…`, owner-only), when given. */
+  config?: Omit<ConfigRoutesOptions, 'access'> | undefined;
 }
 
 export interface HttpServer {
@@ -99,6 +102,8 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
   if (options.webchat && options.webchatHistory) registerWebchatHistoryRoutes(app, options.webchatHistory);
   if (options.slackEvents) registerSlackEventsRoute(app, options.slackEvents);
   if (options.toolUi) registerToolUiRoutes(app, options.toolUi);
+  if (options.config)
+    registerConfigRoutes(app, { ...options.config, access: options.access ?? DEFAULT_ACCESS });
   app.setNotFoundHandler((request, reply) =>
     reply
       .code(404)

@@ -1,0 +1,25 @@
+import { type Config, renderConfigJsonSchema } from '../config/index.js';
+import type { ConfigRoutesOptions } from '../http/index.js';
+import type { InboundMessage } from '../messages/index.js';
+import { resolveAgentId } from '../routing/index.js';
+import { chatSessionKey } from '../sessions/index.js';
+import type { GatewayControl } from '../tools/index.js';
+
+/**
+ * The config page's API over this gateway's control: its edits are the owner's `/config` edits,
+ * and the restart note goes to the owner's own web chat session (no thread), the session the web
+ * chat's default thread uses, so the page can wait for it there.
+ */
+export function configRoutesOf(config: Config, control: GatewayControl): Omit<ConfigRoutesOptions, 'access'> {
+  return {
+    control,
+    // As `config/gateway.schema.json` has it: descriptions, defaults, `x-secret` marks.
+    schema: JSON.parse(renderConfigJsonSchema()) as object,
+    noteSession(user) {
+      const route = { channel: 'webchat' as const, chatType: 'direct' as const, chatId: user };
+      const message: InboundMessage = { ...route, senderId: `webchat:${user}`, text: '', messageId: '' };
+      const agentId = resolveAgentId(config.bindings, config.defaultAgent, message);
+      return { sessionKey: chatSessionKey(agentId, message), route };
+    },
+  };
+}
