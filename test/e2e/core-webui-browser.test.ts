@@ -1,17 +1,21 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeOpenAIServer } from '../fakes/fake-openai-server.js';
 import { sessionOf } from '../fakes/subagent-script.js';
 import { type Browser, closeBrowser, launchBrowser } from '../helpers/browser.js';
+import { saveScreenshot } from '../helpers/control-ui.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 
 /**
- * The Tools page of a whole running gateway in Chromium: the core toolpack's built-in entries
+ * The control UI's Tools page of a whole running gateway in Chromium: the core toolpack's built-in entries
  * (project.stats, shell.activity, messages.send) and the per-tool status table, after the agent
  * (a scripted model) really ran shell commands.
  */
 
-const WAIT = { timeout: 10_000, interval: 50 };
+const WAIT = { timeout: 15_000, interval: 50 };
 const MAIN = 'agent:main:webchat:direct:local';
 
 describe('core WebUI entries on the Tools page in Chromium', () => {
@@ -68,14 +72,14 @@ describe('core WebUI entries on the Tools page in Chromium', () => {
       .first();
 
   it('lists core’s and shell’s entries and renders project.stats with its metrics', async () => {
-    expect(await page.locator('section.toolpack > h2').allTextContents()).toEqual(['core', 'shell']);
+    expect(await page.locator('section.toolpack > h3').allTextContents()).toEqual(['core', 'shell']);
     await expect.poll(() => metric('project.stats', 'Agents').textContent(), WAIT).toBe('2');
     expect(await metric('project.stats', 'Tool calls').textContent()).toBe('2');
-    expect(await card('project.stats').locator('.output').textContent()).toContain('Project: default');
+    expect(await card('project.stats').locator('.output-text').textContent()).toContain('Project: default');
   });
 
   it('renders shell.activity: the commands’ first lines, the failure, the counts', async () => {
-    const output = card('shell.activity').locator('.result .output');
+    const output = card('shell.activity').locator('.result .output-text');
     await expect
       .poll(() => output.textContent(), WAIT)
       .toContain('- shell.exec: 2 (0 running, 1 completed, 1 failed)');
@@ -83,6 +87,12 @@ describe('core WebUI entries on the Tools page in Chromium', () => {
     expect(text).toContain('main shell.exec: echo hello from the shell …(+1 lines)');
     expect(text).toContain('error: exit code 7');
     expect(text).not.toContain('line two');
+    // The same text as Markdown: its "- " lines are a list.
+    expect(
+      await card('shell.activity')
+        .locator('.result .output li', { hasText: 'shell.exec: 2 (0 running' })
+        .count(),
+    ).toBe(1);
     expect(await metric('shell.activity', 'shell.exec').textContent()).toBe('2');
   });
 
@@ -124,7 +134,7 @@ describe('core WebUI entries on the Tools page in Chromium', () => {
     await form.locator('input[name="body"]').fill('hello from the page');
     await form.locator('button').click();
     await expect
-      .poll(() => card('messages.send').locator('.result .output').textContent(), WAIT)
+      .poll(() => card('messages.send').locator('.result .output-text').textContent(), WAIT)
       .toContain('Route: user -> ops');
     await expect
       .poll(() => model.received.some((request) => sessionOf(request) === 'agent:ops:main'), WAIT)
@@ -135,9 +145,10 @@ describe('core WebUI entries on the Tools page in Chromium', () => {
     await conversation.locator('select[name="agentB"]').selectOption({ label: 'ops' });
     await conversation.locator('button').click();
     await expect
-      .poll(() => card('messages.conversation').locator('.result .output').textContent(), WAIT)
+      .poll(() => card('messages.conversation').locator('.result .output-text').textContent(), WAIT)
       .toContain('P2 user -> ops');
-    await page.screenshot({ path: '/tmp/core-webui-page.png', fullPage: true });
+    const shots = await mkdtemp(path.join(tmpdir(), 'core-webui-page-'));
+    console.log(`core WebUI screenshot: ${await saveScreenshot(page, shots, 'tools-core')}`);
     expect(pageErrors).toEqual([]);
   });
 });

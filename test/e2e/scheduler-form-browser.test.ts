@@ -5,7 +5,7 @@ import { startToolUiServer, type ToolUiServer } from '../helpers/tool-ui-server.
 
 // The packaged scheduler's WebUI recurring form on the Tools page, in the system's Chromium: its
 // cron and timezone fields, the confirmation's next fire times, and the panel listing the job.
-const WAIT = { timeout: 10_000, interval: 50 };
+const WAIT = { timeout: 15_000, interval: 50 };
 const TOKEN = 'scheduler-form-test-token';
 
 describe('the scheduler recurring form in Chromium', () => {
@@ -42,12 +42,16 @@ describe('the scheduler recurring form in Chromium', () => {
     await form.locator('input[name="body"]').fill('stand-up');
     await form.locator('button').click();
     await expect
-      .poll(() => card('schedule.recurring').locator('.result .output').textContent(), WAIT)
+      .poll(() => card('schedule.recurring').locator('.result .output-text').textContent(), WAIT)
       .toContain('Schedule: cron "0 9 * * 1-5" Europe/Berlin');
-    const output = (await result('schedule.recurring').locator('.output').textContent()) ?? '';
+    const output = (await result('schedule.recurring').locator('.output-text').textContent()) ?? '';
     expect(output).toContain('Time zone: Europe/Berlin');
     const runs = output.split('\n').filter((line) => line.includes(' Europe/Berlin = '));
     expect(runs).toHaveLength(3);
+    // Shown as Markdown too: the same first line, as text.
+    expect(await result('schedule.recurring').locator('.output').textContent()).toContain(
+      'Schedule: cron "0 9 * * 1-5" Europe/Berlin',
+    );
     for (const line of runs) {
       expect(line).toMatch(
         /^ {2}\d{4}-\d\d-\d\dT09:00:00\+0[12]:00 Europe\/Berlin = \d{4}-\d\d-\d\dT0[78]:00:00\.000Z UTC$/,
@@ -56,7 +60,7 @@ describe('the scheduler recurring form in Chromium', () => {
 
     await card('schedule.jobs').locator('button').click();
     await expect
-      .poll(() => card('schedule.jobs').locator('.result .output').textContent(), WAIT)
+      .poll(() => card('schedule.jobs').locator('.result .output-text').textContent(), WAIT)
       .toContain('schedule: cron "0 9 * * 1-5" Europe/Berlin');
     expect(pageErrors).toEqual([]);
   });
@@ -68,7 +72,7 @@ describe('the scheduler recurring form in Chromium', () => {
     await form.locator('input[name="body"]').fill('never');
     await form.locator('button').click();
     await expect
-      .poll(() => card('schedule.recurring').locator('.result .error').textContent(), WAIT)
+      .poll(() => card('schedule.recurring').locator('.result [role="alert"]').textContent(), WAIT)
       .toContain('the hour field "25" is invalid');
   });
 });

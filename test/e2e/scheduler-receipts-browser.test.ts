@@ -51,7 +51,7 @@ describe('a failed scheduled delivery on the Tools page in Chromium', () => {
     await form.locator('input[name="body"]').fill('nobody hears this');
     await form.locator('button').click();
     await expect
-      .poll(() => card('schedule.once').locator('.result .output').textContent(), WAIT)
+      .poll(() => card('schedule.once').locator('.result .output-text').textContent(), WAIT)
       .toContain('Route: scheduler -> #dead');
 
     const panel = card('schedule.jobs');
@@ -60,10 +60,10 @@ describe('a failed scheduled delivery on the Tools page in Chromium', () => {
       .poll(async () => {
         await panel.locator('button').click();
         await panel.locator('.result[aria-busy="false"]').waitFor(WAIT);
-        return panel.locator('.result .output').textContent();
+        return panel.locator('.result .output-text').textContent();
       }, WAIT)
       .toContain('[failed/once]');
-    const output = (await panel.locator('.result .output').textContent()) ?? '';
+    const output = (await panel.locator('.result .output-text').textContent()) ?? '';
     expect(output).toContain('failed msg_');
     expect(output).toContain('error: no channel adapter for discord');
     const failed = panel.locator('.metric', { has: page.locator('dt:text-is("Failed")') }).locator('dd');
