@@ -19,6 +19,8 @@ import { ToolsSchema } from './schema-tools.js';
  */
 
 const NAME_PATTERN = '^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$';
+/** A web chat user name: the web chat API's `user` pattern (routes/webchat.ts), without `local`. */
+const WEBCHAT_USER_PATTERN = '^(?!local$)[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$';
 /** A tool name, `namespace.*` or `*`. */
 
 export const ModelConfigSchema = Strict(
@@ -167,6 +169,25 @@ export const ConfigSchema = Strict(
             description:
               'Bearer token for the API and web chat. When absent one is generated on first start and kept in `<stateDir>/http-token` (mode 0600).',
           }),
+        ),
+        users: Type.Record(
+          Type.String(),
+          Strict(
+            {
+              token: Secret({
+                minLength: 16,
+                description:
+                  'This user’s token (at least 16 characters; use `${ENV_NAME}` to keep it out of the file). It signs in to the control UI and the API as `webchat:<name>`, and may not act as another web chat user.',
+              }),
+            },
+            { description: 'A named web chat user.' },
+          ),
+          {
+            propertyNames: { pattern: WEBCHAT_USER_PATTERN },
+            default: {},
+            description:
+              'Named users of the control UI and web chat, by user name (letters, digits, `_`, `.`, `-`; not `local`, which is the gateway token’s). Each signs in with its own token as `webchat:<name>`; the gateway token signs in as `webchat:local`, the operator, who may also name any user in the web chat API.',
+          },
         ),
       },
       {

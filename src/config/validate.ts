@@ -92,5 +92,26 @@ function checkReferences(config: Config): ConfigIssue[] {
       message: "is required in http mode (the app's signing secret)",
     });
   }
+  issues.push(...checkUserTokens(config));
+  return issues;
+}
+
+/**
+ * Each sign-in token names one identity: a user sharing another's token (or the gateway's) would
+ * sign in as someone else. The issue names the other field, never the token.
+ */
+function checkUserTokens(config: Config): ConfigIssue[] {
+  const seen = new Map<string, string>();
+  if (config.http.token !== undefined) seen.set(config.http.token, 'http.token');
+  const issues: ConfigIssue[] = [];
+  for (const [name, user] of Object.entries(config.http.users)) {
+    const other = seen.get(user.token);
+    if (other !== undefined)
+      issues.push({
+        path: `/http/users/${name}/token`,
+        message: `is the same as ${other}: each needs its own`,
+      });
+    else seen.set(user.token, `http.users.${name}.token`);
+  }
   return issues;
 }
