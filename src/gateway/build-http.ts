@@ -58,6 +58,7 @@ export function buildHttpServer(options: {
     host: config.http.host,
     port: config.http.port,
     token: options.token,
+    users: Object.fromEntries(Object.entries(config.http.users).map(([name, user]) => [name, user.token])),
     logger: options.logger,
     access: {
       isOwner: (senderId) => config.owners.includes(senderId),

@@ -2,48 +2,92 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Identity } from './identity.js';
 
+/** Who may sign in: the gateway's token (the operator, `local`) and each named user's token. */
+export interface Credentials {
+  /** `http.token` or `<stateDir>/http-token`: signs in as `local`, the operator. */
+  token: string;
+  /** `http.users`: user name → that user's token; signs in as `webchat:<name>`. */
+  users?: Readonly<Record<string, string>> | undefined;
+}
+
+/** A token → the identity it signs in as, or undefined for anything else. */
+export type Identify = (candidate: string | undefined) => Identity | undefined;
+
 /**
- * The web chat's cookie, named per port: cookies are scoped by host, not port, so two
- * gateways on 127.0.0.1 would otherwise overwrite each other's token.
+ * Compares in constant time per token and tries every one (no early exit on a match), so the
+ * answer's timing tells nothing about which token came close. The gateway token wins a tie.
+ */
+export function createIdentify(credentials: Credentials): Identify {
+  const known = [
+    { token: Buffer.from(credentials.token), identity: { user: 'local', operator: true } },
+    ...Object.entries(credentials.users ?? {}).map(([user, token]) => ({
+      token: Buffer.from(token),
+      identity: { user, operator: false },
+    })),
+  ];
+  return (candidate) => {
+    if (candidate === undefined || candidate.length === 0) return undefined;
+    const given = Buffer.from(candidate);
+    let found: Identity | undefined;
+    for (const entry of known) {
+      const same = given.length === entry.token.length && timingSafeEqual(given, entry.token);
+      if (same && found === undefined) found = entry.identity;
+    }
+    return found;
+  };
+}
+
+/**
+ * The sign-in cookie, named per port: cookies are scoped by host, not port, so two gateways on
+ * 127.0.0.1 would otherwise overwrite each other's sign-in.
  */
 export function tokenCookieName(request: FastifyRequest): string {
   return `switchboard_token_${request.socket.localPort ?? 0}`;
 }
 
+/** How long a sign-in lasts in the browser: 30 days (`Max-Age`), past closing it. */
+export const SIGN_IN_MAX_AGE_SECONDS = 30 * 24 * 3600;
+
+/**
+ * The `Set-Cookie` value that signs this browser in with `token` (or, without one, out): HttpOnly
+ * (no script reads it), SameSite=Strict (no other site's page sends it), `Path=/`, `Max-Age` 30
+ * days so it outlives the browser, and `Secure` when the request came over HTTPS. Set here only:
+ * by `POST /api/signin`, `POST /api/signout` and a page opened with `?token=` (routes/page.ts).
+ */
+export function signInCookie(request: FastifyRequest, token: string | undefined): string {
+  const value = token === undefined ? '' : encodeURIComponent(token);
+  const maxAge = token === undefined ? 0 : SIGN_IN_MAX_AGE_SECONDS;
+  const secure = request.protocol === 'https' ? '; Secure' : '';
+  return `${tokenCookieName(request)}=${value}; Max-Age=${maxAge}; Path=/; HttpOnly; SameSite=Strict${secure}`;
+}
+
 const SIGN_IN_PAGE = `<!doctype html><meta charset="utf-8"><title>Switchboard: sign in</title>
 <body style="font:16px system-ui;margin:3rem">
 <h1>Not signed in</h1>
-<p>Open the web chat with the link from the gateway log: it ends in <code>/?token=…</code>.</p>
-<p>The token is also in <code>&lt;stateDir&gt;/http-token</code>, or <code>http.token</code> in the config.</p>
+<p><a href="/">Sign in</a> with the gateway's token or your own (<code>http.users</code>), then open this again.</p>
 </body>`;
 
 /**
- * Who may call the HTTP server: routes marked public (`/healthz`) need nothing; everything
- * else needs the token as `Authorization: Bearer <token>` (API clients) or the HttpOnly cookie
- * that the web chat page sets after it was opened once with `?token=`.
+ * Who may call the HTTP server: routes marked public (`/healthz`, `POST /api/signin`) need
+ * nothing; everything else needs a token as `Authorization: Bearer <token>` (API clients) or the
+ * sign-in cookie. Pages (`signInPage`) are served to anyone, as they hold no data and show the
+ * sign-in form; their `?token=` (the gateway log's link), when given, is the only token tried.
  */
-export function createAuthHook(token: string) {
-  const expected = Buffer.from(token);
-  const matches = (candidate: string | undefined) => {
-    if (candidate === undefined) return false;
-    const given = Buffer.from(candidate);
-    return given.length === expected.length && timingSafeEqual(given, expected);
-  };
+export function createAuthHook(identify: Identify) {
   return async function authenticate(request: FastifyRequest, reply: FastifyReply) {
     const routeConfig = request.routeOptions.config;
     if (routeConfig.public === true) return;
     const header = request.headers.authorization;
-    const bearer = header?.startsWith('Bearer ') ? header.slice('Bearer '.length).trim() : undefined;
-    const operator: Identity = { user: 'local', operator: true };
-    if (matches(bearer) || matches(readCookie(request.headers.cookie, tokenCookieName(request)))) {
-      request.identity = operator;
-      return;
-    }
     const query = request.query as Record<string, unknown> | undefined;
-    if (routeConfig.tokenInQuery === true && typeof query?.token === 'string' && matches(query.token)) {
-      request.identity = operator;
-      return;
-    }
+    const queryToken =
+      routeConfig.signInPage === true && typeof query?.token === 'string' ? query.token : undefined;
+    const bearer = header?.startsWith('Bearer ') ? header.slice('Bearer '.length).trim() : undefined;
+    const identity =
+      queryToken !== undefined
+        ? identify(queryToken)
+        : (identify(bearer) ?? identify(readCookie(request.headers.cookie, tokenCookieName(request))));
+    if (identity) request.identity = identity;
+    if (identity || routeConfig.signInPage === true) return;
     if (request.method === 'GET' && request.headers.accept?.includes('text/html')) {
       await reply.code(401).header('content-type', 'text/html; charset=utf-8').send(SIGN_IN_PAGE);
       return;
@@ -74,9 +118,12 @@ export function readCookie(header: string | undefined, name: string): string | u
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** No token needed (health checks). */
+    /** No token needed (health checks, the sign-in itself). */
     public?: boolean;
-    /** The token may come as `?token=` (the web chat page, once). */
-    tokenInQuery?: boolean;
+    /**
+     * A page of the control UI: served signed in or not (it holds no data; the API does), and
+     * the token may come once as `?token=`, which the page moves into the sign-in cookie.
+     */
+    signInPage?: boolean;
   }
 }

@@ -6,7 +6,7 @@ import Fastify, {
   LogController,
 } from 'fastify';
 import type { Logger } from '../logging/index.js';
-import { createAuthHook } from './auth.js';
+import { createAuthHook, createIdentify } from './auth.js';
 import { loadControlUi, registerControlUi } from './control-ui.js';
 import { handleHttpError } from './errors.js';
 import type { AccessPolicy } from './identity.js';
@@ -16,6 +16,7 @@ import { type ChannelStates, registerHealthRoutes } from './routes/health.js';
 import { registerMeRoute } from './routes/me.js';
 import { registerSessionActionRoutes, type SessionActionsPort } from './routes/session-actions.js';
 import { registerSessionRoutes, type SessionsView } from './routes/sessions.js';
+import { registerSignInRoutes } from './routes/sign-in.js';
 import { registerSlackEventsRoute } from './routes/slack-events.js';
 import { registerToolUiRoutes, type ToolUiOptions } from './routes/tool-ui.js';
 import { registerToolpackRoutes, type ToolpacksView } from './routes/toolpacks.js';
@@ -27,6 +28,8 @@ export interface HttpServerOptions {
   host: string;
   port: number;
   token: string;
+  /** `http.users`: user name → token; each signs in as `webchat:<name>` (the gateway token as `local`). */
+  users?: Readonly<Record<string, string>> | undefined;
   logger: Logger;
   /** Who is an owner or an approver (from `owners` and `approvals.approvers`); default: `webchat:local` only, the schema's default owners. */
   access?: AccessPolicy | undefined;
@@ -76,12 +79,14 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
   });
   app.setErrorHandler(handleHttpError);
   app.addHook('onRequest', createRequestGuard(options.host));
-  app.addHook('onRequest', createAuthHook(options.token));
+  const identify = createIdentify({ token: options.token, users: options.users });
+  app.addHook('onRequest', createAuthHook(identify));
   app.addHook('onSend', async (_request, reply) => {
     setSecurityHeaders(reply);
   });
   registerHealthRoutes(app, options.channels);
   registerControlUi(app, await loadControlUi());
+  registerSignInRoutes(app, identify);
   registerMeRoute(app, {
     access: options.access ?? DEFAULT_ACCESS,
     projectId: options.projectId ?? 'default',

@@ -28,8 +28,9 @@ describe('the HTTP API and web chat', () => {
     expect(((await missing.json()) as { message: string }).message).toContain('Authorization: Bearer');
     const wrong = await fetch(`${gateway.url}/api/sessions`, { headers: { authorization: 'Bearer nope' } });
     expect(wrong.status).toBe(401);
+    // The page itself is served signed out: it holds no data and shows the sign-in form.
     const page = await fetch(`${gateway.url}/`, { redirect: 'manual' });
-    expect(page.status).toBe(401);
+    expect(page.status).toBe(200);
   });
 
   it('answers /whoami for the local web chat user as an owner, and others as not', async () => {
@@ -195,7 +196,8 @@ describe('the HTTP API and web chat', () => {
     const page = await fetch(`${gateway.url}/`, { headers: { cookie } });
     expect(page.status).toBe(200);
     const html = await page.text();
-    expect(html).toContain('<script>');
+    // The control UI's own built script, nothing from elsewhere.
+    expect(html).toMatch(/<script type="module" crossorigin src="\/assets\/[^"]+\.js">/);
     expect(html).not.toMatch(/(src|href)="https?:/);
     const viaCookie = await fetch(`${gateway.url}/api/sessions`, { headers: { cookie } });
     expect(viaCookie.status).toBe(200);
@@ -337,8 +339,11 @@ describe('requests from elsewhere', () => {
     expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
     expect(page.headers.get('x-content-type-options')).toBe('nosniff');
     const signIn = await fetch(`${gateway.url}/`, { headers: { accept: 'text/html' } });
-    expect(signIn.status).toBe(401);
+    expect(signIn.status).toBe(200);
     expect(signIn.headers.get('x-frame-options')).toBe('DENY');
+    const refused = await fetch(`${gateway.url}/api/sessions`, { headers: { accept: 'text/html' } });
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('x-frame-options')).toBe('DENY');
   });
 });
 

@@ -1,6 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { DispatchResult, ReplyAction } from '../../messages/index.js';
+import { identityOf } from '../identity.js';
 import { registerWebchatFileRoute, type WebchatFilesPort } from './webchat-files.js';
 
 const NAME = '^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$';
@@ -80,8 +81,10 @@ export function registerWebchatRoutes(app: FastifyInstance, options: WebchatRout
   app.post<{ Body: Static<typeof MessageBody> }>(
     '/api/webchat/messages',
     { schema: { body: MessageBody } },
-    async (request) => {
-      const { text, user = 'local', thread } = request.body;
+    async (request, reply) => {
+      const { text, thread } = request.body;
+      const user = chatUserOf(request, reply, request.body.user);
+      if (user === undefined) return reply;
       const result = await webchat.receive({ text, user, thread });
       return { sessionKey: result.sessionKey, replies: result.replies.map(replyOf) };
     },
@@ -91,8 +94,10 @@ export function registerWebchatRoutes(app: FastifyInstance, options: WebchatRout
   app.post<{ Body: Static<typeof ActionBody> }>(
     '/api/webchat/action',
     { schema: { body: ActionBody } },
-    async (request) => {
-      const { action, user = 'local', thread, reply } = request.body;
+    async (request, response) => {
+      const { action, thread, reply } = request.body;
+      const user = chatUserOf(request, response, request.body.user);
+      if (user === undefined) return response;
       const result = await webchat.receiveClick({ action, user, thread, reply });
       const answer = result.replies[0];
       return { text: answer?.text ?? '', ...(answer?.actions?.length ? { actions: answer.actions } : {}) };
@@ -104,6 +109,24 @@ export function registerWebchatRoutes(app: FastifyInstance, options: WebchatRout
   if (readFile) registerWebchatFileRoute(app, { readFile: (id, name) => readFile.call(webchat, id, name) });
 }
 
+/**
+ * The web chat user a request acts as. A user's token is that user: naming another is 403 (naming
+ * both). The gateway token (the operator; API clients) may name any user, and is `local` without.
+ */
+export function chatUserOf(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  named: string | undefined,
+): string | undefined {
+  const identity = identityOf(request);
+  if (identity.operator || named === undefined || named === identity.user) return named ?? identity.user;
+  void reply.code(403).send({
+    error: 'forbidden',
+    message: `signed in as webchat:${identity.user}, which may not act as webchat:${named} (only the gateway token may name another user)`,
+  });
+  return undefined;
+}
+
 function replyOf({ id, text, actions }: { id: string; text: string; actions?: ReplyAction[] | undefined }) {
   return { id, text, ...(actions?.length ? { actions } : {}) };
 }
@@ -113,7 +136,8 @@ function registerEventsRoute(app: FastifyInstance, webchat: WebchatPort): void {
     '/api/webchat/events',
     { schema: { querystring: EventsQuery } },
     (request, reply) => {
-      const user = request.query.user ?? 'local';
+      const user = chatUserOf(request, reply, request.query.user);
+      if (user === undefined) return;
       reply.hijack();
       const response = reply.raw;
       response.writeHead(200, {
