@@ -23,11 +23,16 @@ export interface Browser {
 }
 
 /**
- * A browser with its own fresh profile. Playwright refuses `--user-data-dir` in `args`, so the
- * profile directory goes through `launchPersistentContext`; closing the context ends Chromium.
+ * A browser with its own fresh profile, or (`profileDir`) relaunched on the profile of one whose
+ * context was closed: what a person closing and reopening the browser keeps (persistent cookies).
+ * Playwright refuses `--user-data-dir` in `args`, so the profile directory goes through
+ * `launchPersistentContext`; closing the context ends Chromium.
  */
-export async function launchBrowser(viewport = { width: 900, height: 640 }): Promise<Browser> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'switchboard-chromium-'));
+export async function launchBrowser(
+  viewport = { width: 900, height: 640 },
+  profileDir?: string,
+): Promise<Browser> {
+  const dir = profileDir ?? (await mkdtemp(path.join(tmpdir(), 'switchboard-chromium-')));
   try {
     const context = await chromium.launchPersistentContext(dir, {
       executablePath: CHROMIUM,
@@ -37,7 +42,7 @@ export async function launchBrowser(viewport = { width: 900, height: 640 }): Pro
     });
     return { context, dir };
   } catch (error) {
-    await removeDir(dir);
+    if (profileDir === undefined) await removeDir(dir);
     throw error;
   }
 }
