@@ -1,0 +1,77 @@
+// The signed-in user's threads (their web chat sessions, from `GET /api/webchat/threads`), the
+// one on screen, and a new one. The thread on screen is kept in localStorage: a reload shows it
+// again, with its history.
+import { useCallback, useEffect, useState } from 'preact/hooks';
+import { api } from '../api.js';
+
+const STORED = 'switchboard.chat.thread';
+
+interface ThreadView {
+  thread?: string;
+  lastActivityAt: string;
+  status: 'idle' | 'queued' | 'running';
+}
+
+/** The thread on screen (`undefined`: the main chat) and its setter, kept across reloads. */
+export function useCurrentThread(): [string | undefined, (thread: string | undefined) => void] {
+  const [thread, setThread] = useState<string | undefined>(() => localStorage.getItem(STORED) || undefined);
+  const choose = useCallback((next: string | undefined) => {
+    if (next === undefined) localStorage.removeItem(STORED);
+    else localStorage.setItem(STORED, next);
+    setThread(next);
+  }, []);
+  return [thread, choose];
+}
+
+/** The user's threads, read again with `refresh` (after a send: a new thread now has a session). */
+export function useThreads(): { threads: ThreadView[]; refresh(): void } {
+  const [threads, setThreads] = useState<ThreadView[]>([]);
+  const refresh = useCallback(() => {
+    api<{ threads: ThreadView[] }>('/api/webchat/threads')
+      .then((answer) => setThreads(answer.threads))
+      .catch(() => undefined);
+  }, []);
+  useEffect(refresh, []);
+  return { threads, refresh };
+}
+
+/** A fresh thread name the web chat accepts (`[A-Za-z0-9][A-Za-z0-9_.-]{0,63}`): `t-<date>-<time.ms>`. */
+function newThreadName(): string {
+  const stamp = new Date().toISOString().replace(/[-:Z]/g, '').replace('T', '-');
+  return `t-${stamp}`;
+}
+
+export function ThreadPicker(props: {
+  thread: string | undefined;
+  threads: ThreadView[];
+  /** Threads with messages that arrived while another was on screen (`''`: the main chat). */
+  news: ReadonlySet<string>;
+  onChoose(thread: string | undefined): void;
+}) {
+  const { thread, news } = props;
+  const names = props.threads.flatMap((view) => (view.thread === undefined ? [] : [view.thread]));
+  // A thread chosen here has no session until its first message: it is listed all the same.
+  if (thread !== undefined && !names.includes(thread)) names.unshift(thread);
+  const label = (name: string | undefined) =>
+    `${name ?? 'Main chat'}${news.has(name ?? '') ? ' (new messages)' : ''}`;
+  return (
+    <div class="threads">
+      <label for="thread">Thread</label>
+      <select
+        id="thread"
+        value={thread ?? ''}
+        onChange={(event) => props.onChoose((event.currentTarget as HTMLSelectElement).value || undefined)}
+      >
+        <option value="">{label(undefined)}</option>
+        {names.map((name) => (
+          <option key={name} value={name}>
+            {label(name)}
+          </option>
+        ))}
+      </select>
+      <button type="button" class="plain" onClick={() => props.onChoose(newThreadName())}>
+        New thread
+      </button>
+    </div>
+  );
+}
