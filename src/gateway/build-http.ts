@@ -7,6 +7,7 @@ import {
   type HttpServer,
   type SchedulerHookView,
   type SessionActionsPort,
+  type SessionEventsPort,
   type SessionsView,
   type WebchatHistoryPort,
 } from '../http/index.js';
@@ -37,6 +38,8 @@ export function buildHttpServer(options: {
   webchatHistory: WebchatHistoryPort;
   /** The control UI's actions on a session (`session-actions.ts`). */
   sessionActions: SessionActionsPort;
+  /** The session events bus, for `GET /api/events`. */
+  sessionEvents: SessionEventsPort;
   channels: GatewayChannels;
   channelStates: ChannelSupervisor['states'];
   toolpacks: Toolpacks;
@@ -68,6 +71,7 @@ export function buildHttpServer(options: {
     version: PACKAGE_VERSION,
     sessions: options.sessions,
     sessionActions: options.sessionActions,
+    sessionEvents: options.sessionEvents,
     slackEvents: options.channels.slack?.eventsListener,
     channels: options.channelStates,
     toolUi: {

@@ -53,8 +53,8 @@ async function startServices(options: GatewayOptions, running: Running) {
     logger.info({ stateDir, entries: tightened.slice(0, 20) }, 'state dir made private');
   const token = await resolveHttpToken(config.http.token, stateDir);
   const { secrets, showToken } = applyLogSecrets(options.log, config, token, options.showTokenLink === true);
-  const base = await openStorage(options, running, stateDir);
   const turnPort = createTurnPort();
+  const base = await openStorage(options, running, stateDir, turnPort.turns.sessionStatus);
   const { signals, toolpacks, messages } = await buildSignalsAndToolpacks(base, turnPort.turns);
   const scrub = createSecretScrubber(secrets);
   // Every registered tool's calls, for the Tools page (activity panels, per-tool status).

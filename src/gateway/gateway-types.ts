@@ -5,7 +5,7 @@ import type { Config, LoadedConfig } from '../config/index.js';
 import type { HttpServer, WebchatPort } from '../http/index.js';
 import type { Logger, LoggerHandle } from '../logging/index.js';
 import type { Router } from '../routing/index.js';
-import type { RunStore, SessionStore } from '../sessions/index.js';
+import type { RunStore, SessionEvents, SessionStore } from '../sessions/index.js';
 import type { Scheduler, SignalDelivery } from '../signals/index.js';
 import type { Store } from '../store/index.js';
 import type { SubagentManager } from '../subagents/index.js';
@@ -93,7 +93,10 @@ export interface Base {
   stateDir: string;
   configPath: string;
   store: Store;
+  /** Observed by `sessionEvents`: every write is reported there. */
   sessions: SessionStore;
+  /** The session events bus (`GET /api/events`). */
+  sessionEvents: SessionEvents;
   runs: RunStore;
   channels: GatewayChannels;
 }

@@ -1,8 +1,9 @@
 import type { Config } from '../config/index.js';
-import type { SessionsView } from '../http/index.js';
+import type { SessionFilter, SessionsView } from '../http/index.js';
 import type { Router } from '../routing/index.js';
 import {
   type QueueStatus,
+  type SessionIdentity,
   type SessionRecord,
   type SessionStore,
   summarizeSession,
@@ -53,8 +54,9 @@ export function createSessionsView(
       );
       return list;
     },
-    async list(page) {
-      const { sessions: records, next } = await sessions.list(page);
+    async list({ filter, ...page }) {
+      const where = filter && matching(filter, router);
+      const { sessions: records, next } = await sessions.list({ ...page, ...(where ? { where } : {}) });
       const summaries = records.map((record) => summarizeSession(record, router.sessionStatus(record.key)));
       return { sessions: summaries, ...(next === undefined ? {} : { next }) };
     },
@@ -68,4 +70,16 @@ export function createSessionsView(
       return { key, sessionId: record.sessionId, entries, ...(paged ? { next: first } : {}) };
     },
   };
+}
+
+/** The list's filter as a `where`: the status is the router's now (a page is read at once). */
+function matching(filter: SessionFilter, router: Pick<Router, 'sessionStatus'>) {
+  const text = filter.q?.toLowerCase();
+  return (session: SessionIdentity) =>
+    (filter.agent === undefined || session.agentId === filter.agent) &&
+    (filter.channel === undefined || session.route.channel === filter.channel) &&
+    (filter.status === undefined || router.sessionStatus(session.key) === filter.status) &&
+    (text === undefined ||
+      session.key.toLowerCase().includes(text) ||
+      session.agentId.toLowerCase().includes(text));
 }

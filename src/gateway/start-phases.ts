@@ -2,7 +2,12 @@ import { DEFAULT_CONFIG_PATH } from '../config/index.js';
 import { SLACK_EVENTS_PATH } from '../http/index.js';
 import { communicationPolicy } from '../messages/index.js';
 import type { Router } from '../routing/index.js';
-import { createRunStore, createSessionStore } from '../sessions/index.js';
+import {
+  createRunStore,
+  createSessionEvents,
+  createSessionStore,
+  type QueueStatus,
+} from '../sessions/index.js';
 import {
   createSignalDelivery,
   type Scheduler,
@@ -28,11 +33,16 @@ import type { TurnPort } from './turn-port.js';
 import { createWebchatHistory } from './webchat-history.js';
 import { createWorkspaceFiles } from './workspace-files.js';
 
-/** The store, the session and run records (runs the last process left running are marked), the channels. */
+/**
+ * The store, the session and run records (runs the last process left running are marked), the
+ * channels. The session store is observed by the session events bus (the control UI's live view),
+ * which reads turn statuses through `status` (the turn port: idle until the router is connected).
+ */
 export async function openStorage(
   options: GatewayOptions,
   running: Running,
   stateDir: string,
+  status: (sessionKey: string) => QueueStatus,
 ): Promise<Base> {
   const { config } = options.loaded;
   const logger = options.log.logger;
@@ -40,7 +50,8 @@ export async function openStorage(
   running.store = store;
   // Namespaces in this order: each takes a connection, and the open-file counts of the restart
   // tests expect the store's first one (open already) to go to the sessions.
-  const sessions = createSessionStore({ store });
+  const sessionEvents = createSessionEvents({ status });
+  const sessions = sessionEvents.observe(createSessionStore({ store }));
   const runs = createRunStore({ store });
   const configPath = options.loaded.path ?? DEFAULT_CONFIG_PATH;
   const interrupted = await runs.markInterrupted();
@@ -55,6 +66,7 @@ export async function openStorage(
     configPath,
     store,
     sessions,
+    sessionEvents,
     runs,
     channels: await createChannels(
       config,
@@ -146,6 +158,7 @@ export async function serve(
       deliver: channels.deliver,
       scrub: parts.scrub,
     }),
+    sessionEvents: base.sessionEvents,
     channels,
     channelStates: supervisor.states,
     toolpacks: parts.toolpacks,

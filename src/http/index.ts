@@ -1,11 +1,12 @@
 export type { ConfigEditRequestView, ConfigPort, ConfigRoutesOptions } from './routes/config.js';
+export type { SessionEventsPort } from './routes/events.js';
 export type { ChannelStates } from './routes/health.js';
 export type {
   SessionActionsPort,
   SubagentActionAnswer,
   SubagentNode,
 } from './routes/session-actions.js';
-export type { SessionsView } from './routes/sessions.js';
+export type { SessionFilter, SessionsView } from './routes/sessions.js';
 export { SLACK_EVENTS_PATH } from './routes/slack-events.js';
 export type { RosterAgentView, ToolUiOptions, WebuiEntryView, WebuiOutput } from './routes/tool-ui.js';
 export type { SchedulerHookView, ToolpacksView } from './routes/toolpacks.js';

@@ -12,6 +12,7 @@ import { handleHttpError } from './errors.js';
 import type { AccessPolicy } from './identity.js';
 import { createRequestGuard } from './request-guard.js';
 import { type ConfigRoutesOptions, registerConfigRoutes } from './routes/config.js';
+import { registerEventsRoute, type SessionEventsPort } from './routes/events.js';
 import { type ChannelStates, registerHealthRoutes } from './routes/health.js';
 import { registerMeRoute } from './routes/me.js';
 import { registerSessionActionRoutes, type SessionActionsPort } from './routes/session-actions.js';
@@ -40,6 +41,8 @@ export interface HttpServerOptions {
   sessions: SessionsView;
   /** The control UI's session actions (sub-agent tree, kill, steer, replies), when given. */
   sessionActions?: SessionActionsPort | undefined;
+  /** The session events bus: `GET /api/events` (owner-only live updates), when given. */
+  sessionEvents?: SessionEventsPort | undefined;
   toolpacks: ToolpacksView;
   /** The web chat, when enabled. */
   webchat?: WebchatPort | undefined;
@@ -87,8 +90,9 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
   registerHealthRoutes(app, options.channels);
   registerControlUi(app, await loadControlUi());
   registerSignInRoutes(app, identify);
+  const access = options.access ?? DEFAULT_ACCESS;
   registerMeRoute(app, {
-    access: options.access ?? DEFAULT_ACCESS,
+    access,
     projectId: options.projectId ?? 'default',
     version: options.version ?? '0.0.0',
     maxMessageLength: MAX_MESSAGE_LENGTH,
@@ -102,6 +106,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
       maxMessageLength: MAX_MESSAGE_LENGTH,
     });
   }
+  if (options.sessionEvents) registerEventsRoute(app, { events: options.sessionEvents, access });
   registerToolpackRoutes(app, options.toolpacks);
   if (options.webchat) registerWebchatRoutes(app, { webchat: options.webchat });
   if (options.webchat && options.webchatHistory) registerWebchatHistoryRoutes(app, options.webchatHistory);

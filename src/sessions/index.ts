@@ -1,6 +1,13 @@
 export { createRunStore, type RunRecord, type RunStatus, type RunStore } from './run-store.js';
 export type { RuntimeTurnRequest } from './runtime-turn.js';
 export { isSessionCursor } from './session-cursor.js';
+export {
+  createSessionEvents,
+  type SessionEvent,
+  type SessionEventListener,
+  type SessionEvents,
+  type SessionEventsOptions,
+} from './session-events.js';
 export { SESSION_RECORD_INDEX, TRANSCRIPT_INDEX } from './session-indexes.js';
 export {
   chatSessionKey,

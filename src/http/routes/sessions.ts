@@ -1,10 +1,27 @@
 import type { FastifyInstance } from 'fastify';
-import { isSessionCursor, type SessionSummary, type TranscriptReadOptions } from '../../sessions/index.js';
+import {
+  isSessionCursor,
+  type QueueStatus,
+  type SessionSummary,
+  type TranscriptReadOptions,
+} from '../../sessions/index.js';
+
+/** Which sessions a list page holds: every given field must match (`q`: in the key or agent id, any case). */
+export interface SessionFilter {
+  agent?: string;
+  channel?: string;
+  status?: QueueStatus;
+  q?: string;
+}
 
 /** What the HTTP layer may read of sessions; the gateway provides it. */
 export interface SessionsView {
   /** A page of sessions, most recently active first; `cursor` is checked (`isSessionCursor`). */
-  list(page: { limit: number; cursor?: string }): Promise<{ sessions: SessionSummary[]; next?: string }>;
+  list(page: {
+    limit: number;
+    cursor?: string;
+    filter?: SessionFilter;
+  }): Promise<{ sessions: SessionSummary[]; next?: string }>;
   /** The transcript, or a page of it; `next` is the `before` of the page below, when paged. */
   transcript(
     key: string,
@@ -72,26 +89,47 @@ export function registerSessionRoutes(app: FastifyInstance, sessions: SessionsVi
   registerTranscript(app, sessions);
 }
 
-/** `GET /api/sessions?limit&cursor`: a page of sessions, newest activity first, and the next cursor. */
+/** The list's filters, as the query names them (a cursor is only valid with the same filters). */
+const FILTER_QUERY = {
+  agent: { type: 'string', minLength: 1, maxLength: 128 },
+  channel: { type: 'string', enum: ['webchat', 'slack', 'discord', 'internal'] },
+  status: { type: 'string', enum: ['idle', 'queued', 'running'] },
+  q: { type: 'string', minLength: 1, maxLength: 256 },
+} as const;
+
+type ListQuery = { limit?: string; cursor?: string } & SessionFilter;
+
+/**
+ * `GET /api/sessions?limit&cursor&agent&channel&status&q`: a page of the sessions that match,
+ * newest activity first, and the next cursor.
+ */
 function registerSessionList(app: FastifyInstance, sessions: SessionsView): void {
-  app.get<{ Querystring: { limit?: string; cursor?: string } }>(
+  app.get<{ Querystring: ListQuery }>(
     '/api/sessions',
     {
       schema: {
         querystring: {
           type: 'object',
-          properties: { limit: COUNT, cursor: { type: 'string', minLength: 1, maxLength: 4096 } },
+          properties: {
+            limit: COUNT,
+            cursor: { type: 'string', minLength: 1, maxLength: 4096 },
+            ...FILTER_QUERY,
+          },
           additionalProperties: false,
         },
       },
     },
     async (request, reply) => {
-      const { cursor } = request.query;
+      const { cursor, limit: _limit, ...filter } = request.query;
       const limit = count(request.query.limit, DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT);
       if (limit === undefined) return reply.code(400).send(badQuery('limit', `use 1–${MAX_LIST_LIMIT}`));
       if (cursor !== undefined && !isSessionCursor(cursor))
         return reply.code(400).send(badQuery('cursor', 'is not a cursor this list gave (use its next)'));
-      return sessions.list({ limit, ...(cursor === undefined ? {} : { cursor }) });
+      return sessions.list({
+        limit,
+        ...(cursor === undefined ? {} : { cursor }),
+        ...(Object.keys(filter).length === 0 ? {} : { filter }),
+      });
     },
   );
 }

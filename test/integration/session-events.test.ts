@@ -1,0 +1,166 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createGatedRunner } from '../fakes/gated-runner.js';
+import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
+
+interface StreamEvent {
+  type: string;
+  data: any;
+}
+
+/** Opens `GET /api/events` and collects its events until it ends ('closed' when the server ended it). */
+async function openSessionEvents(gateway: TestGateway) {
+  const response = await fetch(`${gateway.url}/api/events`, {
+    headers: { authorization: `Bearer ${gateway.token}` },
+  });
+  expect(response.status).toBe(200);
+  expect(response.headers.get('content-type')).toContain('text/event-stream');
+  const events: StreamEvent[] = [];
+  const reader = response.body?.pipeThrough(new TextDecoderStream()).getReader();
+  const ended = (async (): Promise<'closed' | 'broken'> => {
+    let buffer = '';
+    for (;;) {
+      const chunk = await reader?.read().catch(() => undefined);
+      if (!chunk) return 'broken';
+      if (chunk.done) return 'closed';
+      buffer += chunk.value;
+      for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const type = /^event: (.+)$/m.exec(block)?.[1];
+        const data = /^data: (.+)$/m.exec(block)?.[1];
+        if (type && data) events.push({ type, data: JSON.parse(data) });
+      }
+    }
+  })();
+  return { events, ended };
+}
+
+async function until(check: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+const statusesOf = (events: StreamEvent[], key: string) =>
+  events
+    .filter((event) => event.type === 'session' && event.data.summary.key === key)
+    .map((event) => event.data.summary.status as string);
+
+describe('GET /api/events: the session events stream', () => {
+  const gated = createGatedRunner();
+  let gateway: TestGateway;
+  beforeAll(async () => {
+    gateway = await startTestGateway({
+      createRunner: () => gated.runner,
+      config: { agents: { main: {}, ops: {} }, session: { maxConcurrentTurns: 1 } },
+    });
+  });
+  afterAll(async () => {
+    await gateway.dispose();
+  });
+
+  it('streams entries and status changes: running, queued behind the limit, idle', async () => {
+    const stream = await openSessionEvents(gateway);
+    await until(() => stream.events.some((event) => event.type === 'ready'), 'ready');
+    const first = gateway.send('first message', 'ann');
+    await gated.waitForOpen(1);
+    const annKey = 'agent:main:webchat:direct:ann';
+    await until(() => statusesOf(stream.events, annKey).includes('running'), 'ann running');
+    const entry = stream.events.find((event) => event.type === 'entry' && event.data.key === annKey);
+    expect(entry?.data.entry).toMatchObject({ seq: 0, role: 'user', text: 'first message' });
+
+    // One turn at a time: ben's waits for the global limit.
+    const second = gateway.send('second message', 'ben');
+    const benKey = 'agent:main:webchat:direct:ben';
+    await until(() => statusesOf(stream.events, benKey).includes('queued'), 'ben queued');
+    gated.releaseNext();
+    await first;
+    await gated.waitForOpen(1);
+    await until(() => statusesOf(stream.events, benKey).includes('running'), 'ben running');
+    gated.releaseNext();
+    await second;
+    await until(() => statusesOf(stream.events, annKey).at(-1) === 'idle', 'ann idle');
+    await until(() => statusesOf(stream.events, benKey).at(-1) === 'idle', 'ben idle');
+    const annEntries = stream.events
+      .filter((event) => event.type === 'entry' && event.data.key === annKey)
+      .map((event) => [event.data.entry.role, event.data.entry.text]);
+    expect(annEntries).toEqual([
+      ['user', 'first message'],
+      ['assistant', 'answered: first message'],
+    ]);
+    const last = stream.events.filter((event) => event.type === 'session').at(-1)?.data.summary;
+    expect(last).toMatchObject({ agentId: 'main', channel: 'webchat', transcriptLength: 2 });
+  });
+
+  it('filters the list by agent, channel, status and text', async () => {
+    const all = await gateway.request('GET', '/api/sessions');
+    expect(all.status).toBe(200);
+    const keys = (answer: { body: { sessions: { key: string }[] } }) =>
+      answer.body.sessions.map((session) => session.key).sort();
+    expect(keys(await gateway.request('GET', '/api/sessions?q=BEN'))).toEqual([
+      'agent:main:webchat:direct:ben',
+    ]);
+    expect(keys(await gateway.request('GET', '/api/sessions?agent=ops'))).toEqual([]);
+    expect(keys(await gateway.request('GET', '/api/sessions?agent=main&channel=webchat'))).toEqual(keys(all));
+    expect(keys(await gateway.request('GET', '/api/sessions?channel=slack'))).toEqual([]);
+    expect(keys(await gateway.request('GET', '/api/sessions?status=idle'))).toEqual(keys(all));
+    expect(keys(await gateway.request('GET', '/api/sessions?status=running'))).toEqual([]);
+    const paged = await gateway.request('GET', '/api/sessions?status=idle&limit=1');
+    expect(paged.body.sessions).toHaveLength(1);
+    const rest = await gateway.request(
+      'GET',
+      `/api/sessions?status=idle&limit=10&cursor=${encodeURIComponent(paged.body.next)}`,
+    );
+    expect([...keys(paged), ...keys(rest)].sort()).toEqual(keys(all));
+  });
+
+  it('refuses bad filters and bad event queries, naming the field', async () => {
+    const status = await gateway.request('GET', '/api/sessions?status=sleeping');
+    expect(status.status).toBe(400);
+    expect(status.body.message).toContain('status');
+    const channel = await gateway.request('GET', '/api/sessions?channel=irc');
+    expect(channel.status).toBe(400);
+    expect(channel.body.message).toContain('channel');
+    const q = await gateway.request('GET', `/api/sessions?q=${'x'.repeat(300)}`);
+    expect(q.status).toBe(400);
+    expect(q.body.message).toContain('q');
+    const events = await gateway.request('GET', '/api/events?user=bob');
+    expect(events.status).toBe(400);
+    expect(events.body.message).toContain('user');
+  });
+
+  it('ends open streams when the gateway stops, and restarts with a fresh bus', async () => {
+    const stream = await openSessionEvents(gateway);
+    await gateway.restart();
+    expect(await stream.ended).toBe('closed');
+    const again = await openSessionEvents(gateway);
+    await gateway.send('/whoami', 'dora');
+    const sent = gateway.send('after the restart', 'dora');
+    await gated.waitForOpen(1);
+    gated.releaseNext();
+    await sent;
+    await until(
+      () =>
+        again.events.some((event) => event.type === 'entry' && event.data.entry.text === 'after the restart'),
+      'the entry after the restart',
+    );
+  });
+});
+
+describe('GET /api/events for a non-owner', () => {
+  let gateway: TestGateway;
+  beforeAll(async () => {
+    gateway = await startTestGateway({ config: { owners: ['webchat:someone-else'] } });
+  });
+  afterAll(async () => {
+    await gateway.dispose();
+  });
+
+  it('is refused with 403 naming the sender', async () => {
+    const answer = await gateway.request('GET', '/api/events');
+    expect(answer.status).toBe(403);
+    expect(answer.body.message).toContain('webchat:local is not an owner');
+  });
+});
