@@ -108,6 +108,15 @@ describe('signing in to the HTTP API', () => {
     expect(await wrong.text()).toContain('<div id="app">');
   });
 
+  it('writes no token to the log, a wrong one included', async () => {
+    await post('/api/signin', { token: 'a-wrong-token-typed-by-someone' });
+    await fetch(`${gateway.url}/?token=${ALICE_TOKEN}`, { redirect: 'manual' });
+    const log = gateway.logLines.join('');
+    expect(log.length).toBeGreaterThan(0);
+    for (const token of [ALICE_TOKEN, BOB_TOKEN, TEST_TOKEN, 'a-wrong-token-typed-by-someone'])
+      expect(log).not.toContain(token);
+  });
+
   it('serves the page signed out (it holds no data) while the API refuses', async () => {
     const page = await fetch(`${gateway.url}/`, { headers: { accept: 'text/html' } });
     expect(page.status).toBe(200);

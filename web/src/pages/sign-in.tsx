@@ -2,7 +2,7 @@
 // `<stateDir>/http-token` or `http.token`; or a user's `http.users.<name>.token`) is sent once to
 // `POST /api/signin`, which keeps it in an HttpOnly cookie for 30 days; the page never stores it.
 import { useState } from 'preact/hooks';
-import { api, problemText } from '../api.js';
+import { ApiError, api, problemText } from '../api.js';
 
 export function SignInPage({ onSignedIn }: { onSignedIn(): void }) {
   const [problem, setProblem] = useState<string>();
@@ -16,7 +16,12 @@ export function SignInPage({ onSignedIn }: { onSignedIn(): void }) {
       await api('/api/signin', { token });
       onSignedIn();
     } catch (error) {
-      setProblem(problemText(error));
+      // A refused token is named by the gateway's message (never echoed); anything else as it is.
+      setProblem(
+        error instanceof ApiError && error.status === 401
+          ? `Not signed in: ${error.message}.`
+          : problemText(error),
+      );
     } finally {
       setBusy(false);
     }
