@@ -1,3 +1,4 @@
+export type { AccessPolicy } from './identity.js';
 export type { ConfigEditRequestView, ConfigPort, ConfigRoutesOptions } from './routes/config.js';
 export type { SessionEventsPort } from './routes/events.js';
 export type { ChannelStates } from './routes/health.js';

@@ -111,7 +111,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
   if (options.webchat) registerWebchatRoutes(app, { webchat: options.webchat });
   if (options.webchat && options.webchatHistory) registerWebchatHistoryRoutes(app, options.webchatHistory);
   if (options.slackEvents) registerSlackEventsRoute(app, options.slackEvents);
-  if (options.toolUi) registerToolUiRoutes(app, options.toolUi);
+  if (options.toolUi) registerToolUiRoutes(app, options.toolUi, options.access ?? DEFAULT_ACCESS);
   if (options.config)
     registerConfigRoutes(app, { ...options.config, access: options.access ?? DEFAULT_ACCESS });
   app.setNotFoundHandler((request, reply) =>

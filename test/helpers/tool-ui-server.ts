@@ -1,7 +1,7 @@
 import { mkdtemp, realpath } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createHttpServer, type SchedulerHookView } from '../../src/http/index.js';
+import { type AccessPolicy, createHttpServer, type SchedulerHookView } from '../../src/http/index.js';
 import { createLogger } from '../../src/logging/index.js';
 import { createStore } from '../../src/store/index.js';
 import {
@@ -54,6 +54,8 @@ export async function startToolUiServer(options: {
   }[];
   /** Collects the JSON log lines (level info and up); without it nothing is logged. */
   logLines?: string[];
+  /** Who is an owner; default: the server's (`webchat:local`, the gateway token's user). */
+  access?: AccessPolicy;
 }): Promise<ToolUiServer> {
   const stateDir = await realpath(await mkdtemp(path.join(tmpdir(), 'tool-ui-')));
   const { logLines } = options;
@@ -85,6 +87,7 @@ export async function startToolUiServer(options: {
     port: 0,
     token: options.token,
     logger,
+    access: options.access,
     sessions: {
       list: async () => ({ sessions: [] }),
       transcript: async () => undefined,

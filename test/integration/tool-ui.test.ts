@@ -284,16 +284,16 @@ describe('the tool-ui API', () => {
 });
 
 describe('the Tools page', () => {
-  it('is served with its assets inlined and the project in a meta tag', async () => {
-    const answer = await request('GET', '/tools');
-    expect(answer.status).toBe(200);
-    expect(answer.headers.get('content-type')).toMatch(/^text\/html/);
-    expect(answer.text).toContain('<meta name="switchboard-project" content="default">');
-    expect(answer.text).toContain('<style>');
-    expect(answer.text).toContain("const ROSTER_FIELDS = new Set(['sender'");
-    expect(answer.text).not.toMatch(/<!-- (tools\.css|tools\.js|project|chat-link) -->/);
-    // No web chat on this server, so no link to it.
-    expect(answer.text).not.toContain('<a href="/">Chat</a>');
+  it('is the control UI (the page / serves, opening on Tools): its own scripts only, no inline page', async () => {
+    const tools = await request('GET', '/tools');
+    expect(tools.status).toBe(200);
+    expect(tools.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(tools.text).toBe((await request('GET', '/')).text);
+    expect(tools.headers.get('content-security-policy')).toContain("script-src 'self';");
+    expect(tools.text).toMatch(/<script[^>]* src="\/assets\/index-[\w-]+\.js"/);
+    // Every script is a file: none inline (the old page inlined web/tools.js).
+    expect(tools.text).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+    expect(tools.text).not.toContain('ROSTER_FIELDS');
   });
 
   it('moves ?token= into an HttpOnly cookie and redirects to /tools', async () => {
@@ -341,5 +341,57 @@ describe("the packaged toolpacks' WebUI entries", () => {
     } finally {
       await packaged.close();
     }
+  });
+});
+
+describe('the Tools API for a signed-in user who is not an owner', () => {
+  let guarded: ToolUiServer;
+  const guardedLog: string[] = [];
+
+  beforeAll(async () => {
+    guarded = await startToolUiServer({
+      fixtures: ['webui-toolpacks/counter'],
+      token: TOKEN,
+      stats: STATS,
+      logLines: guardedLog,
+      access: { isOwner: () => false, isApprover: () => false },
+    });
+  });
+
+  afterAll(async () => {
+    await guarded?.close();
+  });
+
+  const call = async (method: 'GET' | 'POST', route: string, body?: unknown) => {
+    const response = await fetch(`${guarded.url}${route}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${TOKEN}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    return { status: response.status, body: (await response.json()) as any };
+  };
+  const refusal = {
+    status: 403,
+    body: { error: 'forbidden', message: 'webchat:local is not an owner (see owners in the config)' },
+  };
+
+  it('refuses the entries, the roster and the tool status (403 naming the sender)', async () => {
+    expect(await call('GET', '/api/projects/default/tool-ui')).toEqual(refusal);
+    expect(await call('GET', '/api/projects/default/roster')).toEqual(refusal);
+    expect(await call('GET', '/api/projects/default/tool-status')).toEqual(refusal);
+  });
+
+  it('refuses to run an entry before anything else is checked: the handler never runs', async () => {
+    expect(await call('POST', '/api/projects/default/tool-ui/counter/counter.fail', {})).toEqual(refusal);
+    // Bad input, unknown entries and projects get the same answer: nothing is told before the owner check.
+    const add = '/api/projects/default/tool-ui/counter/counter.add';
+    expect(await call('POST', add, { amount: 'lots' })).toEqual(refusal);
+    expect(await call('POST', '/api/projects/default/tool-ui/counter/no.such', {})).toEqual(refusal);
+    expect(await call('POST', '/api/projects/other/tool-ui/counter/counter.value', {})).toEqual(refusal);
+    // counter.fail logs its failure when it runs (see the owner's test above): it never ran.
+    expect(guardedLog.filter((line) => line.includes('counter.fail'))).toEqual([]);
   });
 });

@@ -1,7 +1,8 @@
 import type { ValidateFunction } from 'ajv';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errorText } from '../../errors/index.js';
 import { createAjv, describeSchemaError } from '../../validation/index.js';
+import { type AccessPolicy, requireOwner } from '../identity.js';
 
 /** One toolpack WebUI entry, as the Tools page and API clients see it. */
 export interface WebuiEntryView {
@@ -75,17 +76,28 @@ type EntryParams = ProjectParams & { toolpack: string; entry: string };
  * The Tools page and its API: `GET /tools`, `GET /api/projects/:project/tool-ui` (the entries),
  * `POST /api/projects/:project/tool-ui/:toolpack/:entry` (runs one), `GET /api/projects/:project/roster`
  * and `GET /api/projects/:project/tool-status` (per-tool status).
- * All sit behind the token, like the rest of the API.
+ * All sit behind the token, like the rest of the API, and are for owners only (403 naming the
+ * sender, before the project, the entry or the input is looked at): an entry acts as the project's
+ * agents (sends their messages, schedules jobs).
  */
-export function registerToolUiRoutes(app: FastifyInstance, options: ToolUiOptions): void {
+export function registerToolUiRoutes(
+  app: FastifyInstance,
+  options: ToolUiOptions,
+  access: AccessPolicy,
+): void {
   const validate = createInputValidator();
+  const ownerOnly = {
+    onRequest: async (request: FastifyRequest, reply: FastifyReply) => {
+      if (!requireOwner(request, reply, access)) return reply;
+    },
+  };
   const unknownProject = (project: string, reply: FastifyReply) => {
     if (project === options.projectId) return false;
     void reply.code(404).send({ error: 'not_found', message: `unknown project: ${project}` });
     return true;
   };
 
-  app.get<{ Params: ProjectParams }>('/api/projects/:project/tool-ui', async (request, reply) => {
+  app.get<{ Params: ProjectParams }>('/api/projects/:project/tool-ui', ownerOnly, async (request, reply) => {
     const { project } = request.params;
     if (unknownProject(project, reply)) return reply;
     // Every key is present; what the manifest leaves out is null, so clients see one shape.
@@ -101,18 +113,23 @@ export function registerToolUiRoutes(app: FastifyInstance, options: ToolUiOption
     return { project, entries };
   });
 
-  app.get<{ Params: ProjectParams }>('/api/projects/:project/roster', async (request, reply) => {
+  app.get<{ Params: ProjectParams }>('/api/projects/:project/roster', ownerOnly, async (request, reply) => {
     if (unknownProject(request.params.project, reply)) return reply;
     return { agents: options.roster().map(({ id, displayName }) => ({ id, displayName })) };
   });
 
-  app.get<{ Params: ProjectParams }>('/api/projects/:project/tool-status', async (request, reply) => {
-    if (unknownProject(request.params.project, reply)) return reply;
-    return { project: request.params.project, tools: (await options.toolStatus?.()) ?? [] };
-  });
+  app.get<{ Params: ProjectParams }>(
+    '/api/projects/:project/tool-status',
+    ownerOnly,
+    async (request, reply) => {
+      if (unknownProject(request.params.project, reply)) return reply;
+      return { project: request.params.project, tools: (await options.toolStatus?.()) ?? [] };
+    },
+  );
 
   app.post<{ Params: EntryParams; Body: unknown }>(
     '/api/projects/:project/tool-ui/:toolpack/:entry',
+    ownerOnly,
     async (request, reply) => {
       const { project, toolpack, entry: entryId } = request.params;
       if (unknownProject(project, reply)) return reply;
