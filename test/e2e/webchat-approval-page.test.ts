@@ -59,6 +59,14 @@ describe('web chat buttons in Chromium', () => {
       logger,
       sessions: { list: async () => ({ sessions: [] }), transcript: async () => undefined } as never,
       toolpacks: { report: () => ({ toolpacks: [], builtins: [], problems: [], schedulerHooks: [] }) },
+      webchatHistory: {
+        threads: async () => [],
+        history: async () => ({
+          sessionKey: 'agent:main:webchat:direct:local',
+          status: 'idle',
+          messages: [],
+        }),
+      },
       webchat,
     });
     url = await server.listen();
@@ -100,10 +108,12 @@ describe('web chat buttons in Chromium', () => {
     const request = bubble(page, 0);
     await expect.poll(() => request.locator('button').allTextContents(), WAIT).toEqual(['Approve', 'Deny']);
     // The fenced arguments show as a block, without the fence.
-    expect(await request.locator('.text pre.code').allTextContents()).toEqual(['{ "command": "ls" }']);
-    expect(await request.locator('.text').textContent()).toBe(
-      'Run shell.exec?\nArguments:{ "command": "ls" }Approve or deny.',
-    );
+    // Markdown: the fenced arguments show as a code block, the lines around them as paragraphs.
+    expect(await request.locator('.text pre code').allTextContents()).toEqual(['{ "command": "ls" }\n']);
+    expect(await request.locator('.text > p').allInnerTexts()).toEqual([
+      'Run shell.exec?\nArguments:',
+      'Approve or deny.',
+    ]);
     expect(await request.getByRole('button', { name: 'Approve' }).getAttribute('class')).toBe(
       'action primary',
     );
@@ -174,14 +184,17 @@ describe('web chat buttons in Chromium', () => {
   });
 
   it('streams a reply with fenced blocks: the parts add up to the text as sent', async () => {
-    const parts = ['Diff:\n```diff\n-a\n', '+b\n```\n', 'then ```sh\nls\n```'];
+    const parts = ['Diff:\n```diff\n-a\n', '+b\n```\n', 'then\n```sh\nls\n```'];
     for (const delta of parts) webchat.sendDelta?.(route, { id: 's1', delta });
     const streamed = bubble(page, 0);
-    await expect.poll(() => streamed.locator('pre.code').allTextContents(), WAIT).toEqual(['-a\n+b', 'ls']);
+    await expect
+      .poll(() => streamed.locator('pre code').allTextContents(), WAIT)
+      .toEqual(['-a\n+b\n', 'ls\n']);
+    // An open fence in a part shows as a block at once (Markdown ends it at the text's end).
     await webchat.send(route, { id: 's1', text: parts.join('') });
     await expect.poll(() => streamed.getAttribute('class'), WAIT).toBe('message agent');
-    expect(await streamed.locator('pre.code').allTextContents()).toEqual(['-a\n+b', 'ls']);
-    expect(await streamed.locator('.text').textContent()).toBe('Diff:-a\n+bthen ls');
+    expect(await streamed.locator('pre code').allTextContents()).toEqual(['-a\n+b\n', 'ls\n']);
+    expect(await streamed.locator('.text > p').allTextContents()).toEqual(['Diff:', 'then']);
     expect(pageErrors).toEqual([]);
   });
 });

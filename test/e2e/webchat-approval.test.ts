@@ -199,7 +199,7 @@ describe('approvals in the web chat, in Chromium', () => {
 
     const apply = await held('/config apply {}');
     // The diff shows as a block on the page.
-    expect(await apply.locator('pre.code').count()).toBeGreaterThan(0);
+    expect(await apply.locator('pre').count()).toBeGreaterThan(0);
     await apply.getByRole('button', { name: 'Cancel' }).click();
     await expect
       .poll(() => apply.locator('.decision').textContent(), WAIT)

@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { StreamingRunner } from '../fakes/streaming-runner.js';
 import { type Browser, closeBrowser, launchBrowser } from '../helpers/browser.js';
@@ -60,6 +60,8 @@ describe('web chat page in Chromium', () => {
   }
 
   const agentBubbles = (on: Page = page) => on.locator('#log .message.agent');
+  /** An element's text without the line break Markdown's last block leaves. */
+  const textOf = async (locator: Locator) => (await locator.textContent())?.trim();
 
   /** Sends like a user (type, Enter) and waits until the page has handled the POST answer. */
   async function send(text: string, on: Page = page): Promise<void> {
@@ -89,7 +91,7 @@ describe('web chat page in Chromium', () => {
 
     await send('/help');
     await expect.poll(() => agentBubbles().count(), WAIT).toBe(2);
-    const help = await agentBubbles().nth(1).innerText();
+    const help = await agentBubbles().nth(1).textContent();
     expect(help).toContain('/whoami');
     expect(help).toContain('/help');
     expect(pageErrors).toEqual([]);
@@ -100,7 +102,7 @@ describe('web chat page in Chromium', () => {
     await send('hello there');
     await expect.poll(() => agentBubbles().count(), WAIT).toBe(1);
     // The reply came both on the event stream and in the POST answer: one bubble, not two.
-    const text = await agentBubbles().first().innerText();
+    const text = await agentBubbles().first().textContent();
     expect(text).toMatch(/^No model is configured for agent /);
     expect(await agentBubbles().first().getAttribute('class')).not.toContain('streaming');
     expect(pageErrors).toEqual([]);
@@ -126,16 +128,14 @@ describe('web chat page in Chromium', () => {
 
     for (const partial of ['Counting: one', 'Counting: one, two', 'Counting: one, two, three']) {
       runner.step();
-      await expect.poll(() => bubble.locator('.text').innerText(), WAIT).toBe(partial);
+      await expect.poll(() => textOf(bubble.locator('.text')), WAIT).toBe(partial);
       expect(await bubble.getAttribute('class')).toContain('streaming');
       expect(await agentBubbles().count()).toBe(1);
       expect(await page.locator('#log').getAttribute('aria-busy')).toBe('true');
     }
 
     runner.step();
-    await expect
-      .poll(() => bubble.locator('.text').innerText(), WAIT)
-      .toBe('Counting: one, two, three. Done.');
+    await expect.poll(() => textOf(bubble.locator('.text')), WAIT).toBe('Counting: one, two, three. Done.');
     await page.locator('#log[aria-busy="false"]').waitFor({ state: 'attached' });
     // The final reply (on the stream and in the POST answer) replaced the partial bubble, as Markdown.
     expect(await agentBubbles().count()).toBe(1);

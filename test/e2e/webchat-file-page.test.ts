@@ -33,6 +33,14 @@ describe('a file in the web chat page', () => {
       logger,
       sessions: { list: async () => ({ sessions: [] }), transcript: async () => undefined } as never,
       toolpacks: { report: () => ({ toolpacks: [], builtins: [], problems: [], schedulerHooks: [] }) },
+      webchatHistory: {
+        threads: async () => [],
+        history: async () => ({
+          sessionKey: 'agent:main:webchat:direct:local',
+          status: 'idle',
+          messages: [],
+        }),
+      },
       webchat,
     });
     url = await server.listen();
@@ -61,7 +69,7 @@ describe('a file in the web chat page', () => {
     });
     const bubble = page.locator('#log .message.agent.file');
     await expect.poll(() => bubble.locator('a').textContent(), WAIT).toBe('load_report.csv (15 B)');
-    expect(await bubble.locator('.text').textContent()).toBe('the data');
+    expect((await bubble.locator('.text').textContent())?.trim()).toBe('the data');
     const href = await bubble.locator('a').getAttribute('href');
     expect(href).toMatch(/^\/api\/webchat\/files\/[0-9a-f]{32}\/load_report\.csv$/);
     const body = await page.evaluate(async (link) => (await fetch(link)).text(), href ?? '');
