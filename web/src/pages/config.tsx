@@ -1,8 +1,90 @@
-// The config page (placeholder: built by its lane).
+// The config page (owner only): the redacted config as a form from the schema or as raw JSONC,
+// every edit reviewed as a diff before it is saved through the gateway's editor, the restart
+// waited for with its note, and the history with each change's diff and undo.
+import { useCallback, useEffect, useState } from 'preact/hooks';
+import { api, problemText } from '../api.js';
+import { ConfigEditors, type LoadedConfig } from '../config/config-editors.js';
+import type { JsonObject, SchemaNode } from '../config/config-value.js';
+import { RestartWait } from '../config/restart-wait.js';
+import type { SavedEdit } from '../config/review.js';
+import './config.css';
+
+type Loaded =
+  | { state: 'loading' }
+  | { state: 'failed'; problem: string }
+  | ({ state: 'ready' } & LoadedConfig);
+
+/** `GET /api/config`: the file redacted, or (a file that does not load) only its errors and a note. */
+interface ConfigAnswer {
+  path: string;
+  hash: string;
+  config?: JsonObject;
+  errors?: string[];
+  note?: string;
+}
+
 export function ConfigPage() {
+  const [loaded, setLoaded] = useState<Loaded>({ state: 'loading' });
+  const [saved, setSaved] = useState<SavedEdit | undefined>(undefined);
+  const load = useCallback(async () => {
+    setLoaded({ state: 'loading' });
+    try {
+      const [answer, schema] = await Promise.all([
+        api<ConfigAnswer>('/api/config'),
+        api<SchemaNode>('/api/config/schema'),
+      ]);
+      const errors = answer.config
+        ? undefined
+        : [...(answer.errors ?? []), answer.note ?? ''].filter(Boolean);
+      setLoaded({
+        state: 'ready',
+        path: answer.path,
+        hash: answer.hash,
+        config: answer.config ?? {},
+        schema,
+        errors,
+      });
+    } catch (error) {
+      setLoaded({ state: 'failed', problem: problemText(error) });
+    }
+  }, []);
+  useEffect(() => {
+    void load();
+  }, [load]);
   return (
-    <section aria-labelledby="page-title">
-      <h2 id="page-title">config</h2>
+    <section aria-labelledby="page-title" class="config-page" aria-busy={loaded.state === 'loading'}>
+      <h2 id="page-title">Config</h2>
+      {loaded.state === 'loading' && <p role="status">Loading the config…</p>}
+      {loaded.state === 'failed' && <p role="alert">{loaded.problem}</p>}
+      {saved && (
+        <RestartWait
+          saved={saved}
+          onDone={() => {
+            setSaved(undefined);
+            void load();
+          }}
+        />
+      )}
+      {loaded.state === 'ready' && !saved && (
+        <>
+          <p class="muted config-file">
+            {loaded.path} · hash <code>{loaded.hash.slice(0, 12)}</code>
+          </p>
+          {loaded.errors && (
+            <div role="alert" class="card">
+              <p>
+                The file does not load, so no part of it is shown. Fix it with the whole config (Raw JSONC):
+              </p>
+              <ul>
+                {loaded.errors.map((error) => (
+                  <li key={error}>{error}</li>
+                ))}
+              </ul>
+            </div>
+          )}
+          <ConfigEditors key={loaded.hash} loaded={loaded} onSaved={setSaved} onReload={load} />
+        </>
+      )}
     </section>
   );
 }
