@@ -88,6 +88,46 @@ describe('session actions: sub-agents', () => {
     expect(steered).toEqual({ status: 200, body: { text: 'Message sent to subagent.' } });
   });
 
+  it('nests a grandchild under its parent; it is killed in the session that spawned it (maxSpawnDepth 2)', async () => {
+    const context = await start({ subagents: { maxSpawnDepth: 2 } });
+    const { gateway, model, script } = context;
+    script.child(
+      'task of manager',
+      { toolCalls: [{ name: 'sessions_spawn', arguments: { task: 'task of digger', label: 'digger' } }] },
+      { hang: true },
+    );
+    script.child('task of digger', { hang: true });
+    const [manager] = await spawnHanging(context, ['manager']);
+    await expect
+      .poll(() => childRequests(model.received, 'task of digger').length, { timeout: 15_000 })
+      .toBeGreaterThan(0);
+
+    const listed = await tree(gateway);
+    expect(listed.body.children).toHaveLength(1);
+    const [node] = listed.body.children;
+    expect(node).toMatchObject({ label: 'manager', childSessionKey: manager.childSessionKey });
+    expect(
+      node.children.map((child: any) => [child.label, child.status, child.model, child.parentSessionKey]),
+    ).toEqual([['digger', 'running', 'fake', manager.childSessionKey]]);
+    const digger = node.children[0];
+
+    // Only the session that spawned a child acts on it, as with /subagents.
+    expect(await gateway.request('POST', path(PARENT, 'subagents/kill'), { target: 'digger' })).toMatchObject(
+      {
+        status: 400,
+        body: { field: 'target' },
+      },
+    );
+    expect(
+      await gateway.request('POST', path(manager.childSessionKey, 'subagents/kill'), {
+        target: digger.runId,
+      }),
+    ).toEqual({ status: 200, body: { text: 'killed digger.' } });
+    const after = await tree(gateway);
+    expect(after.body.children[0].status).toBe('running');
+    expect(after.body.children[0].children[0].status).toBe('killed');
+  });
+
   it('refuses bad input naming the field, unknown sessions and targets, and non-owners', async () => {
     const { gateway } = await start();
     expect((await gateway.send('hello')).status).toBe(200);
@@ -191,9 +231,13 @@ describe('session actions: replies', () => {
     });
   });
 
-  it('lets a non-owner reply in their own web chat session only; sub-agent sessions take no reply', async () => {
-    const context = await start({ owners: ['webchat:boss'] });
-    const { gateway } = context;
+  it('lets a non-owner reply in their own web chat session only, never post into Slack or act on sub-agents', async () => {
+    const slack = await startSlackForTest(cleanups);
+    const { gateway } = await start({
+      owners: ['webchat:boss'],
+      channels: { slack: { botToken: 'xoxb-actions', appToken: 'xapp-actions', apiUrl: slack.apiUrl } },
+    });
+    await slack.connected();
     expect((await gateway.send('mine')).status).toBe(200);
     const own = await gateway.request('POST', path(PARENT, 'messages'), { text: 'still mine' });
     expect(own.status).toBe(200);
@@ -203,6 +247,22 @@ describe('session actions: replies', () => {
       status: 403,
       body: { error: 'forbidden', message: 'webchat:local is not an owner (see owners in the config)' },
     });
+    await slack.deliver({
+      type: 'message',
+      channel: 'C1',
+      channel_type: 'channel',
+      user: 'U1',
+      text: `<@${slack.botUserId}> hello`,
+      ts: '400.1',
+    });
+    await slack.waitForCall('chat.postMessage', (call) => call.args.thread_ts === '400.1', 15_000);
+    const sessions = (await gateway.request('GET', '/api/sessions')).body.sessions;
+    const slackKey = sessions.find((session: any) => session.channel === 'slack').key;
+    const posts = slack.callsTo('chat.postMessage').length;
+    expect((await gateway.request('POST', path(slackKey, 'messages'), { text: 'not allowed' })).status).toBe(
+      403,
+    );
+    expect(slack.callsTo('chat.postMessage')).toHaveLength(posts);
     for (const [method, rest, body] of [
       ['GET', 'subagents/tree', undefined],
       ['POST', 'subagents/kill', { target: 'all' }],
