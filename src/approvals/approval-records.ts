@@ -57,6 +57,11 @@ export function createApprovalRecords(store: Store) {
       const closed = await namespace.page({ group: 'closed', limit: CLOSED_LOOKUP });
       return closed.entries.find((entry) => entry.value.code === wanted)?.value;
     },
+    /** The latest decided requests (used, denied, expired), newest first. */
+    async closed(limit: number): Promise<ApprovalRecord[]> {
+      const page = await namespace.page({ group: 'closed', limit });
+      return page.entries.map((entry) => entry.value);
+    },
     newId: () => `ap_${randomText(ID_ALPHABET, 12)}`,
     /** A code no open request has. */
     newCode(): string {

@@ -14,6 +14,10 @@ export interface Approvals extends ApprovalsPort {
   start(): Promise<void>;
   /** The open requests (pending, or approved and not yet run), oldest first. */
   open(): ApprovalRecord[];
+  /** The latest decided ones (used, denied, expired), newest first: for the approvals inbox. */
+  recent(limit: number): Promise<ApprovalRecord[]>;
+  /** One request by id, open or decided; undefined when this gateway does not know it. */
+  find(id: string): Promise<ApprovalRecord | undefined>;
   /** Stops the expiry timers (the runs waiting are stopped by their own signals). */
   close(): void;
 }
@@ -40,6 +44,8 @@ export function createApprovals(options: ApprovalsOptions): Approvals {
       if (open.length > 0) options.logger.info({ open: open.length }, 'approval requests still open');
     },
     open: () => state.records.open().sort((a, b) => a.createdAt.localeCompare(b.createdAt)),
+    recent: (limit) => state.records.closed(limit),
+    find: (id) => state.records.byId(id),
     close() {
       for (const timer of state.timers.values()) clearTimeout(timer);
       state.timers.clear();

@@ -5,6 +5,7 @@ export { describeStartFailure } from './network-error.js';
 export { loadDiscordAdapter, loadSlackAdapter } from './platforms.js';
 export type { SlackAdapter } from './slack/index.js';
 export {
+  type ChannelDetail,
   type ChannelState,
   type ChannelSupervisor,
   createChannelSupervisor,

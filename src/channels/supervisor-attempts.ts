@@ -13,6 +13,17 @@ export interface SupervisedEntry extends SupervisedChannel {
   attempt?: Promise<void> | undefined;
   /** A start (after a failure or a lost connection) is planned or running. */
   restarting: boolean;
+  /** Why it is not connected (the failed start's one line, or the lost connection); none when connected. */
+  reason?: string | undefined;
+  /** When `state` last changed (ms since the epoch). */
+  since: number;
+}
+
+/** Moves `entry` to `state`, with the reason when that is not `connected`. */
+function moveTo(entry: SupervisedEntry, state: ChannelState, reason?: string): void {
+  if (entry.state !== state) entry.since = Date.now();
+  entry.state = state;
+  entry.reason = state === 'connected' ? undefined : reason;
 }
 
 /** What the supervisor's attempts share: set by `start`, `stopped` by `endRetries`. */
@@ -46,7 +57,7 @@ export function startAttempt(state: SupervisorState, entry: SupervisedEntry): Pr
         { channel: entry.adapter.name, attempts: entry.failures + 1 },
         `${entry.adapter.name} connected after ${entry.failures + 1} attempts`,
       );
-    entry.state = 'connected';
+    moveTo(entry, 'connected');
     entry.failures = 0;
     entry.restarting = false;
     // Stopped while connecting: the stop that is waiting for this attempt closes it.
@@ -65,12 +76,12 @@ function planRetry(
   const { logger } = state;
   const name = entry.adapter.name;
   const refused = entry.adapter.tokenRefused?.(error) === true;
+  const reason = describeStartFailure(error);
   entry.failures += 1;
-  entry.state = refused ? 'refused' : 'retrying';
+  moveTo(entry, refused ? 'refused' : 'retrying', refused ? `refused the credentials (${reason})` : reason);
   if (state.stopped) return;
   const delayMs = retryDelay(entry.failures, settings, refused, state.random);
   const details = { channel: name, attempts: entry.failures, retryInMs: delayMs };
-  const reason = describeStartFailure(error);
   if (refused)
     logger.error(
       details,
@@ -100,13 +111,13 @@ export function connectionChanged(
   const name = entry.adapter.name;
   if (state.stopped || entry.restarting || entry.state === 'connecting') return;
   if (event === 'up' && entry.state === 'retrying') {
-    entry.state = 'connected';
+    moveTo(entry, 'connected');
     logger.info({ channel: name }, `${name} reconnected`);
   } else if (event === 'down' && entry.state === 'connected') {
-    entry.state = 'retrying';
+    moveTo(entry, 'retrying', 'lost its connection; reconnecting');
     logger.warn({ channel: name }, `${name} lost its connection; reconnecting`);
   } else if (event === 'lost' && entry.reconnect !== undefined) {
-    entry.state = 'retrying';
+    moveTo(entry, 'retrying', 'lost its connection for good; starting it again');
     logger.warn(
       { channel: name, err: error },
       `${name} lost its connection for good; starting it again (with backoff while that fails)`,

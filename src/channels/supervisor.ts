@@ -11,6 +11,16 @@ import type { ChannelAdapter } from './types.js';
  */
 export type ChannelState = 'connecting' | 'connected' | 'retrying' | 'refused';
 
+/** One channel for the health page: its state, why it is not connected, since when (ms since the epoch). */
+export interface ChannelDetail {
+  name: ChannelName;
+  state: ChannelState;
+  reason?: string;
+  /** Failed attempts since it last connected. */
+  attempts: number;
+  since: number;
+}
+
 export interface SupervisedChannel {
   adapter: ChannelAdapter;
   /** How failed starts are retried; without it (the web chat) a failed start fails the gateway's start. */
@@ -33,6 +43,8 @@ export interface ChannelSupervisor {
   start(onInbound: InboundHandler): Promise<void>;
   /** Each channel's state, by name. */
   states(): Partial<Record<ChannelName, ChannelState>>;
+  /** Each channel's state with why it is not connected (unscrubbed: it may quote an error). */
+  details(): ChannelDetail[];
   /** No more retries (a gateway that is stopping keeps the connected channels for its last replies). */
   endRetries(): void;
   /** Ends the retries, waits for an attempt under way, and stops every channel (last started first). */
@@ -49,6 +61,7 @@ export function createChannelSupervisor(options: ChannelSupervisorOptions): Chan
     entries: options.channels.map((channel) => ({
       ...channel,
       state: 'connecting',
+      since: Date.now(),
       failures: 0,
       restarting: false,
     })),
@@ -72,6 +85,14 @@ export function createChannelSupervisor(options: ChannelSupervisorOptions): Chan
       for (const entry of entries) await startAttempt(state, entry);
     },
     states: () => Object.fromEntries(entries.map((entry) => [entry.adapter.name, entry.state])),
+    details: () =>
+      entries.map((entry) => ({
+        name: entry.adapter.name,
+        state: entry.state,
+        ...(entry.reason === undefined ? {} : { reason: entry.reason }),
+        attempts: entry.failures,
+        since: entry.since,
+      })),
     endRetries,
     async stop() {
       endRetries();

@@ -27,6 +27,7 @@ import {
   type Tool,
 } from '../tools/index.js';
 import type { GatewayExtensions } from './gateway-types.js';
+import type { ModelHealth } from './model-health.js';
 import { createSessionsService } from './session-views.js';
 import { reportSuccess, type SucceededCall } from './tool-effects.js';
 import type { TurnPort } from './turn-port.js';
@@ -56,6 +57,8 @@ export interface AgentRunnerParts {
   subagents: SubagentsService;
   /** The gate every tool call passes. */
   approvals: ApprovalsPort;
+  /** Records each model's last call (the health page); absent, none are. */
+  models?: ModelHealth;
   stateDir: string;
   /** What `chat.attach` sends files through. */
   chatFiles?: ChatFilesPort;
@@ -73,7 +76,8 @@ export async function buildAgentRunner(options: AgentRunnerParts): Promise<Agent
   const createProvider = extensions.createModelProvider ?? createModelProvider;
   // Each family's SDK is imported by the first of its models (createModelProvider): only those configured.
   for (const [name, model] of Object.entries(config.models)) {
-    providers.set(name, await createProvider({ name, config: model, logger: logger.child({ model: name }) }));
+    const provider = await createProvider({ name, config: model, logger: logger.child({ model: name }) });
+    providers.set(name, options.models ? options.models.watch(provider) : provider);
   }
   const sessions = createSessionsService({
     sessions: options.sessions,

@@ -16,9 +16,15 @@ import type { SignalDelivery } from '../signals/index.js';
 import type { Store } from '../store/index.js';
 import type { Toolpacks } from '../toolpacks/index.js';
 import type { GatewayControl } from '../tools/index.js';
+import { createApprovalsInbox } from './approvals-inbox.js';
 import type { GatewayChannels } from './build-channels.js';
 import { buildToolUi, type Observed } from './build-core-webui.js';
 import { configRoutesOf } from './config-routes.js';
+import { createGatewayStatus, type GatewayStatusOptions } from './gateway-status.js';
+
+/** What the approvals inbox and the health page read (`approvals-inbox.ts`, `gateway-status.ts`). */
+export type OpsParts = Parameters<typeof createApprovalsInbox>[0] &
+  Omit<GatewayStatusOptions, 'version' | 'store' | 'scrub'>;
 
 /** package.json's version: two levels up from both `src/gateway` and `dist/gateway`. */
 const PACKAGE_VERSION: string = JSON.parse(
@@ -53,6 +59,8 @@ export function buildHttpServer(options: {
   /** The config page's edits: the same control as the owner's `/config`. */
   gatewayControl?: GatewayControl | undefined;
   scrub(text: string): string;
+  /** The approvals inbox and the health page. */
+  ops: OpsParts;
   logger: Logger;
 }): Promise<HttpServer> {
   const { config, toolpacks, scrub } = options;
@@ -94,5 +102,7 @@ export function buildHttpServer(options: {
     webchat: options.channels.webchat,
     webchatHistory: options.webchatHistory,
     ...(options.gatewayControl ? { config: configRoutesOf(config, options.gatewayControl) } : {}),
+    approvals: createApprovalsInbox(options.ops),
+    status: createGatewayStatus({ ...options.ops, version: PACKAGE_VERSION, store: options.store, scrub }),
   });
 }

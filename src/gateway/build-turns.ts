@@ -8,6 +8,7 @@ import { buildApprovals } from './build-approvals.js';
 import { buildGatewayControl } from './build-control.js';
 import { createChatFiles } from './chat-files.js';
 import type { Base } from './gateway-types.js';
+import type { ModelHealth } from './model-health.js';
 import type { TurnPort } from './turn-port.js';
 import { workspaceFile } from './workspace-files.js';
 
@@ -22,6 +23,8 @@ export async function buildTurns(
     activity?: ToolActivity;
     secrets: readonly string[];
     scrub(text: string): string;
+    /** Records each model's last call (the health page). */
+    models?: ModelHealth;
   },
 ) {
   const { options, config, logger, store, sessions, runs, configPath } = base;
@@ -63,6 +66,7 @@ export async function buildTurns(
     gateway,
     subagents,
     approvals,
+    ...(parts.models ? { models: parts.models } : {}),
     stateDir: base.stateDir,
     chatFiles: createChatFiles({
       workspaceFile: (agentId, written) =>

@@ -6,6 +6,7 @@ import { buildTurns } from './build-turns.js';
 import type { Gateway, GatewayOptions, Running } from './gateway-types.js';
 import { resolveHttpToken } from './http-token.js';
 import { applyLogSecrets, webchatSignIn } from './log-secrets.js';
+import { createModelHealth } from './model-health.js';
 import { createRestartNotes } from './restart-note.js';
 import { createRestartSentinel } from './restart-sentinel.js';
 import { buildSignalsAndToolpacks, openStorage, serve } from './start-phases.js';
@@ -59,6 +60,7 @@ async function startServices(options: GatewayOptions, running: Running) {
   const scrub = createSecretScrubber(secrets);
   // Every registered tool's calls, for the Tools page (activity panels, per-tool status).
   const observed = { activity: createToolActivity({ scrub }), messages };
+  const models = createModelHealth({ scrub });
   const { router, subagents, gateway } = await buildTurns(base, {
     turns: turnPort.turns,
     signals,
@@ -66,6 +68,7 @@ async function startServices(options: GatewayOptions, running: Running) {
     activity: observed.activity,
     secrets,
     scrub,
+    models,
   });
   turnPort.connect(router);
   const scheduler = scheduleSignals(signals, {
@@ -84,6 +87,7 @@ async function startServices(options: GatewayOptions, running: Running) {
     observed,
     token: token.token,
     scrub,
+    models,
   });
 
   // Before any turn resumes: a call the last process left waiting finds its request again.

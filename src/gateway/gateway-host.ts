@@ -6,9 +6,13 @@ import { ConfigError, errorText, fail } from '../errors/index.js';
 import type { Logger, LoggerHandle } from '../logging/index.js';
 import { describeIssues, type LoadStartableResult, loadStartable } from './check-startable.js';
 import { createGateway, type Gateway, type GatewayExtensions } from './create-gateway.js';
+import type { RestartRecord } from './gateway-status.js';
 import { createRestartPromises, type RestartPromises } from './restart-promises.js';
 import { createRestartSchedule, type RestartSchedule } from './restart-schedule.js';
 import type { RestartIntent } from './restart-sentinel.js';
+
+/** How many boots `history` keeps. */
+const HISTORY_KEPT = 20;
 
 export interface GatewayHostOptions {
   log: LoggerHandle;
@@ -39,6 +43,8 @@ interface HostState {
   /** The last config that started: what a failed restart goes back to. */
   lastStarted: LoadedConfig | undefined;
   restarts: number;
+  /** Each boot that served (the start, restarts, roll-backs), oldest first: the health page's restarts. */
+  history: RestartRecord[];
   stopped: boolean;
   /** A restart asked for and not started yet: later requests join it. */
   waitingRestart: { promise?: Promise<void> } | undefined;
@@ -67,6 +73,7 @@ export function createGatewayHost(options: GatewayHostOptions) {
     current: undefined,
     lastStarted: undefined,
     restarts: 0,
+    history: [],
     stopped: false,
     waitingRestart: undefined,
   };
@@ -99,7 +106,7 @@ async function start(state: HostState): Promise<void> {
     logger: state.checkLogger,
   });
   if (!checked.ok) throw checked.error.cause;
-  await boot(state, checked.value.loaded);
+  await boot(state, checked.value.loaded, 'start');
 }
 
 async function stop(state: HostState): Promise<void> {
@@ -110,7 +117,7 @@ async function stop(state: HostState): Promise<void> {
   state.current = undefined;
 }
 
-async function boot(state: HostState, loaded: LoadedConfig): Promise<void> {
+async function boot(state: HostState, loaded: LoadedConfig, reason: string): Promise<void> {
   const { options, logger } = state;
   logger.level = loaded.config.log.level;
   if (!loaded.path)
@@ -122,9 +129,13 @@ async function boot(state: HostState, loaded: LoadedConfig): Promise<void> {
     environment: options.configOptions?.environment ?? process.env,
     scheduleRestart: state.schedule.schedule,
     restartInstance: state.instance,
+    restartHistory: () => state.history,
     ...options.extensions,
   });
   const info = await gateway.start();
+  state.history.push({ at: new Date().toISOString(), reason });
+  // Only the latest matter; a long-lived process must not grow this without bound.
+  if (state.history.length > HISTORY_KEPT) state.history.shift();
   state.current = { gateway, loaded };
   state.lastStarted = loaded;
   state.notes.useStateDir(path.resolve(loaded.config.stateDir));
@@ -173,7 +184,7 @@ async function runRestart(state: HostState, reason: string): Promise<void> {
   state.current = undefined;
   state.restarts += 1;
   try {
-    await boot(state, loaded);
+    await boot(state, loaded, reason);
   } catch (error) {
     await rollBack(state, error, loaded, intents);
   }
@@ -208,7 +219,7 @@ async function rollBack(state: HostState, error: unknown, failed: LoadedConfig, 
   await state.notes.refuse(intents, text, path.resolve(failed.config.stateDir));
   try {
     if (!previous) throw error;
-    await boot(state, previous);
+    await boot(state, previous, `roll-back: ${errorText(error)}`);
   } catch (rollbackError) {
     logger.fatal({ err: rollbackError }, 'the last config that started failed to start too; nothing serves');
     state.options.onDown?.(rollbackError);

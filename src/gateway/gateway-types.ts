@@ -12,6 +12,7 @@ import type { SubagentManager } from '../subagents/index.js';
 import type { DeliveryRetry, ToolpackProblem, Toolpacks } from '../toolpacks/index.js';
 import type { Tool } from '../tools/index.js';
 import type { GatewayChannels } from './build-channels.js';
+import type { RestartRecord } from './gateway-status.js';
 import type { createRestartNotes } from './restart-note.js';
 import type { RestartRequest, ScheduledRestart } from './restart-schedule.js';
 
@@ -52,6 +53,8 @@ export interface GatewayOptions extends GatewayExtensions {
   scheduleRestart(request: RestartRequest): Promise<ScheduledRestart>;
   /** The host's id: restart notes it promised for a restart that has not run yet stay pending. */
   restartInstance?: string;
+  /** The host's boots (start, restarts), oldest first, for the health page; absent, none are shown. */
+  restartHistory?: () => readonly RestartRecord[];
 }
 
 export interface Gateway {

@@ -25,7 +25,7 @@ import {
 import type { GatewayControl } from '../tools/index.js';
 import { createChannels } from './build-channels.js';
 import type { Observed } from './build-core-webui.js';
-import { buildHttpServer } from './build-http.js';
+import { buildHttpServer, type OpsParts } from './build-http.js';
 import type { Base, GatewayOptions, Running } from './gateway-types.js';
 import { createSessionActions } from './session-actions.js';
 import { createSessionsView } from './session-views.js';
@@ -133,6 +133,8 @@ export async function serve(
     observed: Observed;
     token: string;
     scrub(text: string): string;
+    /** Each model's last call, for the health page. */
+    models: OpsParts['models'];
   },
 ): Promise<string> {
   const { channels, logger, running } = base;
@@ -168,6 +170,16 @@ export async function serve(
     hookHealth: parts.scheduler.hookHealth,
     gatewayControl: parts.gateway,
     scrub: parts.scrub,
+    ops: {
+      models: parts.models,
+      configHistory: parts.gateway.configHistory,
+      approvals: () => running.approvals,
+      router: parts.router,
+      channels: supervisor.details,
+      sessions: base.sessions,
+      startedAt: base.options.startedAt,
+      restarts: base.options.restartHistory ?? (() => []),
+    },
     logger: logger.child({ component: 'http' }),
   });
   running.http = http;

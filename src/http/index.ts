@@ -1,4 +1,5 @@
 export type { AccessPolicy } from './identity.js';
+export type { ApprovalsInbox, ApprovalView, InboxDecision } from './routes/approvals.js';
 export type { ConfigEditRequestView, ConfigPort, ConfigRoutesOptions } from './routes/config.js';
 export type { SessionEventsPort } from './routes/events.js';
 export type { ChannelStates } from './routes/health.js';
@@ -9,6 +10,7 @@ export type {
 } from './routes/session-actions.js';
 export type { SessionFilter, SessionsView } from './routes/sessions.js';
 export { SLACK_EVENTS_PATH } from './routes/slack-events.js';
+export type { ChannelStatus, ModelStatus, StatusPort, StatusView } from './routes/status.js';
 export type { RosterAgentView, ToolUiOptions, WebuiEntryView, WebuiOutput } from './routes/tool-ui.js';
 export type { SchedulerHookView, ToolpacksView } from './routes/toolpacks.js';
 export type { WebchatPort, WebchatStreamEvent } from './routes/webchat.js';

@@ -11,6 +11,7 @@ import { loadControlUi, registerControlUi } from './control-ui.js';
 import { handleHttpError } from './errors.js';
 import type { AccessPolicy } from './identity.js';
 import { createRequestGuard } from './request-guard.js';
+import { type ApprovalsInbox, registerApprovalRoutes } from './routes/approvals.js';
 import { type ConfigRoutesOptions, registerConfigRoutes } from './routes/config.js';
 import { registerEventsRoute, type SessionEventsPort } from './routes/events.js';
 import { type ChannelStates, registerHealthRoutes } from './routes/health.js';
@@ -19,6 +20,7 @@ import { registerSessionActionRoutes, type SessionActionsPort } from './routes/s
 import { registerSessionRoutes, type SessionsView } from './routes/sessions.js';
 import { registerSignInRoutes } from './routes/sign-in.js';
 import { registerSlackEventsRoute } from './routes/slack-events.js';
+import { registerStatusRoute, type StatusPort } from './routes/status.js';
 import { registerToolUiRoutes, type ToolUiOptions } from './routes/tool-ui.js';
 import { registerToolpackRoutes, type ToolpacksView } from './routes/toolpacks.js';
 import { MAX_MESSAGE_LENGTH, registerWebchatRoutes, type WebchatPort } from './routes/webchat.js';
@@ -56,6 +58,10 @@ export interface HttpServerOptions {
   channels?: ChannelStates | undefined;
   /** The config page's API (`/api/config…`, owner-only), when given. */
   config?: Omit<ConfigRoutesOptions, 'access'> | undefined;
+  /** The approvals inbox (`/api/approvals`), when given. */
+  approvals?: ApprovalsInbox | undefined;
+  /** The health page's report (`/api/status`), when given. */
+  status?: StatusPort | undefined;
 }
 
 export interface HttpServer {
@@ -114,6 +120,8 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
   if (options.toolUi) registerToolUiRoutes(app, options.toolUi, options.access ?? DEFAULT_ACCESS);
   if (options.config)
     registerConfigRoutes(app, { ...options.config, access: options.access ?? DEFAULT_ACCESS });
+  if (options.approvals) registerApprovalRoutes(app, { inbox: options.approvals, access });
+  if (options.status) registerStatusRoute(app, { status: options.status, access });
   app.setNotFoundHandler((request, reply) =>
     reply
       .code(404)

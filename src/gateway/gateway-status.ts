@@ -1,0 +1,91 @@
+import type { ChannelDetail } from '../channels/index.js';
+import { errorText } from '../errors/index.js';
+import type { StatusPort, StatusView } from '../http/index.js';
+import type { SessionStore } from '../sessions/index.js';
+import type { Store } from '../store/index.js';
+import type { GatewayControl } from '../tools/index.js';
+import type { ModelHealth } from './model-health.js';
+
+/** One start or in-process restart of this process's gateway, kept by the host. */
+export interface RestartRecord {
+  at: string;
+  reason: string;
+}
+
+/** How long the store probe may take before the store counts as unreachable. */
+const STORE_PROBE_MS = 2000;
+const SHOWN_RESTARTS = 10;
+const SHOWN_CHANGES = 5;
+
+export interface GatewayStatusOptions {
+  version: string;
+  /** When the process started (ms since the epoch). */
+  startedAt: number;
+  channels: () => ChannelDetail[];
+  store: Store;
+  /** The store probe: one page of one session, read as every list is. */
+  sessions: Pick<SessionStore, 'list'>;
+  models: ModelHealth;
+  restarts: () => readonly RestartRecord[];
+  configHistory: GatewayControl['configHistory'];
+  /** Every text that may quote an error or an address passes it. */
+  scrub(text: string): string;
+  now?: () => number;
+}
+
+/** The health page's report (`GET /api/status`), built from the live parts at each call. */
+export function createGatewayStatus(options: GatewayStatusOptions): StatusPort {
+  const now = options.now ?? Date.now;
+  const { scrub } = options;
+  return {
+    async status(): Promise<StatusView> {
+      const changes = await options.configHistory();
+      return {
+        version: options.version,
+        startedAt: new Date(options.startedAt).toISOString(),
+        uptimeSeconds: Math.max(0, Math.round((now() - options.startedAt) / 1000)),
+        channels: options.channels().map((channel) => ({
+          name: channel.name,
+          state: channel.state,
+          ...(channel.reason === undefined ? {} : { reason: scrub(channel.reason) }),
+          attempts: channel.attempts,
+          since: new Date(channel.since).toISOString(),
+        })),
+        store: await probeStore(options),
+        models: options.models.report(),
+        restarts: [...options.restarts()]
+          .reverse()
+          .slice(0, SHOWN_RESTARTS)
+          .map((restart) => ({ at: restart.at, reason: scrub(restart.reason) })),
+        configChanges: (changes.ok ? changes.value : [])
+          .slice(-SHOWN_CHANGES)
+          .reverse()
+          .map((change) => ({
+            number: change.number,
+            at: change.ts,
+            actor: change.actor,
+            action: change.action,
+            paths: change.changedPaths,
+            ...(change.note ? { note: scrub(change.note) } : {}),
+          })),
+      };
+    },
+  };
+}
+
+async function probeStore(options: GatewayStatusOptions): Promise<StatusView['store']> {
+  const { store, scrub } = options;
+  const shown = { driver: store.kind, location: scrub(store.location) };
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${STORE_PROBE_MS} ms`)), STORE_PROBE_MS);
+  });
+  try {
+    await Promise.race([options.sessions.list({ limit: 1 }), timeout]);
+    return { ...shown, reachable: true };
+  } catch (error) {
+    return { ...shown, reachable: false, error: scrub(errorText(error)) };
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,60 @@
+import type { FastifyInstance } from 'fastify';
+import { type AccessPolicy, requireOwner } from '../identity.js';
+
+/** A chat channel as the supervisor sees it; `reason` (scrubbed) says why it is not connected. */
+export interface ChannelStatus {
+  name: string;
+  /** `connected`, `connecting`, `retrying` or `refused`. */
+  state: string;
+  reason?: string;
+  /** Failed attempts since it last connected. */
+  attempts: number;
+  /** When the state last changed (ISO time). */
+  since?: string;
+}
+
+/** A configured model and the outcome of its last call in this process (no call yet: none). */
+export interface ModelStatus {
+  name: string;
+  /** The provider's own line (`openai gpt-4o-mini at http://…`), scrubbed. */
+  description: string;
+  lastCall?: { at: string; ok: boolean; ms: number; error?: string };
+}
+
+/** What `GET /api/status` answers: the operator's health page. Nothing here may hold a secret. */
+export interface StatusView {
+  version: string;
+  /** When the process started (ISO time); uptime counts from it, across in-process restarts. */
+  startedAt: string;
+  uptimeSeconds: number;
+  channels: ChannelStatus[];
+  store: { driver: string; location: string; reachable: boolean; error?: string };
+  models: ModelStatus[];
+  /** This process's starts and in-process restarts, newest first. */
+  restarts: { at: string; reason: string }[];
+  /** The latest config changes from the audit log (each one restarts the gateway), newest first. */
+  configChanges: {
+    number: number;
+    at: string;
+    actor: string;
+    action: string;
+    paths: string[];
+    note?: string;
+  }[];
+}
+
+/** What the HTTP layer needs to answer `/api/status`; the gateway builds it from the live parts. */
+export interface StatusPort {
+  status(): Promise<StatusView>;
+}
+
+/** `GET /api/status`, owner-only: channels with their reasons, store, models, uptime, restarts. */
+export function registerStatusRoute(
+  app: FastifyInstance,
+  options: { status: StatusPort; access: AccessPolicy },
+): void {
+  app.get('/api/status', async (request, reply) => {
+    if (!requireOwner(request, reply, options.access)) return reply;
+    return options.status.status();
+  });
+}
