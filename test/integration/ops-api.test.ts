@@ -37,7 +37,9 @@ async function pendingRequest(gateway: TestGateway, command: string) {
   const reply = gateway.send('please run it');
   // Left waiting by some tests: the gateway's stop ends it.
   reply.catch(() => undefined);
-  await expect.poll(async () => (await gateway.request('GET', '/api/approvals')).body.open?.length, WAIT).toBe(1);
+  await expect
+    .poll(async () => (await gateway.request('GET', '/api/approvals')).body.open?.length, WAIT)
+    .toBe(1);
   return { reply, request: (await gateway.request('GET', '/api/approvals')).body.open[0] };
 }
 
@@ -45,14 +47,22 @@ describe('the approvals inbox API', () => {
   it('lists a pending request with scrubbed arguments; approve runs the held call; a second decision is 409', async () => {
     const gateway = await startGateway();
     const { reply, request } = await pendingRequest(gateway, 'echo inbox-ran');
-    expect(request).toMatchObject({ kind: 'tool', tool: 'shell.exec', status: 'pending', requester: 'webchat:local' });
+    expect(request).toMatchObject({
+      kind: 'tool',
+      tool: 'shell.exec',
+      status: 'pending',
+      requester: 'webchat:local',
+    });
     expect(request.arguments).toContain('echo inbox-ran');
     expect(JSON.stringify(request)).not.toContain(API_KEY);
     expect(request.route).toBeUndefined();
 
     const decided = await gateway.request('POST', `/api/approvals/${request.id}`, { decision: 'approve' });
     expect(decided.status).toBe(200);
-    expect(decided.body).toMatchObject({ ok: true, approval: { id: request.id, decidedBy: 'webchat:local' } });
+    expect(decided.body).toMatchObject({
+      ok: true,
+      approval: { id: request.id, decidedBy: 'webchat:local' },
+    });
     expect(decided.body.text).toMatch(/^Approved by webchat:local/);
     expect((await reply).body.replies.at(-1).text).toBe('done');
     const toolResult = JSON.parse(model.requests[1]?.messages.at(-1).content);
@@ -60,7 +70,11 @@ describe('the approvals inbox API', () => {
 
     const listed = await gateway.request('GET', '/api/approvals');
     expect(listed.body.open).toEqual([]);
-    expect(listed.body.decided[0]).toMatchObject({ id: request.id, status: 'used', decidedBy: 'webchat:local' });
+    expect(listed.body.decided[0]).toMatchObject({
+      id: request.id,
+      status: 'used',
+      decidedBy: 'webchat:local',
+    });
     expect(listed.body.decided[0].decidedAt).toMatch(/^\d{4}-/);
     const again = await gateway.request('POST', `/api/approvals/${request.id}`, { decision: 'deny' });
     expect(again.status).toBe(409);
@@ -73,7 +87,10 @@ describe('the approvals inbox API', () => {
     const bad = await gateway.request('POST', `/api/approvals/${request.id}`, { decision: 'maybe' });
     expect(bad.status).toBe(400);
     expect(bad.body.field).toBe('decision');
-    const extra = await gateway.request('POST', `/api/approvals/${request.id}`, { decision: 'deny', by: 'x' });
+    const extra = await gateway.request('POST', `/api/approvals/${request.id}`, {
+      decision: 'deny',
+      by: 'x',
+    });
     expect(extra.status).toBe(400);
     expect(extra.body.field).toBe('by');
     const malformed = await gateway.request('POST', '/api/approvals/nope', { decision: 'deny' });
@@ -119,7 +136,9 @@ describe('GET /api/status', () => {
     await gateway.restart();
     const { status, body } = await gateway.request('GET', '/api/status');
     expect(status).toBe(200);
-    expect(body.channels).toEqual([expect.objectContaining({ name: 'webchat', state: 'connected', attempts: 0 })]);
+    expect(body.channels).toEqual([
+      expect.objectContaining({ name: 'webchat', state: 'connected', attempts: 0 }),
+    ]);
     expect(body.store).toMatchObject({ driver: 'sqlite', reachable: true });
     expect(body.version).toMatch(/^\d+\.\d+\.\d+/);
     expect(body.uptimeSeconds).toBeGreaterThanOrEqual(0);
@@ -135,7 +154,9 @@ describe('GET /api/status', () => {
 
   it('a model that fails: its last call is not ok, with the error', async () => {
     const gateway = await startGateway({
-      models: { fake: { provider: 'openai', model: 'fake-1', baseUrl: 'http://127.0.0.1:9/v1', apiKey: API_KEY } },
+      models: {
+        fake: { provider: 'openai', model: 'fake-1', baseUrl: 'http://127.0.0.1:9/v1', apiKey: API_KEY },
+      },
     });
     await gateway.send('hi');
     const { body } = await gateway.request('GET', '/api/status');
