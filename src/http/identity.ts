@@ -34,6 +34,39 @@ export function requireOwner(request: FastifyRequest, reply: FastifyReply, acces
   return false;
 }
 
+/**
+ * The routes a named user who is not an owner may call, as `METHOD /route/pattern`: each checks
+ * further itself (the web chat and its history are the user's own; approvals are decided by
+ * approvers; a session's messages go to the user's own web chat session). Everything else is for
+ * owners: closed by default, so a new route is refused to such users until it is opened here.
+ */
+const OPEN_TO_USERS: readonly RegExp[] = [
+  /^GET \/api\/me$/,
+  /^(GET|POST) \/api\/webchat\//,
+  /^(GET|POST) \/api\/approvals(\/|$)/,
+  /^POST \/api\/sessions\/:key\/messages$/,
+];
+
+/**
+ * Refuses (403 naming the sender and the route) a named user who is not an owner on every route
+ * not in OPEN_TO_USERS. Pages, public routes and unknown addresses (404) are left alone, and so is
+ * the gateway token: it is the operator's key (API clients, scripts), as it always was.
+ */
+export function createOwnerGate(access: AccessPolicy) {
+  return async function ownerGate(request: FastifyRequest, reply: FastifyReply) {
+    const { identity, routeOptions } = request;
+    if (!identity || identity.operator || routeOptions.url === undefined) return;
+    if (routeOptions.config.public === true || routeOptions.config.signInPage === true) return;
+    const senderId = senderIdOf(identity);
+    const route = `${request.method} ${routeOptions.url}`;
+    if (OPEN_TO_USERS.some((open) => open.test(route)) || access.isOwner(senderId)) return;
+    await reply.code(403).send({
+      error: 'forbidden',
+      message: `${senderId} is not an owner (see owners in the config), and ${route} is for owners`,
+    });
+  };
+}
+
 declare module 'fastify' {
   interface FastifyRequest {
     /** Set by the auth hook on every route that needs the token. */

@@ -9,7 +9,7 @@ import type { Logger } from '../logging/index.js';
 import { createAuthHook, createIdentify } from './auth.js';
 import { loadControlUi, registerControlUi } from './control-ui.js';
 import { handleHttpError } from './errors.js';
-import type { AccessPolicy } from './identity.js';
+import { type AccessPolicy, createOwnerGate } from './identity.js';
 import { createRequestGuard } from './request-guard.js';
 import { type ApprovalsInbox, registerApprovalRoutes } from './routes/approvals.js';
 import { type ConfigRoutesOptions, registerConfigRoutes } from './routes/config.js';
@@ -90,6 +90,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
   app.addHook('onRequest', createRequestGuard(options.host));
   const identify = createIdentify({ token: options.token, users: options.users });
   app.addHook('onRequest', createAuthHook(identify));
+  app.addHook('onRequest', createOwnerGate(options.access ?? DEFAULT_ACCESS));
   app.addHook('onSend', async (_request, reply) => {
     setSecurityHeaders(reply);
   });

@@ -18,6 +18,7 @@ describe('signing in to the HTTP API', () => {
           token: TEST_TOKEN,
           users: { alice: { token: ALICE_TOKEN }, bob: { token: BOB_TOKEN } },
         },
+        owners: ['webchat:local', 'webchat:bob'],
       },
     });
     cookieName = `switchboard_token_${new URL(gateway.url).port}`;
@@ -115,6 +116,31 @@ describe('signing in to the HTTP API', () => {
     expect(log.length).toBeGreaterThan(0);
     for (const token of [ALICE_TOKEN, BOB_TOKEN, TEST_TOKEN, 'a-wrong-token-typed-by-someone'])
       expect(log).not.toContain(token);
+  });
+
+  it('keeps a user who is not an owner to their own routes: the rest is 403 naming them', async () => {
+    const alice = { authorization: `Bearer ${ALICE_TOKEN}`, connection: 'close' };
+    for (const route of [
+      '/api/sessions',
+      '/api/sessions/agent:main:webchat:direct:bob/transcript',
+      '/api/sessions/agent:main:webchat:direct:bob/subagents',
+      '/api/toolpacks',
+      '/api/projects/default/tool-ui',
+    ]) {
+      const answer = await fetch(`${gateway.url}${route}`, { headers: alice });
+      expect(answer.status, route).toBe(403);
+      expect(((await answer.json()) as { message: string }).message, route).toContain('webchat:alice');
+    }
+    // Their own: who they are, their web chat.
+    expect((await fetch(`${gateway.url}/api/me`, { headers: alice })).status).toBe(200);
+    expect((await fetch(`${gateway.url}/api/webchat/threads`, { headers: alice })).status).toBe(200);
+    // A named owner and the gateway token (the operator) go everywhere.
+    for (const token of [BOB_TOKEN, TEST_TOKEN]) {
+      const answer = await fetch(`${gateway.url}/api/sessions`, {
+        headers: { authorization: `Bearer ${token}`, connection: 'close' },
+      });
+      expect(answer.status).toBe(200);
+    }
   });
 
   it('serves the page signed out (it holds no data) while the API refuses', async () => {
