@@ -128,29 +128,44 @@ describe('the config API', () => {
 
 describe('the config API for a sender who is not an owner', () => {
   let gateway: TestGateway;
+  const ALICE_TOKEN = 'alice-token-0123456789abcdef';
 
   beforeAll(async () => {
-    gateway = await startTestGateway({ config: { owners: ['webchat:boss'] } });
+    gateway = await startTestGateway({
+      config: { http: { port: 0, token: TEST_TOKEN, users: { alice: { token: ALICE_TOKEN } } } },
+    });
   });
 
   afterAll(async () => {
     await gateway?.dispose();
   });
 
-  it('answers every route 403 naming the sender, before reading the body', async () => {
-    const calls: [string, string, unknown?][] = [
-      ['GET', '/api/config'],
-      ['GET', '/api/config/schema'],
-      ['POST', '/api/config/preview', { action: 'patch', raw: '{}', baseHash: '0'.repeat(64) }],
-      ['POST', '/api/config', { bad: true }],
-      ['GET', '/api/config/history'],
-      ['GET', '/api/config/history/1'],
-      ['POST', '/api/config/history/1/undo', { baseHash: '0'.repeat(64) }],
-    ];
+  const calls: [string, string, unknown?][] = [
+    ['GET', '/api/config'],
+    ['GET', '/api/config/schema'],
+    ['POST', '/api/config/preview', { action: 'patch', raw: '{}', baseHash: '0'.repeat(64) }],
+    ['POST', '/api/config', { bad: true }],
+    ['GET', '/api/config/history'],
+    ['GET', '/api/config/history/1'],
+    ['POST', '/api/config/history/1/undo', { baseHash: '0'.repeat(64) }],
+  ];
+
+  it('answers every route 403 naming the signed-in user, before reading the body', async () => {
     for (const [method, route, body] of calls) {
-      const answer = await gateway.request(method, route, body);
-      expect(answer.status, `${method} ${route}`).toBe(403);
-      expect(answer.body.message).toContain('webchat:local is not an owner');
+      const response = await fetch(`${gateway.url}${route}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${ALICE_TOKEN}`,
+          connection: 'close',
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      const answer = (await response.json()) as { message: string };
+      expect(response.status, `${method} ${route}`).toBe(403);
+      expect(answer.message).toContain('webchat:alice is not an owner');
     }
+    // The operator (the gateway token, an owner by default) is let through.
+    expect((await gateway.request('GET', '/api/config')).status).toBe(200);
   });
 });

@@ -1,7 +1,7 @@
 // After a save: the gateway restarts to apply the change. The page waits for it to come back and
 // shows the restart note, read from the owner's web chat session (the note is a system entry
 // there, after the save); while the gateway is down the reads fail, and are simply tried again.
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../api.js';
 import type { SavedEdit } from './review.js';
 
@@ -21,6 +21,8 @@ export function RestartWait({ saved, onDone }: { saved: SavedEdit; onDone(): voi
   const { outcome, note } = saved;
   const restarting = outcome.changed && outcome.restart?.status === 'scheduled';
   const [wait, setWait] = useState<Wait>({ state: 'waiting' });
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
   useEffect(() => {
     if (!restarting) return;
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -37,7 +39,9 @@ export function RestartWait({ saved, onDone }: { saved: SavedEdit; onDone(): voi
   const changed = outcome.changedPaths?.join(', ') || 'comments only';
   return (
     <section class="card config-restart" aria-labelledby="config-restart-title" aria-live="polite">
-      <h3 id="config-restart-title">Saved</h3>
+      <h3 id="config-restart-title" ref={heading} tabIndex={-1}>
+        Saved
+      </h3>
       {!outcome.changed && <p>Nothing to change: the config already says that.</p>}
       {outcome.changed && <p>Changed {changed}.</p>}
       {outcome.changed && !restarting && (

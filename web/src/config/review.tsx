@@ -1,7 +1,7 @@
 // An edit on its way to the file: its diff first (the gateway's preview: validated and start-
 // checked, nothing written), then Save through the same editor. A refusal is shown naming what is
 // wrong; a stale hash says what happened and offers to load the file again.
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, api, problemText } from '../api.js';
 import { DiffView } from './diff-view.js';
 
@@ -41,6 +41,9 @@ export interface ReviewProps {
 
 export function Review(props: ReviewProps) {
   const [plan, setPlan] = useState<Plan>({ state: 'checking' });
+  // Keyboard and screen reader users land on the review, not back at the top of the page.
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
   useEffect(() => {
     let live = true;
     api<{ changed: boolean; diff?: string; changedPaths?: string[]; removedPaths?: string[] }>(
@@ -74,7 +77,9 @@ export function Review(props: ReviewProps) {
       aria-labelledby="config-review-title"
       aria-busy={plan.state === 'checking'}
     >
-      <h3 id="config-review-title">Review the change</h3>
+      <h3 id="config-review-title" ref={heading} tabIndex={-1}>
+        Review the change
+      </h3>
       {plan.state === 'checking' && <p role="status">Checking the edit…</p>}
       {plan.state === 'unchanged' && <p role="status">Nothing to change: the config already says that.</p>}
       {plan.state === 'refused' && <Refusal error={plan.error} onReload={props.onReload} />}
