@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { startFakeOpenAIServer } from '../fakes/fake-openai-server.js';
 import { childRequests, createSubagentScript, toolResults } from '../fakes/subagent-script.js';
-import { startGatewayForTest, startSlackForTest } from '../helpers/channels.js';
+import { startDiscordForTest, startGatewayForTest, startSlackForTest } from '../helpers/channels.js';
 import type { TestGateway } from '../helpers/gateway.js';
 import { cleanupAfterEach } from '../helpers/teardown.js';
 
@@ -13,6 +13,9 @@ import { cleanupAfterEach } from '../helpers/teardown.js';
 
 const PARENT = 'agent:main:webchat:direct:local';
 const cleanups = cleanupAfterEach();
+const DISCORD_TOKEN = 'fake-discord-actions-token';
+const GUILD = '900000000000000111';
+const CHANNEL = '910000000000000111';
 const path = (key: string, rest: string) => `/api/sessions/${encodeURIComponent(key)}/${rest}`;
 
 async function start(config: Record<string, unknown> = {}) {
@@ -229,6 +232,37 @@ describe('session actions: replies', () => {
       text: 'webchat:local (control UI): an operator here',
       senderId: 'webchat:local',
     });
+  });
+
+  it("posts an owner's reply into a fake Discord channel session as the bot", async () => {
+    const discord = await startDiscordForTest(cleanups, {
+      token: DISCORD_TOKEN,
+      guilds: [{ id: GUILD, channels: [CHANNEL] }],
+    });
+    const { gateway } = await start({
+      channels: { discord: { token: DISCORD_TOKEN, apiBase: discord.apiBase } },
+    });
+    discord.dispatchMessage({
+      channelId: CHANNEL,
+      guildId: GUILD,
+      authorId: '930000000000000111',
+      content: `<@${discord.botId}> hello`,
+      mentions: [discord.botId],
+    });
+    await expect.poll(() => discord.posted.length, { timeout: 15_000 }).toBeGreaterThan(0);
+    const sessions = (await gateway.request('GET', '/api/sessions')).body.sessions;
+    const discordKey = sessions.find((session: any) => session.channel === 'discord').key;
+    const posted = await gateway.request('POST', path(discordKey, 'messages'), {
+      text: 'an owner on Discord',
+    });
+    expect(posted).toMatchObject({ status: 200, body: { sessionKey: discordKey, posted: true } });
+    await expect
+      .poll(() => discord.posted.find((post) => post.content.includes('an owner on Discord')), {
+        timeout: 15_000,
+      })
+      .toMatchObject({ content: 'webchat:local (control UI): an owner on Discord' });
+    const entries = (await gateway.request('GET', path(discordKey, 'transcript'))).body.entries;
+    expect(entries.at(-1)).toMatchObject({ role: 'system', senderId: 'webchat:local' });
   });
 
   it('lets a non-owner reply in their own web chat session only, never post into Slack or act on sub-agents', async () => {
