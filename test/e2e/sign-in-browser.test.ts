@@ -78,6 +78,13 @@ describe('signing in to the control UI in Chromium', () => {
     await token.fill(ALICE_TOKEN);
     await page.getByRole('button', { name: 'Sign in' }).click();
     expect(await who(page)).toBe('alice');
+    // Not an owner: the owner pages are not offered; the chat is alice's own, with no user to type.
+    expect(await page.locator('header.top nav a').allTextContents()).toEqual(['Chat', 'Approvals']);
+    await page.getByLabel('Message', { exact: true }).fill('/whoami');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await expect
+      .poll(() => page.locator('article[aria-label="Agent"]').allTextContents(), WAIT)
+      .toContainEqual(expect.stringContaining('You are webchat:alice (not an owner).'));
     await expectNoOverflow(page);
     await saveScreenshot(page, shots, 'signed-in-alice');
     const [cookie] = await browser.context.cookies(gateway.url);
