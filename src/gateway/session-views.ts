@@ -67,7 +67,9 @@ export function createSessionsView(
       // Paging back: the next page is the entries below the first one read, while there are any.
       const first = entries[0]?.seq ?? 0;
       const paged = read.last !== undefined && first > 0;
-      return { key, sessionId: record.sessionId, entries, ...(paged ? { next: first } : {}) };
+      // The summary as the list has it: the transcript page opens with its status and counts.
+      const summary = summarizeSession(record, router.sessionStatus(key));
+      return { key, sessionId: record.sessionId, summary, entries, ...(paged ? { next: first } : {}) };
     },
   };
 }

@@ -26,7 +26,10 @@ export interface SessionsView {
   transcript(
     key: string,
     read: TranscriptReadOptions,
-  ): Promise<{ key: string; sessionId: string; entries: unknown[]; next?: number } | undefined>;
+  ): Promise<
+    | { key: string; sessionId: string; summary?: SessionSummary; entries: unknown[]; next?: number }
+    | undefined
+  >;
   /** The session's sub-agents as the `subagents` tool lists them; undefined for an unknown session. */
   subagents(key: string, recentMinutes: number | undefined): Promise<unknown | undefined>;
 }

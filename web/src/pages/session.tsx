@@ -1,12 +1,49 @@
-// One session: its transcript (placeholder: built by the sessions lane), its sub-agents and the
-// reply box (the session-actions lane's components, mounted here).
+// One session: its facts and live status, its transcript (paged back with "Load earlier", live
+// appends over the events stream), its sub-agents and the reply box (the session-actions lane's
+// components, mounted here).
 import { ReplyBox } from '../session/reply-box.js';
 import { SubagentsPanel } from '../session/subagents-panel.js';
+import { SessionMeta } from '../transcript/session-meta.js';
+import { streamText } from '../transcript/session-stream.js';
+import { TranscriptView } from '../transcript/transcript-view.js';
+import { useTranscript } from '../transcript/use-transcript.js';
+import './session.css';
 
 export function SessionPage({ sessionKey }: { sessionKey: string }) {
+  const { state, loadEarlier, stream } = useTranscript(sessionKey);
   return (
-    <section aria-labelledby="page-title">
-      <h2 id="page-title">{sessionKey}</h2>
+    <section aria-labelledby="page-title" class="session-page">
+      <p class="crumbs">
+        <a href="#/sessions">← Sessions</a>
+      </p>
+      <h2 id="page-title" class="session-key">
+        {sessionKey}
+      </h2>
+      {state.summary ? <SessionMeta summary={state.summary} /> : null}
+      <p class={`stream-state ${stream}`} role="status">
+        {streamText(stream)}
+      </p>
+      {state.problem ? <p role="alert">{state.problem}</p> : null}
+      <section aria-labelledby="transcript-title" aria-busy={state.loading} class="transcript-box">
+        <h3 id="transcript-title">Transcript</h3>
+        {state.next !== undefined ? (
+          <button
+            type="button"
+            class="plain load-earlier"
+            onClick={loadEarlier}
+            disabled={state.loadingEarlier}
+          >
+            {state.loadingEarlier ? 'Loading…' : 'Load earlier'}
+          </button>
+        ) : null}
+        {state.loading ? (
+          <p class="muted">Loading the transcript…</p>
+        ) : (
+          <div aria-live="polite" aria-relevant="additions">
+            <TranscriptView entries={state.entries} />
+          </div>
+        )}
+      </section>
       <ReplyBox sessionKey={sessionKey} />
       <SubagentsPanel sessionKey={sessionKey} />
     </section>

@@ -1,0 +1,224 @@
+import { copyFile, mkdir, mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Type } from '@sinclair/typebox';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Tool } from '../../src/tools/index.js';
+import type { FakeDiscord } from '../fakes/fake-discord.js';
+import type { FakeSlack } from '../fakes/fake-slack.js';
+import { startSessionScriptedModel } from '../fakes/subagent-script.js';
+import { type Browser, closeBrowser, launchBrowser } from '../helpers/browser.js';
+import { startDiscordForTest, startGatewayForTest, startSlackForTest } from '../helpers/channels.js';
+import { expectNoOverflow, openControlUi, saveScreenshot } from '../helpers/control-ui.js';
+import type { TestGateway } from '../helpers/gateway.js';
+import { pollUntil } from '../helpers/process.js';
+
+// The sessions list and a transcript (web/src/pages/sessions.tsx, session.tsx) in the system's
+// Chromium against a whole gateway with web chat, fake Slack and fake Discord sessions.
+// Screenshots are kept under a temp dir the test prints; the README's is docs/images/sessions.png.
+
+const WAIT = { timeout: 15_000, interval: 50 };
+const DISCORD_TOKEN = 'fake-discord-sessions-token';
+const GUILD = '900000000000000201';
+const CHANNEL = '910000000000000201';
+const WEBCHAT_KEY = 'agent:main:webchat:direct:local';
+const XSS_IMG = '<img src=x onerror="window.__xss = (window.__xss || 0) + 1">';
+const XSS_LINK = '[click me](javascript:window.__xss=99)';
+const REPORT = [
+  '# Deploy report',
+  '',
+  'The **canary** is healthy.',
+  '',
+  '```sh',
+  'kubectl rollout status deploy/api',
+  '```',
+  '',
+  `${XSS_LINK} ${XSS_IMG}`,
+].join('\n');
+
+/** A tool that answers with what it is given, as text: the result is shown as Markdown (the XSS check). */
+const echoTool: Tool = {
+  name: 'echo',
+  description: 'Answers with its text.',
+  parameters: Type.Object({ text: Type.String() }),
+  readOnly: true,
+  execute: (input) => `echoed: ${(input as { text: string }).text}`,
+};
+
+describe('Sessions pages in Chromium', () => {
+  const cleanups: (() => Promise<void> | void)[] = [];
+  let gateway: TestGateway;
+  let slack: FakeSlack;
+  let discord: FakeDiscord;
+  let scripted: Awaited<ReturnType<typeof startSessionScriptedModel>>;
+  let browser: Browser;
+  let page: Page;
+  let shots: string;
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    shots = await mkdtemp(path.join(tmpdir(), 'sessions-page-'));
+    console.log(`sessions page screenshots: ${shots}/screenshots`);
+    scripted = await startSessionScriptedModel(cleanups);
+    discord = await startDiscordForTest(cleanups, {
+      token: DISCORD_TOKEN,
+      guilds: [{ id: GUILD, channels: [CHANNEL] }],
+    });
+    slack = await startSlackForTest(cleanups);
+    gateway = await startGatewayForTest(cleanups, {
+      tools: [echoTool],
+      config: {
+        owners: ['webchat:local'],
+        models: { fake: { provider: 'openai', model: 'fake-1', baseUrl: scripted.model.url } },
+        agents: { main: { model: 'fake', tools: ['echo'] }, ops: { model: 'fake' } },
+        bindings: [{ agent: 'ops', match: { channel: 'webchat', chatId: 'oncall' } }],
+        channels: {
+          discord: { token: DISCORD_TOKEN, apiBase: discord.apiBase },
+          slack: { botToken: 'xoxb-sessions', appToken: 'xapp-sessions', apiUrl: slack.apiUrl },
+        },
+      },
+    });
+    await seedSessions();
+    browser = await launchBrowser({ width: 1280, height: 800 });
+    page = await browser.context.newPage();
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+  }, 120_000);
+
+  afterAll(async () => {
+    await closeBrowser(browser);
+    // Last started first: the gateway before its fakes.
+    for (const cleanup of cleanups.reverse()) await cleanup();
+  });
+
+  async function seedSessions(): Promise<void> {
+    scripted.script(
+      WEBCHAT_KEY,
+      { toolCalls: [{ id: 'call_echo', name: 'echo', arguments: { text: `${XSS_IMG} ${XSS_LINK}` } }] },
+      { text: REPORT },
+    );
+    const sent = await gateway.send(`How did the deploy go? ${XSS_IMG}`);
+    expect(sent.status).toBe(200);
+    await slack.connected();
+    await slack.deliver({
+      type: 'message',
+      channel: 'C1',
+      channel_type: 'channel',
+      user: 'U1',
+      text: `<@${slack.botUserId}> is the api up?`,
+      ts: '100.1',
+    });
+    await slack.waitForCall('chat.postMessage', (call) => call.args.thread_ts === '100.1', 15_000);
+    const id = discord.dispatchMessage({
+      channelId: CHANNEL,
+      guildId: GUILD,
+      authorId: '930000000000000201',
+      content: `<@${discord.botId}> status please`,
+      mentions: [discord.botId],
+    });
+    await pollUntil('the Discord reply', () =>
+      discord.posted.some((post) => post.replyTo === id) ? true : undefined,
+    );
+    // A few more, for a list that looks like a working day.
+    await gateway.send('Page the on-call for the db alert', 'oncall');
+    await gateway.send('Summarise incident 42', 'alice', 'incident-42');
+  }
+
+  it('lists the web chat, Slack and Discord sessions with agent, channel, status and unread', async () => {
+    await openControlUi(page, gateway.url, gateway.token, 'sessions');
+    await page.waitForSelector('.session-table tbody tr', WAIT);
+    const rows = await page.$$eval('.session-table tbody tr', (trs) =>
+      trs.map((tr) => ({
+        key: tr.getAttribute('data-key'),
+        cells: [...tr.querySelectorAll('td')].map((td) => td.textContent?.trim()),
+      })),
+    );
+    const channels = rows.map((row) => row.cells[2]?.split(' ')[0]);
+    expect(channels).toEqual(expect.arrayContaining(['webchat', 'slack', 'discord']));
+    const web = rows.find((row) => row.key === WEBCHAT_KEY);
+    expect(web?.cells[1]).toBe('main');
+    expect(web?.cells[4]).toBe('idle');
+    // Never opened in this browser: every entry is unread (user, the tool round, the answer).
+    expect(web?.cells[5]).toBe('4 new');
+    expect(rows.find((row) => row.key === 'agent:ops:webchat:direct:oncall')?.cells[1]).toBe('ops');
+    await page.waitForSelector('.stream-state.connected', WAIT);
+    const file = await saveScreenshot(page, shots, 'sessions-1280');
+    await mkdir('docs/images', { recursive: true });
+    await copyFile(file, 'docs/images/sessions.png');
+
+    // Filter and search go to the server.
+    await page.selectOption('.session-filters select >> nth=0', 'slack');
+    await pollUntil('only the Slack session', async () => {
+      const keys = await page.$$eval('.session-table tbody tr', (trs) =>
+        trs.map((tr) => tr.getAttribute('data-key')),
+      );
+      return keys.length === 1 && keys[0]?.includes(':slack:') ? true : undefined;
+    });
+    await page.selectOption('.session-filters select >> nth=0', '');
+    await page.fill('.session-filters input[type=search]', 'incident');
+    await page.press('.session-filters input[type=search]', 'Enter');
+    await pollUntil('only the incident thread', async () => {
+      const keys = await page.$$eval('.session-table tbody tr', (trs) =>
+        trs.map((tr) => tr.getAttribute('data-key')),
+      );
+      return keys.length === 1 && keys[0]?.endsWith(':thread:incident-42') ? true : undefined;
+    });
+  });
+
+  it('renders a transcript: Markdown, a code block, the tool call folded under its turn, no script', async () => {
+    await page.goto(`${gateway.url}/#/sessions/${encodeURIComponent(WEBCHAT_KEY)}`);
+    await page.waitForSelector('.transcript .entry.assistant .markdown h1', WAIT);
+    expect(await page.textContent('.transcript .markdown h1')).toBe('Deploy report');
+    expect(await page.textContent('.transcript .markdown pre code')).toContain('kubectl rollout status');
+    expect(await page.textContent('.transcript .markdown strong')).toBe('canary');
+    // The tool call is collapsed under the assistant entry that made it, with its result inside.
+    const call = page.locator('.entry.assistant details.tool-call[data-call="call_echo"]');
+    expect(await call.count()).toBe(1);
+    expect(await call.evaluate((details) => (details as unknown as { open: boolean }).open)).toBe(false);
+    expect(await call.locator('summary').textContent()).toContain('echo');
+    await call.locator('summary').click();
+    expect(await call.locator('.tool-result .markdown').textContent()).toMatch(/echoed:\s+click me/);
+    // The tool entry is not shown a second time on its own.
+    expect(await page.locator('.transcript > .entry.tool').count()).toBe(0);
+    await saveScreenshot(page, shots, 'transcript-1280');
+    // Nothing ran: no handler, no javascript: link, the global never set.
+    expect(await page.evaluate('window.__xss')).toBeUndefined();
+    expect(await page.locator('[onerror]').count()).toBe(0);
+    expect(await page.locator('a[href^="javascript:" i]').count()).toBe(0);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('shows a message sent through the API live, with the running badge while its turn runs', async () => {
+    await page.goto(`${gateway.url}/#/sessions/${encodeURIComponent(WEBCHAT_KEY)}`);
+    await page.waitForSelector('.stream-state.connected', WAIT);
+    await page.waitForSelector('.session-meta .badge.idle', WAIT);
+    scripted.script(WEBCHAT_KEY, { text: 'All green now.', delayMs: 1500 });
+    const sent = gateway.send('And now?');
+    await page.waitForSelector('.session-meta .badge.running', WAIT);
+    await page.waitForSelector('.transcript .entry.user >> text=And now?', WAIT);
+    await page.waitForSelector('.transcript .entry.assistant >> text=All green now.', WAIT);
+    await page.waitForSelector('.session-meta .badge.idle', WAIT);
+    expect((await sent).status).toBe(200);
+    // Opened: the list shows nothing unread for it.
+    await page.goto(`${gateway.url}/#/sessions`);
+    await page.waitForSelector(`.session-table tr[data-key="${WEBCHAT_KEY}"]`, WAIT);
+    expect(
+      await page.textContent(`.session-table tr[data-key="${WEBCHAT_KEY}"] td[data-label="Unread"]`),
+    ).toBe('—');
+  });
+
+  it('fits a 390 px phone: the list and the transcript', async () => {
+    const phone = await browser.context.newPage();
+    await phone.setViewportSize({ width: 390, height: 844 });
+    await phone.goto(`${gateway.url}/#/sessions`);
+    await phone.waitForSelector('.session-table tbody tr', WAIT);
+    await expectNoOverflow(phone);
+    await saveScreenshot(phone, shots, 'sessions-390');
+    await phone.goto(`${gateway.url}/#/sessions/${encodeURIComponent(WEBCHAT_KEY)}`);
+    await phone.waitForSelector('.transcript .markdown pre code', WAIT);
+    await phone.locator('details.tool-call summary').first().click();
+    await expectNoOverflow(phone);
+    await saveScreenshot(phone, shots, 'transcript-390');
+    await phone.close();
+  });
+});

@@ -1,0 +1,54 @@
+// What the sessions API answers (`GET /api/sessions`, `/api/sessions/:key/transcript`) and the
+// events stream (`GET /api/events`) carries, as the pages read it.
+
+export type SessionStatus = 'idle' | 'queued' | 'running';
+
+export interface SessionSummary {
+  key: string;
+  agentId: string;
+  channel: string;
+  chatType: string;
+  status: SessionStatus;
+  transcriptLength: number;
+  createdAt: string;
+  lastActivityAt: string;
+  sessionId: string;
+}
+
+export interface ToolCall {
+  id: string;
+  name: string;
+  /** The raw JSON text the model wrote. */
+  arguments: string;
+}
+
+export interface TranscriptEntry {
+  seq: number;
+  at: string;
+  role: 'user' | 'assistant' | 'tool' | 'system';
+  text: string;
+  senderId?: string;
+  toolCalls?: ToolCall[];
+  toolCallId?: string;
+  toolName?: string;
+  isError?: boolean;
+}
+
+export interface TranscriptPage {
+  key: string;
+  sessionId: string;
+  summary?: SessionSummary;
+  entries: TranscriptEntry[];
+  /** The `before` of the page further back; absent on the first page. */
+  next?: number;
+}
+
+export interface SessionPage {
+  sessions: SessionSummary[];
+  next?: string;
+}
+
+/** The events stream's two kinds (`ready` aside). */
+export type SessionStreamEvent =
+  | { type: 'session'; summary: SessionSummary }
+  | { type: 'entry'; key: string; entry: TranscriptEntry };
