@@ -14,6 +14,8 @@ import { freePort } from '../helpers/machine.js';
  */
 
 const WAIT = { timeout: 15_000, interval: 100 };
+const ALICE_TOKEN = 'alice-token-0123456789abcdef';
+const ALICE_NEW_TOKEN = 'alice-new-token-9876543210fedcba';
 const NOTE_WAIT = { timeout: 30_000, interval: 200 };
 /** Where the screenshots go: the gateway's temp dir, or a kept dir to look at them. */
 const shots = (gateway: TestGateway) => process.env.SWITCHBOARD_SCREENSHOTS ?? gateway.dir;
@@ -27,7 +29,10 @@ describe('the config page in Chromium', () => {
   beforeAll(async () => {
     const port = await freePort();
     gateway = await startTestGateway({
-      config: { http: { port, token: TEST_TOKEN }, log: { level: 'info' } },
+      config: {
+        http: { port, token: TEST_TOKEN, users: { alice: { token: ALICE_TOKEN } } },
+        log: { level: 'info' },
+      },
     });
     browser = await launchBrowser({ width: 390, height: 844 });
     page = await browser.context.newPage();
@@ -98,6 +103,40 @@ describe('the config page in Chromium', () => {
     expect(await page.getByLabel('level', { exact: true }).inputValue()).toBe('"debug"');
   });
 
+  it('a secret retyped in the form is written, and neither the diff nor the page shows it', async () => {
+    await page.locator('#config-section-http > summary').click();
+    const alice = page.locator('#config-http\\.users\\.alice\\.token');
+    expect(await alice.inputValue()).toBe('');
+    await alice.fill(ALICE_NEW_TOKEN);
+    await page.getByRole('button', { name: 'Review change' }).click();
+    await page.locator('.config-diff').waitFor();
+    expect(await page.locator('.config-review').textContent()).toContain('http.users.alice.token');
+    expect(await page.locator('.config-diff').textContent()).not.toContain(ALICE_NEW_TOKEN);
+    expect(await page.locator('.config-diff').textContent()).not.toContain(ALICE_TOKEN);
+    await page.getByRole('button', { name: 'Save and restart' }).click();
+    await expect
+      .poll(
+        () =>
+          page
+            .locator('.config-note')
+            .textContent()
+            .catch(() => ''),
+        NOTE_WAIT,
+      )
+      .toContain('Gateway restarted (config-apply)');
+    const file = await readFile(gateway.configPath, 'utf8');
+    expect(file).toContain(ALICE_NEW_TOKEN);
+    expect(file).not.toContain(ALICE_TOKEN);
+    expect(file).toContain(TEST_TOKEN);
+    const signedIn = await fetch(`${gateway.url}/api/me`, {
+      headers: { authorization: `Bearer ${ALICE_NEW_TOKEN}` },
+    });
+    expect(((await signedIn.json()) as { user: string }).user).toBe('alice');
+    await page.getByRole('button', { name: 'Back to the config' }).click();
+    await page.waitForSelector('form.config-form');
+    expect(await page.content()).not.toContain(ALICE_NEW_TOKEN);
+  });
+
   it('a raw edit with a bad value: the refusal names the field and the text is kept', async () => {
     const before = (await gateway.request('GET', '/api/config')).body.hash;
     await page.getByRole('button', { name: 'Raw JSONC' }).click();
@@ -162,6 +201,8 @@ describe('the config page in Chromium', () => {
       )
       .toContain('Gateway restarted (config-undo)');
     expect(await logLevel()).toBe('info');
+    // The file before #1: the later changes are undone too, alice's first token among them.
+    expect(await readFile(gateway.configPath, 'utf8')).toContain(ALICE_TOKEN);
     expect(pageErrors).toEqual([]);
   });
 });
