@@ -11,7 +11,13 @@ export type {
 export type { SessionFilter, SessionsView } from './routes/sessions.js';
 export { SLACK_EVENTS_PATH } from './routes/slack-events.js';
 export type { ChannelStatus, ModelStatus, StatusPort, StatusView } from './routes/status.js';
-export type { RosterAgentView, ToolUiOptions, WebuiEntryView, WebuiOutput } from './routes/tool-ui.js';
+export type {
+  RosterAgentView,
+  ToolStatusView,
+  ToolUiOptions,
+  WebuiEntryView,
+  WebuiOutput,
+} from './routes/tool-ui.js';
 export type { SchedulerHookView, ToolpacksView } from './routes/toolpacks.js';
 export type { WebchatPort, WebchatStreamEvent } from './routes/webchat.js';
 export type {

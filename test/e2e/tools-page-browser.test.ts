@@ -246,6 +246,32 @@ describe('Tools page: hostile toolpack output and a phone', () => {
           message: 'no controller',
         },
       ],
+      toolStatus: [
+        {
+          tool: 'coordination.wait_for_signal_with_a_long_name',
+          source: 'toolpack coordination',
+          description: 'Waits.',
+          enabledForAgents: ['pm', 'reviewer', 'another-agent-with-a-long-id'],
+          callCount: 12,
+          runningCount: 1,
+          completedCount: 9,
+          failedCount: 2,
+          lastStatus: 'failed',
+          lastAgentId: 'reviewer',
+          lastAt: '2030-01-07T08:00:00.000Z',
+          lastError: 'timed out waiting for signal_with_an_unbroken_identifier_that_goes_on_and_on',
+        },
+        {
+          tool: 'messages.send',
+          source: 'toolpack core',
+          description: 'Sends.',
+          enabledForAgents: [],
+          callCount: 0,
+          runningCount: 0,
+          completedCount: 0,
+          failedCount: 0,
+        },
+      ],
     });
     browser = await launchBrowser({ width: 390, height: 844 });
     page = await browser.context.newPage();
@@ -295,10 +321,27 @@ describe('Tools page: hostile toolpack output and a phone', () => {
     expect(await output.getByText('open me').count()).toBe(1);
   });
 
-  it('fits a 390 px phone: no element wider than the viewport', async () => {
+  it('fits a 390 px phone: no element wider than the viewport, each tool a card of labelled lines', async () => {
     await card('schedule.jobs').locator('.result[aria-busy="false"]').waitFor(WAIT);
-    await page.locator('table.tool-status, section.tool-status .empty').first().waitFor(WAIT);
+    const row = page.locator('table.tool-status tr[data-tool="messages.send"]');
+    await row.waitFor(WAIT);
+    // Each line is labelled by its column (CSS, from data-label): a string, as the test's types have no DOM.
+    const label = await page.evaluate(
+      `getComputedStyle(document.querySelector('tr[data-tool="messages.send"] td'), '::before').content`,
+    );
+    expect(label).toBe('"From: "');
+    expect(await row.locator('td').allTextContents()).toEqual([
+      'toolpack core',
+      'no agent',
+      '0',
+      '0',
+      '0',
+      'never called',
+    ]);
     await expectNoOverflow(page);
     console.log(`tools page screenshot (390 px): ${await saveScreenshot(page, shots, 'tools-390')}`);
+    await page.screenshot({ path: path.join(shots, 'screenshots', 'tools-390-top.png') });
+    await page.locator('section.tool-status').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: path.join(shots, 'screenshots', 'tools-390-status.png') });
   });
 });

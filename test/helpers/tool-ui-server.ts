@@ -1,7 +1,12 @@
 import { mkdtemp, realpath } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { type AccessPolicy, createHttpServer, type SchedulerHookView } from '../../src/http/index.js';
+import {
+  type AccessPolicy,
+  createHttpServer,
+  type SchedulerHookView,
+  type ToolStatusView,
+} from '../../src/http/index.js';
 import { createLogger } from '../../src/logging/index.js';
 import { createStore } from '../../src/store/index.js';
 import {
@@ -54,6 +59,8 @@ export async function startToolUiServer(options: {
   }[];
   /** Collects the JSON log lines (level info and up); without it nothing is logged. */
   logLines?: string[];
+  /** What `GET …/tool-status` lists; default: nothing. */
+  toolStatus?: ToolStatusView[];
   /** Who is an owner; default: the server's (`webchat:local`, the gateway token's user). */
   access?: AccessPolicy;
 }): Promise<ToolUiServer> {
@@ -110,6 +117,7 @@ export async function startToolUiServer(options: {
         return controller.webui(entryId, input);
       },
       roster: () => TOOL_UI_ROSTER,
+      toolStatus: () => options.toolStatus ?? [],
     },
   });
   return {
