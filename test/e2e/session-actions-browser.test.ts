@@ -164,5 +164,16 @@ describe('the reply box in Chromium', () => {
     expect(post.args.text).toBe('webchat:local (control UI): an operator steps in');
     await expectNoOverflow(slackPage);
     await saveScreenshot(slackPage, shots, 'reply-box-slack-390');
+
+    // The gateway gone: the post is refused with the reason and its text comes back into the field.
+    await gateway.stop();
+    const field = slackPage.getByRole('textbox', { name: 'Post into the Slack thread' });
+    await field.fill('this one will not go');
+    await slackPage.getByRole('button', { name: 'Post', exact: true }).click();
+    await slackPage
+      .getByRole('alert')
+      .filter({ hasText: 'Not sent: The gateway did not answer' })
+      .waitFor(WAIT);
+    expect(await field.inputValue()).toBe('this one will not go');
   });
 });

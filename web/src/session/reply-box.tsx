@@ -1,23 +1,20 @@
 // The reply box under a transcript: `POST /api/sessions/:key/messages`. A web chat session takes
 // the reply as its own user (the owner, or that user); a Slack or Discord thread takes an owner's
-// post as the bot, prefixed with who posted. The text stays until the gateway has taken it.
+// post as the bot, prefixed with who posted. A refused reply comes back into the field.
 import { useState } from 'preact/hooks';
 import { api, problemText } from '../api.js';
 import { useMe } from '../me.js';
 import { channelOfKey, PLATFORM_NAMES } from './session-key.js';
 import './session-actions.css';
 
-type Sending =
-  | { state: 'idle' }
-  | { state: 'sending' }
-  | { state: 'sent'; text: string }
-  | { state: 'failed'; problem: string };
+type Outcome = { state: 'none' } | { state: 'sent'; text: string } | { state: 'failed'; problem: string };
 
 export function ReplyBox({ sessionKey }: { sessionKey: string }) {
   const me = useMe();
   const channel = channelOfKey(sessionKey);
   const [text, setText] = useState('');
-  const [sending, setSending] = useState<Sending>({ state: 'idle' });
+  const [pending, setPending] = useState(0);
+  const [outcome, setOutcome] = useState<Outcome>({ state: 'none' });
   const label = `Reply in ${sessionKey}`;
   const fieldId = `reply-${sessionKey}`;
 
@@ -38,17 +35,21 @@ export function ReplyBox({ sessionKey }: { sessionKey: string }) {
   }
 
   const tooLong = text.length > me.maxMessageLength;
+  // The field empties at once (a second message may follow while the first turn runs, and waits
+  // behind it); a refused one comes back into the field unless something new was typed there.
   const send = async () => {
     const sent = text;
-    if (sent.trim() === '' || tooLong || sending.state === 'sending') return;
-    setSending({ state: 'sending' });
+    if (sent.trim() === '' || tooLong) return;
+    setText('');
+    setPending((count) => count + 1);
     try {
       await api(`/api/sessions/${encodeURIComponent(sessionKey)}/messages`, { text: sent });
-      // Typed meanwhile? Keep what is there now; clear only what was sent.
-      setText((current) => (current === sent ? '' : current));
-      setSending({ state: 'sent', text: platform ? `Posted into the ${platform} thread.` : 'Sent.' });
+      setOutcome({ state: 'sent', text: platform ? `Posted into the ${platform} thread.` : 'Sent.' });
     } catch (error) {
-      setSending({ state: 'failed', problem: problemText(error) });
+      setText((current) => (current === '' ? sent : current));
+      setOutcome({ state: 'failed', problem: problemText(error) });
+    } finally {
+      setPending((count) => count - 1);
     }
   };
   const onSubmit = (event: Event) => {
@@ -61,7 +62,7 @@ export function ReplyBox({ sessionKey }: { sessionKey: string }) {
       void send();
     }
   };
-  const busy = sending.state === 'sending';
+  const busy = pending > 0;
   return (
     <form class="reply card" aria-label={label} aria-busy={busy} onSubmit={onSubmit}>
       <label for={fieldId}>
@@ -84,14 +85,20 @@ export function ReplyBox({ sessionKey }: { sessionKey: string }) {
               ? `Ctrl+Enter posts. The bot posts it, prefixed with ${me.senderId}.`
               : 'Ctrl+Enter sends.'}
         </span>
-        <button type="submit" disabled={busy || tooLong || text.trim() === ''}>
-          {busy ? 'Sending…' : platform ? 'Post' : 'Send'}
+        <button type="submit" disabled={tooLong || text.trim() === ''}>
+          {platform ? 'Post' : 'Send'}
         </button>
       </div>
       <p aria-live="polite" class="muted">
-        {sending.state === 'sending' ? 'Sending…' : sending.state === 'sent' ? sending.text : ''}
+        {busy
+          ? platform
+            ? 'Posting…'
+            : 'Sent; the answer comes in the transcript…'
+          : outcome.state === 'sent'
+            ? outcome.text
+            : ''}
       </p>
-      {sending.state === 'failed' && <p role="alert">Not sent: {sending.problem}</p>}
+      {!busy && outcome.state === 'failed' && <p role="alert">Not sent: {outcome.problem}</p>}
     </form>
   );
 }
