@@ -81,6 +81,9 @@ describe('the config page in Chromium', () => {
     expect(await logLevel()).toBe('info');
     await expectNoOverflow(page);
     await saveScreenshot(page, shots(gateway), 'config-diff');
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await saveScreenshot(page, shots(gateway), 'config-diff-1280');
+    await page.setViewportSize({ width: 390, height: 844 });
 
     await page.getByRole('button', { name: 'Save and restart' }).click();
     await page.getByText('Restarting the gateway to apply it').waitFor();

@@ -116,7 +116,7 @@ function SecretField(props: FieldProps) {
         type="password"
         autocomplete="off"
         aria-describedby={describedBy(props)}
-        placeholder={stored ? 'REDACTED: kept unless you type a new one' : 'not set'}
+        placeholder={stored ? 'REDACTED (kept unless retyped)' : 'not set'}
         value={typed}
         onInput={(event) => {
           const text = event.currentTarget.value;
