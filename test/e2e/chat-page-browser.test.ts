@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { StreamingRunner } from '../fakes/streaming-runner.js';
 import { type Browser, closeBrowser, launchBrowser } from '../helpers/browser.js';
 import { expectNoOverflow, openControlUi, saveScreenshot } from '../helpers/control-ui.js';
-import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
+import { startTestGateway, TEST_TOKEN, type TestGateway } from '../helpers/gateway.js';
 
 /**
  * The chat page (`#/chat`) in Chromium against whole gateways: history from the store after a
@@ -37,17 +37,21 @@ describe('the chat page in Chromium', () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   });
 
-  async function open(gateway: TestGateway, viewport = { width: 1280, height: 800 }): Promise<void> {
+  async function open(
+    gateway: TestGateway,
+    viewport = { width: 1280, height: 800 },
+    as = { token: gateway.token, user: 'local' },
+  ): Promise<void> {
     pageErrors = [];
     requests = [];
     page = await browser.context.newPage();
     page.setDefaultTimeout(15_000);
     await page.setViewportSize(viewport);
     page.on('pageerror', (error) => pageErrors.push(error.message));
-    await openControlUi(page, gateway.url, gateway.token, 'chat');
+    await openControlUi(page, gateway.url, as.token, 'chat');
     await expect
       .poll(() => page.locator('#connection').textContent(), WAIT)
-      .toBe('connected as webchat:local');
+      .toBe(`connected as webchat:${as.user}`);
     await settled();
   }
 
@@ -109,6 +113,39 @@ describe('the chat page in Chromium', () => {
     await settled();
     await expect.poll(async () => (await userTexts()).at(-1), WAIT).toBe('from elsewhere');
     expect(await page.locator('#thread option[value=""]').textContent()).toBe('Main chat');
+    expect(pageErrors).toEqual([]);
+  });
+
+  it("is the signed-in user's chat: a named user's page sends no user and shows only their history", async () => {
+    const aliceToken = 'alice-token-0123456789abcdef';
+    const gateway = await gatewayWith({
+      config: { http: { port: 0, token: TEST_TOKEN, users: { alice: { token: aliceToken } } } },
+    });
+    expect((await gateway.send('the operator was here')).status).toBe(200);
+    await browser.context.clearCookies();
+    await open(gateway, undefined, { token: aliceToken, user: 'alice' });
+    const bodies: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().endsWith('/api/webchat/messages')) bodies.push(request.postData() ?? '');
+    });
+    expect(await texts(page.locator('#log .message'))).toEqual([]);
+    await send('hello from alice');
+    await page.locator('#log .message.user.sent').waitFor();
+    expect(bodies.map((body) => JSON.parse(body))).toEqual([{ text: 'hello from alice' }]);
+    await page.reload();
+    await settled();
+    await expect.poll(userTexts, WAIT).toEqual(['hello from alice']);
+    // The operator's view of alice's session: her message, sent as her.
+    const history = await gateway.request(
+      'GET',
+      '/api/sessions/agent%3Amain%3Awebchat%3Adirect%3Aalice/transcript',
+    );
+    expect(history.body.entries[0]).toMatchObject({
+      role: 'user',
+      text: 'hello from alice',
+      senderId: 'webchat:alice',
+    });
+    await browser.context.clearCookies();
     expect(pageErrors).toEqual([]);
   });
 

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeModelServer } from '../fakes/fake-model-server.js';
 import { startFakeOpenAIServer } from '../fakes/fake-openai-server.js';
-import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
+import { startTestGateway, TEST_TOKEN, type TestGateway } from '../helpers/gateway.js';
+
+const BOB_TOKEN = 'bob-token-0123456789abcdef';
 
 /**
  * The chat page's history API through a listening gateway, the real router and session store and
@@ -17,6 +19,7 @@ describe('GET /api/webchat/threads and /api/webchat/history', () => {
     model = await startFakeOpenAIServer({ defaultStep: { text: 'noted' } });
     gateway = await startTestGateway({
       config: {
+        http: { port: 0, token: TEST_TOKEN, users: { bob: { token: BOB_TOKEN } } },
         models: {
           fake: { provider: 'openai', model: 'fake-1', baseUrl: model.url, apiKey: 'sk-history-01' },
         },
@@ -117,6 +120,26 @@ describe('GET /api/webchat/threads and /api/webchat/history', () => {
       status: 'idle',
       messages: [],
     });
+  });
+
+  it('gives a named user, with their own token, their own chat only', async () => {
+    const asBob = async (route: string) => {
+      const response = await fetch(`${gateway.url}${route}`, {
+        headers: { authorization: `Bearer ${BOB_TOKEN}`, connection: 'close' },
+      });
+      return { status: response.status, body: (await response.json()) as any };
+    };
+    const threads = await asBob('/api/webchat/threads');
+    expect(threads.status).toBe(200);
+    expect(threads.body.user).toBe('bob');
+    expect(threads.body.threads.map((thread: any) => thread.sessionKey)).toEqual([
+      'agent:main:webchat:direct:bob:thread:ops',
+      'agent:main:webchat:direct:bob',
+    ]);
+    const main = await asBob('/api/webchat/history');
+    expect(main.body.messages.map((message: any) => message.text)).toEqual(['bob was here', 'noted']);
+    const ops = await asBob('/api/webchat/history?thread=ops');
+    expect(ops.body.messages.map((message: any) => message.text)).toEqual(['bob in ops', 'noted']);
   });
 
   it('refuses bad input with a 400 naming the field, and no sign-in with a 401', async () => {
