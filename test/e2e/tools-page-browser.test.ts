@@ -321,6 +321,25 @@ describe('Tools page: hostile toolpack output and a phone', () => {
     expect(await output.getByText('open me').count()).toBe(1);
   });
 
+  it('reads object and array fields as JSON, and names a field whose JSON is bad without sending', async () => {
+    const form = card('hostile.echo').locator('form');
+    await form.getByLabel('options').fill('{"depth": 2,');
+    const sent: string[] = [];
+    page.on('request', (request) => sent.push(request.url()));
+    await form.locator('button').click();
+    await expect
+      .poll(() => card('hostile.echo').locator('[role="alert"]').textContent(), WAIT)
+      .toMatch(/^options: not JSON \(/);
+    expect(sent.filter((url) => url.includes('hostile.echo'))).toEqual([]);
+    await form.getByLabel('options').fill('{"depth": 2, "note": "<b>x</b>"}');
+    await form.getByLabel('tags').fill('["a", "b"]');
+    await form.locator('button').click();
+    await expect
+      .poll(() => card('hostile.echo').locator('pre.output').textContent(), WAIT)
+      .toBe(JSON.stringify({ options: { depth: 2, note: '<b>x</b>' }, tags: ['a', 'b'] }, null, 2));
+    expect(await card('hostile.echo').locator('[role="alert"]').count()).toBe(0);
+  });
+
   it('fits a 390 px phone: no element wider than the viewport, each tool a card of labelled lines', async () => {
     await card('schedule.jobs').locator('.result[aria-busy="false"]').waitFor(WAIT);
     const row = page.locator('table.tool-status tr[data-tool="messages.send"]');
