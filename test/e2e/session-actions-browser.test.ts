@@ -20,6 +20,8 @@ import { cleanupAfterEach } from '../helpers/teardown.js';
 
 const PARENT = 'agent:main:webchat:direct:local';
 const PHONE = { width: 390, height: 844 };
+/** A label is the model's words: it must show as text, never as markup. */
+const HOSTILE = '<img src=x onerror="window.__xss=1">';
 const WAIT = { timeout: 15_000, interval: 100 };
 const cleanups = cleanupAfterEach();
 let browser: Browser | undefined;
@@ -55,19 +57,19 @@ async function openSession(gateway: TestGateway, key: string): Promise<Page> {
 }
 
 describe('the sub-agents panel in Chromium', () => {
-  it('shows the children with status, model and runtime; kills one and steers another', async () => {
+  it('shows the children with status, model and runtime (labels as text); kills one and steers another', async () => {
     const { gateway, model, script } = await start();
     script.child('task of alpha', { hang: true });
     script.parent(
       {
-        toolCalls: ['alpha', 'beta'].map((label) => ({
+        toolCalls: ['alpha', 'beta', HOSTILE].map((label) => ({
           name: 'sessions_spawn',
           arguments: { task: `task of ${label}`, label },
         })),
       },
       (request) => ({ text: `spawned ${toolResults(request).length}` }),
     );
-    expect((await gateway.send('spawn two')).status).toBe(200);
+    expect((await gateway.send('spawn three')).status).toBe(200);
     await expect.poll(() => childRequests(model.received, 'task of alpha').length, WAIT).toBe(1);
 
     const page = await openSession(gateway, PARENT);
@@ -78,6 +80,10 @@ describe('the sub-agents panel in Chromium', () => {
     // beta had no hang scripted: it answered its task and ended.
     await beta.getByText('done', { exact: true }).waitFor(WAIT);
     await expect.poll(() => alpha.textContent(), WAIT).toMatch(/runtime \d+s · model fake · agent main/);
+    const hostile = panel.getByRole('article', { name: `Sub-agent ${HOSTILE}` });
+    await hostile.getByText(HOSTILE, { exact: true }).waitFor(WAIT);
+    expect(await panel.locator('img').count()).toBe(0);
+    expect(await page.evaluate('window.__xss')).toBeUndefined();
     await expectNoOverflow(page);
     await saveScreenshot(page, shots, 'subagents-panel-390');
 
@@ -106,6 +112,8 @@ describe('the sub-agents panel in Chromium', () => {
       )
       .toBe(true);
     await expectNoOverflow(page);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await saveScreenshot(page, shots, 'subagents-panel-1280');
   });
 });
 
