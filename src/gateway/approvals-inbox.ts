@@ -68,7 +68,10 @@ export function createApprovalsInbox(options: {
       });
       const text = result.replies.map((reply) => reply.text).join('\n');
       const after = (await options.approvals()?.find(id)) ?? record;
-      if (after.decidedBy !== by) return { ok: false, refusal: 'decided', message: text };
+      // Lost a race (another decision or the expiry came first; the service answers "Already
+      // decided" or "Refused: …", decide.ts): its words, as a conflict.
+      const lost = after.decidedBy !== by || /^(Already decided|Refused:)/.test(text);
+      if (lost) return { ok: false, refusal: 'decided', message: text };
       return { ok: true, text, approval: viewOf(after) };
     },
   };

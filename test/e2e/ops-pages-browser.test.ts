@@ -73,9 +73,11 @@ describe('the approvals inbox and the health page in Chromium', () => {
       toolCalls: [{ name: 'shell.exec', arguments: { command: `echo ran > ran.txt # ${HOSTILE}` } }],
     });
     model.push({ text: 'done' });
+    await openControlUi(page, gateway.url, gateway.token, 'approvals');
+    await expect.poll(() => page.locator('.empty').textContent(), WAIT).toBe('Nothing waits for a decision.');
+    // Asked after the page opened: the inbox refreshes itself.
     const reply = gateway.send('please run it');
     reply.catch(() => undefined);
-    await openControlUi(page, gateway.url, gateway.token, 'approvals');
     const card = page.locator('article.approval');
     await expect.poll(() => card.count(), WAIT).toBe(1);
     expect(await card.locator('h3').textContent()).toMatch(/^shell\.exec [A-Z0-9]{6}$/);

@@ -69,6 +69,37 @@ describe('the channel supervisor', () => {
     expect(waits).toEqual([100, 200, 400, 800, 1000, 1000]);
   });
 
+  it('details: the reason while it is down, the failed attempts, and no reason once connected', async () => {
+    vi.useFakeTimers();
+    const { adapter } = flakyAdapter({ failures: 2 });
+    const supervisor = createChannelSupervisor({ channels: [{ adapter, reconnect: SETTINGS }], logger });
+    await supervisor.start(handler);
+    expect(supervisor.details()).toEqual([
+      {
+        name: 'slack',
+        state: 'retrying',
+        reason: expect.stringContaining('ECONNREFUSED'),
+        attempts: 1,
+        since: expect.any(Number),
+      },
+    ]);
+    await vi.runAllTimersAsync();
+    expect(supervisor.details()).toEqual([
+      { name: 'slack', state: 'connected', attempts: 0, since: expect.any(Number) },
+    ]);
+  });
+
+  it('details: a refused token says so in its reason', async () => {
+    vi.useFakeTimers();
+    const { adapter } = flakyAdapter({ failures: 1, refused: true });
+    const supervisor = createChannelSupervisor({ channels: [{ adapter, reconnect: SETTINGS }], logger });
+    await supervisor.start(handler);
+    expect(supervisor.details()[0]).toMatchObject({
+      state: 'refused',
+      reason: expect.stringMatching(/^refused the credentials \(.*invalid_auth/),
+    });
+  });
+
   it('retries a refused token at refusedDelayMs and says refused meanwhile', async () => {
     vi.useFakeTimers();
     const { adapter, starts } = flakyAdapter({ failures: 2, refused: true });
