@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Browser, closeBrowser, launchBrowser } from '../helpers/browser.js';
@@ -207,5 +207,34 @@ describe('the config page in Chromium', () => {
     // The file before #1: the later changes are undone too, alice's first token among them.
     expect(await readFile(gateway.configPath, 'utf8')).toContain(ALICE_TOKEN);
     expect(pageErrors).toEqual([]);
+  });
+  it('a file that does not load: its errors shown, no part of it, and the whole config fixes it', async () => {
+    const good = await readFile(gateway.configPath, 'utf8');
+    await writeFile(gateway.configPath, good.replace('"level": "info"', '"level": "loud"'));
+    await page.reload();
+    const problems = page.locator('.config-page [role="alert"]');
+    await problems.waitFor();
+    expect(await problems.textContent()).toContain('/log/level');
+    expect(await page.getByRole('button', { name: 'Form' }).isDisabled()).toBe(true);
+    const text = page.getByLabel(/^Config \(JSON or JSONC/);
+    expect(await text.inputValue()).toBe('');
+    expect(await page.content()).not.toContain(TEST_TOKEN);
+    await expectNoOverflow(page);
+    await saveScreenshot(page, shots(gateway), 'config-broken');
+    await text.fill(good);
+    await page.getByRole('button', { name: 'Review change' }).click();
+    await page.locator('.config-diff .diff-add').first().waitFor();
+    await page.getByRole('button', { name: 'Save and restart' }).click();
+    await expect
+      .poll(
+        () =>
+          page
+            .locator('.config-note')
+            .textContent()
+            .catch(() => ''),
+        NOTE_WAIT,
+      )
+      .toContain('Gateway restarted (config-apply)');
+    expect(await logLevel()).toBe('info');
   });
 });

@@ -19,14 +19,20 @@ export function RawEditor(props: { draft: RawDraft; onChange(draft: RawDraft): v
       <label for="config-raw-action">What the text is</label>
       <select
         id="config-raw-action"
+        aria-describedby="config-raw-action-hint"
         value={draft.action}
         onChange={(event) =>
           props.onChange({ ...draft, action: event.currentTarget.value as RawDraft['action'] })
         }
       >
-        <option value="apply">The whole config (replaces the file; comments kept where values stay)</option>
-        <option value="patch">A merge patch (only the keys given change; null removes one)</option>
+        <option value="apply">The whole config</option>
+        <option value="patch">A merge patch</option>
       </select>
+      <p class="muted config-hint" id="config-raw-action-hint">
+        {draft.action === 'apply'
+          ? 'Replaces the file; comments are kept where the values stay.'
+          : 'Only the keys given change; null removes one.'}
+      </p>
       <label for="config-raw-text">Config (JSON or JSONC; secrets as REDACTED stay as they are)</label>
       <textarea
         id="config-raw-text"

@@ -96,7 +96,11 @@ export function JsonField(props: FieldProps) {
         onInput={(event) => {
           const next = event.currentTarget.value;
           setText(next);
-          if (next.trim() === '') return (setProblem(undefined), props.onChange(props.path, undefined));
+          if (next.trim() === '') {
+            setProblem(undefined);
+            props.onChange(props.path, undefined);
+            return;
+          }
           try {
             props.onChange(props.path, JSON.parse(next) as Json);
             setProblem(undefined);

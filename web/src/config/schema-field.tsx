@@ -3,7 +3,6 @@
 // as password inputs that keep the stored secret until a new value is typed, nested objects and
 // maps as fieldsets, lists of strings one per line, anything else as JSON.
 import {
-  defaultText,
   fieldId,
   isObject,
   type Json,
@@ -28,7 +27,7 @@ export interface FieldProps {
 export function SchemaField(props: FieldProps) {
   const { node } = props;
   const type = typeOf(node);
-  if (node.enum && node.enum.every((item) => typeof item === 'string')) return <EnumField {...props} />;
+  if (node.enum?.every((item) => typeof item === 'string')) return <EnumField {...props} />;
   if (type === 'boolean') return <EnumField {...props} options={[true, false]} />;
   if (type === 'integer' || type === 'number') return <NumberField {...props} />;
   if (type === 'string') return node['x-secret'] ? <SecretField {...props} /> : <TextField {...props} />;

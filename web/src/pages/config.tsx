@@ -20,7 +20,6 @@ interface ConfigAnswer {
   hash: string;
   config?: JsonObject;
   errors?: string[];
-  note?: string;
 }
 
 export function ConfigPage() {
@@ -33,9 +32,8 @@ export function ConfigPage() {
         api<ConfigAnswer>('/api/config'),
         api<SchemaNode>('/api/config/schema'),
       ]);
-      const errors = answer.config
-        ? undefined
-        : [...(answer.errors ?? []), answer.note ?? ''].filter(Boolean);
+      // The gateway's note says what the page's own alert says, in the tool's words: not repeated.
+      const errors = answer.config ? undefined : (answer.errors ?? []);
       setLoaded({
         state: 'ready',
         path: answer.path,
