@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeOpenAIServer } from '../fakes/fake-openai-server.js';
 import { sessionOf } from '../fakes/subagent-script.js';
 import { type Browser, closeBrowser, launchBrowser } from '../helpers/browser.js';
-import { saveScreenshot } from '../helpers/control-ui.js';
+import { expectNoOverflow, saveScreenshot } from '../helpers/control-ui.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 
 /**
@@ -149,6 +149,10 @@ describe('core WebUI entries on the Tools page in Chromium', () => {
       .toContain('P2 user -> ops');
     const shots = await mkdtemp(path.join(tmpdir(), 'core-webui-page-'));
     console.log(`core WebUI screenshot: ${await saveScreenshot(page, shots, 'tools-core')}`);
+    // The same page on a phone: every core entry and the whole status table fit 390 px.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expectNoOverflow(page);
+    console.log(`core WebUI screenshot (390 px): ${await saveScreenshot(page, shots, 'tools-core-390')}`);
     expect(pageErrors).toEqual([]);
   });
 });
