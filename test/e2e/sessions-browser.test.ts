@@ -143,6 +143,11 @@ describe('Sessions pages in Chromium', () => {
     expect(web?.cells[5]).toBe('4 new');
     expect(rows.find((row) => row.key === 'agent:ops:webchat:direct:oncall')?.cells[1]).toBe('ops');
     await page.waitForSelector('.stream-state.connected', WAIT);
+    // A turn that runs a while: its row turns running live (and the README's list shows one).
+    const incident = 'agent:main:webchat:direct:alice:thread:incident-42';
+    scripted.script(incident, { text: 'Still digging into the logs.', delayMs: 4000 });
+    const asked = gateway.send('Any update on the root cause?', 'alice', 'incident-42');
+    await page.waitForSelector(`.session-table tr[data-key="${incident}"] .badge.running`, WAIT);
     const file = await saveScreenshot(page, shots, 'sessions-1280');
     // The README's screenshot, refreshed on demand (a normal run leaves the tree as it is).
     if (process.env.SWITCHBOARD_README_SHOTS === '1') {
@@ -167,6 +172,8 @@ describe('Sessions pages in Chromium', () => {
       );
       return keys.length === 1 && keys[0]?.endsWith(':thread:incident-42') ? true : undefined;
     });
+    expect((await asked).status).toBe(200);
+    await page.waitForSelector(`.session-table tr[data-key="${incident}"] .badge.idle`, WAIT);
   });
 
   it('renders a transcript: Markdown, a code block, the tool call folded under its turn, no script', async () => {
