@@ -13,9 +13,8 @@ import {
   EMPTY_LOG,
   type LogItem,
   prepend,
-  type ReplyAction,
-  updateUser,
 } from './chat-log.js';
+import { createThreadPosts, type Pending, type Reply } from './thread-posts.js';
 
 type Status = 'idle' | 'queued' | 'running';
 
@@ -23,20 +22,6 @@ interface HistoryPage {
   status: Status;
   messages: Array<{ seq: number; role: 'user' | 'assistant'; text: string }>;
   next?: number;
-}
-
-interface Reply {
-  id: string;
-  text: string;
-  actions?: ReplyAction[];
-}
-
-/** A message sent from this page whose POST has not been answered (its turn has not ended). */
-interface Pending {
-  key: string;
-  thread: string | undefined;
-  /** The answer's first token (or the whole reply) has arrived. */
-  answered: boolean;
 }
 
 export interface HistoryState {
@@ -86,6 +71,7 @@ export function useThreadChat(thread: string | undefined): ThreadChat {
   const current = useRef(thread);
   current.current = thread;
   const sent = useRef(0);
+  const finished = useRef(new Set<string>());
 
   const load = useCallback(async (before?: number) => {
     const asked = current.current;
@@ -120,11 +106,13 @@ export function useThreadChat(thread: string | undefined): ThreadChat {
 
   const onEvent = (type: string, data: Record<string, unknown>) => {
     const id = String(data.id ?? '');
+    // A late event of a reply whose POST was answered is no news of the next message's turn.
+    const fresh = !finished.current.has(id);
     if (type === 'reply.delta') {
-      answered();
+      if (fresh) answered();
       setLog((shown) => applyDelta(shown, id, String(data.delta ?? '')));
     } else if (type === 'reply') {
-      answered();
+      if (fresh) answered();
       setLog((shown) => applyReply(shown, data as unknown as Reply));
     } else if (type === 'reply.decided') {
       setLog((shown) => applyDecision(shown, id, String(data.text ?? '')));
@@ -133,47 +121,7 @@ export function useThreadChat(thread: string | undefined): ThreadChat {
     }
   };
 
-  const send = async (text: string) => {
-    const asked = current.current;
-    sent.current += 1;
-    const key = `sent:${sent.current}`;
-    setLog((shown) => append(shown, { kind: 'user', key, text, state: 'sending' }));
-    setPending((list) => [...list, { key, thread: asked, answered: false }]);
-    try {
-      const answer = await api<{ replies: Reply[] }>('/api/webchat/messages', {
-        text,
-        ...(asked === undefined ? {} : { thread: asked }),
-      });
-      // The page may show another thread now: the answer belongs to the one it was sent in.
-      if (current.current === asked)
-        setLog((shown) => updateUser(answer.replies.reduce(applyReply, shown), key, { state: 'sent' }));
-      return undefined;
-    } catch (error) {
-      const problem = problemText(error);
-      if (current.current === asked) setLog((shown) => updateUser(shown, key, { state: 'failed', problem }));
-      return problem;
-    } finally {
-      setPending((list) => list.filter((item) => item.key !== key));
-    }
-  };
-
-  const click = async (id: string, value: string) => {
-    const asked = current.current;
-    try {
-      const answer = await api<{ text: string; actions?: ReplyAction[] }>('/api/webchat/action', {
-        action: value,
-        reply: id,
-        ...(asked === undefined ? {} : { thread: asked }),
-      });
-      if (!answer.text) return 'The gateway did not answer the click.';
-      // An answer with buttons did not decide (not an approver's click): the buttons stay, it shows under them.
-      if (answer.actions?.length) return answer.text;
-      if (current.current === asked) setLog((shown) => applyDecision(shown, id, answer.text));
-      return undefined;
-    } catch (error) {
-      return problemText(error);
-    }
-  };
+  const { send, click } = createThreadPosts({ current, setLog, setPending, sent, finished });
 
   const mine = pending.filter((item) => item.thread === thread);
   const head = mine[0];
