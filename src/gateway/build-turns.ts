@@ -29,15 +29,9 @@ export async function buildTurns(
 ) {
   const { options, config, logger, store, sessions, runs, configPath } = base;
   const { loaded } = options;
-  const gateway = buildGatewayControl({
-    loaded,
-    stateDir: base.stateDir,
-    environment: options.environment,
+  const gateway = buildGatewayControl(base, {
     toolpackProblems: parts.toolpacks.problems,
     scrub: parts.scrub,
-    sessions,
-    scheduleRestart: options.scheduleRestart,
-    logger,
   });
   const approvals = buildApprovals(base, { gateway, scrub: parts.scrub });
   const subagents = createSubagentManager({
