@@ -12,21 +12,21 @@ import type { ModelHealth } from './model-health.js';
 import type { TurnPort } from './turn-port.js';
 import { workspaceFile } from './workspace-files.js';
 
+/** What `buildTurns` takes besides the base. */
+export interface TurnParts {
+  turns: TurnPort;
+  signals: SignalDelivery;
+  toolpacks: Toolpacks;
+  /** Records every registered tool's calls (the Tools page). */
+  activity?: ToolActivity;
+  secrets: readonly string[];
+  scrub(text: string): string;
+  /** Records each model's last call (the health page). */
+  models?: ModelHealth;
+}
+
 /** The gateway control, the sub-agents, the agent runner and the router that runs its turns. */
-export async function buildTurns(
-  base: Base,
-  parts: {
-    turns: TurnPort;
-    signals: SignalDelivery;
-    toolpacks: Toolpacks;
-    /** Records every registered tool's calls (the Tools page). */
-    activity?: ToolActivity;
-    secrets: readonly string[];
-    scrub(text: string): string;
-    /** Records each model's last call (the health page). */
-    models?: ModelHealth;
-  },
-) {
+export async function buildTurns(base: Base, parts: TurnParts) {
   const { options, config, logger, store, sessions, runs, configPath } = base;
   const { loaded } = options;
   const gateway = buildGatewayControl(base, {

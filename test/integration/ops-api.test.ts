@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { FakeModelServer } from '../fakes/fake-model-server.js';
 import { startFakeOpenAIServer } from '../fakes/fake-openai-server.js';
 import { startGatewayForTest } from '../helpers/channels.js';
-import type { TestGateway } from '../helpers/gateway.js';
+import { TEST_TOKEN, type TestGateway } from '../helpers/gateway.js';
 import { cleanupAfterEach } from '../helpers/teardown.js';
 
 /**
@@ -125,6 +125,45 @@ describe('the approvals inbox API', () => {
     const status = await gateway.request('GET', '/api/status');
     expect(status.status).toBe(403);
     expect(status.body.message).toContain('webchat:local is not an owner');
+  });
+});
+
+describe('named users', () => {
+  const ALICE = 'alice-token-0123456789';
+  const BOB = 'bob-token-0123456789ab';
+  async function as(gateway: TestGateway, token: string, method: string, route: string, body?: unknown) {
+    const response = await fetch(`${gateway.url}${route}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${token}`,
+        connection: 'close',
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    return { status: response.status, body: (await response.json()) as any };
+  }
+
+  it('an approver who is not an owner decides from the inbox and is refused the status; a stranger neither', async () => {
+    const gateway = await startGateway({
+      http: { port: 0, token: TEST_TOKEN, users: { alice: { token: ALICE }, bob: { token: BOB } } },
+      approvals: { approvers: ['webchat:alice'] },
+    });
+    const { reply, request } = await pendingRequest(gateway, 'echo by-alice');
+    expect((await as(gateway, BOB, 'GET', '/api/approvals')).status).toBe(403);
+    const bobDecides = await as(gateway, BOB, 'POST', `/api/approvals/${request.id}`, {
+      decision: 'approve',
+    });
+    expect(bobDecides.status).toBe(403);
+    expect(bobDecides.body.message).toContain('webchat:bob');
+    const seen = await as(gateway, ALICE, 'GET', '/api/approvals');
+    expect(seen.status).toBe(200);
+    expect(seen.body.open.map((open: { id: string }) => open.id)).toEqual([request.id]);
+    expect((await as(gateway, ALICE, 'GET', '/api/status')).status).toBe(403);
+    const decided = await as(gateway, ALICE, 'POST', `/api/approvals/${request.id}`, { decision: 'approve' });
+    expect(decided.status).toBe(200);
+    expect(decided.body.approval.decidedBy).toBe('webchat:alice');
+    expect((await reply).body.replies.at(-1).text).toBe('done');
   });
 });
 
