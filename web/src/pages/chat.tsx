@@ -28,6 +28,8 @@ export function ChatPage() {
       return rest;
     });
     setThread(next);
+    // Keyboard users go on typing in the thread they chose.
+    document.getElementById('text')?.focus();
   };
   const send = async (text: string) => {
     const problem = await chat.send(text);
