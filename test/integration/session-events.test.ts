@@ -92,6 +92,11 @@ describe('GET /api/events: the session events stream', () => {
     ]);
     const last = stream.events.filter((event) => event.type === 'session').at(-1)?.data.summary;
     expect(last).toMatchObject({ agentId: 'main', channel: 'webchat', transcriptLength: 2 });
+    // The transcript page opens with the same summary (status and counts).
+    const transcript = await gateway.request('GET', `/api/sessions/${annKey}/transcript?last=1`);
+    expect(transcript.body.summary).toMatchObject({ key: annKey, status: 'idle', transcriptLength: 2 });
+    expect(transcript.body.entries).toHaveLength(1);
+    expect(transcript.body.next).toBe(1);
   });
 
   it('filters the list by agent, channel, status and text', async () => {
