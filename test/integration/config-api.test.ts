@@ -169,3 +169,33 @@ describe('the config API for a sender who is not an owner', () => {
     expect((await gateway.request('GET', '/api/config')).status).toBe(200);
   });
 });
+
+describe('the config API when restarts are off', () => {
+  let gateway: TestGateway;
+
+  beforeAll(async () => {
+    gateway = await startTestGateway({ config: { commands: { restart: false } } });
+  });
+
+  afterAll(async () => {
+    await gateway?.dispose();
+  });
+
+  it('writes the edit and says it applies at the next start', async () => {
+    const { hash } = (await gateway.request('GET', '/api/config')).body;
+    const saved = await gateway.request('POST', '/api/config', {
+      action: 'patch',
+      raw: '{ "log": { "level": "warn" } }',
+      baseHash: hash,
+    });
+    expect(saved.status).toBe(200);
+    expect(saved.body.outcome).toMatchObject({
+      changed: true,
+      restartNeeded: true,
+      restart: { scheduled: false },
+    });
+    expect(saved.body.outcome.restart.reason).toContain('commands.restart');
+    expect((await gateway.request('GET', '/api/config')).body.config.log).toEqual({ level: 'warn' });
+    expect(gateway.host.restarts).toBe(0);
+  });
+});
