@@ -37,7 +37,9 @@ describe('the approvals inbox and the health page in Chromium', () => {
     await closeBrowser(browser);
   });
 
-  async function start(): Promise<{ gateway: TestGateway; page: Page; errors: string[] }> {
+  async function start(
+    extra: Record<string, unknown> = {},
+  ): Promise<{ gateway: TestGateway; page: Page; errors: string[] }> {
     model = await startFakeOpenAIServer();
     cleanups.push(() => model.close());
     const slack = await startSlackForTest(cleanups, { echoPosts: true });
@@ -48,6 +50,7 @@ describe('the approvals inbox and the health page in Chromium', () => {
         tools: { toolpacks: ['shell'] },
         models: { fake: { provider: 'openai', model: 'fake-1', baseUrl: model.url, apiKey: API_KEY } },
         agents: { main: { model: 'fake' } },
+        ...extra,
         channels: {
           slack: { botToken: 'xoxb-ops-secret', appToken: 'xapp-ops-secret', apiUrl: slack.apiUrl },
           discord: {
@@ -101,6 +104,19 @@ describe('the approvals inbox and the health page in Chromium', () => {
     expect(await page.evaluate('window.__opsXss')).toBeUndefined();
     await expectNoOverflow(page);
     await saveScreenshot(page, shots(gateway), 'approvals-decided');
+    expect(errors).toEqual([]);
+  });
+
+  it('a request this sender may not decide: no buttons, the approvers named', async () => {
+    const { gateway, page, errors } = await start({ approvals: { approvers: ['slack:U42'] } });
+    model.push({ toolCalls: [{ name: 'shell.exec', arguments: { command: 'echo no' } }] });
+    gateway.send('please run it').catch(() => undefined);
+    await openControlUi(page, gateway.url, gateway.token, 'approvals');
+    const card = page.locator('article.approval');
+    await expect.poll(() => card.count(), WAIT).toBe(1);
+    expect(await card.getByRole('button').count()).toBe(0);
+    expect(await card.locator('p.muted').last().textContent()).toBe('Only slack:U42 may decide this one.');
+    await expectNoOverflow(page);
     expect(errors).toEqual([]);
   });
 
