@@ -24,6 +24,7 @@ const DISCORD_TOKEN = 'fake-discord-sessions-token';
 const GUILD = '900000000000000201';
 const CHANNEL = '910000000000000201';
 const WEBCHAT_KEY = 'agent:main:webchat:direct:local';
+const INCIDENT_KEY = 'agent:main:webchat:direct:alice:thread:incident-42';
 const XSS_IMG = '<img src=x onerror="window.__xss = (window.__xss || 0) + 1">';
 const XSS_LINK = '[click me](javascript:window.__xss=99)';
 const REPORT = [
@@ -74,6 +75,8 @@ describe('Sessions pages in Chromium', () => {
         models: { fake: { provider: 'openai', model: 'fake-1', baseUrl: scripted.model.url } },
         agents: { main: { model: 'fake', tools: ['echo'] }, ops: { model: 'fake' } },
         bindings: [{ agent: 'ops', match: { channel: 'webchat', chatId: 'oncall' } }],
+        // One turn at a time: a message to a second session waits (queued) behind a running one.
+        session: { maxConcurrentTurns: 1 },
         channels: {
           discord: { token: DISCORD_TOKEN, apiBase: discord.apiBase },
           slack: { botToken: 'xoxb-sessions', appToken: 'xapp-sessions', apiUrl: slack.apiUrl },
@@ -144,7 +147,7 @@ describe('Sessions pages in Chromium', () => {
     expect(rows.find((row) => row.key === 'agent:ops:webchat:direct:oncall')?.cells[1]).toBe('ops');
     await page.waitForSelector('.stream-state.connected', WAIT);
     // A turn that runs a while: its row turns running live (and the README's list shows one).
-    const incident = 'agent:main:webchat:direct:alice:thread:incident-42';
+    const incident = INCIDENT_KEY;
     scripted.script(incident, { text: 'Still digging into the logs.', delayMs: 4000 });
     const asked = gateway.send('Any update on the root cause?', 'alice', 'incident-42');
     await page.waitForSelector(`.session-table tr[data-key="${incident}"] .badge.running`, WAIT);
@@ -199,13 +202,24 @@ describe('Sessions pages in Chromium', () => {
     expect(pageErrors).toEqual([]);
   });
 
-  it('shows a message sent through the API live, with the running badge while its turn runs', async () => {
+  it('shows a message sent through the API live, queued behind another turn, then running', async () => {
     await page.goto(`${gateway.url}/#/sessions/${encodeURIComponent(WEBCHAT_KEY)}`);
     await page.waitForSelector('.stream-state.connected', WAIT);
     await page.waitForSelector('.session-meta .badge.idle', WAIT);
+    // Another session's turn holds the only slot for a while.
+    scripted.script(INCIDENT_KEY, { text: 'Found it: a full disk.', delayMs: 3000 });
+    const blocker = gateway.send('Keep digging', 'alice', 'incident-42');
+    await pollUntil('the incident turn running', async () => {
+      const running = await gateway.request('GET', '/api/sessions?status=running');
+      return (
+        running.body.sessions.some((session: { key: string }) => session.key === INCIDENT_KEY) || undefined
+      );
+    });
     scripted.script(WEBCHAT_KEY, { text: 'All green now.', delayMs: 1500 });
     const sent = gateway.send('And now?');
+    await page.waitForSelector('.session-meta .badge.queued', WAIT);
     await page.waitForSelector('.session-meta .badge.running', WAIT);
+    expect((await blocker).status).toBe(200);
     await page.waitForSelector('.transcript .entry.user >> text=And now?', WAIT);
     await page.waitForSelector('.transcript .entry.assistant >> text=All green now.', WAIT);
     await page.waitForSelector('.session-meta .badge.idle', WAIT);
