@@ -71,6 +71,17 @@ describe('the config page in Chromium', () => {
     await expectNoOverflow(page);
     await saveScreenshot(page, shots(gateway), 'config-form');
 
+    // A JSON field that does not parse stops the review, naming it.
+    const bindings = page.locator('#config-bindings');
+    await bindings.fill('[{ nope');
+    expect(await page.locator('#config-bindings-problem').textContent()).toContain('bindings: not JSON yet');
+    await page.getByRole('button', { name: 'Review change' }).click();
+    expect(await page.locator('.config-form + .config-actions + [role="alert"]').textContent()).toContain(
+      'bindings is not JSON yet',
+    );
+    expect(await page.locator('.config-review').count()).toBe(0);
+    await bindings.fill('');
+
     await page.getByLabel('level', { exact: true }).selectOption('"debug"');
     await page.getByRole('button', { name: 'Review change' }).click();
     const diff = page.locator('.config-diff');

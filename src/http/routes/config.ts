@@ -115,8 +115,9 @@ export function registerConfigRoutes(app: FastifyInstance, options: ConfigRoutes
       async (request, reply) => {
         const number = Number(request.params.number);
         const { edit } = editOf(request, options, `control UI config.undo ${number}`);
+        const { raw: _raw, via: _via, ...undo } = edit;
         const since = new Date().toISOString();
-        const result = await control.configUndo(number, edit);
+        const result = await control.configUndo(number, undo);
         return answer(reply, result, (outcome) => ({
           outcome,
           note: { sessionKey: edit.sessionKey, since },

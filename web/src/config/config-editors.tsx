@@ -1,7 +1,7 @@
 // The loaded config's three views (form, raw JSONC, history) and the review of an edit. Its
 // state is the edits in progress: they survive going to the review and back, and a reload of the
 // file (a new hash) starts over from the file (the page keys this component by the hash).
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { ConfigForm } from './config-form.js';
 import { type JsonObject, type SchemaNode, withValue } from './config-value.js';
 import { HistoryView } from './history-view.js';
@@ -38,6 +38,19 @@ export function ConfigEditors(props: {
     text: broken ? '' : `${JSON.stringify(loaded.config, null, 2)}\n`,
   });
   const [review, setReview] = useState<EditRequest | undefined>(undefined);
+  const [unfinished, setUnfinished] = useState<string | undefined>(undefined);
+  const form = useRef<HTMLDivElement>(null);
+  // A JSON field that does not parse holds its last good value in the draft: not reviewed then.
+  const reviewForm = () => {
+    const invalid = form.current?.querySelector<HTMLElement>('[aria-invalid="true"]');
+    if (invalid) {
+      setUnfinished(`${invalid.id.replace(/^config-/, '')} is not JSON yet: fix it or empty it first.`);
+      invalid.focus();
+      return;
+    }
+    setUnfinished(undefined);
+    reviewAs('apply', JSON.stringify(draft, null, 2));
+  };
   const reviewAs = (action: EditRequest['action'], text: string) =>
     setReview({ action, raw: text, baseHash: loaded.hash });
   return (
@@ -68,7 +81,7 @@ export function ConfigEditors(props: {
         />
       )}
       {!review && view === 'form' && (
-        <>
+        <div ref={form}>
           <ConfigForm
             schema={loaded.schema}
             value={draft}
@@ -76,14 +89,15 @@ export function ConfigEditors(props: {
             onChange={(path, value) => setDraft((current) => withValue(current, path, value))}
           />
           <div class="config-actions">
-            <button type="button" onClick={() => reviewAs('apply', JSON.stringify(draft, null, 2))}>
+            <button type="button" onClick={reviewForm}>
               Review change
             </button>
             <button type="button" class="plain" onClick={() => setDraft(loaded.config)}>
               Discard edits
             </button>
           </div>
-        </>
+          {unfinished && <p role="alert">{unfinished}</p>}
+        </div>
       )}
       {!review && view === 'raw' && (
         <RawEditor draft={raw} onChange={setRaw} onReview={() => reviewAs(raw.action, raw.text)} />
