@@ -1,6 +1,7 @@
 // One session: its facts and live status, its transcript (paged back with "Load earlier", live
 // appends over the events stream), its sub-agents and the reply box (the session-actions lane's
 // components, mounted here).
+import { useEffect, useRef } from 'preact/hooks';
 import { ReplyBox } from '../session/reply-box.js';
 import { SubagentsPanel } from '../session/subagents-panel.js';
 import { SessionMeta } from '../transcript/session-meta.js';
@@ -11,6 +12,12 @@ import './session.css';
 
 export function SessionPage({ sessionKey }: { sessionKey: string }) {
   const { state, loadEarlier, stream } = useTranscript(sessionKey);
+  const transcript = useRef<HTMLDivElement>(null);
+  // Opened: the latest entries in view, just above the reply box (the page's top is a scroll away).
+  useEffect(() => {
+    if (!state.loading)
+      transcript.current?.lastElementChild?.lastElementChild?.scrollIntoView({ block: 'nearest' });
+  }, [state.loading]);
   return (
     <section aria-labelledby="page-title" class="session-page">
       <p class="crumbs">
@@ -39,7 +46,7 @@ export function SessionPage({ sessionKey }: { sessionKey: string }) {
         {state.loading ? (
           <p class="muted">Loading the transcript…</p>
         ) : (
-          <div aria-live="polite" aria-relevant="additions">
+          <div aria-live="polite" aria-relevant="additions" ref={transcript}>
             <TranscriptView entries={state.entries} />
           </div>
         )}

@@ -3,7 +3,7 @@
 // with "Load more", kept current by the events stream.
 import { useState } from 'preact/hooks';
 import { hrefOf } from '../router.js';
-import { ago, StatusBadge } from '../transcript/session-meta.js';
+import { ago, StatusBadge, useNow } from '../transcript/session-meta.js';
 import { streamText } from '../transcript/session-stream.js';
 import type { SessionSummary } from '../transcript/types.js';
 import { unreadCount } from '../transcript/unread.js';
@@ -95,6 +95,7 @@ function Filters({ filter, onChange }: { filter: ListFilter; onChange(filter: Li
 }
 
 function SessionTable({ sessions }: { sessions: SessionSummary[] }) {
+  const now = useNow();
   return (
     <table class="session-table">
       <thead>
@@ -109,14 +110,14 @@ function SessionTable({ sessions }: { sessions: SessionSummary[] }) {
       </thead>
       <tbody>
         {sessions.map((session) => (
-          <SessionRow key={session.key} session={session} />
+          <SessionRow key={session.key} session={session} now={now} />
         ))}
       </tbody>
     </table>
   );
 }
 
-function SessionRow({ session }: { session: SessionSummary }) {
+function SessionRow({ session, now }: { session: SessionSummary; now: number }) {
   const unread = unreadCount(session);
   return (
     <tr data-key={session.key} class={unread > 0 ? 'unread' : undefined}>
@@ -129,7 +130,7 @@ function SessionRow({ session }: { session: SessionSummary }) {
       </td>
       <td data-label="Last activity">
         <time dateTime={session.lastActivityAt} title={session.lastActivityAt}>
-          {ago(session.lastActivityAt)}
+          {ago(session.lastActivityAt, now)}
         </time>
       </td>
       <td data-label="Status">

@@ -1,5 +1,16 @@
 // A session's facts in one line: agent, channel and chat type, status badge, entries, activity.
+import { useEffect, useState } from 'preact/hooks';
 import type { SessionSummary } from './types.js';
+
+/** The time now, again every `everyMs`: relative times ("3 min ago") stay true on an open page. */
+export function useNow(everyMs = 30_000): number {
+  const [now, setNow] = useState(Date.now);
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), everyMs);
+    return () => clearInterval(timer);
+  }, [everyMs]);
+  return now;
+}
 
 export function StatusBadge({ status }: { status: SessionSummary['status'] }) {
   return <span class={`badge ${status}`}>{status}</span>;
@@ -17,6 +28,7 @@ export function ago(iso: string, now = Date.now()): string {
 }
 
 export function SessionMeta({ summary }: { summary: SessionSummary }) {
+  const now = useNow();
   return (
     <dl class="session-meta">
       <div>
@@ -43,7 +55,7 @@ export function SessionMeta({ summary }: { summary: SessionSummary }) {
         <dt>Last activity</dt>
         <dd>
           <time dateTime={summary.lastActivityAt} title={summary.lastActivityAt}>
-            {ago(summary.lastActivityAt)}
+            {ago(summary.lastActivityAt, now)}
           </time>
         </dd>
       </div>
