@@ -99,7 +99,7 @@ async function main(): Promise<void> {
     const rendered = await page.$$eval('.transcript .entry', (items) => items.length);
     console.log(describeMachine());
     printFigures(
-      `Control UI: a transcript of ${ENTRIES} entries (${rendered} rendered after one Load earlier), ${RUNS} runs`,
+      `Control UI: a transcript of ${ENTRIES} entries, ${RUNS} runs (after one Load earlier 200 entries are loaded, ${rendered} items: tool results fold under their calls)`,
       [
         { label: 'page load, in page', values: inPage },
         { label: 'page load, from the test', values: fromTest },
