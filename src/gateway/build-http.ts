@@ -19,7 +19,7 @@ import type { GatewayControl } from '../tools/index.js';
 import { createApprovalsInbox } from './approvals-inbox.js';
 import type { GatewayChannels } from './build-channels.js';
 import { buildToolUi, type Observed } from './build-core-webui.js';
-import { configRoutesOf } from './config-routes.js';
+import { createConfigRoutesOptions } from './config-routes.js';
 import { createGatewayStatus, type GatewayStatusOptions } from './gateway-status.js';
 
 /** What the approvals inbox and the health page read (`approvals-inbox.ts`, `gateway-status.ts`). */
@@ -101,7 +101,9 @@ export function buildHttpServer(options: {
     },
     webchat: options.channels.webchat,
     webchatHistory: options.webchatHistory,
-    ...(options.gatewayControl ? { config: configRoutesOf(config, options.gatewayControl) } : {}),
+    ...(options.gatewayControl
+      ? { config: createConfigRoutesOptions({ config, control: options.gatewayControl }) }
+      : {}),
     approvals: createApprovalsInbox(options.ops),
     status: createGatewayStatus({ ...options.ops, version: PACKAGE_VERSION, store: options.store, scrub }),
   });

@@ -10,7 +10,11 @@ import type { GatewayControl } from '../tools/index.js';
  * and the restart note goes to the owner's own web chat session (no thread), the session the web
  * chat's default thread uses, so the page can wait for it there.
  */
-export function configRoutesOf(config: Config, control: GatewayControl): Omit<ConfigRoutesOptions, 'access'> {
+export function createConfigRoutesOptions(options: {
+  config: Config;
+  control: GatewayControl;
+}): Omit<ConfigRoutesOptions, 'access'> {
+  const { config, control } = options;
   return {
     control,
     // As `config/gateway.schema.json` has it: descriptions, defaults, `x-secret` marks.

@@ -62,10 +62,10 @@ export function createGatewayStatus(options: GatewayStatusOptions): StatusPort {
           .reverse()
           .map((change) => ({
             number: change.number,
-            at: change.ts,
+            ts: change.ts,
             actor: change.actor,
             action: change.action,
-            paths: change.changedPaths,
+            changedPaths: change.changedPaths,
             ...(change.note ? { note: scrub(change.note) } : {}),
           })),
       };

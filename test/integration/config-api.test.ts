@@ -49,6 +49,8 @@ describe('the config API', () => {
       x: 1,
     });
     expect(extra).toMatchObject({ status: 400, body: { field: 'x' } });
+    const query = await gateway.request('GET', '/api/config/history?limit=5');
+    expect(query).toMatchObject({ status: 400, body: { field: 'limit' } });
     const action = await gateway.request('POST', '/api/config', { action: 'drop', raw: '{}', baseHash });
     expect(action).toMatchObject({ status: 400, body: { field: 'action' } });
     const value = await gateway.request('POST', '/api/config/preview', {

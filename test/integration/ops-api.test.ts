@@ -81,7 +81,7 @@ describe('the approvals inbox API', () => {
     expect(again.body.message).toMatch(/already used by webchat:local/);
   });
 
-  it('deny: the call does not run; unknown ids are 404 and bad bodies 400 naming the field', async () => {
+  it('deny: the call does not run; unknown ids are 404, bad bodies and unknown query keys 400 naming the field', async () => {
     const gateway = await startGateway();
     const { reply, request } = await pendingRequest(gateway, 'echo never');
     const bad = await gateway.request('POST', `/api/approvals/${request.id}`, { decision: 'maybe' });
@@ -93,6 +93,10 @@ describe('the approvals inbox API', () => {
     });
     expect(extra.status).toBe(400);
     expect(extra.body.field).toBe('by');
+    const query = await gateway.request('GET', '/api/approvals?status=open');
+    expect(query).toMatchObject({ status: 400, body: { field: 'status' } });
+    const statusQuery = await gateway.request('GET', '/api/status?verbose=1');
+    expect(statusQuery).toMatchObject({ status: 400, body: { field: 'verbose' } });
     const malformed = await gateway.request('POST', '/api/approvals/nope', { decision: 'deny' });
     expect(malformed.status).toBe(400);
     const unknown = await gateway.request('POST', '/api/approvals/ap_000000000000', { decision: 'deny' });

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { type AccessPolicy, identityOf, senderIdOf } from '../identity.js';
+import { NO_QUERY } from '../query-schema.js';
 
 /**
  * One approval request as the control UI shows it: the record of the approvals service, its
@@ -60,7 +61,7 @@ export function registerApprovalRoutes(
   options: { inbox: ApprovalsInbox; access: AccessPolicy },
 ): void {
   const { inbox, access } = options;
-  app.get('/api/approvals', async (request, reply) => {
+  app.get('/api/approvals', { schema: { querystring: NO_QUERY } }, async (request, reply) => {
     const senderId = senderIdOf(identityOf(request));
     if (!mayView(access, senderId)) return reply.code(403).send(forbidden(senderId));
     return inbox.list();
@@ -69,6 +70,7 @@ export function registerApprovalRoutes(
     '/api/approvals/:id',
     {
       schema: {
+        querystring: NO_QUERY,
         params: {
           type: 'object',
           properties: { id: { type: 'string', pattern: '^ap_[a-z0-9]{1,64}$' } },

@@ -4,6 +4,7 @@ import type { ConfigChange } from '../../config/index.js';
 import type { Result } from '../../errors/index.js';
 import type { DeliveryRoute } from '../../messages/index.js';
 import { type AccessPolicy, identityOf, requireOwner, senderIdOf } from '../identity.js';
+import { NO_QUERY } from '../query-schema.js';
 import { sendRefusal } from './config-refusal.js';
 
 /** An edit as the config port takes it: an owner's, as if typed as `/config` (`via: 'command'`). */
@@ -43,6 +44,9 @@ export interface ConfigRoutesOptions {
   noteSession(user: string): { sessionKey: string; route: DeliveryRoute };
 }
 
+/** A route that takes nothing but the path: every query key is a 400 naming it. */
+const NONE = { schema: { querystring: NO_QUERY } };
+
 const HASH = Type.String({ pattern: '^[0-9a-f]{64}$', description: 'The hash the edit was made from.' });
 const NOTE = Type.Optional(
   Type.String({ minLength: 1, maxLength: 500, description: 'Why: kept in the audit log and the note.' }),
@@ -78,11 +82,11 @@ export function registerConfigRoutes(app: FastifyInstance, options: ConfigRoutes
     scope.addHook('preValidation', async (request, reply) => {
       if (!requireOwner(request, reply, options.access)) return reply;
     });
-    scope.get('/api/config', async (_request, reply) => answer(reply, await control.configGet()));
-    scope.get('/api/config/schema', async () => options.schema);
+    scope.get('/api/config', NONE, async (_request, reply) => answer(reply, await control.configGet()));
+    scope.get('/api/config/schema', NONE, async () => options.schema);
     scope.post<{ Body: Static<typeof EditBody> }>(
       '/api/config/preview',
-      { schema: { body: EditBody } },
+      { schema: { querystring: NO_QUERY, body: EditBody } },
       async (request, reply) => {
         const { action, edit } = editOf(request, options);
         return answer(reply, await control.configPreview(action, edit));
@@ -90,7 +94,7 @@ export function registerConfigRoutes(app: FastifyInstance, options: ConfigRoutes
     );
     scope.post<{ Body: Static<typeof EditBody> }>(
       '/api/config',
-      { schema: { body: EditBody } },
+      { schema: { querystring: NO_QUERY, body: EditBody } },
       async (request, reply) => {
         const { action, edit } = editOf(request, options);
         const since = new Date().toISOString();
@@ -101,17 +105,17 @@ export function registerConfigRoutes(app: FastifyInstance, options: ConfigRoutes
         }));
       },
     );
-    scope.get('/api/config/history', async (_request, reply) =>
+    scope.get('/api/config/history', NONE, async (_request, reply) =>
       answer(reply, await control.configHistory(), (changes) => ({ changes })),
     );
     scope.get<{ Params: Static<typeof NumberParams> }>(
       '/api/config/history/:number',
-      { schema: { params: NumberParams } },
+      { schema: { querystring: NO_QUERY, params: NumberParams } },
       async (request, reply) => answer(reply, await control.configChange(Number(request.params.number))),
     );
     scope.post<{ Params: Static<typeof NumberParams>; Body: Static<typeof UndoBody> }>(
       '/api/config/history/:number/undo',
-      { schema: { params: NumberParams, body: UndoBody } },
+      { schema: { querystring: NO_QUERY, params: NumberParams, body: UndoBody } },
       async (request, reply) => {
         const number = Number(request.params.number);
         const { edit } = editOf(request, options, `control UI config.undo ${number}`);

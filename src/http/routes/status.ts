@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { type AccessPolicy, requireOwner } from '../identity.js';
+import { NO_QUERY } from '../query-schema.js';
 
 /** A chat channel as the supervisor sees it; `reason` (scrubbed) says why it is not connected. */
 export interface ChannelStatus {
@@ -32,13 +33,16 @@ export interface StatusView {
   models: ModelStatus[];
   /** This process's starts and in-process restarts, newest first. */
   restarts: { at: string; reason: string }[];
-  /** The latest config changes from the audit log (each one restarts the gateway), newest first. */
+  /**
+   * The latest config changes from the audit log (each one restarts the gateway), newest first,
+   * named as the history (`ConfigChange`) names them.
+   */
   configChanges: {
     number: number;
-    at: string;
+    ts: string;
     actor: string;
     action: string;
-    paths: string[];
+    changedPaths: string[];
     note?: string;
   }[];
 }
@@ -53,7 +57,7 @@ export function registerStatusRoute(
   app: FastifyInstance,
   options: { status: StatusPort; access: AccessPolicy },
 ): void {
-  app.get('/api/status', async (request, reply) => {
+  app.get('/api/status', { schema: { querystring: NO_QUERY } }, async (request, reply) => {
     if (!requireOwner(request, reply, options.access)) return reply;
     return options.status.status();
   });

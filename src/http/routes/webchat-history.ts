@@ -1,6 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { identityOf } from '../identity.js';
+import { NO_QUERY } from '../query-schema.js';
 
 /*
  * The web chat's history, for the chat page: the signed-in user's threads (their web chat
@@ -64,14 +65,10 @@ export interface WebchatHistoryPort {
 }
 
 export function registerWebchatHistoryRoutes(app: FastifyInstance, history: WebchatHistoryPort): void {
-  app.get(
-    '/api/webchat/threads',
-    { schema: { querystring: Type.Object({}, { additionalProperties: false }) } },
-    async (request) => ({
-      user: identityOf(request).user,
-      threads: await history.threads(identityOf(request).user),
-    }),
-  );
+  app.get('/api/webchat/threads', { schema: { querystring: NO_QUERY } }, async (request) => ({
+    user: identityOf(request).user,
+    threads: await history.threads(identityOf(request).user),
+  }));
 
   app.get<{ Querystring: Static<typeof HistoryQuery> }>(
     '/api/webchat/history',

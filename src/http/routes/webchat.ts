@@ -1,11 +1,11 @@
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { DispatchResult, ReplyAction } from '../../messages/index.js';
+import { startEventStream } from '../event-stream.js';
 import { identityOf } from '../identity.js';
 import { registerWebchatFileRoute, type WebchatFilesPort } from './webchat-files.js';
 
 const NAME = '^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$';
-const HEARTBEAT_MS = 15_000;
 /** The most characters one web chat message may hold; the control UI refuses longer ones before sending. */
 export const MAX_MESSAGE_LENGTH = 32_000;
 
@@ -138,25 +138,14 @@ function registerEventsRoute(app: FastifyInstance, webchat: WebchatPort): void {
     (request, reply) => {
       const user = chatUserOf(request, reply, request.query.user);
       if (user === undefined) return;
-      reply.hijack();
-      const response = reply.raw;
-      response.writeHead(200, {
-        'content-type': 'text/event-stream; charset=utf-8',
-        'cache-control': 'no-store',
-        connection: 'keep-alive',
-      });
-      response.write(`event: ready\ndata: ${JSON.stringify({ user })}\n\n`);
-      const heartbeat = setInterval(() => response.write(': ping\n\n'), HEARTBEAT_MS);
-      const unsubscribe = webchat.subscribe(user, (event) => {
-        if (event.type === 'closing') {
-          response.end();
-          return;
-        }
-        response.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
-      });
-      response.on('close', () => {
-        clearInterval(heartbeat);
-        unsubscribe();
+      startEventStream(reply, {
+        ready: { user },
+        // `closing` (the gateway stops or restarts) ends the stream; the page reconnects.
+        subscribe: (stream) =>
+          webchat.subscribe(user, (event) => {
+            if (event.type === 'closing') stream.end();
+            else stream.send(event.type, event);
+          }),
       });
     },
   );

@@ -16,10 +16,10 @@ export interface StatusView {
   restarts: { at: string; reason: string }[];
   configChanges: {
     number: number;
-    at: string;
+    ts: string;
     actor: string;
     action: string;
-    paths: string[];
+    changedPaths: string[];
     note?: string;
   }[];
 }
@@ -133,8 +133,10 @@ export function RestartsCard({ status }: { status: StatusView }) {
         {status.configChanges.map((change) => (
           <li key={change.number}>
             #{change.number} {change.action} by {change.actor},{' '}
-            <time dateTime={change.at}>{relativeTime(change.at)}</time>
-            {change.paths.length > 0 ? <span class="muted"> · {change.paths.join(', ')}</span> : null}
+            <time dateTime={change.ts}>{relativeTime(change.ts)}</time>
+            {change.changedPaths.length > 0 ? (
+              <span class="muted"> · {change.changedPaths.join(', ')}</span>
+            ) : null}
             {change.note ? <p class="muted">{change.note}</p> : null}
           </li>
         ))}
