@@ -3,12 +3,9 @@
 // a send that fails puts its text back. The draft is kept in sessionStorage, so a sign-in in
 // between (the API answered 401) loses nothing.
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { characterCount } from '../text.js';
 
 const DRAFT = 'switchboard.chat.draft';
-
-export function characterCount(text: string): number {
-  return [...text].length;
-}
 
 export function Composer(props: {
   maxLength: number;

@@ -4,6 +4,7 @@
 import { useState } from 'preact/hooks';
 import { api, problemText } from '../api.js';
 import { useMe } from '../me.js';
+import { characterCount } from '../text.js';
 import { channelOfKey, PLATFORM_NAMES } from './session-key.js';
 import './session-actions.css';
 
@@ -34,7 +35,8 @@ export function ReplyBox({ sessionKey }: { sessionKey: string }) {
     );
   }
 
-  const tooLong = text.length > me.maxMessageLength;
+  const count = characterCount(text);
+  const tooLong = count > me.maxMessageLength;
   // The field empties at once (a second message may follow while the first turn runs, and waits
   // behind it); a refused one comes back into the field unless something new was typed there.
   const send = async () => {
@@ -80,7 +82,7 @@ export function ReplyBox({ sessionKey }: { sessionKey: string }) {
       <div class="reply-row">
         <span id={`${fieldId}-hint`} class={tooLong ? '' : 'muted'} role={tooLong ? 'alert' : undefined}>
           {tooLong
-            ? `Too long: ${text.length} of at most ${me.maxMessageLength} characters; shorten it to send.`
+            ? `Too long: ${count} of at most ${me.maxMessageLength} characters; shorten it to send.`
             : platform
               ? `Ctrl+Enter posts. The bot posts it, prefixed with ${me.senderId}.`
               : 'Ctrl+Enter sends.'}
