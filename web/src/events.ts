@@ -1,5 +1,7 @@
 // A server-sent event stream read with fetch (so the cookie authenticates it and a 401 is seen),
-// reconnecting after a drop. The chat and the sessions pages each open one.
+// reconnecting after a drop. The chat and the sessions pages each open one. A 401 ends the stream
+// and tells the app (SIGNED_OUT_EVENT, as `api` does), which shows the sign-in page.
+import { SIGNED_OUT_EVENT } from './api.js';
 
 export type StreamState = 'connecting' | 'connected' | 'reconnecting' | 'signed-out';
 
@@ -8,6 +10,20 @@ export interface StreamOptions {
   onState?(state: StreamState): void;
   /** Wait before reconnecting (ms). */
   retryMs?: number;
+}
+
+/** What a page says about its stream, for a status line; `senderId` is who it is read as. */
+export function streamStateText(state: StreamState, senderId: string): string {
+  switch (state) {
+    case 'connected':
+      return `connected as ${senderId}`;
+    case 'connecting':
+      return 'connecting…';
+    case 'reconnecting':
+      return 'disconnected; reconnecting…';
+    case 'signed-out':
+      return 'not signed in';
+  }
 }
 
 /** Opens the stream at `url`; the returned function closes it for good. */
@@ -23,6 +39,7 @@ export function openEventStream(url: string, options: StreamOptions): () => void
       const response = await fetch(url, { signal });
       if (response.status === 401) {
         options.onState?.('signed-out');
+        window.dispatchEvent(new Event(SIGNED_OUT_EVENT));
         return;
       }
       if (!response.ok || !response.body) throw new Error(`HTTP ${response.status}`);

@@ -1,8 +1,7 @@
 // The signed-in user's web chat event stream (`GET /api/webchat/events`, every thread): events of
 // the thread on screen go to `onEvent`, the others mark their thread as having news. The user is
-// the sign-in's: the page never names one. A 401 shows the sign-in page.
+// the sign-in's: the page never names one. A 401 shows the sign-in page (openEventStream says so).
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { SIGNED_OUT_EVENT } from '../api.js';
 import { openEventStream, type StreamState } from '../events.js';
 
 export interface WebchatStream {
@@ -30,25 +29,9 @@ export function useWebchatStream(options: {
           if (thread === latest.current.thread) latest.current.onEvent(type, event);
           else latest.current.onOtherThread(thread);
         },
-        onState(next) {
-          setState(next);
-          if (next === 'signed-out') window.dispatchEvent(new Event(SIGNED_OUT_EVENT));
-        },
+        onState: setState,
       }),
     [],
   );
   return { state };
-}
-
-export function connectionText(state: StreamState, senderId: string): string {
-  switch (state) {
-    case 'connected':
-      return `connected as ${senderId}`;
-    case 'connecting':
-      return 'connecting…';
-    case 'reconnecting':
-      return 'disconnected; reconnecting…';
-    case 'signed-out':
-      return 'not signed in';
-  }
 }

@@ -4,7 +4,7 @@
 import { useState } from 'preact/hooks';
 import { api, problemText } from '../api.js';
 import { hrefOf } from '../router.js';
-import { relativeTime } from './polled.js';
+import { relativeTime } from '../time.js';
 
 export interface ApprovalView {
   id: string;

@@ -1,6 +1,6 @@
 // The health page's cards, one per part of the gateway, from `GET /api/status`. Every text here
 // (a reason, an error) comes from the gateway, scrubbed of secrets, and is shown as text.
-import { durationText, relativeTime } from './polled.js';
+import { durationText, relativeTime } from '../time.js';
 
 export interface StatusView {
   version: string;

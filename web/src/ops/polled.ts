@@ -43,25 +43,3 @@ export function usePolled<T>(load: () => Promise<T>, everyMs: number): Polled<T>
   }, [refresh, everyMs]);
   return { data, problem, busy, refresh };
 }
-
-/** "3 min ago", "in 4 min", or the date for what is more than a day away. */
-export function relativeTime(iso: string, now = Date.now()): string {
-  const ms = Date.parse(iso) - now;
-  const minutes = Math.round(Math.abs(ms) / 60_000);
-  if (Number.isNaN(ms)) return iso;
-  if (minutes < 1) return ms < 0 ? 'just now' : 'in under a minute';
-  if (minutes >= 24 * 60) return new Date(iso).toLocaleString();
-  const span = minutes < 60 ? `${minutes} min` : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
-  return ms < 0 ? `${span} ago` : `in ${span}`;
-}
-
-/** A duration in seconds as "2 d 3 h", "4 h 5 min", "6 min 7 s". */
-export function durationText(seconds: number): string {
-  const d = Math.floor(seconds / 86_400);
-  const h = Math.floor((seconds % 86_400) / 3600);
-  const m = Math.floor((seconds % 3600) / 60);
-  const s = seconds % 60;
-  if (d > 0) return `${d} d ${h} h`;
-  if (h > 0) return `${h} h ${m} min`;
-  return m > 0 ? `${m} min ${s} s` : `${s} s`;
-}

@@ -6,7 +6,8 @@ import { Composer } from '../chat/composer.js';
 import { MessageList } from '../chat/message-list.js';
 import { ThreadPicker, useCurrentThread, useThreads } from '../chat/thread-picker.js';
 import { useThreadChat } from '../chat/use-thread-chat.js';
-import { connectionText, useWebchatStream } from '../chat/use-webchat-stream.js';
+import { useWebchatStream } from '../chat/use-webchat-stream.js';
+import { streamStateText } from '../events.js';
 import { useMe } from '../me.js';
 import './chat.css';
 
@@ -47,7 +48,7 @@ export function ChatPage() {
           class={`connection${stream.state === 'connected' ? '' : ' offline'}`}
           role="status"
         >
-          {connectionText(stream.state, me.senderId)}
+          {streamStateText(stream.state, me.senderId)}
         </span>
       </div>
       <div class="history" aria-busy={history.loading ? 'true' : 'false'}>

@@ -2,15 +2,17 @@
 // appends over the events stream), its sub-agents and the reply box (the session-actions lane's
 // components, mounted here).
 import { useEffect, useRef } from 'preact/hooks';
+import { streamStateText } from '../events.js';
+import { useMe } from '../me.js';
 import { ReplyBox } from '../session/reply-box.js';
 import { SubagentsPanel } from '../session/subagents-panel.js';
 import { SessionMeta } from '../transcript/session-meta.js';
-import { streamText } from '../transcript/session-stream.js';
 import { TranscriptView } from '../transcript/transcript-view.js';
 import { useTranscript } from '../transcript/use-transcript.js';
 import './session.css';
 
 export function SessionPage({ sessionKey }: { sessionKey: string }) {
+  const me = useMe();
   const { state, loadEarlier, stream } = useTranscript(sessionKey);
   const transcript = useRef<HTMLDivElement>(null);
   // Opened: the latest entries in view, just above the reply box (the page's top is a scroll away).
@@ -28,7 +30,7 @@ export function SessionPage({ sessionKey }: { sessionKey: string }) {
       </h2>
       {state.summary ? <SessionMeta summary={state.summary} /> : null}
       <p class={`stream-state ${stream}`} role="status">
-        {streamText(stream)}
+        {streamStateText(stream, me.senderId)}
       </p>
       {state.problem ? <p role="alert">{state.problem}</p> : null}
       <section aria-labelledby="transcript-title" aria-busy={state.loading} class="transcript-box">

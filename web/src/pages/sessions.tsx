@@ -2,15 +2,18 @@
 // unread entries (since this browser last opened it), filtered and searched on the server, paged
 // with "Load more", kept current by the events stream.
 import { useState } from 'preact/hooks';
+import { streamStateText } from '../events.js';
+import { useMe } from '../me.js';
 import { hrefOf } from '../router.js';
-import { ago, StatusBadge, useNow } from '../transcript/session-meta.js';
-import { streamText } from '../transcript/session-stream.js';
+import { relativeTime, useNow } from '../time.js';
+import { StatusBadge } from '../transcript/session-meta.js';
 import type { SessionSummary } from '../transcript/types.js';
 import { unreadCount } from '../transcript/unread.js';
 import { type ListFilter, NO_FILTER, useSessionList } from '../transcript/use-session-list.js';
 import './sessions.css';
 
 export function SessionsPage() {
+  const me = useMe();
   const [filter, setFilter] = useState<ListFilter>(NO_FILTER);
   const { state, loadMore, stream } = useSessionList(filter);
   return (
@@ -18,7 +21,7 @@ export function SessionsPage() {
       <h2 id="page-title">Sessions</h2>
       <Filters filter={filter} onChange={setFilter} />
       <p class={`stream-state ${stream}`} role="status">
-        {streamText(stream)}
+        {streamStateText(stream, me.senderId)}
       </p>
       {state.problem ? <p role="alert">{state.problem}</p> : null}
       <div aria-busy={state.loading} aria-live="polite">
@@ -130,7 +133,7 @@ function SessionRow({ session, now }: { session: SessionSummary; now: number }) 
       </td>
       <td data-label="Last activity">
         <time dateTime={session.lastActivityAt} title={session.lastActivityAt}>
-          {ago(session.lastActivityAt, now)}
+          {relativeTime(session.lastActivityAt, now)}
         </time>
       </td>
       <td data-label="Status">

@@ -2,6 +2,7 @@
 // under it. Kill asks to confirm first; steer opens a labelled message field. Labels, models and
 // ids are shown as text (a label came from a model).
 import { useState } from 'preact/hooks';
+import { durationText } from '../time.js';
 
 /** One child as `GET /api/sessions/:key/subagents/tree` answers it (`SubagentNode` in src/http). */
 export interface SubagentNode {
@@ -28,16 +29,6 @@ export type SubagentAct = (
 const MAX_STEER_LENGTH = 4000;
 
 const ACTIVE = new Set(['queued', 'running']);
-
-/** `12s`, `3m`, `1h 5m`: the `/subagents` list's runtime. */
-export function formatRuntime(milliseconds: number): string {
-  const seconds = Math.max(0, Math.floor(milliseconds / 1000));
-  if (seconds < 60) return `${seconds}s`;
-  const minutes = Math.floor(seconds / 60);
-  if (minutes < 60) return `${minutes}m`;
-  const rest = minutes % 60;
-  return rest === 0 ? `${Math.floor(minutes / 60)}h` : `${Math.floor(minutes / 60)}h ${rest}m`;
-}
 
 export function SubagentTree({ nodes, act }: { nodes: SubagentNode[]; act: SubagentAct }) {
   return (
@@ -82,7 +73,7 @@ function SubagentItem({ node, act }: { node: SubagentNode; act: SubagentAct }) {
         <span class={`badge ${badgeClass(node.status)}`}>{node.status}</span>
       </div>
       <p class="muted subagent-facts">
-        <span>runtime {formatRuntime(node.runtimeMs)}</span> · <span>model {node.model || '—'}</span> ·{' '}
+        <span>runtime {durationText(node.runtimeMs / 1000)}</span> · <span>model {node.model || '—'}</span> ·{' '}
         <span>agent {node.agentId || '—'}</span> · <span>#{node.index}</span>
       </p>
       {open === 'none' && (

@@ -1,30 +1,9 @@
 // A session's facts in one line: agent, channel and chat type, status badge, entries, activity.
-import { useEffect, useState } from 'preact/hooks';
+import { relativeTime, useNow } from '../time.js';
 import type { SessionSummary } from './types.js';
-
-/** The time now, again every `everyMs`: relative times ("3 min ago") stay true on an open page. */
-export function useNow(everyMs = 30_000): number {
-  const [now, setNow] = useState(Date.now);
-  useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), everyMs);
-    return () => clearInterval(timer);
-  }, [everyMs]);
-  return now;
-}
 
 export function StatusBadge({ status }: { status: SessionSummary['status'] }) {
   return <span class={`badge ${status}`}>{status}</span>;
-}
-
-/** "3 min ago" for an ISO time (the exact time is its title). */
-export function ago(iso: string, now = Date.now()): string {
-  const seconds = Math.max(0, Math.round((now - Date.parse(iso)) / 1000));
-  if (seconds < 60) return `${seconds} s ago`;
-  const minutes = Math.round(seconds / 60);
-  if (minutes < 60) return `${minutes} min ago`;
-  const hours = Math.round(minutes / 60);
-  if (hours < 48) return `${hours} h ago`;
-  return `${Math.round(hours / 24)} days ago`;
 }
 
 export function SessionMeta({ summary }: { summary: SessionSummary }) {
@@ -55,7 +34,7 @@ export function SessionMeta({ summary }: { summary: SessionSummary }) {
         <dt>Last activity</dt>
         <dd>
           <time dateTime={summary.lastActivityAt} title={summary.lastActivityAt}>
-            {ago(summary.lastActivityAt, now)}
+            {relativeTime(summary.lastActivityAt, now)}
           </time>
         </dd>
       </div>

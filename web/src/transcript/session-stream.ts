@@ -24,17 +24,3 @@ export function useSessionStream(onEvent: (event: SessionStreamEvent) => void): 
   );
   return state;
 }
-
-/** What the page says about the stream, for a status line. */
-export function streamText(state: StreamState): string {
-  switch (state) {
-    case 'connected':
-      return 'Live';
-    case 'connecting':
-      return 'Connecting…';
-    case 'reconnecting':
-      return 'Reconnecting…';
-    case 'signed-out':
-      return 'Signed out';
-  }
-}
