@@ -99,7 +99,7 @@ export function DecidedRow({ request }: { request: ApprovalView }) {
     <li data-approval={request.id}>
       <strong>{request.kind === 'tool' ? request.tool : `/${request.tool}`}</strong>{' '}
       <span class="code">{request.code}</span>{' '}
-      <span class={`badge ${request.status}`}>{statusWord(request.status)}</span> by{' '}
+      <span class={`badge ${toneOf(request.status)}`}>{statusWord(request.status)}</span> by{' '}
       <span class="by">{request.decidedBy ?? 'nobody'}</span>,{' '}
       <time dateTime={when} title={when}>
         {relativeTime(when)}
@@ -107,6 +107,12 @@ export function DecidedRow({ request }: { request: ApprovalView }) {
       {request.reason ? <span class="reason"> ({request.reason})</span> : null}
     </li>
   );
+}
+
+/** The badge's tone: approved ones ok, refused ones bad, a pending one waits. */
+function toneOf(status: ApprovalView['status']): 'ok' | 'warn' | 'bad' {
+  if (status === 'approved' || status === 'used') return 'ok';
+  return status === 'pending' ? 'warn' : 'bad';
 }
 
 function statusWord(status: ApprovalView['status']): string {

@@ -125,5 +125,5 @@ function SubagentItem({ node, act }: { node: SubagentNode; act: SubagentAct }) {
 
 function badgeClass(status: string): string {
   if (status === 'running' || status === 'queued') return status;
-  return status === 'done' ? 'idle' : 'failed';
+  return status === 'done' ? 'idle' : 'bad';
 }

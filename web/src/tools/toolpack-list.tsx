@@ -19,7 +19,7 @@ export function ToolpackList({ report }: { report: ToolpackReport }) {
                 {count(toolpack.webui?.length ?? 0, 'WebUI entry')}
               </span>
               {hook ? (
-                <span class={`badge hook ${hook.status}`}>
+                <span class={`badge hook ${hook.status === 'ok' ? 'ok' : 'bad'}`}>
                   scheduler {hook.status === 'ok' ? 'ok' : `failing ×${hook.failures}`}
                 </span>
               ) : null}

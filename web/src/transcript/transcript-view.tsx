@@ -73,7 +73,7 @@ function ToolCallView({ round }: { round: ToolRound }) {
     <details class={`tool-call${result?.isError ? ' error' : ''}`} data-call={call.id}>
       <summary>
         <span class="tool-name">{call.name}</span>{' '}
-        <span class={`badge ${result?.isError ? 'error' : 'idle'}`}>{state}</span>
+        <span class={`badge ${result?.isError ? 'bad' : 'idle'}`}>{state}</span>
       </summary>
       <h4>Arguments</h4>
       <pre class="arguments">{prettyJson(call.arguments)}</pre>
