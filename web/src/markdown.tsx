@@ -21,7 +21,7 @@ const PURIFY_OPTIONS = {
 };
 
 /** Markdown text as sanitized HTML. */
-export function markdownHtml(text: string): string {
+function markdownHtml(text: string): string {
   return purify.sanitize(marked.parse(text) as string, PURIFY_OPTIONS);
 }
 

@@ -12,7 +12,7 @@ export interface Route {
 
 const PAGES: readonly PageName[] = ['chat', 'sessions', 'approvals', 'tools', 'config', 'health'];
 
-export function parseRoute(hash: string, pathname: string): Route {
+function parseRoute(hash: string, pathname: string): Route {
   const parts = hash.replace(/^#\/?/, '').split('/');
   const [first, ...rest] = parts;
   if (first === 'sessions' && rest.length > 0 && rest[0]) {

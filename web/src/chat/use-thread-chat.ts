@@ -4,6 +4,7 @@
 // the turn an earlier message of the thread is running.
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { api, problemText } from '../api.js';
+import type { QueueStatus } from '../transcript/types.js';
 import {
   append,
   applyDecision,
@@ -16,10 +17,8 @@ import {
 } from './chat-log.js';
 import { createThreadPosts, type Pending, type Reply } from './thread-posts.js';
 
-type Status = 'idle' | 'queued' | 'running';
-
 interface HistoryPage {
-  status: Status;
+  status: QueueStatus;
   messages: Array<{ seq: number; role: 'user' | 'assistant'; text: string }>;
   next?: number;
 }

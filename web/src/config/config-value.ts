@@ -26,12 +26,6 @@ export interface SchemaNode {
 export const isObject = (value: unknown): value is JsonObject =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-export function valueAt(root: Json | undefined, path: KeyPath): Json | undefined {
-  let node: Json | undefined = root;
-  for (const key of path) node = isObject(node) ? node[key] : undefined;
-  return node;
-}
-
 /**
  * A copy of `root` with `value` at `path` (objects on the way are created); `undefined` removes
  * the key, and an object left empty by it is removed too, so clearing a field leaves no `{}`

@@ -11,20 +11,20 @@ import { ToolpackProblems } from '../tools/toolpack-report.js';
 import {
   loadEntries,
   loadToolpackReport,
-  type RosterAgent,
+  type RosterAgentView,
   type ToolpackReport,
-  type WebuiEntry,
+  type WebuiEntryView,
 } from '../tools/tools-api.js';
 import './tools.css';
 
 type Loaded =
   | { state: 'loading' }
   | { state: 'failed'; problem: string }
-  | { state: 'in'; entries: WebuiEntry[]; roster: RosterAgent[] };
+  | { state: 'in'; entries: WebuiEntryView[]; roster: RosterAgentView[] };
 
 /** Entries by toolpack, in the order the gateway lists them. */
-function groupOf(entries: readonly WebuiEntry[]): Map<string, WebuiEntry[]> {
-  const groups = new Map<string, WebuiEntry[]>();
+function groupOf(entries: readonly WebuiEntryView[]): Map<string, WebuiEntryView[]> {
+  const groups = new Map<string, WebuiEntryView[]>();
   for (const entry of entries) groups.set(entry.toolpack, [...(groups.get(entry.toolpack) ?? []), entry]);
   return groups;
 }
@@ -65,7 +65,7 @@ export function ToolsPage() {
   );
 }
 
-function Entries({ entries, roster }: { entries: WebuiEntry[]; roster: RosterAgent[] }) {
+function Entries({ entries, roster }: { entries: WebuiEntryView[]; roster: RosterAgentView[] }) {
   const groups = [...groupOf(entries)];
   if (groups.length === 0) return <p class="empty muted">No loaded toolpack declares a WebUI entry.</p>;
   return (

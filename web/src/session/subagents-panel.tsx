@@ -96,5 +96,3 @@ export function SubagentsPanel({ sessionKey }: { sessionKey: string }) {
     </section>
   );
 }
-
-export type { SubagentNode };

@@ -1,6 +1,6 @@
 // An action's form, described from its inputSchema: one field per property, chosen by the schema's
 // type (enums and agent fields as selects), and how to read the filled form back into the input.
-import type { JsonSchema, RosterAgent } from './tools-api.js';
+import type { JsonSchema, RosterAgentView } from './tools-api.js';
 
 /** Fields that name an agent: a dropdown of the roster instead of free text. */
 const ROSTER_FIELDS = new Set(['sender', 'recipient', 'agentA', 'agentB', 'targetAgent']);
@@ -27,7 +27,7 @@ function takesUser(schema: JsonSchema): boolean {
   return schema.default === 'user' || (schema.description ?? '').includes('`user`');
 }
 
-function rosterChoice(schema: JsonSchema, roster: readonly RosterAgent[]) {
+function rosterChoice(schema: JsonSchema, roster: readonly RosterAgentView[]) {
   const values: unknown[] = roster.map((agent) => agent.id);
   const labels = roster.map((agent) =>
     agent.displayName && agent.displayName !== agent.id ? `${agent.displayName} (${agent.id})` : agent.id,
@@ -40,7 +40,7 @@ function rosterChoice(schema: JsonSchema, roster: readonly RosterAgent[]) {
   return { kind: 'choice' as const, values, labels };
 }
 
-function specOf(name: string, schema: JsonSchema, roster: readonly RosterAgent[]) {
+function specOf(name: string, schema: JsonSchema, roster: readonly RosterAgentView[]) {
   const type = typeOf(schema);
   if (Array.isArray(schema.enum))
     return { kind: 'choice' as const, values: schema.enum, labels: schema.enum.map(String) };
@@ -54,7 +54,7 @@ function specOf(name: string, schema: JsonSchema, roster: readonly RosterAgent[]
   return { kind: 'json' as const };
 }
 
-export function fieldSpecs(schema: JsonSchema | null, roster: readonly RosterAgent[]): FieldSpec[] {
+export function fieldSpecs(schema: JsonSchema | null, roster: readonly RosterAgentView[]): FieldSpec[] {
   const required = new Set(Array.isArray(schema?.required) ? schema.required : []);
   return Object.entries(schema?.properties ?? {}).map(([name, property]) => ({
     name,

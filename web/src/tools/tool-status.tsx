@@ -4,17 +4,17 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { problemText } from '../api.js';
 import { useMe } from '../me.js';
-import { loadToolStatus, type ToolStatus } from './tools-api.js';
+import { loadToolStatus, type ToolStatusView } from './tools-api.js';
 
 const COLUMNS = ['Tool', 'From', 'Agents', 'Calls', 'Running', 'Failed', 'Last call'];
 
-function lastCall(tool: ToolStatus): string {
+function lastCall(tool: ToolStatusView): string {
   if (!tool.lastStatus) return 'never called';
   const error = tool.lastError ? `: ${tool.lastError}` : '';
   return `${tool.lastStatus} by ${tool.lastAgentId} at ${tool.lastAt}${error}`;
 }
 
-function StatusRow({ tool }: { tool: ToolStatus }) {
+function StatusRow({ tool }: { tool: ToolStatusView }) {
   const cells = [
     tool.source,
     tool.enabledForAgents.length > 0 ? tool.enabledForAgents.join(', ') : 'no agent',
@@ -38,7 +38,7 @@ function StatusRow({ tool }: { tool: ToolStatus }) {
 
 type Status =
   | { state: 'loading' }
-  | { state: 'in'; tools: ToolStatus[] }
+  | { state: 'in'; tools: ToolStatusView[] }
   | { state: 'failed'; problem: string };
 
 export function ToolStatusSection() {

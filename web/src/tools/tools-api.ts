@@ -16,7 +16,7 @@ export interface JsonSchema {
   required?: string[];
 }
 
-export interface WebuiEntry {
+export interface WebuiEntryView {
   toolpack: string;
   id: string;
   title: string;
@@ -26,7 +26,7 @@ export interface WebuiEntry {
   submitLabel: string | null;
 }
 
-export interface RosterAgent {
+export interface RosterAgentView {
   id: string;
   displayName: string;
 }
@@ -38,7 +38,7 @@ export interface WebuiAnswer {
   metadata?: { metrics?: unknown } & Record<string, unknown>;
 }
 
-export interface ToolStatus {
+export interface ToolStatusView {
   tool: string;
   source: string;
   enabledForAgents: string[];
@@ -51,40 +51,42 @@ export interface ToolStatus {
   lastError?: string;
 }
 
-export interface SchedulerHook {
+export interface SchedulerHookView {
   toolpackId: string;
   status: 'ok' | 'failing';
   failures: number;
   error?: string;
   since?: string;
   backoffMs?: number;
+  /** When the next attempt runs (ISO time), while failing. */
+  nextAttemptAt?: string;
 }
 
 export interface ToolpackReport {
   toolpacks: { id: string; tools?: string[]; webui?: string[]; notProvided?: string[] }[];
   problems: { file: string; rule: string; message: string; pointer?: string }[];
-  schedulerHooks: SchedulerHook[];
+  schedulerHooks: SchedulerHookView[];
 }
 
 const projectPath = (project: string) => `/api/projects/${encodeURIComponent(project)}`;
 
 export async function loadEntries(
   project: string,
-): Promise<{ entries: WebuiEntry[]; roster: RosterAgent[] }> {
+): Promise<{ entries: WebuiEntryView[]; roster: RosterAgentView[] }> {
   const [{ entries }, { agents }] = await Promise.all([
-    api<{ entries: WebuiEntry[] }>(`${projectPath(project)}/tool-ui`),
-    api<{ agents: RosterAgent[] }>(`${projectPath(project)}/roster`),
+    api<{ entries: WebuiEntryView[] }>(`${projectPath(project)}/tool-ui`),
+    api<{ agents: RosterAgentView[] }>(`${projectPath(project)}/roster`),
   ]);
   return { entries, roster: agents };
 }
 
-export function runEntry(project: string, entry: WebuiEntry, input: unknown): Promise<WebuiAnswer> {
+export function runEntry(project: string, entry: WebuiEntryView, input: unknown): Promise<WebuiAnswer> {
   const path = `${projectPath(project)}/tool-ui/${encodeURIComponent(entry.toolpack)}/${encodeURIComponent(entry.id)}`;
   return api<WebuiAnswer>(path, input);
 }
 
-export async function loadToolStatus(project: string): Promise<ToolStatus[]> {
-  return (await api<{ tools: ToolStatus[] }>(`${projectPath(project)}/tool-status`)).tools;
+export async function loadToolStatus(project: string): Promise<ToolStatusView[]> {
+  return (await api<{ tools: ToolStatusView[] }>(`${projectPath(project)}/tool-status`)).tools;
 }
 
 export function loadToolpackReport(): Promise<ToolpackReport> {

@@ -1,10 +1,10 @@
 // A transcript as the page shows it: user and system entries on their own, each assistant entry
 // with the tool calls it made and their results (matched by call id) folded under it. A result
 // whose call is on a page not loaded yet stands alone.
-import type { ToolCall, TranscriptEntry } from './types.js';
+import type { TranscriptEntry, TranscriptToolCall } from './types.js';
 
 export interface ToolRound {
-  call: ToolCall;
+  call: TranscriptToolCall;
   /** The tool entry answering the call, once it is there. */
   result?: TranscriptEntry;
 }

@@ -1,21 +1,22 @@
 // What the sessions API answers (`GET /api/sessions`, `/api/sessions/:key/transcript`) and the
 // events stream (`GET /api/events`) carries, as the pages read it.
 
-export type SessionStatus = 'idle' | 'queued' | 'running';
+/** A session's queue status (`QueueStatus` in src/routing): the chat and the sessions pages read it. */
+export type QueueStatus = 'idle' | 'queued' | 'running';
 
 export interface SessionSummary {
   key: string;
   agentId: string;
   channel: string;
   chatType: string;
-  status: SessionStatus;
+  status: QueueStatus;
   transcriptLength: number;
   createdAt: string;
   lastActivityAt: string;
   sessionId: string;
 }
 
-export interface ToolCall {
+export interface TranscriptToolCall {
   id: string;
   name: string;
   /** The raw JSON text the model wrote. */
@@ -28,7 +29,7 @@ export interface TranscriptEntry {
   role: 'user' | 'assistant' | 'tool' | 'system';
   text: string;
   senderId?: string;
-  toolCalls?: ToolCall[];
+  toolCalls?: TranscriptToolCall[];
   toolCallId?: string;
   toolName?: string;
   isError?: boolean;

@@ -5,7 +5,7 @@ import { api, problemText } from '../api.js';
 import { useSessionStream } from './session-stream.js';
 import type { SessionPage, SessionStreamEvent, SessionSummary } from './types.js';
 
-export const LIST_PAGE = 50;
+const LIST_PAGE = 50;
 
 export interface ListFilter {
   agent: string;
@@ -31,7 +31,7 @@ function listPath(filter: ListFilter, cursor?: string): string {
 }
 
 /** The server's filter, for a session the stream brings (the list's own rule, in the page). */
-export function matchesFilter(summary: SessionSummary, filter: ListFilter): boolean {
+function matchesFilter(summary: SessionSummary, filter: ListFilter): boolean {
   const q = filter.q.trim().toLowerCase();
   return (
     (!filter.agent.trim() || summary.agentId === filter.agent.trim()) &&

@@ -8,7 +8,7 @@ import type { SessionStreamEvent, SessionSummary, TranscriptEntry, TranscriptPag
 import { markSeen } from './unread.js';
 
 /** Entries per page: the last page on open, and each "Load earlier". */
-export const TRANSCRIPT_PAGE = 100;
+const TRANSCRIPT_PAGE = 100;
 
 export interface TranscriptState {
   loading: boolean;
