@@ -2,6 +2,7 @@
 // Owner-only pages are not offered to other users (and their API refuses them: 403).
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { ApiError, api, problemText, SIGNED_OUT_EVENT } from './api.js';
+import { forgetChatStorage } from './chat/chat-storage.js';
 import { type Me, MeContext } from './me.js';
 import { ApprovalsPage } from './pages/approvals.js';
 import { ChatPage } from './pages/chat.js';
@@ -71,6 +72,8 @@ function Shell({ me, onSignedOut }: { me: Me; onSignedOut(): void }) {
   const current = route.page === 'session' ? 'sessions' : route.page;
   const signOut = async () => {
     await api('/api/signout', {}).catch(() => undefined);
+    // The next user in this tab must not see this one's chat draft or thread.
+    forgetChatStorage();
     onSignedOut();
   };
   return (

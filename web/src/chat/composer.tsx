@@ -1,11 +1,12 @@
 // The message box. A message over the gateway's limit (`maxMessageLength`, counted in characters
 // as the server counts them: code points) is refused here, before sending, and stays in the box;
-// a send that fails puts its text back. The draft is kept in sessionStorage, so a sign-in in
-// between (the API answered 401) loses nothing.
+// a send that fails puts its text back. The draft is kept in sessionStorage under the signed-in
+// user (chat-storage.ts), so a sign-in in between (the API answered 401) loses nothing, and the
+// next user in the tab never sees it.
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { useMe } from '../me.js';
 import { characterCount } from '../text.js';
-
-const DRAFT = 'switchboard.chat.draft';
+import { draftKey } from './chat-storage.js';
 
 export function Composer(props: {
   maxLength: number;
@@ -13,13 +14,14 @@ export function Composer(props: {
   onSend(text: string): Promise<string | undefined>;
 }) {
   const { maxLength } = props;
-  const [text, setText] = useState(() => sessionStorage.getItem(DRAFT) ?? '');
+  const draftName = draftKey(useMe().user);
+  const [text, setText] = useState(() => sessionStorage.getItem(draftName) ?? '');
   const [problem, setProblem] = useState<string>();
   const box = useRef<HTMLTextAreaElement>(null);
   useEffect(() => {
-    if (text) sessionStorage.setItem(DRAFT, text);
-    else sessionStorage.removeItem(DRAFT);
-  }, [text]);
+    if (text) sessionStorage.setItem(draftName, text);
+    else sessionStorage.removeItem(draftName);
+  }, [text, draftName]);
   const count = characterCount(text);
   const over = count > maxLength;
 
@@ -40,7 +42,7 @@ export function Composer(props: {
     if (failed === undefined) return;
     // The text comes back unless something new was typed meanwhile; stored at once, as the page
     // may be gone (a 401 shows the sign-in page, and the draft waits for the next one).
-    if (!sessionStorage.getItem(DRAFT)) sessionStorage.setItem(DRAFT, message);
+    if (!sessionStorage.getItem(draftName)) sessionStorage.setItem(draftName, message);
     setText((typed) => (typed === '' ? message : typed));
     setProblem(`Not sent: ${failed}. The text is back in the box.`);
   };

@@ -1,25 +1,32 @@
 // The signed-in user's threads (their web chat sessions, from `GET /api/webchat/threads`), the
-// one on screen, and a new one. The thread on screen is kept in localStorage: a reload shows it
-// again, with its history.
+// one on screen, and a new one. The thread on screen is kept in localStorage under the signed-in
+// user (chat-storage.ts): a reload shows it again, with its history.
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { api } from '../api.js';
-
-const STORED = 'switchboard.chat.thread';
+import { useMe } from '../me.js';
+import type { QueueStatus } from '../transcript/types.js';
+import { threadKey } from './chat-storage.js';
 
 interface ThreadView {
   thread?: string;
   lastActivityAt: string;
-  status: 'idle' | 'queued' | 'running';
+  status: QueueStatus;
 }
 
 /** The thread on screen (`undefined`: the main chat) and its setter, kept across reloads. */
 export function useCurrentThread(): [string | undefined, (thread: string | undefined) => void] {
-  const [thread, setThread] = useState<string | undefined>(() => localStorage.getItem(STORED) || undefined);
-  const choose = useCallback((next: string | undefined) => {
-    if (next === undefined) localStorage.removeItem(STORED);
-    else localStorage.setItem(STORED, next);
-    setThread(next);
-  }, []);
+  const threadName = threadKey(useMe().user);
+  const [thread, setThread] = useState<string | undefined>(
+    () => localStorage.getItem(threadName) || undefined,
+  );
+  const choose = useCallback(
+    (next: string | undefined) => {
+      if (next === undefined) localStorage.removeItem(threadName);
+      else localStorage.setItem(threadName, next);
+      setThread(next);
+    },
+    [threadName],
+  );
   return [thread, choose];
 }
 
