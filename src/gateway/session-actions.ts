@@ -12,8 +12,9 @@ const MAX_NODES = 200;
 /**
  * What the control UI does to a session (`src/http/routes/session-actions.ts`): the sub-agent
  * tree and `/subagents`' kill and steer, with the session as the caller (so only its own
- * children), and an owner's post into a Slack or Discord thread: delivered as the bot, then
- * recorded as a system entry so the transcript (and the agent's next turn) shows it.
+ * children), and an owner's post into a Slack or Discord thread or another user's web chat:
+ * delivered as the bot, then recorded as a system entry so the transcript (and the agent's next
+ * turn) shows it. It is never that chat's user speaking, so it runs no command and no turn.
  */
 export function createSessionActions(options: {
   sessions: SessionStore;

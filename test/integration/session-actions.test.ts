@@ -277,9 +277,15 @@ describe('session actions: replies', () => {
     expect(own.status).toBe(200);
     expect((await gateway.send('theirs', 'other')).status).toBe(200);
     const other = 'agent:main:webchat:direct:other';
+    // "Not yours" is the same 404 as an unknown key: a non-owner learns nothing by probing.
+    const unknown = 'agent:main:webchat:direct:nobody';
     expect(await gateway.request('POST', path(other, 'messages'), { text: 'not mine' })).toEqual({
-      status: 403,
-      body: { error: 'forbidden', message: 'webchat:local is not an owner (see owners in the config)' },
+      status: 404,
+      body: { error: 'not_found', message: `unknown session: ${other}` },
+    });
+    expect(await gateway.request('POST', path(unknown, 'messages'), { text: 'not mine' })).toEqual({
+      status: 404,
+      body: { error: 'not_found', message: `unknown session: ${unknown}` },
     });
     await slack.deliver({
       type: 'message',
@@ -294,7 +300,7 @@ describe('session actions: replies', () => {
     const slackKey = sessions.find((session: any) => session.channel === 'slack').key;
     const posts = slack.callsTo('chat.postMessage').length;
     expect((await gateway.request('POST', path(slackKey, 'messages'), { text: 'not allowed' })).status).toBe(
-      403,
+      404,
     );
     expect(slack.callsTo('chat.postMessage')).toHaveLength(posts);
     for (const [method, rest, body] of [
@@ -304,6 +310,26 @@ describe('session actions: replies', () => {
     ] as const) {
       expect((await gateway.request(method, path(PARENT, rest), body)).status).toBe(403);
     }
+  });
+
+  it("posts an owner's reply into another user's web chat session as the bot, never as that user", async () => {
+    const { gateway, model } = await start();
+    expect((await gateway.send('hi from bob', 'bob')).status).toBe(200);
+    const bob = 'agent:main:webchat:direct:bob';
+    const asked = model.received.length;
+    const posted = await gateway.request('POST', path(bob, 'messages'), { text: '/approve abc' });
+    expect(posted).toMatchObject({ status: 200, body: { sessionKey: bob, posted: true } });
+    const entries = (await gateway.request('GET', path(bob, 'transcript'))).body.entries;
+    expect(entries.at(-1)).toMatchObject({
+      role: 'system',
+      text: 'webchat:local (control UI): /approve abc',
+      senderId: 'webchat:local',
+    });
+    // Nothing entered bob's session as bob: no user entry with the text, and no turn ran.
+    expect(entries.filter((entry: any) => entry.role === 'user').map((entry: any) => entry.text)).toEqual([
+      'hi from bob',
+    ]);
+    expect(model.received.length).toBe(asked);
   });
 
   it('answers 409 for a reply into a sub-agent session', async () => {
