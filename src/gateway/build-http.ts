@@ -21,6 +21,7 @@ import type { GatewayChannels } from './build-channels.js';
 import { buildToolUi, type Observed } from './build-core-webui.js';
 import { createConfigRoutesOptions } from './config-routes.js';
 import { createGatewayStatus, type GatewayStatusOptions } from './gateway-status.js';
+import { scrubbedSessionEvents, scrubbedSessionsView } from './session-views.js';
 
 /** What the approvals inbox and the health page read (`approvals-inbox.ts`, `gateway-status.ts`). */
 export type OpsParts = Parameters<typeof createApprovalsInbox>[0] &
@@ -77,9 +78,9 @@ export function buildHttpServer(options: {
     },
     projectId: config.project.id,
     version: PACKAGE_VERSION,
-    sessions: options.sessions,
+    sessions: scrubbedSessionsView(options.sessions, scrub),
     sessionActions: options.sessionActions,
-    sessionEvents: options.sessionEvents,
+    sessionEvents: scrubbedSessionEvents(options.sessionEvents, scrub),
     slackEvents: options.channels.slack?.eventsListener,
     channels: options.channelStates,
     toolUi: {

@@ -1,5 +1,5 @@
 import type { Config } from '../config/index.js';
-import type { SessionFilter, SessionsView } from '../http/index.js';
+import type { SessionEventsPort, SessionFilter, SessionsView } from '../http/index.js';
 import type { Router } from '../routing/index.js';
 import {
   type QueueStatus,
@@ -7,6 +7,7 @@ import {
   type SessionRecord,
   type SessionStore,
   summarizeSession,
+  type TranscriptEntry,
 } from '../sessions/index.js';
 import { runSubagentsAction, type SessionsService, type SubagentsService } from '../tools/index.js';
 
@@ -84,4 +85,47 @@ function matching(filter: SessionFilter, router: Pick<Router, 'sessionStatus'>) 
     (text === undefined ||
       session.key.toLowerCase().includes(text) ||
       session.agentId.toLowerCase().includes(text));
+}
+
+/**
+ * An entry with the log's secret scrubber applied to its text (a tool entry's is its result) and
+ * its tool calls' arguments. Routing scrubs what it records, but not every entry is its (an
+ * owner's post, a restart note) and a value may have become a secret after it was written: the
+ * transcript API and the event stream scrub each entry again on the way out.
+ */
+export function scrubEntry(entry: TranscriptEntry, scrub: (text: string) => string): TranscriptEntry {
+  return {
+    ...entry,
+    text: scrub(entry.text),
+    ...(entry.toolCalls
+      ? { toolCalls: entry.toolCalls.map((call) => ({ ...call, arguments: scrub(call.arguments) })) }
+      : {}),
+  };
+}
+
+/** The sessions view with each transcript entry scrubbed (`scrubEntry`). */
+export function scrubbedSessionsView(view: SessionsView, scrub: (text: string) => string): SessionsView {
+  return {
+    ...view,
+    async transcript(key, read) {
+      const page = await view.transcript(key, read);
+      // The entries are the store's (`createSessionsView`); the view declares them unknown.
+      return (
+        page && { ...page, entries: page.entries.map((entry) => scrubEntry(entry as TranscriptEntry, scrub)) }
+      );
+    },
+  };
+}
+
+/** The session events with each `entry` event's entry scrubbed (`scrubEntry`). */
+export function scrubbedSessionEvents(
+  events: SessionEventsPort,
+  scrub: (text: string) => string,
+): SessionEventsPort {
+  return {
+    subscribe: (listener) =>
+      events.subscribe((event) =>
+        listener(event.type === 'entry' ? { ...event, entry: scrubEntry(event.entry, scrub) } : event),
+      ),
+  };
 }

@@ -1,4 +1,7 @@
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FakeModelServer } from '../fakes/fake-model-server.js';
+import { startFakeOpenAIServer } from '../fakes/fake-openai-server.js';
 import { createGatedRunner } from '../fakes/gated-runner.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 
@@ -167,5 +170,57 @@ describe('GET /api/events for a non-owner', () => {
     const answer = await gateway.request('GET', '/api/events');
     expect(answer.status).toBe(403);
     expect(answer.body.message).toContain('webchat:local is not an owner');
+  });
+});
+
+describe('secrets in transcripts and the event stream', () => {
+  // Routing scrubs what it records; these entries are not its: one written before the value
+  // became a config secret, and an owner's post from the control UI. Both answers scrub them.
+  const SECRET = 'sk-live-transcript-secret-0123456789';
+  let gateway: TestGateway;
+  let model: FakeModelServer;
+  const modelConfig = (apiKey: string) => ({
+    models: { fake: { provider: 'openai', model: 'fake-1', baseUrl: model.url, apiKey } },
+    agents: { main: { model: 'fake' } },
+  });
+  beforeAll(async () => {
+    model = await startFakeOpenAIServer();
+    const before = await startTestGateway({ config: modelConfig('sk-an-older-key-0123456789') });
+    model.push(
+      { toolCalls: [{ name: 'session_status', arguments: { sessionKey: SECRET } }] },
+      { text: `the key is ${SECRET}` },
+    );
+    expect((await before.send(`remember ${SECRET}`, 'sam')).status).toBe(200);
+    await before.stop();
+    gateway = await startTestGateway({ dir: path.dirname(before.configPath), config: modelConfig(SECRET) });
+  });
+  afterAll(async () => {
+    await gateway?.dispose();
+    await model?.close();
+  });
+
+  it('never shows a config secret in an entry’s text or tool call arguments, in either answer', async () => {
+    const key = 'agent:main:webchat:direct:sam';
+    const read = () => gateway.request('GET', `/api/sessions/${encodeURIComponent(key)}/transcript`);
+    const transcript = await read();
+    expect(transcript.status).toBe(200);
+    const entries = transcript.body.entries;
+    expect(entries.map((entry: any) => entry.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
+    expect(entries[0].text).toBe('remember [REDACTED]');
+    expect(JSON.parse(entries[1].toolCalls[0].arguments)).toEqual({ sessionKey: '[REDACTED]' });
+    expect(entries.at(-1).text).toBe('the key is [REDACTED]');
+    expect(JSON.stringify(transcript.body)).not.toContain(SECRET);
+
+    const stream = await openSessionEvents(gateway);
+    await until(() => stream.events.some((event) => event.type === 'ready'), 'ready');
+    const posted = await gateway.request('POST', `/api/sessions/${encodeURIComponent(key)}/messages`, {
+      text: `use ${SECRET}`,
+    });
+    expect(posted).toMatchObject({ status: 200, body: { posted: true } });
+    await until(() => stream.events.some((event) => event.type === 'entry'), 'the posted entry');
+    const streamed = stream.events.find((event) => event.type === 'entry')?.data.entry;
+    expect(streamed).toMatchObject({ role: 'system', text: 'webchat:local (control UI): use [REDACTED]' });
+    expect(JSON.stringify(stream.events)).not.toContain(SECRET);
+    expect(JSON.stringify((await read()).body)).not.toContain(SECRET);
   });
 });
