@@ -163,6 +163,11 @@ export const ConfigSchema = Strict(
           default: 8787,
           description: 'HTTP port; 0 picks a free one.',
         }),
+        trustProxy: Type.Boolean({
+          default: false,
+          description:
+            'Trust X-Forwarded-* from a TLS-terminating proxy in front, so the sign-in cookie is marked Secure.',
+        }),
         token: Type.Optional(
           Secret({
             minLength: 16,

@@ -69,6 +69,7 @@ export function buildHttpServer(options: {
   return createHttpServer({
     host: config.http.host,
     port: config.http.port,
+    trustProxy: config.http.trustProxy,
     token: options.token,
     users: Object.fromEntries(Object.entries(config.http.users).map(([name, user]) => [name, user.token])),
     logger: options.logger,

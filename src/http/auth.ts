@@ -82,11 +82,10 @@ export function createAuthHook(identify: Identify) {
     const queryToken =
       routeConfig.signInPage === true && typeof query?.token === 'string' ? query.token : undefined;
     const bearer = header?.startsWith('Bearer ') ? header.slice('Bearer '.length).trim() : undefined;
-    const identity =
-      queryToken !== undefined
-        ? identify(queryToken)
-        : (identify(bearer) ?? identify(readCookie(request.headers.cookie, tokenCookieName(request))));
+    const cookie = () => identify(readCookie(request.headers.cookie, tokenCookieName(request)));
+    const identity = queryToken !== undefined ? identify(queryToken) : (identify(bearer) ?? cookie());
     if (identity) request.identity = identity;
+    if (queryToken !== undefined) request.signedInAs = cookie();
     if (identity || routeConfig.signInPage === true) return;
     if (request.method === 'GET' && request.headers.accept?.includes('text/html')) {
       await reply.code(401).header('content-type', 'text/html; charset=utf-8').send(SIGN_IN_PAGE);
@@ -117,6 +116,10 @@ export function readCookie(header: string | undefined, name: string): string | u
 }
 
 declare module 'fastify' {
+  interface FastifyRequest {
+    /** On a page opened with `?token=`: who the browser's sign-in cookie is for, if valid. */
+    signedInAs?: Identity;
+  }
   interface FastifyContextConfig {
     /** No token needed (health checks, the sign-in itself). */
     public?: boolean;

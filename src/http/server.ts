@@ -30,6 +30,8 @@ import { MAX_PARAM_LENGTH } from './session-key-limit.js';
 export interface HttpServerOptions {
   host: string;
   port: number;
+  /** `http.trustProxy`: X-Forwarded-* (protocol, address) believed, from a TLS proxy in front. */
+  trustProxy?: boolean | undefined;
   token: string;
   /** `http.users`: user name → token; each signs in as `webchat:<name>` (the gateway token as `local`). */
   users?: Readonly<Record<string, string>> | undefined;
@@ -82,6 +84,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
     // Requests are not logged one by one; errors are. The token never reaches a log line.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 1024 * 1024,
+    trustProxy: options.trustProxy ?? false,
     // Session keys reach `/api/sessions/:key/…` whole; the default (100) answered long ones 414.
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },

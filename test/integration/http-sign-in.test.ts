@@ -109,6 +109,49 @@ describe('signing in to the HTTP API', () => {
     expect(await wrong.text()).toContain('<div id="app">');
   });
 
+  it('signs in from ?token= only on a top-level navigation, never from an image or a script', async () => {
+    for (const dest of ['image', 'script', 'iframe', 'empty']) {
+      const embedded = await fetch(`${gateway.url}/?token=${BOB_TOKEN}`, {
+        redirect: 'manual',
+        headers: { 'sec-fetch-dest': dest },
+      });
+      expect(embedded.status, dest).not.toBe(303);
+      expect(embedded.headers.get('set-cookie'), dest).toBeNull();
+    }
+    const navigated = await fetch(`${gateway.url}/?token=${BOB_TOKEN}`, {
+      redirect: 'manual',
+      headers: { 'sec-fetch-dest': 'document' },
+    });
+    expect(navigated.status).toBe(303);
+    expect(cookieOf(navigated)).toBe(`${cookieName}=${BOB_TOKEN}`);
+  });
+
+  it('keeps a browser signed in as someone else: a ?token= link for another identity is 409, nothing set', async () => {
+    const alice = `${cookieName}=${ALICE_TOKEN}`;
+    const other = await fetch(`${gateway.url}/?token=${BOB_TOKEN}`, {
+      redirect: 'manual',
+      headers: { cookie: alice, 'sec-fetch-dest': 'document' },
+    });
+    expect(other.status).toBe(409);
+    expect(other.headers.get('set-cookie')).toBeNull();
+    const notice = await other.text();
+    expect(notice).toContain('webchat:alice');
+    expect(notice).not.toContain(BOB_TOKEN);
+    // The same identity (a fresh link): signed in again, as before.
+    const same = await fetch(`${gateway.url}/?token=${ALICE_TOKEN}`, {
+      redirect: 'manual',
+      headers: { cookie: alice, 'sec-fetch-dest': 'document' },
+    });
+    expect(same.status).toBe(303);
+    expect(cookieOf(same)).toBe(alice);
+  });
+
+  it('trusts no X-Forwarded-Proto by default: no Secure on plain HTTP', async () => {
+    const answer = await post('/api/signin', { token: ALICE_TOKEN }, { 'x-forwarded-proto': 'https' });
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('set-cookie')).not.toContain('Secure');
+  });
+
   it('writes no token to the log, a wrong one included', async () => {
     await post('/api/signin', { token: 'a-wrong-token-typed-by-someone' });
     await fetch(`${gateway.url}/?token=${ALICE_TOKEN}`, { redirect: 'manual' });
@@ -148,6 +191,33 @@ describe('signing in to the HTTP API', () => {
     expect(page.status).toBe(200);
     expect(page.headers.get('set-cookie')).toBeNull();
     expect((await me({})).status).toBe(401);
+  });
+});
+
+describe('signing in behind a TLS proxy (http.trustProxy)', () => {
+  let gateway: TestGateway;
+  beforeAll(async () => {
+    gateway = await startTestGateway({
+      config: { http: { port: 0, token: TEST_TOKEN, trustProxy: true } },
+    });
+  });
+  afterAll(async () => {
+    await gateway?.dispose();
+  });
+
+  it('marks the cookie Secure when the proxy says the request came over HTTPS', async () => {
+    for (const [proto, secure] of [
+      ['https', true],
+      ['http', false],
+    ] as const) {
+      const answer = await fetch(`${gateway.url}/api/signin`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-proto': proto, connection: 'close' },
+        body: JSON.stringify({ token: TEST_TOKEN }),
+      });
+      expect(answer.status, proto).toBe(200);
+      expect(answer.headers.get('set-cookie')?.endsWith('; Secure'), proto).toBe(secure);
+    }
   });
 });
 
