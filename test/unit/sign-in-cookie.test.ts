@@ -5,8 +5,8 @@ import { registerPageRoute } from '../../src/http/routes/page.js';
 import { registerSignInRoutes } from '../../src/http/routes/sign-in.js';
 
 // `Secure` follows `request.protocol`: a server behind a TLS proxy it trusts (trustProxy) sees
-// `https` from X-Forwarded-Proto. The gateway itself trusts no proxy, so it sets Secure only for
-// a TLS connection of its own; the real routes here, through fastify's inject.
+// `https` from X-Forwarded-Proto. The gateway trusts one only with `http.trustProxy`
+// (http-sign-in.test.ts checks both ways); the real routes here, through fastify's inject.
 const TOKEN = 'gateway-token-0123456789';
 const ALICE = 'alice-token-0123456789ab';
 
