@@ -53,6 +53,19 @@ describe('the config page in Chromium', () => {
     return answer?.body?.entries?.map((entry: { text: string }) => entry.text) ?? [];
   };
 
+  /** Waits (through the restart: the page may be reloading) until the restart note contains `text`. */
+  const expectNote = (text: string) =>
+    expect
+      .poll(
+        () =>
+          page
+            .locator('.config-note')
+            .textContent()
+            .catch(() => ''),
+        NOTE_WAIT,
+      )
+      .toContain(text);
+
   const logLevel = async () =>
     (await gateway.request('GET', '/api/config').catch(() => undefined))?.body?.config?.log?.level;
 
@@ -98,16 +111,7 @@ describe('the config page in Chromium', () => {
 
     await page.getByRole('button', { name: 'Save and restart' }).click();
     await page.getByText('Restarting the gateway to apply it').waitFor();
-    await expect
-      .poll(
-        () =>
-          page
-            .locator('.config-note')
-            .textContent()
-            .catch(() => ''),
-        NOTE_WAIT,
-      )
-      .toContain('Gateway restarted (config-apply): control UI config.apply by webchat:local');
+    await expectNote('Gateway restarted (config-apply): control UI config.apply by webchat:local');
     await saveScreenshot(page, shots(gateway), 'config-restarted');
     expect(await logLevel()).toBe('debug');
     // The secret shown as REDACTED was sent back as such: the file keeps it.
@@ -128,16 +132,7 @@ describe('the config page in Chromium', () => {
     expect(await page.locator('.config-diff').textContent()).not.toContain(ALICE_NEW_TOKEN);
     expect(await page.locator('.config-diff').textContent()).not.toContain(ALICE_TOKEN);
     await page.getByRole('button', { name: 'Save and restart' }).click();
-    await expect
-      .poll(
-        () =>
-          page
-            .locator('.config-note')
-            .textContent()
-            .catch(() => ''),
-        NOTE_WAIT,
-      )
-      .toContain('Gateway restarted (config-apply)');
+    await expectNote('Gateway restarted (config-apply)');
     const file = await readFile(gateway.configPath, 'utf8');
     expect(file).toContain(ALICE_NEW_TOKEN);
     expect(file).not.toContain(ALICE_TOKEN);
@@ -204,16 +199,7 @@ describe('the config page in Chromium', () => {
     await saveScreenshot(page, shots(gateway), 'config-history');
     await first.getByRole('button', { name: 'Undo…' }).click();
     await first.getByRole('button', { name: 'Undo #1 and restart' }).click();
-    await expect
-      .poll(
-        () =>
-          page
-            .locator('.config-note')
-            .textContent()
-            .catch(() => ''),
-        NOTE_WAIT,
-      )
-      .toContain('Gateway restarted (config-undo)');
+    await expectNote('Gateway restarted (config-undo)');
     expect(await logLevel()).toBe('info');
     // The file before #1: the later changes are undone too, alice's first token among them.
     expect(await readFile(gateway.configPath, 'utf8')).toContain(ALICE_TOKEN);
@@ -236,16 +222,7 @@ describe('the config page in Chromium', () => {
     await page.getByRole('button', { name: 'Review change' }).click();
     await page.locator('.config-diff .diff-add').first().waitFor();
     await page.getByRole('button', { name: 'Save and restart' }).click();
-    await expect
-      .poll(
-        () =>
-          page
-            .locator('.config-note')
-            .textContent()
-            .catch(() => ''),
-        NOTE_WAIT,
-      )
-      .toContain('Gateway restarted (config-apply)');
+    await expectNote('Gateway restarted (config-apply)');
     expect(await logLevel()).toBe('info');
   });
 });

@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeOpenAIServer } from '../fakes/fake-openai-server.js';
-import { childRequests, createSubagentScript, toolResults, userTexts } from '../fakes/subagent-script.js';
+import { childRequests, toolResults, userTexts } from '../fakes/subagent-script.js';
 import { type Browser, closeBrowser, launchBrowser } from '../helpers/browser.js';
-import { startGatewayForTest, startSlackForTest } from '../helpers/channels.js';
+import { startSlackForTest } from '../helpers/channels.js';
 import { expectNoOverflow, openControlUi, saveScreenshot } from '../helpers/control-ui.js';
 import type { TestGateway } from '../helpers/gateway.js';
+import { startSubagentGateway } from '../helpers/subagent-gateway.js';
 import { cleanupAfterEach } from '../helpers/teardown.js';
 
 /*
@@ -34,20 +34,8 @@ beforeAll(async () => {
 });
 afterAll(() => closeBrowser(browser));
 
-async function start(config: Record<string, unknown> = {}) {
-  const script = createSubagentScript();
-  const model = await startFakeOpenAIServer({ defaultStep: script.step });
-  cleanups.push(() => model.close());
-  const gateway = await startGatewayForTest(cleanups, {
-    config: {
-      models: { fake: { provider: 'openai', model: 'fake-1', baseUrl: model.url, apiKey: 'sk-test' } },
-      agents: { main: { model: 'fake' } },
-      gateway: { drainTimeoutMs: 200 },
-      ...config,
-    },
-  });
-  return { gateway, model, script };
-}
+/** The gateway with a fake model scripted per session (test/helpers/subagent-gateway.ts). */
+const start = (config: Record<string, unknown> = {}) => startSubagentGateway(cleanups, config);
 
 async function openSession(gateway: TestGateway, key: string): Promise<Page> {
   const page = await (browser as Browser).context.newPage();

@@ -1,11 +1,12 @@
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createWebchatAdapter, type WebchatAdapter } from '../../src/channels/index.js';
-import { createHttpServer } from '../../src/http/index.js';
 import { createLogger } from '../../src/logging/index.js';
 import type { InboundMessage, ReplyAction } from '../../src/messages/index.js';
 import { type Browser, closeBrowser, launchBrowser } from '../helpers/browser.js';
+import { openControlUi, saveScreenshot } from '../helpers/control-ui.js';
+import { makeTempDir } from '../helpers/machine.js';
+import { startWebchatPageServer } from '../helpers/webchat-page-server.js';
 
 /**
  * The web chat page's buttons in Chromium, against the real HTTP server and web chat adapter; the
@@ -15,7 +16,6 @@ import { type Browser, closeBrowser, launchBrowser } from '../helpers/browser.js
 
 const WAIT = { timeout: 10_000, interval: 50 };
 const TOKEN = 'page-token-0123456789';
-const SHOTS = process.env.SWITCHBOARD_SCREENSHOTS;
 const BUTTONS: ReplyAction[] = [
   { label: 'Approve', value: 'approval:a1:approve', style: 'primary' },
   { label: 'Deny', value: 'approval:a1:deny', style: 'danger' },
@@ -25,7 +25,8 @@ const route = { channel: 'webchat' as const, chatType: 'direct' as const, chatId
 
 describe('web chat buttons in Chromium', () => {
   let browser: Browser;
-  let server: Awaited<ReturnType<typeof createHttpServer>>;
+  let server: Awaited<ReturnType<typeof startWebchatPageServer>>;
+  let shots: string;
   let webchat: WebchatAdapter;
   let url: string;
   const heard: InboundMessage[] = [];
@@ -52,24 +53,10 @@ describe('web chat buttons in Chromium', () => {
         replies: [{ id: `answer-${heard.length}`, text: `${verb} by ${message.senderId}` }],
       };
     });
-    server = await createHttpServer({
-      host: '127.0.0.1',
-      port: 0,
-      token: TOKEN,
-      logger,
-      sessions: { list: async () => ({ sessions: [] }), transcript: async () => undefined } as never,
-      toolpacks: { report: () => ({ toolpacks: [], builtins: [], problems: [], schedulerHooks: [] }) },
-      webchatHistory: {
-        threads: async () => [],
-        history: async () => ({
-          sessionKey: 'agent:main:webchat:direct:local',
-          status: 'idle',
-          messages: [],
-        }),
-      },
-      webchat,
-    });
-    url = await server.listen();
+    server = await startWebchatPageServer({ token: TOKEN, logger, webchat });
+    url = server.url;
+    shots = await makeTempDir('webchat-approval-page-');
+    console.log(`web chat page screenshots: ${shots}/screenshots`);
     browser = await launchBrowser();
   });
 
@@ -93,7 +80,7 @@ describe('web chat buttons in Chromium', () => {
     const opened = await browser.context.newPage();
     opened.setDefaultTimeout(10_000);
     opened.on('pageerror', (error) => pageErrors.push(error.message));
-    await opened.goto(`${url}/?token=${TOKEN}`);
+    await openControlUi(opened, url, TOKEN, 'chat');
     await expect
       .poll(() => opened.locator('#connection').textContent(), WAIT)
       .toBe('connected as webchat:local');
@@ -118,7 +105,7 @@ describe('web chat buttons in Chromium', () => {
       'action primary',
     );
     expect(await request.getByRole('button', { name: 'Deny' }).getAttribute('class')).toBe('action danger');
-    if (SHOTS) await page.screenshot({ path: path.join(SHOTS, 'webchat-page-request.png') });
+    await saveScreenshot(page, shots, 'webchat-page-request');
 
     await request.getByRole('button', { name: 'Approve' }).click();
     await expect
@@ -133,7 +120,7 @@ describe('web chat buttons in Chromium', () => {
         action: 'approval:a1:approve',
       }),
     ]);
-    if (SHOTS) await page.screenshot({ path: path.join(SHOTS, 'webchat-page-decided.png') });
+    await saveScreenshot(page, shots, 'webchat-page-decided');
     expect(pageErrors).toEqual([]);
   });
 

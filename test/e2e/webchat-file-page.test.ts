@@ -1,13 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWebchatAdapter, type WebchatAdapter } from '../../src/channels/index.js';
-import { createHttpServer } from '../../src/http/index.js';
 import { createLogger } from '../../src/logging/index.js';
 import { type Browser, closeBrowser, launchBrowser } from '../helpers/browser.js';
+import { openControlUi, saveScreenshot } from '../helpers/control-ui.js';
 import { makeTempDir, removeDir } from '../helpers/machine.js';
+import { startWebchatPageServer } from '../helpers/webchat-page-server.js';
 
 /**
  * A file sent to the web chat (`chat.attach`) in Chromium: the bubble shows the comment and a
- * download link, and the link, fetched with the page's cookie, gives the same bytes.
+ * download link, and the link, fetched with the page's cookie, gives the same bytes. The screenshot
+ * goes under the test's temp dir (printed).
  */
 
 const WAIT = { timeout: 10_000, interval: 50 };
@@ -17,7 +19,7 @@ const route = { channel: 'webchat' as const, chatType: 'direct' as const, chatId
 
 describe('a file in the web chat page', () => {
   let browser: Browser;
-  let server: Awaited<ReturnType<typeof createHttpServer>>;
+  let server: Awaited<ReturnType<typeof startWebchatPageServer>>;
   let webchat: WebchatAdapter;
   let url: string;
   let dir: string;
@@ -26,24 +28,8 @@ describe('a file in the web chat page', () => {
     dir = await makeTempDir('webchat-file-page-');
     webchat = createWebchatAdapter({ logger, filesDir: dir });
     await webchat.start(async () => ({ sessionKey: 'agent:main:webchat:direct:local', replies: [] }));
-    server = await createHttpServer({
-      host: '127.0.0.1',
-      port: 0,
-      token: TOKEN,
-      logger,
-      sessions: { list: async () => ({ sessions: [] }), transcript: async () => undefined } as never,
-      toolpacks: { report: () => ({ toolpacks: [], builtins: [], problems: [], schedulerHooks: [] }) },
-      webchatHistory: {
-        threads: async () => [],
-        history: async () => ({
-          sessionKey: 'agent:main:webchat:direct:local',
-          status: 'idle',
-          messages: [],
-        }),
-      },
-      webchat,
-    });
-    url = await server.listen();
+    server = await startWebchatPageServer({ token: TOKEN, logger, webchat });
+    url = server.url;
     browser = await launchBrowser();
   });
 
@@ -58,7 +44,7 @@ describe('a file in the web chat page', () => {
     const page = await browser.context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
-    await page.goto(`${url}/?token=${TOKEN}`);
+    await openControlUi(page, url, TOKEN, 'chat');
     await expect
       .poll(() => page.locator('#connection').textContent(), WAIT)
       .toBe('connected as webchat:local');
@@ -74,6 +60,8 @@ describe('a file in the web chat page', () => {
     expect(href).toMatch(/^\/api\/webchat\/files\/[0-9a-f]{32}\/load_report\.csv$/);
     const body = await page.evaluate(async (link) => (await fetch(link)).text(), href ?? '');
     expect(body).toBe('day,load\n1,0.5\n');
+    const shots = await makeTempDir('webchat-file-page-shots-');
+    console.log(`file page screenshot: ${await saveScreenshot(page, shots, 'webchat-file')}`);
     expect(errors).toEqual([]);
   });
 });

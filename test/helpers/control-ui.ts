@@ -4,22 +4,34 @@ import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
 
 /*
- * The control UI in Chromium: sign in once through the `?token=` link (the page moves the token
- * into its cookie), then open pages by their hash. Screenshots go under the test's own directory.
+ * The control UI in Chromium: sign in once through the `?token=` link (the server moves the token
+ * into the sign-in cookie), then open pages by their hash. Screenshots go under the test's own directory.
  */
 
-/** Opens `base` signed in with `token`, then the page `hash` names (`sessions`, `config`, …). */
+/**
+ * Opens `base` signed in with `token`, on the page `hash` names (`sessions`, `config`, …). One
+ * load: the server's redirect (to `/`, without the token) keeps the hash, so no other page (the
+ * chat, the default) runs first and asks a test server for what it does not serve.
+ */
 export async function openControlUi(page: Page, base: string, token: string, hash = 'chat'): Promise<void> {
-  await page.goto(`${base}/?token=${encodeURIComponent(token)}`);
+  await page.goto(`${base}/?token=${encodeURIComponent(token)}#/${hash}`);
   await page.waitForSelector('header.top nav');
-  await page.goto(`${base}/#/${hash}`);
+  expect(new URL(page.url()).search).toBe('');
 }
 
-/** Saves a full-page screenshot as `<dir>/screenshots/<name>.png` and returns its path. */
-export async function saveScreenshot(page: Page, dir: string, name: string): Promise<string> {
+/**
+ * Saves a screenshot as `<dir>/screenshots/<name>.png` and returns its path: the full page, or only
+ * the viewport with `{ fullPage: false }` (what a phone shows at its current scroll).
+ */
+export async function saveScreenshot(
+  page: Page,
+  dir: string,
+  name: string,
+  options: { fullPage?: boolean } = {},
+): Promise<string> {
   const file = path.join(dir, 'screenshots', `${name}.png`);
   await mkdir(path.dirname(file), { recursive: true });
-  await page.screenshot({ path: file, fullPage: true });
+  await page.screenshot({ path: file, fullPage: options.fullPage ?? true });
   return file;
 }
 

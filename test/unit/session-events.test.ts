@@ -7,18 +7,14 @@ import {
   type SessionEvent,
 } from '../../src/sessions/index.js';
 import { createStore } from '../../src/store/index.js';
+import { pollUntil } from '../helpers/process.js';
 
 const { logger } = createLogger({ level: 'silent', destination: { write: () => undefined } });
 const ROUTE = { channel: 'webchat', chatType: 'direct', chatId: 'ann' } as const;
 const KEY = 'agent:main:webchat:direct:ann';
 
-async function until(check: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 15_000;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
+/** The bus polls every 5 ms: the waits look as often. */
+const SOON = { timeoutMs: 15_000, intervalMs: 5 };
 
 /** The bus over a memory store, with a status the test sets. */
 async function rig() {
@@ -37,12 +33,12 @@ describe('the session events bus', () => {
     events.subscribe((event) => seen.push(event));
     await sessions.ensure(KEY, { agentId: 'main', route: ROUTE });
     statuses.set(KEY, 'queued');
-    await until(() => statusesOf().includes('queued'), 'queued');
+    await pollUntil('queued', () => statusesOf().includes('queued'), SOON);
     statuses.set(KEY, 'running');
     const entry = await sessions.append(KEY, { role: 'user', text: 'hi' });
-    await until(() => statusesOf().includes('running'), 'running');
+    await pollUntil('running', () => statusesOf().includes('running'), SOON);
     statuses.set(KEY, 'idle');
-    await until(() => statusesOf().at(-1) === 'idle' && statusesOf().length >= 4, 'idle');
+    await pollUntil('idle', () => statusesOf().at(-1) === 'idle' && statusesOf().length >= 4, SOON);
     expect(seen.find((event) => event.type === 'entry')).toEqual({ type: 'entry', key: KEY, entry });
     // No change is reported twice: idle (ensure), queued, running (the append), idle.
     expect(statusesOf()).toEqual(['idle', 'queued', 'running', 'idle']);
@@ -60,7 +56,7 @@ describe('the session events bus', () => {
     const stop = events.subscribe((event) => seen.push(event));
     await sessions.ensure(KEY, { agentId: 'main', route: ROUTE });
     await sessions.append(KEY, { role: 'user', text: 'one' });
-    await until(() => seen.some((event) => event.type === 'entry'), 'the entry');
+    await pollUntil('the entry', () => seen.some((event) => event.type === 'entry'), SOON);
     stop();
     const count = seen.length;
     await sessions.append(KEY, { role: 'user', text: 'two' });
