@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeOpenAIServer } from '../fakes/fake-openai-server.js';
 import { sessionOf } from '../fakes/subagent-script.js';
 import { type Browser, closeBrowser, launchBrowser } from '../helpers/browser.js';
-import { expectNoOverflow, saveScreenshot } from '../helpers/control-ui.js';
+import { expectNoOverflow, openControlUi, saveScreenshot } from '../helpers/control-ui.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 
 /**
@@ -53,8 +53,7 @@ describe('core WebUI entries on the Tools page in Chromium', () => {
     browser = await launchBrowser({ width: 1000, height: 1200 });
     page = await browser.context.newPage();
     page.on('pageerror', (error) => pageErrors.push(error.message));
-    const response = await page.goto(`${gateway.url}/tools?token=${encodeURIComponent(gateway.token)}`);
-    expect(response?.status()).toBe(200);
+    await openControlUi(page, gateway.url, gateway.token, 'tools');
     await page.locator('#toolpacks[aria-busy="false"]').waitFor(WAIT);
   });
 

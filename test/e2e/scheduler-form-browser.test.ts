@@ -1,10 +1,13 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Browser, closeBrowser, launchBrowser } from '../helpers/browser.js';
+import { openControlUi, saveScreenshot } from '../helpers/control-ui.js';
+import { makeTempDir } from '../helpers/machine.js';
 import { startToolUiServer, type ToolUiServer } from '../helpers/tool-ui-server.js';
 
 // The packaged scheduler's WebUI recurring form on the Tools page, in the system's Chromium: its
 // cron and timezone fields, the confirmation's next fire times, and the panel listing the job.
+// The screenshot goes under a temp dir the test prints.
 const WAIT = { timeout: 15_000, interval: 50 };
 const TOKEN = 'scheduler-form-test-token';
 
@@ -19,8 +22,7 @@ describe('the scheduler recurring form in Chromium', () => {
     browser = await launchBrowser({ width: 900, height: 1200 });
     page = await browser.context.newPage();
     page.on('pageerror', (error) => pageErrors.push(error.message));
-    const response = await page.goto(`${server.url}/tools?token=${encodeURIComponent(TOKEN)}`);
-    expect(response?.status()).toBe(200);
+    await openControlUi(page, server.url, TOKEN, 'tools');
     await page.locator('#toolpacks[aria-busy="false"]').waitFor(WAIT);
   });
 
@@ -62,6 +64,8 @@ describe('the scheduler recurring form in Chromium', () => {
     await expect
       .poll(() => card('schedule.jobs').locator('.result .output-text').textContent(), WAIT)
       .toContain('schedule: cron "0 9 * * 1-5" Europe/Berlin');
+    const shots = await makeTempDir('scheduler-form-');
+    console.log(`scheduler form screenshot: ${await saveScreenshot(page, shots, 'scheduler-form')}`);
     expect(pageErrors).toEqual([]);
   });
 

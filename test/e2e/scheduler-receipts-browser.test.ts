@@ -1,13 +1,16 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Browser, closeBrowser, launchBrowser } from '../helpers/browser.js';
+import { openControlUi, saveScreenshot } from '../helpers/control-ui.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
+import { makeTempDir } from '../helpers/machine.js';
 import { SCHEDULER_DIR } from '../helpers/scheduler-host.js';
 
 /**
  * The packaged scheduler on the Tools page of a whole running gateway, in Chromium: a message
  * scheduled from the form to a route that refuses every post shows as a failed job (its error, the
- * Failed metric) in the jobs panel once the gateway's retries are spent.
+ * Failed metric) in the jobs panel once the gateway's retries are spent. The screenshot goes under
+ * a temp dir the test prints.
  */
 
 const WAIT = { timeout: 15_000, interval: 100 };
@@ -32,8 +35,7 @@ describe('a failed scheduled delivery on the Tools page in Chromium', () => {
     browser = await launchBrowser({ width: 1000, height: 1400 });
     page = await browser.context.newPage();
     page.on('pageerror', (error) => pageErrors.push(error.message));
-    const response = await page.goto(`${gateway.url}/tools?token=${encodeURIComponent(gateway.token)}`);
-    expect(response?.status()).toBe(200);
+    await openControlUi(page, gateway.url, gateway.token, 'tools');
     await page.locator('#toolpacks[aria-busy="false"]').waitFor(WAIT);
   });
 
@@ -68,6 +70,8 @@ describe('a failed scheduled delivery on the Tools page in Chromium', () => {
     expect(output).toContain('error: no channel adapter for discord');
     const failed = panel.locator('.metric', { has: page.locator('dt:text-is("Failed")') }).locator('dd');
     expect(await failed.first().textContent()).toBe('1');
+    const shots = await makeTempDir('scheduler-receipts-');
+    console.log(`scheduler receipts screenshot: ${await saveScreenshot(page, shots, 'scheduler-failed')}`);
     expect(pageErrors).toEqual([]);
   });
 });

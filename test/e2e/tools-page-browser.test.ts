@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Browser, closeBrowser, launchBrowser } from '../helpers/browser.js';
-import { expectNoOverflow, saveScreenshot } from '../helpers/control-ui.js';
+import { expectNoOverflow, openControlUi, saveScreenshot } from '../helpers/control-ui.js';
 import { startToolUiServer, type ToolUiServer } from '../helpers/tool-ui-server.js';
 
 // Drives the control UI's Tools page (web/src/pages/tools.tsx) in the system's Chromium (see
@@ -77,9 +77,7 @@ describe('Tools page in Chromium', () => {
     page.on('console', (message) => {
       if (message.type() === 'error') pageErrors.push(`${message.text()} (${message.location().url})`);
     });
-    const response = await page.goto(`${server.url}/tools?token=${encodeURIComponent(TOKEN)}`);
-    expect(response?.status()).toBe(200);
-    expect(page.url()).toBe(`${server.url}/tools`);
+    await openControlUi(page, server.url, TOKEN, 'tools');
     await page.locator('#toolpacks[aria-busy="false"]').waitFor(WAIT);
   });
 
@@ -95,6 +93,12 @@ describe('Tools page in Chromium', () => {
   it('lists the entries grouped by toolpack and renders the panels', async () => {
     expect(await page.locator('#page-title').textContent()).toBe('Tools');
     expect(await page.locator('header.top nav a[aria-current="page"]').textContent()).toBe('Tools');
+    // The old address, signed in: /tools opens the app on the same page.
+    const tools = await context.newPage();
+    expect((await tools.goto(`${server.url}/tools`))?.status()).toBe(200);
+    await tools.locator('#toolpacks[aria-busy="false"]').waitFor(WAIT);
+    expect(await tools.locator('#page-title').textContent()).toBe('Tools');
+    await tools.close();
     expect(await page.locator('section.toolpack > h3').allTextContents()).toEqual([
       'review-tools',
       'counter',
@@ -275,7 +279,7 @@ describe('Tools page: hostile toolpack output and a phone', () => {
     });
     browser = await launchBrowser({ width: 390, height: 844 });
     page = await browser.context.newPage();
-    await page.goto(`${server.url}/tools?token=${encodeURIComponent(TOKEN)}`);
+    await openControlUi(page, server.url, TOKEN, 'tools');
     await page.locator('#toolpacks[aria-busy="false"]').waitFor(WAIT);
   });
 
@@ -359,8 +363,8 @@ describe('Tools page: hostile toolpack output and a phone', () => {
     ]);
     await expectNoOverflow(page);
     console.log(`tools page screenshot (390 px): ${await saveScreenshot(page, shots, 'tools-390')}`);
-    await page.screenshot({ path: path.join(shots, 'screenshots', 'tools-390-top.png') });
+    await saveScreenshot(page, shots, 'tools-390-top', { fullPage: false });
     await page.locator('section.tool-status').scrollIntoViewIfNeeded();
-    await page.screenshot({ path: path.join(shots, 'screenshots', 'tools-390-status.png') });
+    await saveScreenshot(page, shots, 'tools-390-status', { fullPage: false });
   });
 });
