@@ -20,6 +20,7 @@ import { pollUntil } from '../helpers/process.js';
 // the README's, docs/images/sessions.png.
 
 const WAIT = { timeout: 15_000, interval: 50 };
+const WAIT_MS = { timeoutMs: 15_000 };
 const DISCORD_TOKEN = 'fake-discord-sessions-token';
 const GUILD = '900000000000000201';
 const CHANNEL = '910000000000000201';
@@ -27,6 +28,11 @@ const WEBCHAT_KEY = 'agent:main:webchat:direct:local';
 const INCIDENT_KEY = 'agent:main:webchat:direct:alice:thread:incident-42';
 const XSS_IMG = '<img src=x onerror="window.__xss = (window.__xss || 0) + 1">';
 const XSS_LINK = '[click me](javascript:window.__xss=99)';
+const LONG_KEY = 'agent:main:webchat:direct:longrun';
+/** More sessions than a list page (LIST_PAGE = 50 in web/src/transcript/use-session-list.ts). */
+const BULK_SESSIONS = 50;
+/** Tool calls in each of two rounds: with them the long run's transcript outgrows a page (100). */
+const LONG_ROUND = 55;
 const REPORT = [
   '# Deploy report',
   '',
@@ -38,6 +44,25 @@ const REPORT = [
   '',
   `${XSS_LINK} ${XSS_IMG}`,
 ].join('\n');
+
+/** A tool that always fails: its result is an error the transcript marks. */
+const failTool: Tool = {
+  name: 'fail',
+  description: 'Fails.',
+  parameters: Type.Object({}),
+  readOnly: true,
+  execute: () => {
+    throw new Error('the disk is full');
+  },
+};
+
+/** Every `img` src in the transcript that is not a data: URL (the page allows only those). */
+const foreignImages = (page: Page) =>
+  page.$$eval('.transcript img', (images) =>
+    images
+      .map((image) => image.getAttribute('src'))
+      .filter((src) => src !== null && !src.startsWith('data:')),
+  );
 
 /** A tool that answers with what it is given, as text: the result is shown as Markdown (the XSS check). */
 const echoTool: Tool = {
@@ -69,11 +94,11 @@ describe('Sessions pages in Chromium', () => {
     });
     slack = await startSlackForTest(cleanups);
     gateway = await startGatewayForTest(cleanups, {
-      tools: [echoTool],
+      tools: [echoTool, failTool],
       config: {
         owners: ['webchat:local'],
         models: { fake: { provider: 'openai', model: 'fake-1', baseUrl: scripted.model.url } },
-        agents: { main: { model: 'fake', tools: ['echo'] }, ops: { model: 'fake' } },
+        agents: { main: { model: 'fake', tools: ['echo', 'fail'] }, ops: { model: 'fake' } },
         bindings: [{ agent: 'ops', match: { channel: 'webchat', chatId: 'oncall' } }],
         // One turn at a time: a message to a second session waits (queued) behind a running one.
         session: { maxConcurrentTurns: 1 },
@@ -101,7 +126,7 @@ describe('Sessions pages in Chromium', () => {
       { toolCalls: [{ id: 'call_echo', name: 'echo', arguments: { text: `${XSS_IMG} ${XSS_LINK}` } }] },
       { text: REPORT },
     );
-    const sent = await gateway.send(`How did the deploy go? ${XSS_IMG}`);
+    const sent = await gateway.send(`How did the deploy go? ${XSS_IMG} ${XSS_LINK}`);
     expect(sent.status).toBe(200);
     await slack.connected();
     await slack.deliver({
@@ -199,6 +224,11 @@ describe('Sessions pages in Chromium', () => {
     expect(await page.evaluate('window.__xss')).toBeUndefined();
     expect(await page.locator('[onerror]').count()).toBe(0);
     expect(await page.locator('a[href^="javascript:" i]').count()).toBe(0);
+    // The user's message carried both too: its link is text or inert, its image never fetched.
+    const asked = page.locator('.transcript .entry.user .markdown');
+    expect(await asked.textContent()).toContain('click me');
+    expect(await asked.locator('a[href^="javascript:" i], [onerror]').count()).toBe(0);
+    expect(await foreignImages(page)).toEqual([]);
     expect(pageErrors).toEqual([]);
   });
 
@@ -245,5 +275,101 @@ describe('Sessions pages in Chromium', () => {
     await expectNoOverflow(phone);
     await saveScreenshot(phone, shots, 'transcript-390');
     await phone.close();
+  });
+
+  it("sets a system entry (an owner's post into a Slack thread) apart", async () => {
+    const list = await gateway.request('GET', '/api/sessions?channel=slack');
+    const slackKey: string = list.body.sessions[0].key;
+    const posted = await gateway.request('POST', `/api/sessions/${encodeURIComponent(slackKey)}/messages`, {
+      text: 'Restarting the api now.',
+    });
+    expect(posted.status).toBe(200);
+    await page.goto(`${gateway.url}/#/sessions/${encodeURIComponent(slackKey)}`);
+    const system = page.locator('.transcript .entry.system');
+    await system.waitFor(WAIT);
+    expect(await system.textContent()).toContain('webchat:local (control UI): Restarting the api now.');
+    expect(await system.getAttribute('aria-label')).toMatch(/^System entry \d+$/);
+    // Its own look, not an assistant's or a user's (a string: this runs in the page).
+    const looks = (await page.evaluate(`(() => {
+      const look = (selector) => {
+        const style = getComputedStyle(document.querySelector(selector));
+        return style.backgroundColor + ' ' + style.borderStyle;
+      };
+      return [look('.transcript .entry.system'), look('.transcript .entry.assistant'), look('.transcript .entry.user')];
+    })()`)) as string[];
+    expect(looks[0]).not.toBe(looks[1]);
+    expect(looks[0]).not.toBe(looks[2]);
+  });
+
+  it('pages a long transcript back with "Load earlier" and marks a failed tool call', async () => {
+    const round = (name: string) => ({
+      toolCalls: Array.from({ length: LONG_ROUND }, (_, index) => ({
+        id: `call_${name}_${index}`,
+        name: 'echo',
+        arguments: { text: `${name} ${index}` },
+      })),
+    });
+    scripted.script(
+      LONG_KEY,
+      round('first'),
+      round('second'),
+      { toolCalls: [{ id: 'call_fail', name: 'fail', arguments: {} }] },
+      { text: 'The long run is done.' },
+    );
+    expect((await gateway.send('Start the long run', 'longrun')).status).toBe(200);
+    const whole = await gateway.request('GET', `/api/sessions/${encodeURIComponent(LONG_KEY)}/transcript`);
+    expect(whole.body.entries.length).toBeGreaterThan(100);
+    const firstSeq = String(whole.body.entries[0].seq);
+    await page.goto(`${gateway.url}/#/sessions/${encodeURIComponent(LONG_KEY)}`);
+    await page.waitForSelector('.transcript .entry.assistant >> text=The long run is done.', WAIT);
+    // The last page only: the first entries (the user's message, the first round's call) are not there.
+    expect(await page.locator('.transcript .entry').first().getAttribute('data-seq')).not.toBe(firstSeq);
+    expect(await page.locator('.transcript .entry.user').count()).toBe(0);
+    // The failed call: its turn marked, the call's badge and result an error, the reason shown.
+    const failed = page.locator('details.tool-call.error[data-call="call_fail"]');
+    expect(await failed.count()).toBe(1);
+    expect(await failed.locator('..').locator('..').getAttribute('class')).toContain('has-error');
+    expect(await failed.locator('summary .badge.error').textContent()).toBe('error');
+    await failed.locator('summary').click();
+    expect(await failed.locator('.tool-result.error').textContent()).toContain('the disk is full');
+
+    await page.getByRole('button', { name: 'Load earlier' }).click();
+    await page.waitForSelector('.transcript .entry.user >> text=Start the long run', WAIT);
+    expect(await page.locator('.transcript .entry').first().getAttribute('data-seq')).toBe(firstSeq);
+    // Every result now folds under its call: none is left on its own.
+    expect(await page.locator('.entry.assistant details.tool-call[data-call="call_first_0"]').count()).toBe(
+      1,
+    );
+    expect(await page.locator('.transcript > .entry.tool').count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Load earlier' }).count()).toBe(0);
+    await saveScreenshot(page, shots, 'transcript-long-1280');
+  });
+
+  it('pages the list with "Load more": the older sessions appear below', async () => {
+    for (let start = 0; start < BULK_SESSIONS; start += 10) {
+      const batch = Array.from({ length: 10 }, (_, index) => `bulk${start + index}`);
+      const answers = await Promise.all(batch.map((user) => gateway.send('hello', user)));
+      expect(answers.map((answer) => answer.status)).toEqual(batch.map(() => 200));
+    }
+    const all = (await gateway.request('GET', '/api/sessions?limit=200')).body.sessions.map(
+      (session: { key: string }) => session.key,
+    ) as string[];
+    expect(all.length).toBeGreaterThan(50);
+    await page.goto(`${gateway.url}/#/sessions`);
+    const keys = () =>
+      page.$$eval('.session-table tbody tr', (trs) => trs.map((tr) => tr.getAttribute('data-key') ?? ''));
+    await pollUntil('the first page', async () => ((await keys()).length === 50 ? true : undefined), WAIT_MS);
+    // The first page is the newest 50: the oldest (the seeded Slack and Discord ones) are not on it.
+    expect(await keys()).toEqual(all.slice(0, 50));
+    await page.getByRole('button', { name: 'Load more' }).click();
+    await pollUntil(
+      'the second page',
+      async () => ((await keys()).length === all.length ? true : undefined),
+      WAIT_MS,
+    );
+    expect(await keys()).toEqual(all);
+    expect(all.slice(50).some((key) => key.includes(':slack:'))).toBe(true);
+    expect(await page.getByRole('button', { name: 'Load more' }).count()).toBe(0);
+    expect(pageErrors).toEqual([]);
   });
 });
