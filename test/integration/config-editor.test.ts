@@ -20,6 +20,7 @@ const environment = {
   TEST_HTTP_TOKEN: 'http-token-secret-0123456789',
   TEST_OPENAI_KEY: 'sk-openai-secret-from-env-abcdef',
 };
+const USER_TOKEN = 'alice-user-token-0123456789';
 const LITERAL_KEY = 'sk-literal-local-secret-123456';
 const CHANNEL_SECRETS = [
   'xoxb-slack-bot-secret-1',
@@ -40,7 +41,8 @@ const CONFIG_TEXT = `// Gateway config for the editor test.
   "http": {
     "host": "127.0.0.1", // keep local
     "port": 8787,
-    "token": "\${TEST_HTTP_TOKEN}"
+    "token": "\${TEST_HTTP_TOKEN}",
+    "users": { "alice": { "token": "${USER_TOKEN}" } }
   },
   "store": { "url": "${STORE_URL}" },
   /* owners block */
@@ -70,6 +72,7 @@ const CONFIG_TEXT = `// Gateway config for the editor test.
 `;
 const SECRET_TEXTS = [
   ...Object.values(environment),
+  USER_TOKEN,
   STORE_URL,
   'store-password-0123',
   LITERAL_KEY,
@@ -390,6 +393,7 @@ describe('secrets', () => {
   it('the fixture sets every secret field of the schema', () => {
     expect(findSecretPaths().map((secretPath) => secretPath.join('.'))).toEqual([
       'http.token',
+      'http.users.*.token',
       'store.url',
       'models.*.apiKey',
       'channels.slack.botToken',
@@ -404,7 +408,7 @@ describe('secrets', () => {
     const snapshot = await validSnapshot(editor());
     expect(snapshot.hash).toBe(hash);
     expect(snapshot.config).toMatchObject({
-      http: { token: REDACTED },
+      http: { token: REDACTED, users: { alice: { token: REDACTED } } },
       models: { default: { apiKey: REDACTED }, local: { apiKey: REDACTED } },
     });
     const text = JSON.stringify(snapshot);
