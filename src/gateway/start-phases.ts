@@ -153,6 +153,7 @@ export async function serve(
       sessions: base.sessions,
       router: parts.router,
       config: base.config,
+      scrub: parts.scrub,
     }),
     sessionActions: createSessionActions({
       sessions: base.sessions,

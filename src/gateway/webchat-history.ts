@@ -19,8 +19,10 @@ export function createWebchatHistory(options: {
   sessions: SessionStore;
   router: Pick<Router, 'sessionStatus'>;
   config: Pick<Config, 'bindings' | 'defaultAgent'>;
+  /** The log's secret scrubber: an entry may quote a value that became a secret after it was written. */
+  scrub(text: string): string;
 }): WebchatHistoryPort {
-  const { sessions, router, config } = options;
+  const { sessions, router, config, scrub } = options;
   return {
     async threads(user) {
       const page = await sessions.list({
@@ -61,7 +63,7 @@ export function createWebchatHistory(options: {
           below = 0;
           break;
         }
-        messages.unshift(...entries.flatMap(messageOf));
+        messages.unshift(...entries.flatMap((entry) => messageOf(entry, scrub)));
         below = entries[0]?.seq ?? 0;
       }
       // More than asked for: the page is the newest `last`, and the rest is the next page's.
@@ -73,9 +75,9 @@ export function createWebchatHistory(options: {
 }
 
 /** What the chat shows of an entry: typed messages and answers with text (tool rounds are left out). */
-function messageOf(entry: TranscriptEntry): WebchatHistoryMessage[] {
+function messageOf(entry: TranscriptEntry, scrub: (text: string) => string): WebchatHistoryMessage[] {
   if ((entry.role !== 'user' && entry.role !== 'assistant') || entry.text.trim() === '') return [];
-  return [{ seq: entry.seq, at: entry.at, role: entry.role, text: entry.text }];
+  return [{ seq: entry.seq, at: entry.at, role: entry.role, text: scrub(entry.text) }];
 }
 
 function webchatSessionKey(

@@ -77,7 +77,7 @@ describe('switchboard config get', () => {
     const unknown = await runCli(['config', 'get', 'http.prot', '--config', file], { env: environment });
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain(
-      'Unknown config path: http.prot (at "prot"; known keys here: host, port, token)',
+      'Unknown config path: http.prot (at "prot"; known keys here: host, port, trustProxy, token, users)',
     );
   });
 });

@@ -191,6 +191,8 @@ describe('secrets in transcripts and the event stream', () => {
       { text: `the key is ${SECRET}` },
     );
     expect((await before.send(`remember ${SECRET}`, 'sam')).status).toBe(200);
+    model.push({ text: 'noted' });
+    expect((await before.send(`keep ${SECRET} for me`)).status).toBe(200);
     await before.stop();
     gateway = await startTestGateway({ dir: path.dirname(before.configPath), config: modelConfig(SECRET) });
   });
@@ -222,5 +224,15 @@ describe('secrets in transcripts and the event stream', () => {
     expect(streamed).toMatchObject({ role: 'system', text: 'webchat:local (control UI): use [REDACTED]' });
     expect(JSON.stringify(stream.events)).not.toContain(SECRET);
     expect(JSON.stringify((await read()).body)).not.toContain(SECRET);
+  });
+
+  it('never shows it in the web chat history either', async () => {
+    const history = await gateway.request('GET', '/api/webchat/history');
+    expect(history.status).toBe(200);
+    expect(history.body.messages.map((message: any) => message.text)).toEqual([
+      'keep [REDACTED] for me',
+      'noted',
+    ]);
+    expect(JSON.stringify(history.body)).not.toContain(SECRET);
   });
 });

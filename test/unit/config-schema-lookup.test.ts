@@ -106,7 +106,8 @@ describe('lookupConfigSchema', () => {
   it('names the first unknown part and the keys known there', () => {
     expect(lookupConfigSchema('http.prot')).toEqual({
       ok: false,
-      error: 'Unknown config path: http.prot (at "prot"; known keys here: host, port, token)',
+      error:
+        'Unknown config path: http.prot (at "prot"; known keys here: host, port, trustProxy, token, users)',
     });
     expect(lookupConfigSchema('http.port.x')).toEqual({
       ok: false,

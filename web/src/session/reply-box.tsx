@@ -67,9 +67,7 @@ export function ReplyBox({ sessionKey }: { sessionKey: string }) {
   const busy = pending > 0;
   return (
     <form class="reply card" aria-label={label} aria-busy={busy} onSubmit={onSubmit}>
-      <label for={fieldId}>
-        {platform ? `Post into the ${platform} thread` : `Reply as ${userOfKey(sessionKey) ?? me.user}`}
-      </label>
+      <label for={fieldId}>{fieldLabel(platform, userOfKey(sessionKey) ?? me.user, me.user)}</label>
       <textarea
         id={fieldId}
         rows={3}
@@ -106,6 +104,15 @@ export function ReplyBox({ sessionKey }: { sessionKey: string }) {
 }
 
 /** The web chat user of a web chat session key (`agent:<id>:webchat:direct:<user>[:…]`). */
+/**
+ * What the box does: in your own web chat you reply as yourself; an owner's words in anyone
+ * else's chat are posted by the bot under the owner's sender id (never as that user).
+ */
+function fieldLabel(platform: string | undefined, chatUser: string, me: string): string {
+  if (platform) return `Post into the ${platform} thread`;
+  return chatUser === me ? `Reply as ${me}` : `Post into ${chatUser}'s chat as the bot`;
+}
+
 function userOfKey(key: string): string | undefined {
   return /^agent:[^:]+:webchat:direct:([^:]+)/.exec(key)?.[1];
 }
