@@ -67,7 +67,7 @@ describe('the sub-agents panel in Chromium', () => {
     await alpha.getByText('running', { exact: true }).waitFor(WAIT);
     // beta had no hang scripted: it answered its task and ended.
     await beta.getByText('done', { exact: true }).waitFor(WAIT);
-    await expect.poll(() => alpha.textContent(), WAIT).toMatch(/runtime \d+s · model fake · agent main/);
+    await expect.poll(() => alpha.textContent(), WAIT).toMatch(/runtime \d+ s · model fake · agent main/);
     const hostile = panel.getByRole('article', { name: `Sub-agent ${HOSTILE}` });
     await hostile.getByText(HOSTILE, { exact: true }).waitFor(WAIT);
     expect(await panel.locator('img').count()).toBe(0);
