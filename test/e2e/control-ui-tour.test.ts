@@ -130,7 +130,7 @@ describe('the control UI, page by page, on a gateway with web chat, Slack and Di
 async function waitForText(page: Page, name: string, text: RegExp): Promise<void> {
   await pollUntil(
     `${name} page to show ${text}`,
-    async () => ((await page.locator('main').innerText()).match(text) ? true : undefined),
+    async () => (((await page.locator('main').textContent()) ?? '').match(text) ? true : undefined),
     { timeoutMs: 15_000 },
   );
 }
