@@ -7,7 +7,13 @@ import type { FakeDiscord } from '../fakes/fake-discord.js';
 import type { FakeSlack } from '../fakes/fake-slack.js';
 import { startSessionScriptedModel } from '../fakes/subagent-script.js';
 import { type Browser, closeBrowser, launchBrowser } from '../helpers/browser.js';
-import { startDiscordForTest, startGatewayForTest, startSlackForTest } from '../helpers/channels.js';
+import {
+  askOnDiscord,
+  askOnSlack,
+  startDiscordForTest,
+  startGatewayForTest,
+  startSlackForTest,
+} from '../helpers/channels.js';
 import { expectNoOverflow, openControlUi, saveScreenshot } from '../helpers/control-ui.js';
 import type { TestGateway } from '../helpers/gateway.js';
 import { pollUntil } from '../helpers/process.js';
@@ -70,24 +76,11 @@ describe('the control UI, page by page, on a gateway with web chat, Slack and Di
     scripted.script(WEBCHAT_KEY, { text: '## Release 4.2 is live\n\n```sh\nkubectl get deploy api\n```' });
     expect((await gateway.send('Which release is live?')).status).toBe(200);
     await slack.connected();
-    await slack.deliver({
-      type: 'message',
-      channel: 'C1',
-      channel_type: 'channel',
-      user: 'U1',
-      text: `<@${slack.botUserId}> is the api up?`,
-      ts: '300.1',
-    });
-    await slack.waitForCall('chat.postMessage', (call) => call.args.thread_ts === '300.1', 15_000);
-    const id = discord.dispatchMessage({
-      channelId: CHANNEL,
-      guildId: GUILD,
-      authorId: '930000000000000301',
-      content: `<@${discord.botId}> status please`,
-      mentions: [discord.botId],
-    });
-    await pollUntil('the Discord reply', () =>
-      discord.posted.some((post) => post.replyTo === id) ? true : undefined,
+    await askOnSlack(slack, '300.1', 'is the api up?');
+    await askOnDiscord(
+      discord,
+      { guildId: GUILD, channelId: CHANNEL, authorId: '930000000000000301' },
+      'status please',
     );
     // A tool call that waits for its approval: the turn stays open while the pages are visited.
     const opsKey = 'agent:main:webchat:direct:local:thread:ops';

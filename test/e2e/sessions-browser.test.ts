@@ -9,7 +9,13 @@ import type { FakeDiscord } from '../fakes/fake-discord.js';
 import type { FakeSlack } from '../fakes/fake-slack.js';
 import { startSessionScriptedModel } from '../fakes/subagent-script.js';
 import { type Browser, closeBrowser, launchBrowser } from '../helpers/browser.js';
-import { startDiscordForTest, startGatewayForTest, startSlackForTest } from '../helpers/channels.js';
+import {
+  askOnDiscord,
+  askOnSlack,
+  startDiscordForTest,
+  startGatewayForTest,
+  startSlackForTest,
+} from '../helpers/channels.js';
 import { expectNoOverflow, openControlUi, saveScreenshot } from '../helpers/control-ui.js';
 import type { TestGateway } from '../helpers/gateway.js';
 import { pollUntil } from '../helpers/process.js';
@@ -131,24 +137,11 @@ describe('Sessions pages in Chromium', () => {
     const sent = await gateway.send(`How did the deploy go? ${XSS_IMG} ${XSS_LINK}`);
     expect(sent.status).toBe(200);
     await slack.connected();
-    await slack.deliver({
-      type: 'message',
-      channel: 'C1',
-      channel_type: 'channel',
-      user: 'U1',
-      text: `<@${slack.botUserId}> is the api up?`,
-      ts: '100.1',
-    });
-    await slack.waitForCall('chat.postMessage', (call) => call.args.thread_ts === '100.1', 15_000);
-    const id = discord.dispatchMessage({
-      channelId: CHANNEL,
-      guildId: GUILD,
-      authorId: '930000000000000201',
-      content: `<@${discord.botId}> status please`,
-      mentions: [discord.botId],
-    });
-    await pollUntil('the Discord reply', () =>
-      discord.posted.some((post) => post.replyTo === id) ? true : undefined,
+    await askOnSlack(slack, '100.1', 'is the api up?');
+    await askOnDiscord(
+      discord,
+      { guildId: GUILD, channelId: CHANNEL, authorId: '930000000000000201' },
+      'status please',
     );
     // A few more, for a list that looks like a working day.
     await gateway.send('Page the on-call for the db alert', 'oncall');

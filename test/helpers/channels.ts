@@ -55,22 +55,42 @@ export async function whoamiOnBoth(
   place: DiscordPlace,
   round: number,
 ): Promise<void> {
-  const ts = `${100 + round}.1`;
+  await askOnSlack(slack, `${100 + round}.1`, '/whoami', 10_000);
+  await askOnDiscord(discord, place, '/whoami', `the Discord reply in round ${round}`);
+}
+
+/**
+ * Mentions the bot with `text` in Slack channel C1 as U1, starting the thread `ts`, and resolves
+ * once the gateway has answered in that thread (a session for it then exists).
+ */
+export async function askOnSlack(
+  slack: FakeSlack,
+  ts: string,
+  text: string,
+  timeoutMs = 15_000,
+): Promise<void> {
   await slack.deliver({
     type: 'message',
     channel: 'C1',
     channel_type: 'channel',
     user: 'U1',
-    text: `<@${slack.botUserId}> /whoami`,
+    text: `<@${slack.botUserId}> ${text}`,
     ts,
   });
-  await slack.waitForCall('chat.postMessage', (call) => call.args.thread_ts === ts, 10_000);
+  await slack.waitForCall('chat.postMessage', (call) => call.args.thread_ts === ts, timeoutMs);
+}
+
+/** Mentions the bot with `text` in `place` on Discord and resolves once the gateway replied to it. */
+export async function askOnDiscord(
+  discord: FakeDiscord,
+  place: DiscordPlace,
+  text: string,
+  description = 'the Discord reply',
+): Promise<void> {
   const id = discord.dispatchMessage({
     ...place,
-    content: `<@${discord.botId}> /whoami`,
+    content: `<@${discord.botId}> ${text}`,
     mentions: [discord.botId],
   });
-  await pollUntil(`the Discord reply in round ${round}`, () =>
-    discord.posted.some((post) => post.replyTo === id) ? true : undefined,
-  );
+  await pollUntil(description, () => (discord.posted.some((post) => post.replyTo === id) ? true : undefined));
 }

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { startFakeOpenAIServer } from '../fakes/fake-openai-server.js';
-import { childRequests, createSubagentScript, toolResults } from '../fakes/subagent-script.js';
-import { startDiscordForTest, startGatewayForTest, startSlackForTest } from '../helpers/channels.js';
+import { childRequests, toolResults } from '../fakes/subagent-script.js';
+import { askOnSlack, startDiscordForTest, startSlackForTest } from '../helpers/channels.js';
 import type { TestGateway } from '../helpers/gateway.js';
+import { startSubagentGateway } from '../helpers/subagent-gateway.js';
 import { cleanupAfterEach } from '../helpers/teardown.js';
 
 /**
@@ -18,20 +18,7 @@ const GUILD = '900000000000000111';
 const CHANNEL = '910000000000000111';
 const path = (key: string, rest: string) => `/api/sessions/${encodeURIComponent(key)}/${rest}`;
 
-async function start(config: Record<string, unknown> = {}) {
-  const script = createSubagentScript();
-  const model = await startFakeOpenAIServer({ defaultStep: script.step });
-  cleanups.push(() => model.close());
-  const gateway = await startGatewayForTest(cleanups, {
-    config: {
-      models: { fake: { provider: 'openai', model: 'fake-1', baseUrl: model.url, apiKey: 'sk-test' } },
-      agents: { main: { model: 'fake' } },
-      gateway: { drainTimeoutMs: 200 },
-      ...config,
-    },
-  });
-  return { gateway, model, script };
-}
+const start = (config: Record<string, unknown> = {}) => startSubagentGateway(cleanups, config);
 
 /** The parent spawns hanging children with these labels; resolves once each child has asked the model. */
 async function spawnHanging(context: Awaited<ReturnType<typeof start>>, labels: string[]) {
@@ -203,15 +190,7 @@ describe('session actions: replies', () => {
       senderId: 'webchat:local',
     });
 
-    await slack.deliver({
-      type: 'message',
-      channel: 'C1',
-      channel_type: 'channel',
-      user: 'U1',
-      text: `<@${slack.botUserId}> hello`,
-      ts: '200.1',
-    });
-    await slack.waitForCall('chat.postMessage', (call) => call.args.thread_ts === '200.1', 15_000);
+    await askOnSlack(slack, '200.1', 'hello');
     const sessions = (await gateway.request('GET', '/api/sessions')).body.sessions;
     const slackKey = sessions.find((session: any) => session.channel === 'slack').key;
     const posted = await gateway.request('POST', path(slackKey, 'messages'), { text: 'an operator here' });
@@ -287,15 +266,7 @@ describe('session actions: replies', () => {
       status: 404,
       body: { error: 'not_found', message: `unknown session: ${unknown}` },
     });
-    await slack.deliver({
-      type: 'message',
-      channel: 'C1',
-      channel_type: 'channel',
-      user: 'U1',
-      text: `<@${slack.botUserId}> hello`,
-      ts: '400.1',
-    });
-    await slack.waitForCall('chat.postMessage', (call) => call.args.thread_ts === '400.1', 15_000);
+    await askOnSlack(slack, '400.1', 'hello');
     const sessions = (await gateway.request('GET', '/api/sessions')).body.sessions;
     const slackKey = sessions.find((session: any) => session.channel === 'slack').key;
     const posts = slack.callsTo('chat.postMessage').length;
