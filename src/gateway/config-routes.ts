@@ -1,9 +1,7 @@
 import { type Config, renderConfigJsonSchema } from '../config/index.js';
 import type { ConfigRoutesOptions } from '../http/index.js';
-import type { InboundMessage } from '../messages/index.js';
-import { resolveAgentId } from '../routing/index.js';
-import { chatSessionKey } from '../sessions/index.js';
 import type { GatewayControl } from '../tools/index.js';
+import { webchatSessionKey } from './webchat-history.js';
 
 /**
  * The config page's API over this gateway's control: its edits are the owner's `/config` edits,
@@ -21,9 +19,7 @@ export function createConfigRoutesOptions(options: {
     schema: JSON.parse(renderConfigJsonSchema()) as object,
     noteSession(user) {
       const route = { channel: 'webchat' as const, chatType: 'direct' as const, chatId: user };
-      const message: InboundMessage = { ...route, senderId: `webchat:${user}`, text: '', messageId: '' };
-      const agentId = resolveAgentId(config.bindings, config.defaultAgent, message);
-      return { sessionKey: chatSessionKey(agentId, message), route };
+      return { sessionKey: webchatSessionKey(config, user, undefined), route };
     },
   };
 }

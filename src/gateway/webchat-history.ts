@@ -1,8 +1,8 @@
 import type { Config } from '../config/index.js';
 import type { WebchatHistoryMessage, WebchatHistoryPort } from '../http/index.js';
 import type { InboundMessage } from '../messages/index.js';
-import { type Router, resolveAgentId } from '../routing/index.js';
-import { chatSessionKey, type SessionStore, subagentDepth, type TranscriptEntry } from '../sessions/index.js';
+import { type Router, sessionForMessage } from '../routing/index.js';
+import { type SessionStore, subagentDepth, type TranscriptEntry } from '../sessions/index.js';
 
 /** Raw transcript entries read per step while filling a history page (tool rounds are skipped). */
 const READ_STEP = 200;
@@ -80,7 +80,8 @@ function messageOf(entry: TranscriptEntry, scrub: (text: string) => string): Web
   return [{ seq: entry.seq, at: entry.at, role: entry.role, text: scrub(entry.text) }];
 }
 
-function webchatSessionKey(
+/** The session a web chat message of `user` in `thread` lands in, as the router picks it. */
+export function webchatSessionKey(
   config: Pick<Config, 'bindings' | 'defaultAgent'>,
   user: string,
   thread: string | undefined,
@@ -94,5 +95,5 @@ function webchatSessionKey(
     messageId: 'history',
     text: '',
   };
-  return chatSessionKey(resolveAgentId(config.bindings, config.defaultAgent, message), message);
+  return sessionForMessage(config, message).sessionKey;
 }

@@ -1,5 +1,18 @@
-import type { Binding } from '../config/index.js';
+import type { Binding, Config } from '../config/index.js';
 import type { InboundMessage } from '../messages/index.js';
+import { chatSessionKey } from '../sessions/index.js';
+
+/**
+ * Where a message lands: its binding's agent (or the default) and that agent's session of the
+ * message's chat. The router dispatches by it; the control UI finds a web chat's session by it.
+ */
+export function sessionForMessage(
+  config: Pick<Config, 'bindings' | 'defaultAgent'>,
+  message: InboundMessage,
+): { agentId: string; sessionKey: string } {
+  const agentId = resolveAgentId(config.bindings, config.defaultAgent, message);
+  return { agentId, sessionKey: chatSessionKey(agentId, message) };
+}
 
 /**
  * The agent for an inbound message: the binding whose every given field matches and that

@@ -9,10 +9,10 @@ import type {
   InboundMessage,
   OutboundMessage,
 } from '../messages/index.js';
-import { chatSessionKey, type RuntimeTurnRequest, type SessionStore } from '../sessions/index.js';
+import type { RuntimeTurnRequest, SessionStore } from '../sessions/index.js';
 import type { Store } from '../store/index.js';
 import type { ApprovalsPort, GatewayControl, SubagentsService } from '../tools/index.js';
-import { resolveAgentId } from './bindings.js';
+import { sessionForMessage } from './bindings.js';
 import { BUILTIN_COMMANDS, type ChatCommand, parseCommand } from './commands/index.js';
 import { createInbox } from './inbox.js';
 import { createIntake } from './intake.js';
@@ -118,8 +118,7 @@ export function createRouter(options: RouterOptions): Router {
   };
   return {
     async dispatch(message, dispatchOptions = {}) {
-      const agentId = resolveAgentId(config.bindings, config.defaultAgent, message);
-      const sessionKey = chatSessionKey(agentId, message);
+      const { agentId, sessionKey } = sessionForMessage(config, message);
       if (message.action !== undefined) {
         dispatchOptions.accepted?.();
         return runAction(state, message, sessionKey);

@@ -4,47 +4,16 @@ import type { FakeModelServer } from '../fakes/fake-model-server.js';
 import { startFakeOpenAIServer } from '../fakes/fake-openai-server.js';
 import { createGatedRunner } from '../fakes/gated-runner.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
+import { pollUntil } from '../helpers/process.js';
+import { openEvents, type StreamEvent as StreamEventOf } from '../helpers/webchat-events.js';
 
-interface StreamEvent {
-  type: string;
-  data: any;
-}
+type StreamEvent = StreamEventOf<any>;
 
-/** Opens `GET /api/events` and collects its events until it ends ('closed' when the server ended it). */
-async function openSessionEvents(gateway: TestGateway) {
-  const response = await fetch(`${gateway.url}/api/events`, {
-    headers: { authorization: `Bearer ${gateway.token}` },
-  });
-  expect(response.status).toBe(200);
-  expect(response.headers.get('content-type')).toContain('text/event-stream');
-  const events: StreamEvent[] = [];
-  const reader = response.body?.pipeThrough(new TextDecoderStream()).getReader();
-  const ended = (async (): Promise<'closed' | 'broken'> => {
-    let buffer = '';
-    for (;;) {
-      const chunk = await reader?.read().catch(() => undefined);
-      if (!chunk) return 'broken';
-      if (chunk.done) return 'closed';
-      buffer += chunk.value;
-      for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
-        const block = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        const type = /^event: (.+)$/m.exec(block)?.[1];
-        const data = /^data: (.+)$/m.exec(block)?.[1];
-        if (type && data) events.push({ type, data: JSON.parse(data) });
-      }
-    }
-  })();
-  return { events, ended };
-}
+const openSessionEvents = (gateway: TestGateway) => openEvents<any>(gateway, undefined, '/api/events');
 
-async function until(check: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 15_000;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
+/** Waits up to 15 s for `check`; fails naming `what`. */
+const until = (check: () => boolean, what: string) =>
+  pollUntil(what, () => check() || undefined, { timeoutMs: 15_000, intervalMs: 25 });
 
 const statusesOf = (events: StreamEvent[], key: string) =>
   events

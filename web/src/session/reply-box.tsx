@@ -5,7 +5,7 @@ import { useState } from 'preact/hooks';
 import { api, problemText } from '../api.js';
 import { useMe } from '../me.js';
 import { characterCount } from '../text.js';
-import { channelOfKey, PLATFORM_NAMES } from './session-key.js';
+import { channelOfKey, PLATFORM_NAMES, userOfKey } from './session-key.js';
 import './session-actions.css';
 
 type Outcome = { state: 'none' } | { state: 'sent'; text: string } | { state: 'failed'; problem: string };
@@ -103,7 +103,6 @@ export function ReplyBox({ sessionKey }: { sessionKey: string }) {
   );
 }
 
-/** The web chat user of a web chat session key (`agent:<id>:webchat:direct:<user>[:…]`). */
 /**
  * What the box does: in your own web chat you reply as yourself; an owner's words in anyone
  * else's chat are posted by the bot under the owner's sender id (never as that user).
@@ -111,8 +110,4 @@ export function ReplyBox({ sessionKey }: { sessionKey: string }) {
 function fieldLabel(platform: string | undefined, chatUser: string, me: string): string {
   if (platform) return `Post into the ${platform} thread`;
   return chatUser === me ? `Reply as ${me}` : `Post into ${chatUser}'s chat as the bot`;
-}
-
-function userOfKey(key: string): string | undefined {
-  return /^agent:[^:]+:webchat:direct:([^:]+)/.exec(key)?.[1];
 }

@@ -12,3 +12,8 @@ export function channelOfKey(key: string): KeyChannel | undefined {
   const channel = key.split(':')[2];
   return channel === 'webchat' || channel === 'slack' || channel === 'discord' ? channel : undefined;
 }
+
+/** The web chat user of a web chat session key (`agent:<id>:webchat:direct:<user>[:…]`). */
+export function userOfKey(key: string): string | undefined {
+  return /^agent:[^:]+:webchat:direct:([^:]+)/.exec(key)?.[1];
+}
