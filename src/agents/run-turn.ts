@@ -1,3 +1,4 @@
+import { primaryModel } from '../config/index.js';
 import { errorText, SwitchboardError } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
 import type { RunStatus, TranscriptEntry } from '../sessions/index.js';
@@ -35,8 +36,9 @@ interface ActiveRun {
  */
 export async function runTurn(state: RunnerState, request: TurnRequest): Promise<TurnResult> {
   const { agent, sessionKey } = request;
-  if (agent.model === undefined) return answerWithoutModel(state, request);
-  const provider = providerFor(state, request, agent.model);
+  const model = primaryModel(agent.model);
+  if (model === undefined) return answerWithoutModel(state, request);
+  const provider = providerFor(state, request, model);
   const burst = { value: 0 };
   state.bursts.set(sessionKey, burst);
   // Read while the run is registered: one store round trip instead of two before the first model call.
@@ -47,7 +49,7 @@ export async function runTurn(state: RunnerState, request: TurnRequest): Promise
   const { runId } = await state.options.runs.start({
     sessionKey,
     agentId: request.agentId,
-    model: agent.model,
+    model,
   });
   state.running.set(sessionKey, runId);
   const timeoutSeconds = request.runTimeoutSeconds ?? state.options.config.agentLoop.runTimeoutSeconds;
@@ -112,7 +114,7 @@ async function loopToEnd(
     logger,
     history,
     emit: run.progress.emit,
-    takesImages: state.options.config.models[request.agent.model ?? '']?.images !== false,
+    takesImages: state.options.config.models[primaryModel(request.agent.model) ?? '']?.images !== false,
   });
   if (end !== 'max_burst') return { status: 'done' };
   await tell(

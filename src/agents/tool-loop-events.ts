@@ -1,6 +1,6 @@
 import type { OutboundMessage } from '../messages/index.js';
 import type { ToolCallOutcome } from '../tools/index.js';
-import type { ModelToolCall } from './providers/index.js';
+import type { ModelToolCall, TokenUsage } from './providers/index.js';
 
 /**
  * What the tool loop tells its caller, in the order it happens (the loop's one outlet, like
@@ -10,6 +10,7 @@ import type { ModelToolCall } from './providers/index.js';
  *   started or last took a steered message (the loop stops at `maxBurst`).
  * - `model_start` … `model_end`: the call whose reply streams under `replyId`; between the two,
  *   `text_delta`s carry the reply as it is written (a reply cut off there is unfinished).
+ *   `model_end` names the model that answered (`models.<name>`) and the tokens it reported.
  * - `tool_start`: a round's tool calls are about to run (the chat may show a status line).
  * - `tool_end`: a call's outcome, before its result is recorded.
  * - `reply`: a complete message for the chat (the model's answer, or a boundary tool's `post`).
@@ -18,7 +19,7 @@ export type ToolLoopEvent =
   | { type: 'round_start'; round: number; burst: number }
   | { type: 'model_start'; replyId: string }
   | { type: 'text_delta'; replyId: string; delta: string }
-  | { type: 'model_end'; replyId: string }
+  | { type: 'model_end'; replyId: string; model: string; usage?: TokenUsage }
   | { type: 'tool_start'; calls: readonly ModelToolCall[] }
   | { type: 'tool_end'; call: ModelToolCall; outcome: ToolCallOutcome }
   | { type: 'reply'; message: OutboundMessage };

@@ -64,13 +64,15 @@ async function callModel(options: ToolLoopOptions, messages: ModelMessage[]): Pr
     signal: options.signal,
     onTextDelta: (delta) => void options.emit({ type: 'text_delta', replyId, delta }),
   });
-  await options.emit({ type: 'model_end', replyId });
+  const model = response.model ?? options.provider.name;
+  await options.emit({ type: 'model_end', replyId, model, ...(response.usage && { usage: response.usage }) });
   const calls = response.toolCalls;
   // The model goes on from what was recorded: the record has secret values removed.
   const assistant = await options.transcript.record({
     role: 'assistant',
     text: response.text,
     runId: options.runId,
+    model,
     ...(calls.length ? { toolCalls: calls } : {}),
   });
   messages.push(toMessage(assistant, { multiUser: false }));

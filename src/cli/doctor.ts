@@ -1,4 +1,4 @@
-import type { Config, LoadedConfig } from '../config/index.js';
+import { type Config, type LoadedConfig, modelChainText } from '../config/index.js';
 import type { ConfigError } from '../errors/index.js';
 import {
   type ChannelCredentialCheck,
@@ -85,7 +85,9 @@ function summary(loaded: LoadedConfig, report: StartCheckReport): string[] {
     `http: ${config.http.host}:${config.http.port}, token ${config.http.token ? 'from config' : 'from <stateDir>/http-token'}`,
     `store: ${config.store.url ? describeStoreUrl(config.store.url) : `sqlite (default, in ${config.stateDir})`}`,
     `agents: ${Object.entries(config.agents)
-      .map(([id, agent]) => `${id}${agent.model ? ` → ${agent.model}` : ' (no model)'}`)
+      .map(
+        ([id, agent]) => `${id}${agent.model ? ` → ${modelChainText(config, agent.model)}` : ' (no model)'}`,
+      )
       .join(', ')} (default ${config.defaultAgent})`,
     `models: ${models.join(', ') || 'none'}`,
     `toolpacks: ${registered.join(', ') || 'none'}`,

@@ -36,6 +36,7 @@ export {
   parseJsonc,
 } from './load.js';
 export { applyMergePatch } from './merge-patch.js';
+export { modelChain, modelChainText, primaryModel } from './model-chain.js';
 export {
   collectSecretValues,
   createSecretScrubber,
@@ -44,7 +45,7 @@ export {
   redactConfig,
   type SecretPath,
 } from './redact.js';
-export type { AgentConfig, Binding, Config, ModelConfig } from './schema.js';
+export type { AgentConfig, Binding, BudgetsConfig, Config, ContextConfig, ModelConfig } from './schema.js';
 export { ConfigSchema } from './schema.js';
 export { SECRET_KEYWORD, StringEnum, TOOL_PROTECTED_KEYWORD } from './schema-helpers.js';
 export {

@@ -9,6 +9,14 @@ import {
   StringEnum,
   TOOL_PROTECTED_KEYWORD,
 } from './schema-helpers.js';
+import {
+  BudgetsSchema,
+  ContextSchema,
+  MetricsSchema,
+  ModelContextTokensSchema,
+  ModelFallbacksSchema,
+  ModelPriceSchema,
+} from './schema-operations.js';
 import { CommunicationSchema, SchedulerSchema } from './schema-scheduler.js';
 import { ToolsSchema } from './schema-tools.js';
 
@@ -48,18 +56,23 @@ export const ModelConfigSchema = Strict(
           "The model takes images (default true): an image posted in a chat is sent to it as an image part. false: it gets the file's workspace path only.",
       }),
     ),
-    maxRetries: Type.Integer({
-      minimum: 0,
-      maximum: 10,
-      default: 2,
-      description: 'Retries after a 429, a 5xx or a network error, with backoff and jitter.',
-    }),
+    maxRetries: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: 10,
+        description:
+          'Retries after a 429, a 5xx or a network error, with backoff and jitter, before the call fails (or fails over): default 2, or 1 when a fallback model follows.',
+      }),
+    ),
     timeoutMs: Type.Integer({
       minimum: 1000,
       maximum: 3600000,
       default: 120000,
       description: 'How long one model request may take before it counts as failed (and is retried).',
     }),
+    fallbacks: Type.Optional(ModelFallbacksSchema),
+    contextTokens: Type.Optional(ModelContextTokensSchema),
+    price: Type.Optional(ModelPriceSchema),
   },
   { description: 'A model an agent can use.' },
 );
@@ -68,10 +81,16 @@ export const AgentConfigSchema = Strict(
   {
     displayName: Type.Optional(Type.String({ minLength: 1, description: 'Name shown in chat and status.' })),
     model: Type.Optional(
-      Type.String({
-        minLength: 1,
-        description: 'Name of an entry in `models`; without it the agent cannot answer.',
-      }),
+      Type.Union(
+        [
+          Type.String({ minLength: 1 }),
+          Type.Array(Type.String({ minLength: 1 }), { minItems: 1, uniqueItems: true }),
+        ],
+        {
+          description:
+            'Name of an entry in `models`, or a list of them: the first answers, the others are its fallbacks in order (instead of the first model’s own `fallbacks`). Without it the agent cannot answer.',
+        },
+      ),
     ),
     systemPrompt: Type.Optional(
       Type.String({
@@ -279,7 +298,12 @@ export const ConfigSchema = Strict(
           minimum: 1,
           maximum: 10000,
           default: 200,
-          description: 'Transcript entries (the most recent) sent to the model with each call.',
+          description:
+            'Transcript entries (the most recent) read for each call; the token budget (`context`) may send fewer.',
+        }),
+        failoverNotice: Type.Boolean({
+          default: true,
+          description: 'Tell the chat in one line when a fallback model answered instead of the first.',
         }),
       },
       { default: {}, description: 'The tool loop.' },
@@ -347,6 +371,9 @@ export const ConfigSchema = Strict(
       { default: {}, description: 'Chat commands.', [TOOL_PROTECTED_KEYWORD]: true },
     ),
     approvals: ApprovalsSchema,
+    context: ContextSchema,
+    budgets: BudgetsSchema,
+    metrics: MetricsSchema,
     gateway: Strict(
       {
         drainTimeoutMs: Type.Integer({
@@ -370,4 +397,6 @@ export const ConfigSchema = Strict(
 export type Config = Static<typeof ConfigSchema>;
 export type AgentConfig = Static<typeof AgentConfigSchema>;
 export type ModelConfig = Static<typeof ModelConfigSchema>;
+export type BudgetsConfig = Static<typeof BudgetsSchema>;
+export type ContextConfig = Static<typeof ContextSchema>;
 export type Binding = Static<typeof BindingSchema>;

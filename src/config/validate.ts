@@ -41,18 +41,25 @@ function checkReferences(config: Config): ConfigIssue[] {
     });
   }
   for (const [id, agent] of Object.entries(config.agents)) {
-    if (agent.model !== undefined && !(agent.model in config.models)) {
-      issues.push({
-        path: `/agents/${id}/model`,
-        message: `names model "${agent.model}", which is not in models (have: ${Object.keys(config.models).join(', ') || 'none'})`,
-      });
-    }
+    const models = agent.model === undefined ? [] : [agent.model].flat();
+    models.forEach((model, index) => {
+      if (model in config.models) return;
+      const path = Array.isArray(agent.model) ? `/agents/${id}/model/${index}` : `/agents/${id}/model`;
+      issues.push({ path, message: unknownModel(config, model) });
+    });
     if (agent.systemPrompt !== undefined && agent.systemPromptFile !== undefined) {
       issues.push({
         path: `/agents/${id}/systemPromptFile`,
         message: 'set either systemPrompt or systemPromptFile, not both',
       });
     }
+  }
+  for (const [name, model] of Object.entries(config.models)) {
+    (model.fallbacks ?? []).forEach((fallback, index) => {
+      const path = `/models/${name}/fallbacks/${index}`;
+      if (fallback === name) issues.push({ path, message: 'names the model itself' });
+      else if (!(fallback in config.models)) issues.push({ path, message: unknownModel(config, fallback) });
+    });
   }
   const coordinator = config.communication.coordinatorAgent;
   if (coordinator !== undefined && !(coordinator in config.agents)) {
@@ -94,6 +101,10 @@ function checkReferences(config: Config): ConfigIssue[] {
   }
   issues.push(...checkUserTokens(config));
   return issues;
+}
+
+function unknownModel(config: Config, model: string): string {
+  return `names model "${model}", which is not in models (have: ${Object.keys(config.models).join(', ') || 'none'})`;
 }
 
 /**

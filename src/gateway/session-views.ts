@@ -1,4 +1,4 @@
-import type { Config } from '../config/index.js';
+import { type Config, primaryModel } from '../config/index.js';
 import type { SessionEventsPort, SessionFilter, SessionsView } from '../http/index.js';
 import type { Router } from '../routing/index.js';
 import {
@@ -28,7 +28,7 @@ export function createSessionsService(options: {
     async details(sessionKey) {
       const record = await options.sessions.get(sessionKey);
       if (!record) return undefined;
-      const model = options.config.agents[record.agentId]?.model;
+      const model = primaryModel(options.config.agents[record.agentId]?.model);
       return {
         ...summary(record),
         queued: options.depth(sessionKey),

@@ -61,6 +61,8 @@ export interface TranscriptEntry {
   files?: InboundFile[];
   /** The run that wrote an assistant or tool entry. */
   runId?: string;
+  /** Assistant entries the model wrote: the model that answered this round (`models.<name>`). */
+  model?: string;
   /** Assistant entries: the tools the model called in this round. */
   toolCalls?: TranscriptToolCall[];
   /** Tool entries: which call this is the result of. */

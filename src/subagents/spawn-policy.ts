@@ -1,4 +1,4 @@
-import type { Config } from '../config/index.js';
+import { type Config, primaryModel } from '../config/index.js';
 import { fail, ok, type Result } from '../errors/index.js';
 import { isActiveSubagentRun, type SubagentRun, subagentDepth } from '../sessions/index.js';
 import type { SpawnRequest, SubagentCaller } from '../tools/index.js';
@@ -30,7 +30,7 @@ export function checkSpawn(
   }
   const agent = config.agents[agentId];
   if (!agent) return fail(`Unknown agent "${agentId}" (have: ${Object.keys(config.agents).join(', ')}).`);
-  const model = request.model ?? agent.model;
+  const model = request.model ?? primaryModel(agent.model);
   if (model === undefined) return fail(`Agent "${agentId}" has no model, so it cannot run as a sub-agent.`);
   if (!(model in config.models)) {
     return fail(`Unknown model "${model}" (have: ${Object.keys(config.models).join(', ') || 'none'}).`);

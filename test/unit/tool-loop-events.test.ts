@@ -90,7 +90,7 @@ describe('the tool loop’s events', () => {
       { type: 'model_start', replyId },
       { type: 'text_delta', replyId, delta: 'Hi' },
       { type: 'text_delta', replyId, delta: ' there' },
-      { type: 'model_end', replyId },
+      { type: 'model_end', replyId, model: provider.name },
       { type: 'reply', message: { id: replyId, text: 'Hi there' } },
     ]);
   });

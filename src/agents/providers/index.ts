@@ -11,4 +11,5 @@ export type {
   ModelToolCall,
   ModelToolSpec,
   ProviderOptions,
+  TokenUsage,
 } from './types.js';

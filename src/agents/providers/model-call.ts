@@ -39,7 +39,8 @@ export function createCallTarget(
   const { name, config, logger } = options;
   const url = displayUrl(baseUrl);
   const description = `${config.provider} ${config.model} at ${url}`;
-  const { apiKey, maxRetries, timeoutMs } = config;
+  const { apiKey, timeoutMs } = config;
+  const maxRetries = config.maxRetries ?? 2;
   return { name, description, url, apiKey, maxRetries, timeoutMs, logger, sdkErrors };
 }
 

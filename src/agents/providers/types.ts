@@ -47,12 +47,20 @@ export interface ModelRequest {
 
 export type ModelStopReason = 'end' | 'tool_calls' | 'max_tokens' | 'other';
 
+/** Tokens one model call took, as the provider reported them. */
+export interface TokenUsage {
+  inputTokens: number;
+  outputTokens: number;
+}
+
 export interface ModelResponse {
   /** The whole reply text of this call ('' when the model only called tools). */
   text: string;
   toolCalls: ModelToolCall[];
   stopReason: ModelStopReason;
-  usage?: { inputTokens: number; outputTokens: number };
+  usage?: TokenUsage;
+  /** The config name (`models.<name>`) of the model that answered, when not the provider's own (a fallback). */
+  model?: string;
 }
 
 export interface ModelProvider {

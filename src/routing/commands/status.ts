@@ -1,3 +1,4 @@
+import { modelChain } from '../../config/index.js';
 import type { ChatCommand } from './types.js';
 
 export const statusCommand: ChatCommand = {
@@ -7,7 +8,9 @@ export const statusCommand: ChatCommand = {
     const agent = config.agents[agentId];
     const record = await sessions.get(sessionKey);
     const model = agent?.model
-      ? `${agent.model} (${config.models[agent.model]?.model ?? 'unknown'})`
+      ? modelChain(config, agent.model)
+          .map((name) => `${name} (${config.models[name]?.model ?? 'unknown'})`)
+          .join(' → ')
       : 'none configured';
     return [
       `Agent: ${agentId}${agent?.displayName ? ` (${agent.displayName})` : ''}`,
