@@ -37,6 +37,7 @@ export {
 } from './load.js';
 export { applyMergePatch } from './merge-patch.js';
 export { modelChain, modelChainText, primaryModel } from './model-chain.js';
+export { tokenCost } from './model-price.js';
 export {
   collectSecretValues,
   createSecretScrubber,
