@@ -181,7 +181,7 @@ describe('budgets', () => {
 
 async function storedRuns(gateway: TestGateway): Promise<RunRecord[]> {
   const { logger } = createLogger({ level: 'silent', destination: { write: () => undefined } });
-  const store = await createStore({ stateDir: path.join(gateway.dir, 'data'), logger });
+  const store = await createStore({ url: undefined, stateDir: path.join(gateway.dir, 'data'), logger });
   try {
     const runs: RunRecord[] = [];
     for await (const [, run] of store.namespace<RunRecord>('runs').entries()) runs.push(run);
