@@ -108,6 +108,40 @@ describe('usage', () => {
     ]);
   });
 
+  it('keeps the calls of a run that fails after them', async () => {
+    const { gateway, model } = await setup({});
+    model.push(LOCAL_CALLS[0] as FakeStep, { status: 400, errorMessage: 'bad request' });
+    await gateway.send('use the tool');
+    expect(model.requests).toHaveLength(2);
+    const usage = await gateway.request('GET', '/api/usage');
+    expect(usage.body.total).toMatchObject({ inputTokens: 1000, outputTokens: 50, calls: 1 });
+    await gateway.stop();
+    const [run] = await storedRuns(gateway);
+    expect(run).toMatchObject({ status: 'error', usage: { inputTokens: 1000, outputTokens: 50 } });
+  });
+
+  it('counts the turns the runtime starts (a sub-agent, its announcement) to the agent, as the user runtime', async () => {
+    const { gateway, model } = await setup({}, { text: 'ok', usage: { inputTokens: 100, outputTokens: 50 } });
+    model.push({
+      toolCalls: [{ name: 'sessions_spawn', arguments: { task: 'count', label: 'counter' } }],
+      usage: { inputTokens: 100, outputTokens: 50 },
+    });
+    await gateway.send('spawn one');
+    // The parent's two calls, the child's answer and the parent's turn on its announcement.
+    await expect
+      .poll(async () => (await gateway.request('GET', '/api/usage')).body.total.calls, { timeout: 20_000 })
+      .toBe(4);
+    const byUser = await gateway.request('GET', '/api/usage?by=user');
+    expect(byUser.body.rows.map((row: { name: string; calls: number }) => [row.name, row.calls])).toEqual([
+      ['runtime', 2],
+      ['webchat:local', 2],
+    ]);
+    const byAgent = await gateway.request('GET', '/api/usage?by=agent');
+    expect(byAgent.body.rows).toEqual([
+      { name: 'main', inputTokens: 400, outputTokens: 200, calls: 4, cost: expect.any(Number) },
+    ]);
+  });
+
   it('refuses a bad /usage word or query key, naming it, and the API to anyone but an owner', async () => {
     const { gateway } = await setup({});
     expect(texts(await gateway.send('/usage month'))[0]).toBe(
