@@ -1,9 +1,9 @@
 import type { BudgetsConfig } from '../config/index.js';
 import type { UsageCell, UsageTotals } from './types.js';
 import { nextUsageDayStart, usageDay } from './usage-days.js';
-import type { UsageLedger } from './usage-ledger.js';
-import { usageUser } from './usage-ledger.js';
+import { type UsageLedger, usageUser } from './usage-ledger.js';
 import { sumCells } from './usage-report.js';
+import { count, duration, money } from './usage-text.js';
 
 /** Who starts a turn, as the budgets see it. */
 export interface BudgetTurn {
@@ -93,19 +93,4 @@ function refusalText(
     `No new turn starts until it resets at midnight ${timeZone} (${resets.toISOString().replace(/\.\d+Z$/, 'Z')}, ` +
     `in ${duration(resets.getTime() - now.getTime())}).`
   );
-}
-
-export function count(value: number): string {
-  return value.toLocaleString('en-US');
-}
-
-/** A cost as the config's currency (unnamed): four decimals, enough for a single cheap call. */
-export function money(value: number): string {
-  return value.toFixed(4);
-}
-
-function duration(ms: number): string {
-  const minutes = Math.max(1, Math.ceil(ms / 60_000));
-  const hours = Math.floor(minutes / 60);
-  return hours > 0 ? `${hours} h ${minutes % 60} min` : `${minutes} min`;
 }

@@ -1,5 +1,5 @@
-import { count, money } from './budget-gate.js';
 import type { UsageReport, UsageRow, UsageTotals } from './types.js';
+import { count, money } from './usage-text.js';
 
 /**
  * A usage report as a chat message: a heading, then a fixed-width table (a code block) of input and
