@@ -7,5 +7,6 @@ export {
   type ModelProvider,
   type ProviderOptions,
 } from './providers/index.js';
+export type { ModelCallUsage, UsagePort } from './run-usage.js';
 export { buildSystemPrompt, readAgentInstructions } from './system-prompt.js';
 export { TurnAbort, type TurnRequest, type TurnResult, type TurnRunner } from './types.js';

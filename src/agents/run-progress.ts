@@ -11,10 +11,14 @@ export interface RunProgress {
   emit(event: ToolLoopEvent): void | Promise<void>;
 }
 
-/** `burst` is the turn's counter cell, read by `AgentRunner.activity` while the turn runs. */
+/**
+ * `burst` is the turn's counter cell, read by `AgentRunner.activity` while the turn runs;
+ * `modelEnded` counts a call's tokens (awaited: a call is counted before the loop goes on).
+ */
 export function createRunProgress(
   request: Pick<TurnRequest, 'onDelta' | 'onStatus' | 'reply'>,
   burst: { value: number },
+  modelEnded?: (event: Extract<ToolLoopEvent, { type: 'model_end' }>) => Promise<void>,
 ): RunProgress {
   const progress: RunProgress = {
     rounds: 0,
@@ -35,7 +39,7 @@ export function createRunProgress(
           return;
         case 'model_end':
           progress.streaming = undefined;
-          return;
+          return modelEnded?.(event);
         case 'tool_start':
           request.onStatus?.(toolStatus(event.calls));
           return;

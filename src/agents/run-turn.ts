@@ -2,10 +2,12 @@ import { primaryModel } from '../config/index.js';
 import { errorText, SwitchboardError } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
 import type { RunStatus, TranscriptEntry } from '../sessions/index.js';
+import { turnScope } from '../tools/index.js';
 import { noModelReply } from './no-model-reply.js';
 import { ModelCallError, type ModelProvider } from './providers/index.js';
 import { createRunProgress, type RunProgress } from './run-progress.js';
 import { createRunSignal } from './run-signal.js';
+import { recordModelUsage } from './run-usage.js';
 import type { RunnerState } from './runner-state.js';
 import { runTurnLoop } from './turn-loop.js';
 import { TurnAbort, type TurnRequest, type TurnResult } from './types.js';
@@ -39,6 +41,8 @@ export async function runTurn(state: RunnerState, request: TurnRequest): Promise
   const model = primaryModel(agent.model);
   if (model === undefined) return answerWithoutModel(state, request);
   const provider = providerFor(state, request, model);
+  const refusal = await state.options.usage?.refusal(turnScope(request));
+  if (refusal !== undefined) return refuseTurn(request, refusal);
   const burst = { value: 0 };
   state.bursts.set(sessionKey, burst);
   // Read while the run is registered: one store round trip instead of two before the first model call.
@@ -61,7 +65,7 @@ export async function runTurn(state: RunnerState, request: TurnRequest): Promise
     timedOut: runSignal.timedOut,
     pauseTimeLimit: runSignal.pause,
     timeoutSeconds,
-    progress: createRunProgress(request, burst),
+    progress: createRunProgress(request, burst, (event) => recordModelUsage(state, request, runId, event)),
     logger: request.logger.child({ run: runId }),
   };
   let ending: RunEnding = { status: 'done' };
@@ -87,6 +91,13 @@ async function answerWithoutModel(state: RunnerState, request: TurnRequest): Pro
   const text = noModelReply({ agentId, agent, configPath: state.options.configPath });
   await request.record({ role: 'assistant', text });
   await request.reply({ id: crypto.randomUUID(), text });
+  return { status: 'done' };
+}
+
+/** A spent budget: the turn does not start (no run, no model call); the chat is told why. */
+async function refuseTurn(request: TurnRequest, refusal: string): Promise<TurnResult> {
+  request.logger.info({ agent: request.agentId, sender: request.senderId }, 'turn refused: budget spent');
+  await tell(request, refusal);
   return { status: 'done' };
 }
 

@@ -3,6 +3,7 @@ import type { RunStore, SessionStore } from '../sessions/index.js';
 import type { ToolRegistry, ToolServices } from '../tools/index.js';
 import type { ReadWorkspaceFile } from './model-files.js';
 import type { ModelProvider } from './providers/index.js';
+import type { UsagePort } from './run-usage.js';
 
 export interface AgentRunnerOptions {
   config: Config;
@@ -17,6 +18,8 @@ export interface AgentRunnerOptions {
   instructions: ReadonlyMap<string, string>;
   /** Reads the images posted in chats from the agent's workspace; without it no image is sent. */
   readWorkspaceFile?: ReadWorkspaceFile;
+  /** Counts each model call's tokens and refuses a turn whose budget is spent; absent, neither. */
+  usage?: UsagePort;
   now?: () => Date;
 }
 

@@ -99,7 +99,29 @@ function checkReferences(config: Config): ConfigIssue[] {
       message: "is required in http mode (the app's signing secret)",
     });
   }
-  issues.push(...checkUserTokens(config));
+  issues.push(...checkUserTokens(config), ...checkBudgets(config));
+  return issues;
+}
+
+/** A budget day needs a zone Intl knows; a budget of an agent that does not exist would never apply. */
+function checkBudgets(config: Config): ConfigIssue[] {
+  const issues: ConfigIssue[] = [];
+  const { timeZone } = config.budgets;
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone });
+  } catch {
+    issues.push({
+      path: '/budgets/timeZone',
+      message: `"${timeZone}" is not a time zone (use an IANA name such as UTC or Europe/Berlin)`,
+    });
+  }
+  for (const agentId of Object.keys(config.budgets.agents)) {
+    if (!(agentId in config.agents))
+      issues.push({
+        path: `/budgets/agents/${agentId}`,
+        message: `names agent "${agentId}", which is not in agents`,
+      });
+  }
   return issues;
 }
 

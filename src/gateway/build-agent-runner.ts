@@ -4,6 +4,7 @@ import {
   createModelProvider,
   type ModelProvider,
   readAgentInstructions,
+  type UsagePort,
 } from '../agents/index.js';
 import type { Config } from '../config/index.js';
 import type { Logger } from '../logging/index.js';
@@ -62,6 +63,8 @@ export interface AgentRunnerParts {
   stateDir: string;
   /** What `chat.attach` sends files through. */
   chatFiles?: ChatFilesPort;
+  /** Each model call's tokens counted, and a turn refused when its budget is spent. */
+  usage?: UsagePort;
   logger: Logger;
 }
 
@@ -100,6 +103,7 @@ export async function buildAgentRunner(options: AgentRunnerParts): Promise<Agent
       configPath: options.configPath,
       stateDir: options.stateDir,
     }).read,
+    ...(options.usage ? { usage: options.usage } : {}),
     services: {
       sessions,
       gateway: options.gateway,

@@ -9,6 +9,7 @@ import {
   type SessionActionsPort,
   type SessionEventsPort,
   type SessionsView,
+  type UsagePort,
   type WebchatHistoryPort,
 } from '../http/index.js';
 import type { Logger } from '../logging/index.js';
@@ -62,6 +63,8 @@ export function buildHttpServer(options: {
   scrub(text: string): string;
   /** The approvals inbox and the health page. */
   ops: OpsParts;
+  /** The usage ledger, for `GET /api/usage`. */
+  usage: UsagePort;
   logger: Logger;
 }): Promise<HttpServer> {
   const { config, toolpacks, scrub } = options;
@@ -107,6 +110,7 @@ export function buildHttpServer(options: {
       ? { config: createConfigRoutesOptions({ config, control: options.gatewayControl }) }
       : {}),
     approvals: createApprovalsInbox(options.ops),
+    usage: options.usage,
     status: createGatewayStatus({ ...options.ops, version: PACKAGE_VERSION, store: options.store, scrub }),
   });
 }

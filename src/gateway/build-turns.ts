@@ -3,6 +3,7 @@ import { createSubagentRegistry } from '../sessions/index.js';
 import type { SignalDelivery } from '../signals/index.js';
 import { createSubagentManager } from '../subagents/index.js';
 import type { ToolActivity, Toolpacks } from '../toolpacks/index.js';
+import { createBudgetGate } from '../usage/index.js';
 import { buildAgentRunner } from './build-agent-runner.js';
 import { buildApprovals } from './build-approvals.js';
 import { buildGatewayControl } from './build-control.js';
@@ -62,6 +63,10 @@ export async function buildTurns(base: Base, parts: TurnParts) {
     approvals,
     ...(parts.models ? { models: parts.models } : {}),
     stateDir: base.stateDir,
+    usage: {
+      record: (call) => base.usage.record(call),
+      refusal: createBudgetGate({ ledger: base.usage, budgets: config.budgets }).refusal,
+    },
     chatFiles: createChatFiles({
       workspaceFile: (agentId, written) =>
         workspaceFile({ config, configPath, stateDir: base.stateDir }, agentId, written),
@@ -82,6 +87,7 @@ export async function buildTurns(base: Base, parts: TurnParts) {
     gateway,
     subagents: () => subagents,
     approvals,
+    usage: base.usage,
     deliver: base.channels.deliver,
     deliverDelta: base.channels.deliverDelta,
     deliverStatus: base.channels.deliverStatus,

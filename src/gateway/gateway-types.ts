@@ -11,6 +11,7 @@ import type { Store } from '../store/index.js';
 import type { SubagentManager } from '../subagents/index.js';
 import type { DeliveryRetry, ToolpackProblem, Toolpacks } from '../toolpacks/index.js';
 import type { Tool } from '../tools/index.js';
+import type { UsageLedger } from '../usage/index.js';
 import type { GatewayChannels } from './build-channels.js';
 import type { RestartRecord } from './gateway-status.js';
 import type { createRestartNotes } from './restart-note.js';
@@ -40,6 +41,8 @@ export interface GatewayExtensions {
    * (docs/toolpack-store.md); default 3 attempts, 1 s then 2 s apart. Tests shorten the delays.
    */
   toolpackMessageRetry?: DeliveryRetry;
+  /** The clock of usage days and budgets (`budgets.timeZone` days); tests fix it. Default: the system's. */
+  now?: () => Date;
 }
 
 export interface GatewayOptions extends GatewayExtensions {
@@ -101,5 +104,7 @@ export interface Base {
   /** The session events bus (`GET /api/events`). */
   sessionEvents: SessionEvents;
   runs: RunStore;
+  /** Every model call's tokens by usage day: `/usage`, `GET /api/usage` and the budgets read it. */
+  usage: UsageLedger;
   channels: GatewayChannels;
 }

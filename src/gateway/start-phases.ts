@@ -23,6 +23,7 @@ import {
   type Toolpacks,
 } from '../toolpacks/index.js';
 import type { GatewayControl } from '../tools/index.js';
+import { createUsageLedger } from '../usage/index.js';
 import { createChannels } from './build-channels.js';
 import type { Observed } from './build-core-webui.js';
 import { buildHttpServer, type OpsParts } from './build-http.js';
@@ -53,6 +54,11 @@ export async function openStorage(
   const sessionEvents = createSessionEvents({ status });
   const sessions = sessionEvents.observe(createSessionStore({ store }));
   const runs = createRunStore({ store });
+  const usage = createUsageLedger({
+    store,
+    timeZone: config.budgets.timeZone,
+    ...(options.now ? { now: options.now } : {}),
+  });
   const configPath = options.loaded.path ?? DEFAULT_CONFIG_PATH;
   const interrupted = await runs.markInterrupted();
   if (interrupted.length > 0)
@@ -68,6 +74,7 @@ export async function openStorage(
     sessions,
     sessionEvents,
     runs,
+    usage,
     channels: await createChannels(
       config,
       store,
@@ -171,6 +178,7 @@ export async function serve(
     hookHealth: parts.scheduler.hookHealth,
     gatewayControl: parts.gateway,
     scrub: parts.scrub,
+    usage: base.usage,
     ops: {
       models: parts.models,
       configHistory: parts.gateway.configHistory,

@@ -19,6 +19,7 @@ export type {
   WebuiOutput,
 } from './routes/tool-ui.js';
 export type { SchedulerHookView, ToolpacksView } from './routes/toolpacks.js';
+export type { UsagePort, UsageTotalsView, UsageView } from './routes/usage.js';
 export type { WebchatPort, WebchatStreamEvent } from './routes/webchat.js';
 export type {
   WebchatHistoryMessage,

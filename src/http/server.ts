@@ -23,6 +23,7 @@ import { registerSlackEventsRoute } from './routes/slack-events.js';
 import { registerStatusRoute, type StatusPort } from './routes/status.js';
 import { registerToolUiRoutes, type ToolUiOptions } from './routes/tool-ui.js';
 import { registerToolpackRoutes, type ToolpacksView } from './routes/toolpacks.js';
+import { registerUsageRoute, type UsagePort } from './routes/usage.js';
 import { MAX_MESSAGE_LENGTH, registerWebchatRoutes, type WebchatPort } from './routes/webchat.js';
 import { registerWebchatHistoryRoutes, type WebchatHistoryPort } from './routes/webchat-history.js';
 import { MAX_PARAM_LENGTH } from './session-key-limit.js';
@@ -64,6 +65,8 @@ export interface HttpServerOptions {
   approvals?: ApprovalsInbox | undefined;
   /** The health page's report (`/api/status`), when given. */
   status?: StatusPort | undefined;
+  /** The usage report (`/api/usage`, owner-only), when given. */
+  usage?: UsagePort | undefined;
 }
 
 export interface HttpServer {
@@ -126,6 +129,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
     registerConfigRoutes(app, { ...options.config, access: options.access ?? DEFAULT_ACCESS });
   if (options.approvals) registerApprovalRoutes(app, { inbox: options.approvals, access });
   if (options.status) registerStatusRoute(app, { status: options.status, access });
+  if (options.usage) registerUsageRoute(app, { usage: options.usage, access });
   app.setNotFoundHandler((request, reply) =>
     reply
       .code(404)

@@ -12,6 +12,7 @@ import type {
 import type { RuntimeTurnRequest, SessionStore } from '../sessions/index.js';
 import type { Store } from '../store/index.js';
 import type { ApprovalsPort, GatewayControl, SubagentsService } from '../tools/index.js';
+import type { UsageLedger } from '../usage/index.js';
 import { sessionForMessage } from './bindings.js';
 import { BUILTIN_COMMANDS, type ChatCommand, parseCommand } from './commands/index.js';
 import { createInbox } from './inbox.js';
@@ -43,6 +44,8 @@ export interface RouterOptions {
   subagents: () => SubagentsService;
   /** What /approve, /deny, /confirm and button clicks decide through. */
   approvals?: ApprovalsPort;
+  /** What /usage reports from (the usage ledger). */
+  usage?: Pick<UsageLedger, 'report'>;
 }
 
 export interface Router {

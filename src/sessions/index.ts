@@ -1,4 +1,4 @@
-export { createRunStore, type RunRecord, type RunStatus, type RunStore } from './run-store.js';
+export { createRunStore, type RunRecord, type RunStatus, type RunStore, type RunUsage } from './run-store.js';
 export type { RuntimeTurnRequest } from './runtime-turn.js';
 export { isSessionCursor } from './session-cursor.js';
 export {

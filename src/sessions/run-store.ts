@@ -18,6 +18,15 @@ export interface RunRecord {
   toolCalls: number;
   /** Why it ended, when not `done` normally (the error message, `max burst reached`). */
   outcome?: string;
+  /** The tokens its model calls reported, summed as each call ended; absent before the first. */
+  usage?: RunUsage;
+}
+
+/** A run's tokens, and their cost when its models have a price (`models.<name>.price`). */
+export interface RunUsage {
+  inputTokens: number;
+  outputTokens: number;
+  cost?: number;
 }
 
 export interface RunStore {
@@ -27,6 +36,8 @@ export interface RunStore {
     end: { status: Exclude<RunStatus, 'running'>; rounds: number; toolCalls: number; outcome?: string },
   ): Promise<RunRecord | undefined>;
   get(runId: string): Promise<RunRecord | undefined>;
+  /** Adds one model call's tokens to the run's total (the run's own writes are sequential: no queue). */
+  addUsage(runId: string, usage: RunUsage): Promise<void>;
   /**
    * Marks every run still `running` as `interrupted`: called at start, when no run of this
    * process exists yet. Returns the runs it marked.
@@ -80,6 +91,10 @@ export function createRunStore(options: { store: Store; now?: () => Date }): Run
       return record ? end(record, status, fields) : undefined;
     },
     get: (runId) => runs.get(runId),
+    async addUsage(runId, usage) {
+      const record = await runs.get(runId);
+      if (record) await runs.set(runId, { ...record, usage: addRunUsage(record.usage, usage) });
+    },
     async markInterrupted() {
       const marked: RunRecord[] = [];
       const runIds: string[] = [];
@@ -95,4 +110,13 @@ export function createRunStore(options: { store: Store; now?: () => Date }): Run
       return marked;
     },
   };
+}
+
+function addRunUsage(total: RunUsage | undefined, usage: RunUsage): RunUsage {
+  const sum = {
+    inputTokens: (total?.inputTokens ?? 0) + usage.inputTokens,
+    outputTokens: (total?.outputTokens ?? 0) + usage.outputTokens,
+  };
+  if (total?.cost === undefined && usage.cost === undefined) return sum;
+  return { ...sum, cost: (total?.cost ?? 0) + (usage.cost ?? 0) };
 }

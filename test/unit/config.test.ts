@@ -105,6 +105,16 @@ describe('loading the config', () => {
     ]);
   });
 
+  it('names a budget time zone Intl does not know and a budget of an agent that does not exist', async () => {
+    const error = await loadError(
+      '{ "budgets": { "timeZone": "Mars/Olympus", "agents": { "ops": { "tokens": 10 } } } }',
+    );
+    expect(error.issues).toEqual([
+      { path: '/budgets/timeZone', message: expect.stringContaining('"Mars/Olympus" is not a time zone') },
+      { path: '/budgets/agents/ops', message: 'names agent "ops", which is not in agents' },
+    ]);
+  });
+
   it('names the credential each Slack mode needs', async () => {
     const socket = await loadError('{ "channels": { "slack": { "botToken": "xoxb-1" } } }');
     expect(socket.issues).toEqual([

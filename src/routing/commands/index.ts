@@ -7,6 +7,7 @@ import { statusCommand } from './status.js';
 import { stopCommand } from './stop.js';
 import { subagentsCommand } from './subagents.js';
 import type { ChatCommand } from './types.js';
+import { usageCommand } from './usage.js';
 import { whoamiCommand } from './whoami.js';
 
 export type { ChatCommand, CommandContext, CommandReply } from './types.js';
@@ -17,6 +18,7 @@ export const BUILTIN_COMMANDS: readonly ChatCommand[] = [
   newCommand,
   stopCommand,
   subagentsCommand,
+  usageCommand,
   whoamiCommand,
   configCommand,
   restartCommand,

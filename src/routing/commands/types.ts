@@ -2,6 +2,7 @@ import type { Config } from '../../config/index.js';
 import type { DeliveryRoute, InboundMessage, NativeCommand, OutboundMessage } from '../../messages/index.js';
 import type { SessionStore } from '../../sessions/index.js';
 import type { ApprovalsPort, GatewayControl, HeldCommand, SubagentsService } from '../../tools/index.js';
+import type { UsageLedger } from '../../usage/index.js';
 import type { SessionQueues } from '../session-queues.js';
 
 /** What a chat command may read and do. */
@@ -26,6 +27,8 @@ export interface CommandContext {
   subagents: SubagentsService;
   /** /approve, /deny and /confirm decide through it; /config holds risky edits with it. */
   approvals: ApprovalsPort;
+  /** What /usage reports from; absent when the gateway records no usage. */
+  usage?: Pick<UsageLedger, 'report'>;
   /**
    * The owner confirmed this command (`/confirm <code>` or its button): it runs without asking
    * again. Never set for a command as typed.
