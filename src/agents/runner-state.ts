@@ -1,6 +1,7 @@
 import type { Config } from '../config/index.js';
 import type { RunStore, SessionStore } from '../sessions/index.js';
 import type { ToolRegistry, ToolServices } from '../tools/index.js';
+import type { FailoverState } from './failover/index.js';
 import type { ReadWorkspaceFile } from './model-files.js';
 import type { ModelProvider } from './providers/index.js';
 
@@ -17,6 +18,8 @@ export interface AgentRunnerOptions {
   instructions: ReadonlyMap<string, string>;
   /** Reads the images posted in chats from the agent's workspace; without it no image is sent. */
   readWorkspaceFile?: ReadWorkspaceFile;
+  /** The gateway's model cooldowns and last failover; without it the runner keeps its own. */
+  failover?: FailoverState;
   now?: () => Date;
 }
 
@@ -28,4 +31,5 @@ export interface RunnerState {
   bursts: Map<string, { value: number }>;
   /** The run id of each session's running turn. */
   running: Map<string, string>;
+  failover: FailoverState;
 }

@@ -1,3 +1,4 @@
+import type { FailoverState } from '../agents/index.js';
 import { createRouter } from '../routing/index.js';
 import { createSubagentRegistry } from '../sessions/index.js';
 import type { SignalDelivery } from '../signals/index.js';
@@ -23,6 +24,8 @@ export interface TurnParts {
   scrub(text: string): string;
   /** Records each model's last call (the health page). */
   models?: ModelHealth;
+  /** The gateway's model cooldowns and last failover (the runner's chains, `/status`). */
+  failover?: FailoverState;
 }
 
 /** The gateway control, the sub-agents, the agent runner and the router that runs its turns. */
@@ -61,6 +64,7 @@ export async function buildTurns(base: Base, parts: TurnParts) {
     subagents,
     approvals,
     ...(parts.models ? { models: parts.models } : {}),
+    ...(parts.failover ? { failover: parts.failover } : {}),
     stateDir: base.stateDir,
     chatFiles: createChatFiles({
       workspaceFile: (agentId, written) =>
@@ -82,6 +86,7 @@ export async function buildTurns(base: Base, parts: TurnParts) {
     gateway,
     subagents: () => subagents,
     approvals,
+    ...(parts.failover ? { failover: parts.failover } : {}),
     deliver: base.channels.deliver,
     deliverDelta: base.channels.deliverDelta,
     deliverStatus: base.channels.deliverStatus,

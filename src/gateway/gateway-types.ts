@@ -40,6 +40,8 @@ export interface GatewayExtensions {
    * (docs/toolpack-store.md); default 3 attempts, 1 s then 2 s apart. Tests shorten the delays.
    */
   toolpackMessageRetry?: DeliveryRetry;
+  /** The clock of model cooldowns (ms since the epoch; default `Date.now`): tests move past a cooldown. */
+  failoverClock?: () => number;
 }
 
 export interface GatewayOptions extends GatewayExtensions {

@@ -13,7 +13,12 @@ import type { RuntimeTurnRequest, SessionStore } from '../sessions/index.js';
 import type { Store } from '../store/index.js';
 import type { ApprovalsPort, GatewayControl, SubagentsService } from '../tools/index.js';
 import { sessionForMessage } from './bindings.js';
-import { BUILTIN_COMMANDS, type ChatCommand, parseCommand } from './commands/index.js';
+import {
+  BUILTIN_COMMANDS,
+  type ChatCommand,
+  type ModelFailoverView,
+  parseCommand,
+} from './commands/index.js';
 import { createInbox } from './inbox.js';
 import { createIntake } from './intake.js';
 import { runAction, runCommand } from './run-command.js';
@@ -43,6 +48,8 @@ export interface RouterOptions {
   subagents: () => SubagentsService;
   /** What /approve, /deny, /confirm and button clicks decide through. */
   approvals?: ApprovalsPort;
+  /** Model cooldowns and the last failover, for /status; absent, it shows neither. */
+  failover?: ModelFailoverView;
 }
 
 export interface Router {

@@ -114,6 +114,7 @@ async function commandReply(
     gateway: options.gateway,
     subagents: options.subagents(),
     approvals: approvalsOf(state),
+    ...(options.failover ? { failover: options.failover } : {}),
     ...(confirmed ? { confirmed } : {}),
     runConfirmed: (held) => runConfirmed(state, held),
   });

@@ -18,13 +18,21 @@ export interface RunRecord {
   toolCalls: number;
   /** Why it ended, when not `done` normally (the error message, `max burst reached`). */
   outcome?: string;
+  /** The models (`models.<name>`) that answered its calls, in order; more than `model` after a failover. */
+  answeredBy?: string[];
 }
 
 export interface RunStore {
   start(init: { sessionKey: string; agentId: string; model: string }): Promise<RunRecord>;
   finish(
     runId: string,
-    end: { status: Exclude<RunStatus, 'running'>; rounds: number; toolCalls: number; outcome?: string },
+    end: {
+      status: Exclude<RunStatus, 'running'>;
+      rounds: number;
+      toolCalls: number;
+      outcome?: string;
+      answeredBy?: string[];
+    },
   ): Promise<RunRecord | undefined>;
   get(runId: string): Promise<RunRecord | undefined>;
   /**

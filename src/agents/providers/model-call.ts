@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '../../logging/index.js';
 import { ModelCallError } from './model-call-error.js';
 import { describeFailure, type SdkErrorClasses, StalledAnswerError } from './model-errors.js';
-import { retryDelayMs } from './retry-policy.js';
+import { mayFailOver, retryAfterOf, retryDelayMs } from './retry-policy.js';
 import type { ModelRequest, ProviderOptions } from './types.js';
 
 /**
@@ -68,6 +68,7 @@ export async function runModelCall<T>(
     clearTimeout(watchdog);
     watchdog = setTimeout(() => controller.abort(new StalledAnswerError(target.timeoutMs)), target.timeoutMs);
   };
+  const maxRetries = request.maxRetries ?? target.maxRetries;
   try {
     for (let count = 1; ; count++) {
       try {
@@ -79,8 +80,8 @@ export async function runModelCall<T>(
         const error = controller.signal.aborted ? controller.signal.reason : caught;
         if (request.signal.aborted) throw request.signal.reason;
         const delayMs =
-          started || count > target.maxRetries ? undefined : retryDelayMs(error, count, target.sdkErrors);
-        if (delayMs === undefined) throw toModelCallError(target, error, count);
+          started || count > maxRetries ? undefined : retryDelayMs(error, count, target.sdkErrors);
+        if (delayMs === undefined) throw toModelCallError(target, error, count, started);
         const { what, status } = describeFailure(error, target.sdkErrors, target.timeoutMs);
         const reason = hideKey(what, target.apiKey);
         const fields = {
@@ -103,7 +104,12 @@ export async function runModelCall<T>(
   }
 }
 
-function toModelCallError(target: CallTarget, error: unknown, attempts: number): ModelCallError {
+function toModelCallError(
+  target: CallTarget,
+  error: unknown,
+  attempts: number,
+  started: boolean,
+): ModelCallError {
   const { what, status } = describeFailure(error, target.sdkErrors, target.timeoutMs);
   const hint = status === 401 || status === 403 ? `; check models.${target.name}.apiKey` : '';
   const count = `${attempts} ${attempts === 1 ? 'attempt' : 'attempts'}`;
@@ -111,7 +117,19 @@ function toModelCallError(target: CallTarget, error: unknown, attempts: number):
     `Model "${target.name}" (${target.description}) failed: ${what}${hint} (${count}).`,
     target.apiKey,
   );
-  return new ModelCallError({ model: target.name, url: target.url, status, attempts, message, cause: error });
+  const retryAfterMs = retryAfterOf(error, target.sdkErrors);
+  return new ModelCallError({
+    model: target.name,
+    url: target.url,
+    status,
+    attempts,
+    message,
+    reason: hideKey(what, target.apiKey),
+    // Part of a streamed answer may already be in the chat: it is never answered twice.
+    failover: !started && mayFailOver(error, target.sdkErrors),
+    ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+    cause: error,
+  });
 }
 
 /** Servers sometimes quote the key they rejected. */

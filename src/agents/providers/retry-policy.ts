@@ -29,13 +29,32 @@ export function retryDelayMs(error: unknown, attempt: number, sdk: SdkErrorClass
   return requested <= MAX_RETRY_WAIT_MS ? requested : undefined;
 }
 
+/**
+ * Whether a final failure lets the next model of a chain answer (model failover): the server was
+ * reached and overloaded or limited (408, 429, 5xx, Anthropic's 529) or was not reached at all
+ * (connection failure, timeout). A request the server refused (400, 401, 403, 404, 409, 422, a
+ * content filter) would be refused by the next model too, or is the operator's to fix.
+ */
+export function mayFailOver(error: unknown, sdk: SdkErrorClasses): boolean {
+  if (error instanceof sdk.APIConnectionError) return true;
+  if (!(error instanceof sdk.APIError)) return false;
+  const { status } = error as Error & { status?: number };
+  return status !== undefined && (status === 408 || status === 429 || status >= 500);
+}
+
+/** The wait a failed request's server asked for, whatever its length. */
+export function retryAfterOf(error: unknown, sdk: SdkErrorClasses): number | undefined {
+  if (!(error instanceof sdk.APIError)) return undefined;
+  return requestedWaitMs((error as Error & { headers?: Headers }).headers);
+}
+
 function backoffMs(attempt: number): number {
   const base = Math.min(500 * 2 ** (attempt - 1), 8_000);
   return base * (1 - Math.random() * 0.25);
 }
 
 /** The server's `retry-after-ms`, else `retry-after` (seconds or an HTTP date); only positive waits count. */
-function requestedWaitMs(headers: Headers | undefined): number | undefined {
+export function requestedWaitMs(headers: Headers | undefined): number | undefined {
   const milliseconds = Number.parseFloat(headers?.get('retry-after-ms') ?? '');
   if (milliseconds > 0) return milliseconds;
   const header = headers?.get('retry-after') ?? '';

@@ -9,7 +9,7 @@ import { subagentsCommand } from './subagents.js';
 import type { ChatCommand } from './types.js';
 import { whoamiCommand } from './whoami.js';
 
-export type { ChatCommand, CommandContext, CommandReply } from './types.js';
+export type { ChatCommand, CommandContext, CommandReply, ModelFailoverView } from './types.js';
 
 export const BUILTIN_COMMANDS: readonly ChatCommand[] = [
   helpCommand,
