@@ -28,6 +28,8 @@ export interface FakeStep {
   errorMessage?: string;
   /** Sent as `retry-after-ms`, which the providers honour: retries in tests stay fast. */
   retryAfterMs?: number;
+  /** Sent as `retry-after` (seconds), as OpenAI and Anthropic send it with a 429. */
+  retryAfter?: number;
   /** Wait before answering; ends early when the client disconnects. */
   delayMs?: number;
   /** Never answer: the request stays open until the client goes away (or the server closes). */
@@ -165,8 +167,10 @@ async function answer(
     await sleep(step.delayMs, undefined, { signal: gone.signal }).catch(() => {});
     if (gone.signal.aborted) return;
   }
-  const headers: Record<string, string> =
-    step.retryAfterMs === undefined ? {} : { 'retry-after-ms': String(step.retryAfterMs) };
+  const headers: Record<string, string> = {
+    ...(step.retryAfterMs === undefined ? {} : { 'retry-after-ms': String(step.retryAfterMs) }),
+    ...(step.retryAfter === undefined ? {} : { 'retry-after': String(step.retryAfter) }),
+  };
   if (step.status !== undefined && step.status >= 400) {
     const message = step.errorMessage ?? `scripted ${step.status}`;
     return sendJson(res, step.status, dialect.errorBody(step.status, message), headers);
