@@ -36,6 +36,8 @@ export interface FakeStep {
   hang?: boolean;
   /** Streaming: send the text, then neither finish nor close the stream. */
   stall?: boolean;
+  /** Streaming: send the text, then this error event (Anthropic's `overloaded_error`) and close. */
+  streamError?: string;
   usage?: { inputTokens: number; outputTokens: number };
 }
 
@@ -59,6 +61,8 @@ export interface FakeDialect {
   reply(step: FakeStep, request: FakeRequest): unknown;
   /** SSE frames: `content` carries the text (and tool calls), `finish` ends the answer. */
   stream(step: FakeStep, request: FakeRequest): { content: string[]; finish: string[] };
+  /** The SSE frame of an error inside a begun stream, for dialects that have one. */
+  streamError?(type: string): string;
 }
 
 export interface FakeModelServerOptions {
@@ -183,6 +187,10 @@ async function answer(
     res.write(frame);
   }
   if (step.stall) return request.disconnected;
+  if (step.streamError !== undefined && dialect.streamError) {
+    res.end(dialect.streamError(step.streamError));
+    return;
+  }
   for (const frame of finish) res.write(frame);
   res.end();
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { startFakeAnthropicServer } from '../fakes/fake-anthropic-server.js';
 import type { FakeModelServer } from '../fakes/fake-model-server.js';
 import { startFakeOpenAIServer } from '../fakes/fake-openai-server.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
@@ -13,22 +14,26 @@ import { cleanupAfterEach } from '../helpers/teardown.js';
 
 const cleanups = cleanupAfterEach();
 
-async function fakeModel(): Promise<FakeModelServer> {
-  const server = await startFakeOpenAIServer();
+async function fakeModel(provider: 'openai' | 'anthropic' = 'openai'): Promise<FakeModelServer> {
+  const server = await (provider === 'openai' ? startFakeOpenAIServer() : startFakeAnthropicServer());
   cleanups.push(() => server.close());
   return server;
 }
 
-async function setup(options: { primaryUrl?: string; config?: Record<string, unknown> } = {}) {
+async function setup(
+  options: { primaryUrl?: string; primary?: 'openai' | 'anthropic'; config?: Record<string, unknown> } = {},
+) {
+  const primary = options.primary ?? 'openai';
   const b = await fakeModel();
-  const a = options.primaryUrl === undefined ? await fakeModel() : undefined;
+  const a = options.primaryUrl === undefined ? await fakeModel(primary) : undefined;
   const clock = { now: Date.parse('2026-12-06T12:00:00Z') };
   const gateway = await startTestGateway({
     config: {
       models: {
         a: {
-          provider: 'openai',
+          provider: primary,
           model: 'fake-a',
+          stream: true,
           baseUrl: options.primaryUrl ?? a?.url,
           apiKey: 'sk-primary-key-123',
           fallbacks: ['b'],
@@ -126,6 +131,22 @@ describe('model failover', () => {
     // A 503 sets no cooldown: the next turn tries "a" first again.
     a?.push({ text: 'A again.' });
     expect(texts(await gateway.send('next'))).toEqual(['A again.']);
+  });
+
+  it('fails over on an overload inside a begun stream, but not once its text reached the chat', async () => {
+    const { gateway, a, b } = await setup({ primary: 'anthropic' });
+    a?.push({ streamError: 'overloaded_error' });
+    b.push({ text: 'B steps in.' });
+    const covered = await gateway.send('hello');
+    expect(texts(covered)[0]).toBe('B steps in.');
+    expect(texts(covered)[1]).toContain(
+      '"a" failed: the server reported an error: scripted overloaded_error',
+    );
+    a?.push({ text: 'Half an ans', streamError: 'overloaded_error' });
+    const cut = await gateway.send('again');
+    expect(b.requests).toHaveLength(1);
+    expect(texts(cut).at(-1)).toContain('Model "a" (anthropic fake-a at');
+    expect(texts(cut).at(-1)).toContain('scripted overloaded_error');
   });
 
   it('fails over when the primary refuses connections; the notice can be turned off', async () => {

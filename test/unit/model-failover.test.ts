@@ -33,15 +33,23 @@ const request = (extra: Partial<ModelRequest> = {}): ModelRequest => ({
   ...extra,
 });
 
-/** The ModelCallError a call ends with when every attempt throws `error`. */
-async function finalError(error: () => unknown, options: { started?: boolean } = {}) {
-  const failure = await runModelCall(target, request(), async (call) => {
-    if (options.started) call.alive();
+/**
+ * The ModelCallError a call ends with when every attempt throws `error`; `started`: the answer's
+ * stream had begun, `shown`: and some of its text had been handed to the chat.
+ */
+async function finalError(error: () => unknown, options: { started?: boolean; shown?: boolean } = {}) {
+  const failure = await runModelCall(target, request({ onTextDelta: () => {} }), async (call) => {
+    if (options.started || options.shown) call.alive();
+    if (options.shown) call.request.onTextDelta?.('Hel');
     throw error();
   }).catch((caught: unknown) => caught);
   expect(failure).toBeInstanceOf(ModelCallError);
   return failure as ModelCallError;
 }
+
+/** An error event inside a begun Anthropic stream, as its SDK throws it (no status). */
+const streamedError = (type: string) =>
+  new APIError(undefined, { type: 'error', error: { type, message: type } }, undefined, new Headers());
 
 const httpError = (status: number, headers: Record<string, string> = {}) =>
   APIError.generate(status, { message: `scripted ${status}` }, undefined, new Headers(headers));
@@ -65,8 +73,18 @@ describe('which failures fail over', () => {
     expect(connection).toMatchObject({ failover: true, reason: 'could not connect (ECONNREFUSED)' });
     expect(await finalError(() => new APIConnectionTimeoutError())).toMatchObject({ failover: true });
   });
-  it('an answer that started streaming never does, whatever the error', async () => {
-    expect(await finalError(() => httpError(503), { started: true })).toMatchObject({ failover: false });
+  it('an overload reported inside a begun stream does, unless some of its text reached the chat', async () => {
+    const overloaded = () => streamedError('overloaded_error');
+    expect(await finalError(overloaded, { started: true })).toMatchObject({ failover: true });
+    expect(await finalError(overloaded, { shown: true })).toMatchObject({ failover: false });
+    expect(await finalError(() => streamedError('invalid_request_error'), { started: true })).toMatchObject({
+      failover: false,
+    });
+  });
+  it('an answer whose text reached the chat never does, whatever the error', async () => {
+    expect(await finalError(() => httpError(503), { shown: true })).toMatchObject({ failover: false });
+    const broken = () => new APIConnectionError({ message: 'terminated' });
+    expect(await finalError(broken, { shown: true })).toMatchObject({ failover: false });
   });
   it("keeps the server's retry-after, also one too long to wait for, and never the key", async () => {
     const error = await finalError(() => httpError(429, { 'retry-after': '120' }));

@@ -15,8 +15,8 @@ export class ModelCallError extends SwitchboardError {
   readonly reason: string;
   /**
    * The next model of the chain may be tried: a 429, an overload (529), a 5xx, a timeout or a
-   * connection failure before any of the answer arrived. Never for a 400/401/403/404, a content
-   * error or an answer that had started streaming (part of it may be in the chat).
+   * connection failure before the answer began, or an overload reported inside a begun stream.
+   * Never for a 400/401/403/404, a content error, or once some of the answer's text reached the chat.
    */
   readonly failover: boolean;
   /** The server's `retry-after-ms` / `retry-after`, when it sent one (a 429 puts the model in cooldown). */

@@ -46,6 +46,8 @@ export function createCallTarget(
 
 /** Handed to the provider for each attempt. */
 export interface CallHandle {
+  /** The request to send: its `onTextDelta` also tells the call that text reached the chat. */
+  request: ModelRequest;
   /** For the SDK request: aborted when the request's signal aborts or the answer stalls. */
   signal: AbortSignal;
   /** Call when a stream has begun and on each of its events: the answer is still arriving. */
@@ -63,6 +65,18 @@ export async function runModelCall<T>(
   request.signal.addEventListener('abort', forwardAbort, { once: true });
   let watchdog: NodeJS.Timeout | undefined;
   let started = false;
+  // Text handed on to the chat: from then on no other model may answer this call.
+  let shown = false;
+  const { onTextDelta } = request;
+  const tracked: ModelRequest = onTextDelta
+    ? {
+        ...request,
+        onTextDelta: (delta) => {
+          shown = true;
+          onTextDelta(delta);
+        },
+      }
+    : request;
   const alive = () => {
     started = true;
     clearTimeout(watchdog);
@@ -72,7 +86,7 @@ export async function runModelCall<T>(
   try {
     for (let count = 1; ; count++) {
       try {
-        const result = await attempt({ signal: controller.signal, alive });
+        const result = await attempt({ request: tracked, signal: controller.signal, alive });
         // The SDKs end an aborted stream quietly, so the result may be cut short.
         controller.signal.throwIfAborted();
         return result;
@@ -81,7 +95,7 @@ export async function runModelCall<T>(
         if (request.signal.aborted) throw request.signal.reason;
         const delayMs =
           started || count > maxRetries ? undefined : retryDelayMs(error, count, target.sdkErrors);
-        if (delayMs === undefined) throw toModelCallError(target, error, count, started);
+        if (delayMs === undefined) throw toModelCallError(target, error, count, { started, shown });
         const { what, status } = describeFailure(error, target.sdkErrors, target.timeoutMs);
         const reason = hideKey(what, target.apiKey);
         const fields = {
@@ -108,7 +122,7 @@ function toModelCallError(
   target: CallTarget,
   error: unknown,
   attempts: number,
-  started: boolean,
+  answer: { started: boolean; shown: boolean },
 ): ModelCallError {
   const { what, status } = describeFailure(error, target.sdkErrors, target.timeoutMs);
   const hint = status === 401 || status === 403 ? `; check models.${target.name}.apiKey` : '';
@@ -125,8 +139,8 @@ function toModelCallError(
     attempts,
     message,
     reason: hideKey(what, target.apiKey),
-    // Part of a streamed answer may already be in the chat: it is never answered twice.
-    failover: !started && mayFailOver(error, target.sdkErrors),
+    // Part of a streamed answer in the chat is never answered twice.
+    failover: !answer.shown && mayFailOver(error, target.sdkErrors, answer.started),
     ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
     cause: error,
   });
