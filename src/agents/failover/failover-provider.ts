@@ -7,7 +7,8 @@ import {
   type ModelRequest,
   type ModelResponse,
 } from '../providers/index.js';
-import { clockText, type FailoverState } from './failover-state.js';
+import type { FailoverState } from './failover-state.js';
+import { allCoolingDown, chainError, coolingMiss, failedMiss, type ModelMiss } from './model-misses.js';
 
 /**
  * One turn's model over an agent's model chain (primary first, then its fallbacks). A call goes
@@ -35,13 +36,6 @@ export interface FailoverProviderOptions {
   logger: Logger;
 }
 
-/** What happened to one model of the chain during a call: why it did not answer. */
-interface Step {
-  why: string;
-  message: string;
-  error?: ModelCallError;
-}
-
 /** The retries of a model a fallback follows; without one, the provider's default (2). */
 const RETRIES_BEFORE_FALLBACK = 1;
 
@@ -58,12 +52,12 @@ export function createFailoverProvider(options: FailoverProviderOptions): Failov
     // The turn's current model first, then the chain in order (the primary again, should it fail).
     const order = [providers[start] as ModelProvider, ...providers.filter((_, index) => index !== start)];
     const usable = order.filter((provider) => state.cooldownUntil(provider.name) === undefined);
-    if (usable.length === 0) throw allCoolingDown(options, order);
-    const steps: Step[] = [];
+    if (usable.length === 0) throw allCoolingDown(options.agentId, state, order);
+    const misses: ModelMiss[] = [];
     for (const provider of order) {
       const until = state.cooldownUntil(provider.name);
       if (until !== undefined) {
-        steps.push(coolingStep(provider.name, until, state.now()));
+        misses.push(coolingMiss(provider.name, until, state.now()));
         continue;
       }
       const last = provider === usable.at(-1);
@@ -74,10 +68,10 @@ export function createFailoverProvider(options: FailoverProviderOptions): Failov
           ...request,
           ...(maxRetries === undefined ? {} : { maxRetries }),
         });
-        return answer(provider.name, response, steps, order[0]?.name ?? provider.name);
+        return answer(provider.name, response, misses, order[0]?.name ?? provider.name);
       } catch (error) {
         if (!(error instanceof ModelCallError)) throw error;
-        steps.push(failedStep(options, provider.name, error));
+        misses.push(failedMiss(state, provider.name, error));
         if (!error.failover || last) break;
         options.logger.warn(
           { model: provider.name, reason: error.reason },
@@ -85,15 +79,20 @@ export function createFailoverProvider(options: FailoverProviderOptions): Failov
         );
       }
     }
-    throw chainError(steps);
+    throw chainError(misses);
   };
 
-  const answer = (name: string, response: ModelResponse, steps: Step[], from: string): ModelResponse => {
+  const answer = (
+    name: string,
+    response: ModelResponse,
+    misses: ModelMiss[],
+    from: string,
+  ): ModelResponse => {
     if (!answered.includes(name)) answered.push(name);
     start = chain.indexOf(name);
     if (name === primary.name) return response;
-    if (steps.length > 0) {
-      const why = steps.map((step) => step.why).join('; ');
+    if (misses.length > 0) {
+      const why = misses.map((miss) => miss.why).join('; ');
       fallback ??= { model: name, why };
       state.recordFailover({ agentId: options.agentId, from, to: name, why });
       options.logger.warn({ from, to: name, why }, 'model failover: a fallback answered');
@@ -117,58 +116,4 @@ function providerOf(options: FailoverProviderOptions, name: string): ModelProvid
     'AGENT_NO_PROVIDER',
     `agent "${options.agentId}": no provider for model "${name}" (the config validation should have caught this)`,
   );
-}
-
-function coolingStep(name: string, until: number, now: number): Step {
-  const when = clockText(until, now);
-  return {
-    why: `"${name}" is cooling down until ${when}`,
-    message: `Model "${name}" is cooling down until ${when}.`,
-  };
-}
-
-/** A 429 whose server said when to come back starts the model's cooldown. */
-function failedStep(options: FailoverProviderOptions, name: string, error: ModelCallError): Step {
-  if (error.status === 429 && error.retryAfterMs !== undefined) {
-    options.state.coolDown(name, options.state.now() + error.retryAfterMs);
-  }
-  return { why: `"${name}" failed: ${error.reason}`, message: error.message, error };
-}
-
-/** One model's failure as it was; several as one error that tells each. */
-function chainError(steps: Step[]): ModelCallError {
-  const errors = steps.flatMap((step) => (step.error ? [step.error] : []));
-  const last = errors.at(-1);
-  if (steps.length === 1 && last) return last;
-  return new ModelCallError({
-    model: last?.model ?? '',
-    url: last?.url ?? '',
-    ...(last?.status === undefined ? {} : { status: last.status }),
-    attempts: errors.reduce((sum, error) => sum + error.attempts, 0),
-    message: steps.map((step) => step.message).join(' '),
-    reason: steps.map((step) => step.why).join('; '),
-    cause: last,
-  });
-}
-
-/** Nothing to call: every model of the chain is cooling down. Says when each is back. */
-function allCoolingDown(options: FailoverProviderOptions, order: readonly ModelProvider[]): ModelCallError {
-  const now = options.state.now();
-  const ends = order.map((provider) => ({
-    name: provider.name,
-    until: options.state.cooldownUntil(provider.name) ?? now,
-  }));
-  const first = Math.min(...ends.map((end) => end.until));
-  const each = ends.map((end) => `"${end.name}" until ${clockText(end.until, now)}`).join(', ');
-  const noun =
-    ends.length === 1
-      ? `The model of agent "${options.agentId}" is`
-      : `Every model of agent "${options.agentId}" is`;
-  return new ModelCallError({
-    model: order[0]?.name ?? '',
-    url: '',
-    attempts: 0,
-    message: `${noun} cooling down after a rate limit (HTTP 429): ${each}. Try again after ${clockText(first, now)}.`,
-    reason: `cooling down: ${each}`,
-  });
 }
