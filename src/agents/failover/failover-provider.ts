@@ -95,7 +95,9 @@ export function createFailoverProvider(options: FailoverProviderOptions): Failov
       const why = misses.map((miss) => miss.why).join('; ');
       fallback ??= { model: name, why };
       state.recordFailover({ agentId: options.agentId, from, to: name, why });
-      options.logger.warn({ from, to: name, why }, 'model failover: a fallback answered');
+      // Only skips (cooldowns) are no news: the failure that started the cooldown was logged.
+      const level = misses.some((miss) => miss.error) ? 'warn' : 'info';
+      options.logger[level]({ from, to: name, why }, 'model failover: a fallback answered');
     }
     return { ...response, model: name };
   };

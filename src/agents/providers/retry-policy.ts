@@ -10,7 +10,10 @@ import type { SdkErrorClasses } from './model-errors.js';
  * 0.5 s up to 8 s minus up to 25 % jitter.
  */
 
-/** A server asking for a longer wait ends the call instead: blocking a chat turn for minutes helps nobody. */
+/**
+ * A server asking for a longer wait ends the call instead: blocking a chat turn for minutes helps
+ * nobody. After a 429 the model is then skipped until that time (a cooldown, `agents/failover`).
+ */
 export const MAX_RETRY_WAIT_MS = 60_000;
 
 /** The wait before the next attempt after `error` ended attempt `attempt` (1-based), or undefined: do not retry. */
