@@ -1,3 +1,4 @@
+import { createFailoverState } from './failover/index.js';
 import { runTurn } from './run-turn.js';
 import type { AgentRunnerOptions, RunnerState } from './runner-state.js';
 import type { TurnRunner } from './types.js';
@@ -21,6 +22,7 @@ export function createAgentRunner(options: AgentRunnerOptions): AgentRunner {
     now: options.now ?? (() => new Date()),
     bursts: new Map(),
     running: new Map(),
+    failover: options.failover ?? createFailoverState(),
   };
   return {
     runTurn: (request) => runTurn(state, request),

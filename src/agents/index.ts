@@ -1,4 +1,10 @@
 export { type AgentRunner, type AgentRunnerOptions, createAgentRunner } from './agent-runner.js';
+export {
+  clockText,
+  createFailoverState,
+  type FailoverRecord,
+  type FailoverState,
+} from './failover/index.js';
 export { SYSTEM_MARKER, senderMarker } from './model-context.js';
 export { noModelReply } from './no-model-reply.js';
 export {

@@ -1,10 +1,11 @@
-import { primaryModel } from '../config/index.js';
-import { errorText, SwitchboardError } from '../errors/index.js';
+import { modelChain } from '../config/index.js';
+import { errorText } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
 import type { RunStatus, TranscriptEntry } from '../sessions/index.js';
 import { turnScope } from '../tools/index.js';
+import { createFailoverProvider, type FailoverProvider } from './failover/index.js';
 import { noModelReply } from './no-model-reply.js';
-import { ModelCallError, type ModelProvider } from './providers/index.js';
+import { ModelCallError } from './providers/index.js';
 import { createRunProgress, type RunProgress } from './run-progress.js';
 import { createRunSignal } from './run-signal.js';
 import { recordModelUsage } from './run-usage.js';
@@ -38,9 +39,17 @@ interface ActiveRun {
  */
 export async function runTurn(state: RunnerState, request: TurnRequest): Promise<TurnResult> {
   const { agent, sessionKey } = request;
-  const model = primaryModel(agent.model);
+  const chain = modelChain(state.options.config, agent.model);
+  const model = chain[0];
   if (model === undefined) return answerWithoutModel(state, request);
-  const provider = providerFor(state, request, model);
+  const provider = createFailoverProvider({
+    agentId: request.agentId,
+    chain,
+    providers: state.options.providers,
+    models: state.options.config.models,
+    state: state.failover,
+    logger: request.logger,
+  });
   const refusal = await state.options.usage?.refusal(turnScope(request));
   if (refusal !== undefined) return refuseTurn(request, refusal);
   const burst = { value: 0 };
@@ -77,7 +86,13 @@ export async function runTurn(state: RunnerState, request: TurnRequest): Promise
     runSignal.dispose();
     state.running.delete(sessionKey);
     const { rounds, toolCalls } = run.progress;
-    await state.options.runs.finish(runId, { ...ending, rounds, toolCalls });
+    const answeredBy = provider.answered();
+    await state.options.runs.finish(runId, {
+      ...ending,
+      rounds,
+      toolCalls,
+      ...(answeredBy.length > 0 ? { answeredBy } : {}),
+    });
   }
   const { rounds, toolCalls } = run.progress;
   // A run that ends as expected is no news at the default level (it would be a line per message).
@@ -101,20 +116,11 @@ async function refuseTurn(request: TurnRequest, refusal: string): Promise<TurnRe
   return { status: 'done' };
 }
 
-function providerFor(state: RunnerState, request: TurnRequest, model: string): ModelProvider {
-  const provider = state.options.providers.get(model);
-  if (provider) return provider;
-  throw new SwitchboardError(
-    'AGENT_NO_PROVIDER',
-    `agent "${request.agentId}": no provider for model "${model}" (the config validation should have caught this)`,
-  );
-}
-
 async function loopToEnd(
   state: RunnerState,
   request: TurnRequest,
   run: ActiveRun,
-  provider: ModelProvider,
+  provider: FailoverProvider,
 ): Promise<RunEnding> {
   const { runId, signal, logger, history } = run;
   const end = await runTurnLoop(state, request, {
@@ -125,8 +131,11 @@ async function loopToEnd(
     logger,
     history,
     emit: run.progress.emit,
-    takesImages: state.options.config.models[primaryModel(request.agent.model) ?? '']?.images !== false,
+    takesImages: state.options.config.models[provider.name]?.images !== false,
   });
+  const fallback = provider.fallback();
+  if (fallback && state.options.config.agentLoop.failoverNotice)
+    await tell(request, `(Answered by fallback model "${fallback.model}": ${fallback.why})`);
   if (end !== 'max_burst') return { status: 'done' };
   await tell(
     request,

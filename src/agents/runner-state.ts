@@ -1,6 +1,7 @@
 import type { Config } from '../config/index.js';
 import type { RunStore, SessionStore } from '../sessions/index.js';
 import type { ToolRegistry, ToolServices } from '../tools/index.js';
+import type { FailoverState } from './failover/index.js';
 import type { ReadWorkspaceFile } from './model-files.js';
 import type { ModelProvider } from './providers/index.js';
 import type { UsagePort } from './run-usage.js';
@@ -20,6 +21,8 @@ export interface AgentRunnerOptions {
   readWorkspaceFile?: ReadWorkspaceFile;
   /** Counts each model call's tokens and refuses a turn whose budget is spent; absent, neither. */
   usage?: UsagePort;
+  /** The gateway's model cooldowns and last failover; without it the runner keeps its own. */
+  failover?: FailoverState;
   now?: () => Date;
 }
 
@@ -31,4 +34,5 @@ export interface RunnerState {
   bursts: Map<string, { value: number }>;
   /** The run id of each session's running turn. */
   running: Map<string, string>;
+  failover: FailoverState;
 }

@@ -2,6 +2,7 @@ import {
   type AgentRunner,
   createAgentRunner,
   createModelProvider,
+  type FailoverState,
   type ModelProvider,
   readAgentInstructions,
   type UsagePort,
@@ -60,6 +61,8 @@ export interface AgentRunnerParts {
   approvals: ApprovalsPort;
   /** Records each model's last call (the health page); absent, none are. */
   models?: ModelHealth;
+  /** The gateway's model cooldowns and last failover; absent, the runner keeps its own. */
+  failover?: FailoverState;
   stateDir: string;
   /** What `chat.attach` sends files through. */
   chatFiles?: ChatFilesPort;
@@ -98,6 +101,7 @@ export async function buildAgentRunner(options: AgentRunnerParts): Promise<Agent
     sessions: options.sessions,
     runs: options.runs,
     instructions: await readAgentInstructions(config, options.configPath),
+    ...(options.failover ? { failover: options.failover } : {}),
     readWorkspaceFile: createWorkspaceFiles({
       config,
       configPath: options.configPath,

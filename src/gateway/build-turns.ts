@@ -1,3 +1,4 @@
+import type { FailoverState } from '../agents/index.js';
 import { createRouter } from '../routing/index.js';
 import { createSubagentRegistry } from '../sessions/index.js';
 import type { SignalDelivery } from '../signals/index.js';
@@ -24,6 +25,8 @@ export interface TurnParts {
   scrub(text: string): string;
   /** Records each model's last call (the health page). */
   models?: ModelHealth;
+  /** The gateway's model cooldowns and last failover (the runner's chains, `/status`). */
+  failover?: FailoverState;
 }
 
 /** The gateway control, the sub-agents, the agent runner and the router that runs its turns. */
@@ -62,6 +65,7 @@ export async function buildTurns(base: Base, parts: TurnParts) {
     subagents,
     approvals,
     ...(parts.models ? { models: parts.models } : {}),
+    ...(parts.failover ? { failover: parts.failover } : {}),
     stateDir: base.stateDir,
     usage: {
       record: (call) => base.usage.record(call),
@@ -88,6 +92,7 @@ export async function buildTurns(base: Base, parts: TurnParts) {
     subagents: () => subagents,
     approvals,
     usage: base.usage,
+    ...(parts.failover ? { failover: parts.failover } : {}),
     deliver: base.channels.deliver,
     deliverDelta: base.channels.deliverDelta,
     deliverStatus: base.channels.deliverStatus,

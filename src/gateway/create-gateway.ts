@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { createFailoverState } from '../agents/index.js';
 import { createSecretScrubber } from '../config/index.js';
 import { scheduleSignals } from '../signals/index.js';
 import { createToolActivity } from '../toolpacks/index.js';
@@ -60,7 +61,10 @@ async function startServices(options: GatewayOptions, running: Running) {
   const scrub = createSecretScrubber(secrets);
   // Every registered tool's calls, for the Tools page (activity panels, per-tool status).
   const observed = { activity: createToolActivity({ scrub }), messages };
-  const models = createModelHealth({ scrub });
+  // Gateway-wide: every turn's model chain skips the models cooling down after a 429.
+  const now = options.now;
+  const failover = createFailoverState(now ? { now: () => now().getTime() } : {});
+  const models = createModelHealth({ scrub, failover });
   const { router, subagents, gateway } = await buildTurns(base, {
     turns: turnPort.turns,
     signals,
@@ -69,6 +73,7 @@ async function startServices(options: GatewayOptions, running: Running) {
     secrets,
     scrub,
     models,
+    failover,
   });
   turnPort.connect(router);
   const scheduler = scheduleSignals(signals, {

@@ -53,6 +53,7 @@ export function createGatewayStatus(options: GatewayStatusOptions): StatusPort {
         })),
         store: await probeStore(options),
         models: options.models.report(),
+        ...lastFailoverOf(options.models),
         restarts: [...options.restarts()]
           .reverse()
           .slice(0, SHOWN_RESTARTS)
@@ -71,6 +72,11 @@ export function createGatewayStatus(options: GatewayStatusOptions): StatusPort {
       };
     },
   };
+}
+
+function lastFailoverOf(models: ModelHealth): Pick<StatusView, 'lastFailover'> {
+  const lastFailover = models.lastFailover();
+  return lastFailover ? { lastFailover } : {};
 }
 
 async function probeStore(options: GatewayStatusOptions): Promise<StatusView['store']> {

@@ -41,7 +41,10 @@ export interface GatewayExtensions {
    * (docs/toolpack-store.md); default 3 attempts, 1 s then 2 s apart. Tests shorten the delays.
    */
   toolpackMessageRetry?: DeliveryRetry;
-  /** The clock of usage days and budgets (`budgets.timeZone` days); tests fix it. Default: the system's. */
+  /**
+   * The clock of usage days and budgets (`budgets.timeZone` days) and of model cooldowns; tests
+   * fix it or move it past a cooldown. Default: the system's.
+   */
   now?: () => Date;
 }
 

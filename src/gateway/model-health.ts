@@ -1,21 +1,28 @@
-import type { ModelProvider } from '../agents/index.js';
+import type { FailoverState, ModelProvider } from '../agents/index.js';
 import { errorText } from '../errors/index.js';
-import type { ModelStatus } from '../http/index.js';
+import type { FailoverView, ModelStatus } from '../http/index.js';
 
 /**
  * Each configured model's reachability for the health page: the outcome of its last call in this
  * process (when, whether it answered, how long it took, the error scrubbed). No probe is sent: a
  * check call would cost tokens and quota on every look at the page, while every turn already is
- * one. A model not called since the start shows no outcome.
+ * one. A model not called since the start shows no outcome. With the gateway's failover state,
+ * each model's cooldown and the last failover are shown too.
  */
 export interface ModelHealth {
   /** The provider, its calls recorded. */
   watch(provider: ModelProvider): ModelProvider;
   /** Every watched model, in the order they were configured. */
   report(): ModelStatus[];
+  /** The last time a fallback answered, scrubbed. */
+  lastFailover(): FailoverView | undefined;
 }
 
-export function createModelHealth(options: { scrub(text: string): string; now?: () => number }): ModelHealth {
+export function createModelHealth(options: {
+  scrub(text: string): string;
+  failover?: Pick<FailoverState, 'cooldownUntil' | 'lastFailover'>;
+  now?: () => number;
+}): ModelHealth {
   const now = options.now ?? Date.now;
   const models = new Map<string, ModelStatus>();
   const record = (name: string, started: number, error?: unknown) => {
@@ -48,6 +55,14 @@ export function createModelHealth(options: { scrub(text: string): string; now?: 
         },
       };
     },
-    report: () => [...models.values()].map((model) => ({ ...model })),
+    report: () =>
+      [...models.values()].map((model) => {
+        const until = options.failover?.cooldownUntil(model.name);
+        return { ...model, ...(until === undefined ? {} : { cooldownUntil: new Date(until).toISOString() }) };
+      }),
+    lastFailover() {
+      const last = options.failover?.lastFailover();
+      return last && { ...last, why: options.scrub(last.why) };
+    },
   };
 }

@@ -10,7 +10,13 @@ export type {
 } from './routes/session-actions.js';
 export type { SessionFilter, SessionsView } from './routes/sessions.js';
 export { SLACK_EVENTS_PATH } from './routes/slack-events.js';
-export type { ChannelStatus, ModelStatus, StatusPort, StatusView } from './routes/status.js';
+export type {
+  ChannelStatus,
+  FailoverView,
+  ModelStatus,
+  StatusPort,
+  StatusView,
+} from './routes/status.js';
 export type {
   RosterAgentView,
   ToolStatusView,

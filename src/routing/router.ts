@@ -14,7 +14,12 @@ import type { Store } from '../store/index.js';
 import type { ApprovalsPort, GatewayControl, SubagentsService } from '../tools/index.js';
 import type { UsageLedger } from '../usage/index.js';
 import { sessionForMessage } from './bindings.js';
-import { BUILTIN_COMMANDS, type ChatCommand, parseCommand } from './commands/index.js';
+import {
+  BUILTIN_COMMANDS,
+  type ChatCommand,
+  type ModelFailoverView,
+  parseCommand,
+} from './commands/index.js';
 import { createInbox } from './inbox.js';
 import { createIntake } from './intake.js';
 import { runAction, runCommand } from './run-command.js';
@@ -46,6 +51,8 @@ export interface RouterOptions {
   approvals?: ApprovalsPort;
   /** What /usage reports from (the usage ledger). */
   usage?: Pick<UsageLedger, 'report'>;
+  /** Model cooldowns and the last failover, for /status; absent, it shows neither. */
+  failover?: ModelFailoverView;
 }
 
 export interface Router {

@@ -115,6 +115,7 @@ async function commandReply(
     subagents: options.subagents(),
     approvals: approvalsOf(state),
     ...(options.usage ? { usage: options.usage } : {}),
+    ...(options.failover ? { failover: options.failover } : {}),
     ...(confirmed ? { confirmed } : {}),
     runConfirmed: (held) => runConfirmed(state, held),
   });

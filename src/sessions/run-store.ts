@@ -27,13 +27,21 @@ export interface RunUsage {
   inputTokens: number;
   outputTokens: number;
   cost?: number;
+  /** The models (`models.<name>`) that answered its calls, in order; more than `model` after a failover. */
+  answeredBy?: string[];
 }
 
 export interface RunStore {
   start(init: { sessionKey: string; agentId: string; model: string }): Promise<RunRecord>;
   finish(
     runId: string,
-    end: { status: Exclude<RunStatus, 'running'>; rounds: number; toolCalls: number; outcome?: string },
+    end: {
+      status: Exclude<RunStatus, 'running'>;
+      rounds: number;
+      toolCalls: number;
+      outcome?: string;
+      answeredBy?: string[];
+    },
   ): Promise<RunRecord | undefined>;
   get(runId: string): Promise<RunRecord | undefined>;
   /** Adds one model call's tokens to the run's total (the run's own writes are sequential: no queue). */

@@ -39,8 +39,10 @@ export interface SubagentRun {
   label: string;
   task: string;
   agentId: string;
-  /** `models.<name>` the child uses. */
+  /** `models.<name>` the child uses (the first of `models` when it has a chain). */
   model: string;
+  /** The child's model chain (primary first) when the spawn named no model and its agent has fallbacks. */
+  models?: string[];
   /** 1 for a child of a chat session, 2 for its child, … */
   depth: number;
   status: SubagentRunStatus;

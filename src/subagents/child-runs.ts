@@ -82,7 +82,7 @@ function startChildTurn(context: ManagerContext, run: SubagentRun) {
       route: { channel: 'internal', chatType: 'direct', chatId: run.childSessionKey },
       entry: { ...entry, text: [entry.text, ...(current.steers ?? [])].join('\n\n') },
       senderId: entry.senderId ?? `session:${run.requesterSessionKey}`,
-      agentOverrides: { model: run.model },
+      agentOverrides: { model: run.models ?? run.model },
       depth: run.depth,
       ...(run.runTimeoutSeconds === undefined ? {} : { runTimeoutSeconds: run.runTimeoutSeconds }),
     });

@@ -30,7 +30,7 @@ export function deliverToChild(
         route: { channel: 'internal', chatType: 'direct', chatId: latest.childSessionKey },
         entry,
         senderId: entry.senderId ?? ANNOUNCEMENT_SENDER,
-        agentOverrides: { model: latest.model },
+        agentOverrides: { model: latest.models ?? latest.model },
         depth: latest.depth,
         mode: 'steer',
       });

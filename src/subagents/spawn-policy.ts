@@ -1,18 +1,19 @@
-import { type Config, primaryModel } from '../config/index.js';
+import { type Config, modelChain } from '../config/index.js';
 import { fail, ok, type Result } from '../errors/index.js';
 import { isActiveSubagentRun, type SubagentRun, subagentDepth } from '../sessions/index.js';
 import type { SpawnRequest, SubagentCaller } from '../tools/index.js';
 
 /**
  * The `subagents` limits, checked before a spawn: depth, which agents, which model, and how
- * many active children the session has. A refusal names the limit and its config key.
+ * many active children the session has. A refusal names the limit and its config key. Without a
+ * model in the request the child keeps its agent's model chain (`models`: its fallbacks too).
  */
 export function checkSpawn(
   config: Config,
   caller: SubagentCaller,
   request: SpawnRequest,
   callerRuns: readonly SubagentRun[],
-): Result<{ agentId: string; model: string }> {
+): Result<{ agentId: string; model: string; models?: string[] }> {
   const limits = config.subagents;
   const depth = subagentDepth(caller.sessionKey);
   if (depth + 1 > limits.maxSpawnDepth) {
@@ -30,7 +31,8 @@ export function checkSpawn(
   }
   const agent = config.agents[agentId];
   if (!agent) return fail(`Unknown agent "${agentId}" (have: ${Object.keys(config.agents).join(', ')}).`);
-  const model = request.model ?? primaryModel(agent.model);
+  const chain = request.model === undefined ? modelChain(config, agent.model) : [request.model];
+  const model = chain[0];
   if (model === undefined) return fail(`Agent "${agentId}" has no model, so it cannot run as a sub-agent.`);
   if (!(model in config.models)) {
     return fail(`Unknown model "${model}" (have: ${Object.keys(config.models).join(', ') || 'none'}).`);
@@ -41,5 +43,5 @@ export function checkSpawn(
       `subagents.maxChildrenPerSession is ${limits.maxChildrenPerSession}: this session already has ${children.size} active sub-agents; wait for one to end or kill one.`,
     );
   }
-  return ok({ agentId, model });
+  return ok({ agentId, model, ...(chain.length > 1 ? { models: chain } : {}) });
 }

@@ -87,7 +87,7 @@ async function spawn(
   const { registry, logger } = context;
   const checked = checkSpawn(context.config, caller, request, await registry.byRequester(caller.sessionKey));
   if (!checked.ok) return checked;
-  const { agentId, model } = checked.value;
+  const { agentId, model, models } = checked.value;
   const run: SubagentRun = {
     subagentRunId: crypto.randomUUID(),
     childSessionKey: childSessionKey(caller.sessionKey, agentId),
@@ -97,6 +97,7 @@ async function spawn(
     task: request.task,
     agentId,
     model,
+    ...(models ? { models } : {}),
     depth: subagentDepth(caller.sessionKey) + 1,
     status: 'queued',
     startedAt: context.startTime(),

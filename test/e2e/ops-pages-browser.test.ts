@@ -37,8 +37,9 @@ describe('the approvals inbox and the health page in Chromium', () => {
     await closeBrowser(browser);
   });
 
+  /** `extra` is merged into the config; as a function it is given the fake model's URL. */
   async function start(
-    extra: Record<string, unknown> = {},
+    extra: Record<string, unknown> | ((modelUrl: string) => Record<string, unknown>) = {},
   ): Promise<{ gateway: TestGateway; page: Page; errors: string[] }> {
     model = await startFakeOpenAIServer();
     cleanups.push(() => model.close());
@@ -50,7 +51,7 @@ describe('the approvals inbox and the health page in Chromium', () => {
         tools: { toolpacks: ['shell'] },
         models: { fake: { provider: 'openai', model: 'fake-1', baseUrl: model.url, apiKey: API_KEY } },
         agents: { main: { model: 'fake' } },
-        ...extra,
+        ...(typeof extra === 'function' ? extra(model.url) : extra),
         channels: {
           slack: { botToken: 'xoxb-ops-secret', appToken: 'xapp-ops-secret', apiUrl: slack.apiUrl },
           discord: {
@@ -141,6 +142,34 @@ describe('the approvals inbox and the health page in Chromium', () => {
       expect(text).not.toContain(secret);
     await expectNoOverflow(page);
     await saveScreenshot(page, shots(gateway), 'health');
+    expect(errors).toEqual([]);
+  });
+
+  it('health: a model cooling down after a 429 and the last failover to its fallback', async () => {
+    const spare = await startFakeOpenAIServer();
+    cleanups.push(() => spare.close());
+    const fake = { provider: 'openai', model: 'fake-1', apiKey: API_KEY };
+    const { gateway, page, errors } = await start((modelUrl) => ({
+      models: {
+        fake: { ...fake, baseUrl: modelUrl, fallbacks: ['spare'] },
+        spare: { ...fake, model: 'fake-2', baseUrl: spare.url },
+      },
+    }));
+    model.push({ status: 429, retryAfter: 600, errorMessage: 'rate limited' });
+    spare.push({ text: 'from the spare' });
+    await gateway.send('hi');
+    await openControlUi(page, gateway.url, gateway.token, 'health');
+    const cooling = page.locator('[data-model="fake"] .cooldown');
+    await expect.poll(() => cooling.count(), WAIT).toBe(1);
+    expect(await cooling.textContent()).toMatch(/cooling down until .+ \(rate limited/);
+    expect(await page.locator('[data-model="spare"] .cooldown').count()).toBe(0);
+    const failover = (await page.locator('.failover').textContent()) ?? '';
+    expect(failover).toMatch(
+      /agent main: fake → spare "fake" failed: HTTP 429 Too Many Requests: rate limited/,
+    );
+    expect(failover).not.toContain(API_KEY);
+    await expectNoOverflow(page);
+    await saveScreenshot(page, shots(gateway), 'health-failover');
     expect(errors).toEqual([]);
   });
 });

@@ -34,6 +34,7 @@ const anthropicDialect: FakeDialect = {
     type: 'error',
     error: { type: ERROR_TYPES[status] ?? 'api_error', message },
   }),
+  streamError: (type) => event('error', { error: { type, message: `scripted ${type}` } }),
   reply(step, request) {
     return {
       ...message(request.body?.model),

@@ -28,12 +28,16 @@ export interface FakeStep {
   errorMessage?: string;
   /** Sent as `retry-after-ms`, which the providers honour: retries in tests stay fast. */
   retryAfterMs?: number;
+  /** Sent as `retry-after` (seconds), as OpenAI and Anthropic send it with a 429. */
+  retryAfter?: number;
   /** Wait before answering; ends early when the client disconnects. */
   delayMs?: number;
   /** Never answer: the request stays open until the client goes away (or the server closes). */
   hang?: boolean;
   /** Streaming: send the text, then neither finish nor close the stream. */
   stall?: boolean;
+  /** Streaming: send the text, then this error event (Anthropic's `overloaded_error`) and close. */
+  streamError?: string;
   usage?: { inputTokens: number; outputTokens: number };
 }
 
@@ -57,6 +61,8 @@ export interface FakeDialect {
   reply(step: FakeStep, request: FakeRequest): unknown;
   /** SSE frames: `content` carries the text (and tool calls), `finish` ends the answer. */
   stream(step: FakeStep, request: FakeRequest): { content: string[]; finish: string[] };
+  /** The SSE frame of an error inside a begun stream, for dialects that have one. */
+  streamError?(type: string): string;
 }
 
 export interface FakeModelServerOptions {
@@ -165,8 +171,10 @@ async function answer(
     await sleep(step.delayMs, undefined, { signal: gone.signal }).catch(() => {});
     if (gone.signal.aborted) return;
   }
-  const headers: Record<string, string> =
-    step.retryAfterMs === undefined ? {} : { 'retry-after-ms': String(step.retryAfterMs) };
+  const headers: Record<string, string> = {
+    ...(step.retryAfterMs === undefined ? {} : { 'retry-after-ms': String(step.retryAfterMs) }),
+    ...(step.retryAfter === undefined ? {} : { 'retry-after': String(step.retryAfter) }),
+  };
   if (step.status !== undefined && step.status >= 400) {
     const message = step.errorMessage ?? `scripted ${step.status}`;
     return sendJson(res, step.status, dialect.errorBody(step.status, message), headers);
@@ -179,6 +187,10 @@ async function answer(
     res.write(frame);
   }
   if (step.stall) return request.disconnected;
+  if (step.streamError !== undefined && dialect.streamError) {
+    res.end(dialect.streamError(step.streamError));
+    return;
+  }
   for (const frame of finish) res.write(frame);
   res.end();
 }

@@ -35,6 +35,8 @@ interface SetupOptions {
   /** Holds the write of a run's end until `endWrite.hold` opens. */
   holdEndWrite?: boolean;
   now?: () => number;
+  /** Config merged over the default (one model, `fake`, for agent main). */
+  config?: Record<string, unknown>;
 }
 
 async function setup(options: SetupOptions = {}) {
@@ -43,6 +45,7 @@ async function setup(options: SetupOptions = {}) {
     agents: { main: { model: 'fake' } },
     gateway: { drainTimeoutMs: 50 },
     ...(options.subagents ? { subagents: options.subagents } : {}),
+    ...options.config,
   });
   if (!checked.ok) throw new Error(JSON.stringify(checked.error));
   const store = options.store ?? (await createStore({ url: 'memory://', stateDir: '/nonexistent', logger }));
@@ -123,6 +126,29 @@ async function setup(options: SetupOptions = {}) {
 type Setup = Awaited<ReturnType<typeof setup>>;
 const childTurn = (rig: Setup, run: SubagentRun, index = 0): Promise<FakeTurn> =>
   rig.fake.turnIn(run.childSessionKey, index);
+
+describe('the model of a child', () => {
+  it("keeps its agent's model chain without a model in the request, and takes the one it names", async () => {
+    const fake = { provider: 'openai', model: 'fake-1', baseUrl: 'http://127.0.0.1:9', apiKey: 'sk-x' };
+    const rig = await setup({
+      config: {
+        models: { fake, spare: { ...fake, model: 'fake-2' } },
+        agents: { main: { model: ['fake', 'spare'] } },
+      },
+    });
+    const run = await rig.spawn('with fallbacks');
+    expect(run).toMatchObject({ model: 'fake', models: ['fake', 'spare'] });
+    expect((await childTurn(rig, run)).request.agentOverrides).toEqual({ model: ['fake', 'spare'] });
+    const named = await rig.manager.spawn(caller, { task: 'on spare', model: 'spare' });
+    if (!named.ok) throw new Error(named.error);
+    const namedRun = await rig.registry.get(named.value.subagentRunId);
+    expect(namedRun).toMatchObject({ model: 'spare' });
+    expect(namedRun?.models).toBeUndefined();
+    expect((await rig.fake.turnIn(named.value.childSessionKey, 0)).request.agentOverrides).toEqual({
+      model: 'spare',
+    });
+  });
+});
 
 describe('spawn and complete', () => {
   it('runs the task in the child session, records the end and announces it to the parent once', async () => {

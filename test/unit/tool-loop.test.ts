@@ -180,7 +180,7 @@ describe('the tool loop (in process)', () => {
     expect(rig.replies.map((reply) => reply.text)).toEqual(['Hello there.']);
     const last = (await rig.transcript()).at(-1);
     expect(last).toMatchObject({ role: 'assistant', text: 'Hello there.', runId: result.runId });
-    expect(run).toMatchObject({ status: 'done', rounds: 1, toolCalls: 0 });
+    expect(run).toMatchObject({ status: 'done', rounds: 1, toolCalls: 0, answeredBy: ['fake'] });
     expect(rig.requests[0]?.messages).toEqual([{ role: 'user', content: 'hi' }]);
     expect(rig.requests[0]?.tools.map((tool) => tool.name)).toContain('add');
   });

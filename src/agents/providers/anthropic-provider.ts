@@ -41,7 +41,7 @@ export function createAnthropicProvider(options: ProviderOptions): ModelProvider
   return {
     name,
     description: target.description,
-    complete: (request) => runModelCall(target, request, (call) => complete(request, call)),
+    complete: (request) => runModelCall(target, request, (call) => complete(call.request, call)),
   };
 }
 

@@ -11,6 +11,16 @@ export class ModelCallError extends SwitchboardError {
   /** HTTP status when the server answered. */
   readonly status: number | undefined;
   readonly attempts: number;
+  /** Why, in a few words for a notice (`HTTP 429 Too Many Requests: …`), the key hidden. */
+  readonly reason: string;
+  /**
+   * The next model of the chain may be tried: a 429, an overload (529), a 5xx, a timeout or a
+   * connection failure before the answer began, or an overload reported inside a begun stream.
+   * Never for a 400/401/403/404, a content error, or once some of the answer's text reached the chat.
+   */
+  readonly failover: boolean;
+  /** The server's `retry-after-ms` / `retry-after`, when it sent one (a 429 puts the model in cooldown). */
+  readonly retryAfterMs: number | undefined;
 
   constructor(options: {
     model: string;
@@ -18,6 +28,9 @@ export class ModelCallError extends SwitchboardError {
     status?: number;
     attempts: number;
     message: string;
+    reason?: string;
+    failover?: boolean;
+    retryAfterMs?: number;
     cause?: unknown;
   }) {
     super('MODEL_CALL_FAILED', options.message, { cause: options.cause });
@@ -26,5 +39,8 @@ export class ModelCallError extends SwitchboardError {
     this.url = options.url;
     this.status = options.status;
     this.attempts = options.attempts;
+    this.reason = options.reason ?? options.message;
+    this.failover = options.failover ?? false;
+    this.retryAfterMs = options.retryAfterMs;
   }
 }

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '../../logging/index.js';
 import { ModelCallError } from './model-call-error.js';
 import { describeFailure, type SdkErrorClasses, StalledAnswerError } from './model-errors.js';
-import { retryDelayMs } from './retry-policy.js';
+import { mayFailOver, retryAfterOf, retryDelayMs } from './retry-policy.js';
 import type { ModelRequest, ProviderOptions } from './types.js';
 
 /**
@@ -46,6 +46,8 @@ export function createCallTarget(
 
 /** Handed to the provider for each attempt. */
 export interface CallHandle {
+  /** The request to send: its `onTextDelta` also tells the call that text reached the chat. */
+  request: ModelRequest;
   /** For the SDK request: aborted when the request's signal aborts or the answer stalls. */
   signal: AbortSignal;
   /** Call when a stream has begun and on each of its events: the answer is still arriving. */
@@ -63,15 +65,28 @@ export async function runModelCall<T>(
   request.signal.addEventListener('abort', forwardAbort, { once: true });
   let watchdog: NodeJS.Timeout | undefined;
   let started = false;
+  // Text handed on to the chat: from then on no other model may answer this call.
+  let shown = false;
+  const { onTextDelta } = request;
+  const tracked: ModelRequest = onTextDelta
+    ? {
+        ...request,
+        onTextDelta: (delta) => {
+          shown = true;
+          onTextDelta(delta);
+        },
+      }
+    : request;
   const alive = () => {
     started = true;
     clearTimeout(watchdog);
     watchdog = setTimeout(() => controller.abort(new StalledAnswerError(target.timeoutMs)), target.timeoutMs);
   };
+  const maxRetries = request.maxRetries ?? target.maxRetries;
   try {
     for (let count = 1; ; count++) {
       try {
-        const result = await attempt({ signal: controller.signal, alive });
+        const result = await attempt({ request: tracked, signal: controller.signal, alive });
         // The SDKs end an aborted stream quietly, so the result may be cut short.
         controller.signal.throwIfAborted();
         return result;
@@ -79,8 +94,8 @@ export async function runModelCall<T>(
         const error = controller.signal.aborted ? controller.signal.reason : caught;
         if (request.signal.aborted) throw request.signal.reason;
         const delayMs =
-          started || count > target.maxRetries ? undefined : retryDelayMs(error, count, target.sdkErrors);
-        if (delayMs === undefined) throw toModelCallError(target, error, count);
+          started || count > maxRetries ? undefined : retryDelayMs(error, count, target.sdkErrors);
+        if (delayMs === undefined) throw toModelCallError(target, error, count, { started, shown });
         const { what, status } = describeFailure(error, target.sdkErrors, target.timeoutMs);
         const reason = hideKey(what, target.apiKey);
         const fields = {
@@ -103,7 +118,12 @@ export async function runModelCall<T>(
   }
 }
 
-function toModelCallError(target: CallTarget, error: unknown, attempts: number): ModelCallError {
+function toModelCallError(
+  target: CallTarget,
+  error: unknown,
+  attempts: number,
+  answer: { started: boolean; shown: boolean },
+): ModelCallError {
   const { what, status } = describeFailure(error, target.sdkErrors, target.timeoutMs);
   const hint = status === 401 || status === 403 ? `; check models.${target.name}.apiKey` : '';
   const count = `${attempts} ${attempts === 1 ? 'attempt' : 'attempts'}`;
@@ -111,7 +131,19 @@ function toModelCallError(target: CallTarget, error: unknown, attempts: number):
     `Model "${target.name}" (${target.description}) failed: ${what}${hint} (${count}).`,
     target.apiKey,
   );
-  return new ModelCallError({ model: target.name, url: target.url, status, attempts, message, cause: error });
+  const retryAfterMs = retryAfterOf(error, target.sdkErrors);
+  return new ModelCallError({
+    model: target.name,
+    url: target.url,
+    status,
+    attempts,
+    message,
+    reason: hideKey(what, target.apiKey),
+    // Part of a streamed answer in the chat is never answered twice.
+    failover: !answer.shown && mayFailOver(error, target.sdkErrors, answer.started),
+    ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+    cause: error,
+  });
 }
 
 /** Servers sometimes quote the key they rejected. */

@@ -43,6 +43,11 @@ export interface ModelRequest {
   signal: AbortSignal;
   /** Called with each piece of reply text as it arrives (streaming); never with tool-call JSON. */
   onTextDelta?(delta: string): void;
+  /**
+   * Retries of this call, in place of `models.<name>.maxRetries` (default 2): the failover
+   * provider passes 1 for a model a fallback follows, unless its config sets it.
+   */
+  maxRetries?: number;
 }
 
 export type ModelStopReason = 'end' | 'tool_calls' | 'max_tokens' | 'other';

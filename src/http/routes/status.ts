@@ -20,6 +20,17 @@ export interface ModelStatus {
   /** The provider's own line (`openai gpt-4o-mini at http://…`), scrubbed. */
   description: string;
   lastCall?: { at: string; ok: boolean; ms: number; error?: string };
+  /** Skipped by every model chain until then (ISO time): it answered 429 with a `retry-after`. */
+  cooldownUntil?: string;
+}
+
+/** The last time a fallback answered in place of an agent's first model (texts scrubbed). */
+export interface FailoverView {
+  at: string;
+  agentId: string;
+  from: string;
+  to: string;
+  why: string;
 }
 
 /** What `GET /api/status` answers: the operator's health page. Nothing here may hold a secret. */
@@ -31,6 +42,8 @@ export interface StatusView {
   channels: ChannelStatus[];
   store: { driver: string; location: string; reachable: boolean; error?: string };
   models: ModelStatus[];
+  /** The last model failover since the gateway started, if any. */
+  lastFailover?: FailoverView;
   /** This process's starts and in-process restarts, newest first. */
   restarts: { at: string; reason: string }[];
   /**

@@ -10,7 +10,7 @@ import type { ChatCommand } from './types.js';
 import { usageCommand } from './usage.js';
 import { whoamiCommand } from './whoami.js';
 
-export type { ChatCommand, CommandContext, CommandReply } from './types.js';
+export type { ChatCommand, CommandContext, CommandReply, ModelFailoverView } from './types.js';
 
 export const BUILTIN_COMMANDS: readonly ChatCommand[] = [
   helpCommand,

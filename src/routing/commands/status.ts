@@ -1,10 +1,11 @@
+import { clockText } from '../../agents/index.js';
 import { modelChain } from '../../config/index.js';
-import type { ChatCommand } from './types.js';
+import type { ChatCommand, ModelFailoverView } from './types.js';
 
 export const statusCommand: ChatCommand = {
   name: 'status',
   summary: 'Show the agent, model, queue, uptime and config of this session.',
-  async run({ agentId, config, configFile, queues, sessionKey, sessions, uptimeMs }) {
+  async run({ agentId, config, configFile, queues, sessionKey, sessions, uptimeMs, failover }) {
     const agent = config.agents[agentId];
     const record = await sessions.get(sessionKey);
     const model = agent?.model
@@ -17,11 +18,30 @@ export const statusCommand: ChatCommand = {
       `Model: ${model}`,
       `Session: ${sessionKey}${record ? `, ${record.transcriptLength} entries` : ' (no messages yet)'}`,
       `Turn: ${queues.status(sessionKey)}; queue: ${queues.depth(sessionKey)} waiting`,
+      ...failoverLines(failover),
       `Uptime: ${formatDuration(uptimeMs)}`,
       `Config: ${configFile.hash.slice(0, 12)} (${configFile.path ?? 'built-in defaults'})`,
     ].join('\n');
   },
 };
+
+/** The models cooling down and the last failover (gateway-wide), when there are any. */
+function failoverLines(failover: ModelFailoverView | undefined): string[] {
+  if (!failover) return [];
+  const now = failover.now();
+  const lines: string[] = [];
+  const cooling = failover.cooldowns();
+  if (cooling.length > 0) {
+    const each = cooling.map(({ model, until }) => `${model} until ${clockText(until, now)}`);
+    lines.push(`Cooling down (rate limited): ${each.join(', ')}`);
+  }
+  const last = failover.lastFailover();
+  if (last) {
+    const ago = formatDuration(Math.max(0, now - Date.parse(last.at)));
+    lines.push(`Last failover: ${ago} ago, agent ${last.agentId}, ${last.from} → ${last.to}: ${last.why}`);
+  }
+  return lines;
+}
 
 export function formatDuration(ms: number): string {
   const seconds = Math.floor(ms / 1000);

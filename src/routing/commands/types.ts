@@ -1,3 +1,4 @@
+import type { FailoverState } from '../../agents/index.js';
 import type { Config } from '../../config/index.js';
 import type { DeliveryRoute, InboundMessage, NativeCommand, OutboundMessage } from '../../messages/index.js';
 import type { SessionStore } from '../../sessions/index.js';
@@ -29,6 +30,8 @@ export interface CommandContext {
   approvals: ApprovalsPort;
   /** What /usage reports from; absent when the gateway records no usage. */
   usage?: Pick<UsageLedger, 'report'>;
+  /** /status shows the last model failover and the models cooling down. */
+  failover?: ModelFailoverView;
   /**
    * The owner confirmed this command (`/confirm <code>` or its button): it runs without asking
    * again. Never set for a command as typed.
@@ -37,6 +40,9 @@ export interface CommandContext {
   /** Runs a held command its owner just confirmed, once, as they typed it; its answer's text. */
   runConfirmed(command: HeldCommand): Promise<string>;
 }
+
+/** What /status reads of the gateway's model failover state. */
+export type ModelFailoverView = Pick<FailoverState, 'now' | 'cooldowns' | 'lastFailover'>;
 
 /** A command's answer: plain text, or a reply with buttons (a held command's Confirm). */
 export type CommandReply = string | Pick<OutboundMessage, 'text' | 'actions'>;

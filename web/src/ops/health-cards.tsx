@@ -12,7 +12,11 @@ export interface StatusView {
     name: string;
     description: string;
     lastCall?: { at: string; ok: boolean; ms: number; error?: string };
+    /** Skipped by every model chain until then: it answered 429 with a retry-after. */
+    cooldownUntil?: string;
   }[];
+  /** The last time a fallback model answered in place of an agent's first model. */
+  lastFailover?: { at: string; agentId: string; from: string; to: string; why: string };
   restarts: { at: string; reason: string }[];
   configChanges: {
     number: number;
@@ -84,7 +88,13 @@ export function StoreCard({ store }: { store: StatusView['store'] }) {
   );
 }
 
-export function ModelsCard({ models }: { models: StatusView['models'] }) {
+export function ModelsCard({
+  models,
+  lastFailover,
+}: {
+  models: StatusView['models'];
+  lastFailover?: StatusView['lastFailover'];
+}) {
   return (
     <article class="card health-card" aria-labelledby="health-models">
       <h3 id="health-models">Models</h3>
@@ -93,7 +103,7 @@ export function ModelsCard({ models }: { models: StatusView['models'] }) {
       </p>
       <ul class="rows">
         {models.length === 0 ? <li class="muted">No model is configured.</li> : null}
-        {models.map(({ name, description, lastCall }) => (
+        {models.map(({ name, description, lastCall, cooldownUntil }) => (
           <li key={name} data-model={name}>
             <strong>{name}</strong>{' '}
             {lastCall ? (
@@ -107,11 +117,28 @@ export function ModelsCard({ models }: { models: StatusView['models'] }) {
                 {relativeTime(lastCall.at)} · {lastCall.ms} ms
               </span>
             ) : null}
+            {cooldownUntil ? (
+              <p class="cooldown">
+                <State mark="warn">cooling down</State> until{' '}
+                <time dateTime={cooldownUntil}>{new Date(cooldownUntil).toLocaleTimeString()}</time> (rate
+                limited: skipped by every agent)
+              </p>
+            ) : null}
             <p class="muted">{description}</p>
             {lastCall?.error ? <p class="reason">{lastCall.error}</p> : null}
           </li>
         ))}
       </ul>
+      <h4>Last failover</h4>
+      {lastFailover ? (
+        <p class="failover">
+          <time dateTime={lastFailover.at}>{relativeTime(lastFailover.at)}</time> · agent{' '}
+          {lastFailover.agentId}: <strong>{lastFailover.from}</strong> → <strong>{lastFailover.to}</strong>
+          <span class="reason"> {lastFailover.why}</span>
+        </p>
+      ) : (
+        <p class="muted">None since the gateway started.</p>
+      )}
     </article>
   );
 }

@@ -1,5 +1,5 @@
 // The health page (#/health, owners): channels (connected or retrying, with the reason), the
-// store, each model's last call, uptime, version and the last restarts, as cards. Refreshed
+// store, each model's last call and cooldown, the last model failover, uptime, version and the last restarts, as cards. Refreshed
 // every 5 s, so a channel that comes back shows it without a reload.
 import './health.css';
 import { useCallback } from 'preact/hooks';
@@ -28,7 +28,10 @@ export function HealthPage() {
         <div class="health-grid" aria-live="polite">
           <ChannelsCard channels={data.channels} />
           <StoreCard store={data.store} />
-          <ModelsCard models={data.models} />
+          <ModelsCard
+            models={data.models}
+            {...(data.lastFailover ? { lastFailover: data.lastFailover } : {})}
+          />
           <GatewayCard status={data} />
           <RestartsCard status={data} />
         </div>
