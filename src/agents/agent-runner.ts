@@ -1,3 +1,4 @@
+import { compactOnDemand } from './compact-on-demand.js';
 import { runTurn } from './run-turn.js';
 import type { AgentRunnerOptions, RunnerState } from './runner-state.js';
 import type { TurnRunner } from './types.js';
@@ -24,6 +25,7 @@ export function createAgentRunner(options: AgentRunnerOptions): AgentRunner {
   };
   return {
     runTurn: (request) => runTurn(state, request),
+    compact: (request) => compactOnDemand(state, request),
     activity(sessionKey) {
       const runId = state.running.get(sessionKey);
       return { ...(runId === undefined ? {} : { runId }), burst: state.bursts.get(sessionKey)?.value ?? 0 };

@@ -8,4 +8,11 @@ export {
   type ProviderOptions,
 } from './providers/index.js';
 export { buildSystemPrompt, readAgentInstructions } from './system-prompt.js';
-export { TurnAbort, type TurnRequest, type TurnResult, type TurnRunner } from './types.js';
+export {
+  type CompactRequest,
+  type CompactResult,
+  TurnAbort,
+  type TurnRequest,
+  type TurnResult,
+  type TurnRunner,
+} from './types.js';
