@@ -43,7 +43,7 @@ export async function compactSession(input: CompactionInput): Promise<Compaction
   const { context, budget } = input;
   const tokensBefore = tokensOf(context, input);
   const cut = cutIndex(context.entries, input);
-  if (cut <= 0) return { status: 'nothing', reason: 'nothing older than the last message to summarize' };
+  if (cut <= 0) return { status: 'nothing', reason: 'the history before the last message is short already' };
   const covered = context.entries.slice(0, cut);
   const response = await input.provider.complete({
     system: SUMMARY_INSTRUCTION,
@@ -89,7 +89,7 @@ export function tokensOf(
 /**
  * Where the verbatim part starts: the earliest user or system entry from which the rest fits in
  * KEEP_PERCENT of the context, no later than the last user message (and `keepFrom`); 0 when
- * nothing before it can be summarized.
+ * nothing before it can be summarized or the whole history fits in KEEP_PERCENT already.
  */
 function cutIndex(entries: readonly TranscriptEntry[], input: CompactionInput): number {
   const isStart = (entry: TranscriptEntry) => entry.role === 'user' || entry.role === 'system';
@@ -101,13 +101,14 @@ function cutIndex(entries: readonly TranscriptEntry[], input: CompactionInput): 
   const keepTokens = (input.budget.contextTokens * KEEP_PERCENT) / 100;
   let tokens = 0;
   let cut = 0;
-  for (let index = entries.length - 1; index > 0; index -= 1) {
+  for (let index = entries.length - 1; index >= 0; index -= 1) {
     const entry = entries[index] as TranscriptEntry;
     tokens += messageTokens(cutResult(toMessage(entry, input), input.budget.toolResultChars));
-    if (index > latest || !isStart(entry)) continue;
+    if (index === 0 || index > latest || !isStart(entry)) continue;
     if (cut === 0 || tokens <= keepTokens) cut = index;
   }
-  return cut;
+  // Already short: nothing is worth a summary (a repeated /compact does nothing).
+  return cut > 0 && tokens <= keepTokens ? 0 : cut;
 }
 
 function cutResult(message: ModelMessage, maxChars: number): ModelMessage {
