@@ -227,8 +227,12 @@ describe('compaction', () => {
       'later 8',
       'later 9',
     ]);
-    await sessions.reset(key);
-    expect(await sessions.compaction(key)).toBeUndefined();
+    // A new session store on the same store (a restart): the record read back still points at it.
+    const restarted = createSessionStore({ store });
+    expect(await restarted.compaction(key)).toEqual(summary);
+    expect((await restarted.append(key, { role: 'user', text: 'after' })).seq).toBe(23);
+    await restarted.reset(key);
+    expect(await restarted.compaction(key)).toBeUndefined();
     await store.close();
   });
 });
