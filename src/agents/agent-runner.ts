@@ -22,6 +22,7 @@ export function createAgentRunner(options: AgentRunnerOptions): AgentRunner {
     now: options.now ?? (() => new Date()),
     bursts: new Map(),
     running: new Map(),
+    compactionFailures: new Map(),
   };
   return {
     runTurn: (request) => runTurn(state, request),

@@ -1,7 +1,7 @@
 import type { NewTranscriptEntry, TranscriptEntry } from '../sessions/index.js';
 import { type ContextBudget, messagesTokens, messageTokens, truncateResult } from './context-budget.js';
 import { toMessage, toModelMessages } from './model-context.js';
-import type { ModelMessage, ModelProvider } from './providers/index.js';
+import type { ModelMessage, ModelProvider, ModelResponse } from './providers/index.js';
 import { type SessionContext, summaryMessage } from './session-context.js';
 import { SUMMARY_INSTRUCTION, summaryInput } from './summary-input.js';
 
@@ -17,6 +17,8 @@ export interface CompactionInput {
   multiUser: boolean;
   signal: AbortSignal;
   record(entry: NewTranscriptEntry): Promise<TranscriptEntry>;
+  /** Told of the summarizing call's answer (a turn reports its model and tokens as a `model_end`). */
+  answered?(response: ModelResponse): void | Promise<void>;
 }
 
 /** A compaction done (`entry` is the stored summary) or why there was nothing to do. */
@@ -51,6 +53,7 @@ export async function compactSession(input: CompactionInput): Promise<Compaction
     tools: [],
     signal: input.signal,
   });
+  await input.answered?.(response);
   const text = response.text.trim();
   if (text === '') return { status: 'nothing', reason: 'the model wrote an empty summary' };
   const earlier = context.summary?.compaction;

@@ -28,4 +28,6 @@ export interface RunnerState {
   bursts: Map<string, { value: number }>;
   /** The run id of each session's running turn. */
   running: Map<string, string>;
+  /** When a session's compaction last failed: turns do not try again for a while (`turn-context.ts`). */
+  compactionFailures: Map<string, number>;
 }

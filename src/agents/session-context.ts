@@ -1,5 +1,5 @@
 import type { SessionStore, TranscriptEntry } from '../sessions/index.js';
-import { SYSTEM_MARKER, toModelMessages } from './model-context.js';
+import { toMessage, toModelMessages } from './model-context.js';
 import type { ModelMessage } from './providers/index.js';
 
 /**
@@ -35,14 +35,11 @@ export function sessionContext(
   return summary ? { summary, entries } : { entries };
 }
 
-/** A compaction's summary as the model reads it: a system entry, first in the conversation. */
+/** A compaction's summary as the model reads it: a system entry (`⟦system⟧`), first in the conversation. */
 export function summaryMessage(summary: TranscriptEntry): ModelMessage {
   const count = summary.compaction?.entries ?? 0;
-  const text = summary.text.replaceAll('⟦', '[').replaceAll('⟧', ']');
-  return {
-    role: 'user',
-    content: `${SYSTEM_MARKER} Summary of the conversation before this point (${count} earlier entries, compacted):\n${text}`,
-  };
+  const text = `Summary of the conversation before this point (${count} earlier entries, compacted):\n${summary.text}`;
+  return toMessage({ ...summary, role: 'system', text }, { multiUser: false });
 }
 
 /** The context as model messages: the summary (if any) first, then the entries it does not cover. */

@@ -1,12 +1,15 @@
 import type { TranscriptEntry } from '../sessions/index.js';
 import { compactSession, tokensOf } from './compaction.js';
-import { contextBudget, fixedTokens } from './context-budget.js';
+import { type ContextBudget, contextBudget, fixedTokens } from './context-budget.js';
 import { fitMessages } from './context-fit.js';
 import type { ModelMessage, ModelToolSpec } from './providers/index.js';
 import type { RunnerState } from './runner-state.js';
 import { contextMessages, readSessionContext, type SessionContext } from './session-context.js';
 import type { LoopRun } from './turn-loop.js';
 import type { TurnRequest } from './types.js';
+
+/** After a failed compaction, a session's turns go on with the cut history this long before trying again. */
+const RETRY_AFTER_MS = 10 * 60_000;
 
 /** What a turn's model calls are given of the session: its messages and how each call's are fitted. */
 export interface TurnContext {
@@ -18,7 +21,8 @@ export interface TurnContext {
 /**
  * The session's context for a turn: the latest summary and the entries after it, compacted first
  * when the session is over `context.compactAtPercent` of the model's context (a failed summary is
- * logged and the turn goes on with the history cut to fit).
+ * logged and the turn goes on with the history cut to fit; the session's turns try again after
+ * RETRY_AFTER_MS, so a model that is down is not asked twice a turn).
  */
 export async function buildTurnContext(
   state: RunnerState,
@@ -30,8 +34,11 @@ export async function buildTurnContext(
   const multiUser = request.route.chatType === 'channel';
   const fixed = fixedTokens(turn.system, turn.tools);
   let context = await readSessionContext(state.options.sessions, request.sessionKey, turn.history);
-  if (budget.compaction && fixed + tokensOf(context, { budget, multiUser }) > budget.compactAtTokens)
-    context = await compactForTurn(request, run, context, budget, multiUser);
+  if (
+    shouldCompact(state, request.sessionKey) &&
+    fixed + tokensOf(context, { budget, multiUser }) > budget.compactAtTokens
+  )
+    context = await compactForTurn(state, request, run, { context, budget, multiUser });
   const options = {
     budgetTokens: budget.contextTokens - budget.replyTokens - fixed,
     toolResultChars: budget.toolResultChars,
@@ -43,12 +50,21 @@ export async function buildTurnContext(
   };
 }
 
+/** `context.compaction` is on and the session's last compaction did not fail within RETRY_AFTER_MS. */
+function shouldCompact(state: RunnerState, sessionKey: string): boolean {
+  if (!state.options.config.context.compaction) return false;
+  const failed = state.compactionFailures.get(sessionKey);
+  if (failed === undefined) return true;
+  if (state.now().getTime() - failed < RETRY_AFTER_MS) return false;
+  state.compactionFailures.delete(sessionKey);
+  return true;
+}
+
 async function compactForTurn(
+  state: RunnerState,
   request: TurnRequest,
   run: LoopRun,
-  context: SessionContext,
-  budget: ReturnType<typeof contextBudget>,
-  multiUser: boolean,
+  { context, budget, multiUser }: { context: SessionContext; budget: ContextBudget; multiUser: boolean },
 ): Promise<SessionContext> {
   try {
     const outcome = await compactSession({
@@ -59,6 +75,14 @@ async function compactForTurn(
       multiUser,
       signal: run.signal,
       record: request.record,
+      // Its tokens count like any call's: a `model_end` without a reply (nothing is streamed).
+      answered: (response) =>
+        run.emit({
+          type: 'model_end',
+          replyId: crypto.randomUUID(),
+          model: response.model ?? run.provider.name,
+          ...(response.usage && { usage: response.usage }),
+        }),
     });
     if (outcome.status === 'nothing') return context;
     const { tokensBefore, tokensAfter, entry } = outcome;
@@ -66,6 +90,7 @@ async function compactForTurn(
     return outcome.context;
   } catch (error) {
     if (run.signal.aborted) throw error;
+    state.compactionFailures.set(request.sessionKey, state.now().getTime());
     run.logger.warn({ err: error }, 'compaction failed: the history is cut to fit instead');
     return context;
   }

@@ -168,6 +168,23 @@ describe('a session of 500 entries with a 200 KB tool result', () => {
     expect((await transcript(gateway)).some((entry) => entry.compaction)).toBe(false);
   });
 
+  it('goes on with the history cut to fit when the summarizing call fails, and logs it', async () => {
+    const { gateway, model } = await setup();
+    model.push({ status: 400, errorMessage: 'the summary was refused' }, { text: 'Answered anyway.' });
+    const answer = await gateway.send('still there?');
+    expect(answer.body.replies.map((reply: any) => reply.text)).toEqual(['Answered anyway.']);
+    expect(model.requests).toHaveLength(2);
+    expect(requestTokens(model.requests[1])).toBeLessThan(CONTEXT_TOKENS);
+    expect(userTexts(model.requests[1]).at(-1)).toBe('still there?');
+    expect((await transcript(gateway)).some((entry) => entry.compaction)).toBe(false);
+    expect(gateway.logLines.some((line) => line.includes('compaction failed'))).toBe(true);
+    // The session's next turn does not ask for a summary again at once (the model may be down).
+    model.push({ text: 'Again.' });
+    await gateway.send('one more');
+    expect(model.requests).toHaveLength(3);
+    expect(userTexts(model.requests[2]).at(-1)).toBe('one more');
+  });
+
   it('/compact summarizes on demand and says what it did', async () => {
     const { gateway, model } = await setup();
     model.push({ text: 'SUMMARY on demand.' });
