@@ -118,12 +118,12 @@ async function commandReply(
     approvals: approvalsOf(state),
     ...(confirmed ? { confirmed } : {}),
     runConfirmed: (held) => runConfirmed(state, held),
-    compact: () => compactSession(state, sessionKey, agentId, message),
+    compact: () => compactHere(state, sessionKey, agentId, message),
   });
 }
 
 /** `/compact` through the runner, its summary recorded like a turn's entries (secrets removed). */
-function compactSession(
+function compactHere(
   state: RouterState,
   sessionKey: string,
   agentId: string,
