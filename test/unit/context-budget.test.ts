@@ -1,9 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { compactSession } from '../../src/agents/compaction.js';
-import { type ContextBudget, messagesTokens, truncateResult } from '../../src/agents/context-budget.js';
+import {
+  type ContextBudget,
+  contextBudget,
+  messagesTokens,
+  truncateResult,
+} from '../../src/agents/context-budget.js';
 import { fitMessages } from '../../src/agents/context-fit.js';
 import type { ModelMessage } from '../../src/agents/providers/index.js';
 import { contextMessages, readSessionContext, sessionContext } from '../../src/agents/session-context.js';
+import { validateConfig } from '../../src/config/index.js';
 import { createLogger } from '../../src/logging/index.js';
 import {
   createSessionStore,
@@ -54,6 +60,38 @@ function everyResultHasItsCall(messages: readonly ModelMessage[]): boolean {
   }
   return true;
 }
+
+describe("an agent's context budget", () => {
+  it('is the smallest context of its model chain, with the reply room and the limits of `context`', () => {
+    const validated = validateConfig({
+      models: {
+        big: {
+          provider: 'openai',
+          model: 'b',
+          contextTokens: 200_000,
+          maxTokens: 8000,
+          fallbacks: ['small'],
+        },
+        small: { provider: 'openai', model: 's', contextTokens: 16_000 },
+        plain: { provider: 'openai', model: 'p' },
+      },
+      agents: { main: { model: 'big' } },
+      context: { toolResultPercent: 10, compactAtPercent: 50 },
+    });
+    if (!validated.ok) throw new Error(JSON.stringify(validated.error));
+    expect(contextBudget(validated.value, 'big')).toEqual({
+      contextTokens: 16_000,
+      replyTokens: 8000,
+      toolResultChars: 6400,
+      compactAtTokens: 8000,
+      compaction: true,
+    });
+    expect(contextBudget(validated.value, 'plain')).toMatchObject({
+      contextTokens: 128_000,
+      replyTokens: 4096,
+    });
+  });
+});
 
 describe('fitting one call to the budget', () => {
   it('sends everything when it fits', () => {
