@@ -1,3 +1,4 @@
+import { compactOnDemand } from './compact-on-demand.js';
 import { createFailoverState } from './failover/index.js';
 import { runTurn } from './run-turn.js';
 import type { AgentRunnerOptions, RunnerState } from './runner-state.js';
@@ -23,9 +24,11 @@ export function createAgentRunner(options: AgentRunnerOptions): AgentRunner {
     bursts: new Map(),
     running: new Map(),
     failover: options.failover ?? createFailoverState(),
+    compactionFailures: new Map(),
   };
   return {
     runTurn: (request) => runTurn(state, request),
+    compact: (request) => compactOnDemand(state, request),
     activity(sessionKey) {
       const runId = state.running.get(sessionKey);
       return { ...(runId === undefined ? {} : { runId }), burst: state.bursts.get(sessionKey)?.value ?? 0 };

@@ -15,4 +15,11 @@ export {
 } from './providers/index.js';
 export type { ModelCallUsage, UsagePort } from './run-usage.js';
 export { buildSystemPrompt, readAgentInstructions } from './system-prompt.js';
-export { TurnAbort, type TurnRequest, type TurnResult, type TurnRunner } from './types.js';
+export {
+  type CompactRequest,
+  type CompactResult,
+  TurnAbort,
+  type TurnRequest,
+  type TurnResult,
+  type TurnRunner,
+} from './types.js';

@@ -3,7 +3,8 @@ import { errorText } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
 import type { RunStatus, TranscriptEntry } from '../sessions/index.js';
 import { turnScope } from '../tools/index.js';
-import { createFailoverProvider, type FailoverProvider } from './failover/index.js';
+import { chainProvider } from './chain-provider.js';
+import type { FailoverProvider } from './failover/index.js';
 import { noModelReply } from './no-model-reply.js';
 import { ModelCallError } from './providers/index.js';
 import { createRunProgress, type RunProgress } from './run-progress.js';
@@ -42,14 +43,7 @@ export async function runTurn(state: RunnerState, request: TurnRequest): Promise
   const chain = modelChain(state.options.config, agent.model);
   const model = chain[0];
   if (model === undefined) return answerWithoutModel(state, request);
-  const provider = createFailoverProvider({
-    agentId: request.agentId,
-    chain,
-    providers: state.options.providers,
-    models: state.options.config.models,
-    state: state.failover,
-    logger: request.logger,
-  });
+  const provider = chainProvider(state, request.agentId, chain, request.logger);
   const refusal = await state.options.usage?.refusal(turnScope(request));
   if (refusal !== undefined) return refuseTurn(request, refusal);
   const burst = { value: 0 };

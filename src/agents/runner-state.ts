@@ -35,4 +35,6 @@ export interface RunnerState {
   /** The run id of each session's running turn. */
   running: Map<string, string>;
   failover: FailoverState;
+  /** When a session's compaction last failed: turns do not try again for a while (`turn-context.ts`). */
+  compactionFailures: Map<string, number>;
 }

@@ -10,7 +10,8 @@ import type { ModelToolCall, TokenUsage } from './providers/index.js';
  *   started or last took a steered message (the loop stops at `maxBurst`).
  * - `model_start` … `model_end`: the call whose reply streams under `replyId`; between the two,
  *   `text_delta`s carry the reply as it is written (a reply cut off there is unfinished).
- *   `model_end` names the model that answered (`models.<name>`) and the tokens it reported.
+ *   `model_end` names the model that answered (`models.<name>`) and the tokens it reported. A
+ *   compaction's summarizing call, before the loop, emits a `model_end` alone (it streams nothing).
  * - `tool_start`: a round's tool calls are about to run (the chat may show a status line).
  * - `tool_end`: a call's outcome, before its result is recorded.
  * - `reply`: a complete message for the chat (the model's answer, or a boundary tool's `post`).

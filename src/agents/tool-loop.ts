@@ -19,6 +19,8 @@ export interface ToolLoopOptions {
   system: string;
   /** The conversation so far (not changed: the loop works on a copy). */
   history: readonly ModelMessage[];
+  /** The messages each model call is sent, from the whole conversation (the context budget); all of them without it. */
+  fit?(messages: readonly ModelMessage[]): ModelMessage[];
   maxBurst: number;
   /** The run this loop records its entries under. */
   runId: string;
@@ -59,7 +61,7 @@ async function callModel(options: ToolLoopOptions, messages: ModelMessage[]): Pr
   await options.emit({ type: 'model_start', replyId });
   const response = await options.provider.complete({
     system: options.system,
-    messages,
+    messages: options.fit ? options.fit(messages) : messages,
     tools: options.tools.specs,
     signal: options.signal,
     onTextDelta: (delta) => void options.emit({ type: 'text_delta', replyId, delta }),

@@ -2,13 +2,14 @@ import type { Logger } from '../logging/index.js';
 import { communicationPolicy } from '../messages/index.js';
 import type { TranscriptEntry } from '../sessions/index.js';
 import { createAllowlist, type ToolContext, type ToolPolicy, turnScope } from '../tools/index.js';
-import { toMessage, toModelMessages } from './model-context.js';
+import { toMessage } from './model-context.js';
 import { loadImages } from './model-files.js';
 import type { ModelMessage, ModelProvider } from './providers/index.js';
 import type { RunnerState } from './runner-state.js';
 import { buildSystemPrompt } from './system-prompt.js';
 import { runToolLoop, type ToolLoopEnd } from './tool-loop.js';
 import type { ToolLoopEvent } from './tool-loop-events.js';
+import { buildTurnContext } from './turn-context.js';
 import { turnTools } from './turn-tools.js';
 import type { TurnRequest } from './types.js';
 
@@ -48,22 +49,25 @@ export async function runTurnLoop(
   const tools = turnTools(registry, policy, context);
   const multiUser = request.route.chatType === 'channel';
   const history = await run.history;
+  const system = buildSystemPrompt({
+    ...turnScope(request),
+    displayName: request.agent.displayName,
+    instructions: state.options.instructions.get(request.agentId),
+    tools: tools.visible,
+    now: state.now(),
+    communication: communicationPolicy(config),
+  });
+  const session = await buildTurnContext(state, request, run, { history, system, tools: tools.specs });
   return runToolLoop({
     provider: run.provider,
     tools,
-    system: buildSystemPrompt({
-      ...turnScope(request),
-      displayName: request.agent.displayName,
-      instructions: state.options.instructions.get(request.agentId),
-      tools: tools.visible,
-      now: state.now(),
-      communication: communicationPolicy(config),
-    }),
-    history: await loadImages(toModelMessages(history, { multiUser }), {
+    system,
+    history: await loadImages(session.history, {
       agentId: request.agentId,
       takesImages: run.takesImages,
       read: state.options.readWorkspaceFile,
     }),
+    fit: session.fit,
     maxBurst: config.agentLoop.maxBurst,
     runId: run.runId,
     signal: run.signal,

@@ -39,9 +39,29 @@ export interface TurnResult {
   runId?: string;
 }
 
+/** `/compact`: a session's older entries summarized on demand, outside a turn. */
+export interface CompactRequest {
+  sessionKey: string;
+  agentId: string;
+  agent: AgentConfig;
+  /** Channels prefix each user's words with their sender (as the model sees them in a turn). */
+  chatType: TurnScope['route']['chatType'];
+  logger: Logger;
+  /** Appends the compaction entry to the session's transcript (secrets removed). */
+  record(entry: NewTranscriptEntry): Promise<TranscriptEntry>;
+}
+
+/** What `/compact` did: how many entries it summarized and the estimated tokens before and after, or why not. */
+export type CompactResult =
+  | { status: 'compacted'; summarized: number; tokensBefore: number; tokensAfter: number }
+  | { status: 'nothing'; reason: string }
+  | { status: 'failed'; reason: string };
+
 /** Runs one turn of an agent. It must not throw for an expected failure: it returns a status. */
 export interface TurnRunner {
   runTurn(request: TurnRequest): Promise<TurnResult>;
+  /** Compacts a session now (`/compact`); never throws for a model failure. Absent: no compaction. */
+  compact?(request: CompactRequest): Promise<CompactResult>;
 }
 
 /** The reason a turn's signal is aborted with: which status the run ends in, and why. */

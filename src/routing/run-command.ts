@@ -1,7 +1,9 @@
+import type { CompactResult } from '../agents/index.js';
 import type { DispatchResult, InboundMessage, OutboundMessage } from '../messages/index.js';
 import type { ApprovalsPort, HeldCommand } from '../tools/index.js';
 import { type CommandReply, parseCommand } from './commands/index.js';
 import { routeOf } from './intake.js';
+import { scrubEntry } from './queue-turn.js';
 import type { RouterState } from './router.js';
 
 /**
@@ -118,6 +120,27 @@ async function commandReply(
     ...(options.failover ? { failover: options.failover } : {}),
     ...(confirmed ? { confirmed } : {}),
     runConfirmed: (held) => runConfirmed(state, held),
+    compact: () => compactHere(state, sessionKey, agentId, message),
+  });
+}
+
+/** `/compact` through the runner, its summary recorded like a turn's entries (secrets removed). */
+function compactHere(
+  state: RouterState,
+  sessionKey: string,
+  agentId: string,
+  message: InboundMessage,
+): Promise<CompactResult> {
+  const { runner, config, sessions, logger } = state.options;
+  const agent = config.agents[agentId];
+  if (!runner.compact || !agent) return Promise.resolve({ status: 'nothing', reason: 'no model runs here' });
+  return runner.compact({
+    sessionKey,
+    agentId,
+    agent,
+    chatType: message.chatType,
+    logger: logger.child({ session: sessionKey }),
+    record: (entry) => sessions.append(sessionKey, scrubEntry(entry, state.scrub)),
   });
 }
 

@@ -38,6 +38,7 @@ export type {
   SessionListOptions,
   SessionPage,
   SessionRecord,
+  TranscriptCompaction,
   TranscriptEntry,
   TranscriptReadOptions,
   TranscriptRole,

@@ -112,6 +112,7 @@ function observed(
   return {
     get: (key) => inner.get(key),
     transcript: (key, read) => inner.transcript(key, read),
+    compaction: (key) => inner.compaction(key),
     list: (list) => inner.list(list),
     async ensure(key, init) {
       const record = await inner.ensure(key, init);

@@ -26,6 +26,11 @@ export interface SessionStore {
   append(key: string, entry: NewTranscriptEntry): Promise<TranscriptEntry>;
   /** The current transcript, oldest first, or its `last` entries below `before` (reads only those). */
   transcript(key: string, options?: TranscriptReadOptions): Promise<TranscriptEntry[]>;
+  /**
+   * The session's latest compaction entry (`TranscriptEntry.compaction`), however far back: the
+   * record points at it. Undefined when the current session id has none.
+   */
+  compaction(key: string): Promise<TranscriptEntry | undefined>;
   /** Starts a fresh session under the same key; the old transcript stays in the store. */
   reset(key: string): Promise<SessionRecord | undefined>;
   /** A page of sessions, most recently active first (reads the page, not every session). */
@@ -63,6 +68,11 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
     async transcript(key, read = {}) {
       const record = await readRecord(state, key);
       return record ? readTranscript(state, record.sessionId, read) : [];
+    },
+    async compaction(key) {
+      const record = await readRecord(state, key);
+      if (record?.compactionSeq === undefined) return undefined;
+      return state.entries.get(transcriptEntryKey(record.sessionId, record.compactionSeq));
     },
     reset: (key) => serialize(state, key, () => reset(state, key)),
     list: (list) => listSessions(state, list),
@@ -102,12 +112,19 @@ async function append(
   const now = state.now();
   const at = now.toISOString();
   const stored: TranscriptEntry = { ...entry, seq: record.transcriptLength, at };
+  const current: SessionRecord = { ...record, transcriptLength: stored.seq + 1, lastActivityAt: at };
+  // A compaction (rare) rewrites the record to point at it; any other append only touches it.
+  if (entry.compaction) {
+    await state.entries.set(transcriptEntryKey(record.sessionId, stored.seq), stored);
+    await writeRecord(state, { ...current, compactionSeq: stored.seq });
+    return stored;
+  }
   // One commit for both when the store groups writes; the entry alone is enough to read it back.
   await Promise.all([
     state.entries.set(transcriptEntryKey(record.sessionId, stored.seq), stored),
     state.records.touch(key, now.getTime()),
   ]);
-  state.cache.set(key, { ...record, transcriptLength: stored.seq + 1, lastActivityAt: at });
+  state.cache.set(key, current);
   return stored;
 }
 
@@ -115,8 +132,9 @@ async function reset(state: SessionStoreState, key: string): Promise<SessionReco
   const record = await loadRecord(state, key);
   if (!record) return undefined;
   const at = state.now().toISOString();
+  const { compactionSeq: _old, ...kept } = record;
   const fresh: SessionRecord = {
-    ...record,
+    ...kept,
     sessionId: randomUUID(),
     transcriptLength: 0,
     createdAt: at,

@@ -10,6 +10,8 @@ export interface SessionRecord {
   createdAt: string;
   lastActivityAt: string;
   transcriptLength: number;
+  /** The seq of the session's latest compaction entry: found even when older than a read's window. */
+  compactionSeq?: number;
 }
 
 /** What never changes in a session's record (a reset keeps them): what a list may filter on. */
@@ -70,6 +72,19 @@ export interface TranscriptEntry {
   toolName?: string;
   /** Tool entries: the result is an error (refusal, invalid arguments, exception). */
   isError?: boolean;
+  /** System entries: a summary of older entries that the model sees instead of them (`TranscriptCompaction`). */
+  compaction?: TranscriptCompaction;
+}
+
+/**
+ * What a compaction entry stands for: the entries from `fromSeq` to `toSeq` (an earlier summary's
+ * included), `entries` of them, summarized by the session's model. The model sees its text in
+ * their place; the transcript keeps them all.
+ */
+export interface TranscriptCompaction {
+  fromSeq: number;
+  toSeq: number;
+  entries: number;
 }
 
 export type NewTranscriptEntry = Omit<TranscriptEntry, 'seq' | 'at'>;

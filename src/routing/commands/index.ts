@@ -1,4 +1,5 @@
 import { approveCommand, confirmCommand, denyCommand } from './approve.js';
+import { compactCommand } from './compact.js';
 import { configCommand } from './config.js';
 import { helpCommand } from './help.js';
 import { newCommand } from './new.js';
@@ -16,6 +17,7 @@ export const BUILTIN_COMMANDS: readonly ChatCommand[] = [
   helpCommand,
   statusCommand,
   newCommand,
+  compactCommand,
   stopCommand,
   subagentsCommand,
   usageCommand,

@@ -1,4 +1,4 @@
-import type { FailoverState } from '../../agents/index.js';
+import type { CompactResult, FailoverState } from '../../agents/index.js';
 import type { Config } from '../../config/index.js';
 import type { DeliveryRoute, InboundMessage, NativeCommand, OutboundMessage } from '../../messages/index.js';
 import type { SessionStore } from '../../sessions/index.js';
@@ -37,6 +37,8 @@ export interface CommandContext {
    * again. Never set for a command as typed.
    */
   confirmed?: boolean;
+  /** /compact: summarizes this session's older entries now, by its agent's model. */
+  compact(): Promise<CompactResult>;
   /** Runs a held command its owner just confirmed, once, as they typed it; its answer's text. */
   runConfirmed(command: HeldCommand): Promise<string>;
 }

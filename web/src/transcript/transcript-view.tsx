@@ -1,6 +1,7 @@
 // A transcript on the page: user and assistant messages as Markdown (sanitized: <Markdown>),
 // each assistant turn's tool calls and results collapsed under it, errors marked, system entries
-// (announcements, restart notes, posts by an owner) set apart.
+// (announcements, restart notes, posts by an owner) set apart, a compaction's summary too, saying
+// how many entries it stands for (they stay above it: the transcript keeps everything).
 import { Markdown } from '../markdown.js';
 import { type ToolRound, type TranscriptItem, transcriptItems } from './turns.js';
 import type { TranscriptEntry } from './types.js';
@@ -28,9 +29,10 @@ export function TranscriptView({ entries }: { entries: readonly TranscriptEntry[
 function Item({ item }: { item: TranscriptItem }) {
   const { entry } = item;
   const error = entry.isError === true || (item.kind === 'assistant' && item.rounds.some(failed));
+  const compacted = entry.compaction ? ' compaction' : '';
   return (
     <li
-      class={`entry ${entry.role}${error ? ' has-error' : ''}`}
+      class={`entry ${entry.role}${compacted}${error ? ' has-error' : ''}`}
       data-seq={entry.seq}
       aria-label={`${ROLE_LABEL[entry.role]} entry ${entry.seq}`}
     >
@@ -58,11 +60,25 @@ function EntryHead({ entry }: { entry: TranscriptEntry }) {
   return (
     <div class="entry-head">
       <span class="who">{who}</span>
+      {entry.compaction ? <CompactionNote compaction={entry.compaction} /> : null}
       {entry.role === 'tool' && entry.toolName ? <span class="muted"> {entry.toolName}</span> : null}
       <time dateTime={entry.at} title={entry.at}>
         {new Date(entry.at).toLocaleString()}
       </time>
     </div>
+  );
+}
+
+/** What a compaction summary stands for: the model sees it instead of those entries. */
+function CompactionNote({ compaction }: { compaction: NonNullable<TranscriptEntry['compaction']> }) {
+  const { entries, fromSeq, toSeq } = compaction;
+  return (
+    <span
+      class="badge compaction-note"
+      title={`Entries ${fromSeq}–${toSeq}: the model sees this summary instead`}
+    >
+      Compacted {entries} entr{entries === 1 ? 'y' : 'ies'}
+    </span>
   );
 }
 

@@ -33,6 +33,8 @@ export interface TranscriptEntry {
   toolCallId?: string;
   toolName?: string;
   isError?: boolean;
+  /** A compaction: this system entry's text is a summary the model sees instead of entries fromSeq–toSeq. */
+  compaction?: { fromSeq: number; toSeq: number; entries: number };
 }
 
 export interface TranscriptPage {
