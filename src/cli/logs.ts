@@ -72,7 +72,7 @@ async function follow(source: LogSource, from: { file: string; offset: number } 
   process.once('SIGTERM', onSignal);
   try {
     await followLog({
-      currentFile: () => source.files().at(-1),
+      files: source.files,
       from,
       onLine: (line) => process.stdout.write(`${formatLogLine(line)}\n`),
       signal: stop.signal,

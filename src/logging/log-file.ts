@@ -106,8 +106,7 @@ export function listLogFiles(base: string): string[] {
   return numbered.sort((a, b) => a.number - b.number).map((file) => path.join(directory, file.name));
 }
 
+/** Node's own message names the code and the path (`EACCES: permission denied, open '…'`). */
 function reason(error: unknown): string {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  const message = error instanceof Error ? error.message : String(error);
-  return code ? `${code} (${message})` : message;
+  return error instanceof Error ? error.message : String(error);
 }

@@ -53,29 +53,31 @@ export async function readLastLinesOf(
 }
 
 export interface FollowLogOptions {
-  /** The file to read now: called at each look, so that a rotation moves to the new file. */
-  currentFile: () => string | undefined;
-  /** Where to go on in the first file (the end of what was printed already). */
+  /** The files, oldest first, listed again at each look: a rotation adds one, `keep` removes old ones. */
+  files: () => string[];
+  /** Where to go on (the end of what was printed already); older files are not read. */
   from: { file: string; offset: number } | undefined;
   onLine: (line: string) => void;
   signal: AbortSignal;
 }
 
 /**
- * Prints lines as they are appended until `signal` aborts. When a newer file appears (a rotation),
- * the rest of the old one is read first; a file that shrank (pm2 flush, copy-truncate) is read
- * again from its start.
+ * Prints lines as they are appended until `signal` aborts. After a rotation the rest of the old
+ * file is read first, then each newer file from its start (several rotations between two looks
+ * lose nothing unless `keep` deleted a file meanwhile); a file that shrank (pm2 flush,
+ * copy-truncate) is read again from its start.
  */
 export async function followLog(options: FollowLogOptions): Promise<void> {
   let position = options.from;
+  // Files there at the start are before `from` (or are it): only newer ones are read whole.
+  const seen = new Set(options.files());
   while (!options.signal.aborted) {
-    const file = options.currentFile();
-    if (position && file !== position.file) {
-      await readNewLines(position, options.onLine);
-      position = undefined;
-    }
-    if (file) {
-      position ??= { file, offset: 0 };
+    for (const file of options.files()) {
+      if (file !== position?.file) {
+        if (seen.has(file)) continue;
+        seen.add(file);
+        position = { file, offset: 0 };
+      }
       await readNewLines(position, options.onLine);
     }
     await new Promise((resolve) => setTimeout(resolve, FOLLOW_INTERVAL_MS));
