@@ -43,7 +43,12 @@ export async function readLastLinesOf(
 ): Promise<{ lines: string[]; end: number }> {
   let lines: string[] = [];
   let end = 0;
-  for (let index = files.length - 1; index >= 0 && lines.length < count; index -= 1) {
+  // The newest file always, for `end` (with `-n 0` too).
+  for (
+    let index = files.length - 1;
+    index >= 0 && (lines.length < count || index === files.length - 1);
+    index -= 1
+  ) {
     const read = await readLastLines(files[index] as string, count - lines.length).catch(() => undefined);
     if (!read) continue;
     if (index === files.length - 1) end = read.end;

@@ -95,7 +95,7 @@ describe('readLastLinesOf (switchboard logs -n)', () => {
     expect((await readLastLinesOf(files, 3)).lines).toEqual(['e', 'f', 'g']);
     expect(await readLastLinesOf(files, 1)).toEqual({ lines: ['g'], end: 4 });
     expect((await readLastLinesOf(files, 50)).lines).toEqual(['a', 'b', 'c', 'd', 'e', 'f', 'g']);
-    expect((await readLastLinesOf(files, 0)).lines).toEqual([]);
+    expect(await readLastLinesOf(files, 0)).toEqual({ lines: [], end: 4 });
   });
 
   it('reads backwards across chunk boundaries without splitting a character', async () => {
