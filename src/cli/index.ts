@@ -77,8 +77,13 @@ export async function runCli(argv: readonly string[]): Promise<void> {
 
 /** package.json's version, read when asked: from `dist/cli/` (and `src/cli/`) it is two levels up. */
 function packageVersion(): string {
-  const text = readFileSync(new URL('../../package.json', import.meta.url), 'utf8');
-  return String((JSON.parse(text) as { version?: unknown }).version);
+  try {
+    const text = readFileSync(new URL('../../package.json', import.meta.url), 'utf8');
+    return String((JSON.parse(text) as { version?: unknown }).version);
+  } catch (error) {
+    // Every command reads it (commander wants the text up front): a missing file must not stop them.
+    return `unknown (package.json not readable: ${(error as Error).message})`;
+  }
 }
 
 /** `slack manifest` and `discord invite`: what to create on each platform; neither reads the config. */
