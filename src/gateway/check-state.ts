@@ -13,10 +13,10 @@ const STORE_CHECK_TIMEOUT_MS = 10_000;
 /**
  * What a start needs of the machine: a state dir it can create and write in (the HTTP token,
  * the SQLite file, backups and notes live there), a store it can open and, with `log.file`, a
- * directory for the log files. Both are tried for
- * real — a dir by writing and removing a probe file, the store by opening and closing it — and
- * nothing is left behind but the state dir itself, which a start would create too: a SQLite
- * file that does not exist yet is not created, its directory is tried instead.
+ * directory for the log files. Each is tried for real — a dir by writing and removing a probe
+ * file, the store by opening and closing it — and nothing is left behind but the directories
+ * themselves, which a start would create too: a SQLite file that does not exist yet is not
+ * created, its directory is tried instead.
  */
 export async function checkState(config: Config, logger: Logger): Promise<ConfigIssue[]> {
   const stateDir = path.resolve(config.stateDir);
