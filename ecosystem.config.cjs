@@ -2,7 +2,7 @@
 // in its prepare step). Stop with `pm2 stop switchboard` (SIGINT, a graceful stop); restart
 // in-process with `pm2 sendSignal SIGUSR1 switchboard` (same pid, the config is read again).
 // A config that cannot start is retried a few times with growing delays, then pm2 gives up; the
-// reason is in `pm2 logs switchboard --err`.
+// reason is in `pm2 logs switchboard --err` (or `npx switchboard logs --err`).
 const fs = require('node:fs');
 const path = require('node:path');
 
@@ -52,6 +52,11 @@ module.exports = {
       kill_timeout: 20000,
       // Logs sit in the default state dir (./data) under the workdir, next to the store. The
       // gateway never writes the HTTP token to them (the ready line names the token file).
+      // pm2 does not rotate them. With `log.file` in the config the gateway writes its own
+      // rotated files (data/logs/switchboard.<n>.log) and no longer logs to stdout (not a
+      // terminal here): the out file then keeps only what is written outside the logger, the
+      // error file start failures and crashes. `npx switchboard logs` reads the gateway's file, or
+      // these two (`--err`) where this file puts them (src/cli/logs.ts expects data/logs/).
       out_file: outFile,
       error_file: errorFile,
       // One file per stream without a pm2 instance suffix, so the path above is the real one.

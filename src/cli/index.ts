@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 
 export { holdYoungGeneration } from './young-generation.js';
@@ -16,13 +17,16 @@ const runConfigPatch = async (...args: Parameters<typeof import('./config.js').r
   (await import('./config.js')).runConfigPatch(...args);
 const runSlackManifest = async (...args: Parameters<typeof import('./slack-manifest.js').runSlackManifest>) =>
   (await import('./slack-manifest.js')).runSlackManifest(...args);
+const runLogs = async (...args: Parameters<typeof import('./logs.js').runLogs>) =>
+  (await import('./logs.js')).runLogs(...args);
 const runDiscordInvite = async (...args: Parameters<typeof import('./discord-invite.js').runDiscordInvite>) =>
   (await import('./discord-invite.js')).runDiscordInvite(...args);
 
 export async function runCli(argv: readonly string[]): Promise<void> {
   const program = new Command()
     .name('switchboard')
-    .description('Chat-ops gateway: Slack, Discord and a built-in web chat in front of LLM agent sessions.');
+    .description('Chat-ops gateway: Slack, Discord and a built-in web chat in front of LLM agent sessions.')
+    .version(packageVersion(), '-V, --version', 'print the version and exit');
   const configOption = [
     '-c, --config <path>',
     'config file (default: $SWITCHBOARD_CONFIG or config/gateway.jsonc)',
@@ -59,8 +63,27 @@ export async function runCli(argv: readonly string[]): Promise<void> {
       'dot paths the patch replaces whole: an array there is not merged by id (to remove a toolpack entry)',
     )
     .action(runConfigPatch);
+  program
+    .command('logs')
+    .description("print the last lines of the log, readable: log.file's current file, else pm2's out log")
+    .option(...configOption)
+    .option('-n, --lines <count>', 'how many lines', '20')
+    .option('-f, --follow', 'go on printing lines as they are written (across rotations) until Ctrl-C')
+    .option('--err', "read pm2's error log instead (start failures, crashes)")
+    .action(runLogs);
   addSetupCommands(program);
   await program.parseAsync([...argv]);
+}
+
+/** package.json's version, read when asked: from `dist/cli/` (and `src/cli/`) it is two levels up. */
+function packageVersion(): string {
+  try {
+    const text = readFileSync(new URL('../../package.json', import.meta.url), 'utf8');
+    return String((JSON.parse(text) as { version?: unknown }).version);
+  } catch (error) {
+    // Every command reads it (commander wants the text up front): a missing file must not stop them.
+    return `unknown (package.json not readable: ${(error as Error).message})`;
+  }
 }
 
 /** `slack manifest` and `discord invite`: what to create on each platform; neither reads the config. */

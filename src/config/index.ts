@@ -46,7 +46,15 @@ export {
   redactConfig,
   type SecretPath,
 } from './redact.js';
-export type { AgentConfig, Binding, BudgetsConfig, Config, ContextConfig, ModelConfig } from './schema.js';
+export type {
+  AgentConfig,
+  Binding,
+  BudgetsConfig,
+  Config,
+  ContextConfig,
+  LogConfig,
+  ModelConfig,
+} from './schema.js';
 export { ConfigSchema } from './schema.js';
 export { SECRET_KEYWORD, StringEnum, TOOL_PROTECTED_KEYWORD } from './schema-helpers.js';
 export {

@@ -9,6 +9,7 @@ import {
   StringEnum,
   TOOL_PROTECTED_KEYWORD,
 } from './schema-helpers.js';
+import { LogSchema } from './schema-log.js';
 import {
   BudgetsSchema,
   ContextSchema,
@@ -160,15 +161,7 @@ export const ConfigSchema = Strict(
       description:
         'Directory for the store, the HTTP token, logs and other state; relative to the working directory.',
     }),
-    log: Strict(
-      {
-        level: StringEnum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, {
-          default: 'info',
-          description: 'Minimum log level.',
-        }),
-      },
-      { default: {}, description: 'Logging.' },
-    ),
+    log: LogSchema,
     http: Strict(
       {
         host: Type.String({
@@ -399,4 +392,5 @@ export type AgentConfig = Static<typeof AgentConfigSchema>;
 export type ModelConfig = Static<typeof ModelConfigSchema>;
 export type BudgetsConfig = Static<typeof BudgetsSchema>;
 export type ContextConfig = Static<typeof ContextSchema>;
+export type LogConfig = Static<typeof LogSchema>;
 export type Binding = Static<typeof BindingSchema>;

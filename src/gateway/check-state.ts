@@ -4,7 +4,7 @@ import path from 'node:path';
 import pTimeout from 'p-timeout';
 import type { Config } from '../config/index.js';
 import { type ConfigIssue, errorText } from '../errors/index.js';
-import type { Logger } from '../logging/index.js';
+import { type Logger, logFileOptions } from '../logging/index.js';
 import { createStore } from '../store/index.js';
 
 /** Longer than the store's own connect timeout (5 s for Redis): a guard, not the usual answer. */
@@ -12,21 +12,31 @@ const STORE_CHECK_TIMEOUT_MS = 10_000;
 
 /**
  * What a start needs of the machine: a state dir it can create and write in (the HTTP token,
- * the SQLite file, backups and notes live there) and a store it can open. Both are tried for
- * real — a dir by writing and removing a probe file, the store by opening and closing it — and
- * nothing is left behind but the state dir itself, which a start would create too: a SQLite
- * file that does not exist yet is not created, its directory is tried instead.
+ * the SQLite file, backups and notes live there), a store it can open and, with `log.file`, a
+ * directory for the log files. Each is tried for real — a dir by writing and removing a probe
+ * file, the store by opening and closing it — and nothing is left behind but the directories
+ * themselves, which a start would create too: a SQLite file that does not exist yet is not
+ * created, its directory is tried instead.
  */
 export async function checkState(config: Config, logger: Logger): Promise<ConfigIssue[]> {
   const stateDir = path.resolve(config.stateDir);
   const stateIssue = await checkWritableDir(stateDir, '/stateDir', 'the state dir');
+  const logIssues = await checkLogFile(config);
   if (stateIssue) {
     // The default store is a file in the state dir: it cannot open either, and says nothing new.
     return config.store.url === undefined
-      ? [stateIssue]
-      : [stateIssue, ...(await checkStore(config, stateDir, logger))];
+      ? [stateIssue, ...logIssues]
+      : [stateIssue, ...(await checkStore(config, stateDir, logger)), ...logIssues];
   }
-  return checkStore(config, stateDir, logger);
+  return [...(await checkStore(config, stateDir, logger)), ...logIssues];
+}
+
+/** `log.file`: its directory must be one the gateway can create and write in. */
+async function checkLogFile(config: Config): Promise<ConfigIssue[]> {
+  const file = logFileOptions(config.log, config.stateDir);
+  if (!file) return [];
+  const issue = await checkWritableDir(path.dirname(file.path), '/log/file/path', "the log file's directory");
+  return issue ? [issue] : [];
 }
 
 async function checkWritableDir(dir: string, where: string, what: string): Promise<ConfigIssue | undefined> {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import PQueue from 'p-queue';
 import type { LoadConfigOptions, LoadedConfig } from '../config/index.js';
 import { ConfigError, errorText, fail } from '../errors/index.js';
-import type { Logger, LoggerHandle } from '../logging/index.js';
+import { type Logger, type LoggerHandle, logFileOptions } from '../logging/index.js';
 import { describeIssues, type LoadStartableResult, loadStartable } from './check-startable.js';
 import { createGateway, type Gateway, type GatewayExtensions } from './create-gateway.js';
 import type { RestartRecord } from './gateway-status.js';
@@ -119,6 +119,8 @@ async function stop(state: HostState): Promise<void> {
 
 async function boot(state: HostState, loaded: LoadedConfig, reason: string): Promise<void> {
   const { options, logger } = state;
+  // The same file options keep the open file; a new path is checked by the start check already.
+  await options.log.useFile(logFileOptions(loaded.config.log, loaded.config.stateDir));
   logger.level = loaded.config.log.level;
   if (!loaded.path)
     logger.info('no config file found; running on built-in defaults (see config/gateway.example.jsonc)');

@@ -23,7 +23,8 @@ export function applyLogSecrets(
     ]),
   ];
   const showToken = token.source === 'generated' && showTokenLink;
-  log.setSecrets(showToken ? secrets.filter((secret) => secret !== token.token) : secrets);
+  // Shown on a terminal only: a log file (`log.file`) keeps it scrubbed.
+  log.setSecrets(secrets, { terminalMayShow: showToken ? [token.token] : [] });
   if (showToken) log.logger.info({ file: token.file }, 'generated a new HTTP token');
   return { secrets, showToken };
 }

@@ -1,4 +1,12 @@
 export {
+  DEFAULT_LOG_FILE,
+  type LogFileOptions,
+  listLogFiles,
+  logFileOptions,
+} from './log-file.js';
+export { formatLogLine } from './log-format.js';
+export { type FollowLogOptions, followLog, readLastLines, readLastLinesOf } from './log-tail.js';
+export {
   type CreateLoggerOptions,
   createLogger,
   type Logger,

@@ -10,6 +10,7 @@ import {
   pollUntil,
   readLogFile,
   request,
+  runCli,
   runCommand,
   writeConfig,
 } from '../helpers/process.js';
@@ -103,6 +104,19 @@ describe('pm2 with ecosystem.config.cjs', { timeout: 120_000 }, () => {
     const lines = await readLogFile(outLog);
     // The default stateDir resolved against the workdir: the clone's data/, next to the pm2 logs.
     expect(String(lines.find((line) => line.msg === 'gateway started')?.store)).toContain(dataDir);
+  });
+
+  it("switchboard logs reads pm2's out log when log.file is not set, formatted", async () => {
+    const result = await runCli(
+      ['logs', '--config', path.join(clone, 'config', 'gateway.jsonc'), '-n', '50'],
+      {
+        env: childEnvironment({ SWITCHBOARD_WORKDIR: clone }),
+      },
+    );
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain(`pm2's out log (log.file is not set): ${outLog}`);
+    expect(result.stdout).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}Z INFO {2}Switchboard ready/m);
+    expect(result.stdout).not.toContain('{"level"');
   });
 
   it('keeps the state private: every directory under data/ is 0700 and every file 0600, pm2 logs too', async () => {

@@ -1,16 +1,14 @@
-import { spawn } from 'node:child_process';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { listModes } from '../helpers/fresh-clone.js';
 import { freePort, makeTempDir, removeDir } from '../helpers/machine.js';
 import {
-  childEnvironment,
   isReadyLine,
   killRunningChildren,
-  MAIN_SCRIPT,
   pollUntil,
   spawnGateway,
+  spawnOnTerminal,
   writeConfig,
 } from '../helpers/process.js';
 
@@ -70,26 +68,16 @@ describe('the first-start token link', () => {
 
   it('is printed when stdout is a terminal (a pseudo-terminal from script(1))', async () => {
     const { config, stateDir } = await freshConfig('tty');
-    // script(1) gives the command a pseudo-terminal; `echo pid=$$` then `exec` names the gateway's pid.
-    const command = `echo pid=$$; exec '${process.execPath}' '${MAIN_SCRIPT}' start --config '${config}'`;
-    const child = spawn('script', ['-qfec', command, '/dev/null'], {
-      env: childEnvironment(),
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      output += chunk;
-    });
-    const closed = new Promise((resolve) => child.once('close', resolve));
+    const terminal = spawnOnTerminal(['start', '--config', config]);
     try {
-      await pollUntil('the ready line on the terminal', () => output.includes('Switchboard ready'));
+      await pollUntil('the ready line on the terminal', () =>
+        terminal.output().includes('Switchboard ready'),
+      );
       const token = await readToken(stateDir);
-      expect(output).toContain(`/?token=${token}`);
+      expect(terminal.output()).toContain(`/?token=${token}`);
     } finally {
-      const pid = Number(/pid=(\d+)/.exec(output)?.[1]);
-      if (pid > 0) process.kill(pid, 'SIGTERM');
-      else child.kill('SIGKILL');
-      await closed;
+      terminal.kill('SIGTERM');
+      await terminal.closed;
     }
   });
 });

@@ -47,6 +47,8 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
   const log: LoggerHandle = createLogger({
     level: 'info',
     destination: { write: (line: string) => void logLines.push(line) },
+    // Tests read the collected lines: with `log.file` they get them as a terminal would.
+    terminal: true,
   });
   let url = '';
   const host = createGatewayHost({
@@ -95,9 +97,13 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
       });
     },
     restart: () => host.restart('test'),
-    stop: () => host.stop(),
+    async stop() {
+      await host.stop();
+      log.close();
+    },
     async dispose() {
       await host.stop();
+      log.close();
       await removeDir(dir);
     },
   };

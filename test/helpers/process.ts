@@ -191,6 +191,44 @@ export function spawnGateway(
   return handle;
 }
 
+/** A CLI command run on a pseudo-terminal (script(1)): stdout is a TTY, as for a person at a shell. */
+export interface TerminalProcess {
+  /** What the terminal showed so far (stdout and stderr together). */
+  output(): string;
+  /** Sends a signal to the command itself (not to script); kills script when the pid is not known yet. */
+  kill(signal: NodeJS.Signals): void;
+  closed: Promise<void>;
+}
+
+export function spawnOnTerminal(args: string[]): TerminalProcess {
+  // `echo pid=$$` then `exec` names the command's pid.
+  const quoted = [process.execPath, MAIN_SCRIPT, ...args].map((arg) => `'${arg.replaceAll("'", "'\\''")}'`);
+  const child = spawn('script', ['-qfec', `echo pid=$$; exec ${quoted.join(' ')}`, '/dev/null'], {
+    env: childEnvironment(),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  running.add(child);
+  let output = '';
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+    output += chunk;
+  });
+  const closed = new Promise<void>((resolve) =>
+    child.once('close', () => {
+      running.delete(child);
+      resolve();
+    }),
+  );
+  return {
+    output: () => output,
+    kill(signal) {
+      const pid = Number(/pid=(\d+)/.exec(output)?.[1]);
+      if (pid > 0) process.kill(pid, signal);
+      else child.kill('SIGKILL');
+    },
+    closed,
+  };
+}
+
 /** Runs a CLI command to its end (killed after `timeoutMs` so that a hang fails instead of blocking). */
 export async function runCli(
   args: string[],

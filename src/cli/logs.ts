@@ -1,0 +1,84 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { loadConfig } from '../config/index.js';
+import { ConfigError } from '../errors/index.js';
+import { followLog, formatLogLine, listLogFiles, logFileOptions, readLastLinesOf } from '../logging/index.js';
+import { printProblem } from './output.js';
+
+interface LogsOptions {
+  config?: string;
+  lines: string;
+  follow?: boolean;
+  err?: boolean;
+}
+
+/** Where a log is read from: its files oldest first, found again at each look (rotation). */
+interface LogSource {
+  describe: string;
+  files: () => string[];
+}
+
+/**
+ * `switchboard logs`: the last lines of the log, formatted for a person, and with `--follow`
+ * what is appended after (across rotations) until Ctrl-C. With `log.file` it reads the rotated
+ * files (the current one, older ones when it has fewer lines); without, pm2's out log (`--err`:
+ * its error log) where ecosystem.config.cjs puts it. Which file is named on stderr, so stdout
+ * is the log only. The lines were scrubbed of secrets when they were written.
+ */
+export async function runLogs(options: LogsOptions): Promise<void> {
+  const count = Number(options.lines);
+  if (!/^[0-9]+$/.test(options.lines) || !Number.isSafeInteger(count)) {
+    return printProblem(`--lines must be a whole number of lines, not ${JSON.stringify(options.lines)}`);
+  }
+  const source = await findSource(options);
+  const files = source.files();
+  const current = files.at(-1);
+  process.stderr.write(`switchboard: reading ${source.describe}: ${current ?? 'no file yet'}\n`);
+  if (!current && !options.follow) {
+    return printProblem(`no log file yet (${source.describe}); has the gateway started?`);
+  }
+  const last = await readLastLinesOf(files, count);
+  for (const line of last.lines) process.stdout.write(`${formatLogLine(line)}\n`);
+  if (options.follow) await follow(source, current ? { file: current, offset: last.end } : undefined);
+}
+
+async function findSource(options: LogsOptions): Promise<LogSource> {
+  const name = options.err ? 'switchboard.error.log' : 'switchboard.out.log';
+  // Where ecosystem.config.cjs has pm2 write them: data/logs under the working directory.
+  const pm2Log = path.resolve(process.env.SWITCHBOARD_WORKDIR ?? '.', 'data', 'logs', name);
+  const pm2Source = {
+    describe: `pm2's ${options.err ? 'error' : 'out'} log`,
+    files: () => (existsSync(pm2Log) ? [pm2Log] : []),
+  };
+  if (options.err) return pm2Source;
+  try {
+    const { config } = await loadConfig({ configPath: options.config });
+    const file = logFileOptions(config.log, config.stateDir);
+    if (!file) return { ...pm2Source, describe: `${pm2Source.describe} (log.file is not set)` };
+    return { describe: `the log file (log.file) ${file.path}`, files: () => listLogFiles(file.path) };
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    // The operator may be here to find out why the gateway does not start.
+    process.stderr.write(`switchboard: the config does not load (${error.message}); trying pm2's log\n`);
+    return pm2Source;
+  }
+}
+
+/** Until Ctrl-C (SIGINT) or SIGTERM, which end the command with exit code 0. */
+async function follow(source: LogSource, from: { file: string; offset: number } | undefined) {
+  const stop = new AbortController();
+  const onSignal = () => stop.abort();
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    await followLog({
+      files: source.files,
+      from,
+      onLine: (line) => process.stdout.write(`${formatLogLine(line)}\n`),
+      signal: stop.signal,
+    });
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}
