@@ -1,3 +1,4 @@
+import type { TurnRunner } from '../agents/index.js';
 import { createRouter } from '../routing/index.js';
 import { createSubagentRegistry } from '../sessions/index.js';
 import type { SignalDelivery } from '../signals/index.js';
@@ -61,6 +62,7 @@ export async function buildTurns(base: Base, parts: TurnParts) {
     subagents,
     approvals,
     ...(parts.models ? { models: parts.models } : {}),
+    ...(base.observer ? { observer: base.observer } : {}),
     stateDir: base.stateDir,
     chatFiles: createChatFiles({
       workspaceFile: (agentId, written) =>
@@ -75,7 +77,7 @@ export async function buildTurns(base: Base, parts: TurnParts) {
     configFile: { path: loaded.path, hash: loaded.hash },
     sessions,
     store,
-    runner: options.createRunner?.({ configPath }) ?? agentRunner,
+    runner: observeTurns(base, options.createRunner?.({ configPath }) ?? agentRunner),
     logger,
     startedAt: options.startedAt,
     secrets: [...parts.secrets],
@@ -88,4 +90,9 @@ export async function buildTurns(base: Base, parts: TurnParts) {
   });
   base.running.router = router;
   return { router, subagents, gateway };
+}
+
+/** Each turn counted by outcome, timed and traced, when the host collects metrics. */
+function observeTurns(base: Base, runner: TurnRunner): TurnRunner {
+  return base.observer ? base.observer.turns(runner) : runner;
 }

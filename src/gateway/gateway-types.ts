@@ -4,6 +4,7 @@ import type { ChannelSupervisor } from '../channels/index.js';
 import type { Config, LoadedConfig } from '../config/index.js';
 import type { HttpServer, WebchatPort } from '../http/index.js';
 import type { Logger, LoggerHandle } from '../logging/index.js';
+import type { Metrics, Observer } from '../observability/index.js';
 import type { Router } from '../routing/index.js';
 import type { RunStore, SessionEvents, SessionStore } from '../sessions/index.js';
 import type { Scheduler, SignalDelivery } from '../signals/index.js';
@@ -40,6 +41,11 @@ export interface GatewayExtensions {
    * (docs/toolpack-store.md); default 3 attempts, 1 s then 2 s apart. Tests shorten the delays.
    */
   toolpackMessageRetry?: DeliveryRetry;
+  /**
+   * Whether the host collects metrics and spans (`GET /metrics`, `src/observability`); default
+   * true. The metrics benchmark turns it off to measure what collecting costs.
+   */
+  collectMetrics?: boolean;
 }
 
 export interface GatewayOptions extends GatewayExtensions {
@@ -55,6 +61,8 @@ export interface GatewayOptions extends GatewayExtensions {
   restartInstance?: string;
   /** The host's boots (start, restarts), oldest first, for the health page; absent, none are shown. */
   restartHistory?: () => readonly RestartRecord[];
+  /** The host's metrics (they outlive restarts); absent, nothing is observed and `/metrics` is not served. */
+  metrics?: Metrics;
 }
 
 export interface Gateway {
@@ -85,6 +93,8 @@ export interface Running {
   restartNotes?: ReturnType<typeof createRestartNotes>;
   restartNote?: Promise<void>;
   approvals?: Approvals;
+  /** Ends this gateway's binding of the metrics' scrape-time gauges. */
+  unbindMetrics?: () => void;
 }
 
 /** What every phase of a start shares: the options, the settings derived from them, the store. */
@@ -102,4 +112,6 @@ export interface Base {
   sessionEvents: SessionEvents;
   runs: RunStore;
   channels: GatewayChannels;
+  /** Wraps parts so they are counted and traced; absent when the host collects no metrics. */
+  observer: Observer | undefined;
 }
