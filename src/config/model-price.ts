@@ -9,5 +9,7 @@ export function tokenCost(
   usage: { inputTokens: number; outputTokens: number },
 ): number {
   if (price === undefined) return 0;
-  return (usage.inputTokens * price.inputPerMillion + usage.outputTokens * price.outputPerMillion) / 1_000_000;
+  return (
+    (usage.inputTokens * price.inputPerMillion + usage.outputTokens * price.outputPerMillion) / 1_000_000
+  );
 }
