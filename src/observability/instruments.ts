@@ -15,6 +15,17 @@ const STORE_BUCKETS = [0.0001, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 
 export function createInstruments(registry: Registry) {
   const registers = [registry];
   return {
+    ...conversationInstruments(registers),
+    ...modelInstruments(registers),
+    ...partInstruments(registers),
+  };
+}
+
+export type Instruments = ReturnType<typeof createInstruments>;
+
+/** Messages and turns. */
+function conversationInstruments(registers: Registry[]) {
+  return {
     messagesReceived: new Counter({
       name: 'switchboard_messages_received_total',
       help: 'Inbound chat messages taken by the router, by channel.',
@@ -45,6 +56,12 @@ export function createInstruments(registry: Registry) {
       help: 'Agent turns running now.',
       registers,
     }),
+  };
+}
+
+/** Model calls, their tokens and cost. */
+function modelInstruments(registers: Registry[]) {
+  return {
     modelCalls: new Counter({
       name: 'switchboard_model_calls_total',
       help: 'Calls to a configured model, by model and outcome (ok, error, aborted).',
@@ -70,6 +87,12 @@ export function createInstruments(registry: Registry) {
       labelNames: ['model'] as const,
       registers,
     }),
+  };
+}
+
+/** Tool calls, approvals, restarts, the store. */
+function partInstruments(registers: Registry[]) {
+  return {
     toolCalls: new Counter({
       name: 'switchboard_tool_calls_total',
       help: 'Tool calls that ran (after their approval), by tool and outcome (ok, failed, error).',
@@ -96,5 +119,3 @@ export function createInstruments(registry: Registry) {
     }),
   };
 }
-
-export type Instruments = ReturnType<typeof createInstruments>;
