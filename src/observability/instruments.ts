@@ -107,7 +107,7 @@ function partInstruments(registers: Registry[]) {
     }),
     restarts: new Counter({
       name: 'switchboard_restarts_total',
-      help: 'In-process restarts of the gateway (the process keeps running).',
+      help: 'In-process restarts that ran (the process keeps running; one the start check refused is not counted).',
       registers,
     }),
     storeDuration: new Histogram({
