@@ -1,4 +1,4 @@
-import type { TurnRunner } from '../agents/index.js';
+import type { ModelProvider, TurnRunner } from '../agents/index.js';
 import type { Config } from '../config/index.js';
 import type { InboundHandler } from '../messages/index.js';
 import type { Store } from '../store/index.js';
@@ -20,12 +20,11 @@ export type ApprovalEventName = 'requested' | 'approved' | 'denied' | 'expired' 
  * OpenTelemetry spans (no-ops unless an SDK is registered). The composition root hands each part
  * through the matching wrapper; the wrappers change no behaviour.
  */
-export function createObserver(options: { metrics: Metrics; config: Config; version?: string }) {
-  const observation: Observation = { metrics: options.metrics, tracer: createTracer(options.version) };
+export function createObserver(options: { metrics: Metrics; config: Config }) {
+  const observation: Observation = { metrics: options.metrics, tracer: createTracer() };
   const { instruments } = options.metrics;
   return {
-    model: (provider: Parameters<typeof observeModel>[2]) =>
-      observeModel(observation, options.config, provider),
+    model: (provider: ModelProvider) => observeModel(observation, options.config, provider),
     turns: (runner: TurnRunner) => observeTurns(observation, runner),
     tool: <T extends Tool>(tool: T) => observeTool(observation, tool),
     store: (store: Store) => observeStore(observation, store),

@@ -8,8 +8,8 @@ export const TRACER_NAME = 'switchboard';
  * none registered (the default), every span is a no-op. An operator registers an SDK before the
  * gateway starts (`node --import ./otel.mjs dist/main.js start`, see the README).
  */
-export function createTracer(version?: string): Tracer {
-  return trace.getTracer(TRACER_NAME, version);
+export function createTracer(): Tracer {
+  return trace.getTracer(TRACER_NAME);
 }
 
 /**
