@@ -1,5 +1,6 @@
 import { startTestGateway } from '../test/helpers/gateway.js';
 import { runLoad } from './load.js';
+import { measureWrappers } from './metrics-wrappers.js';
 import { describeLoad, describeMachine, figures, fixed, printTable, ratio } from './report.js';
 
 /**
@@ -7,12 +8,15 @@ import { describeLoad, describeMachine, figures, fixed, printTable, ratio } from
  * (`/status`: the router, the inbound and delivery counters) and on the no-model reply path (free
  * text: a turn through the observed runner, transcript writes through the observed store), with
  * the host collecting metrics (the default) and without (`collectMetrics: false`: no wrappers, no
- * registry). Rounds alternate on, off, on, off… on a fresh gateway each (memory store), so drift
+ * registry). Rounds go on, off, off, on… on a fresh gateway each (memory store), so a steady drift
  * in the machine's load falls on both; the medians of the rounds are compared. Then what one
- * scrape of `GET /metrics` takes after that traffic. Not a test: nothing here asserts on speed.
+ * scrape of `GET /metrics` takes after that traffic, and the wrappers alone in-process
+ * (`metrics-wrappers.ts`). Not a test: nothing here asserts on speed.
  */
 
-const ROUNDS = 6;
+const ROUNDS = 8;
+/** On, off, off, on (repeated): a load that drifts steadily during a path weighs on both alike. */
+const ORDER = [true, false, false, true] as const;
 const MESSAGES = 2000;
 const WARMUP_MESSAGES = 300;
 const CONCURRENCY = 8;
@@ -127,7 +131,7 @@ function summarize(rounds: readonly Round[]): void {
 
 async function main(): Promise<void> {
   console.log(
-    `Switchboard metrics bench: with and without metrics collection, ${ROUNDS} alternating rounds per path ` +
+    `Switchboard metrics bench: with and without metrics collection, ${ROUNDS} rounds per path (on, off, off, on…) ` +
       `(a fresh gateway each, after a warm-up of ${WARMUP_MESSAGES} messages; one round of each first, not counted).`,
   );
   console.log(`${describeMachine()} (client and gateway share this process).`);
@@ -137,7 +141,7 @@ async function main(): Promise<void> {
   const rounds: Round[] = [];
   for (const path of PATHS) {
     for (let index = 0; index < ROUNDS; index += 1) {
-      const round = await measure(path, index % 2 === 0);
+      const round = await measure(path, ORDER[index % ORDER.length] ?? true);
       console.log(
         `${path.name} [${index + 1}/${ROUNDS}] metrics ${round.collect ? 'on ' : 'off'}: p50 ${fixed(round.p50, 3)} ms, ` +
           `${fixed(round.perSecond, 0)} msgs/s, ${round.failures} failures`,
@@ -146,6 +150,17 @@ async function main(): Promise<void> {
     }
   }
   summarize(rounds);
+  const wrappers = await measureWrappers();
+  printTable(
+    ['wrapper', 'plain µs/call', 'observed µs/call', 'added µs'],
+    wrappers.map((cost) => [
+      cost.label,
+      fixed(cost.plainMicros, 2),
+      fixed(cost.observedMicros, 2),
+      fixed(cost.observedMicros - cost.plainMicros, 2),
+    ]),
+    { title: 'The wrappers alone, in-process (medians of alternating blocks)' },
+  );
   console.log(`Load average at the end: ${describeLoad()}.`);
 }
 
