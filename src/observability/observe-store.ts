@@ -30,16 +30,21 @@ function timeNamespace<Value>(
   inner: KeyValueNamespace<Value>,
 ): KeyValueNamespace<Value> {
   const { storeDuration } = observation.metrics.instruments;
-  const timed =
-    <Args extends unknown[], Result>(operation: string, run: (...args: Args) => Promise<Result>) =>
-    async (...args: Args): Promise<Result> => {
-      const stop = storeDuration.startTimer({ namespace: name, operation });
+  const timed = <Args extends unknown[], Result>(
+    operation: string,
+    run: (...args: Args) => Promise<Result>,
+  ) => {
+    // The labelled series looked up once, not at every call (the store is on every path).
+    const series = storeDuration.labels({ namespace: name, operation });
+    return async (...args: Args): Promise<Result> => {
+      const started = performance.now();
       try {
         return await run(...args);
       } finally {
-        stop();
+        series.observe((performance.now() - started) / 1000);
       }
     };
+  };
   return {
     get: timed('get', (key) => inner.get(key)),
     getMany: timed('getMany', (keys) => inner.getMany(keys)),
