@@ -28,7 +28,12 @@ export function createApprovals(options: ApprovalsOptions): Approvals {
   const state: ApprovalsState = {
     options,
     records: createApprovalRecords(options.store),
-    audit: createApprovalAudit({ stateDir: options.stateDir, logger: options.logger, now }),
+    audit: createApprovalAudit({
+      stateDir: options.stateDir,
+      logger: options.logger,
+      now,
+      ...(options.onAudit ? { onEvent: options.onAudit } : {}),
+    }),
     now,
     waiters: new Map(),
     timers: new Map(),

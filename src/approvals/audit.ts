@@ -14,7 +14,13 @@ export type AuditEvent = 'requested' | 'approved' | 'denied' | 'expired' | 'used
  * the outcome and the time. A line that cannot be written is logged, not thrown: the decision
  * itself is in the store.
  */
-export function createApprovalAudit(options: { stateDir: string; logger: Logger; now: () => Date }) {
+export function createApprovalAudit(options: {
+  stateDir: string;
+  logger: Logger;
+  now: () => Date;
+  /** Told of each event as it is recorded (the gateway's metrics count them). */
+  onEvent?(event: AuditEvent): void;
+}) {
   const file = path.join(options.stateDir, APPROVALS_AUDIT_FILE);
   let tail: Promise<void> = Promise.resolve();
   return {
@@ -24,6 +30,7 @@ export function createApprovalAudit(options: { stateDir: string; logger: Logger;
       record: ApprovalRecord,
       extra: { by?: string; reason?: string } = {},
     ): Promise<void> {
+      options.onEvent?.(event);
       const line = {
         at: options.now().toISOString(),
         event,

@@ -1,6 +1,6 @@
 export { actionValue, argumentsHash, parseActionValue } from './action-value.js';
 export { type Approvals, createApprovals } from './approvals.js';
-export { APPROVALS_AUDIT_FILE } from './audit.js';
+export { APPROVALS_AUDIT_FILE, type AuditEvent } from './audit.js';
 export { type ApprovalPolicy, approversOf, resolvePolicy } from './policy.js';
 export type {
   ApprovalDeliver,

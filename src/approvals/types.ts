@@ -2,6 +2,7 @@ import type { Config } from '../config/index.js';
 import type { Logger } from '../logging/index.js';
 import type { DeliveryRoute, OutboundMessage } from '../messages/index.js';
 import type { Store } from '../store/index.js';
+import type { AuditEvent } from './audit.js';
 
 /** What an approval is for: a tool call a run waits on, or an owner's command held for confirmation. */
 export type ApprovalKind = 'tool' | 'command';
@@ -67,6 +68,8 @@ export interface ApprovalsOptions {
   }): Promise<string>;
   /** Removes secret values from text before it is shown or audited. */
   scrub(text: string): string;
+  /** Told of each audited event (requested, approved, denied, expired, used, refused): the metrics. */
+  onAudit?(event: AuditEvent): void;
   logger: Logger;
   now?: () => Date;
 }

@@ -10,6 +10,7 @@ import {
 import type { Config } from '../config/index.js';
 import type { Logger } from '../logging/index.js';
 import { type AgentMessage, communicationPolicy, type SendOutcome } from '../messages/index.js';
+import type { Observer } from '../observability/index.js';
 import type { RunStore, SessionStore } from '../sessions/index.js';
 import type { Store } from '../store/index.js';
 import {
@@ -63,6 +64,8 @@ export interface AgentRunnerParts {
   models?: ModelHealth;
   /** The gateway's model cooldowns and last failover; absent, the runner keeps its own. */
   failover?: FailoverState;
+  /** Counts and traces each model and tool call (`/metrics`, spans); absent, none are. */
+  observer?: Observer;
   stateDir: string;
   /** What `chat.attach` sends files through. */
   chatFiles?: ChatFilesPort;
@@ -83,7 +86,8 @@ export async function buildAgentRunner(options: AgentRunnerParts): Promise<Agent
   // Each family's SDK is imported by the first of its models (createModelProvider): only those configured.
   for (const [name, model] of Object.entries(config.models)) {
     const provider = await createProvider({ name, config: model, logger: logger.child({ model: name }) });
-    providers.set(name, options.models ? options.models.watch(provider) : provider);
+    const observed = options.observer ? options.observer.model(provider) : provider;
+    providers.set(name, options.models ? options.models.watch(observed) : observed);
   }
   const sessions = createSessionsService({
     sessions: options.sessions,
@@ -122,9 +126,10 @@ export async function buildAgentRunner(options: AgentRunnerParts): Promise<Agent
 function buildRegistry(options: AgentRunnerParts) {
   const { config, extensions } = options;
   const registry = createToolRegistry();
-  const { activity, toolSucceeded } = options;
+  const { activity, toolSucceeded, observer } = options;
   const add = (tool: Tool, source: string) => {
-    const reported = toolSucceeded ? reportSuccess(tool, toolSucceeded) : tool;
+    const observed = observer ? observer.tool(tool) : tool;
+    const reported = toolSucceeded ? reportSuccess(observed, toolSucceeded) : observed;
     registry.register(activity ? activity.watch(reported, source) : reported, source);
   };
   for (const tool of BUILTIN_TOOLS) add(tool, 'builtin');

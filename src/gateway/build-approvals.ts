@@ -18,6 +18,7 @@ export function buildApprovals(
     stateDir: base.stateDir,
     deliver: base.channels.deliver,
     scrub: parts.scrub,
+    ...(base.observer ? { onAudit: base.observer.approval } : {}),
     logger: base.logger.child({ component: 'approvals' }),
     async rememberAlways({ agentId, tool, by, sessionKey, route }) {
       const snapshot = await gateway.configGet();

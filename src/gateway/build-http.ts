@@ -5,6 +5,7 @@ import type { Config } from '../config/index.js';
 import {
   createHttpServer,
   type HttpServer,
+  type MetricsPort,
   type SchedulerHookView,
   type SessionActionsPort,
   type SessionEventsPort,
@@ -23,6 +24,7 @@ import { buildToolUi, type Observed } from './build-core-webui.js';
 import { createConfigRoutesOptions } from './config-routes.js';
 import { createGatewayStatus, type GatewayStatusOptions } from './gateway-status.js';
 import { scrubbedSessionEvents, scrubbedSessionsView } from './session-views.js';
+import { storeReadiness } from './store-probe.js';
 
 /** What the approvals inbox and the health page read (`approvals-inbox.ts`, `gateway-status.ts`). */
 export type OpsParts = Parameters<typeof createApprovalsInbox>[0] &
@@ -65,6 +67,8 @@ export function buildHttpServer(options: {
   ops: OpsParts;
   /** The usage ledger, for `GET /api/usage`. */
   usage: UsagePort;
+  /** The host's metrics (`GET /metrics`); absent, the route is not served. */
+  metrics?: MetricsPort | undefined;
   logger: Logger;
 }): Promise<HttpServer> {
   const { config, toolpacks, scrub } = options;
@@ -87,6 +91,8 @@ export function buildHttpServer(options: {
     sessionEvents: scrubbedSessionEvents(options.sessionEvents, scrub),
     slackEvents: options.channels.slack?.eventsListener,
     channels: options.channelStates,
+    storeProbe: () => storeReadiness(options.ops.sessions),
+    metrics: options.metrics && { port: options.metrics, public: config.metrics.public },
     toolUi: {
       projectId: config.project.id,
       entries: toolUi.entries,

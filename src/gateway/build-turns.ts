@@ -1,4 +1,4 @@
-import type { FailoverState } from '../agents/index.js';
+import type { FailoverState, TurnRunner } from '../agents/index.js';
 import { createRouter } from '../routing/index.js';
 import { createSubagentRegistry } from '../sessions/index.js';
 import type { SignalDelivery } from '../signals/index.js';
@@ -66,6 +66,7 @@ export async function buildTurns(base: Base, parts: TurnParts) {
     approvals,
     ...(parts.models ? { models: parts.models } : {}),
     ...(parts.failover ? { failover: parts.failover } : {}),
+    ...(base.observer ? { observer: base.observer } : {}),
     stateDir: base.stateDir,
     usage: {
       record: (call) => base.usage.record(call),
@@ -84,7 +85,7 @@ export async function buildTurns(base: Base, parts: TurnParts) {
     configFile: { path: loaded.path, hash: loaded.hash },
     sessions,
     store,
-    runner: options.createRunner?.({ configPath }) ?? agentRunner,
+    runner: observeTurns(base, options.createRunner?.({ configPath }) ?? agentRunner),
     logger,
     startedAt: options.startedAt,
     secrets: [...parts.secrets],
@@ -99,4 +100,9 @@ export async function buildTurns(base: Base, parts: TurnParts) {
   });
   base.running.router = router;
   return { router, subagents, gateway };
+}
+
+/** Each turn counted by outcome, timed and traced, when the host collects metrics. */
+function observeTurns(base: Base, runner: TurnRunner): TurnRunner {
+  return base.observer ? base.observer.turns(runner) : runner;
 }

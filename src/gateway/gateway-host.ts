@@ -4,6 +4,7 @@ import PQueue from 'p-queue';
 import type { LoadConfigOptions, LoadedConfig } from '../config/index.js';
 import { ConfigError, errorText, fail } from '../errors/index.js';
 import { type Logger, type LoggerHandle, logFileOptions } from '../logging/index.js';
+import { createMetrics, type Metrics } from '../observability/index.js';
 import { describeIssues, type LoadStartableResult, loadStartable } from './check-startable.js';
 import { createGateway, type Gateway, type GatewayExtensions } from './create-gateway.js';
 import type { RestartRecord } from './gateway-status.js';
@@ -48,6 +49,8 @@ interface HostState {
   stopped: boolean;
   /** A restart asked for and not started yet: later requests join it. */
   waitingRestart: { promise?: Promise<void> } | undefined;
+  /** The metrics of every gateway this host runs: counters survive the in-process restarts. */
+  metrics: Metrics | undefined;
 }
 
 /**
@@ -76,6 +79,7 @@ export function createGatewayHost(options: GatewayHostOptions) {
     history: [],
     stopped: false,
     waitingRestart: undefined,
+    metrics: options.extensions?.collectMetrics === false ? undefined : createMetrics(),
   };
   return {
     /** Loads the config, checks it can start, and starts; throws ConfigError naming the file and each path. */
@@ -133,6 +137,7 @@ async function boot(state: HostState, loaded: LoadedConfig, reason: string): Pro
     restartInstance: state.instance,
     restartHistory: () => state.history,
     ...options.extensions,
+    ...(state.metrics ? { metrics: state.metrics } : {}),
   });
   const info = await gateway.start();
   state.history.push({ at: new Date().toISOString(), reason });
@@ -185,6 +190,7 @@ async function runRestart(state: HostState, reason: string): Promise<void> {
   await running?.gateway.stop();
   state.current = undefined;
   state.restarts += 1;
+  state.metrics?.instruments.restarts.inc();
   try {
     await boot(state, loaded, reason);
   } catch (error) {

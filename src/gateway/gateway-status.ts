@@ -5,6 +5,7 @@ import type { SessionStore } from '../sessions/index.js';
 import type { Store } from '../store/index.js';
 import type { GatewayControl } from '../tools/index.js';
 import type { ModelHealth } from './model-health.js';
+import { probeStore } from './store-probe.js';
 
 /** One start or in-process restart of this process's gateway, kept by the host. */
 export interface RestartRecord {
@@ -12,8 +13,6 @@ export interface RestartRecord {
   reason: string;
 }
 
-/** How long the store probe may take before the store counts as unreachable. */
-const STORE_PROBE_MS = 2000;
 const SHOWN_RESTARTS = 10;
 const SHOWN_CHANGES = 5;
 
@@ -51,7 +50,7 @@ export function createGatewayStatus(options: GatewayStatusOptions): StatusPort {
           attempts: channel.attempts,
           since: new Date(channel.since).toISOString(),
         })),
-        store: await probeStore(options),
+        store: await describeStore(options),
         models: options.models.report(),
         ...lastFailoverOf(options.models),
         restarts: [...options.restarts()]
@@ -79,19 +78,11 @@ function lastFailoverOf(models: ModelHealth): Pick<StatusView, 'lastFailover'> {
   return lastFailover ? { lastFailover } : {};
 }
 
-async function probeStore(options: GatewayStatusOptions): Promise<StatusView['store']> {
+async function describeStore(options: GatewayStatusOptions): Promise<StatusView['store']> {
   const { store, scrub } = options;
   const shown = { driver: store.kind, location: scrub(store.location) };
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${STORE_PROBE_MS} ms`)), STORE_PROBE_MS);
-  });
-  try {
-    await Promise.race([options.sessions.list({ limit: 1 }), timeout]);
-    return { ...shown, reachable: true };
-  } catch (error) {
-    return { ...shown, reachable: false, error: scrub(errorText(error)) };
-  } finally {
-    clearTimeout(timer);
-  }
+  const probe = await probeStore(options.sessions);
+  return probe.ok
+    ? { ...shown, reachable: true }
+    : { ...shown, reachable: false, error: scrub(errorText(probe.error)) };
 }

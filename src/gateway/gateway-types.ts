@@ -4,6 +4,7 @@ import type { ChannelSupervisor } from '../channels/index.js';
 import type { Config, LoadedConfig } from '../config/index.js';
 import type { HttpServer, WebchatPort } from '../http/index.js';
 import type { Logger, LoggerHandle } from '../logging/index.js';
+import type { Metrics, Observer } from '../observability/index.js';
 import type { Router } from '../routing/index.js';
 import type { RunStore, SessionEvents, SessionStore } from '../sessions/index.js';
 import type { Scheduler, SignalDelivery } from '../signals/index.js';
@@ -46,6 +47,11 @@ export interface GatewayExtensions {
    * fix it or move it past a cooldown. Default: the system's.
    */
   now?: () => Date;
+  /**
+   * Whether the host collects metrics and spans (`GET /metrics`, `src/observability`); default
+   * true. The metrics benchmark turns it off to measure what collecting costs.
+   */
+  collectMetrics?: boolean;
 }
 
 export interface GatewayOptions extends GatewayExtensions {
@@ -61,6 +67,8 @@ export interface GatewayOptions extends GatewayExtensions {
   restartInstance?: string;
   /** The host's boots (start, restarts), oldest first, for the health page; absent, none are shown. */
   restartHistory?: () => readonly RestartRecord[];
+  /** The host's metrics (they outlive restarts); absent, nothing is observed and `/metrics` is not served. */
+  metrics?: Metrics;
 }
 
 export interface Gateway {
@@ -91,6 +99,8 @@ export interface Running {
   restartNotes?: ReturnType<typeof createRestartNotes>;
   restartNote?: Promise<void>;
   approvals?: Approvals;
+  /** Ends this gateway's binding of the metrics' scrape-time gauges. */
+  unbindMetrics?: () => void;
 }
 
 /** What every phase of a start shares: the options, the settings derived from them, the store. */
@@ -110,4 +120,6 @@ export interface Base {
   /** Every model call's tokens by usage day: `/usage`, `GET /api/usage` and the budgets read it. */
   usage: UsageLedger;
   channels: GatewayChannels;
+  /** Wraps parts so they are counted and traced; absent when the host collects no metrics. */
+  observer: Observer | undefined;
 }

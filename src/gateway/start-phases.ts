@@ -1,6 +1,7 @@
 import { DEFAULT_CONFIG_PATH } from '../config/index.js';
 import { SLACK_EVENTS_PATH } from '../http/index.js';
 import { communicationPolicy } from '../messages/index.js';
+import { createObserver, type Observer } from '../observability/index.js';
 import type { Router } from '../routing/index.js';
 import {
   createRunStore,
@@ -24,7 +25,7 @@ import {
 } from '../toolpacks/index.js';
 import type { GatewayControl } from '../tools/index.js';
 import { createUsageLedger } from '../usage/index.js';
-import { createChannels } from './build-channels.js';
+import { createChannels, type GatewayChannels } from './build-channels.js';
 import type { Observed } from './build-core-webui.js';
 import { buildHttpServer, type OpsParts } from './build-http.js';
 import type { Base, GatewayOptions, Running } from './gateway-types.js';
@@ -47,8 +48,11 @@ export async function openStorage(
 ): Promise<Base> {
   const { config } = options.loaded;
   const logger = options.log.logger;
-  const store = await createStore({ url: config.store.url, stateDir, logger });
-  running.store = store;
+  const observer = options.metrics ? createObserver({ metrics: options.metrics, config }) : undefined;
+  const opened = await createStore({ url: config.store.url, stateDir, logger });
+  running.store = opened;
+  // Every namespace operation timed (store latency); the observed store closes the same store.
+  const store = observer ? observer.store(opened) : opened;
   // Namespaces in this order: each takes a connection, and the open-file counts of the restart
   // tests expect the store's first one (open already) to go to the sessions.
   const sessionEvents = createSessionEvents({ status });
@@ -75,13 +79,17 @@ export async function openStorage(
     sessionEvents,
     runs,
     usage,
-    channels: await createChannels(
-      config,
-      store,
-      logger,
-      createWorkspaceFiles({ config, configPath, stateDir }),
+    channels: observeDelivery(
+      observer,
+      await createChannels(config, store, logger, createWorkspaceFiles({ config, configPath, stateDir })),
     ),
+    observer,
   };
+}
+
+/** Every delivered message counted by channel (replies, posts, approval requests, notes). */
+function observeDelivery(observer: Observer | undefined, channels: GatewayChannels): GatewayChannels {
+  return observer ? { ...channels, deliver: observer.deliver(channels.deliver) } : channels;
 }
 
 /** Signal delivery first (it reaches the router only through the port), then the toolpacks over it. */
@@ -147,8 +155,15 @@ export async function serve(
   const { channels, logger, running } = base;
   const supervisor = channels.supervise(logger);
   running.channels = supervisor;
+  const observer = base.observer;
+  if (observer) {
+    running.unbindMetrics = observer.bind({
+      queueDepth: parts.router.queueDepth,
+      channels: supervisor.states,
+    });
+  }
   // Slack or Discord failing to start costs only that channel: it is retried until it connects.
-  await supervisor.start(parts.router.dispatch);
+  await supervisor.start(observer ? observer.inbound(parts.router.dispatch) : parts.router.dispatch);
   // Before the scheduler's first tick (and with the channels up, for posts): what the controllers
   // sent just before the last process was killed.
   await parts.toolpacks.replayOutboxes();
@@ -189,6 +204,7 @@ export async function serve(
       startedAt: base.options.startedAt,
       restarts: base.options.restartHistory ?? (() => []),
     },
+    ...(observer && base.options.metrics ? { metrics: base.options.metrics } : {}),
     logger: logger.child({ component: 'http' }),
   });
   running.http = http;

@@ -21,6 +21,7 @@ export async function stopServices(running: Running, drainTimeoutMs: number): Pr
   // Messages that arrived during the drain are being stored: the store waits for them.
   await running.router?.seal();
   await running.store?.close();
+  running.unbindMetrics?.();
   running.router = undefined;
   running.http = undefined;
   running.store = undefined;

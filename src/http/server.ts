@@ -14,8 +14,9 @@ import { createRequestGuard } from './request-guard.js';
 import { type ApprovalsInbox, registerApprovalRoutes } from './routes/approvals.js';
 import { type ConfigRoutesOptions, registerConfigRoutes } from './routes/config.js';
 import { registerEventsRoute, type SessionEventsPort } from './routes/events.js';
-import { type ChannelStates, registerHealthRoutes } from './routes/health.js';
+import { type ChannelStates, registerHealthRoutes, type StoreProbe } from './routes/health.js';
 import { registerMeRoute } from './routes/me.js';
+import { type MetricsPort, registerMetricsRoute } from './routes/metrics.js';
 import { registerSessionActionRoutes, type SessionActionsPort } from './routes/session-actions.js';
 import { registerSessionRoutes, type SessionsView } from './routes/sessions.js';
 import { registerSignInRoutes } from './routes/sign-in.js';
@@ -59,6 +60,10 @@ export interface HttpServerOptions {
   slackEvents?: RequestListener | undefined;
   /** Each chat channel's state, for `/healthz` and `/readyz`. */
   channels?: ChannelStates | undefined;
+  /** The store's bounded probe, for `/readyz`; absent, the store counts as answering. */
+  storeProbe?: StoreProbe | undefined;
+  /** `GET /metrics` (Prometheus text), behind the token unless `public`; absent, not served. */
+  metrics?: { port: MetricsPort; public: boolean } | undefined;
   /** The config page's API (`/api/config…`, owner-only), when given. */
   config?: Omit<ConfigRoutesOptions, 'access'> | undefined;
   /** The approvals inbox (`/api/approvals`), when given. */
@@ -100,7 +105,9 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
   app.addHook('onSend', async (_request, reply) => {
     setSecurityHeaders(reply);
   });
-  registerHealthRoutes(app, options.channels);
+  registerHealthRoutes(app, { channels: options.channels, store: options.storeProbe });
+  if (options.metrics)
+    registerMetricsRoute(app, { metrics: options.metrics.port, public: options.metrics.public });
   registerControlUi(app, await loadControlUi());
   registerSignInRoutes(app, identify);
   const access = options.access ?? DEFAULT_ACCESS;

@@ -78,6 +78,8 @@ export interface Router {
   agentBusy(agentId: string): boolean;
   /** Messages waiting in the session's queue. */
   sessionDepth(sessionKey: string): number;
+  /** Messages waiting in every session's queue. */
+  queueDepth(): number;
   /** Queues the messages the last process accepted and did not answer; returns how many. */
   resume(): Promise<number>;
   /** Starts no new turns (messages are kept for the next start) and lets running turns end (see SessionQueues.close). */
@@ -145,6 +147,7 @@ export function createRouter(options: RouterOptions): Router {
     sessionStatus: (sessionKey) => queues.status(sessionKey),
     agentBusy: (agentId) => queues.agentBusy(agentId),
     sessionDepth: (sessionKey) => queues.depth(sessionKey),
+    queueDepth: () => queues.totalDepth(),
     resume: () => intake.resume(),
     close(timeoutMs) {
       state.closing = true;

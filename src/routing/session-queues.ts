@@ -55,6 +55,12 @@ export function createSessionQueues(options: SessionQueuesOptions) {
       const queue = state.queues.get(sessionKey);
       return queue ? queue.pending.length + queue.steering.length : 0;
     },
+    /** Messages waiting behind the current turns of every session (the metrics' queue depth). */
+    totalDepth(): number {
+      let waiting = 0;
+      for (const queue of state.queues.values()) waiting += queue.pending.length + queue.steering.length;
+      return waiting;
+    },
     /** Aborts the session's current turn; false when none is running. */
     stop(sessionKey: string, reason = 'stopped by /stop'): boolean {
       const active = state.queues.get(sessionKey)?.active;

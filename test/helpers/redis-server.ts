@@ -13,6 +13,8 @@ export interface RedisServerOptions {
   requirepass?: string;
   /** ACL users with every permission, for `redis://<name>:<password>@…`. */
   users?: { name: string; password: string }[];
+  /** Listen on this port (a server started again where a stopped one was); default a free one. */
+  port?: number;
 }
 
 /**
@@ -20,7 +22,7 @@ export interface RedisServerOptions {
  * `.ci/run` installs redis-server; a machine without it fails here with that hint.
  */
 export async function startRedisServer(options: RedisServerOptions = {}): Promise<RedisServer> {
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'];
   if (options.requirepass !== undefined) args.push('--requirepass', options.requirepass);
   for (const user of options.users ?? [])

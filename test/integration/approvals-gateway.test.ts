@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { FakeModelServer, FakeRequest } from '../fakes/fake-model-server.js';
 import { startFakeOpenAIServer } from '../fakes/fake-openai-server.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
+import { parseExposition } from '../helpers/prometheus.js';
 import { cleanupAfterEach } from '../helpers/teardown.js';
 import { openEvents } from '../helpers/webchat-events.js';
 
@@ -85,6 +86,11 @@ describe('approvals through the gateway', () => {
       'Already decided. Approved by webchat:local: shell.exec runs now.',
     );
     expect(await auditEvents(gateway)).toEqual(['requested', 'refused', 'approved', 'used']);
+    // The same events in /metrics, and the call that ran once.
+    const metrics = parseExposition((await gateway.request('GET', '/metrics')).body);
+    for (const event of ['requested', 'refused', 'approved', 'used'])
+      expect(metrics.value('switchboard_approvals_total', { event })).toBe(1);
+    expect(metrics.value('switchboard_tool_calls_total', { tool: 'shell.exec', outcome: 'ok' })).toBe(1);
   });
 
   it('a denial is a tool result the model reads, and the command does not run', async () => {

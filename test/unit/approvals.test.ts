@@ -35,7 +35,9 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-async function rig(options: { config?: Config; store?: Store; stateDir?: string } = {}): Promise<Rig> {
+async function rig(
+  options: { config?: Config; store?: Store; stateDir?: string; audited?: string[] } = {},
+): Promise<Rig> {
   const stateDir = options.stateDir ?? (await mkdtemp(path.join(tmpdir(), 'switchboard-approvals-')));
   const store = options.store ?? (await createStore({ url: 'memory://', stateDir, logger }));
   const posts: Rig['posts'] = [];
@@ -52,6 +54,7 @@ async function rig(options: { config?: Config; store?: Store; stateDir?: string 
       return 'written';
     },
     scrub: (text) => text.replaceAll('sk-secret', '[REDACTED]'),
+    ...(options.audited ? { onAudit: (event: string) => options.audited?.push(event) } : {}),
     logger,
   });
   await approvals.start();
@@ -259,8 +262,9 @@ describe('the approval gate', () => {
     expect(twice.text).toMatch(/^Already decided\./);
   });
 
-  it('audits every request and decision without the arguments', async () => {
-    const target = await rig();
+  it('audits every request and decision without the arguments, and tells onAudit of each', async () => {
+    const audited: string[] = [];
+    const target = await rig({ audited });
     const verdict = target.approvals.check({ ...SHELL, input: { command: 'echo sk-secret' } }, context());
     const buttons = await posted(target);
     await target.approvals.decide({ kind: 'action', value: buttons.Approve ?? '', by: 'slack:U2' });
@@ -277,6 +281,7 @@ describe('the approval gate', () => {
       ['approved', OWNER],
       ['used', OWNER],
     ]);
+    expect(audited).toEqual(['requested', 'refused', 'approved', 'used']);
     expect(text).not.toContain('echo');
     expect(lines[0]).toMatchObject({ tool: 'shell.exec', requester: 'slack:U2', agentId: 'main' });
     expect(lines[0].argumentsHash).toMatch(/^[0-9a-f]{64}$/);

@@ -143,6 +143,51 @@ describe('health (public)', () => {
   });
 });
 
+describe('readiness and metrics', () => {
+  it('answers /readyz 503 with the store named when its probe fails, states only', async () => {
+    const { app } = await serve({ storeProbe: async () => 'timeout' });
+    const ready = await app.inject({ url: '/readyz' });
+    expect(ready.statusCode).toBe(503);
+    expect(ready.json()).toEqual({
+      ready: false,
+      status: 'ok',
+      channels: { webchat: 'connected', slack: 'connected' },
+      down: [],
+      store: 'timeout',
+      reasons: [{ component: 'store', state: 'timeout' }],
+    });
+    // Liveness does not ask the store.
+    expect((await app.inject({ url: '/healthz' })).statusCode).toBe(200);
+  });
+
+  it('names the store first, then each channel that is down', async () => {
+    const { app } = await serve({
+      storeProbe: async () => 'unreachable',
+      channels: () => ({ webchat: 'connected', slack: 'retrying' }),
+    });
+    const ready = await app.inject({ url: '/readyz' });
+    expect(ready.json().reasons).toEqual([
+      { component: 'store', state: 'unreachable' },
+      { component: 'slack', state: 'retrying' },
+    ]);
+  });
+
+  it('serves /metrics behind the token, without it when public, and not at all without a port', async () => {
+    const port = { contentType: 'text/plain; version=0.0.4; charset=utf-8', text: async () => 'up 1\n' };
+    const closed = await serve({ metrics: { port, public: false } });
+    expect((await closed.app.inject({ url: '/metrics' })).statusCode).toBe(401);
+    const answer = await closed.app.inject({ url: '/metrics', headers: AUTH });
+    expect(answer.statusCode).toBe(200);
+    expect(answer.headers['content-type']).toBe(port.contentType);
+    expect(answer.body).toBe('up 1\n');
+    expect((await closed.app.inject({ url: '/metrics?x=1', headers: AUTH })).statusCode).toBe(400);
+    const open = await serve({ metrics: { port, public: true } });
+    expect((await open.app.inject({ url: '/metrics' })).statusCode).toBe(200);
+    const none = await serve();
+    expect((await none.app.inject({ url: '/metrics', headers: AUTH })).statusCode).toBe(404);
+  });
+});
+
 describe('the token', () => {
   it('refuses the API without it (JSON), with a wrong one, and shows browsers the sign-in page', async () => {
     const { app } = await serve();

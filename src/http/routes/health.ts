@@ -6,12 +6,24 @@ import type { FastifyInstance } from 'fastify';
  */
 export type ChannelStates = () => Partial<Record<string, string>>;
 
-/** What both health endpoints answer: states only, never a reason, an address or a token. */
+/**
+ * Whether the store answers a bounded probe: `ok`, `unreachable` (it failed) or `timeout` (no
+ * answer in time). A word only: the error itself stays in the log and `/api/status`.
+ */
+export type StoreProbe = () => Promise<'ok' | 'unreachable' | 'timeout'>;
+
+/** What both health endpoints answer: states only, never an address, a token or an error text. */
 interface Health {
   status: 'ok' | 'degraded';
   channels: Partial<Record<string, string>>;
   /** Channels that are not connected, by name. */
   down: string[];
+}
+
+/** Why `/readyz` is 503: a component (`store`, a channel's name) and its state word. */
+interface NotReadyReason {
+  component: string;
+  state: string;
 }
 
 function health(channels: ChannelStates | undefined): Health {
@@ -24,16 +36,25 @@ function health(channels: ChannelStates | undefined): Health {
  * Public (no token), for load balancers and process managers:
  * - `/healthz` is liveness: 200 while the process serves, `degraded` naming the channels that
  *   are down (restarting would not bring a platform back; the gateway retries them itself);
- * - `/readyz` is readiness: 200 only while every configured channel is connected, else 503.
- * Why a channel is down is in the log and `switchboard doctor`, not here.
+ * - `/readyz` is readiness: 200 only while the store answers its probe and every configured
+ *   channel is connected, else 503 with `reasons` (component and state words).
+ * Why a channel or the store is down is in the log and `/api/status`, not here.
  */
-export function registerHealthRoutes(app: FastifyInstance, channels?: ChannelStates): void {
-  app.get('/healthz', { config: { public: true } }, async () => health(channels));
+export function registerHealthRoutes(
+  app: FastifyInstance,
+  options: { channels?: ChannelStates | undefined; store?: StoreProbe | undefined },
+): void {
+  app.get('/healthz', { config: { public: true } }, async () => health(options.channels));
   app.get('/readyz', { config: { public: true } }, async (_request, reply) => {
-    const current = health(channels);
-    return reply
-      .code(current.down.length === 0 ? 200 : 503)
-      .send({ ready: current.down.length === 0, ...current });
+    const current = health(options.channels);
+    const store = options.store ? await options.store() : 'ok';
+    const reasons: NotReadyReason[] = current.down.map((name) => ({
+      component: name,
+      state: current.channels[name] ?? 'unknown',
+    }));
+    if (store !== 'ok') reasons.unshift({ component: 'store', state: store });
+    const ready = reasons.length === 0;
+    return reply.code(ready ? 200 : 503).send({ ready, ...current, store, reasons });
   });
   // Browsers ask for it on every page; an empty answer keeps their consoles free of 404s.
   app.get('/favicon.ico', { config: { public: true } }, async (_request, reply) => reply.code(204).send());

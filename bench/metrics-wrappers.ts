@@ -1,0 +1,69 @@
+import type { TurnRequest, TurnRunner } from '../src/agents/index.js';
+import { validateConfig } from '../src/config/index.js';
+import { createLogger } from '../src/logging/index.js';
+import { createMetrics, createObserver } from '../src/observability/index.js';
+import { createStore, type KeyValueNamespace } from '../src/store/index.js';
+import { figures } from './report.js';
+
+/**
+ * The metrics wrappers alone, in-process (no HTTP, whose noise hides a few microseconds): a store
+ * `get` (memory store) and a turn of a runner that answers at once, each plain and observed, in
+ * alternating blocks; the medians of the blocks' time per call.
+ */
+
+const BLOCKS = 10;
+const CALLS = 20_000;
+
+export interface WrapperCost {
+  label: string;
+  plainMicros: number;
+  observedMicros: number;
+}
+
+async function timeBlock(calls: number, call: () => Promise<unknown>): Promise<number> {
+  const started = performance.now();
+  for (let index = 0; index < calls; index += 1) await call();
+  return ((performance.now() - started) * 1000) / calls;
+}
+
+async function compare(label: string, plain: () => Promise<unknown>, observed: () => Promise<unknown>) {
+  const times = { plain: [] as number[], observed: [] as number[] };
+  await timeBlock(CALLS, plain);
+  await timeBlock(CALLS, observed);
+  for (let block = 0; block < BLOCKS; block += 1) {
+    times.plain.push(await timeBlock(CALLS, plain));
+    times.observed.push(await timeBlock(CALLS, observed));
+  }
+  return { label, plainMicros: figures(times.plain).median, observedMicros: figures(times.observed).median };
+}
+
+export async function measureWrappers(): Promise<WrapperCost[]> {
+  const configured = validateConfig({});
+  if (!configured.ok) throw new Error('the empty config does not validate');
+  const observer = createObserver({
+    metrics: createMetrics({ processMetrics: false }),
+    config: configured.value,
+  });
+  const { logger } = createLogger({ level: 'silent', destination: { write: () => undefined } });
+  const store = await createStore({ url: 'memory://', stateDir: '.', logger });
+  const plainNamespace: KeyValueNamespace<number> = store.namespace('bench');
+  const observedNamespace = observer.store(store).namespace<number>('bench');
+  await plainNamespace.set('key', 1);
+  const runner: TurnRunner = { runTurn: async () => ({ status: 'done' }) };
+  const observedRunner = observer.turns(runner);
+  const request = { agentId: 'main', depth: 0, route: { channel: 'webchat' } } as unknown as TurnRequest;
+  const costs = [
+    await compare(
+      'store get',
+      () => plainNamespace.get('key'),
+      () => observedNamespace.get('key'),
+    ),
+    await compare(
+      'turn',
+      () => runner.runTurn(request),
+      () => observedRunner.runTurn(request),
+    ),
+  ];
+  await store.close();
+  return costs;
+}

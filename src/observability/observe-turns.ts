@@ -1,0 +1,39 @@
+import type { TurnRunner } from '../agents/index.js';
+import type { Observation } from './observation.js';
+import { inSpan } from './tracing.js';
+
+/**
+ * The runner with each turn counted by agent and outcome (its `TurnStatus`: done, error,
+ * timeout, killed, interrupted), timed, and in a `switchboard.turn` span, the parent of the
+ * turn's model and tool call spans. A runner that throws (a bug: it returns a status for every
+ * expected failure) counts as `error`.
+ */
+export function observeTurns(observation: Observation, runner: TurnRunner): TurnRunner {
+  const { instruments } = observation.metrics;
+  return {
+    runTurn(request) {
+      const agent = request.agentId;
+      const attributes = {
+        'switchboard.agent': agent,
+        'switchboard.channel': request.route.channel,
+        'switchboard.depth': request.depth,
+      };
+      return inSpan(observation.tracer, 'switchboard.turn', attributes, async (span) => {
+        const started = performance.now();
+        instruments.turnsRunning.inc();
+        let outcome = 'error';
+        try {
+          const result = await runner.runTurn(request);
+          outcome = result.status;
+          span.setAttribute('switchboard.outcome', outcome);
+          if (result.runId !== undefined) span.setAttribute('switchboard.run_id', result.runId);
+          return result;
+        } finally {
+          instruments.turnsRunning.dec();
+          instruments.turns.inc({ agent, outcome });
+          instruments.turnDuration.observe({ agent }, (performance.now() - started) / 1000);
+        }
+      });
+    },
+  };
+}

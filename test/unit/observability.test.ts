@@ -1,0 +1,96 @@
+import { register as globalRegistry } from 'prom-client';
+import { describe, expect, it } from 'vitest';
+import { type Config, validateConfig } from '../../src/config/index.js';
+import { createLogger } from '../../src/logging/index.js';
+import { createMetrics, createObserver } from '../../src/observability/index.js';
+import { createStore } from '../../src/store/index.js';
+import { parseExposition } from '../helpers/prometheus.js';
+
+/**
+ * `src/observability` without a gateway: a registry per host (never prom-client's global one),
+ * the scrape-time gauges bound to the running gateway, the observed store's contract, and the
+ * strictness of the Prometheus reader the `/metrics` tests rely on.
+ */
+
+const { logger } = createLogger({ level: 'silent', destination: { write: () => undefined } });
+
+function config(): Config {
+  const result = validateConfig({});
+  if (!result.ok) throw new Error('the empty config does not validate');
+  return result.value;
+}
+
+describe('createMetrics', () => {
+  it('keeps each host on its own registry, never the global one', async () => {
+    const first = createMetrics({ processMetrics: false });
+    const second = createMetrics({ processMetrics: false });
+    first.instruments.restarts.inc();
+    const read = async (metrics: typeof first) => parseExposition(await metrics.text());
+    expect((await read(first)).value('switchboard_restarts_total')).toBe(1);
+    expect((await read(second)).value('switchboard_restarts_total')).toBe(0);
+    expect(await globalRegistry.metrics()).not.toContain('switchboard_');
+  });
+
+  it('reads queue depth and channel states from the bound gateway at each scrape, and drops them once unbound', async () => {
+    const metrics = createMetrics({ processMetrics: false });
+    let depth = 3;
+    const unbindFirst = metrics.bind({
+      queueDepth: () => depth,
+      channels: () => ({ webchat: 'connected', slack: 'retrying' }),
+    });
+    let scraped = parseExposition(await metrics.text());
+    expect(scraped.value('switchboard_queue_depth')).toBe(3);
+    expect(scraped.value('switchboard_channel_connected', { channel: 'slack' })).toBe(0);
+    depth = 5;
+    expect(parseExposition(await metrics.text()).value('switchboard_queue_depth')).toBe(5);
+    // A restart: the next gateway binds before the last one's late unbind, which then changes nothing.
+    metrics.bind({ queueDepth: () => 1, channels: () => ({ webchat: 'connected' }) });
+    unbindFirst();
+    scraped = parseExposition(await metrics.text());
+    expect(scraped.value('switchboard_queue_depth')).toBe(1);
+    expect(scraped.value('switchboard_channel_connected', { channel: 'slack' })).toBeUndefined();
+  });
+});
+
+describe('the observed store', () => {
+  it('gives the same namespace for the same name, times each operation and rethrows failures', async () => {
+    const metrics = createMetrics({ processMetrics: false });
+    const store = await createStore({ url: 'memory://', stateDir: '.', logger });
+    const observed = createObserver({ metrics, config: config() }).store(store);
+    const things = observed.namespace<number>('things');
+    expect(observed.namespace('things')).toBe(things);
+    await things.set('a', 1);
+    expect(await things.get('a')).toBe(1);
+    expect(await things.getMany(['a', 'b'])).toEqual([1, undefined]);
+    // Not indexed: `page` fails as the store's own namespace does, and is timed all the same.
+    await expect(things.page({ limit: 1 })).rejects.toMatchObject({ code: 'STORE_NOT_INDEXED' });
+    const scraped = parseExposition(await metrics.text());
+    const count = (operation: string) =>
+      scraped.value('switchboard_store_operation_duration_seconds_count', { namespace: 'things', operation });
+    expect([count('set'), count('get'), count('getMany'), count('page')]).toEqual([1, 1, 1, 1]);
+    const entries: [string, number][] = [];
+    for await (const entry of things.entries()) entries.push(entry);
+    expect(entries).toEqual([['a', 1]]);
+    await observed.close();
+  });
+});
+
+describe('the Prometheus reader of the tests', () => {
+  const valid = '# HELP up Whether it is up.\n# TYPE up gauge\nup{job="a\\"b"} 1\n';
+
+  it('reads a valid exposition', () => {
+    expect(parseExposition(valid).value('up', { job: 'a"b' })).toBe(1);
+  });
+
+  it.each([
+    ['a sample without a TYPE', 'other 1\n'],
+    ['an unquoted label value', '# TYPE up gauge\nup{job=a} 1\n'],
+    ['a bad value', '# TYPE up gauge\nup 1,5\n'],
+    ['a bad metric name', '# TYPE 1up gauge\n1up 1\n'],
+    ['an unknown type', '# TYPE up meter\nup 1\n'],
+    ['a bucket without le', '# TYPE h histogram\nh_bucket{x="1"} 1\n'],
+    ['no final newline', '# TYPE up gauge\nup 1'],
+  ])('refuses %s', (_what, text) => {
+    expect(() => parseExposition(text)).toThrow();
+  });
+});
