@@ -6,11 +6,13 @@ import { inSpan } from './tracing.js';
  * The runner with each turn counted by agent and outcome (its `TurnStatus`: done, error,
  * timeout, killed, interrupted), timed, and in a `switchboard.turn` span, the parent of the
  * turn's model and tool call spans. A runner that throws (a bug: it returns a status for every
- * expected failure) counts as `error`.
+ * expected failure) counts as `error`. What else the runner does (`compact`) passes through.
  */
 export function observeTurns(observation: Observation, runner: TurnRunner): TurnRunner {
   const { instruments } = observation.metrics;
+  const compact = runner.compact?.bind(runner);
   return {
+    ...(compact ? { compact } : {}),
     runTurn(request) {
       const agent = request.agentId;
       const attributes = {

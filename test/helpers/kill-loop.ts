@@ -91,7 +91,8 @@ function modelStep(fake: FakeRequest): FakeStep {
   return { text: 'ok' };
 }
 
-const pad = (value: number) => String(value).padStart(3, '0');
+/** Fixed widths, so that no id is the start of another (`m012100` of `m0121000`) in a text search. */
+const pad = (value: number, width = 3) => String(value).padStart(width, '0');
 
 /** What the gateway acknowledged, by kind. */
 interface Acks {
@@ -125,7 +126,8 @@ async function send(url: string, user: string, text: string, expect: RegExp): Pr
 function traffic(url: string, cycle: number, acks: Acks, draw: () => number, stopped: () => boolean) {
   let counter = 0;
   let ownerTurns = 0;
-  const next = () => `${pad(cycle)}${pad(counter++)}`;
+  // A fast cycle sends over a thousand messages: the counter gets six digits.
+  const next = () => `${pad(cycle)}${pad(counter++, 6)}`;
   const stream = async (body: () => Promise<void>) => {
     while (!stopped()) await body();
   };

@@ -1,5 +1,6 @@
 import { register as globalRegistry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
+import type { CompactRequest, TurnRequest, TurnRunner } from '../../src/agents/index.js';
 import { type Config, validateConfig } from '../../src/config/index.js';
 import { createLogger } from '../../src/logging/index.js';
 import { createMetrics, createObserver } from '../../src/observability/index.js';
@@ -49,6 +50,29 @@ describe('createMetrics', () => {
     scraped = parseExposition(await metrics.text());
     expect(scraped.value('switchboard_queue_depth')).toBe(1);
     expect(scraped.value('switchboard_channel_connected', { channel: 'slack' })).toBeUndefined();
+  });
+});
+
+describe('the observed turn runner', () => {
+  it('counts turns and passes /compact through to the runner', async () => {
+    const metrics = createMetrics({ processMetrics: false });
+    const compacted: string[] = [];
+    const runner: TurnRunner = {
+      runTurn: async () => ({ status: 'done' }),
+      compact: async (request) => {
+        compacted.push(request.sessionKey);
+        return { status: 'nothing', reason: 'short' };
+      },
+    };
+    const observed = createObserver({ metrics, config: config() }).turns(runner);
+    expect(await observed.compact?.({ sessionKey: 'agent:main:main' } as CompactRequest)).toEqual({
+      status: 'nothing',
+      reason: 'short',
+    });
+    expect(compacted).toEqual(['agent:main:main']);
+    await observed.runTurn({ agentId: 'main', route: { channel: 'webchat' }, depth: 0 } as TurnRequest);
+    const scraped = parseExposition(await metrics.text());
+    expect(scraped.value('switchboard_turns_total', { agent: 'main', outcome: 'done' })).toBe(1);
   });
 });
 
