@@ -1,4 +1,4 @@
-import { compactOnDemand } from './compact-on-demand.js';
+import { compactOnDemand } from './context/index.js';
 import { createFailoverState } from './failover/index.js';
 import { runTurn } from './run-turn.js';
 import type { AgentRunnerOptions, RunnerState } from './runner-state.js';

@@ -2,6 +2,7 @@ import type { Logger } from '../logging/index.js';
 import { communicationPolicy } from '../messages/index.js';
 import type { TranscriptEntry } from '../sessions/index.js';
 import { createAllowlist, type ToolContext, type ToolPolicy, turnScope } from '../tools/index.js';
+import { buildTurnContext } from './context/index.js';
 import { toMessage } from './model-context.js';
 import { loadImages } from './model-files.js';
 import type { ModelMessage, ModelProvider } from './providers/index.js';
@@ -9,7 +10,6 @@ import type { RunnerState } from './runner-state.js';
 import { buildSystemPrompt } from './system-prompt.js';
 import { runToolLoop, type ToolLoopEnd } from './tool-loop.js';
 import type { ToolLoopEvent } from './tool-loop-events.js';
-import { buildTurnContext } from './turn-context.js';
 import { turnTools } from './turn-tools.js';
 import type { TurnRequest } from './types.js';
 

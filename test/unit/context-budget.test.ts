@@ -1,14 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { compactSession } from '../../src/agents/compaction.js';
+import { compactSession } from '../../src/agents/context/compaction.js';
 import {
   type ContextBudget,
   contextBudget,
   messagesTokens,
   truncateResult,
-} from '../../src/agents/context-budget.js';
-import { fitMessages } from '../../src/agents/context-fit.js';
+} from '../../src/agents/context/context-budget.js';
+import { fitMessages } from '../../src/agents/context/context-fit.js';
+import {
+  contextMessages,
+  readSessionContext,
+  sessionContext,
+} from '../../src/agents/context/session-context.js';
 import type { ModelMessage } from '../../src/agents/providers/index.js';
-import { contextMessages, readSessionContext, sessionContext } from '../../src/agents/session-context.js';
 import { validateConfig } from '../../src/config/index.js';
 import { createLogger } from '../../src/logging/index.js';
 import {

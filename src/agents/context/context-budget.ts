@@ -1,5 +1,5 @@
-import { type AgentConfig, type Config, modelChain } from '../config/index.js';
-import type { ModelMessage, ModelToolSpec } from './providers/index.js';
+import { type AgentConfig, type Config, modelChain } from '../../config/index.js';
+import type { ModelMessage, ModelToolSpec } from '../providers/index.js';
 
 /** `models.<name>.contextTokens` when absent. */
 export const DEFAULT_CONTEXT_TOKENS = 128_000;

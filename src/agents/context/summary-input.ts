@@ -1,4 +1,4 @@
-import type { TranscriptEntry } from '../sessions/index.js';
+import type { TranscriptEntry } from '../../sessions/index.js';
 import { type ContextBudget, truncateResult } from './context-budget.js';
 
 /** How much of one tool result or tool call the summarizing model reads. */

@@ -1,11 +1,11 @@
-import { modelChain } from '../config/index.js';
-import { errorText } from '../errors/index.js';
-import { chainProvider } from './chain-provider.js';
+import { modelChain } from '../../config/index.js';
+import { errorText } from '../../errors/index.js';
+import { chainProvider } from '../chain-provider.js';
+import type { RunnerState } from '../runner-state.js';
+import type { CompactRequest, CompactResult } from '../types.js';
 import { compactSession } from './compaction.js';
 import { contextBudget } from './context-budget.js';
-import type { RunnerState } from './runner-state.js';
 import { readSessionContext } from './session-context.js';
-import type { CompactRequest, CompactResult } from './types.js';
 
 /**
  * `/compact`: the session's older entries summarized now by its agent's model, as a turn would

@@ -1,6 +1,6 @@
-import type { SessionStore, TranscriptEntry } from '../sessions/index.js';
-import { toMessage, toModelMessages } from './model-context.js';
-import type { ModelMessage } from './providers/index.js';
+import type { SessionStore, TranscriptEntry } from '../../sessions/index.js';
+import { toMessage, toModelMessages } from '../model-context.js';
+import type { ModelMessage } from '../providers/index.js';
 
 /**
  * What of a session the model is given: the latest compaction's summary, if any, and the entries

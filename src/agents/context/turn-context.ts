@@ -1,12 +1,12 @@
-import type { TranscriptEntry } from '../sessions/index.js';
+import type { TranscriptEntry } from '../../sessions/index.js';
+import type { ModelMessage, ModelToolSpec } from '../providers/index.js';
+import type { RunnerState } from '../runner-state.js';
+import type { LoopRun } from '../turn-loop.js';
+import type { TurnRequest } from '../types.js';
 import { compactSession, tokensOf } from './compaction.js';
 import { type ContextBudget, contextBudget, fixedTokens } from './context-budget.js';
 import { fitMessages } from './context-fit.js';
-import type { ModelMessage, ModelToolSpec } from './providers/index.js';
-import type { RunnerState } from './runner-state.js';
 import { contextMessages, readSessionContext, type SessionContext } from './session-context.js';
-import type { LoopRun } from './turn-loop.js';
-import type { TurnRequest } from './types.js';
 
 /** After a failed compaction, a session's turns go on with the cut history this long before trying again. */
 const RETRY_AFTER_MS = 10 * 60_000;

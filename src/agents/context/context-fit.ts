@@ -1,5 +1,5 @@
+import type { ModelMessage } from '../providers/index.js';
 import { messagesTokens, messageTokens, truncateResult } from './context-budget.js';
-import type { ModelMessage } from './providers/index.js';
 
 /** A tool result of the last turn squeezed to this when even the last turn does not fit otherwise. */
 const SQUEEZED_RESULT_CHARS = 2000;

@@ -1,7 +1,7 @@
-import type { NewTranscriptEntry, TranscriptEntry } from '../sessions/index.js';
+import type { NewTranscriptEntry, TranscriptEntry } from '../../sessions/index.js';
+import { toMessage, toModelMessages } from '../model-context.js';
+import type { ModelMessage, ModelProvider, ModelResponse } from '../providers/index.js';
 import { type ContextBudget, messagesTokens, messageTokens, truncateResult } from './context-budget.js';
-import { toMessage, toModelMessages } from './model-context.js';
-import type { ModelMessage, ModelProvider, ModelResponse } from './providers/index.js';
 import { type SessionContext, summaryMessage } from './session-context.js';
 import { SUMMARY_INSTRUCTION, summaryInput } from './summary-input.js';
 
