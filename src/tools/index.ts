@@ -35,3 +35,4 @@ export type {
 export { runSubagentsAction, type SubagentsActionInput } from './subagents/subagents-actions.js';
 export { type TurnScope, turnScope } from './turn-scope.js';
 export type { SessionsService, Tool, ToolCallOutcome, ToolContext, ToolServices } from './types.js';
+export { RISK_CLASSES, type RiskClass } from './types.js';

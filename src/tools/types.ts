@@ -44,6 +44,10 @@ export interface ToolContext extends TurnScope {
  * A model-facing tool. `execute` returns any JSON value; an expected failure returns
  * `{ ok: false, reason }`. Throwing is for bugs: the registry turns it into a tool error.
  */
+/** The risk classes a tool carries (see `Tool.risk`). */
+export const RISK_CLASSES = ['read', 'write', 'network', 'exec', 'control-plane', 'messaging'] as const;
+export type RiskClass = (typeof RISK_CLASSES)[number];
+
 export interface Tool<Parameters extends TSchema = TSchema> {
   name: string;
   /** What the model reads to decide when to call it. */
@@ -64,6 +68,12 @@ export interface Tool<Parameters extends TSchema = TSchema> {
    * a toolpack tool its manifest or config marks risky.
    */
   risky?: boolean;
+  /**
+   * What the tool may do, for the person who installs an agent (issue 21): `read`, `write`,
+   * `network`, `exec`, `control-plane`, `messaging`. An agent's risk summary is the union of its
+   * tools' classes. Absent: not declared yet (the risk work fills every built-in).
+   */
+  risk?: readonly RiskClass[];
   /** Decides per call instead of `risky` (the `gateway` tool: edits and restarts, not reads) and adds details (a diff). */
   review?(input: Static<Parameters>, context: ToolContext): Promise<ToolCallReview> | ToolCallReview;
   /** Ends the run after it executes (e.g. `ask_user`); its `post` text is sent to the chat. */
