@@ -3,7 +3,6 @@ import path from 'node:path';
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
 import type { Tool } from '../../src/tools/index.js';
-import type { FakeModelServer } from '../fakes/fake-model-server.js';
 import { startFakeOpenAIServer } from '../fakes/fake-openai-server.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { makeTempDir, removeDir } from '../helpers/machine.js';
@@ -19,7 +18,10 @@ const cleanups = cleanupAfterEach();
 const addTool: Tool = {
   name: 'math.add',
   description: 'Adds two integers.',
-  parameters: Type.Object({ a: Type.Integer({ description: 'First.' }), b: Type.Integer({ description: 'Second.' }) }),
+  parameters: Type.Object({
+    a: Type.Integer({ description: 'First.' }),
+    b: Type.Integer({ description: 'Second.' }),
+  }),
   execute: (input: any) => ({ ok: true, sum: input.a + input.b }),
 };
 const otherTool: Tool = {
@@ -90,11 +92,15 @@ describe('a persona file', () => {
       dir,
       config: { agents: { main: { persona: './agents/ops.md' } } },
     });
-    await expect(started).rejects.toThrow('/agents/main/persona: agents/ops.md:5: tools: must be a list of tool names');
+    await expect(started).rejects.toThrow(
+      '/agents/main/persona: agents/ops.md:5: tools: must be a list of tool names',
+    );
   }, 30_000);
 
   it('with a bad field is refused by /config patch, and nothing is written', async () => {
-    const dir = await directoryWith({ 'agents/bad.md': '---\nid: main\nname: Bad\ncolour: blue\n---\nBody.\n' });
+    const dir = await directoryWith({
+      'agents/bad.md': '---\nid: main\nname: Bad\ncolour: blue\n---\nBody.\n',
+    });
     const { gateway } = await gatewayIn(dir, { main: { model: 'fake' } });
     const before = await readFile(gateway.configPath, 'utf8');
     const patch = { agents: { main: { persona: './agents/bad.md' } } };
@@ -140,7 +146,10 @@ describe('skills', () => {
 
   it('an agent limited to some skills sees and loads only those', async () => {
     const other = DEPLOY_SKILL.replaceAll('deploy', 'rollback').replace('SKILL-BODY-MARKER', 'ROLLBACK');
-    const dir = await directoryWith({ 'skills/deploy/SKILL.md': DEPLOY_SKILL, 'skills/rollback/SKILL.md': other });
+    const dir = await directoryWith({
+      'skills/deploy/SKILL.md': DEPLOY_SKILL,
+      'skills/rollback/SKILL.md': other,
+    });
     const { gateway, model } = await gatewayIn(dir, { main: { model: 'fake', skills: ['rollback'] } });
     model.push({ toolCalls: [{ name: 'skills.load', arguments: { name: 'deploy' } }] });
     model.push({ text: 'Cannot.' });
