@@ -159,3 +159,38 @@ describe('skills', () => {
     expect(JSON.stringify(model.requests[1])).toContain('Unknown skill: deploy (yours: rollback)');
   }, 30_000);
 });
+
+describe('a restart', () => {
+  it('rereads the persona and rescans the skills; a persona made bad is refused and the gateway keeps serving', async () => {
+    const dir = await directoryWith({ 'agents/ops.md': OPS_PERSONA });
+    const { gateway, model } = await gatewayIn(dir, { main: { persona: './agents/ops.md', model: 'fake' } });
+    model.push({ text: 'Before.' });
+    await reply(gateway, 'hello');
+    expect(toolNamesOffered(model.requests[0])).toEqual(['math.add']);
+    await writeFile(
+      path.join(dir, 'agents/ops.md'),
+      OPS_PERSONA.replace('PERSONA-BODY-MARKER', 'SECOND-BODY'),
+    );
+    await mkdir(path.join(dir, 'skills/deploy'), { recursive: true });
+    await writeFile(path.join(dir, 'skills/deploy/SKILL.md'), DEPLOY_SKILL);
+    await gateway.restart();
+    expect(gateway.host.restarts).toBe(1);
+    model.push({ text: 'After.' });
+    expect(await reply(gateway, 'hello again')).toBe('After.');
+    const prompt = systemPrompt(model.requests[1]);
+    expect(prompt).toContain('SECOND-BODY');
+    expect(prompt).toContain('- deploy: Ship a release to production.');
+    expect(toolNamesOffered(model.requests[1])).toEqual(['math.add', 'skills.load']);
+
+    await writeFile(
+      path.join(dir, 'agents/ops.md'),
+      OPS_PERSONA.replace('name: Ops Persona', 'name:\n  - Ops'),
+    );
+    await gateway.restart();
+    expect(gateway.host.restarts).toBe(1);
+    const refusal = gateway.logLines.find((line) => line.includes('Restart refused'));
+    expect(refusal).toContain('agents/ops.md:3: name: must be a name');
+    model.push({ text: 'Still here.' });
+    expect(await reply(gateway, 'are you there?')).toBe('Still here.');
+  }, 30_000);
+});
