@@ -30,7 +30,7 @@ export function applyPersonas(
       continue;
     }
     if (read.value.id !== undefined && read.value.id !== id) {
-      const message = `${shownPath(file, baseDir)}: id: is "${read.value.id}" but the persona is used by agent "${id}"`;
+      const message = `${shownPath(file, baseDir)}:${read.value.idLine}: id: is "${read.value.id}" but the persona is used by agent "${id}"`;
       issues.push({ path: at, message });
       continue;
     }

@@ -24,6 +24,8 @@ export interface FieldRule {
 export interface Frontmatter {
   /** The fields that passed their rules. */
   fields: Record<string, unknown>;
+  /** The line of each field, for the caller's own checks (`id` against the agent's key). */
+  lines: Record<string, number>;
   /** The Markdown after the closing `---`. */
   body: string;
 }
@@ -91,7 +93,9 @@ function checkFields(
 ): FrontmatterResult {
   const problems: FrontmatterProblem[] = [];
   const fields: Record<string, unknown> = {};
+  const lines: Record<string, number> = {};
   for (const { key, line, value } of entries) {
+    lines[key] = line;
     const rule = rules[key];
     if (rule === undefined) {
       problems.push({
@@ -109,7 +113,7 @@ function checkFields(
     if (rule.required && !entries.some((entry) => entry.key === key))
       problems.push({ file, line: 1, field: key, message: `is required (${rule.hint})` });
   }
-  return problems.length > 0 ? { ok: false, problems } : { ok: true, value: { fields, body } };
+  return problems.length > 0 ? { ok: false, problems } : { ok: true, value: { fields, lines, body } };
 }
 
 function fits(value: unknown, rule: FieldRule): boolean {

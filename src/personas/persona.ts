@@ -19,6 +19,8 @@ export const PERSONA_FIELDS: Readonly<Record<string, FieldRule>> = {
 /** A persona file read: its fields as the agent config spells them, and the file's problems. */
 export interface Persona {
   id?: string;
+  /** The line of `id` in the file. */
+  idLine: number;
   /** The config fields it supplies: `displayName`, `tools`, `model`, `skills`, `systemPrompt`. */
   agent: Record<string, unknown>;
   description?: string;
@@ -53,6 +55,7 @@ export function readPersonaFile(file: string, shownAs: string): PersonaResult {
     ok: true,
     value: {
       agent,
+      idLine: parsed.value.lines.id ?? 1,
       ...(typeof fields.id === 'string' ? { id: fields.id } : {}),
       ...(typeof fields.description === 'string' ? { description: fields.description } : {}),
     },

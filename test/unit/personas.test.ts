@@ -28,6 +28,7 @@ describe('the frontmatter parser', () => {
       ok: true,
       value: {
         fields: { id: 'ops', name: 'Ops', tools: ['file.read', 'schedule.*'], model: ['a', 'b'] },
+        lines: { id: 2, name: 3, tools: 4, model: 5 },
         body: '# Hello\nBody\n',
       },
     });
@@ -125,7 +126,7 @@ describe('personas in the config', () => {
     expect(error.issues).toEqual([
       {
         path: '/agents/main/persona',
-        message: 'ops.md: id: is "other" but the persona is used by agent "main"',
+        message: 'ops.md:2: id: is "other" but the persona is used by agent "main"',
       },
       { path: '/agents/two/persona', message: 'missing.md: persona: cannot read: ENOENT' },
     ]);
