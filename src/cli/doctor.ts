@@ -53,8 +53,20 @@ export async function runDoctor(options: { config?: string }): Promise<void> {
     process.stderr.write(`toolpacks skipped (the gateway starts without them):\n${problems.join('\n')}\n`);
     healthy = false;
   }
+  if (!printSkillProblems(report)) healthy = false;
   if (healthy) process.stdout.write('OK\n');
   else process.exitCode = 1;
+}
+
+/** Refused SKILL.md files and unknown skill names: the gateway starts without them. False when any. */
+function printSkillProblems(report: StartCheckReport): boolean {
+  const problems = report.warnings.filter(
+    (issue) => issue.path === '/skills/dirs' || /^\/agents\/[^/]+\/skills\//.test(issue.path),
+  );
+  if (problems.length === 0) return true;
+  const lines = problems.map((issue) => `  ${issue.path}: ${issue.message}`);
+  process.stderr.write(`skills skipped (the gateway starts without them):\n${lines.join('\n')}\n`);
+  return false;
 }
 
 /** The issues other than a refused channel (printed already, with its own line). */

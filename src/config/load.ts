@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type ParseError, parse, printParseErrorCode } from 'jsonc-parser';
 import { ConfigError } from '../errors/index.js';
+import { applyPersonas } from './apply-personas.js';
 import { substituteEnv } from './env.js';
 import { findJsonTextProblem } from './json-limits.js';
 import type { Config } from './schema.js';
@@ -81,7 +82,9 @@ export function parseConfigText(
   const parsed = parseJsonc(text, file);
   const substituted = substituteEnv(parsed, environment);
   if (substituted.issues.length > 0) throw new ConfigError('CONFIG_ENV_MISSING', file, substituted.issues);
-  const result = validateConfig(substituted.value);
+  const withPersonas = applyPersonas(substituted.value, file);
+  if (withPersonas.issues.length > 0) throw new ConfigError('CONFIG_INVALID', file, withPersonas.issues);
+  const result = validateConfig(withPersonas.value);
   if (!result.ok) throw new ConfigError('CONFIG_INVALID', file, result.error);
   return result.value;
 }

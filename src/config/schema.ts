@@ -107,6 +107,22 @@ export const AgentConfigSchema = Strict(
         [TOOL_PROTECTED_KEYWORD]: true,
       }),
     ),
+    persona: Type.Optional(
+      Type.String({
+        minLength: 1,
+        description:
+          'A persona file (YAML frontmatter `id`, `name`, `description`, `tools`, `model`, `skills`, then the Markdown instructions), relative to the config file. The entry’s own fields win over the persona’s.',
+        // Like systemPromptFile: any file it names goes into the prompt.
+        [TOOL_PROTECTED_KEYWORD]: true,
+      }),
+    ),
+    skills: Type.Optional(
+      Type.Array(Type.String({ pattern: AGENT_ID_PATTERN }), {
+        uniqueItems: true,
+        description:
+          'Names of the skills this agent gets (listed in its prompt, loadable with `skills.load`); without it, all skills.',
+      }),
+    ),
     workspace: Type.Optional(
       Type.String({
         minLength: 1,
@@ -254,6 +270,20 @@ export const ConfigSchema = Strict(
       description: 'Models by name; `agents.<id>.model` refers to one.',
     }),
     tools: ToolsSchema,
+    skills: Strict(
+      {
+        dirs: Type.Array(Type.String({ minLength: 1 }), {
+          default: ['skills'],
+          description:
+            'Folders of skills (each skill a folder with a SKILL.md), relative to the config file; rescanned at each start and restart. A missing `skills` folder is no skills; a missing folder you name is reported.',
+          [TOOL_PROTECTED_KEYWORD]: true,
+        }),
+      },
+      {
+        default: {},
+        description: 'Skills: SKILL.md folders whose names and descriptions go into agents’ prompts.',
+      },
+    ),
     bindings: Type.Array(BindingSchema, { default: [], description: 'Which agent answers where.' }),
     channels: ChannelsSchema,
     session: Strict(

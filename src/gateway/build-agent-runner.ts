@@ -24,11 +24,13 @@ import {
   type ApprovalsPort,
   BUILTIN_TOOLS,
   type ChatFilesPort,
+  createSkillsLoadTool,
   createToolRegistry,
   type GatewayControl,
   type SubagentsService,
   type Tool,
 } from '../tools/index.js';
+import { type AgentSkills, loadAgentSkills, withSkillCatalogs } from './agent-skills.js';
 import type { GatewayExtensions } from './gateway-types.js';
 import type { ModelHealth } from './model-health.js';
 import { createSessionsService } from './session-views.js';
@@ -80,7 +82,10 @@ export interface AgentRunnerParts {
  */
 export async function buildAgentRunner(options: AgentRunnerParts): Promise<AgentRunner> {
   const { config, extensions, logger } = options;
-  const registry = buildRegistry(options);
+  // Rescanned at each start and restart, not watched; a bad SKILL.md is reported and skipped.
+  const skills = await loadAgentSkills(config, options.configPath);
+  for (const problem of skills.problems) logger.warn({ path: problem.path }, `skills: ${problem.message}`);
+  const registry = buildRegistry(options, skills);
   const providers = new Map<string, ModelProvider>();
   const createProvider = extensions.createModelProvider ?? createModelProvider;
   // Each family's SDK is imported by the first of its models (createModelProvider): only those configured.
@@ -104,7 +109,7 @@ export async function buildAgentRunner(options: AgentRunnerParts): Promise<Agent
     registry,
     sessions: options.sessions,
     runs: options.runs,
-    instructions: await readAgentInstructions(config, options.configPath),
+    instructions: withSkillCatalogs(config, await readAgentInstructions(config, options.configPath), skills),
     ...(options.failover ? { failover: options.failover } : {}),
     readWorkspaceFile: createWorkspaceFiles({
       config,
@@ -123,7 +128,7 @@ export async function buildAgentRunner(options: AgentRunnerParts): Promise<Agent
   return runner;
 }
 
-function buildRegistry(options: AgentRunnerParts) {
+function buildRegistry(options: AgentRunnerParts, skills: AgentSkills) {
   const { config, extensions } = options;
   const registry = createToolRegistry();
   const { activity, toolSucceeded, observer } = options;
@@ -133,6 +138,10 @@ function buildRegistry(options: AgentRunnerParts) {
     registry.register(activity ? activity.watch(reported, source) : reported, source);
   };
   for (const tool of BUILTIN_TOOLS) add(tool, 'builtin');
+  // Without any skill there is nothing to load: the tool is not offered.
+  if (skills.all.length > 0) {
+    add(createSkillsLoadTool({ skillsFor: skills.skillsFor }), 'builtin');
+  }
   const toolpackOptions = { config, configPath: options.configPath, stateDir: options.stateDir };
   for (const name of options.builtinToolpacks) {
     if (name === 'core') {

@@ -16,6 +16,7 @@ import {
   loadConfiguredToolpacks,
   type ToolpackProblem,
 } from '../toolpacks/index.js';
+import { loadAgentSkills } from './agent-skills.js';
 import { type ChannelCheckScope, checkChannels } from './check-channels.js';
 import { checkState } from './check-state.js';
 
@@ -71,6 +72,8 @@ export async function checkStartable(
     if (!(error instanceof ConfigError)) throw error;
     issues.push(...error.issues);
   }
+  // A bad SKILL.md never stops a start (the other skills still load): reported, like a skipped toolpack.
+  warnings.push(...(await loadAgentSkills(config, configPath)).problems);
   const toolpacks = await loadConfiguredToolpacks(config, configPath);
   const known = new Set(options.running?.toolpackProblems.map(describeProblem));
   for (const problem of toolpacks.problems) {

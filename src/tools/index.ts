@@ -8,6 +8,7 @@ export type {
   ToolCallReview,
 } from './approvals-port.js';
 export { BUILTIN_TOOLS } from './builtin/index.js';
+export { createSkillsLoadTool, type SkillsLoadOptions } from './builtin/skills-load.js';
 export type { ChatAttachOutcome, ChatAttachRequest, ChatFilesPort } from './chat-files-port.js';
 export type {
   ConfigEditOutcome,
