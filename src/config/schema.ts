@@ -269,6 +269,15 @@ export const ConfigSchema = Strict(
       default: {},
       description: 'Models by name; `agents.<id>.model` refers to one.',
     }),
+    personas: Type.Optional(
+      Type.String({
+        minLength: 1,
+        description:
+          'A folder of persona files (`*.md`, each with an `id`), relative to the config file: each is the agent of its `id`, as if `agents.<id>.persona` named it. An `agents.<id>` entry of that id adds to it and wins, field by field.',
+        // Any file in it goes into a prompt, like agents.<id>.persona.
+        [TOOL_PROTECTED_KEYWORD]: true,
+      }),
+    ),
     tools: ToolsSchema,
     skills: Strict(
       {

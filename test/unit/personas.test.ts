@@ -133,6 +133,52 @@ describe('personas in the config', () => {
   });
 });
 
+describe('a personas folder', () => {
+  let dir = '';
+  afterEach(() => removeDir(dir));
+
+  it('makes an agent of each persona by its id, beside main, an entry of that id winning', async () => {
+    dir = await makeTempDir('personas-');
+    await mkdir(path.join(dir, 'personas'));
+    await writeFile(
+      path.join(dir, 'personas/ops.md'),
+      '---\nid: ops\nname: Ops\ntools: [shell.exec]\n---\nOn call.\n',
+    );
+    await writeFile(path.join(dir, 'personas/docs.md'), '---\nid: docs\nname: Docs\n---\nWrite docs.\n');
+    await writeFile(path.join(dir, 'personas/notes.txt'), 'not a persona');
+    const configPath = path.join(dir, 'gateway.jsonc');
+    await writeFile(
+      configPath,
+      JSON.stringify({ personas: './personas', agents: { main: {}, docs: { displayName: 'Writer' } } }),
+    );
+    const { config } = await loadConfig({ configPath, environment: {} });
+    expect(Object.keys(config.agents).sort()).toEqual(['docs', 'main', 'ops']);
+    expect(config.agents.ops).toMatchObject({
+      displayName: 'Ops',
+      tools: ['shell.exec'],
+      systemPrompt: 'On call.',
+    });
+    expect(config.agents.docs).toMatchObject({ displayName: 'Writer', systemPrompt: 'Write docs.' });
+  });
+
+  it('refuses a persona without an id and two with one id, naming their files', async () => {
+    dir = await makeTempDir('personas-');
+    await mkdir(path.join(dir, 'personas'));
+    await writeFile(path.join(dir, 'personas/a.md'), '---\nid: ops\n---\n');
+    await writeFile(path.join(dir, 'personas/b.md'), '---\nname: B\nid: ops\n---\n');
+    await writeFile(path.join(dir, 'personas/c.md'), '---\nname: C\n---\n');
+    const configPath = path.join(dir, 'gateway.jsonc');
+    await writeFile(configPath, JSON.stringify({ personas: 'personas' }));
+    const error = (await loadConfig({ configPath, environment: {} }).catch(
+      (caught: unknown) => caught,
+    )) as ConfigError;
+    expect(error.issues).toEqual([
+      { path: '/personas', message: 'personas/b.md:3: id: "ops" is also the id of personas/a.md' },
+      { path: '/personas', message: 'personas/c.md:1: id: is required in a personas folder' },
+    ]);
+  });
+});
+
 describe('skills', () => {
   let dir = '';
   afterEach(() => removeDir(dir));
