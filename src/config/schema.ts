@@ -10,6 +10,7 @@ import {
   TOOL_PROTECTED_KEYWORD,
 } from './schema-helpers.js';
 import { LogSchema } from './schema-log.js';
+import { McpSchema, type McpServerSchema } from './schema-mcp.js';
 import {
   BudgetsSchema,
   ContextSchema,
@@ -254,6 +255,7 @@ export const ConfigSchema = Strict(
       description: 'Models by name; `agents.<id>.model` refers to one.',
     }),
     tools: ToolsSchema,
+    mcp: McpSchema,
     bindings: Type.Array(BindingSchema, { default: [], description: 'Which agent answers where.' }),
     channels: ChannelsSchema,
     session: Strict(
@@ -390,6 +392,7 @@ export const ConfigSchema = Strict(
 export type Config = Static<typeof ConfigSchema>;
 export type AgentConfig = Static<typeof AgentConfigSchema>;
 export type ModelConfig = Static<typeof ModelConfigSchema>;
+export type McpServerConfig = Static<typeof McpServerSchema>;
 export type BudgetsConfig = Static<typeof BudgetsSchema>;
 export type ContextConfig = Static<typeof ContextSchema>;
 export type LogConfig = Static<typeof LogSchema>;

@@ -14,6 +14,7 @@ import {
   type WebchatHistoryPort,
 } from '../http/index.js';
 import type { Logger } from '../logging/index.js';
+import type { McpServers } from '../mcp/index.js';
 import type { SignalDelivery } from '../signals/index.js';
 import type { Store } from '../store/index.js';
 import type { Toolpacks } from '../toolpacks/index.js';
@@ -65,6 +66,8 @@ export function buildHttpServer(options: {
   scrub(text: string): string;
   /** The approvals inbox and the health page. */
   ops: OpsParts;
+  /** The MCP servers: one that is not ready is a `/readyz` reason. */
+  mcp?: McpServers | undefined;
   /** The usage ledger, for `GET /api/usage`. */
   usage: UsagePort;
   /** The host's metrics (`GET /metrics`); absent, the route is not served. */
@@ -92,6 +95,10 @@ export function buildHttpServer(options: {
     slackEvents: options.channels.slack?.eventsListener,
     channels: options.channelStates,
     storeProbe: () => storeReadiness(options.ops.sessions),
+    components: () =>
+      (options.mcp?.statuses() ?? [])
+        .filter((server) => server.state !== 'ready')
+        .map((server) => ({ component: `mcp:${server.name}`, state: server.state })),
     metrics: options.metrics && { port: options.metrics, public: config.metrics.public },
     toolUi: {
       projectId: config.project.id,

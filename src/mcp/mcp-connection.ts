@@ -1,0 +1,191 @@
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { McpServerConfig } from '../config/index.js';
+import { errorText } from '../errors/index.js';
+import type { Logger } from '../logging/index.js';
+import { retryDelay } from './backoff.js';
+import type { McpCaller, McpCallResult, McpToolInfo } from './mcp-tool.js';
+
+/** `connecting` (first try or a retry), `ready`, `failed` (waiting to retry), `stopped`. */
+export type McpServerState = 'connecting' | 'ready' | 'failed' | 'stopped';
+
+/** One server as `/api/status`, doctor and the log see it; `error` is scrubbed of secrets. */
+export interface McpServerStatus {
+  name: string;
+  transport: 'stdio' | 'http';
+  state: McpServerState;
+  tools: number;
+  /** Failed attempts since the last success. */
+  failures: number;
+  error?: string;
+  /** The stdio server's process id while it runs. */
+  pid?: number;
+}
+
+export interface McpConnectionOptions {
+  name: string;
+  config: McpServerConfig;
+  configPath: string;
+  logger: Logger;
+  scrub(text: string): string;
+  /** The server's current tools: after each connect and each `list_changed`. */
+  onTools(tools: McpToolInfo[]): void;
+}
+
+export interface McpConnection extends McpCaller {
+  /** The first attempt; a failure is reported and retried, never thrown. */
+  start(): Promise<void>;
+  status(): McpServerStatus;
+  stop(): Promise<void>;
+}
+
+const STDERR_KEPT = 400;
+
+/** One MCP server: connects, lists its tools, and reconnects with backoff when it fails or dies. */
+export function createMcpConnection(options: McpConnectionOptions): McpConnection {
+  const { name, config, logger } = options;
+  const transportKind = config.command === undefined ? 'http' : 'stdio';
+  let state: McpServerState = 'connecting';
+  let client: Client | undefined;
+  let pid: number | undefined;
+  let error: string | undefined;
+  let failures = 0;
+  let toolCount = 0;
+  let timer: NodeJS.Timeout | undefined;
+  let stderrTail = '';
+
+  function fail(reason: string, current: Client): void {
+    if (client !== current || state === 'stopped') return;
+    client = undefined;
+    pid = undefined;
+    failures += 1;
+    state = 'failed';
+    error = options.scrub(stderrTail ? `${reason} (stderr: ${stderrTail.trim()})` : reason);
+    const delayMs = retryDelay(failures);
+    logger.warn({ mcpServer: name, reason: error, retryInMs: delayMs }, 'MCP server is down; retrying');
+    void current.close().catch(() => undefined);
+    timer = setTimeout(() => void attempt(), delayMs);
+  }
+
+  async function attempt(): Promise<void> {
+    timer = undefined;
+    if (state === 'stopped') return;
+    state = 'connecting';
+    stderrTail = '';
+    const current = new Client(
+      { name: 'switchboard', version: '1' },
+      {
+        listChanged: {
+          tools: {
+            onChanged: (listError, tools) => {
+              if (listError || !tools || client !== current) return;
+              toolCount = tools.length;
+              options.onTools(tools as McpToolInfo[]);
+            },
+          },
+        },
+      },
+    );
+    client = current;
+    try {
+      const transport = createTransport();
+      current.onclose = () => fail('the connection closed (the server exited or hung up)', current);
+      await current.connect(transport, { timeout: config.timeoutMs });
+      pid = transport instanceof StdioClientTransport ? (transport.pid ?? undefined) : undefined;
+      const tools = await listTools(current);
+      if (client !== current) return;
+      state = 'ready';
+      error = undefined;
+      failures = 0;
+      toolCount = tools.length;
+      options.onTools(tools);
+      logger.info({ mcpServer: name, tools: tools.length }, 'MCP server connected');
+    } catch (caught) {
+      fail(errorText(caught), current);
+    }
+  }
+
+  function createTransport(): Transport {
+    if (config.command === undefined) {
+      return new StreamableHTTPClientTransport(new URL(config.url ?? ''), {
+        requestInit: { headers: config.headers },
+      });
+    }
+    const cwd = config.cwd && path.resolve(path.dirname(options.configPath), config.cwd);
+    const transport = new StdioClientTransport({
+      command: config.command,
+      args: config.args,
+      env: { ...getDefaultEnvironment(), ...config.env },
+      ...(cwd ? { cwd } : {}),
+      stderr: 'pipe',
+    });
+    transport.stderr?.on('data', (chunk: Buffer) => {
+      stderrTail = `${stderrTail}${chunk.toString('utf8')}`.slice(-STDERR_KEPT);
+    });
+    return transport;
+  }
+
+  async function listTools(current: Client): Promise<McpToolInfo[]> {
+    const tools: McpToolInfo[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await current.listTools(cursor ? { cursor } : {}, { timeout: config.timeoutMs });
+      tools.push(...(page.tools as McpToolInfo[]));
+      cursor = page.nextCursor;
+    } while (cursor);
+    return tools;
+  }
+
+  return {
+    start: attempt,
+    status: () => ({
+      name,
+      transport: transportKind,
+      state,
+      tools: toolCount,
+      failures,
+      ...(error === undefined ? {} : { error }),
+      ...(pid === undefined ? {} : { pid }),
+    }),
+    async call(tool, input, signal): Promise<McpCallResult> {
+      const current = client;
+      if (state !== 'ready' || !current) return unavailable(name, state, error);
+      try {
+        const result = await current.callTool(
+          { name: tool, arguments: input as Record<string, unknown> },
+          undefined,
+          {
+            signal,
+            timeout: config.timeoutMs,
+          },
+        );
+        return result as McpCallResult;
+      } catch (caught) {
+        if (signal.aborted) throw caught;
+        return errorResult(`MCP server "${name}" failed the call: ${options.scrub(errorText(caught))}`);
+      }
+    },
+    async stop() {
+      state = 'stopped';
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+      const current = client;
+      client = undefined;
+      await current?.close().catch(() => undefined);
+    },
+  };
+}
+
+function unavailable(name: string, state: McpServerState, error: string | undefined): McpCallResult {
+  const why = error ? ` (${error})` : '';
+  return errorResult(
+    `MCP server "${name}" is ${state}${why}: its tools are unavailable until it reconnects; the gateway retries it with backoff.`,
+  );
+}
+
+function errorResult(text: string): McpCallResult {
+  return { isError: true, content: [{ type: 'text', text }] };
+}
