@@ -25,6 +25,8 @@ export interface HttpMcpServer {
   url: string;
   /** The `authorization` header of every request received. */
   authorizations: (string | undefined)[];
+  /** Adds a tool `name` (echoes `text`) to every session: the SDK tells each client `list_changed`. */
+  addTool(name: string): void;
   close(): Promise<void>;
 }
 
@@ -35,6 +37,7 @@ export interface HttpMcpServer {
 export async function startHttpMcpServer(): Promise<HttpMcpServer> {
   const authorizations: (string | undefined)[] = [];
   const transports = new Map<string, StreamableHTTPServerTransport>();
+  const servers: McpServer[] = [];
   const server: Server = createServer((request, response) => {
     authorizations.push(request.headers.authorization);
     void readBody(request).then(async (body) => {
@@ -45,7 +48,9 @@ export async function startHttpMcpServer(): Promise<HttpMcpServer> {
           sessionIdGenerator: () => randomUUID(),
           onsessioninitialized: (sessionId) => void transports.set(sessionId, created),
         });
-        await createShoutServer().connect(created);
+        const mcp = createShoutServer();
+        servers.push(mcp);
+        await mcp.connect(created);
         transport = created;
       }
       await transport.handleRequest(request, response, body);
@@ -56,6 +61,17 @@ export async function startHttpMcpServer(): Promise<HttpMcpServer> {
   return {
     url: `http://127.0.0.1:${port}/mcp`,
     authorizations,
+    addTool(name) {
+      for (const mcp of servers) {
+        mcp.registerTool(
+          name,
+          { description: `Echoes as ${name}.`, inputSchema: { text: z.string() } },
+          async ({ text }) => ({
+            content: [{ type: 'text', text: `${name}: ${text}` }],
+          }),
+        );
+      }
+    },
     async close() {
       for (const transport of transports.values()) await transport.close();
       server.closeAllConnections();

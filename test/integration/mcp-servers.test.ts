@@ -181,4 +181,21 @@ describe('MCP servers', () => {
     const [back] = await toolResults(gateway, again.body.sessionKey);
     expect(back.text).toContain('Echo: back again');
   }, 60_000);
+
+  it("refreshes a server's tools on list_changed", async () => {
+    const server = await startHttpMcpServer();
+    cleanups.push(() => server.close());
+    const { gateway, model } = await setup({ remote: { url: server.url } });
+    model.push({ text: 'First.' });
+    await gateway.send('hello');
+    expect(offered(model.requests[0])).not.toContain('mcp.remote.whisper');
+    server.addTool('whisper');
+    await expect
+      .poll(async () => {
+        model.push({ text: 'Again.' });
+        await gateway.send('hello again');
+        return offered(model.requests.at(-1));
+      })
+      .toContain('mcp.remote.whisper');
+  });
 });
