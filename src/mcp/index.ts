@@ -6,3 +6,4 @@ export {
   type McpToolTarget,
 } from './mcp-servers.js';
 export { type McpCallResult, type McpToolInfo, mcpToolName, mcpToolRisk, resultValue } from './mcp-tool.js';
+export { probeMcpServers } from './probe.js';
