@@ -14,7 +14,6 @@ import {
   type WebchatHistoryPort,
 } from '../http/index.js';
 import type { Logger } from '../logging/index.js';
-import type { McpServers } from '../mcp/index.js';
 import type { SignalDelivery } from '../signals/index.js';
 import type { Store } from '../store/index.js';
 import type { Toolpacks } from '../toolpacks/index.js';
@@ -66,8 +65,6 @@ export function buildHttpServer(options: {
   scrub(text: string): string;
   /** The approvals inbox and the health page. */
   ops: OpsParts;
-  /** The MCP servers: one that is not ready is a `/readyz` reason. */
-  mcp?: McpServers | undefined;
   /** The usage ledger, for `GET /api/usage`. */
   usage: UsagePort;
   /** The host's metrics (`GET /metrics`); absent, the route is not served. */
@@ -93,12 +90,7 @@ export function buildHttpServer(options: {
     sessionActions: options.sessionActions,
     sessionEvents: scrubbedSessionEvents(options.sessionEvents, scrub),
     slackEvents: options.channels.slack?.eventsListener,
-    channels: options.channelStates,
-    storeProbe: () => storeReadiness(options.ops.sessions),
-    components: () =>
-      (options.mcp?.statuses() ?? [])
-        .filter((server) => server.state !== 'ready')
-        .map((server) => ({ component: `mcp:${server.name}`, state: server.state })),
+    ...healthParts(options),
     metrics: options.metrics && { port: options.metrics, public: config.metrics.public },
     toolUi: {
       projectId: config.project.id,
@@ -126,4 +118,16 @@ export function buildHttpServer(options: {
     usage: options.usage,
     status: createGatewayStatus({ ...options.ops, version: PACKAGE_VERSION, store: options.store, scrub }),
   });
+}
+
+/** What `/healthz` and `/readyz` read: the channels, the store's probe, each MCP server that is not ready (`mcp:<name>`). */
+function healthParts(options: { channelStates: ChannelSupervisor['states']; ops: OpsParts }) {
+  return {
+    channels: options.channelStates,
+    storeProbe: () => storeReadiness(options.ops.sessions),
+    components: () =>
+      (options.ops.mcpServers?.() ?? [])
+        .filter((server) => server.state !== 'ready')
+        .map((server) => ({ component: `mcp:${server.name}`, state: server.state })),
+  };
 }

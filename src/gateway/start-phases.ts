@@ -208,7 +208,6 @@ export async function serve(
       restarts: base.options.restartHistory ?? (() => []),
       mcpServers: parts.mcp.statuses,
     },
-    mcp: parts.mcp,
     ...(observer && base.options.metrics ? { metrics: base.options.metrics } : {}),
     logger: logger.child({ component: 'http' }),
   });

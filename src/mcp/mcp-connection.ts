@@ -47,7 +47,6 @@ const STDERR_KEPT = 400;
 /** One MCP server: connects, lists its tools, and reconnects with backoff when it fails or dies. */
 export function createMcpConnection(options: McpConnectionOptions): McpConnection {
   const { name, config, logger } = options;
-  const transportKind = config.command === undefined ? 'http' : 'stdio';
   let state: McpServerState = 'connecting';
   let client: Client | undefined;
   let pid: number | undefined;
@@ -75,27 +74,20 @@ export function createMcpConnection(options: McpConnectionOptions): McpConnectio
     if (state === 'stopped') return;
     state = 'connecting';
     stderrTail = '';
-    const current = new Client(
-      { name: 'switchboard', version: '1' },
-      {
-        listChanged: {
-          tools: {
-            onChanged: (listError, tools) => {
-              if (listError || !tools || client !== current) return;
-              toolCount = tools.length;
-              options.onTools(tools as McpToolInfo[]);
-            },
-          },
-        },
-      },
-    );
+    const current = createClient((tools) => {
+      if (client !== current) return;
+      toolCount = tools.length;
+      options.onTools(tools);
+    });
     client = current;
     try {
-      const transport = createTransport();
+      const transport = createTransport(options, (text) => {
+        stderrTail = `${stderrTail}${text}`.slice(-STDERR_KEPT);
+      });
       current.onclose = () => fail('the connection closed (the server exited or hung up)', current);
       await current.connect(transport, { timeout: config.timeoutMs });
       pid = transport instanceof StdioClientTransport ? (transport.pid ?? undefined) : undefined;
-      const tools = await listTools(current);
+      const tools = await listTools(current, config.timeoutMs);
       if (client !== current) return;
       state = 'ready';
       error = undefined;
@@ -108,66 +100,21 @@ export function createMcpConnection(options: McpConnectionOptions): McpConnectio
     }
   }
 
-  function createTransport(): Transport {
-    if (config.command === undefined) {
-      return new StreamableHTTPClientTransport(new URL(config.url ?? ''), {
-        requestInit: { headers: config.headers },
-      });
-    }
-    const cwd = config.cwd && path.resolve(path.dirname(options.configPath), config.cwd);
-    const transport = new StdioClientTransport({
-      command: config.command,
-      args: config.args,
-      env: { ...getDefaultEnvironment(), ...config.env },
-      ...(cwd ? { cwd } : {}),
-      stderr: 'pipe',
-    });
-    transport.stderr?.on('data', (chunk: Buffer) => {
-      stderrTail = `${stderrTail}${chunk.toString('utf8')}`.slice(-STDERR_KEPT);
-    });
-    return transport;
-  }
-
-  async function listTools(current: Client): Promise<McpToolInfo[]> {
-    const tools: McpToolInfo[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await current.listTools(cursor ? { cursor } : {}, { timeout: config.timeoutMs });
-      tools.push(...(page.tools as McpToolInfo[]));
-      cursor = page.nextCursor;
-    } while (cursor);
-    return tools;
-  }
-
   return {
     start: attempt,
     status: () => ({
       name,
-      transport: transportKind,
+      transport: config.command === undefined ? 'http' : 'stdio',
       state,
       tools: toolCount,
       failures,
       ...(error === undefined ? {} : { error }),
       ...(pid === undefined ? {} : { pid }),
     }),
-    async call(tool, input, signal): Promise<McpCallResult> {
-      const current = client;
-      if (state !== 'ready' || !current) return unavailable(name, state, error);
-      try {
-        const result = await current.callTool(
-          { name: tool, arguments: input as Record<string, unknown> },
-          undefined,
-          {
-            signal,
-            timeout: config.timeoutMs,
-          },
-        );
-        return result as McpCallResult;
-      } catch (caught) {
-        if (signal.aborted) throw caught;
-        return errorResult(`MCP server "${name}" failed the call: ${options.scrub(errorText(caught))}`);
-      }
-    },
+    call: (tool, input, signal) =>
+      state === 'ready' && client
+        ? callTool(client, { ...options, tool, input, signal })
+        : Promise.resolve(unavailable(name, state, error)),
     async stop() {
       state = 'stopped';
       if (timer) clearTimeout(timer);
@@ -188,4 +135,70 @@ function unavailable(name: string, state: McpServerState, error: string | undefi
 
 function errorResult(text: string): McpCallResult {
   return { isError: true, content: [{ type: 'text', text }] };
+}
+
+/** Stdio: the command with its args, env (over the SDK's default one) and cwd; HTTP: the url with its headers. */
+function createTransport(options: McpConnectionOptions, stderr: (text: string) => void): Transport {
+  const { config } = options;
+  if (config.command === undefined) {
+    return new StreamableHTTPClientTransport(new URL(config.url ?? ''), {
+      requestInit: { headers: config.headers },
+    });
+  }
+  const cwd = config.cwd && path.resolve(path.dirname(options.configPath), config.cwd);
+  const transport = new StdioClientTransport({
+    command: config.command,
+    args: config.args,
+    env: { ...getDefaultEnvironment(), ...config.env },
+    ...(cwd ? { cwd } : {}),
+    stderr: 'pipe',
+  });
+  transport.stderr?.on('data', (chunk: Buffer) => stderr(chunk.toString('utf8')));
+  return transport;
+}
+
+/** Every page of `tools/list`. */
+async function listTools(client: Client, timeout: number): Promise<McpToolInfo[]> {
+  const tools: McpToolInfo[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await client.listTools(cursor ? { cursor } : {}, { timeout });
+    tools.push(...(page.tools as McpToolInfo[]));
+    cursor = page.nextCursor;
+  } while (cursor);
+  return tools;
+}
+
+/** One `tools/call`; a lost connection or a timeout is a tool error naming the server. */
+async function callTool(
+  client: Client,
+  call: McpConnectionOptions & { tool: string; input: object; signal: AbortSignal },
+): Promise<McpCallResult> {
+  try {
+    const result = await client.callTool(
+      { name: call.tool, arguments: call.input as Record<string, unknown> },
+      undefined,
+      { signal: call.signal, timeout: call.config.timeoutMs },
+    );
+    return result as McpCallResult;
+  } catch (caught) {
+    if (call.signal.aborted) throw caught;
+    return errorResult(`MCP server "${call.name}" failed the call: ${call.scrub(errorText(caught))}`);
+  }
+}
+
+/** A client that hands each refreshed tool list (`notifications/tools/list_changed`) to `onTools`. */
+function createClient(onTools: (tools: McpToolInfo[]) => void): Client {
+  return new Client(
+    { name: 'switchboard', version: '1' },
+    {
+      listChanged: {
+        tools: {
+          onChanged: (listError, tools) => {
+            if (!listError && tools) onTools(tools as McpToolInfo[]);
+          },
+        },
+      },
+    },
+  );
 }
