@@ -6,6 +6,7 @@ import { startFakeOpenAIServer } from '../fakes/fake-openai-server.js';
 import { startTestGateway, type TestGateway, type TestGatewayOptions } from '../helpers/gateway.js';
 import { makeTempDir, removeDir } from '../helpers/machine.js';
 import { GUARDED_SERVER, mcpServerEntry, startHttpMcpServer } from '../helpers/mcp-servers.js';
+import { activeResources } from '../helpers/resources.js';
 import { cleanupAfterEach } from '../helpers/teardown.js';
 
 /**
@@ -197,5 +198,28 @@ describe('MCP servers', () => {
         return offered(model.requests.at(-1));
       })
       .toContain('mcp.remote.whisper');
+  });
+
+  it('five in-process restarts with a stdio server leak no child process or handle', async () => {
+    const { gateway } = await setup({
+      everything: { command: process.execPath, args: [mcpServerEntry('server-everything'), 'stdio'] },
+    });
+    await expect.poll(() => activeResources().TCPSocketWrap ?? 0).toBe(0);
+    const withoutFiles = ({ fileDescriptors, ...handles }: Record<string, number>) => handles;
+    const before = withoutFiles(activeResources());
+    const pids: number[] = [];
+    for (let restart = 0; restart < 5; restart += 1) {
+      pids.push((await mcpStatus(gateway, 'everything')).pid);
+      await gateway.restart();
+    }
+    expect((await mcpStatus(gateway, 'everything')).state).toBe('ready');
+    for (const pid of pids) await expect.poll(() => alive(pid)).toBe(false);
+    // A leak grows with each restart; a handle the baseline caught in passing (a timer, a close) may go.
+    const grown = () => {
+      const now = withoutFiles(activeResources());
+      return Object.keys(now).filter((type) => (now[type] ?? 0) > (before[type] ?? 0));
+    };
+    await expect.poll(grown, { timeout: 5000 }).toEqual([]);
+    expect(activeResources().ProcessWrap).toBe(before.ProcessWrap);
   });
 });
