@@ -62,7 +62,8 @@ export function createMcpTool(options: {
     description: `${info.description ?? info.name} (MCP server "${options.server}")`,
     parameters: { ...schema, type: 'object' } as unknown as TSchema,
     risk,
-    readOnly: !risk.includes('write'),
+    // Parallel calls in one round only for what the server itself calls read-only and config does not contradict.
+    readOnly: info.annotations?.readOnlyHint === true && !risk.includes('write') && !risk.includes('exec'),
     async execute(input, context) {
       const result = await caller.call(info.name, input as object, context.signal);
       return resultValue(result);

@@ -1,4 +1,4 @@
-import { rm, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { FakeModelServer } from '../fakes/fake-model-server.js';
@@ -20,6 +20,7 @@ const cleanups = cleanupAfterEach();
 async function setup(
   mcp: Record<string, unknown>,
   extra: Partial<TestGatewayOptions> = {},
+  config: Record<string, unknown> = {},
 ): Promise<{ gateway: TestGateway; model: FakeModelServer }> {
   const model = await startFakeOpenAIServer();
   cleanups.push(() => model.close());
@@ -30,6 +31,7 @@ async function setup(
       },
       agents: { main: { model: 'fake' } },
       mcp: { servers: mcp },
+      ...config,
     },
     ...extra,
   });
@@ -221,5 +223,30 @@ describe('MCP servers', () => {
     };
     await expect.poll(grown, { timeout: 5000 }).toEqual([]);
     expect(activeResources().ProcessWrap).toBe(before.ProcessWrap);
+  });
+
+  it("keeps MCP tools under the agent's allowlist and the approval policy", async () => {
+    const files = await tempDir();
+    const { gateway, model } = await setup(
+      { files: { command: process.execPath, args: [mcpServerEntry('server-filesystem'), files] } },
+      {},
+      {
+        agents: { main: { model: 'fake', tools: ['mcp.files.*'] } },
+        approvals: { tools: { 'mcp.files.write_file': 'deny' } },
+      },
+    );
+    model.push({
+      toolCalls: [
+        { name: 'mcp.files.write_file', arguments: { path: path.join(files, 'x.txt'), content: 'x' } },
+      ],
+    });
+    model.push({ text: 'Refused.' });
+    const response = await gateway.send('write a file');
+    const names = offered(model.requests[0]);
+    expect(names).toContain('mcp.files.list_directory');
+    expect(names.every((name) => name.startsWith('mcp.files.'))).toBe(true);
+    const [result] = await toolResults(gateway, response.body.sessionKey);
+    expect(result.text).toMatch(/denied|refused/i);
+    await expect(readFile(path.join(files, 'x.txt'), 'utf8')).rejects.toThrow();
   });
 });
