@@ -7,3 +7,4 @@ export {
 } from './mcp-servers.js';
 export { type McpCallResult, type McpToolInfo, mcpToolName, mcpToolRisk, resultValue } from './mcp-tool.js';
 export { probeMcpServers } from './probe.js';
+export { mcpHeaderSecrets } from './secrets.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { findToolProtectedPaths, refusedProtectedPath, validateConfig } from '../../src/config/index.js';
-import { mcpToolName, mcpToolRisk, resultValue } from '../../src/mcp/index.js';
+import { mcpHeaderSecrets, mcpToolName, mcpToolRisk, resultValue } from '../../src/mcp/index.js';
 
 describe('mcp.servers config', () => {
   it('needs exactly one of command or url, naming the server', () => {
@@ -76,5 +76,22 @@ describe('MCP tools', () => {
       ok: false,
       reason: 'no such file',
     });
+  });
+});
+
+describe('MCP header secrets', () => {
+  it('scrubs the token inside a header value as well as the whole value', () => {
+    const checked = validateConfig({
+      mcp: {
+        servers: {
+          remote: {
+            url: 'https://mcp.example.com/mcp',
+            headers: { authorization: 'Bearer tok-0123456789', 'x-key': 'k' },
+          },
+        },
+      },
+    });
+    expect(checked.ok).toBe(true);
+    if (checked.ok) expect(mcpHeaderSecrets(checked.value)).toEqual(['tok-0123456789']);
   });
 });
