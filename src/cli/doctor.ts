@@ -1,4 +1,11 @@
-import { type Config, type LoadedConfig, modelChainText } from '../config/index.js';
+import {
+  type Config,
+  collectSecretValues,
+  createSecretScrubber,
+  DEFAULT_CONFIG_PATH,
+  type LoadedConfig,
+  modelChainText,
+} from '../config/index.js';
 import type { ConfigError } from '../errors/index.js';
 import {
   type ChannelCredentialCheck,
@@ -6,6 +13,8 @@ import {
   describeRunnerSandbox,
   describeStoreUrl,
   loadStartable,
+  type McpServerStatus,
+  probeMcpServers,
   type StartCheckReport,
 } from '../gateway/index.js';
 import { createLogger } from '../logging/index.js';
@@ -54,6 +63,7 @@ export async function runDoctor(options: { config?: string }): Promise<void> {
     healthy = false;
   }
   if (!printSkillProblems(report)) healthy = false;
+  if (!(await checkMcpServers(loaded, logger))) healthy = false;
   if (healthy) process.stdout.write('OK\n');
   else process.exitCode = 1;
 }
@@ -123,4 +133,28 @@ function printChannels(checks: readonly ChannelCredentialCheck[]): void {
     if (result.ok) process.stdout.write(`${channel}: ok — ${result.value}\n`);
     else process.stderr.write(`${channel}: ${result.error}\n`);
   }
+}
+
+/** Starts each MCP server once and lists its tools: `mcp: <name> (stdio): ready, 14 tools` or why not. */
+async function checkMcpServers(
+  loaded: LoadedConfig,
+  logger: Parameters<typeof probeMcpServers>[0]['logger'],
+) {
+  if (Object.keys(loaded.config.mcp.servers).length === 0) return true;
+  const statuses = await probeMcpServers({
+    config: loaded.config,
+    configPath: loaded.path ?? DEFAULT_CONFIG_PATH,
+    logger,
+    scrub: createSecretScrubber(collectSecretValues(loaded.config)),
+  });
+  for (const status of statuses) {
+    if (status.state === 'ready') {
+      process.stdout.write(`mcp: ${status.name} (${status.transport}): ready, ${status.tools} tools\n`);
+    } else process.stderr.write(`mcp: ${mcpProblem(status)}\n`);
+  }
+  return statuses.every((status) => status.state === 'ready');
+}
+
+function mcpProblem(status: McpServerStatus): string {
+  return `${status.name} (${status.transport}) did not come up: ${status.error ?? status.state}; the gateway starts without its tools and retries it`;
 }

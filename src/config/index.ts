@@ -53,6 +53,7 @@ export type {
   Config,
   ContextConfig,
   LogConfig,
+  McpServerConfig,
   ModelConfig,
 } from './schema.js';
 export { ConfigSchema } from './schema.js';

@@ -10,6 +10,7 @@ import {
   TOOL_PROTECTED_KEYWORD,
 } from './schema-helpers.js';
 import { LogSchema } from './schema-log.js';
+import { McpSchema, type McpServerSchema } from './schema-mcp.js';
 import {
   BudgetsSchema,
   ContextSchema,
@@ -279,6 +280,7 @@ export const ConfigSchema = Strict(
       }),
     ),
     tools: ToolsSchema,
+    mcp: McpSchema,
     skills: Strict(
       {
         dirs: Type.Array(Type.String({ minLength: 1 }), {
@@ -429,6 +431,7 @@ export const ConfigSchema = Strict(
 export type Config = Static<typeof ConfigSchema>;
 export type AgentConfig = Static<typeof AgentConfigSchema>;
 export type ModelConfig = Static<typeof ModelConfigSchema>;
+export type McpServerConfig = Static<typeof McpServerSchema>;
 export type BudgetsConfig = Static<typeof BudgetsSchema>;
 export type ContextConfig = Static<typeof ContextSchema>;
 export type LogConfig = Static<typeof LogSchema>;

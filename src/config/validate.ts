@@ -99,7 +99,7 @@ function checkReferences(config: Config): ConfigIssue[] {
       message: "is required in http mode (the app's signing secret)",
     });
   }
-  issues.push(...checkUserTokens(config), ...checkBudgets(config));
+  issues.push(...checkUserTokens(config), ...checkBudgets(config), ...checkMcpServers(config));
   return issues;
 }
 
@@ -145,6 +145,21 @@ function checkUserTokens(config: Config): ConfigIssue[] {
         message: `is the same as ${other}: each needs its own`,
       });
     else seen.set(user.token, `http.users.${name}.token`);
+  }
+  return issues;
+}
+
+/** Each MCP server is reached one way: a command the gateway starts, or a URL. */
+function checkMcpServers(config: Config): ConfigIssue[] {
+  const issues: ConfigIssue[] = [];
+  for (const [name, server] of Object.entries(config.mcp.servers)) {
+    const path = `/mcp/servers/${name}`;
+    if ((server.command === undefined) === (server.url === undefined)) {
+      issues.push({ path, message: 'needs exactly one of `command` (stdio) or `url` (streamable HTTP)' });
+    }
+    if (server.url !== undefined && !/^https?:\/\//.test(server.url)) {
+      issues.push({ path: `${path}/url`, message: 'must be an http:// or https:// URL' });
+    }
   }
   return issues;
 }

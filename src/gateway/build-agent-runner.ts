@@ -9,6 +9,7 @@ import {
 } from '../agents/index.js';
 import type { Config } from '../config/index.js';
 import type { Logger } from '../logging/index.js';
+import type { McpServers } from '../mcp/index.js';
 import { type AgentMessage, communicationPolicy, type SendOutcome } from '../messages/index.js';
 import type { Observer } from '../observability/index.js';
 import type { RunStore, SessionStore } from '../sessions/index.js';
@@ -66,6 +67,8 @@ export interface AgentRunnerParts {
   models?: ModelHealth;
   /** The gateway's model cooldowns and last failover; absent, the runner keeps its own. */
   failover?: FailoverState;
+  /** The MCP servers: their tools are registered (and replaced on `list_changed`) here. */
+  mcp?: McpServers;
   /** Counts and traces each model and tool call (`/metrics`, spans); absent, none are. */
   observer?: Observer;
   stateDir: string;
@@ -163,5 +166,6 @@ function buildRegistry(options: AgentRunnerParts, skills: AgentSkills) {
     for (const tool of tools) add(tool, `toolpack ${toolpackId}`);
   }
   for (const tool of extensions.tools ?? []) add(tool, 'gateway options');
+  options.mcp?.attach({ register: add, unregister: (name) => void registry.unregister(name) });
   return registry;
 }

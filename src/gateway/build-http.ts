@@ -90,8 +90,7 @@ export function buildHttpServer(options: {
     sessionActions: options.sessionActions,
     sessionEvents: scrubbedSessionEvents(options.sessionEvents, scrub),
     slackEvents: options.channels.slack?.eventsListener,
-    channels: options.channelStates,
-    storeProbe: () => storeReadiness(options.ops.sessions),
+    ...healthParts(options),
     metrics: options.metrics && { port: options.metrics, public: config.metrics.public },
     toolUi: {
       projectId: config.project.id,
@@ -119,4 +118,16 @@ export function buildHttpServer(options: {
     usage: options.usage,
     status: createGatewayStatus({ ...options.ops, version: PACKAGE_VERSION, store: options.store, scrub }),
   });
+}
+
+/** What `/healthz` and `/readyz` read: the channels, the store's probe, each MCP server that is not ready (`mcp:<name>`). */
+function healthParts(options: { channelStates: ChannelSupervisor['states']; ops: OpsParts }) {
+  return {
+    channels: options.channelStates,
+    storeProbe: () => storeReadiness(options.ops.sessions),
+    components: () =>
+      (options.ops.mcpServers?.() ?? [])
+        .filter((server) => server.state !== 'ready')
+        .map((server) => ({ component: `mcp:${server.name}`, state: server.state })),
+  };
 }

@@ -1,4 +1,5 @@
 import type { FailoverState, TurnRunner } from '../agents/index.js';
+import type { McpServers } from '../mcp/index.js';
 import { createRouter } from '../routing/index.js';
 import { createSubagentRegistry } from '../sessions/index.js';
 import type { SignalDelivery } from '../signals/index.js';
@@ -25,6 +26,8 @@ export interface TurnParts {
   scrub(text: string): string;
   /** Records each model's last call (the health page). */
   models?: ModelHealth;
+  /** The MCP servers, whose tools join the registry. */
+  mcp?: McpServers;
   /** The gateway's model cooldowns and last failover (the runner's chains, `/status`). */
   failover?: FailoverState;
 }
@@ -66,6 +69,7 @@ export async function buildTurns(base: Base, parts: TurnParts) {
     approvals,
     ...(parts.models ? { models: parts.models } : {}),
     ...(parts.failover ? { failover: parts.failover } : {}),
+    ...(parts.mcp ? { mcp: parts.mcp } : {}),
     ...(base.observer ? { observer: base.observer } : {}),
     stateDir: base.stateDir,
     usage: {

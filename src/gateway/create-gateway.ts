@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { createFailoverState } from '../agents/index.js';
 import { createSecretScrubber } from '../config/index.js';
+import { createMcpServers } from '../mcp/index.js';
 import { scheduleSignals } from '../signals/index.js';
 import { createToolActivity } from '../toolpacks/index.js';
 import { buildTurns } from './build-turns.js';
@@ -65,6 +66,15 @@ async function startServices(options: GatewayOptions, running: Running) {
   const now = options.now;
   const failover = createFailoverState(now ? { now: () => now().getTime() } : {});
   const models = createModelHealth({ scrub, failover });
+  const mcp = createMcpServers({
+    config,
+    configPath: base.configPath,
+    logger: logger.child({ component: 'mcp' }),
+    scrub,
+  });
+  running.mcp = mcp;
+  // Each server's first attempt; one that fails is reported and retried, the start goes on.
+  await mcp.start();
   const { router, subagents, gateway } = await buildTurns(base, {
     turns: turnPort.turns,
     signals,
@@ -74,6 +84,7 @@ async function startServices(options: GatewayOptions, running: Running) {
     scrub,
     models,
     failover,
+    mcp,
   });
   turnPort.connect(router);
   const scheduler = scheduleSignals(signals, {
@@ -93,6 +104,7 @@ async function startServices(options: GatewayOptions, running: Running) {
     token: token.token,
     scrub,
     models,
+    mcp,
   });
 
   // Before any turn resumes: a call the last process left waiting finds its request again.

@@ -1,6 +1,6 @@
 import type { ChannelDetail } from '../channels/index.js';
 import { errorText } from '../errors/index.js';
-import type { StatusPort, StatusView } from '../http/index.js';
+import type { McpServerView, StatusPort, StatusView } from '../http/index.js';
 import type { SessionStore } from '../sessions/index.js';
 import type { Store } from '../store/index.js';
 import type { GatewayControl } from '../tools/index.js';
@@ -26,6 +26,8 @@ export interface GatewayStatusOptions {
   sessions: Pick<SessionStore, 'list'>;
   models: ModelHealth;
   restarts: () => readonly RestartRecord[];
+  /** The MCP servers' states; absent, none are shown. */
+  mcpServers?: () => McpServerView[];
   configHistory: GatewayControl['configHistory'];
   /** Every text that may quote an error or an address passes it. */
   scrub(text: string): string;
@@ -52,6 +54,7 @@ export function createGatewayStatus(options: GatewayStatusOptions): StatusPort {
         })),
         store: await describeStore(options),
         models: options.models.report(),
+        ...(options.mcpServers ? { mcpServers: options.mcpServers() } : {}),
         ...lastFailoverOf(options.models),
         restarts: [...options.restarts()]
           .reverse()

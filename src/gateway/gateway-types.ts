@@ -4,6 +4,7 @@ import type { ChannelSupervisor } from '../channels/index.js';
 import type { Config, LoadedConfig } from '../config/index.js';
 import type { HttpServer, WebchatPort } from '../http/index.js';
 import type { Logger, LoggerHandle } from '../logging/index.js';
+import type { McpServers } from '../mcp/index.js';
 import type { Metrics, Observer } from '../observability/index.js';
 import type { Router } from '../routing/index.js';
 import type { RunStore, SessionEvents, SessionStore } from '../sessions/index.js';
@@ -99,6 +100,8 @@ export interface Running {
   restartNotes?: ReturnType<typeof createRestartNotes>;
   restartNote?: Promise<void>;
   approvals?: Approvals;
+  /** The MCP servers' connections (stdio servers are child processes: stopped with the gateway). */
+  mcp?: McpServers;
   /** Ends this gateway's binding of the metrics' scrape-time gauges. */
   unbindMetrics?: () => void;
 }

@@ -2,6 +2,7 @@
 // base): doctor's deployment facts.
 export type { ChannelCredentialCheck } from '../channels/index.js';
 export type { SchedulerHookView } from '../http/index.js';
+export { type McpServerStatus, probeMcpServers } from '../mcp/index.js';
 export { describeStoreUrl, probeRedisWithoutPassword } from '../store/index.js';
 export { describeProblem, describeRunnerSandbox, loadConfiguredToolpacks } from '../toolpacks/index.js';
 export {

@@ -1,11 +1,13 @@
 import { type Config, collectSecretValues } from '../config/index.js';
 import type { LoggerHandle } from '../logging/index.js';
+import { mcpHeaderSecrets } from '../mcp/index.js';
 import { storeUrlSecrets } from '../store/index.js';
 import type { HttpToken } from './http-token.js';
 
 /**
  * The values scrubbed from the log (and from what the web UI shows): the config's secrets, the
- * password in `store.url` (a plain location stays readable) and the HTTP token. A new token is
+ * password in `store.url` (a plain location stays readable), the token inside each MCP header value
+ * and the HTTP token. A new token is
  * shown once, in the ready line, and only on a terminal (`showTokenLink`), so the web chat can be
  * opened; in a log file it would stay readable. After that it is a secret like the others.
  */
@@ -19,6 +21,7 @@ export function applyLogSecrets(
     ...new Set([
       ...collectSecretValues(config).filter((secret) => secret !== config.store.url),
       ...storeUrlSecrets(config.store.url),
+      ...mcpHeaderSecrets(config),
       token.token,
     ]),
   ];

@@ -1,5 +1,6 @@
 import { DEFAULT_CONFIG_PATH } from '../config/index.js';
 import { SLACK_EVENTS_PATH } from '../http/index.js';
+import type { McpServers } from '../mcp/index.js';
 import { communicationPolicy } from '../messages/index.js';
 import { createObserver, type Observer } from '../observability/index.js';
 import type { Router } from '../routing/index.js';
@@ -150,6 +151,8 @@ export async function serve(
     scrub(text: string): string;
     /** Each model's last call, for the health page. */
     models: OpsParts['models'];
+    /** The MCP servers' states: `/readyz` and the health page. */
+    mcp: McpServers;
   },
 ): Promise<string> {
   const { channels, logger, running } = base;
@@ -203,6 +206,7 @@ export async function serve(
       sessions: base.sessions,
       startedAt: base.options.startedAt,
       restarts: base.options.restartHistory ?? (() => []),
+      mcpServers: parts.mcp.statuses,
     },
     ...(observer && base.options.metrics ? { metrics: base.options.metrics } : {}),
     logger: logger.child({ component: 'http' }),

@@ -16,6 +16,8 @@ export async function stopServices(running: Running, drainTimeoutMs: number): Pr
   // Wake turns the drain ended clear their signals (or keep them for the next start) before the store closes.
   await running.signals?.settled();
   await running.toolpacks?.stop();
+  // Turns have ended: no call is waiting on a server. Stdio servers exit with their pipes closed.
+  await running.mcp?.stop();
   await running.channels?.stop();
   await running.http?.close();
   // Messages that arrived during the drain are being stored: the store waits for them.
@@ -25,4 +27,5 @@ export async function stopServices(running: Running, drainTimeoutMs: number): Pr
   running.router = undefined;
   running.http = undefined;
   running.store = undefined;
+  running.mcp = undefined;
 }

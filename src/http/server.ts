@@ -14,7 +14,12 @@ import { createRequestGuard } from './request-guard.js';
 import { type ApprovalsInbox, registerApprovalRoutes } from './routes/approvals.js';
 import { type ConfigRoutesOptions, registerConfigRoutes } from './routes/config.js';
 import { registerEventsRoute, type SessionEventsPort } from './routes/events.js';
-import { type ChannelStates, registerHealthRoutes, type StoreProbe } from './routes/health.js';
+import {
+  type ChannelStates,
+  type ComponentProblems,
+  registerHealthRoutes,
+  type StoreProbe,
+} from './routes/health.js';
 import { registerMeRoute } from './routes/me.js';
 import { type MetricsPort, registerMetricsRoute } from './routes/metrics.js';
 import { registerSessionActionRoutes, type SessionActionsPort } from './routes/session-actions.js';
@@ -62,6 +67,8 @@ export interface HttpServerOptions {
   channels?: ChannelStates | undefined;
   /** The store's bounded probe, for `/readyz`; absent, the store counts as answering. */
   storeProbe?: StoreProbe | undefined;
+  /** Other components that are not ready (MCP servers), for `/readyz`. */
+  components?: ComponentProblems | undefined;
   /** `GET /metrics` (Prometheus text), behind the token unless `public`; absent, not served. */
   metrics?: { port: MetricsPort; public: boolean } | undefined;
   /** The config page's API (`/api/config…`, owner-only), when given. */
@@ -105,7 +112,11 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
   app.addHook('onSend', async (_request, reply) => {
     setSecurityHeaders(reply);
   });
-  registerHealthRoutes(app, { channels: options.channels, store: options.storeProbe });
+  registerHealthRoutes(app, {
+    channels: options.channels,
+    store: options.storeProbe,
+    components: options.components,
+  });
   if (options.metrics)
     registerMetricsRoute(app, { metrics: options.metrics.port, public: options.metrics.public });
   registerControlUi(app, await loadControlUi());

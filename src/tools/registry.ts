@@ -18,6 +18,8 @@ interface Entry {
 export interface ToolRegistry {
   /** Adds a tool; `source` names where it came from (`builtin`, a toolpack file) for error messages. */
   register(tool: Tool, source: string): void;
+  /** Removes a tool (an MCP server's tool its server no longer lists); false when there was none. */
+  unregister(name: string): boolean;
   get(name: string): Tool | undefined;
   /** The tools a turn may see: allowed for the agent, and owner-only ones only in owner turns. */
   visible(policy: ToolPolicy): Tool[];
@@ -73,6 +75,7 @@ export function createToolRegistry(): ToolRegistry {
       }
       entries.set(tool.name, { tool, source, validate });
     },
+    unregister: (name) => entries.delete(name),
     get: (name) => entries.get(name)?.tool,
     visible(policy) {
       return [...entries.values()]

@@ -8,6 +8,7 @@ import { type Browser, closeBrowser, launchBrowser } from '../helpers/browser.js
 import { startDiscordForTest, startGatewayForTest, startSlackForTest } from '../helpers/channels.js';
 import { expectNoOverflow, openControlUi, saveScreenshot } from '../helpers/control-ui.js';
 import type { TestGateway } from '../helpers/gateway.js';
+import { mcpServerEntry } from '../helpers/mcp-servers.js';
 import { cleanupAfterEach } from '../helpers/teardown.js';
 
 /**
@@ -170,6 +171,26 @@ describe('the approvals inbox and the health page in Chromium', () => {
     expect(failover).not.toContain(API_KEY);
     await expectNoOverflow(page);
     await saveScreenshot(page, shots(gateway), 'health-failover');
+    expect(errors).toEqual([]);
+  });
+
+  it('health: the MCP servers, one ready with its tools and one down with its reason', async () => {
+    const { gateway, page, errors } = await start({
+      mcp: {
+        servers: {
+          everything: { command: process.execPath, args: [mcpServerEntry('server-everything'), 'stdio'] },
+          gone: { command: process.execPath, args: [path.join(process.cwd(), 'no-such-mcp-server.js')] },
+        },
+      },
+    });
+    await openControlUi(page, gateway.url, gateway.token, 'health');
+    const server = (name: string) => page.locator(`[data-mcp-server="${name}"]`);
+    await expect.poll(() => server('everything').locator('.state').textContent(), WAIT).toBe('ready');
+    expect(await server('everything').textContent()).toMatch(/\d+ tools/);
+    await expect.poll(() => server('gone').locator('.reason').count(), WAIT).toBe(1);
+    expect(await server('gone').locator('.reason').textContent()).toContain('no-such-mcp-server.js');
+    await expectNoOverflow(page);
+    await saveScreenshot(page, shots(gateway), 'health-mcp');
     expect(errors).toEqual([]);
   });
 });

@@ -28,13 +28,15 @@ export interface TestGatewayOptions extends GatewayExtensions {
   config?: Record<string, unknown>;
   /** Reuse a directory (to restart on the same state). */
   dir?: string;
+  /** The environment `${ENV_NAME}` in the config reads (default: none). */
+  environment?: Record<string, string>;
 }
 
 export const TEST_TOKEN = 'test-token-0123456789abcdef';
 
 /** Starts a real gateway in this process on a free port, with its state in a temp dir. */
 export async function startTestGateway(options: TestGatewayOptions = {}): Promise<TestGateway> {
-  const { config: configOverrides, dir: reusedDir, ...extensions } = options;
+  const { config: configOverrides, dir: reusedDir, environment, ...extensions } = options;
   const dir = reusedDir ?? (await makeTempDir('switchboard-test-'));
   const configPath = path.join(dir, 'gateway.jsonc');
   const config = {
@@ -53,7 +55,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
   let url = '';
   const host = createGatewayHost({
     log,
-    configOptions: { configPath, environment: {} },
+    configOptions: { configPath, environment: environment ?? {} },
     extensions,
     onReady: (info) => {
       url = info.url;

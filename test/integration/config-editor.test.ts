@@ -28,6 +28,8 @@ const CHANNEL_SECRETS = [
   'slack-signing-secret-3',
   'discord-bot-secret-4',
 ];
+/** An MCP server's header and env values are secrets. */
+const MCP_SECRETS = ['Bearer mcp-header-secret-5', 'mcp-env-secret-6'];
 const STALE = 'config changed since last load; re-run config.get and retry';
 
 /** A Redis URL with a password: store.url is a secret too. */
@@ -67,6 +69,12 @@ const CONFIG_TEXT = `// Gateway config for the editor test.
     },
     "discord": { "token": "${CHANNEL_SECRETS[3]}" }
   },
+  "mcp": {
+    "servers": {
+      "remote": { "url": "https://mcp.example.com/mcp", "headers": { "Authorization": "${MCP_SECRETS[0]}" } },
+      "local": { "command": "mcp-server", "env": { "API_KEY": "${MCP_SECRETS[1]}" } }
+    }
+  },
   "bindings": []
 }
 `;
@@ -77,6 +85,7 @@ const SECRET_TEXTS = [
   'store-password-0123',
   LITERAL_KEY,
   ...CHANNEL_SECRETS,
+  ...MCP_SECRETS,
   '${TEST_HTTP_TOKEN}',
   '${TEST_OPENAI_KEY}',
 ];
@@ -396,6 +405,8 @@ describe('secrets', () => {
       'http.users.*.token',
       'store.url',
       'models.*.apiKey',
+      'mcp.servers.*.env.*',
+      'mcp.servers.*.headers.*',
       'channels.slack.botToken',
       'channels.slack.appToken',
       'channels.slack.signingSecret',
@@ -508,6 +519,7 @@ describe('the gateway tool guard (protected paths derived from the schema)', () 
         'channels.discord.apiBase value',
         'channels.webchat.enabled value',
         'tools.toolpacks added-code',
+        'mcp value',
       ]),
     );
   });
@@ -546,6 +558,8 @@ describe('the gateway tool guard (protected paths derived from the schema)', () 
       [{ channels: { discord: { token: 'other' } } }, 'channels.discord.token'],
       [{ channels: { slack: null } }, 'channels.slack'],
       [{ channels: { webchat: { enabled: false } } }, 'channels.webchat.enabled'],
+      [{ mcp: { servers: { evil: { command: 'sh', args: ['-c', 'id'] } } } }, 'mcp.servers.evil'],
+      [{ mcp: { servers: { remote: { url: 'http://evil.example/mcp' } } } }, 'mcp.servers.remote.url'],
     ];
     for (const [raw, name] of cases) expect(await refused(raw)).toEqual({ ok: false, error: refusal(name) });
     expect(await readFile(file, 'utf8')).toBe(CONFIG_TEXT);

@@ -12,6 +12,12 @@ export type ChannelStates = () => Partial<Record<string, string>>;
  */
 export type StoreProbe = () => Promise<'ok' | 'unreachable' | 'timeout'>;
 
+/**
+ * Other components that are not ready (an MCP server: `mcp:<name>` and `connecting` or `failed`),
+ * each with its state word; the gateway builds it from the live parts at each call.
+ */
+export type ComponentProblems = () => { component: string; state: string }[];
+
 /** What both health endpoints answer: states only, never an address, a token or an error text. */
 interface Health {
   status: 'ok' | 'degraded';
@@ -37,12 +43,16 @@ function health(channels: ChannelStates | undefined): Health {
  * - `/healthz` is liveness: 200 while the process serves, `degraded` naming the channels that
  *   are down (restarting would not bring a platform back; the gateway retries them itself);
  * - `/readyz` is readiness: 200 only while the store answers its probe and every configured
- *   channel is connected, else 503 with `reasons` (component and state words).
+ *   channel and MCP server is connected, else 503 with `reasons` (component and state words).
  * Why a channel or the store is down is in the log and `/api/status`, not here.
  */
 export function registerHealthRoutes(
   app: FastifyInstance,
-  options: { channels?: ChannelStates | undefined; store?: StoreProbe | undefined },
+  options: {
+    channels?: ChannelStates | undefined;
+    store?: StoreProbe | undefined;
+    components?: ComponentProblems | undefined;
+  },
 ): void {
   app.get('/healthz', { config: { public: true } }, async () => health(options.channels));
   app.get('/readyz', { config: { public: true } }, async (_request, reply) => {
@@ -53,6 +63,7 @@ export function registerHealthRoutes(
       state: current.channels[name] ?? 'unknown',
     }));
     if (store !== 'ok') reasons.unshift({ component: 'store', state: store });
+    reasons.push(...(options.components?.() ?? []));
     const ready = reasons.length === 0;
     return reply.code(ready ? 200 : 503).send({ ready, ...current, store, reasons });
   });

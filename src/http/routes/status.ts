@@ -34,6 +34,17 @@ export interface FailoverView {
 }
 
 /** What `GET /api/status` answers: the operator's health page. Nothing here may hold a secret. */
+/** An MCP server as the health page shows it (the gateway's `McpServerStatus`, declared here). */
+export interface McpServerView {
+  name: string;
+  transport: 'stdio' | 'http';
+  state: string;
+  tools: number;
+  failures: number;
+  error?: string;
+  pid?: number;
+}
+
 export interface StatusView {
   version: string;
   /** When the process started (ISO time); uptime counts from it, across in-process restarts. */
@@ -42,6 +53,8 @@ export interface StatusView {
   channels: ChannelStatus[];
   store: { driver: string; location: string; reachable: boolean; error?: string };
   models: ModelStatus[];
+  /** Each configured MCP server: its state, tool count, failed attempts and last error (scrubbed). */
+  mcpServers?: McpServerView[];
   /** The last model failover since the gateway started, if any. */
   lastFailover?: FailoverView;
   /** This process's starts and in-process restarts, newest first. */

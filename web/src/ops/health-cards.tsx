@@ -2,6 +2,16 @@
 // (a reason, an error) comes from the gateway, scrubbed of secrets, and is shown as text.
 import { durationText, relativeTime } from '../time.js';
 
+/** An MCP server: `ready`, or `connecting`/`failed` with the last error while it is retried. */
+export interface McpServerView {
+  name: string;
+  transport: 'stdio' | 'http';
+  state: string;
+  tools: number;
+  failures: number;
+  error?: string;
+}
+
 export interface StatusView {
   version: string;
   startedAt: string;
@@ -17,6 +27,8 @@ export interface StatusView {
   }[];
   /** The last time a fallback model answered in place of an agent's first model. */
   lastFailover?: { at: string; agentId: string; from: string; to: string; why: string };
+  /** Each configured MCP server (`mcp.servers`): absent from older gateways. */
+  mcpServers?: McpServerView[];
   restarts: { at: string; reason: string }[];
   configChanges: {
     number: number;
@@ -29,9 +41,9 @@ export interface StatusView {
 }
 
 /** `ok` (green), `warn` or `bad`: the card's mark, always with a word beside it. */
-type Mark = 'ok' | 'warn' | 'bad';
+export type Mark = 'ok' | 'warn' | 'bad';
 
-function State({ mark, children }: { mark: Mark; children: string }) {
+export function State({ mark, children }: { mark: Mark; children: string }) {
   return <span class={`state ${mark}`}>{children}</span>;
 }
 

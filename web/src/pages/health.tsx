@@ -1,6 +1,6 @@
 // The health page (#/health, owners): channels (connected or retrying, with the reason), the
-// store, each model's last call and cooldown, the last model failover, uptime, version and the last restarts, as cards. Refreshed
-// every 5 s, so a channel that comes back shows it without a reload.
+// store, each model's last call and cooldown, the last model failover, the MCP servers (state, tools,
+// why one is down), uptime, version and the last restarts, as cards. Refreshed every 5 s, so a channel that comes back shows it without a reload.
 import './health.css';
 import { useCallback } from 'preact/hooks';
 import { api } from '../api.js';
@@ -12,6 +12,7 @@ import {
   type StatusView,
   StoreCard,
 } from '../ops/health-cards.js';
+import { McpServersCard } from '../ops/mcp-card.js';
 import { usePolled } from '../ops/polled.js';
 
 const REFRESH_MS = 5000;
@@ -32,6 +33,9 @@ export function HealthPage() {
             models={data.models}
             {...(data.lastFailover ? { lastFailover: data.lastFailover } : {})}
           />
+          {data.mcpServers && data.mcpServers.length > 0 ? (
+            <McpServersCard servers={data.mcpServers} />
+          ) : null}
           <GatewayCard status={data} />
           <RestartsCard status={data} />
         </div>

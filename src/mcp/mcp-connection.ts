@@ -1,0 +1,204 @@
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { McpServerConfig } from '../config/index.js';
+import { errorText } from '../errors/index.js';
+import type { Logger } from '../logging/index.js';
+import { retryDelay } from './backoff.js';
+import type { McpCaller, McpCallResult, McpToolInfo } from './mcp-tool.js';
+
+/** `connecting` (first try or a retry), `ready`, `failed` (waiting to retry), `stopped`. */
+export type McpServerState = 'connecting' | 'ready' | 'failed' | 'stopped';
+
+/** One server as `/api/status`, doctor and the log see it; `error` is scrubbed of secrets. */
+export interface McpServerStatus {
+  name: string;
+  transport: 'stdio' | 'http';
+  state: McpServerState;
+  tools: number;
+  /** Failed attempts since the last success. */
+  failures: number;
+  error?: string;
+  /** The stdio server's process id while it runs. */
+  pid?: number;
+}
+
+export interface McpConnectionOptions {
+  name: string;
+  config: McpServerConfig;
+  configPath: string;
+  logger: Logger;
+  scrub(text: string): string;
+  /** The server's current tools: after each connect and each `list_changed`. */
+  onTools(tools: McpToolInfo[]): void;
+}
+
+export interface McpConnection extends McpCaller {
+  /** The first attempt; a failure is reported and retried, never thrown. */
+  start(): Promise<void>;
+  status(): McpServerStatus;
+  stop(): Promise<void>;
+}
+
+const STDERR_KEPT = 400;
+
+/** One MCP server: connects, lists its tools, and reconnects with backoff when it fails or dies. */
+export function createMcpConnection(options: McpConnectionOptions): McpConnection {
+  const { name, config, logger } = options;
+  let state: McpServerState = 'connecting';
+  let client: Client | undefined;
+  let pid: number | undefined;
+  let error: string | undefined;
+  let failures = 0;
+  let toolCount = 0;
+  let timer: NodeJS.Timeout | undefined;
+  let stderrTail = '';
+
+  function fail(reason: string, current: Client): void {
+    if (client !== current || state === 'stopped') return;
+    client = undefined;
+    pid = undefined;
+    failures += 1;
+    state = 'failed';
+    error = options.scrub(stderrTail ? `${reason} (stderr: ${stderrTail.trim()})` : reason);
+    const delayMs = retryDelay(failures);
+    logger.warn({ mcpServer: name, reason: error, retryInMs: delayMs }, 'MCP server is down; retrying');
+    void current.close().catch(() => undefined);
+    timer = setTimeout(() => void attempt(), delayMs);
+  }
+
+  async function attempt(): Promise<void> {
+    timer = undefined;
+    if (state === 'stopped') return;
+    state = 'connecting';
+    stderrTail = '';
+    const current = createClient((tools) => {
+      if (client !== current) return;
+      toolCount = tools.length;
+      options.onTools(tools);
+    });
+    client = current;
+    try {
+      const transport = createTransport(options, (text) => {
+        stderrTail = `${stderrTail}${text}`.slice(-STDERR_KEPT);
+      });
+      current.onclose = () => fail('the connection closed (the server exited or hung up)', current);
+      await current.connect(transport, { timeout: config.timeoutMs });
+      pid = transport instanceof StdioClientTransport ? (transport.pid ?? undefined) : undefined;
+      const tools = await listTools(current, config.timeoutMs);
+      if (client !== current) return;
+      state = 'ready';
+      error = undefined;
+      failures = 0;
+      toolCount = tools.length;
+      options.onTools(tools);
+      logger.info({ mcpServer: name, tools: tools.length }, 'MCP server connected');
+    } catch (caught) {
+      fail(errorText(caught), current);
+    }
+  }
+
+  return {
+    start: attempt,
+    status: () => ({
+      name,
+      transport: config.command === undefined ? 'http' : 'stdio',
+      state,
+      tools: toolCount,
+      failures,
+      ...(error === undefined ? {} : { error }),
+      ...(pid === undefined ? {} : { pid }),
+    }),
+    call: (tool, input, signal) =>
+      state === 'ready' && client
+        ? callTool(client, { ...options, tool, input, signal })
+        : Promise.resolve(unavailable(name, state, error)),
+    async stop() {
+      state = 'stopped';
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+      const current = client;
+      client = undefined;
+      await current?.close().catch(() => undefined);
+    },
+  };
+}
+
+function unavailable(name: string, state: McpServerState, error: string | undefined): McpCallResult {
+  const why = error ? ` (${error})` : '';
+  return errorResult(
+    `MCP server "${name}" is ${state}${why}: its tools are unavailable until it reconnects; the gateway retries it with backoff.`,
+  );
+}
+
+function errorResult(text: string): McpCallResult {
+  return { isError: true, content: [{ type: 'text', text }] };
+}
+
+/** Stdio: the command with its args, env (over the SDK's default one) and cwd; HTTP: the url with its headers. */
+function createTransport(options: McpConnectionOptions, stderr: (text: string) => void): Transport {
+  const { config } = options;
+  if (config.command === undefined) {
+    return new StreamableHTTPClientTransport(new URL(config.url ?? ''), {
+      requestInit: { headers: config.headers },
+    });
+  }
+  const cwd = config.cwd && path.resolve(path.dirname(options.configPath), config.cwd);
+  const transport = new StdioClientTransport({
+    command: config.command,
+    args: config.args,
+    env: { ...getDefaultEnvironment(), ...config.env },
+    ...(cwd ? { cwd } : {}),
+    stderr: 'pipe',
+  });
+  transport.stderr?.on('data', (chunk: Buffer) => stderr(chunk.toString('utf8')));
+  return transport;
+}
+
+/** Every page of `tools/list`. */
+async function listTools(client: Client, timeout: number): Promise<McpToolInfo[]> {
+  const tools: McpToolInfo[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await client.listTools(cursor ? { cursor } : {}, { timeout });
+    tools.push(...(page.tools as McpToolInfo[]));
+    cursor = page.nextCursor;
+  } while (cursor);
+  return tools;
+}
+
+/** One `tools/call`; a lost connection or a timeout is a tool error naming the server. */
+async function callTool(
+  client: Client,
+  call: McpConnectionOptions & { tool: string; input: object; signal: AbortSignal },
+): Promise<McpCallResult> {
+  try {
+    const result = await client.callTool(
+      { name: call.tool, arguments: call.input as Record<string, unknown> },
+      undefined,
+      { signal: call.signal, timeout: call.config.timeoutMs },
+    );
+    return result as McpCallResult;
+  } catch (caught) {
+    if (call.signal.aborted) throw caught;
+    return errorResult(`MCP server "${call.name}" failed the call: ${call.scrub(errorText(caught))}`);
+  }
+}
+
+/** A client that hands each refreshed tool list (`notifications/tools/list_changed`) to `onTools`. */
+function createClient(onTools: (tools: McpToolInfo[]) => void): Client {
+  return new Client(
+    { name: 'switchboard', version: '1' },
+    {
+      listChanged: {
+        tools: {
+          onChanged: (listError, tools) => {
+            if (!listError && tools) onTools(tools as McpToolInfo[]);
+          },
+        },
+      },
+    },
+  );
+}

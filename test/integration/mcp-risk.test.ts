@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { validateConfig } from '../../src/config/index.js';
+import { createLogger } from '../../src/logging/index.js';
+import { createMcpServers } from '../../src/mcp/index.js';
+import type { Tool } from '../../src/tools/index.js';
+import { makeTempDir, removeDir } from '../helpers/machine.js';
+import { mcpServerEntry } from '../helpers/mcp-servers.js';
+import { cleanupAfterEach } from '../helpers/teardown.js';
+
+/** The risk classes MCP tools get from their server's annotations, with server-filesystem. */
+
+const cleanups = cleanupAfterEach();
+
+async function filesystemTools(risk?: string[]): Promise<Map<string, Tool>> {
+  const dir = await makeTempDir('switchboard-mcp-risk-');
+  cleanups.push(() => removeDir(dir));
+  const checked = validateConfig({
+    mcp: {
+      servers: {
+        files: {
+          command: process.execPath,
+          args: [mcpServerEntry('server-filesystem'), dir],
+          ...(risk ? { risk } : {}),
+        },
+      },
+    },
+  });
+  if (!checked.ok) throw new Error(JSON.stringify(checked.error));
+  const servers = createMcpServers({
+    config: checked.value,
+    configPath: `${dir}/gateway.jsonc`,
+    logger: createLogger({ level: 'silent', destination: { write: () => undefined } }).logger,
+    scrub: (text) => text,
+  });
+  cleanups.push(() => servers.stop());
+  await servers.start();
+  const tools = new Map<string, Tool>();
+  servers.attach({
+    register: (tool) => void tools.set(tool.name, tool),
+    unregister: (name) => void tools.delete(name),
+  });
+  return tools;
+}
+
+describe('MCP tool risk', () => {
+  it("derives server-filesystem's risk from its annotations: reads carry read, writes carry write", async () => {
+    const tools = await filesystemTools();
+    expect(tools.get('mcp.files.read_text_file')?.risk).toEqual(['read']);
+    expect(tools.get('mcp.files.list_directory')?.risk).toEqual(['read']);
+    expect(tools.get('mcp.files.write_file')?.risk).toContain('write');
+    expect(tools.get('mcp.files.edit_file')?.risk).toContain('write');
+    expect(tools.get('mcp.files.write_file')?.readOnly).toBe(false);
+  });
+
+  it("takes the server's configured risk instead", async () => {
+    const tools = await filesystemTools(['read', 'write', 'exec']);
+    expect(tools.get('mcp.files.read_text_file')?.risk).toEqual(['read', 'write', 'exec']);
+  });
+});
