@@ -28,6 +28,9 @@ import {
   type GatewayControl,
   type SubagentsService,
   type Tool,
+  type ToolRegistry,
+  unmetRequirement,
+  withRiskOverride,
 } from '../tools/index.js';
 import type { GatewayExtensions } from './gateway-types.js';
 import type { ModelHealth } from './model-health.js';
@@ -76,9 +79,12 @@ export interface AgentRunnerParts {
 
 /**
  * The agent side of the composition root: the tool registry (built-ins, then the extensions'
- * tools; a duplicate name stops the start), one provider per configured model, and the runner.
+ * tools; a duplicate name stops the start; config `tools.risk` over each tool's risk classes), one
+ * provider per configured model, and the runner. The registry is returned for the risk summaries.
  */
-export async function buildAgentRunner(options: AgentRunnerParts): Promise<AgentRunner> {
+export async function buildAgentRunner(
+  options: AgentRunnerParts,
+): Promise<{ runner: AgentRunner; registry: ToolRegistry }> {
   const { config, extensions, logger } = options;
   const registry = buildRegistry(options);
   const providers = new Map<string, ModelProvider>();
@@ -120,14 +126,15 @@ export async function buildAgentRunner(options: AgentRunnerParts): Promise<Agent
       ...(options.chatFiles ? { chatFiles: options.chatFiles } : {}),
     },
   });
-  return runner;
+  return { runner, registry };
 }
 
 function buildRegistry(options: AgentRunnerParts) {
   const { config, extensions } = options;
-  const registry = createToolRegistry();
+  const registry = createToolRegistry({ unmet: (tool) => unmetRequirement(tool, config) });
   const { activity, toolSucceeded, observer } = options;
-  const add = (tool: Tool, source: string) => {
+  const add = (declared: Tool, source: string) => {
+    const tool = withRiskOverride(declared, config.tools.risk);
     const observed = observer ? observer.tool(tool) : tool;
     const reported = toolSucceeded ? reportSuccess(observed, toolSucceeded) : observed;
     registry.register(activity ? activity.watch(reported, source) : reported, source);
