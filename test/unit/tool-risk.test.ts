@@ -197,7 +197,7 @@ describe('approval defaults follow risk', () => {
     registry.register(plainTool('pack.look', { risk: ['read'] }), 'test');
     const context = testToolContext(logger);
     context.services.approvals = {
-      check: async (call) => {
+      check: async (call: GatedCall) => {
         gated.push(call);
         return { status: 'approved', by: 'policy' };
       },
