@@ -2,13 +2,16 @@ import { type Config, type LoadedConfig, modelChainText } from '../config/index.
 import type { ConfigError } from '../errors/index.js';
 import {
   type ChannelCredentialCheck,
+  describeAgents,
   describeProblem,
+  describeRegistry,
   describeRunnerSandbox,
   describeStoreUrl,
   loadStartable,
   type StartCheckReport,
 } from '../gateway/index.js';
 import { createLogger } from '../logging/index.js';
+import { agentLines } from './agents.js';
 import { checkDeployment, printDoctorLines } from './doctor-deployment.js';
 import { printProblem } from './output.js';
 
@@ -32,6 +35,14 @@ export async function runDoctor(options: { config?: string }): Promise<void> {
   }
   const { loaded, report } = found;
   process.stdout.write(`${summary(loaded, report).join('\n')}\n`);
+  // Each agent's risk summary, from the registry a start would build.
+  const registry = await describeRegistry({
+    config: loaded.config,
+    configPath: loaded.path,
+    toolpacks: report.toolpacks,
+    logger,
+  });
+  process.stdout.write(`${describeAgents(loaded.config, registry).flatMap(agentLines).join('\n')}\n`);
   printChannels(report.channels);
   // Warnings only: a Redis store without a password, a running gateway's failing scheduler hooks.
   printDoctorLines(await checkDeployment(loaded.config));

@@ -4,6 +4,8 @@ export type { ChannelCredentialCheck } from '../channels/index.js';
 export type { SchedulerHookView } from '../http/index.js';
 export { describeStoreUrl, probeRedisWithoutPassword } from '../store/index.js';
 export { describeProblem, describeRunnerSandbox, loadConfiguredToolpacks } from '../toolpacks/index.js';
+export { riskSummaryText, unavailableText } from '../tools/index.js';
+export { type AgentRiskView, describeAgents, describeRegistry } from './agent-risk.js';
 export {
   checkStartable,
   describeIssues,
