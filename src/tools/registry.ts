@@ -60,30 +60,7 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
 
   return {
     register(tool, source) {
-      // `__` is how providers encode `.` on the wire, so it is kept out of names.
-      if (!TOOL_NAME.test(tool.name) || tool.name.includes('__')) {
-        throw new SwitchboardError(
-          'TOOL_INVALID',
-          `${source}: tool name "${tool.name}" must be letters, digits, "_" or "-" (no "__"), in parts joined by "."`,
-        );
-      }
-      const existing = entries.get(tool.name);
-      if (existing) {
-        throw new SwitchboardError(
-          'TOOL_DUPLICATE',
-          `tool "${tool.name}" is defined twice: by ${existing.source} and by ${source}`,
-        );
-      }
-      let validate: ValidateFunction;
-      try {
-        validate = tool.validateParameters ?? ajv.compile(tool.parameters as TSchema);
-      } catch (error) {
-        throw new SwitchboardError(
-          'TOOL_INVALID',
-          `${source}: tool "${tool.name}" has an invalid parameters schema: ${errorText(error)}`,
-        );
-      }
-      entries.set(tool.name, { tool, source, validate });
+      entries.set(tool.name, checkedEntry(tool, source, entries, ajv));
     },
     get: (name) => entries.get(name)?.tool,
     visible(policy) {
@@ -143,6 +120,37 @@ async function passGate(tool: Tool, input: object, context: ToolContext): Promis
   if (!approvals) return { status: 'approved', by: 'policy' };
   const review = tool.review ? await tool.review(input as never, context) : { risky: asksByDefault(tool) };
   return approvals.check({ tool: tool.name, input, review }, context);
+}
+
+/** The entry of a tool being registered; a bad name, a duplicate or a bad schema stops it. */
+function checkedEntry(
+  tool: Tool,
+  source: string,
+  entries: ReadonlyMap<string, Entry>,
+  ajv: ReturnType<typeof createAjv>,
+): Entry {
+  // `__` is how providers encode `.` on the wire, so it is kept out of names.
+  if (!TOOL_NAME.test(tool.name) || tool.name.includes('__')) {
+    throw new SwitchboardError(
+      'TOOL_INVALID',
+      `${source}: tool name "${tool.name}" must be letters, digits, "_" or "-" (no "__"), in parts joined by "."`,
+    );
+  }
+  const existing = entries.get(tool.name);
+  if (existing) {
+    throw new SwitchboardError(
+      'TOOL_DUPLICATE',
+      `tool "${tool.name}" is defined twice: by ${existing.source} and by ${source}`,
+    );
+  }
+  try {
+    return { tool, source, validate: tool.validateParameters ?? ajv.compile(tool.parameters as TSchema) };
+  } catch (error) {
+    throw new SwitchboardError(
+      'TOOL_INVALID',
+      `${source}: tool "${tool.name}" has an invalid parameters schema: ${errorText(error)}`,
+    );
+  }
 }
 
 /** The arguments as a JSON object; the error says what is wrong with them, for the model. */
