@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { TSchema } from '@sinclair/typebox';
 import { type Config, DEFAULT_CONFIG_PATH, modelChainText } from '../config/index.js';
+import type { AgentRiskStatus } from '../http/index.js';
 import type { Logger } from '../logging/index.js';
 import { communicationPolicy } from '../messages/index.js';
 import { createStore } from '../store/index.js';
@@ -101,5 +102,16 @@ export function describeAgents(config: Config, registry: ToolRegistry): AgentRis
     agentId,
     models: agent.model ? modelChainText(config, agent.model) : '(no model)',
     risk: riskSummary(registry, agent.tools),
+  }));
+}
+
+/** The health page's view of each agent (`GET /api/status`, `agents`). */
+export function agentStatuses(config: Config, registry: ToolRegistry): AgentRiskStatus[] {
+  return describeAgents(config, registry).map(({ agentId, models, risk }) => ({
+    id: agentId,
+    models,
+    risk: risk.all,
+    ownerOnly: risk.ownerOnly,
+    unavailable: risk.unavailable,
   }));
 }

@@ -65,7 +65,7 @@ async function startServices(options: GatewayOptions, running: Running) {
   const now = options.now;
   const failover = createFailoverState(now ? { now: () => now().getTime() } : {});
   const models = createModelHealth({ scrub, failover });
-  const { router, subagents, gateway } = await buildTurns(base, {
+  const { router, subagents, gateway, registry } = await buildTurns(base, {
     turns: turnPort.turns,
     signals,
     toolpacks,
@@ -93,6 +93,7 @@ async function startServices(options: GatewayOptions, running: Running) {
     token: token.token,
     scrub,
     models,
+    registry,
   });
 
   // Before any turn resumes: a call the last process left waiting finds its request again.

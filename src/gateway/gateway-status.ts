@@ -27,6 +27,8 @@ export interface GatewayStatusOptions {
   models: ModelHealth;
   restarts: () => readonly RestartRecord[];
   configHistory: GatewayControl['configHistory'];
+  /** Each agent's risk summary; absent, none are shown. */
+  agents?: () => StatusView['agents'];
   /** Every text that may quote an error or an address passes it. */
   scrub(text: string): string;
   now?: () => number;
@@ -68,6 +70,7 @@ export function createGatewayStatus(options: GatewayStatusOptions): StatusPort {
             changedPaths: change.changedPaths,
             ...(change.note ? { note: scrub(change.note) } : {}),
           })),
+        agents: options.agents?.() ?? [],
       };
     },
   };

@@ -23,8 +23,9 @@ import {
   loadConfiguredToolpacks,
   type Toolpacks,
 } from '../toolpacks/index.js';
-import type { GatewayControl } from '../tools/index.js';
+import type { GatewayControl, ToolRegistry } from '../tools/index.js';
 import { createUsageLedger } from '../usage/index.js';
+import { agentStatuses } from './agent-risk.js';
 import { createChannels, type GatewayChannels } from './build-channels.js';
 import type { Observed } from './build-core-webui.js';
 import { buildHttpServer, type OpsParts } from './build-http.js';
@@ -150,6 +151,8 @@ export async function serve(
     scrub(text: string): string;
     /** Each model's last call, for the health page. */
     models: OpsParts['models'];
+    /** The registry the agents' risk summaries are computed from (the health page). */
+    registry: ToolRegistry;
   },
 ): Promise<string> {
   const { channels, logger, running } = base;
@@ -203,6 +206,7 @@ export async function serve(
       sessions: base.sessions,
       startedAt: base.options.startedAt,
       restarts: base.options.restartHistory ?? (() => []),
+      agents: () => agentStatuses(base.config, parts.registry),
     },
     ...(observer && base.options.metrics ? { metrics: base.options.metrics } : {}),
     logger: logger.child({ component: 'http' }),

@@ -55,6 +55,17 @@ describe('risk through the gateway', () => {
     expect(await statusOf(gateway)).toMatch(
       /^Risk: read, write \(owner only\), network \(owner only\), exec \(owner only\), control-plane \(owner only\)$/m,
     );
+    // The same summary on the health page's report.
+    const status = await gateway.request('GET', '/api/status');
+    expect(status.body.agents).toEqual([
+      {
+        id: 'main',
+        models: 'fake',
+        risk: ['read', 'write', 'network', 'exec', 'control-plane'],
+        ownerOnly: ['write', 'network', 'exec', 'control-plane'],
+        unavailable: [],
+      },
+    ]);
     const everything = await setup();
     const all = await statusOf(everything.gateway);
     // ops.run carries exec for every sender; messages.send and chat.attach carry messaging.

@@ -1,9 +1,10 @@
 // The health page (#/health, owners): channels (connected or retrying, with the reason), the
-// store, each model's last call and cooldown, the last model failover, uptime, version and the last restarts, as cards. Refreshed
+// store, each model's last call and cooldown, the last model failover, each agent's risk summary, uptime, version and the last restarts, as cards. Refreshed
 // every 5 s, so a channel that comes back shows it without a reload.
 import './health.css';
 import { useCallback } from 'preact/hooks';
 import { api } from '../api.js';
+import { AgentRiskCard } from '../ops/agent-risk-card.js';
 import {
   ChannelsCard,
   GatewayCard,
@@ -32,6 +33,7 @@ export function HealthPage() {
             models={data.models}
             {...(data.lastFailover ? { lastFailover: data.lastFailover } : {})}
           />
+          <AgentRiskCard agents={data.agents ?? []} />
           <GatewayCard status={data} />
           <RestartsCard status={data} />
         </div>
