@@ -4,7 +4,12 @@ import path from 'node:path';
 import { Type } from '@sinclair/typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolvePolicy } from '../../src/approvals/index.js';
-import { CONFIG_RISK_CLASSES, type Config, validateConfig } from '../../src/config/index.js';
+import {
+  CONFIG_RISK_CLASSES,
+  type Config,
+  findToolProtectedPaths,
+  validateConfig,
+} from '../../src/config/index.js';
 import { createLogger } from '../../src/logging/index.js';
 import { communicationPolicy } from '../../src/messages/index.js';
 import { createStore } from '../../src/store/index.js';
@@ -143,6 +148,10 @@ describe('config tools.risk', () => {
     expect(withRiskOverride(plainTool('plan.add', { risk: ['read'] }), table).risk).toEqual(['write']);
     expect(withRiskOverride(plainTool('other', { risk: ['network'] }), table).risk).toEqual(['read']);
     expect(withRiskOverride(plainTool('other', { risk: ['network'] }), {}).risk).toEqual(['network']);
+  });
+
+  it("is protected from the model's gateway tool", () => {
+    expect(findToolProtectedPaths()).toContainEqual({ path: ['tools', 'risk'], kind: 'value' });
   });
 
   it('is validated: an unknown class is refused with its path', () => {
