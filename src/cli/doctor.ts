@@ -9,7 +9,9 @@ import {
 import type { ConfigError } from '../errors/index.js';
 import {
   type ChannelCredentialCheck,
+  describeAgents,
   describeProblem,
+  describeRegistry,
   describeRunnerSandbox,
   describeStoreUrl,
   loadStartable,
@@ -18,6 +20,7 @@ import {
   type StartCheckReport,
 } from '../gateway/index.js';
 import { createLogger } from '../logging/index.js';
+import { agentLines } from './agents.js';
 import { checkDeployment, printDoctorLines } from './doctor-deployment.js';
 import { printProblem } from './output.js';
 
@@ -41,6 +44,14 @@ export async function runDoctor(options: { config?: string }): Promise<void> {
   }
   const { loaded, report } = found;
   process.stdout.write(`${summary(loaded, report).join('\n')}\n`);
+  // Each agent's risk summary, from the registry a start would build.
+  const registry = await describeRegistry({
+    config: loaded.config,
+    configPath: loaded.path,
+    toolpacks: report.toolpacks,
+    logger,
+  });
+  process.stdout.write(`${describeAgents(loaded.config, registry).flatMap(agentLines).join('\n')}\n`);
   printChannels(report.channels);
   // Warnings only: a Redis store without a password, a running gateway's failing scheduler hooks.
   printDoctorLines(await checkDeployment(loaded.config));

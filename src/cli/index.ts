@@ -11,6 +11,8 @@ const runStart = async (...args: Parameters<typeof import('./start.js').runStart
   (await import('./start.js')).runStart(...args);
 const runDoctor = async (...args: Parameters<typeof import('./doctor.js').runDoctor>) =>
   (await import('./doctor.js')).runDoctor(...args);
+const runAgents = async (...args: Parameters<typeof import('./agents.js').runAgents>) =>
+  (await import('./agents.js')).runAgents(...args);
 const runConfigGet = async (...args: Parameters<typeof import('./config.js').runConfigGet>) =>
   (await import('./config.js')).runConfigGet(...args);
 const runConfigPatch = async (...args: Parameters<typeof import('./config.js').runConfigPatch>) =>
@@ -41,6 +43,13 @@ export async function runCli(argv: readonly string[]): Promise<void> {
     .description('validate the config without starting anything')
     .option(...configOption)
     .action(runDoctor);
+  program
+    .command('agents')
+    .description(
+      'list each agent, its model chain and its risk summary (what its tools may do), without starting anything',
+    )
+    .option(...configOption)
+    .action(runAgents);
   const config = program
     .command('config')
     .description('read or change the config file (secrets stay redacted)');

@@ -66,6 +66,7 @@ export {
   type SchemaLookupChild,
   type SchemaLookupResult,
 } from './schema-lookup.js';
+export { CONFIG_RISK_CLASSES } from './schema-tools.js';
 export {
   addedEnvReference,
   findRemovals,

@@ -1,5 +1,16 @@
 import { Type } from '@sinclair/typebox';
+import { TOOL_PATTERN } from './schema-approvals.js';
 import { Strict, StringEnum, TOOL_PROTECTED_KEYWORD } from './schema-helpers.js';
+
+/** The risk classes, as `Tool.risk` in src/tools has them (config is below tools: kept equal by a unit test). */
+export const CONFIG_RISK_CLASSES = [
+  'read',
+  'write',
+  'network',
+  'exec',
+  'control-plane',
+  'messaging',
+] as const;
 
 /** A toolpack id: letters, digits, `.`, `_`, `-`; not `.` or `..` (ids name directories). */
 const TOOLPACK_ID_PATTERN = '^(?!\\.\\.?$)[A-Za-z0-9._-]+$';
@@ -84,6 +95,21 @@ export const ToolsSchema = Strict(
         }),
       },
       { default: {}, description: 'The `shell` toolpack (owner-only).' },
+    ),
+    risk: Type.Record(
+      Type.String(),
+      Type.Array(StringEnum(CONFIG_RISK_CLASSES, { description: 'A risk class.' }), {
+        uniqueItems: true,
+        description: 'The classes the tool carries, in place of its own.',
+      }),
+      {
+        propertyNames: { pattern: TOOL_PATTERN },
+        default: {},
+        description:
+          "Risk classes per tool, over what the tool declares: an exact name, `namespace.*` or `*` (the exact name wins, then the longest pattern). `exec` and `control-plane` ask an approver by default; every agent's risk summary (`/status`, `doctor`, `switchboard agents`) is the union of its tools' classes.",
+        // What a tool may do, and so whether it asks, is not the model's to lower.
+        [TOOL_PROTECTED_KEYWORD]: true,
+      },
     ),
     web: Strict(
       {

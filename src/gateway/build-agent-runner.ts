@@ -30,6 +30,9 @@ import {
   type GatewayControl,
   type SubagentsService,
   type Tool,
+  type ToolRegistry,
+  unmetRequirement,
+  withRiskOverride,
 } from '../tools/index.js';
 import { type AgentSkills, loadAgentSkills, withSkillCatalogs } from './agent-skills.js';
 import type { GatewayExtensions } from './gateway-types.js';
@@ -81,9 +84,12 @@ export interface AgentRunnerParts {
 
 /**
  * The agent side of the composition root: the tool registry (built-ins, then the extensions'
- * tools; a duplicate name stops the start), one provider per configured model, and the runner.
+ * tools; a duplicate name stops the start; config `tools.risk` over each tool's risk classes), one
+ * provider per configured model, and the runner. The registry is returned for the risk summaries.
  */
-export async function buildAgentRunner(options: AgentRunnerParts): Promise<AgentRunner> {
+export async function buildAgentRunner(
+  options: AgentRunnerParts,
+): Promise<{ runner: AgentRunner; registry: ToolRegistry }> {
   const { config, extensions, logger } = options;
   // Rescanned at each start and restart, not watched; a bad SKILL.md is reported and skipped.
   const skills = await loadAgentSkills(config, options.configPath);
@@ -128,14 +134,15 @@ export async function buildAgentRunner(options: AgentRunnerParts): Promise<Agent
       ...(options.chatFiles ? { chatFiles: options.chatFiles } : {}),
     },
   });
-  return runner;
+  return { runner, registry };
 }
 
 function buildRegistry(options: AgentRunnerParts, skills: AgentSkills) {
   const { config, extensions } = options;
-  const registry = createToolRegistry();
+  const registry = createToolRegistry({ unmet: (tool) => unmetRequirement(tool, config) });
   const { activity, toolSucceeded, observer } = options;
-  const add = (tool: Tool, source: string) => {
+  const add = (declared: Tool, source: string) => {
+    const tool = withRiskOverride(declared, config.tools.risk);
     const observed = observer ? observer.tool(tool) : tool;
     const reported = toolSucceeded ? reportSuccess(observed, toolSucceeded) : observed;
     registry.register(activity ? activity.watch(reported, source) : reported, source);

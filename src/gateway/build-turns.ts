@@ -5,6 +5,7 @@ import { createSubagentRegistry } from '../sessions/index.js';
 import type { SignalDelivery } from '../signals/index.js';
 import { createSubagentManager } from '../subagents/index.js';
 import type { ToolActivity, Toolpacks } from '../toolpacks/index.js';
+import { riskSummary } from '../tools/index.js';
 import { createBudgetGate } from '../usage/index.js';
 import { buildAgentRunner } from './build-agent-runner.js';
 import { buildApprovals } from './build-approvals.js';
@@ -51,7 +52,7 @@ export async function buildTurns(base: Base, parts: TurnParts) {
     logger: logger.child({ component: 'subagents' }),
   });
   base.running.subagents = subagents;
-  const agentRunner = await buildAgentRunner({
+  const { runner: agentRunner, registry } = await buildAgentRunner({
     config,
     configPath,
     extensions: options,
@@ -98,12 +99,13 @@ export async function buildTurns(base: Base, parts: TurnParts) {
     approvals,
     usage: base.usage,
     ...(parts.failover ? { failover: parts.failover } : {}),
+    riskSummary: (agentId) => riskSummary(registry, config.agents[agentId]?.tools ?? []),
     deliver: base.channels.deliver,
     deliverDelta: base.channels.deliverDelta,
     deliverStatus: base.channels.deliverStatus,
   });
   base.running.router = router;
-  return { router, subagents, gateway };
+  return { router, subagents, gateway, registry };
 }
 
 /** Each turn counted by outcome, timed and traced, when the host collects metrics. */

@@ -75,7 +75,7 @@ async function startServices(options: GatewayOptions, running: Running) {
   running.mcp = mcp;
   // Each server's first attempt; one that fails is reported and retried, the start goes on.
   await mcp.start();
-  const { router, subagents, gateway } = await buildTurns(base, {
+  const { router, subagents, gateway, registry } = await buildTurns(base, {
     turns: turnPort.turns,
     signals,
     toolpacks,
@@ -105,6 +105,7 @@ async function startServices(options: GatewayOptions, running: Running) {
     scrub,
     models,
     mcp,
+    registry,
   });
 
   // Before any turn resumes: a call the last process left waiting finds its request again.

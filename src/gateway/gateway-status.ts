@@ -29,6 +29,8 @@ export interface GatewayStatusOptions {
   /** The MCP servers' states; absent, none are shown. */
   mcpServers?: () => McpServerView[];
   configHistory: GatewayControl['configHistory'];
+  /** Each agent's risk summary; absent, none are shown. */
+  agents?: () => StatusView['agents'];
   /** Every text that may quote an error or an address passes it. */
   scrub(text: string): string;
   now?: () => number;
@@ -71,6 +73,7 @@ export function createGatewayStatus(options: GatewayStatusOptions): StatusPort {
             changedPaths: change.changedPaths,
             ...(change.note ? { note: scrub(change.note) } : {}),
           })),
+        agents: options.agents?.() ?? [],
       };
     },
   };

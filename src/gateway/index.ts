@@ -5,6 +5,8 @@ export type { SchedulerHookView } from '../http/index.js';
 export { type McpServerStatus, probeMcpServers } from '../mcp/index.js';
 export { describeStoreUrl, probeRedisWithoutPassword } from '../store/index.js';
 export { describeProblem, describeRunnerSandbox, loadConfiguredToolpacks } from '../toolpacks/index.js';
+export { riskSummaryText, unavailableText } from '../tools/index.js';
+export { type AgentRiskView, describeAgents, describeRegistry } from './agent-risk.js';
 export {
   checkStartable,
   describeIssues,

@@ -24,8 +24,9 @@ import {
   loadConfiguredToolpacks,
   type Toolpacks,
 } from '../toolpacks/index.js';
-import type { GatewayControl } from '../tools/index.js';
+import type { GatewayControl, ToolRegistry } from '../tools/index.js';
 import { createUsageLedger } from '../usage/index.js';
+import { agentStatuses } from './agent-risk.js';
 import { createChannels, type GatewayChannels } from './build-channels.js';
 import type { Observed } from './build-core-webui.js';
 import { buildHttpServer, type OpsParts } from './build-http.js';
@@ -153,6 +154,8 @@ export async function serve(
     models: OpsParts['models'];
     /** The MCP servers' states: `/readyz` and the health page. */
     mcp: McpServers;
+    /** The registry the agents' risk summaries are computed from (the health page). */
+    registry: ToolRegistry;
   },
 ): Promise<string> {
   const { channels, logger, running } = base;
@@ -207,6 +210,7 @@ export async function serve(
       startedAt: base.options.startedAt,
       restarts: base.options.restartHistory ?? (() => []),
       mcpServers: parts.mcp.statuses,
+      agents: () => agentStatuses(base.config, parts.registry),
     },
     ...(observer && base.options.metrics ? { metrics: base.options.metrics } : {}),
     logger: logger.child({ component: 'http' }),

@@ -12,6 +12,7 @@ export type {
 export type { SessionFilter, SessionsView } from './routes/sessions.js';
 export { SLACK_EVENTS_PATH } from './routes/slack-events.js';
 export type {
+  AgentRiskStatus,
   ChannelStatus,
   FailoverView,
   McpServerView,

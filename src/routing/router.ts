@@ -11,7 +11,7 @@ import type {
 } from '../messages/index.js';
 import type { RuntimeTurnRequest, SessionStore } from '../sessions/index.js';
 import type { Store } from '../store/index.js';
-import type { ApprovalsPort, GatewayControl, SubagentsService } from '../tools/index.js';
+import type { ApprovalsPort, GatewayControl, RiskSummary, SubagentsService } from '../tools/index.js';
 import type { UsageLedger } from '../usage/index.js';
 import { sessionForMessage } from './bindings.js';
 import {
@@ -53,6 +53,8 @@ export interface RouterOptions {
   usage?: Pick<UsageLedger, 'report'>;
   /** Model cooldowns and the last failover, for /status; absent, it shows neither. */
   failover?: ModelFailoverView;
+  /** An agent's risk summary (its tools' classes), for /status; absent, it shows none. */
+  riskSummary?(agentId: string): RiskSummary;
 }
 
 export interface Router {

@@ -118,6 +118,7 @@ async function commandReply(
     approvals: approvalsOf(state),
     ...(options.usage ? { usage: options.usage } : {}),
     ...(options.failover ? { failover: options.failover } : {}),
+    ...(options.riskSummary ? { riskSummary: options.riskSummary } : {}),
     ...(confirmed ? { confirmed } : {}),
     runConfirmed: (held) => runConfirmed(state, held),
     compact: () => compactHere(state, sessionKey, agentId, message),

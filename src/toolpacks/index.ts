@@ -101,6 +101,7 @@ export {
   type SandboxProbe,
   type ToolOutput,
 } from './runner/index.js';
+export { toolpackRisk } from './toolpack-risk.js';
 export {
   createToolpackRuntime,
   type RuntimeSignalRequest,

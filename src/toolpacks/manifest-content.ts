@@ -71,10 +71,18 @@ export function parseManifest(text: string, file: string): Result<ToolpackManife
   }
   const validate = manifestValidator();
   if (validate(value)) return ok(value);
-  return fail((validate.errors ?? []).map((error) => schemaProblem(error, file)));
+  return fail((validate.errors ?? []).map((error) => schemaProblem(error, file, value)));
 }
 
-function schemaProblem(error: ErrorObject, file: string): ToolpackProblem {
+/** ` (tool "x.run")` for a failure inside a tool entry that has a name; otherwise empty. */
+function toolOf(pointer: string, manifest: unknown): string {
+  const index = /^\/tools\/(\d+)\//.exec(pointer)?.[1];
+  if (index === undefined) return '';
+  const name = (manifest as { tools?: { name?: unknown }[] }).tools?.[Number(index)]?.name;
+  return typeof name === 'string' ? ` (tool "${name}")` : '';
+}
+
+function schemaProblem(error: ErrorObject, file: string, manifest: unknown): ToolpackProblem {
   const issue = describeSchemaError(error);
   const pointer = issue.path;
   const special = RULES_BY_FIELD.find(
@@ -85,7 +93,7 @@ function schemaProblem(error: ErrorObject, file: string): ToolpackProblem {
   );
   if (special) return { file, rule: special.rule, message: special.describe(String(error.data)), pointer };
   const blank = error.keyword === 'pattern' && error.params.pattern === NOT_BLANK_PATTERN;
-  const message = `${pointer || '/'}: ${blank ? 'must not be blank' : issue.message}`;
+  const message = `${pointer || '/'}${toolOf(pointer, manifest)}: ${blank ? 'must not be blank' : issue.message}`;
   return { file, rule: 'manifest-schema', message, pointer };
 }
 

@@ -1,5 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { StringEnum } from '../config/index.js';
+import { RISK_CLASSES } from '../tools/index.js';
 
 /**
  * The TypeBox schema of `suzumio.toolpack.json`, as Suzumio reads it. Like Suzumio, objects accept
@@ -44,6 +45,13 @@ export const ManifestToolSchema = Type.Object(
       Type.Boolean({
         description:
           'Switchboard: calls ask an approver by default (`approvals.tools` in the gateway config may say otherwise). Suzumio ignores it.',
+      }),
+    ),
+    risk: Type.Optional(
+      Type.Array(StringEnum(RISK_CLASSES, { description: 'A risk class.' }), {
+        uniqueItems: true,
+        description:
+          "Switchboard: what the tool may do (`read`, `write`, `network`, `exec`, `control-plane`, `messaging`), for the agents' risk summaries; `exec` and `control-plane` ask an approver by default. Absent: `read`, `write` (and `exec` when `risky`). Suzumio ignores it.",
       }),
     ),
   },

@@ -14,6 +14,7 @@ import {
   type RunnerSandbox,
   type ToolOutput,
 } from './runner/index.js';
+import { toolpackRisk } from './toolpack-risk.js';
 import type { LoadedToolpack } from './types.js';
 
 /** A checked callSupport, for the controller of `toolpackId`. */
@@ -112,6 +113,7 @@ function registryTools(state: RuntimeState, toolpack: LoadedToolpack): Tool[] {
       parameters: declared.inputSchema as unknown as TSchema,
       validateParameters: declared.validate,
       ...(declared.risky === true ? { risky: true } : {}),
+      risk: toolpackRisk(declared),
       async execute(input, context) {
         const activation = state.activations.forRun({
           runId: context.runId,

@@ -1,5 +1,6 @@
 import type { ValidateFunction } from 'ajv';
 import type { Result } from '../errors/index.js';
+import type { RiskClass } from '../tools/index.js';
 import type { ManifestWebuiEntry } from './manifest-schema.js';
 
 /**
@@ -62,6 +63,8 @@ export interface LoadedTool {
   validate: ValidateFunction;
   /** The manifest marks the tool risky: its calls ask an approver by default. */
   risky?: boolean;
+  /** The manifest's `risk` classes, as written; absent, `toolpackRisk` decides. */
+  risk?: readonly RiskClass[];
 }
 
 export type LoadedWebuiEntry = ManifestWebuiEntry;

@@ -22,7 +22,19 @@ export type {
   ScheduledRestart,
 } from './gateway-control.js';
 export { createAllowlist, OWNER_ONLY_REFUSAL, type ToolPolicy } from './policy.js';
-export { createToolRegistry, type ToolRegistry } from './registry.js';
+export { createToolRegistry, type ToolRegistry, type ToolRegistryOptions } from './registry.js';
+export { TOOL_REQUIREMENTS, type ToolRequirement, unmetRequirement } from './requirements.js';
+export {
+  ASKING_RISK,
+  asksByDefault,
+  type RiskSummary,
+  riskOf,
+  riskSummary,
+  riskSummaryText,
+  UNDECLARED_RISK,
+  unavailableText,
+  withRiskOverride,
+} from './risk.js';
 export { buildSubagentList, latestRunPerChild, type SubagentList } from './subagents/list-view.js';
 export type {
   SpawnedRun,

@@ -4,6 +4,7 @@ import { errorText, fail, ok, type Result, SwitchboardError } from '../errors/in
 import { createAjv, dedupeIssues, describeSchemaError } from '../validation/index.js';
 import type { ApprovalVerdict } from './approvals-port.js';
 import { OWNER_ONLY_REFUSAL, type ToolPolicy } from './policy.js';
+import { asksByDefault } from './risk.js';
 import type { Tool, ToolCallOutcome, ToolContext } from './types.js';
 
 const TOOL_NAME = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/;
@@ -21,8 +22,13 @@ export interface ToolRegistry {
   /** Removes a tool (an MCP server's tool its server no longer lists); false when there was none. */
   unregister(name: string): boolean;
   get(name: string): Tool | undefined;
-  /** The tools a turn may see: allowed for the agent, and owner-only ones only in owner turns. */
+  /**
+   * The tools a turn may see: allowed for the agent, owner-only ones only in owner turns, and
+   * none whose prerequisite (`requires`) is missing.
+   */
   visible(policy: ToolPolicy): Tool[];
+  /** The registered tools whose prerequisite is missing, with why (doctor, /status). */
+  unavailable(): { name: string; reason: string }[];
   /**
    * Runs one call as the model wrote it. Never throws: unknown tools, refusals, invalid
    * arguments and exceptions all become an error outcome the model can read.
@@ -39,9 +45,15 @@ export interface ToolRegistry {
  * One ajv instance per registry; a schema is compiled once, when its tool is registered, unless the
  * tool brings its compiled validator (`validateParameters`: a toolpack tool, checked at load).
  */
-export function createToolRegistry(): ToolRegistry {
+export interface ToolRegistryOptions {
+  /** Why a tool's prerequisite (`requires`) is missing; absent or undefined: it is available. */
+  unmet?(tool: Tool): string | undefined;
+}
+
+export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegistry {
   const ajv = createAjv('authored');
   const entries = new Map<string, Entry>();
+  const unmet = (tool: Tool) => (tool.requires?.length ? options.unmet?.(tool) : undefined);
 
   function visibleEntry(name: string, policy: ToolPolicy): Entry | undefined {
     const entry = entries.get(name);
@@ -50,37 +62,21 @@ export function createToolRegistry(): ToolRegistry {
 
   return {
     register(tool, source) {
-      // `__` is how providers encode `.` on the wire, so it is kept out of names.
-      if (!TOOL_NAME.test(tool.name) || tool.name.includes('__')) {
-        throw new SwitchboardError(
-          'TOOL_INVALID',
-          `${source}: tool name "${tool.name}" must be letters, digits, "_" or "-" (no "__"), in parts joined by "."`,
-        );
-      }
-      const existing = entries.get(tool.name);
-      if (existing) {
-        throw new SwitchboardError(
-          'TOOL_DUPLICATE',
-          `tool "${tool.name}" is defined twice: by ${existing.source} and by ${source}`,
-        );
-      }
-      let validate: ValidateFunction;
-      try {
-        validate = tool.validateParameters ?? ajv.compile(tool.parameters as TSchema);
-      } catch (error) {
-        throw new SwitchboardError(
-          'TOOL_INVALID',
-          `${source}: tool "${tool.name}" has an invalid parameters schema: ${errorText(error)}`,
-        );
-      }
-      entries.set(tool.name, { tool, source, validate });
+      entries.set(tool.name, checkedEntry(tool, source, entries, ajv));
     },
     unregister: (name) => entries.delete(name),
     get: (name) => entries.get(name)?.tool,
     visible(policy) {
       return [...entries.values()]
         .map((entry) => entry.tool)
-        .filter((tool) => policy.allows(tool.name) && (policy.isOwner || !tool.ownerOnly));
+        .filter((tool) => policy.allows(tool.name) && (policy.isOwner || !tool.ownerOnly))
+        .filter((tool) => unmet(tool) === undefined);
+    },
+    unavailable() {
+      return [...entries.values()].flatMap(({ tool }) => {
+        const reason = unmet(tool);
+        return reason === undefined ? [] : [{ name: tool.name, reason }];
+      });
     },
     async execute(name, rawArguments, policy, context) {
       const entry = visibleEntry(name, policy);
@@ -90,6 +86,8 @@ export function createToolRegistry(): ToolRegistry {
       }
       const { tool } = entry;
       if (tool.ownerOnly && !policy.isOwner) return failure(OWNER_ONLY_REFUSAL);
+      const missing = unmet(tool);
+      if (missing !== undefined) return failure(`Tool ${name} is unavailable here: it ${missing}.`);
       const parsed = parseArguments(rawArguments);
       if (!parsed.ok) return failure(`Invalid arguments for ${name}: ${parsed.error}`);
       if (!entry.validate(parsed.value)) {
@@ -115,12 +113,47 @@ export function createToolRegistry(): ToolRegistry {
   };
 }
 
-/** The approval gate for a call whose arguments passed the schema; no gate, no wait. */
+/**
+ * The approval gate for a call whose arguments passed the schema; no gate, no wait. A tool with
+ * `review` decides per call; any other asks by default when it is `risky` or carries `exec` or
+ * `control-plane`.
+ */
 async function passGate(tool: Tool, input: object, context: ToolContext): Promise<ApprovalVerdict> {
   const approvals = context.services.approvals;
   if (!approvals) return { status: 'approved', by: 'policy' };
-  const review = tool.review ? await tool.review(input as never, context) : { risky: tool.risky === true };
+  const review = tool.review ? await tool.review(input as never, context) : { risky: asksByDefault(tool) };
   return approvals.check({ tool: tool.name, input, review }, context);
+}
+
+/** The entry of a tool being registered; a bad name, a duplicate or a bad schema stops it. */
+function checkedEntry(
+  tool: Tool,
+  source: string,
+  entries: ReadonlyMap<string, Entry>,
+  ajv: ReturnType<typeof createAjv>,
+): Entry {
+  // `__` is how providers encode `.` on the wire, so it is kept out of names.
+  if (!TOOL_NAME.test(tool.name) || tool.name.includes('__')) {
+    throw new SwitchboardError(
+      'TOOL_INVALID',
+      `${source}: tool name "${tool.name}" must be letters, digits, "_" or "-" (no "__"), in parts joined by "."`,
+    );
+  }
+  const existing = entries.get(tool.name);
+  if (existing) {
+    throw new SwitchboardError(
+      'TOOL_DUPLICATE',
+      `tool "${tool.name}" is defined twice: by ${existing.source} and by ${source}`,
+    );
+  }
+  try {
+    return { tool, source, validate: tool.validateParameters ?? ajv.compile(tool.parameters as TSchema) };
+  } catch (error) {
+    throw new SwitchboardError(
+      'TOOL_INVALID',
+      `${source}: tool "${tool.name}" has an invalid parameters schema: ${errorText(error)}`,
+    );
+  }
 }
 
 /** The arguments as a JSON object; the error says what is wrong with them, for the model. */

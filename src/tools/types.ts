@@ -5,6 +5,7 @@ import type { SessionDetails, SessionSummary } from '../sessions/index.js';
 import type { ApprovalsPort, ToolCallReview } from './approvals-port.js';
 import type { ChatFilesPort } from './chat-files-port.js';
 import type { GatewayControl } from './gateway-control.js';
+import type { ToolRequirement } from './requirements.js';
 import type { SubagentsService } from './subagents/service.js';
 import type { TurnScope } from './turn-scope.js';
 
@@ -65,15 +66,23 @@ export interface Tool<Parameters extends TSchema = TSchema> {
   readOnly?: boolean;
   /**
    * Calls ask for approval by default (`approvals.tools` in config may say otherwise): `shell.exec`,
-   * a toolpack tool its manifest or config marks risky.
+   * a toolpack tool its manifest or config marks risky. A tool whose `risk` has `exec` or
+   * `control-plane` asks too.
    */
   risky?: boolean;
   /**
    * What the tool may do, for the person who installs an agent (issue 21): `read`, `write`,
    * `network`, `exec`, `control-plane`, `messaging`. An agent's risk summary is the union of its
-   * tools' classes. Absent: not declared yet (the risk work fills every built-in).
+   * tools' classes. Every built-in declares it (a unit test checks); a toolpack tool gets its
+   * manifest's `risk` or a conservative default; config `tools.risk` may override it. Absent (a tool
+   * from the gateway options): `read`, `write`. `exec` and `control-plane` ask an approver by default.
    */
   risk?: readonly RiskClass[];
+  /**
+   * Prerequisites (`chat-channel`: a chat platform that takes files). A tool whose prerequisite the
+   * config misses is hidden from the model and refused if called; doctor and /status say why.
+   */
+  requires?: readonly ToolRequirement[];
   /** Decides per call instead of `risky` (the `gateway` tool: edits and restarts, not reads) and adds details (a diff). */
   review?(input: Static<Parameters>, context: ToolContext): Promise<ToolCallReview> | ToolCallReview;
   /** Ends the run after it executes (e.g. `ask_user`); its `post` text is sent to the chat. */

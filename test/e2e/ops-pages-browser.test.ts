@@ -122,7 +122,7 @@ describe('the approvals inbox and the health page in Chromium', () => {
     expect(errors).toEqual([]);
   });
 
-  it('health: Slack connected, Discord retrying with its reason, the store, the model, uptime and restarts', async () => {
+  it("health: Slack connected, Discord retrying with its reason, the store, the model, the agents' risk, uptime and restarts", async () => {
     const { gateway, page, errors } = await start();
     model.push({ text: 'hello' });
     await gateway.send('hi');
@@ -138,6 +138,11 @@ describe('the approvals inbox and the health page in Chromium', () => {
     expect(await page.locator('.version').textContent()).toMatch(/^\d+\.\d+\.\d+/);
     expect(await page.locator('.uptime').textContent()).toMatch(/\d+ (s|min)/);
     expect(await page.locator('.restarts li').first().textContent()).toMatch(/start$/);
+    // The Agents card: main's tools include the shell toolpack's owner-only shell.exec.
+    expect(await page.locator('[data-agent="main"] [data-risk="exec"]').textContent()).toBe(
+      'exec (owner only)',
+    );
+    expect(await page.locator('[data-agent="main"] [data-risk="messaging"]').count()).toBe(1);
     const text = (await page.locator('main').textContent()) ?? '';
     for (const secret of [API_KEY, DISCORD_TOKEN, 'xoxb-ops-secret', 'xapp-ops-secret'])
       expect(text).not.toContain(secret);

@@ -33,6 +33,19 @@ export interface FailoverView {
   why: string;
 }
 
+/** One agent on the health page: its model chain and its risk summary (the union of its tools' classes). */
+export interface AgentRiskStatus {
+  id: string;
+  /** `a → b`, or `(no model)`. */
+  models: string;
+  /** Every class its tools carry, in the order of `RISK_CLASSES`. */
+  risk: string[];
+  /** Those of them only owner-only tools carry. */
+  ownerOnly: string[];
+  /** Tools its allowlist names that are hidden for a missing prerequisite, with why. */
+  unavailable: { name: string; reason: string }[];
+}
+
 /** What `GET /api/status` answers: the operator's health page. Nothing here may hold a secret. */
 /** An MCP server as the health page shows it (the gateway's `McpServerStatus`, declared here). */
 export interface McpServerView {
@@ -71,6 +84,8 @@ export interface StatusView {
     changedPaths: string[];
     note?: string;
   }[];
+  /** Each configured agent's risk summary. */
+  agents: AgentRiskStatus[];
 }
 
 /** What the HTTP layer needs to answer `/api/status`; the gateway builds it from the live parts. */

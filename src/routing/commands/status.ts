@@ -1,11 +1,13 @@
 import { clockText } from '../../agents/index.js';
 import { modelChain } from '../../config/index.js';
+import { type RiskSummary, riskSummaryText, unavailableText } from '../../tools/index.js';
 import type { ChatCommand, ModelFailoverView } from './types.js';
 
 export const statusCommand: ChatCommand = {
   name: 'status',
   summary: 'Show the agent, model, queue, uptime and config of this session.',
-  async run({ agentId, config, configFile, queues, sessionKey, sessions, uptimeMs, failover }) {
+  async run(context) {
+    const { agentId, config, configFile, queues, sessionKey, sessions, uptimeMs, failover } = context;
     const agent = config.agents[agentId];
     const record = await sessions.get(sessionKey);
     const model = agent?.model
@@ -18,12 +20,20 @@ export const statusCommand: ChatCommand = {
       `Model: ${model}`,
       `Session: ${sessionKey}${record ? `, ${record.transcriptLength} entries` : ' (no messages yet)'}`,
       `Turn: ${queues.status(sessionKey)}; queue: ${queues.depth(sessionKey)} waiting`,
+      ...riskLines(context.riskSummary?.(agentId)),
       ...failoverLines(failover),
       `Uptime: ${formatDuration(uptimeMs)}`,
       `Config: ${configFile.hash.slice(0, 12)} (${configFile.path ?? 'built-in defaults'})`,
     ].join('\n');
   },
 };
+
+/** The agent's risk summary, and the tools hidden for a missing prerequisite (when any). */
+function riskLines(summary: RiskSummary | undefined): string[] {
+  if (!summary) return [];
+  const unavailable = unavailableText(summary);
+  return [`Risk: ${riskSummaryText(summary)}`, ...(unavailable ? [`Unavailable tools: ${unavailable}`] : [])];
+}
 
 /** The models cooling down and the last failover (gateway-wide), when there are any. */
 function failoverLines(failover: ModelFailoverView | undefined): string[] {

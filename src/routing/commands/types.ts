@@ -2,7 +2,13 @@ import type { CompactResult, FailoverState } from '../../agents/index.js';
 import type { Config } from '../../config/index.js';
 import type { DeliveryRoute, InboundMessage, NativeCommand, OutboundMessage } from '../../messages/index.js';
 import type { SessionStore } from '../../sessions/index.js';
-import type { ApprovalsPort, GatewayControl, HeldCommand, SubagentsService } from '../../tools/index.js';
+import type {
+  ApprovalsPort,
+  GatewayControl,
+  HeldCommand,
+  RiskSummary,
+  SubagentsService,
+} from '../../tools/index.js';
 import type { UsageLedger } from '../../usage/index.js';
 import type { SessionQueues } from '../session-queues.js';
 
@@ -32,6 +38,8 @@ export interface CommandContext {
   usage?: Pick<UsageLedger, 'report'>;
   /** /status shows the last model failover and the models cooling down. */
   failover?: ModelFailoverView;
+  /** /status shows the agent's risk summary (the union of its tools' risk classes). */
+  riskSummary?(agentId: string): RiskSummary;
   /**
    * The owner confirmed this command (`/confirm <code>` or its button): it runs without asking
    * again. Never set for a command as typed.

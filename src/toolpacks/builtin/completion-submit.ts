@@ -41,6 +41,7 @@ export function createCompletionSubmitTool(
 ): Tool<typeof CompletionSubmitParameters> {
   return {
     name: 'completion.submit',
+    risk: ['write'],
     description:
       'Submit the final report of the work for approval, once you are no longer waiting for answers you asked for. It ends your turn. Only the coordinator should call it, and only for the final report.',
     parameters: CompletionSubmitParameters,

@@ -47,6 +47,7 @@ type Edit = { oldText: string; newText: string };
 export function createFilePatchTool(options: BuiltinToolpackOptions): Tool<typeof FilePatchParameters> {
   return {
     name: 'file.patch',
+    risk: ['write'],
     description:
       'Change part of an existing text file in your workspace or your own artifacts directory by exact replacements: each oldText must match exactly once (copy it from file.read, with enough surrounding lines to be unique). All edits apply or none.',
     parameters: FilePatchParameters,

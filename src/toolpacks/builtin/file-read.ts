@@ -39,6 +39,7 @@ const FileReadParameters = Type.Object(
 export function createFileReadTool(options: BuiltinToolpackOptions): Tool<typeof FileReadParameters> {
   return {
     name: 'file.read',
+    risk: ['read'],
     description:
       "Read a text file (a window of lines) or list a directory. Reads your workspace (/workspace, also relative paths), agents' artifacts (/artifacts/<agentId>/…) and the configured read-only mounts (/mnt/<name>/…). When `truncated` is true, call again with `offset: nextOffset`.",
     parameters: FileReadParameters,

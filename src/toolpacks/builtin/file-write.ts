@@ -30,6 +30,7 @@ const FileWriteParameters = Type.Object(
 export function createFileWriteTool(options: BuiltinToolpackOptions): Tool<typeof FileWriteParameters> {
   return {
     name: 'file.write',
+    risk: ['write'],
     description:
       'Create or replace a whole text file in your workspace (/workspace, also relative paths) or your own artifacts directory (/artifacts/<your agent id>/…). Creates missing directories. To change part of a file, use file.patch.',
     parameters: FileWriteParameters,

@@ -51,6 +51,7 @@ export interface MessagesSendOptions {
 export function createMessagesSendTool(options: MessagesSendOptions): Tool<typeof MessagesSendParameters> {
   return {
     name: 'messages.send',
+    risk: ['messaging'],
     description:
       'Send a message to another agent or the human (`recipient`: an agent id or `user`) or post it to a named chat route (`channel`), not both. The recipient agent is woken with it when idle. Default priority P3.',
     parameters: MessagesSendParameters,

@@ -42,6 +42,7 @@ export function createShellExecTool(options: BuiltinToolpackOptions) {
 
   const tool: Tool<typeof ShellExecParameters> = {
     name: 'shell.exec',
+    risk: ['read', 'write', 'network', 'exec'],
     description: `Run a shell command in your workspace (owners only). Returns exit code, signal, stdout and stderr (each cut after ${maxOutputBytes} bytes). The command gets only PATH, HOME (the workspace) and LANG; no input; it and everything it started are killed when it ends, times out or the run stops.`,
     parameters: ShellExecParameters,
     ownerOnly: true,

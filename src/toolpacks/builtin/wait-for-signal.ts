@@ -10,6 +10,7 @@ const WaitParameters = Type.Object(
 export function createWaitForSignalTool(): Tool<typeof WaitParameters> {
   return {
     name: 'coordination.wait_for_signal',
+    risk: ['read'],
     description:
       'End your turn until a signal or message arrives for you; you are woken with it. Use it instead of polling.',
     parameters: WaitParameters,

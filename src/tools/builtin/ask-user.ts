@@ -21,6 +21,7 @@ const AskUserParameters = Type.Object(
 /** A boundary tool: it posts the question and ends the run; the user's answer starts the next turn. */
 export const askUserTool: Tool<typeof AskUserParameters> = {
   name: 'ask_user',
+  risk: ['read'],
   description:
     'Ask the user a question when you cannot go on without their answer. The question is posted to the chat and your run ends; their reply arrives as the next message. Do not write the question in your reply as well.',
   parameters: AskUserParameters,

@@ -17,6 +17,8 @@ const ChatAttachParameters = Type.Object(
 
 export const chatAttachTool: Tool<typeof ChatAttachParameters> = {
   name: 'chat.attach',
+  risk: ['read', 'messaging'],
+  requires: ['chat-channel'],
   description:
     'Send a file of your workspace to the current chat (Slack: an upload in this thread; Discord: an attachment; web chat: a download link). Use it when the user asks for a file or a file says more than text would.',
   parameters: ChatAttachParameters,

@@ -76,6 +76,7 @@ const GatewayParameters = Type.Object(
  */
 export const gatewayTool: Tool<typeof GatewayParameters> = {
   name: 'gateway',
+  risk: ['read', 'control-plane'],
   description:
     'Inspect and change the gateway config, or restart the gateway (owners only). Before editing, call config.get for the current hash and config.schema.lookup with the exact dot path you will change. Prefer config.patch (a partial change); use config.apply only to replace the whole config. Both validate the change, write it and restart the gateway (unless commands.restart is false: then the result says restartNeeded). You cannot change owners, http, commands, channels being added, removed or enabled, secrets, URLs (`format: uri`: where secrets are sent), paths marked `x-tool-protected` in config.schema.lookup, add local or shell toolpacks, or add `${ENV}` references: ask an owner to use /config. Always pass `note`: it is posted to the chat after the restart.',
   parameters: GatewayParameters,

@@ -15,6 +15,7 @@ const SessionStatusParameters = Type.Object(
 
 export const sessionStatusTool: Tool<typeof SessionStatusParameters> = {
   name: 'session_status',
+  risk: ['read'],
   description:
     'Show the status of a session of yours (default: this one): whether a run is going, queued messages, transcript length, the model, and how many model rounds have run since the last user message.',
   parameters: SessionStatusParameters,

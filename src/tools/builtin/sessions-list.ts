@@ -16,6 +16,7 @@ const SessionsListParameters = Type.Object(
 /** The sessions of the calling agent: one per chat, thread or DM it answers in. */
 export const sessionsListTool: Tool<typeof SessionsListParameters> = {
   name: 'sessions_list',
+  risk: ['read'],
   description:
     'List the chat sessions you (this agent) answer in: session key, channel, status (idle, queued, running), transcript length and last activity, most recent first.',
   parameters: SessionsListParameters,

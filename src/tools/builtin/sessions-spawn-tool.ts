@@ -42,6 +42,7 @@ const SessionsSpawnParameters = Type.Object(
  */
 export const sessionsSpawnTool: Tool<typeof SessionsSpawnParameters> = {
   name: 'sessions_spawn',
+  risk: ['write'],
   description:
     'Start a sub-agent that works on a task in its own session, in the background, and return at once. When it finishes, its result is announced back into this session by itself: do not wait, sleep or poll for it; go on with other work or end your reply. Use subagents to list, kill or steer the sub-agents you started.',
   parameters: SessionsSpawnParameters,

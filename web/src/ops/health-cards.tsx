@@ -1,6 +1,7 @@
 // The health page's cards, one per part of the gateway, from `GET /api/status`. Every text here
 // (a reason, an error) comes from the gateway, scrubbed of secrets, and is shown as text.
 import { durationText, relativeTime } from '../time.js';
+import type { AgentRiskStatus } from './agent-risk-card.js';
 
 /** An MCP server: `ready`, or `connecting`/`failed` with the last error while it is retried. */
 export interface McpServerView {
@@ -38,6 +39,8 @@ export interface StatusView {
     changedPaths: string[];
     note?: string;
   }[];
+  /** Each agent's risk summary (absent from an older gateway). */
+  agents?: AgentRiskStatus[];
 }
 
 /** `ok` (green), `warn` or `bad`: the card's mark, always with a word beside it. */

@@ -1,9 +1,11 @@
 // The health page (#/health, owners): channels (connected or retrying, with the reason), the
 // store, each model's last call and cooldown, the last model failover, the MCP servers (state, tools,
-// why one is down), uptime, version and the last restarts, as cards. Refreshed every 5 s, so a channel that comes back shows it without a reload.
+// why one is down), each agent's risk summary, uptime, version and the last restarts, as cards.
+// Refreshed every 5 s, so a channel that comes back shows it without a reload.
 import './health.css';
 import { useCallback } from 'preact/hooks';
 import { api } from '../api.js';
+import { AgentRiskCard } from '../ops/agent-risk-card.js';
 import {
   ChannelsCard,
   GatewayCard,
@@ -36,6 +38,7 @@ export function HealthPage() {
           {data.mcpServers && data.mcpServers.length > 0 ? (
             <McpServersCard servers={data.mcpServers} />
           ) : null}
+          <AgentRiskCard agents={data.agents ?? []} />
           <GatewayCard status={data} />
           <RestartsCard status={data} />
         </div>

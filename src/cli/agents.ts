@@ -1,0 +1,43 @@
+import { type Config, loadConfig } from '../config/index.js';
+import { ConfigError } from '../errors/index.js';
+import {
+  type AgentRiskView,
+  describeAgents,
+  describeRegistry,
+  loadConfiguredToolpacks,
+  riskSummaryText,
+  unavailableText,
+} from '../gateway/index.js';
+import { createLogger } from '../logging/index.js';
+import { printProblem } from './output.js';
+
+/**
+ * `switchboard agents`: each configured agent, its model chain and its risk summary (the union of
+ * the risk classes of the tools its allowlist lets it see), from the config and the toolpacks a
+ * start would load, without starting anything. Exit 1 when the config does not load.
+ */
+export async function runAgents(options: { config?: string }): Promise<void> {
+  let config: Config;
+  let configPath: string | undefined;
+  try {
+    ({ config, path: configPath } = await loadConfig({ configPath: options.config }));
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    printProblem(error.message);
+    return;
+  }
+  const { logger } = createLogger({ level: 'silent' });
+  const toolpacks = await loadConfiguredToolpacks(config, configPath);
+  const registry = await describeRegistry({ config, configPath, toolpacks, logger });
+  process.stdout.write(`${describeAgents(config, registry).flatMap(agentLines).join('\n')}\n`);
+}
+
+/** `main → a → b` then the risk line, and the tools hidden for a missing prerequisite. */
+export function agentLines(view: AgentRiskView): string[] {
+  const unavailable = unavailableText(view.risk);
+  return [
+    `${view.agentId}: ${view.models}`,
+    `  risk: ${riskSummaryText(view.risk)}`,
+    ...(unavailable ? [`  unavailable: ${unavailable}`] : []),
+  ];
+}
