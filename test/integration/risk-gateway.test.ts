@@ -60,10 +60,8 @@ describe('risk through the gateway', () => {
       },
     });
     const risk = /^Risk: (.*)$/m.exec(await statusOf(gateway))?.[1] ?? '';
-    // write from the MCP server (any user), exec from shell (owner-only tools).
-    expect(risk.split(', ')).toEqual(
-      expect.arrayContaining(['read', 'write', 'network', 'exec (owner only)']),
-    );
+    // read and write from the MCP server (any user's), network and exec from shell (owner-only tools).
+    expect(risk.split(', ')).toEqual(['read', 'write', 'network (owner only)', 'exec (owner only)']);
   });
 
   it("/status shows the agent's risk summary: with shell it lists exec", async () => {
