@@ -114,7 +114,9 @@ export function createMcpConnection(options: McpConnectionOptions): McpConnectio
     call: (tool, input, signal) =>
       state === 'ready' && client
         ? callTool(client, { ...options, tool, input, signal })
-        : Promise.resolve(unavailable(name, state, error)),
+        : Promise.resolve(errorResult(`MCP server "${name}" ${notReady(state, error)}.`)),
+    unavailable: () =>
+      state === 'ready' && client ? undefined : `needs MCP server "${name}", which ${notReady(state, error)}`,
     async stop() {
       state = 'stopped';
       if (timer) clearTimeout(timer);
@@ -126,11 +128,10 @@ export function createMcpConnection(options: McpConnectionOptions): McpConnectio
   };
 }
 
-function unavailable(name: string, state: McpServerState, error: string | undefined): McpCallResult {
+/** Said of a server that is not ready: its state, why, and that it is retried. */
+function notReady(state: McpServerState, error: string | undefined): string {
   const why = error ? ` (${error})` : '';
-  return errorResult(
-    `MCP server "${name}" is ${state}${why}: its tools are unavailable until it reconnects; the gateway retries it with backoff.`,
-  );
+  return `is ${state}${why}: its tools are unavailable until it reconnects; the gateway retries it with backoff`;
 }
 
 function errorResult(text: string): McpCallResult {

@@ -19,6 +19,8 @@ export interface McpCallResult {
 /** How a tool reaches its server: refuses with a readable reason while the server is not ready. */
 export interface McpCaller {
   call(tool: string, input: object, signal: AbortSignal): Promise<McpCallResult>;
+  /** Why the server's tools cannot run now (it is not connected), or undefined while they can. */
+  unavailable(): string | undefined;
 }
 
 const UNSAFE_PART = /[^A-Za-z0-9_-]+/g;
@@ -62,6 +64,8 @@ export function createMcpTool(options: {
     description: `${info.description ?? info.name} (MCP server "${options.server}")`,
     parameters: { ...schema, type: 'object' } as unknown as TSchema,
     risk,
+    // While its server is down the tool is hidden from the model, and a call is refused saying why.
+    unavailable: () => caller.unavailable(),
     // Parallel calls in one round only for what the server itself calls read-only and config does not contradict.
     readOnly: info.annotations?.readOnlyHint === true && !risk.includes('write') && !risk.includes('exec'),
     async execute(input, context) {

@@ -53,7 +53,8 @@ export interface ToolRegistryOptions {
 export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegistry {
   const ajv = createAjv('authored');
   const entries = new Map<string, Entry>();
-  const unmet = (tool: Tool) => (tool.requires?.length ? options.unmet?.(tool) : undefined);
+  const unmet = (tool: Tool) =>
+    tool.unavailable?.() ?? (tool.requires?.length ? options.unmet?.(tool) : undefined);
 
   function visibleEntry(name: string, policy: ToolPolicy): Entry | undefined {
     const entry = entries.get(name);

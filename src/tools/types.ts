@@ -83,6 +83,13 @@ export interface Tool<Parameters extends TSchema = TSchema> {
    * config misses is hidden from the model and refused if called; doctor and /status say why.
    */
   requires?: readonly ToolRequirement[];
+  /**
+   * Why the tool cannot run now, said after "it" (`needs MCP server "files", which is failed …`), or
+   * undefined while it can: asked at each turn and call, like an unmet `requires`: the tool is
+   * hidden from the model and a call is refused with the reason. For what comes and goes at run
+   * time (an MCP server's connection).
+   */
+  unavailable?(): string | undefined;
   /** Decides per call instead of `risky` (the `gateway` tool: edits and restarts, not reads) and adds details (a diff). */
   review?(input: Static<Parameters>, context: ToolContext): Promise<ToolCallReview> | ToolCallReview;
   /** Ends the run after it executes (e.g. `ask_user`); its `post` text is sent to the chat. */

@@ -166,11 +166,15 @@ describe('MCP servers', () => {
     expect(down.state).not.toBe('ready');
     expect(gateway.logLines.join('\n')).toMatch(/MCP server is down; retrying/);
 
+    // Its tools are not offered meanwhile; a model that calls one anyway is told why.
     model.push({ toolCalls: [{ name: 'mcp.everything.echo', arguments: { message: 'anyone there?' } }] });
     model.push({ text: 'It is down.' });
     const refused = await gateway.send('echo please');
+    expect(offered(model.requests.at(-2))).not.toContain('mcp.everything.echo');
     const [result] = await toolResults(gateway, refused.body.sessionKey);
-    expect(result.text).toMatch(/MCP server \\"everything\\" is (failed|connecting)/);
+    expect(result.text).toMatch(
+      /Tool mcp.everything.echo is unavailable here: it needs MCP server "everything", which is (failed|connecting)/,
+    );
     expect(result.text).toContain('unavailable until it reconnects');
 
     await rm(block);
