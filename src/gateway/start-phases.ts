@@ -137,27 +137,27 @@ export async function buildSignalsAndToolpacks(base: Base, turns: TurnPort) {
 }
 
 /** The channels (connected through the supervisor) and the HTTP server; resolves with its URL. */
-export async function serve(
-  base: Base,
-  parts: {
-    router: Router;
-    subagents: SubagentManager;
-    /** Config edits for the config page (the same control the owner's `/config` uses). */
-    gateway: GatewayControl;
-    toolpacks: Toolpacks;
-    scheduler: Scheduler;
-    signals: SignalDelivery;
-    observed: Observed;
-    token: string;
-    scrub(text: string): string;
-    /** Each model's last call, for the health page. */
-    models: OpsParts['models'];
-    /** The MCP servers' states: `/readyz` and the health page. */
-    mcp: McpServers;
-    /** The registry the agents' risk summaries are computed from (the health page). */
-    registry: ToolRegistry;
-  },
-): Promise<string> {
+/** What `serve` is handed of the parts built before it. */
+interface ServeParts {
+  router: Router;
+  subagents: SubagentManager;
+  /** Config edits for the config page (the same control the owner's `/config` uses). */
+  gateway: GatewayControl;
+  toolpacks: Toolpacks;
+  scheduler: Scheduler;
+  signals: SignalDelivery;
+  observed: Observed;
+  token: string;
+  scrub(text: string): string;
+  /** Each model's last call, for the health page. */
+  models: OpsParts['models'];
+  /** The MCP servers' states: `/readyz` and the health page. */
+  mcp: McpServers;
+  /** The registry the agents' risk summaries are computed from (the health page). */
+  registry: ToolRegistry;
+}
+
+export async function serve(base: Base, parts: ServeParts): Promise<string> {
   const { channels, logger, running } = base;
   const supervisor = channels.supervise(logger);
   running.channels = supervisor;
@@ -200,18 +200,7 @@ export async function serve(
     gatewayControl: parts.gateway,
     scrub: parts.scrub,
     usage: base.usage,
-    ops: {
-      models: parts.models,
-      configHistory: parts.gateway.configHistory,
-      approvals: () => running.approvals,
-      router: parts.router,
-      channels: supervisor.details,
-      sessions: base.sessions,
-      startedAt: base.options.startedAt,
-      restarts: base.options.restartHistory ?? (() => []),
-      mcpServers: parts.mcp.statuses,
-      agents: () => agentStatuses(base.config, parts.registry),
-    },
+    ops: opsParts(base, parts, supervisor.details),
     ...(observer && base.options.metrics ? { metrics: base.options.metrics } : {}),
     logger: logger.child({ component: 'http' }),
   });
@@ -219,6 +208,22 @@ export async function serve(
   const url = await http.listen();
   announceStart(base.options, url, channels.slack?.eventsListener !== undefined, base.store);
   return url;
+}
+
+/** What the ops pages (approvals, `/api/status`) read of the running gateway. */
+function opsParts(base: Base, parts: ServeParts, channels: OpsParts['channels']): OpsParts {
+  return {
+    models: parts.models,
+    configHistory: parts.gateway.configHistory,
+    approvals: () => base.running.approvals,
+    router: parts.router,
+    channels,
+    sessions: base.sessions,
+    startedAt: base.options.startedAt,
+    restarts: base.options.restartHistory ?? (() => []),
+    mcpServers: parts.mcp.statuses,
+    agents: () => agentStatuses(base.config, parts.registry),
+  };
 }
 
 function announceStart(options: GatewayOptions, url: string, slackEvents: boolean, store: Store): void {

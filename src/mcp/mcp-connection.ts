@@ -1,6 +1,5 @@
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { McpServerConfig } from '../config/index.js';
@@ -81,12 +80,12 @@ export function createMcpConnection(options: McpConnectionOptions): McpConnectio
     });
     client = current;
     try {
-      const transport = createTransport(options, (text) => {
+      const transport = await createTransport(options, (text) => {
         stderrTail = `${stderrTail}${text}`.slice(-STDERR_KEPT);
       });
       current.onclose = () => fail('the connection closed (the server exited or hung up)', current);
       await current.connect(transport, { timeout: config.timeoutMs });
-      pid = transport instanceof StdioClientTransport ? (transport.pid ?? undefined) : undefined;
+      pid = 'pid' in transport ? ((transport.pid as number | null) ?? undefined) : undefined;
       const tools = await listTools(current, config.timeoutMs);
       if (client !== current) return;
       state = 'ready';
@@ -102,15 +101,7 @@ export function createMcpConnection(options: McpConnectionOptions): McpConnectio
 
   return {
     start: attempt,
-    status: () => ({
-      name,
-      transport: config.command === undefined ? 'http' : 'stdio',
-      state,
-      tools: toolCount,
-      failures,
-      ...(error === undefined ? {} : { error }),
-      ...(pid === undefined ? {} : { pid }),
-    }),
+    status: () => serverStatus(name, config, { state, tools: toolCount, failures, error, pid }),
     call: (tool, input, signal) =>
       state === 'ready' && client
         ? callTool(client, { ...options, tool, input, signal })
@@ -128,6 +119,23 @@ export function createMcpConnection(options: McpConnectionOptions): McpConnectio
   };
 }
 
+function serverStatus(
+  name: string,
+  config: McpServerConfig,
+  now: { state: McpServerState; tools: number; failures: number; error?: string; pid?: number | undefined },
+): McpServerStatus {
+  const { state, tools, failures, error, pid } = now;
+  return {
+    name,
+    transport: config.command === undefined ? 'http' : 'stdio',
+    state,
+    tools,
+    failures,
+    ...(error === undefined ? {} : { error }),
+    ...(pid === undefined ? {} : { pid }),
+  };
+}
+
 /** Said of a server that is not ready: its state, why, and that it is retried. */
 function notReady(state: McpServerState, error: string | undefined): string {
   const why = error ? ` (${error})` : '';
@@ -139,7 +147,10 @@ function errorResult(text: string): McpCallResult {
 }
 
 /** Stdio: the command with its args, env (over the SDK's default one) and cwd; HTTP: the url with its headers. */
-function createTransport(options: McpConnectionOptions, stderr: (text: string) => void): Transport {
+async function createTransport(
+  options: McpConnectionOptions,
+  stderr: (text: string) => void,
+): Promise<Transport> {
   const { config } = options;
   if (config.command === undefined) {
     return new StreamableHTTPClientTransport(new URL(config.url ?? ''), {
@@ -147,6 +158,7 @@ function createTransport(options: McpConnectionOptions, stderr: (text: string) =
     });
   }
   const cwd = config.cwd && path.resolve(path.dirname(options.configPath), config.cwd);
+  const { StdioClientTransport, getDefaultEnvironment } = await loadStdio();
   const transport = new StdioClientTransport({
     command: config.command,
     args: config.args,
@@ -202,4 +214,17 @@ function createClient(onTools: (tools: McpToolInfo[]) => void): Client {
       },
     },
   );
+}
+
+/**
+ * The SDK's stdio transport, imported only for a stdio server. Its module imports `node:process`
+ * whole, which opens this process's own stdin, stdout and stderr as handles: under pm2 (sockets)
+ * they kept the gateway alive after a stop until pm2 killed it. They are unref'd here (the gateway
+ * never reads its stdin; writes to pipes are synchronous on Linux), so a stop still ends the process.
+ */
+async function loadStdio() {
+  const stdio = await import('@modelcontextprotocol/sdk/client/stdio.js');
+  for (const stream of [process.stdin, process.stdout, process.stderr])
+    (stream as { unref?: () => void }).unref?.();
+  return stdio;
 }
