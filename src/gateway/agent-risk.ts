@@ -1,8 +1,15 @@
 import path from 'node:path';
 import type { TSchema } from '@sinclair/typebox';
-import { type Config, DEFAULT_CONFIG_PATH, modelChainText } from '../config/index.js';
+import {
+  type Config,
+  collectSecretValues,
+  createSecretScrubber,
+  DEFAULT_CONFIG_PATH,
+  modelChainText,
+} from '../config/index.js';
 import type { AgentRiskStatus } from '../http/index.js';
 import type { Logger } from '../logging/index.js';
+import { createMcpServers } from '../mcp/index.js';
 import { communicationPolicy } from '../messages/index.js';
 import { createStore } from '../store/index.js';
 import {
@@ -35,7 +42,8 @@ export interface AgentRiskView {
  * The registry a start would build from this config, for describing it without starting: the
  * built-ins, the built-in toolpacks and the local toolpacks the check loaded, with `tools.risk`
  * and `requires` applied as the gateway applies them. Nothing in it runs (a local toolpack's tool
- * refuses); tools passed in code (gateway options) are not known here.
+ * refuses), and each MCP server's tools (the server started once); tools passed in code (gateway
+ * options) are not known here.
  */
 export async function describeRegistry(options: {
   config: Config;
@@ -81,7 +89,32 @@ export async function describeRegistry(options: {
     for (const declared of toolpack.tools) add(describedTool(declared), `toolpack ${toolpack.id}`);
   }
   await store.close();
+  await addMcpTools({ ...options, configPath: packOptions.configPath }, add);
   return registry;
+}
+
+/**
+ * The tools of each MCP server that comes up when started once (as doctor's probe does): a server's
+ * tools are known only from the server. Registered as they would be at a start, but without their
+ * live availability (the servers are stopped again). A server that does not come up adds none.
+ */
+async function addMcpTools(
+  options: { config: Config; configPath: string; logger: Logger },
+  add: (tool: Tool, source: string) => void,
+): Promise<void> {
+  const { config } = options;
+  if (Object.keys(config.mcp.servers).length === 0) return;
+  const scrub = createSecretScrubber(collectSecretValues(config));
+  const servers = createMcpServers({ ...options, scrub });
+  try {
+    await servers.start();
+    servers.attach({
+      register: ({ unavailable: _live, ...tool }, source) => add(tool, source),
+      unregister: () => undefined,
+    });
+  } finally {
+    await servers.stop();
+  }
 }
 
 function describedTool(declared: LoadToolpacksResult['toolpacks'][number]['tools'][number]): Tool {

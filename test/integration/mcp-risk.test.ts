@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { validateConfig } from '../../src/config/index.js';
+import {
+  describeAgents,
+  describeRegistry,
+  loadConfiguredToolpacks,
+  riskSummaryText,
+} from '../../src/gateway/index.js';
 import { createLogger } from '../../src/logging/index.js';
 import { createMcpServers } from '../../src/mcp/index.js';
 import type { Tool } from '../../src/tools/index.js';
@@ -55,5 +61,26 @@ describe('MCP tool risk', () => {
   it("takes the server's configured risk instead", async () => {
     const tools = await filesystemTools(['read', 'write', 'exec']);
     expect(tools.get('mcp.files.read_text_file')?.risk).toEqual(['read', 'write', 'exec']);
+  });
+
+  it("counts a server's tools in the offline summary of doctor and switchboard agents", async () => {
+    const dir = await makeTempDir('switchboard-mcp-offline-');
+    cleanups.push(() => removeDir(dir));
+    const checked = validateConfig({
+      agents: { main: { tools: ['mcp.files.*'] } },
+      mcp: {
+        servers: { files: { command: process.execPath, args: [mcpServerEntry('server-filesystem'), dir] } },
+      },
+    });
+    if (!checked.ok) throw new Error(JSON.stringify(checked.error));
+    const config = checked.value;
+    const configPath = `${dir}/gateway.jsonc`;
+    const logger = createLogger({ level: 'silent', destination: { write: () => undefined } }).logger;
+    const toolpacks = await loadConfiguredToolpacks(config, configPath);
+    const registry = await describeRegistry({ config, configPath, toolpacks, logger });
+    const [main] = describeAgents(config, registry);
+    if (!main) throw new Error('describeAgents listed no agent');
+    // The agent may use only the filesystem server's tools: read and write come from them.
+    expect(riskSummaryText(main.risk)).toBe('read, write');
   });
 });
