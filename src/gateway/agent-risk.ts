@@ -1,5 +1,4 @@
 import path from 'node:path';
-import type { TSchema } from '@sinclair/typebox';
 import {
   type Config,
   collectSecretValues,
@@ -16,8 +15,8 @@ import {
   createBuiltinToolpackTools,
   createCompletionRecords,
   createCoreTools,
+  declaredTool,
   type LoadToolpacksResult,
-  toolpackRisk,
 } from '../toolpacks/index.js';
 import {
   BUILTIN_TOOLS,
@@ -86,7 +85,11 @@ export async function describeRegistry(options: {
     }
   }
   for (const toolpack of toolpacks.toolpacks) {
-    for (const declared of toolpack.tools) add(describedTool(declared), `toolpack ${toolpack.id}`);
+    for (const declared of toolpack.tools)
+      add(
+        declaredTool(declared, () => ({ ok: false, reason: 'not running' })),
+        `toolpack ${toolpack.id}`,
+      );
   }
   await store.close();
   await addMcpTools({ ...options, configPath: packOptions.configPath }, add);
@@ -115,18 +118,6 @@ async function addMcpTools(
   } finally {
     await servers.stop();
   }
-}
-
-function describedTool(declared: LoadToolpacksResult['toolpacks'][number]['tools'][number]): Tool {
-  return {
-    name: declared.name,
-    description: declared.description,
-    parameters: declared.inputSchema as unknown as TSchema,
-    validateParameters: declared.validate,
-    ...(declared.risky === true ? { risky: true } : {}),
-    risk: toolpackRisk(declared),
-    execute: () => ({ ok: false, reason: 'not running' }),
-  };
 }
 
 /** Each configured agent, its model chain and its risk summary over `registry`. */

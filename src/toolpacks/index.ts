@@ -104,6 +104,7 @@ export {
 export { toolpackRisk } from './toolpack-risk.js';
 export {
   createToolpackRuntime,
+  declaredTool,
   type RuntimeSignalRequest,
   type SupportRequest,
   type ToolpackRuntime,

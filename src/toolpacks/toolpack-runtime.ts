@@ -15,7 +15,7 @@ import {
   type ToolOutput,
 } from './runner/index.js';
 import { toolpackRisk } from './toolpack-risk.js';
-import type { LoadedToolpack } from './types.js';
+import type { LoadedTool, LoadedToolpack } from './types.js';
 
 /** A checked callSupport, for the controller of `toolpackId`. */
 export interface SupportRequest extends ControllerSupportRequest {
@@ -106,37 +106,42 @@ function agentAllowlists(config: Config): (agentId: string, tool: string) => boo
 }
 
 function registryTools(state: RuntimeState, toolpack: LoadedToolpack): Tool[] {
-  return toolpack.tools.map(
-    (declared): Tool => ({
-      name: declared.name,
-      description: declared.description,
-      parameters: declared.inputSchema as unknown as TSchema,
-      validateParameters: declared.validate,
-      ...(declared.risky === true ? { risky: true } : {}),
-      risk: toolpackRisk(declared),
-      async execute(input, context) {
-        const activation = state.activations.forRun({
-          runId: context.runId,
-          agentId: context.agentId,
-          sessionKey: context.sessionKey,
-        });
-        const result = await hostFor(state, context.agentId).call({
-          toolpackId: toolpack.id,
-          tool: declared.name,
-          input,
-          activation,
-          signal: context.signal,
-        });
-        // The registry prefixes `Tool <name> failed:`; the runner's own prefix would say it twice.
-        if (!result.ok)
-          throw new SwitchboardError(
-            'TOOLPACK_TOOL_FAILED',
-            result.error.replace(`${declared.name} failed: `, ''),
-          );
-        return result.value;
-      },
+  return toolpack.tools.map((declared) =>
+    declaredTool(declared, async (input, context) => {
+      const activation = state.activations.forRun({
+        runId: context.runId,
+        agentId: context.agentId,
+        sessionKey: context.sessionKey,
+      });
+      const result = await hostFor(state, context.agentId).call({
+        toolpackId: toolpack.id,
+        tool: declared.name,
+        input,
+        activation,
+        signal: context.signal,
+      });
+      // The registry prefixes `Tool <name> failed:`; the runner's own prefix would say it twice.
+      if (!result.ok)
+        throw new SwitchboardError(
+          'TOOLPACK_TOOL_FAILED',
+          result.error.replace(`${declared.name} failed: `, ''),
+        );
+      return result.value;
     }),
   );
+}
+
+/** A manifest's tool as a registry tool (its risk, `risky`, compiled schema), run by `execute`. */
+export function declaredTool(declared: LoadedTool, execute: Tool['execute']): Tool {
+  return {
+    name: declared.name,
+    description: declared.description,
+    parameters: declared.inputSchema as unknown as TSchema,
+    validateParameters: declared.validate,
+    ...(declared.risky === true ? { risky: true } : {}),
+    risk: toolpackRisk(declared),
+    execute,
+  };
 }
 
 function hostFor(state: RuntimeState, agentId: string): RunnerHost {
