@@ -81,8 +81,19 @@ export interface HttpServerOptions {
   usage?: UsagePort | undefined;
 }
 
+/** A route the server answers: `public` needs no token, `page` is a control UI page (served signed out). */
+export interface ServedRoute {
+  method: string;
+  /** The pattern, as the owner gate names it (`/api/sessions/:key/transcript`). */
+  url: string;
+  public: boolean;
+  page: boolean;
+}
+
 export interface HttpServer {
   readonly app: FastifyInstance;
+  /** Every route registered (HEAD left out), in order: what a test walks to check each one's access. */
+  readonly routes: readonly ServedRoute[];
   /** Listens; resolves with the base URL (`http://127.0.0.1:8787`). */
   listen(): Promise<string>;
   close(): Promise<void>;
@@ -103,6 +114,19 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
     // Session keys reach `/api/sessions/:key/…` whole; the default (100) answered long ones 414.
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
+  });
+  const routes: ServedRoute[] = [];
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) {
+      if (method === 'HEAD') continue;
+      const config = route.config as { public?: boolean; signInPage?: boolean } | undefined;
+      routes.push({
+        method,
+        url: route.url,
+        public: config?.public === true,
+        page: config?.signInPage === true,
+      });
+    }
   });
   app.setErrorHandler(handleHttpError);
   app.addHook('onRequest', createRequestGuard(options.host));
@@ -156,6 +180,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
 
   return {
     app,
+    routes,
     async listen() {
       await app.listen({ host: options.host, port: options.port });
       const address = app.server.address();
