@@ -9,6 +9,7 @@ import type { Logger } from '../logging/index.js';
 import { createAuthHook, createIdentify } from './auth.js';
 import { loadControlUi, registerControlUi } from './control-ui.js';
 import { handleHttpError } from './errors.js';
+import { createFailureLimit } from './failure-limit.js';
 import { type AccessPolicy, createOwnerGate } from './identity.js';
 import { createRequestGuard } from './request-guard.js';
 import { type ApprovalsInbox, registerApprovalRoutes } from './routes/approvals.js';
@@ -131,7 +132,9 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
   app.setErrorHandler(handleHttpError);
   app.addHook('onRequest', createRequestGuard(options.host));
   const identify = createIdentify({ token: options.token, users: options.users });
-  app.addHook('onRequest', createAuthHook(identify));
+  // One count of wrong tokens per source for the sign-in and the token check (each class its own).
+  const failures = createFailureLimit();
+  app.addHook('onRequest', createAuthHook(identify, failures));
   app.addHook('onRequest', createOwnerGate(options.access ?? DEFAULT_ACCESS));
   app.addHook('onSend', async (_request, reply) => {
     setSecurityHeaders(reply);
@@ -144,7 +147,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
   if (options.metrics)
     registerMetricsRoute(app, { metrics: options.metrics.port, public: options.metrics.public });
   registerControlUi(app, await loadControlUi());
-  registerSignInRoutes(app, identify);
+  registerSignInRoutes(app, identify, failures);
   const access = options.access ?? DEFAULT_ACCESS;
   registerMeRoute(app, {
     access,
