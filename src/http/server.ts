@@ -116,19 +116,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
   });
-  const routes: ServedRoute[] = [];
-  app.addHook('onRoute', (route) => {
-    for (const method of [route.method].flat()) {
-      if (method === 'HEAD') continue;
-      const config = route.config as { public?: boolean; signInPage?: boolean } | undefined;
-      routes.push({
-        method,
-        url: route.url,
-        public: config?.public === true,
-        page: config?.signInPage === true,
-      });
-    }
-  });
+  const routes = collectRoutes(app);
   app.setErrorHandler(handleHttpError);
   app.addHook('onRequest', createRequestGuard(options.host));
   const identify = createIdentify({ token: options.token, users: options.users });
@@ -193,6 +181,24 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
     },
     close: () => app.close(),
   };
+}
+
+/** Every route registered on `app` from now on (HEAD left out), as the owner gate names them. */
+function collectRoutes(app: FastifyInstance): ServedRoute[] {
+  const routes: ServedRoute[] = [];
+  app.addHook('onRoute', (route) => {
+    const config = route.config as { public?: boolean; signInPage?: boolean } | undefined;
+    for (const method of [route.method].flat()) {
+      if (method !== 'HEAD')
+        routes.push({
+          method,
+          url: route.url,
+          public: config?.public === true,
+          page: config?.signInPage === true,
+        });
+    }
+  });
+  return routes;
 }
 
 /**
