@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { networkInterfaces } from 'node:os';
 import path from 'node:path';
-import type { Config } from '../config/index.js';
+import { type Config, findLooseConfigFile, type LoadedConfig, modeText } from '../config/index.js';
 import { describeStoreUrl, probeRedisWithoutPassword, type SchedulerHookView } from '../gateway/index.js';
 
 const ASK_TIMEOUT_MS = 3000;
@@ -20,6 +20,21 @@ export interface DoctorLine {
  */
 export async function checkDeployment(config: Config): Promise<DoctorLine[]> {
   return [...(await checkRedisPassword(config.store.url)), ...(await askRunningGateway(config))];
+}
+
+/**
+ * A config file holding a secret written out that group or others may read: a warning naming the
+ * file, its mode and the fix (a start makes it 0600 itself, so the exit code does not change).
+ */
+export async function checkConfigFileMode(loaded: LoadedConfig): Promise<DoctorLine[]> {
+  const loose = await findLooseConfigFile(loaded);
+  if (!loose) return [];
+  return [
+    {
+      warning: true,
+      text: `config: ${loose.file} holds secrets and is readable by group or others (mode ${modeText(loose.mode)}): run chmod 600 ${loose.file} (switchboard start does it and logs it)`,
+    },
+  ];
 }
 
 /** Prints the lines: warnings on stderr with `warning: `, the rest on stdout. */

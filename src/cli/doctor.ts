@@ -21,7 +21,7 @@ import {
 } from '../gateway/index.js';
 import { createLogger } from '../logging/index.js';
 import { agentLines } from './agents.js';
-import { checkDeployment, printDoctorLines } from './doctor-deployment.js';
+import { checkConfigFileMode, checkDeployment, printDoctorLines } from './doctor-deployment.js';
 import { printProblem } from './output.js';
 
 /**
@@ -44,6 +44,7 @@ export async function runDoctor(options: { config?: string }): Promise<void> {
   }
   const { loaded, report } = found;
   process.stdout.write(`${summary(loaded, report).join('\n')}\n`);
+  printDoctorLines(await checkConfigFileMode(loaded));
   // Each agent's risk summary, from the registry a start would build.
   const registry = await describeRegistry({
     config: loaded.config,

@@ -20,6 +20,13 @@ export {
   type ConfigAuditRecord,
 } from './config-files.js';
 export {
+  findLooseConfigFile,
+  holdsSecrets,
+  type LooseConfigFile,
+  modeText,
+  tightenConfigFile,
+} from './config-mode.js';
+export {
   compileConfigValidator,
   STANDALONE_CONFIG_VALIDATOR,
 } from './config-validator.js';

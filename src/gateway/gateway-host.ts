@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import PQueue from 'p-queue';
-import type { LoadConfigOptions, LoadedConfig } from '../config/index.js';
+import { type LoadConfigOptions, type LoadedConfig, modeText, tightenConfigFile } from '../config/index.js';
 import { ConfigError, errorText, fail } from '../errors/index.js';
 import { type Logger, type LoggerHandle, logFileOptions } from '../logging/index.js';
 import { createMetrics, type Metrics } from '../observability/index.js';
@@ -121,11 +121,33 @@ async function stop(state: HostState): Promise<void> {
   state.current = undefined;
 }
 
+/**
+ * A config file that holds a secret written out and that group or others may read is made 0600
+ * at every boot, and the log says so naming the file (the config editor writes 0600 itself).
+ * A file this user cannot chmod is logged as a warning; it does not stop the start.
+ */
+async function tightenConfigMode(loaded: LoadedConfig, logger: Logger): Promise<void> {
+  try {
+    const loose = await tightenConfigFile(loaded);
+    if (loose)
+      logger.warn(
+        { file: loose.file, mode: modeText(loose.mode) },
+        `the config file ${loose.file} holds secrets and was readable by group or others (mode ${modeText(loose.mode)}): made 0600`,
+      );
+  } catch (error) {
+    logger.warn(
+      { file: loaded.path, err: error },
+      `the config file ${loaded.path} holds secrets and is readable by group or others, and could not be made 0600: run chmod 600 on it`,
+    );
+  }
+}
+
 async function boot(state: HostState, loaded: LoadedConfig, reason: string): Promise<void> {
   const { options, logger } = state;
   // The same file options keep the open file; a new path is checked by the start check already.
   await options.log.useFile(logFileOptions(loaded.config.log, loaded.config.stateDir));
   logger.level = loaded.config.log.level;
+  await tightenConfigMode(loaded, logger);
   if (!loaded.path)
     logger.info('no config file found; running on built-in defaults (see config/gateway.example.jsonc)');
   const gateway = createGateway({

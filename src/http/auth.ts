@@ -1,5 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { type FailureLimit, refuseLimited } from './failure-limit.js';
 import type { Identity } from './identity.js';
 
 /** Who may sign in: the gateway's token (the operator, `local`) and each named user's token. */
@@ -72,8 +73,12 @@ const SIGN_IN_PAGE = `<!doctype html><meta charset="utf-8"><title>Switchboard: s
  * nothing; everything else needs a token as `Authorization: Bearer <token>` (API clients) or the
  * sign-in cookie. Pages (`signInPage`) are served to anyone, as they hold no data and show the
  * sign-in form; their `?token=` (the gateway log's link), when given, is the only token tried.
+ *
+ * A token presented and wrong counts against its source in `limit` (failure-limit.ts): a `?token=`
+ * as a sign-in, a bearer token or cookie as `api`. A source past the limit is answered 429 with
+ * `Retry-After` whenever it presents a token of that class, before the token is looked at.
  */
-export function createAuthHook(identify: Identify) {
+export function createAuthHook(identify: Identify, limit: FailureLimit) {
   return async function authenticate(request: FastifyRequest, reply: FastifyReply) {
     const routeConfig = request.routeOptions.config;
     if (routeConfig.public === true) return;
@@ -82,8 +87,20 @@ export function createAuthHook(identify: Identify) {
     const queryToken =
       routeConfig.signInPage === true && typeof query?.token === 'string' ? query.token : undefined;
     const bearer = header?.startsWith('Bearer ') ? header.slice('Bearer '.length).trim() : undefined;
-    const cookie = () => identify(readCookie(request.headers.cookie, tokenCookieName(request)));
+    const cookieToken = readCookie(request.headers.cookie, tokenCookieName(request));
+    const kind = queryToken !== undefined ? 'sign-in' : 'api';
+    const presented = queryToken ?? bearer ?? cookieToken;
+    if (presented !== undefined && presented !== '') {
+      const retryAfter = limit.retryAfter(kind, request.ip);
+      if (retryAfter !== undefined) return refuseLimited(reply, retryAfter, 'wrong tokens');
+    }
+    const cookie = () => identify(cookieToken);
     const identity = queryToken !== undefined ? identify(queryToken) : (identify(bearer) ?? cookie());
+    if (!identity && presented !== undefined && presented !== '' && limit.failed(kind, request.ip))
+      request.log.warn(
+        { source: request.ip, kind },
+        `too many wrong tokens from ${request.ip}: refused (429) for a minute`,
+      );
     if (identity) request.identity = identity;
     if (queryToken !== undefined) request.signedInAs = cookie();
     if (identity || routeConfig.signInPage === true) return;

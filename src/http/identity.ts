@@ -24,10 +24,21 @@ export function identityOf(request: FastifyRequest): Identity {
   return request.identity;
 }
 
-/** Answers 403 naming the sender and returns false unless the request comes from an owner. */
+/**
+ * Whether this identity may do what an owner may over HTTP. The operator token (the gateway's own,
+ * `http.token` / `<stateDir>/http-token`) is the operator: owner-equivalent on every route whatever
+ * `owners` says, since whoever holds it holds the gateway's state directory. A named user is an
+ * owner when `owners` lists `webchat:<name>`. Every route asks this, and only this.
+ */
+export function actsAsOwner(identity: Identity, access: AccessPolicy): boolean {
+  return identity.operator || access.isOwner(senderIdOf(identity));
+}
+
+/** Answers 403 naming the sender and returns false unless the request comes from an owner (or the operator). */
 export function requireOwner(request: FastifyRequest, reply: FastifyReply, access: AccessPolicy): boolean {
-  const senderId = senderIdOf(identityOf(request));
-  if (access.isOwner(senderId)) return true;
+  const identity = identityOf(request);
+  if (actsAsOwner(identity, access)) return true;
+  const senderId = senderIdOf(identity);
   void reply
     .code(403)
     .send({ error: 'forbidden', message: `${senderId} is not an owner (see owners in the config)` });
@@ -50,16 +61,16 @@ const OPEN_TO_USERS: readonly RegExp[] = [
 /**
  * Refuses (403 naming the sender and the route) a named user who is not an owner on every route
  * not in OPEN_TO_USERS. Pages, public routes and unknown addresses (404) are left alone, and so is
- * the gateway token: it is the operator's key (API clients, scripts), as it always was.
+ * the gateway token: it is the operator, owner-equivalent everywhere (`actsAsOwner`).
  */
 export function createOwnerGate(access: AccessPolicy) {
   return async function ownerGate(request: FastifyRequest, reply: FastifyReply) {
     const { identity, routeOptions } = request;
-    if (!identity || identity.operator || routeOptions.url === undefined) return;
+    if (!identity || routeOptions.url === undefined) return;
     if (routeOptions.config.public === true || routeOptions.config.signInPage === true) return;
     const senderId = senderIdOf(identity);
     const route = `${request.method} ${routeOptions.url}`;
-    if (OPEN_TO_USERS.some((open) => open.test(route)) || access.isOwner(senderId)) return;
+    if (OPEN_TO_USERS.some((open) => open.test(route)) || actsAsOwner(identity, access)) return;
     await reply.code(403).send({
       error: 'forbidden',
       message: `${senderId} is not an owner (see owners in the config), and ${route} is for owners`,

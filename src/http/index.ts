@@ -35,4 +35,4 @@ export type {
   WebchatHistoryPort,
   WebchatThreadView,
 } from './routes/webchat-history.js';
-export { createHttpServer, type HttpServer, type HttpServerOptions } from './server.js';
+export { createHttpServer, type HttpServer, type HttpServerOptions, type ServedRoute } from './server.js';

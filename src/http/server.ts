@@ -9,6 +9,7 @@ import type { Logger } from '../logging/index.js';
 import { createAuthHook, createIdentify } from './auth.js';
 import { loadControlUi, registerControlUi } from './control-ui.js';
 import { handleHttpError } from './errors.js';
+import { createFailureLimit } from './failure-limit.js';
 import { type AccessPolicy, createOwnerGate } from './identity.js';
 import { createRequestGuard } from './request-guard.js';
 import { type ApprovalsInbox, registerApprovalRoutes } from './routes/approvals.js';
@@ -81,8 +82,19 @@ export interface HttpServerOptions {
   usage?: UsagePort | undefined;
 }
 
+/** A route the server answers: `public` needs no token, `page` is a control UI page (served signed out). */
+export interface ServedRoute {
+  method: string;
+  /** The pattern, as the owner gate names it (`/api/sessions/:key/transcript`). */
+  url: string;
+  public: boolean;
+  page: boolean;
+}
+
 export interface HttpServer {
   readonly app: FastifyInstance;
+  /** Every route registered (HEAD left out), in order: what a test walks to check each one's access. */
+  readonly routes: readonly ServedRoute[];
   /** Listens; resolves with the base URL (`http://127.0.0.1:8787`). */
   listen(): Promise<string>;
   close(): Promise<void>;
@@ -104,10 +116,13 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
   });
+  const routes = collectRoutes(app);
   app.setErrorHandler(handleHttpError);
   app.addHook('onRequest', createRequestGuard(options.host));
   const identify = createIdentify({ token: options.token, users: options.users });
-  app.addHook('onRequest', createAuthHook(identify));
+  // One count of wrong tokens per source for the sign-in and the token check (each class its own).
+  const failures = createFailureLimit();
+  app.addHook('onRequest', createAuthHook(identify, failures));
   app.addHook('onRequest', createOwnerGate(options.access ?? DEFAULT_ACCESS));
   app.addHook('onSend', async (_request, reply) => {
     setSecurityHeaders(reply);
@@ -120,7 +135,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
   if (options.metrics)
     registerMetricsRoute(app, { metrics: options.metrics.port, public: options.metrics.public });
   registerControlUi(app, await loadControlUi());
-  registerSignInRoutes(app, identify);
+  registerSignInRoutes(app, identify, failures);
   const access = options.access ?? DEFAULT_ACCESS;
   registerMeRoute(app, {
     access,
@@ -156,6 +171,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
 
   return {
     app,
+    routes,
     async listen() {
       await app.listen({ host: options.host, port: options.port });
       const address = app.server.address();
@@ -165,6 +181,24 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
     },
     close: () => app.close(),
   };
+}
+
+/** Every route registered on `app` from now on (HEAD left out), as the owner gate names them. */
+function collectRoutes(app: FastifyInstance): ServedRoute[] {
+  const routes: ServedRoute[] = [];
+  app.addHook('onRoute', (route) => {
+    const config = route.config as { public?: boolean; signInPage?: boolean } | undefined;
+    for (const method of [route.method].flat()) {
+      if (method !== 'HEAD')
+        routes.push({
+          method,
+          url: route.url,
+          public: config?.public === true,
+          page: config?.signInPage === true,
+        });
+    }
+  });
+  return routes;
 }
 
 /**

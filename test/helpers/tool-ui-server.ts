@@ -63,6 +63,8 @@ export async function startToolUiServer(options: {
   toolStatus?: ToolStatusView[];
   /** Who is an owner; default: the server's (`webchat:local`, the gateway token's user). */
   access?: AccessPolicy;
+  /** `http.users`: name → token, each signing in as `webchat:<name>`. */
+  users?: Record<string, string>;
 }): Promise<ToolUiServer> {
   const stateDir = await realpath(await mkdtemp(path.join(tmpdir(), 'tool-ui-')));
   const { logLines } = options;
@@ -93,6 +95,7 @@ export async function startToolUiServer(options: {
     host: '127.0.0.1',
     port: 0,
     token: options.token,
+    users: options.users,
     logger,
     access: options.access,
     sessions: {

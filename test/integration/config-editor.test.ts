@@ -1,4 +1,4 @@
-import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -172,6 +172,14 @@ describe('patch', () => {
     if (result.ok && result.changed)
       expect(result.config.models.default?.apiKey).toBe(environment.TEST_OPENAI_KEY);
     expect((await loadConfig({ configPath: file, environment })).hash).toBe(hashConfigText(text));
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+  });
+
+  it('writes a file holding secrets 0600 even when it was readable by group and others', async () => {
+    const hash = await writeInitial();
+    await chmod(file, 0o644);
+    const result = await editor().patch(request({ agents: { main: { displayName: 'Primary' } } }, hash));
+    expect(result).toMatchObject({ ok: true, changed: true });
     expect((await stat(file)).mode & 0o777).toBe(0o600);
   });
 

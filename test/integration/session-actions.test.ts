@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { childRequests, toolResults } from '../fakes/subagent-script.js';
 import { askOnSlack, startDiscordForTest, startSlackForTest } from '../helpers/channels.js';
-import type { TestGateway } from '../helpers/gateway.js';
+import { TEST_TOKEN, type TestGateway } from '../helpers/gateway.js';
 import { startSubagentGateway } from '../helpers/subagent-gateway.js';
 import { cleanupAfterEach } from '../helpers/teardown.js';
 
@@ -12,6 +12,26 @@ import { cleanupAfterEach } from '../helpers/teardown.js';
  */
 
 const PARENT = 'agent:main:webchat:direct:local';
+const CAROL = 'carol-actions-token-0123456789';
+
+/** A request with a named user's token (the gateway's `request` uses the operator's). */
+async function requestAs(gateway: TestGateway, token: string, method: string, route: string, body?: unknown) {
+  const response = await fetch(`${gateway.url}${route}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${token}`,
+      connection: 'close',
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  let parsed: unknown = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch {}
+  return { status: response.status, body: parsed as any };
+}
 const cleanups = cleanupAfterEach();
 const DISCORD_TOKEN = 'fake-discord-actions-token';
 const GUILD = '900000000000000111';
@@ -246,23 +266,28 @@ describe('session actions: replies', () => {
 
   it('lets a non-owner reply in their own web chat session only, never post into Slack or act on sub-agents', async () => {
     const slack = await startSlackForTest(cleanups);
+    // A named user who is not an owner (the gateway token is the operator, owner-equivalent).
     const { gateway } = await start({
       owners: ['webchat:boss'],
+      http: { port: 0, token: TEST_TOKEN, users: { carol: { token: CAROL } } },
       channels: { slack: { botToken: 'xoxb-actions', appToken: 'xapp-actions', apiUrl: slack.apiUrl } },
     });
     await slack.connected();
-    expect((await gateway.send('mine')).status).toBe(200);
-    const own = await gateway.request('POST', path(PARENT, 'messages'), { text: 'still mine' });
+    const carol = (method: string, route: string, body?: unknown) =>
+      requestAs(gateway, CAROL, method, route, body);
+    const mine = 'agent:main:webchat:direct:carol';
+    expect((await carol('POST', '/api/webchat/messages', { text: 'mine' })).status).toBe(200);
+    const own = await carol('POST', path(mine, 'messages'), { text: 'still mine' });
     expect(own.status).toBe(200);
     expect((await gateway.send('theirs', 'other')).status).toBe(200);
     const other = 'agent:main:webchat:direct:other';
     // "Not yours" is the same 404 as an unknown key: a non-owner learns nothing by probing.
     const unknown = 'agent:main:webchat:direct:nobody';
-    expect(await gateway.request('POST', path(other, 'messages'), { text: 'not mine' })).toEqual({
+    expect(await carol('POST', path(other, 'messages'), { text: 'not mine' })).toEqual({
       status: 404,
       body: { error: 'not_found', message: `unknown session: ${other}` },
     });
-    expect(await gateway.request('POST', path(unknown, 'messages'), { text: 'not mine' })).toEqual({
+    expect(await carol('POST', path(unknown, 'messages'), { text: 'not mine' })).toEqual({
       status: 404,
       body: { error: 'not_found', message: `unknown session: ${unknown}` },
     });
@@ -270,16 +295,14 @@ describe('session actions: replies', () => {
     const sessions = (await gateway.request('GET', '/api/sessions')).body.sessions;
     const slackKey = sessions.find((session: any) => session.channel === 'slack').key;
     const posts = slack.callsTo('chat.postMessage').length;
-    expect((await gateway.request('POST', path(slackKey, 'messages'), { text: 'not allowed' })).status).toBe(
-      404,
-    );
+    expect((await carol('POST', path(slackKey, 'messages'), { text: 'not allowed' })).status).toBe(404);
     expect(slack.callsTo('chat.postMessage')).toHaveLength(posts);
     for (const [method, rest, body] of [
       ['GET', 'subagents/tree', undefined],
       ['POST', 'subagents/kill', { target: 'all' }],
       ['POST', 'subagents/steer', { target: '1', message: 'go' }],
     ] as const) {
-      expect((await gateway.request(method, path(PARENT, rest), body)).status).toBe(403);
+      expect((await carol(method, path(mine, rest), body)).status).toBe(403);
     }
   });
 

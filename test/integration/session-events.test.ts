@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeModelServer } from '../fakes/fake-model-server.js';
 import { startFakeOpenAIServer } from '../fakes/fake-openai-server.js';
 import { createGatedRunner } from '../fakes/gated-runner.js';
-import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
+import { startTestGateway, TEST_TOKEN, type TestGateway } from '../helpers/gateway.js';
 import { pollUntil } from '../helpers/process.js';
 import { openEvents, type StreamEvent as StreamEventOf } from '../helpers/webchat-events.js';
 
@@ -127,18 +127,26 @@ describe('GET /api/events: the session events stream', () => {
 });
 
 describe('GET /api/events for a non-owner', () => {
+  const ALICE = 'events-alice-token-0123456789';
   let gateway: TestGateway;
   beforeAll(async () => {
-    gateway = await startTestGateway({ config: { owners: ['webchat:someone-else'] } });
+    gateway = await startTestGateway({
+      config: {
+        http: { port: 0, token: TEST_TOKEN, users: { alice: { token: ALICE } } },
+        owners: ['webchat:someone-else'],
+      },
+    });
   });
   afterAll(async () => {
     await gateway.dispose();
   });
 
-  it('is refused with 403 naming the sender', async () => {
-    const answer = await gateway.request('GET', '/api/events');
+  it('is refused to a named user who is not an owner with 403 naming them', async () => {
+    const answer = await fetch(`${gateway.url}/api/events`, {
+      headers: { authorization: `Bearer ${ALICE}`, connection: 'close' },
+    });
     expect(answer.status).toBe(403);
-    expect(answer.body.message).toContain('webchat:local is not an owner');
+    expect(((await answer.json()) as { message: string }).message).toContain('webchat:alice is not an owner');
   });
 });
 

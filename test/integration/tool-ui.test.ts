@@ -3,6 +3,7 @@ import { checkWebuiHandlers, type LoadedToolpack, type ToolpackProblem } from '.
 import { startToolUiServer, type ToolUiServer } from '../helpers/tool-ui-server.js';
 
 const TOKEN = 'tool-ui-test-token';
+const ALICE_TOKEN = 'tool-ui-alice-token-0123456789';
 const STATS = { agents: 2, toolpacks: 3 };
 
 let server: ToolUiServer;
@@ -352,6 +353,7 @@ describe('the Tools API for a signed-in user who is not an owner', () => {
     guarded = await startToolUiServer({
       fixtures: ['webui-toolpacks/counter'],
       token: TOKEN,
+      users: { alice: ALICE_TOKEN },
       stats: STATS,
       logLines: guardedLog,
       access: { isOwner: () => false, isApprover: () => false },
@@ -366,16 +368,20 @@ describe('the Tools API for a signed-in user who is not an owner', () => {
     const response = await fetch(`${guarded.url}${route}`, {
       method,
       headers: {
-        authorization: `Bearer ${TOKEN}`,
+        authorization: `Bearer ${ALICE_TOKEN}`,
         ...(body === undefined ? {} : { 'content-type': 'application/json' }),
       },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     return { status: response.status, body: (await response.json()) as any };
   };
+  // The gateway token is the operator, owner-equivalent whatever `owners` says: a named user is refused.
   const refusal = {
     status: 403,
-    body: { error: 'forbidden', message: 'webchat:local is not an owner (see owners in the config)' },
+    body: {
+      error: 'forbidden',
+      message: expect.stringMatching(/^webchat:alice is not an owner \(see owners in the config\)/),
+    },
   };
 
   it('refuses the entries, the roster and the tool status (403 naming the sender)', async () => {

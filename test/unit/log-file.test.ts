@@ -1,6 +1,6 @@
-import { appendFile, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { appendFile, chmod, mkdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createLogger, followLog, listLogFiles, readLastLinesOf } from '../../src/logging/index.js';
 import { makeTempDir, removeDir } from '../helpers/machine.js';
 
@@ -79,6 +79,52 @@ describe('the log file (log.file)', () => {
     );
     log.logger.info('still here');
     expect(await readFile(listLogFiles(fileOptions().path)[0] as string, 'utf8')).toContain('still here');
+  });
+});
+
+describe('the log file and a planted symbolic link', () => {
+  async function plantedTarget() {
+    const target = path.join(dir, 'elsewhere', 'target');
+    await mkdir(path.dirname(target));
+    await writeFile(target, 'not a log\n');
+    await chmod(target, 0o644);
+    return target;
+  }
+
+  it('refuses a link at the current file, naming log.file.path, and neither writes nor chmods its target', async () => {
+    const target = await plantedTarget();
+    await mkdir(path.join(dir, 'logs'), { mode: 0o700 });
+    await symlink(target, path.join(dir, 'logs', 'switchboard.1.log'));
+    const log = collectingLogger(false);
+    await expect(log.useFile(fileOptions())).rejects.toThrow(
+      /^log\.file\.path: cannot write the log file .*switchboard\.log: .*switchboard\.1\.log is a symbolic link/,
+    );
+    log.logger.info('where does this go');
+    expect(await readFile(target, 'utf8')).toBe('not a log\n');
+    expect((await stat(target)).mode & 0o777).toBe(0o644);
+    expect(log.lines.join('')).toContain('where does this go');
+  });
+
+  it('refuses to rotate onto a link planted at the next file: reported, the current file goes on', async () => {
+    const target = await plantedTarget();
+    const reports: string[] = [];
+    // Observes (and keeps off the test's output) the one line the log file's failure writes to stderr.
+    vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      reports.push(String(chunk));
+      return true;
+    });
+    const log = collectingLogger(false);
+    await log.useFile({ ...fileOptions(), size: '1k' });
+    await symlink(target, path.join(dir, 'logs', 'switchboard.2.log'));
+    const filler = 'x'.repeat(200);
+    for (let line = 0; line < 8; line += 1) log.logger.info({ filler }, `line ${line}`);
+    await expect.poll(() => reports.join('')).toMatch(/cannot rotate to .*switchboard\.2\.log: ELOOP/);
+    log.logger.info('after the refused rotation');
+    expect(await readFile(path.join(dir, 'logs', 'switchboard.1.log'), 'utf8')).toContain(
+      'after the refused rotation',
+    );
+    expect(await readFile(target, 'utf8')).toBe('not a log\n');
+    expect((await stat(target)).mode & 0o777).toBe(0o644);
   });
 });
 

@@ -1,6 +1,7 @@
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { createAuthHook, createIdentify } from '../../src/http/auth.js';
+import { createFailureLimit } from '../../src/http/failure-limit.js';
 import { registerPageRoute } from '../../src/http/routes/page.js';
 import { registerSignInRoutes } from '../../src/http/routes/sign-in.js';
 
@@ -13,8 +14,9 @@ const ALICE = 'alice-token-0123456789ab';
 async function app() {
   const server = Fastify({ trustProxy: true });
   const identify = createIdentify({ token: TOKEN, users: { alice: ALICE } });
-  server.addHook('onRequest', createAuthHook(identify));
-  registerSignInRoutes(server, identify);
+  const limit = createFailureLimit();
+  server.addHook('onRequest', createAuthHook(identify, limit));
+  registerSignInRoutes(server, identify, limit);
   registerPageRoute(server, '/', '<!doctype html><div id="app"></div>', "default-src 'none'");
   await server.ready();
   return server;

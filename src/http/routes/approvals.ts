@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { type AccessPolicy, identityOf, senderIdOf } from '../identity.js';
+import { type AccessPolicy, actsAsOwner, type Identity, identityOf, senderIdOf } from '../identity.js';
 import { NO_QUERY } from '../query-schema.js';
 
 /**
@@ -41,9 +41,9 @@ export interface ApprovalsInbox {
 
 const REFUSAL_STATUS = { unknown: 404, not_approver: 403, decided: 409 } as const;
 
-/** Only approvers and owners see the inbox: the arguments of other people's calls are in it. */
-function mayView(access: AccessPolicy, senderId: string): boolean {
-  return access.isApprover(senderId) || access.isOwner(senderId);
+/** Only approvers and owners (the operator among them) see the inbox: the arguments of other people's calls are in it. */
+function mayView(access: AccessPolicy, identity: Identity): boolean {
+  return access.isApprover(senderIdOf(identity)) || actsAsOwner(identity, access);
 }
 
 const forbidden = (senderId: string) => ({
@@ -62,8 +62,9 @@ export function registerApprovalRoutes(
 ): void {
   const { inbox, access } = options;
   app.get('/api/approvals', { schema: { querystring: NO_QUERY } }, async (request, reply) => {
-    const senderId = senderIdOf(identityOf(request));
-    if (!mayView(access, senderId)) return reply.code(403).send(forbidden(senderId));
+    const identity = identityOf(request);
+    const senderId = senderIdOf(identity);
+    if (!mayView(access, identity)) return reply.code(403).send(forbidden(senderId));
     return inbox.list();
   });
   app.post<{ Params: { id: string }; Body: { decision: 'approve' | 'deny' } }>(
@@ -85,8 +86,9 @@ export function registerApprovalRoutes(
       },
     },
     async (request, reply) => {
-      const senderId = senderIdOf(identityOf(request));
-      if (!mayView(access, senderId)) return reply.code(403).send(forbidden(senderId));
+      const identity = identityOf(request);
+      const senderId = senderIdOf(identity);
+      if (!mayView(access, identity)) return reply.code(403).send(forbidden(senderId));
       const outcome = await inbox.decide({
         id: request.params.id,
         decision: request.body.decision,

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { type AccessPolicy, identityOf, senderIdOf } from '../identity.js';
+import { type AccessPolicy, actsAsOwner, identityOf, senderIdOf } from '../identity.js';
 import { NO_QUERY } from '../query-schema.js';
 
 export interface MeOptions {
@@ -19,7 +19,7 @@ export function registerMeRoute(app: FastifyInstance, options: MeOptions): void 
       user: identity.user,
       senderId,
       operator: identity.operator,
-      owner: options.access.isOwner(senderId),
+      owner: actsAsOwner(identity, options.access),
       approver: options.access.isApprover(senderId),
       projectId: options.projectId,
       version: options.version,

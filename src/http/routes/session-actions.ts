@@ -1,7 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { DeliveryRoute } from '../../messages/index.js';
-import { type AccessPolicy, identityOf, senderIdOf } from '../identity.js';
+import { type AccessPolicy, actsAsOwner, identityOf, senderIdOf } from '../identity.js';
 import {
   KeyParams,
   registerSubagentActionRoutes,
@@ -73,7 +73,7 @@ function registerSessionMessage(app: FastifyInstance, options: SessionActionsOpt
       const senderId = senderIdOf(identity);
       const route = await actions.route(key);
       const own = route?.channel === 'webchat' && route.chatId === identity.user;
-      if (!route || (!own && !access.isOwner(senderId))) return unknownSession(reply, key);
+      if (!route || (!own && !actsAsOwner(identity, access))) return unknownSession(reply, key);
       if (own) {
         if (!webchat)
           return reply.code(409).send({ error: 'conflict', message: `the web chat is not enabled: ${key}` });

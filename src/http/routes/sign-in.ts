@@ -1,7 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { LRUCache } from 'lru-cache';
+import type { FastifyInstance } from 'fastify';
 import { type Identify, signInCookie } from '../auth.js';
+import { type FailureLimit, refuseLimited } from '../failure-limit.js';
 import { senderIdOf } from '../identity.js';
 
 const SignInBody = Type.Object(
@@ -15,33 +15,31 @@ const SignInBody = Type.Object(
   { additionalProperties: false },
 );
 
-/** Failed sign-ins one address may make in `SIGN_IN_FAILURE_WINDOW_MS`; past them, 429. */
-export const SIGN_IN_FAILURE_LIMIT = 10;
-export const SIGN_IN_FAILURE_WINDOW_MS = 60_000;
-/** Addresses remembered at once (the least recently failing are forgotten first). */
-const MAX_ADDRESSES = 10_000;
-
 const SignOutBody = Type.Object({}, { additionalProperties: false });
 
 /**
  * `POST /api/signin { token }` sets the sign-in cookie (auth.ts `signInCookie`) and answers who
  * it signs in as; a token that is none of the known ones is 401, and the answer names no token.
- * From one address (`request.ip`: the proxy's client with `http.trustProxy`), after
- * `SIGN_IN_FAILURE_LIMIT` failures within a minute every sign-in is 429 with `Retry-After` until
- * the minute is over; a success does not count. `POST /api/signout` clears the cookie. Both are public: the sign-in is how a token arrives, and
+ * From one source (failure-limit.ts: `request.ip`, an IPv6 address by its /64), after
+ * `TOKEN_FAILURE_LIMIT` failures within a minute every sign-in from it is 429 with `Retry-After`
+ * until the minute is over; a success does not count, and other sources are not held back. `POST /api/signout` clears the cookie. Both are public: the sign-in is how a token arrives, and
  * signing out needs none. Like every state-changing route, both must be JSON from no foreign
  * `Origin` (request-guard.ts), so another site cannot sign a browser in or out.
  */
-export function registerSignInRoutes(app: FastifyInstance, identify: Identify): void {
-  const limit = createFailureLimit();
+export function registerSignInRoutes(app: FastifyInstance, identify: Identify, limit: FailureLimit): void {
   app.post<{ Body: Static<typeof SignInBody> }>(
     '/api/signin',
     { config: { public: true }, schema: { body: SignInBody } },
     async (request, reply) => {
-      if (limit.refused(request, reply)) return reply;
+      const retryAfter = limit.retryAfter('sign-in', request.ip);
+      if (retryAfter !== undefined) return refuseLimited(reply, retryAfter, 'failed sign-ins');
       const identity = identify(request.body.token);
       if (!identity) {
-        limit.failed(request);
+        if (limit.failed('sign-in', request.ip))
+          request.log.warn(
+            { source: request.ip, kind: 'sign-in' },
+            `too many failed sign-ins from ${request.ip}: refused (429) for a minute`,
+          );
         return reply.code(401).send({
           error: 'unauthorized',
           message:
@@ -62,34 +60,4 @@ export function registerSignInRoutes(app: FastifyInstance, identify: Identify): 
       return { signedOut: true };
     },
   );
-}
-
-/** The failed sign-ins per address, in a bounded map whose entries end a window after the first. */
-function createFailureLimit() {
-  const failures = new LRUCache<string, { count: number }>({
-    max: MAX_ADDRESSES,
-    ttl: SIGN_IN_FAILURE_WINDOW_MS,
-    ttlAutopurge: false,
-  });
-  return {
-    refused(request: FastifyRequest, reply: FastifyReply): boolean {
-      const seen = failures.get(request.ip);
-      if (seen === undefined || seen.count < SIGN_IN_FAILURE_LIMIT) return false;
-      const retryAfter = Math.max(1, Math.ceil(failures.getRemainingTTL(request.ip) / 1000));
-      void reply
-        .code(429)
-        .header('retry-after', String(retryAfter))
-        .send({
-          error: 'too_many_requests',
-          message: `too many failed sign-ins from this address: try again in ${retryAfter} s`,
-        });
-      return true;
-    },
-    failed(request: FastifyRequest): void {
-      const seen = failures.get(request.ip);
-      // Counted in place: the window runs from the first failure, not the last.
-      if (seen) seen.count += 1;
-      else failures.set(request.ip, { count: 1 });
-    },
-  };
 }
