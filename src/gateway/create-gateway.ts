@@ -71,10 +71,11 @@ async function startServices(options: GatewayOptions, running: Running) {
     configPath: base.configPath,
     logger: logger.child({ component: 'mcp' }),
     scrub,
+    stateDir,
   });
   running.mcp = mcp;
-  // Each server's first attempt; one that fails is reported and retried, the start goes on.
-  await mcp.start();
+  // In the background: HTTP serves at once, and a server's tools appear when it is ready.
+  mcp.start().catch((error: unknown) => logger.error({ err: error }, 'MCP servers did not start'));
   const { router, subagents, gateway, registry } = await buildTurns(base, {
     turns: turnPort.turns,
     signals,
