@@ -74,7 +74,7 @@ describe('MCP servers across a SIGKILL of the gateway', () => {
     strays.push(serverPid);
     const groups = path.join(stateDir, 'mcp-groups');
     await pollUntil('its process group recorded', async () =>
-      (await readdir(groups).catch(() => [])).includes(`${serverPid}.json`),
+      (await readdir(groups).catch((): string[] => [])).includes(`${serverPid}.json`),
     );
     first.child.kill('SIGKILL');
     expect(await first.exited).toEqual({ code: null, signal: 'SIGKILL' });
