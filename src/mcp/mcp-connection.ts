@@ -6,9 +6,10 @@ import type { McpServerConfig } from '../config/index.js';
 import { errorText } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
 import { retryDelay } from './backoff.js';
+import { boundedFetch } from './bounded-fetch.js';
 import type { McpCaller, McpCallResult, McpToolInfo } from './mcp-tool.js';
 import type { ProcessGroups } from './process-groups.js';
-import { StdioServerTransport } from './stdio-transport.js';
+import { answerTooLarge, MAX_ANSWER_BYTES, StdioServerTransport } from './stdio-transport.js';
 
 /** `connecting` (first try or a retry), `ready`, `failed` (waiting to retry), `stopped`. */
 export type McpServerState = 'connecting' | 'ready' | 'failed' | 'stopped';
@@ -164,6 +165,7 @@ function createTransport(options: McpConnectionOptions, stderr: (text: string) =
   if (config.command === undefined) {
     return new StreamableHTTPClientTransport(new URL(config.url ?? ''), {
       requestInit: { headers: config.headers },
+      fetch: boundedFetch(MAX_ANSWER_BYTES, answerTooLarge(options.name)),
     });
   }
   const cwd = config.cwd && path.resolve(path.dirname(options.configPath), config.cwd);

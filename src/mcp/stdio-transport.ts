@@ -154,8 +154,7 @@ export class StdioServerTransport implements Transport {
 
   /** Said once; the process group is ended and the connection closes (the caller reconnects). */
   #oversize(): void {
-    const megabytes = Math.round(this.#maxBytes / (1024 * 1024));
-    this.#closeReason = `answer over ${megabytes} MB from MCP server "${this.#options.server}"`;
+    this.#closeReason = answerTooLarge(this.#options.server, this.#maxBytes);
     this.#chunks = [];
     this.#pending = 0;
     this.onerror?.(new Error(this.#closeReason));
@@ -166,6 +165,11 @@ export class StdioServerTransport implements Transport {
       if (!ended) killGroup(pid, 'SIGKILL');
     });
   }
+}
+
+/** `answer over 10 MB from MCP server "<name>"`: what the call, the log and the status say. */
+export function answerTooLarge(server: string, maxBytes = MAX_ANSWER_BYTES): string {
+  return `answer over ${Math.round(maxBytes / (1024 * 1024))} MB from MCP server "${server}"`;
 }
 
 function inheritedEnv(): Record<string, string> {

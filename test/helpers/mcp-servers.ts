@@ -32,8 +32,8 @@ export interface HttpMcpServer {
 }
 
 /**
- * The SDK's own server over streamable HTTP on 127.0.0.1, with one tool `shout` (upper-cases
- * `text`). One session per `initialize`, so a gateway that restarts connects again.
+ * The SDK's own server over streamable HTTP on 127.0.0.1, with tools `shout` (upper-cases
+ * `text`) and `big` (answers `bytes` characters). One session per `initialize`, so a gateway that restarts connects again.
  */
 export async function startHttpMcpServer(): Promise<HttpMcpServer> {
   const authorizations: (string | undefined)[] = [];
@@ -91,6 +91,11 @@ function createShoutServer(): McpServer {
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     async ({ text }) => ({ content: [{ type: 'text', text: text.toUpperCase() }] }),
+  );
+  server.registerTool(
+    'big',
+    { description: 'Answers with that many characters.', inputSchema: { bytes: z.number() } },
+    async ({ bytes }) => ({ content: [{ type: 'text', text: 'x'.repeat(bytes) }] }),
   );
   return server;
 }

@@ -5,7 +5,12 @@ import type { FakeModelServer } from '../fakes/fake-model-server.js';
 import { startFakeOpenAIServer } from '../fakes/fake-openai-server.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { makeTempDir, removeDir } from '../helpers/machine.js';
-import { mcpServersReady, STUBBORN_LONG_TOOL, STUBBORN_SERVER } from '../helpers/mcp-servers.js';
+import {
+  mcpServersReady,
+  STUBBORN_LONG_TOOL,
+  STUBBORN_SERVER,
+  startHttpMcpServer,
+} from '../helpers/mcp-servers.js';
 import { cleanupAfterEach } from '../helpers/teardown.js';
 
 /**
@@ -109,6 +114,21 @@ describe('misbehaving MCP servers', () => {
     const again = await gateway.send('echo again', undefined, 'second');
     const [back] = await toolResults(gateway, again.body.sessionKey);
     expect(back.text).toContain('echo: again');
+  }, 60_000);
+
+  it('refuses an HTTP answer over the size limit, naming it; the server stays connected', async () => {
+    const server = await startHttpMcpServer();
+    cleanups.push(() => server.close());
+    const { gateway, model } = await setup({ remote: { url: server.url } });
+    await mcpServersReady(gateway, ['remote']);
+    model.push({ toolCalls: [{ name: 'mcp.remote.big', arguments: { bytes: 11 * 1024 * 1024 } }] });
+    model.push({ toolCalls: [{ name: 'mcp.remote.shout', arguments: { text: 'still here' } }] });
+    model.push({ text: 'Done.' });
+    const response = await gateway.send('big answer please');
+    const [big, shout] = await toolResults(gateway, response.body.sessionKey);
+    expect(JSON.parse(big.text).reason).toContain('answer over 10 MB from MCP server "remote"');
+    expect(shout.text).toContain('STILL HERE');
+    expect((await mcpStatus(gateway, 'remote')).state).toBe('ready');
   }, 60_000);
 
   it('offers every tool under a name the APIs take (at most 64 characters) and calls the long one', async () => {
