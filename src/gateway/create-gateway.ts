@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { createFailoverState } from '../agents/index.js';
 import { createSecretScrubber } from '../config/index.js';
-import { createMcpServers } from '../mcp/index.js';
+import { createMcpServers, type McpServers, type McpServersOptions } from '../mcp/index.js';
 import { scheduleSignals } from '../signals/index.js';
 import { createToolActivity } from '../toolpacks/index.js';
 import { buildTurns } from './build-turns.js';
@@ -66,15 +66,8 @@ async function startServices(options: GatewayOptions, running: Running) {
   const now = options.now;
   const failover = createFailoverState(now ? { now: () => now().getTime() } : {});
   const models = createModelHealth({ scrub, failover });
-  const mcp = createMcpServers({
-    config,
-    configPath: base.configPath,
-    logger: logger.child({ component: 'mcp' }),
-    scrub,
-  });
+  const mcp = startMcpServers({ config, configPath: base.configPath, logger, scrub, stateDir });
   running.mcp = mcp;
-  // Each server's first attempt; one that fails is reported and retried, the start goes on.
-  await mcp.start();
   const { router, subagents, gateway, registry } = await buildTurns(base, {
     turns: turnPort.turns,
     signals,
@@ -126,4 +119,12 @@ async function startServices(options: GatewayOptions, running: Running) {
   running.restartNote = restartNotes.run();
   options.onServing?.({ webchat: base.channels.webchat });
   return { url, webchatUrl: base.channels.webchat ? webchatSignIn(url, token, showToken) : undefined };
+}
+
+/** The MCP servers, started in the background: HTTP serves at once, a server's tools appear when it is ready. */
+function startMcpServers(options: McpServersOptions): McpServers {
+  const logger = options.logger.child({ component: 'mcp' });
+  const mcp = createMcpServers({ ...options, logger });
+  mcp.start().catch((error: unknown) => logger.error({ err: error }, 'MCP servers did not start'));
+  return mcp;
 }

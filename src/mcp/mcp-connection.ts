@@ -6,7 +6,10 @@ import type { McpServerConfig } from '../config/index.js';
 import { errorText } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
 import { retryDelay } from './backoff.js';
+import { boundedFetch } from './bounded-fetch.js';
 import type { McpCaller, McpCallResult, McpToolInfo } from './mcp-tool.js';
+import type { ProcessGroups } from './process-groups.js';
+import { answerTooLarge, MAX_ANSWER_BYTES, StdioServerTransport } from './stdio-transport.js';
 
 /** `connecting` (first try or a retry), `ready`, `failed` (waiting to retry), `stopped`. */
 export type McpServerState = 'connecting' | 'ready' | 'failed' | 'stopped';
@@ -32,6 +35,8 @@ export interface McpConnectionOptions {
   scrub(text: string): string;
   /** The server's current tools: after each connect and each `list_changed`. */
   onTools(tools: McpToolInfo[]): void;
+  /** Where a stdio server's process group is recorded (the gateway's state dir); none for doctor. */
+  groups?: ProcessGroups | undefined;
 }
 
 export interface McpConnection extends McpCaller {
@@ -54,6 +59,8 @@ export function createMcpConnection(options: McpConnectionOptions): McpConnectio
   let toolCount = 0;
   let timer: NodeJS.Timeout | undefined;
   let stderrTail = '';
+  /** Why the current transport closed the connection itself (an oversize answer). */
+  let closeReason: () => string | undefined = () => undefined;
 
   function fail(reason: string, current: Client): void {
     if (client !== current || state === 'stopped') return;
@@ -79,13 +86,16 @@ export function createMcpConnection(options: McpConnectionOptions): McpConnectio
       options.onTools(tools);
     });
     client = current;
+    const transport = createTransport(options, (text) => {
+      stderrTail = `${stderrTail}${text}`.slice(-STDERR_KEPT);
+    });
+    closeReason = () => (transport instanceof StdioServerTransport ? transport.closeReason : undefined);
     try {
-      const transport = await createTransport(options, (text) => {
-        stderrTail = `${stderrTail}${text}`.slice(-STDERR_KEPT);
-      });
-      current.onclose = () => fail('the connection closed (the server exited or hung up)', current);
+      current.onclose = () =>
+        fail(closeReason() ?? 'the connection closed (the server exited or hung up)', current);
+      // No await before connect: a stop from here on closes this transport (and its process).
       await current.connect(transport, { timeout: config.timeoutMs });
-      pid = 'pid' in transport ? ((transport.pid as number | null) ?? undefined) : undefined;
+      pid = transport instanceof StdioServerTransport ? transport.pid : undefined;
       const tools = await listTools(current, config.timeoutMs);
       if (client !== current) return;
       state = 'ready';
@@ -95,7 +105,7 @@ export function createMcpConnection(options: McpConnectionOptions): McpConnectio
       options.onTools(tools);
       logger.info({ mcpServer: name, tools: tools.length }, 'MCP server connected');
     } catch (caught) {
-      fail(errorText(caught), current);
+      fail(closeReason() ?? errorText(caught), current);
     }
   }
 
@@ -104,7 +114,7 @@ export function createMcpConnection(options: McpConnectionOptions): McpConnectio
     status: () => serverStatus(name, config, { state, tools: toolCount, failures, error, pid }),
     call: (tool, input, signal) =>
       state === 'ready' && client
-        ? callTool(client, { ...options, tool, input, signal })
+        ? callTool(client, { ...options, tool, input, signal, closeReason })
         : Promise.resolve(errorResult(`MCP server "${name}" ${notReady(state, error)}.`)),
     unavailable: () =>
       state === 'ready' && client ? undefined : `needs MCP server "${name}", which ${notReady(state, error)}`,
@@ -146,28 +156,28 @@ function errorResult(text: string): McpCallResult {
   return { isError: true, content: [{ type: 'text', text }] };
 }
 
-/** Stdio: the command with its args, env (over the SDK's default one) and cwd; HTTP: the url with its headers. */
-async function createTransport(
-  options: McpConnectionOptions,
-  stderr: (text: string) => void,
-): Promise<Transport> {
+/**
+ * Stdio: the command with its args, env (over PATH, HOME…) and cwd, in a process group of its own
+ * (`stdio-transport.ts`); HTTP: the url with its headers.
+ */
+function createTransport(options: McpConnectionOptions, stderr: (text: string) => void): Transport {
   const { config } = options;
   if (config.command === undefined) {
     return new StreamableHTTPClientTransport(new URL(config.url ?? ''), {
       requestInit: { headers: config.headers },
+      fetch: boundedFetch(MAX_ANSWER_BYTES, answerTooLarge(options.name)),
     });
   }
   const cwd = config.cwd && path.resolve(path.dirname(options.configPath), config.cwd);
-  const { StdioClientTransport, getDefaultEnvironment } = await loadStdio();
-  const transport = new StdioClientTransport({
+  return new StdioServerTransport({
+    server: options.name,
     command: config.command,
     args: config.args,
-    env: { ...getDefaultEnvironment(), ...config.env },
-    ...(cwd ? { cwd } : {}),
-    stderr: 'pipe',
+    env: config.env,
+    cwd,
+    stderr,
+    groups: options.groups,
   });
-  transport.stderr?.on('data', (chunk: Buffer) => stderr(chunk.toString('utf8')));
-  return transport;
 }
 
 /** Every page of `tools/list`. */
@@ -185,7 +195,12 @@ async function listTools(client: Client, timeout: number): Promise<McpToolInfo[]
 /** One `tools/call`; a lost connection or a timeout is a tool error naming the server. */
 async function callTool(
   client: Client,
-  call: McpConnectionOptions & { tool: string; input: object; signal: AbortSignal },
+  call: McpConnectionOptions & {
+    tool: string;
+    input: object;
+    signal: AbortSignal;
+    closeReason(): string | undefined;
+  },
 ): Promise<McpCallResult> {
   try {
     const result = await client.callTool(
@@ -196,6 +211,8 @@ async function callTool(
     return result as McpCallResult;
   } catch (caught) {
     if (call.signal.aborted) throw caught;
+    const oversize = call.closeReason();
+    if (oversize) return errorResult(`${oversize}: the answer was dropped and the server is reconnected.`);
     return errorResult(`MCP server "${call.name}" failed the call: ${call.scrub(errorText(caught))}`);
   }
 }
@@ -214,17 +231,4 @@ function createClient(onTools: (tools: McpToolInfo[]) => void): Client {
       },
     },
   );
-}
-
-/**
- * The SDK's stdio transport, imported only for a stdio server. Its module imports `node:process`
- * whole, which opens this process's own stdin, stdout and stderr as handles: under pm2 (sockets)
- * they kept the gateway alive after a stop until pm2 killed it. They are unref'd here (the gateway
- * never reads its stdin; writes to pipes are synchronous on Linux), so a stop still ends the process.
- */
-async function loadStdio() {
-  const stdio = await import('@modelcontextprotocol/sdk/client/stdio.js');
-  for (const stream of [process.stdin, process.stdout, process.stderr])
-    (stream as { unref?: () => void }).unref?.();
-  return stdio;
 }

@@ -1,9 +1,11 @@
+import path from 'node:path';
 import type { Config } from '../config/index.js';
 import { errorText } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
 import type { Tool } from '../tools/index.js';
 import { createMcpConnection, type McpConnection, type McpServerStatus } from './mcp-connection.js';
 import { createMcpTool, type McpToolInfo, mcpToolName } from './mcp-tool.js';
+import { createProcessGroupRecord, type ProcessGroupRecord } from './process-groups.js';
 
 /** Where MCP tools go: the gateway's registry (with its wrappers), which may lose tools too. */
 export interface McpToolTarget {
@@ -12,7 +14,11 @@ export interface McpToolTarget {
 }
 
 export interface McpServers {
-  /** Every enabled server's first attempt, at once; failures are reported and retried, not thrown. */
+  /**
+   * Reaps what a gateway killed by SIGKILL left running (with `stateDir`), then every enabled
+   * server's first attempt, at once; resolves when those are done. Failures are reported and
+   * retried, never thrown: the gateway does not wait for it (a server's tools appear when it is ready).
+   */
   start(): Promise<void>;
   /** Registers the servers' current tools now, and their changes from here on. */
   attach(target: McpToolTarget): void;
@@ -27,6 +33,11 @@ export interface McpServersOptions {
   logger: Logger;
   /** Removes secrets (header values, env values) from error texts. */
   scrub(text: string): string;
+  /**
+   * The gateway's state dir: stdio servers' process groups are recorded under `mcp-groups/` and a
+   * start reaps those of a process that is gone. Without it (doctor) nothing is recorded.
+   */
+  stateDir?: string | undefined;
 }
 
 /**
@@ -39,6 +50,10 @@ export function createMcpServers(options: McpServersOptions): McpServers {
   const listed = new Map<string, McpToolInfo[]>();
   const registered = new Map<string, string[]>();
   let target: McpToolTarget | undefined;
+  const groups: ProcessGroupRecord | undefined =
+    options.stateDir === undefined
+      ? undefined
+      : createProcessGroupRecord({ dir: path.join(options.stateDir, 'mcp-groups'), logger });
 
   function sync(server: string): void {
     if (!target) return;
@@ -70,6 +85,7 @@ export function createMcpServers(options: McpServersOptions): McpServers {
       configPath: options.configPath,
       logger,
       scrub: options.scrub,
+      groups,
       onTools(tools) {
         listed.set(name, tools);
         sync(name);
@@ -80,6 +96,7 @@ export function createMcpServers(options: McpServersOptions): McpServers {
 
   return {
     async start() {
+      reapLeftovers(groups, logger);
       await Promise.all([...connections.values()].map((connection) => connection.start()));
     },
     attach(next) {
@@ -91,6 +108,20 @@ export function createMcpServers(options: McpServersOptions): McpServers {
       await Promise.all([...connections.values()].map((connection) => connection.stop()));
     },
   };
+}
+
+/** Ends the MCP servers a gateway killed by SIGKILL left running (their groups, as recorded). */
+function reapLeftovers(groups: ProcessGroupRecord | undefined, logger: Logger): void {
+  try {
+    // The program only: its arguments may hold what the log must not.
+    for (const group of groups?.reapLeftovers() ?? [])
+      logger.warn(
+        { pid: group.pid, program: path.basename(group.cmdline.split(' ')[0] ?? '') },
+        'ended an MCP server a previous gateway left running',
+      );
+  } catch (error) {
+    logger.warn({ err: error }, 'could not reap the MCP servers a previous gateway left running');
+  }
 }
 
 /** Two tools whose names sanitize alike get `_2`, `_3`… in the order the server lists them. */

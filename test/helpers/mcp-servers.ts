@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { expect } from 'vitest';
 import { z } from 'zod';
 
 const require = createRequire(import.meta.url);
@@ -31,8 +32,8 @@ export interface HttpMcpServer {
 }
 
 /**
- * The SDK's own server over streamable HTTP on 127.0.0.1, with one tool `shout` (upper-cases
- * `text`). One session per `initialize`, so a gateway that restarts connects again.
+ * The SDK's own server over streamable HTTP on 127.0.0.1, with tools `shout` (upper-cases
+ * `text`) and `big` (answers `bytes` characters). One session per `initialize`, so a gateway that restarts connects again.
  */
 export async function startHttpMcpServer(): Promise<HttpMcpServer> {
   const authorizations: (string | undefined)[] = [];
@@ -91,6 +92,11 @@ function createShoutServer(): McpServer {
     },
     async ({ text }) => ({ content: [{ type: 'text', text: text.toUpperCase() }] }),
   );
+  server.registerTool(
+    'big',
+    { description: 'Answers with that many characters.', inputSchema: { bytes: z.number() } },
+    async ({ bytes }) => ({ content: [{ type: 'text', text: 'x'.repeat(bytes) }] }),
+  );
   return server;
 }
 
@@ -99,4 +105,35 @@ async function readBody(request: IncomingMessage): Promise<unknown> {
   for await (const chunk of request) chunks.push(chunk as Buffer);
   const text = Buffer.concat(chunks).toString('utf8');
   return text === '' ? undefined : JSON.parse(text);
+}
+
+/**
+ * A stdio MCP server that ignores the end of its input (it outlives a gateway killed by SIGKILL
+ * unless reaped): tools `echo`, `big` (`bytes` characters) and {@link STUBBORN_LONG_TOOL}.
+ * `--silent`: it never answers, not even `initialize`.
+ */
+export const STUBBORN_SERVER = path.join(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../fixtures/mcp/stubborn-server.mjs',
+);
+
+/** The 70-character tool name of the stubborn server (the APIs take at most 64). */
+export const STUBBORN_LONG_TOOL = `look_up_${'a'.repeat(55)}_records`;
+
+/** Waits until each named MCP server of the gateway is `ready` (they connect in the background). */
+export async function mcpServersReady(
+  gateway: { request(method: string, url: string): Promise<{ body: any }> },
+  names: readonly string[],
+  timeout = 30_000,
+): Promise<void> {
+  await expect
+    .poll(
+      async () => {
+        const { body } = await gateway.request('GET', '/api/status');
+        const states = (body.mcpServers ?? []) as { name: string; state: string }[];
+        return names.filter((name) => states.find((server) => server.name === name)?.state !== 'ready');
+      },
+      { timeout },
+    )
+    .toEqual([]);
 }

@@ -5,7 +5,12 @@ import type { FakeModelServer } from '../fakes/fake-model-server.js';
 import { startFakeOpenAIServer } from '../fakes/fake-openai-server.js';
 import { startTestGateway, type TestGateway, type TestGatewayOptions } from '../helpers/gateway.js';
 import { makeTempDir, removeDir } from '../helpers/machine.js';
-import { GUARDED_SERVER, mcpServerEntry, startHttpMcpServer } from '../helpers/mcp-servers.js';
+import {
+  GUARDED_SERVER,
+  mcpServerEntry,
+  mcpServersReady,
+  startHttpMcpServer,
+} from '../helpers/mcp-servers.js';
 import { activeResources } from '../helpers/resources.js';
 import { cleanupAfterEach } from '../helpers/teardown.js';
 
@@ -36,6 +41,8 @@ async function setup(
     ...extra,
   });
   cleanups.push(() => gateway.dispose());
+  // The servers connect in the background: these tests start from servers that are up.
+  await mcpServersReady(gateway, Object.keys(mcp));
   return { gateway, model };
 }
 
@@ -103,6 +110,7 @@ describe('MCP servers', () => {
     expect(alive(before)).toBe(true);
     await gateway.restart();
     await expect.poll(() => alive(before)).toBe(false);
+    await mcpServersReady(gateway, ['files']);
     const after = await mcpStatus(gateway, 'files');
     expect(after).toMatchObject({ state: 'ready', transport: 'stdio' });
     expect(after.pid).not.toBe(before);
@@ -217,6 +225,7 @@ describe('MCP servers', () => {
     for (let restart = 0; restart < 5; restart += 1) {
       pids.push((await mcpStatus(gateway, 'everything')).pid);
       await gateway.restart();
+      await mcpServersReady(gateway, ['everything']);
     }
     expect((await mcpStatus(gateway, 'everything')).state).toBe('ready');
     for (const pid of pids) await expect.poll(() => alive(pid)).toBe(false);

@@ -388,4 +388,19 @@ describe('tool names on the wire', () => {
     }
     expect(codec.decode('plan__close')).toBe('plan.close');
   });
+
+  it('sends every name within 64 characters, shortened the same way each time, and tells apart names that meet', () => {
+    const long = `mcp.records.look_up_${'a'.repeat(55)}_records`;
+    const longer = `${long}_too`;
+    const names = [long, longer, 'a.b', 'a__b'];
+    const codec = createToolNameCodec(names);
+    const wire = names.map((name) => codec.encode(name));
+    expect(wire.filter((name) => !/^[a-zA-Z0-9_-]{1,64}$/.test(name))).toEqual([]);
+    expect(new Set(wire).size).toBe(names.length);
+    for (const name of names) expect(codec.decode(codec.encode(name))).toBe(name);
+    // Deterministic: the next request (and the fake model) send the same wire name.
+    expect(createToolNameCodec([long]).encode(long)).toBe(wire[0]);
+    expect(encodeToolName(long)).toBe(wire[0]);
+    expect(wire[0]?.startsWith('mcp__records__look_up_')).toBe(true);
+  });
 });

@@ -4,7 +4,7 @@ import type { FakeModelServer } from '../fakes/fake-model-server.js';
 import { startFakeOpenAIServer } from '../fakes/fake-openai-server.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { makeTempDir, removeDir } from '../helpers/machine.js';
-import { mcpServerEntry } from '../helpers/mcp-servers.js';
+import { mcpServerEntry, mcpServersReady } from '../helpers/mcp-servers.js';
 import { cleanupAfterEach } from '../helpers/teardown.js';
 import { openEvents } from '../helpers/webchat-events.js';
 
@@ -59,6 +59,8 @@ describe('risk through the gateway', () => {
         servers: { files: { command: process.execPath, args: [mcpServerEntry('server-filesystem'), dir] } },
       },
     });
+    // Its tools are registered once it is up (MCP servers connect in the background).
+    await mcpServersReady(gateway, ['files']);
     const risk = /^Risk: (.*)$/m.exec(await statusOf(gateway))?.[1] ?? '';
     // read and write from the MCP server (any user's), network and exec from shell (owner-only tools).
     expect(risk.split(', ')).toEqual(['read', 'write', 'network (owner only)', 'exec (owner only)']);
