@@ -1,7 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import net from 'node:net';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -15,6 +16,7 @@ import {
   type SandboxProbe,
 } from '../../src/toolpacks/index.js';
 import { freePort } from '../helpers/machine.js';
+import { childEnvironment, REPO_ROOT, runCommand } from '../helpers/process.js';
 import { type RedisServer, startRedisServer } from '../helpers/redis-server.js';
 import { loadToolpackFixture } from '../helpers/toolpacks.js';
 
@@ -93,6 +95,17 @@ function connectFromHere(port: number): Promise<string> {
   });
 }
 
+function connectPathFromHere(socketPath: string): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ path: socketPath });
+    socket.on('connect', () => {
+      socket.destroy();
+      resolve('connected');
+    });
+    socket.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
+  });
+}
+
 /** A process the runner will try to signal, standing in for the gateway. */
 async function victim(): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
@@ -101,6 +114,33 @@ async function victim(): Promise<ChildProcess> {
   });
   await new Promise((resolve) => child.once('spawn', resolve));
   return child;
+}
+
+/** A listening Unix socket, as a local daemon under $HOME keeps one; counts who connects. */
+async function unixServer(socketPath: string): Promise<{ connections: () => number }> {
+  let connections = 0;
+  const server = net.createServer((socket) => {
+    connections += 1;
+    socket.destroy();
+  });
+  await new Promise<void>((resolve) => server.listen(socketPath, resolve));
+  cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  return { connections: () => connections };
+}
+
+/** A real pm2 daemon with its own PM2_HOME under `home` (as the README's deployment has one); its RPC socket. */
+async function pm2Daemon(home: string): Promise<string> {
+  const pm2Home = path.join(home, '.pm2');
+  const env = childEnvironment({ HOME: home, PM2_HOME: pm2Home });
+  const pm2 = (...args: string[]) =>
+    runCommand(process.execPath, [path.join(REPO_ROOT, 'node_modules/pm2/bin/pm2'), ...args], { env });
+  cleanups.push(async () => {
+    await pm2('kill');
+  });
+  await pm2('ping');
+  const socket = path.join(pm2Home, 'rpc.sock');
+  expect(existsSync(socket)).toBe(true);
+  return socket;
 }
 
 describe('toolpack runner sandbox', () => {
@@ -120,6 +160,32 @@ describe('toolpack runner sandbox', () => {
     ];
     expect(reached.filter((outcome) => outcome === 'connected')).toEqual([]);
     expect(gateway.connections()).toBe(0);
+  });
+
+  it("a runner connects to no Unix socket of the host: pm2's RPC socket, one listening under $HOME, D-Bus", async () => {
+    // Under the real $HOME: the sandbox hides /tmp and /run, where the test's other files are.
+    const home = await mkdtemp(path.join(homedir(), '.runner-sandbox-home-'));
+    cleanups.unshift(() => rm(home, { recursive: true, force: true }));
+    const daemon = await unixServer(path.join(home, 'daemon.sock'));
+    const targets = [await pm2Daemon(home), path.join(home, 'daemon.sock')];
+    const dbus = '/run/dbus/system_bus_socket';
+    if (existsSync(dbus)) targets.push(dbus);
+    // The same sockets are reachable from outside the sandbox: what the runner meets is the sandbox.
+    expect(await connectPathFromHere(path.join(home, 'daemon.sock'))).toBe('connected');
+    const runner = await startHost('auto');
+    const outcomes = [];
+    for (const target of targets) outcomes.push(await call(runner, 'hostile.connectPath', { path: target }));
+    expect(outcomes).toEqual(targets.map(() => 'ENOENT'));
+    expect(daemon.connections()).toBe(1);
+  });
+
+  it('a runner sees no host file it was not granted: its view has only Node, its toolpack and its folders', async () => {
+    const runner = await startHost('auto');
+    // Beside Node's permission model (which refuses reads outside the grants), the files are not there at all.
+    expect(await call(runner, 'hostile.read', { path: '/etc/passwd' })).toMatch(
+      /^(ERR_ACCESS_DENIED|ENOENT)$/,
+    );
+    expect(await call(runner, 'hostile.connectPath', { path: '/etc/passwd' })).toBe('ENOENT');
   });
 
   it('a port the runner listens on cannot be reached from outside its sandbox', async () => {
