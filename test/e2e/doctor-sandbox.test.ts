@@ -4,7 +4,7 @@ import { makeTempDir, removeDir } from '../helpers/machine.js';
 import { childEnvironment, killRunningChildren, runCli, writeConfig } from '../helpers/process.js';
 
 // `switchboard doctor` says whether toolpack runners get a sandbox on this machine. A PATH without
-// bwrap and unshare stands in for a machine that has neither.
+// bwrap stands in for a machine that has none.
 
 let dir: string;
 
