@@ -10,8 +10,12 @@ export {
   createCompletionRecords,
   createCoreTools,
   createToolActivity,
+  type InboxOwner,
+  inboxFolder,
+  inboxRoot,
   MESSAGES_SEND_DEFAULT_PRIORITY,
   resolveAgentPath,
+  safeSegment,
   type ToolActivity,
   workspaceFor,
 } from './builtin/index.js';

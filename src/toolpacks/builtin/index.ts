@@ -25,8 +25,12 @@ export {
   artifactsRoot,
   type BuiltinToolpackOptions,
   ensureWorkspace,
+  type InboxOwner,
+  inboxFolder,
+  inboxRoot,
   type PathAccess,
   resolveAgentPath,
+  safeSegment,
   workspaceFor,
 } from './paths.js';
 export { createShellExecTool, shellEnvironment } from './shell-exec.js';
