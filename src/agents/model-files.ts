@@ -5,10 +5,10 @@ import type { ModelImage, ModelMessage } from './providers/index.js';
 /** Image types every provider takes as image parts; other images are shown by path like any file. */
 const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
 
-/** Who reads: the turn's agent, and its sender in its chat (whose posted files `/inbox/…` names). */
+/** Who reads: the turn's agent, and its sender in its chat (whose posted files `/uploads/…` names). */
 export type FileReader = Pick<TurnScope, 'agentId' | 'senderId' | 'route'>;
 
-/** Reads a file of the agent's workspace or of the turn's inbox by its path (`/inbox/…`, `/workspace/…`). */
+/** Reads a file of the agent's workspace or of the turn's uploads by its path (`/uploads/…`, `/workspace/…`). */
 export type ReadWorkspaceFile = (reader: FileReader, workspacePath: string) => Promise<Uint8Array>;
 
 /**
@@ -36,7 +36,7 @@ export function imagesOf(files: readonly InboundFile[]): ModelImage[] {
  * Fills in the bytes of the messages' images for a model that takes images; for one that does
  * not (or without a reader), drops them: the text still names their paths. An image that cannot
  * be read any more (deleted, or posted by someone else than the turn's sender, or in another chat:
- * the turn's `/inbox` is its sender's in its chat) is dropped too.
+ * the turn's `/uploads` is its sender's in its chat) is dropped too.
  */
 export async function loadImages(
   messages: ModelMessage[],

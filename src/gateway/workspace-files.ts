@@ -8,10 +8,10 @@ import type { DeliveryRoute, InboundMessage } from '../messages/index.js';
 import { resolveAgentId } from '../routing/index.js';
 import {
   type BuiltinToolpackOptions,
-  inboxFolder,
-  inboxRoot,
   resolveAgentPath,
   safeSegment,
+  uploadFolder,
+  uploadsRoot,
 } from '../toolpacks/index.js';
 
 export interface WorkspaceFilesOptions {
@@ -28,7 +28,7 @@ const MAX_NAME_TRIES = 100;
 /** Create a new file only: never an existing one, never through a symlink. */
 const CREATE_NEW = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
 
-/** The turn that reads a file: its agent, and its sender in its chat (whose `/inbox` it has). */
+/** The turn that reads a file: its agent, and its sender in its chat (whose `/uploads` it has). */
 export interface FileReader {
   agentId: string;
   senderId: string;
@@ -38,11 +38,11 @@ export interface FileReader {
 /**
  * The files posted in chats as the channels and the model context see them. A file posted with a
  * message is saved for the agent its session belongs to (the same binding the router resolves), in
- * the folder of its sender in its chat (`inboxFolder`: `<stateDir>/inbox/<agent>/<sender>/<chat>`,
+ * the folder of its sender in its chat (`uploadFolder`: `<stateDir>/uploads/<agent>/<sender>/<chat>`,
  * outside every workspace, so no runner and no other person's turn reaches it), at
- * `/inbox/<platform>-<message id>/<name>` as that person's turns in that chat see it. A save
+ * `/uploads/<platform>-<message id>/<name>` as that person's turns in that chat see it. A save
  * creates a new file (`O_EXCL | O_NOFOLLOW`): never through a symlink, never over another file; a
- * second file of one name gets `name (2).ext`. `read` opens a `/workspace/…` or `/inbox/…` path of
+ * second file of one name gets `name (2).ext`. `read` opens a `/workspace/…` or `/uploads/…` path of
  * the reading turn, and nothing else.
  */
 export function createWorkspaceFiles(options: WorkspaceFilesOptions) {
@@ -54,18 +54,18 @@ export function createWorkspaceFiles(options: WorkspaceFilesOptions) {
       route: { channel: message.channel, chatType: message.chatType, chatId: message.chatId },
     };
     const folder = `${message.channel}-${safeName(message.messageId)}`;
-    const directory = path.join(inboxFolder(stateDir, agentId, owner), folder);
+    const directory = path.join(uploadFolder(stateDir, agentId, owner), folder);
     await mkdir(directory, { recursive: true, mode: 0o700 });
-    await refuseLinkedFolder(inboxRoot(stateDir), directory);
+    await refuseLinkedFolder(uploadsRoot(stateDir), directory);
     const name = await writeNewFile(directory, safeName(file.name), file.bytes);
-    return `/inbox/${folder}/${name}`;
+    return `/uploads/${folder}/${name}`;
   };
   const read = async (reader: FileReader, written: string): Promise<Uint8Array> =>
     readFile(await turnFile({ config, configPath, stateDir }, reader, written));
   return { save, read, maxBytes: options.maxBytes ?? DEFAULT_MAX_BYTES };
 }
 
-/** The folder's real path is the one built below the inbox root: no symlink on the way leads elsewhere. */
+/** The folder's real path is the one built below the uploads root: no symlink on the way leads elsewhere. */
 async function refuseLinkedFolder(root: string, directory: string): Promise<void> {
   const [realRoot, realDirectory] = await Promise.all([realpath(root), realpath(directory)]);
   if (realDirectory !== path.join(realRoot, path.relative(root, directory))) {
@@ -103,7 +103,7 @@ async function writeNewFile(directory: string, name: string, bytes: Uint8Array):
 
 /**
  * The real host path of a file the turn may read for the model context: a `/workspace/…` file of
- * its agent or an `/inbox/…` file of its sender in its chat, checked as the file tools check theirs
+ * its agent or an `/uploads/…` file of its sender in its chat, checked as the file tools check theirs
  * (`resolveAgentPath`); anything else is refused with `GATEWAY_FILE_PATH`.
  */
 async function turnFile(
@@ -115,8 +115,8 @@ async function turnFile(
   if (!resolved.ok) throw new SwitchboardError('GATEWAY_FILE_PATH', resolved.error);
   const { virtual, host } = resolved.value;
   const under = (root: string) => virtual === root || virtual.startsWith(`${root}/`);
-  if (!under('/workspace') && !under('/inbox'))
-    throw new SwitchboardError('GATEWAY_FILE_PATH', `${written} is not a file of your workspace or inbox`);
+  if (!under('/workspace') && !under('/uploads'))
+    throw new SwitchboardError('GATEWAY_FILE_PATH', `${written} is not a file of your workspace or uploads`);
   return host;
 }
 

@@ -10,13 +10,13 @@ export {
   createCompletionRecords,
   createCoreTools,
   createToolActivity,
-  type InboxOwner,
-  inboxFolder,
-  inboxRoot,
   MESSAGES_SEND_DEFAULT_PRIORITY,
   resolveAgentPath,
   safeSegment,
   type ToolActivity,
+  type UploadOwner,
+  uploadFolder,
+  uploadsRoot,
   workspaceFor,
 } from './builtin/index.js';
 export {

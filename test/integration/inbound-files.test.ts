@@ -82,7 +82,7 @@ describe('files posted in chats', () => {
     const climb = await read(
       'slack:UBOB',
       { chatType: 'direct', chatId: 'UBOB' },
-      `/inbox/../slack:UALICE${saved}`,
+      `/uploads/../slack:UALICE${saved}`,
     );
     expect(climb).toMatchObject({ ok: false });
   });

@@ -76,7 +76,7 @@ async function shown(fake: FakeSlack, text: string): Promise<void> {
 const lastUser = (request: any) => request.messages.filter((message: any) => message.role === 'user').at(-1);
 
 describe('files posted in Slack', () => {
-  it("saves a PNG posted with a mention in its sender's inbox folder and shows it to the model as an image part", async () => {
+  it("saves a PNG posted with a mention in its sender's upload folder and shows it to the model as an image part", async () => {
     const { host, fake, model, gateway } = await setup(BOT_TOKEN);
     host.add('chart.png', PNG, 'image/png');
     model.push({ text: 'a chart' });
@@ -92,14 +92,14 @@ describe('files posted in Slack', () => {
     );
     await shown(fake, 'a chart');
 
-    // Saved in U1's folder for channel C1, outside the workspace; U1's turns in C1 see it as /inbox/….
-    const saved = path.join(gateway.dir, 'data/inbox/main/slack:U1/slack-C1/slack-50.1/chart.png');
+    // Saved in U1's folder for channel C1, outside the workspace; U1's turns in C1 see it as /uploads/….
+    const saved = path.join(gateway.dir, 'data/uploads/main/slack:U1/slack-C1/slack-50.1/chart.png');
     expect(await readFile(saved)).toEqual(PNG);
     expect(host.downloads).toEqual([{ name: 'chart.png', authorization: `Bearer ${BOT_TOKEN}` }]);
     const user = lastUser(model.requests[0]);
     expect(user.content[0].text).toContain('what is this?');
     expect(user.content[0].text).toContain(
-      `[file chart.png (image/png, ${PNG.byteLength} bytes) saved at /inbox/slack-50.1/chart.png]`,
+      `[file chart.png (image/png, ${PNG.byteLength} bytes) saved at /uploads/slack-50.1/chart.png]`,
     );
     expect(user.content[1]).toEqual({
       type: 'image_url',

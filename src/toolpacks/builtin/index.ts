@@ -25,12 +25,12 @@ export {
   artifactsRoot,
   type BuiltinToolpackOptions,
   ensureWorkspace,
-  type InboxOwner,
-  inboxFolder,
-  inboxRoot,
   type PathAccess,
   resolveAgentPath,
   safeSegment,
+  type UploadOwner,
+  uploadFolder,
+  uploadsRoot,
   workspaceFor,
 } from './paths.js';
 export { createShellExecTool, shellEnvironment } from './shell-exec.js';

@@ -24,14 +24,14 @@ export type PathAccess = 'read' | 'write';
 /** A virtual path checked for one access; `host` is the real path to open (symlinks already resolved). */
 export type AgentPath = Result<{ virtual: string; host: string }>;
 
-const ROOTS = 'use /workspace/…, /inbox/…, /artifacts/<agentId>/… or /mnt/<name>/…';
+const ROOTS = 'use /workspace/…, /uploads/…, /artifacts/<agentId>/… or /mnt/<name>/…';
 
-/** Whose files `/inbox` is: the person who started the turn, in the chat the turn answers. */
-export type InboxOwner = Pick<TurnScope, 'senderId' | 'route'>;
+/** Whose files `/uploads` is: the person who started the turn, in the chat the turn answers. */
+export type UploadOwner = Pick<TurnScope, 'senderId' | 'route'>;
 
-/** `<stateDir>/inbox`: outside every workspace, so no runner (granted its workspace) ever sees it. */
-export function inboxRoot(stateDir: string): string {
-  return path.resolve(stateDir, 'inbox');
+/** `<stateDir>/uploads`: outside every workspace, so no runner (granted its workspace) ever sees it. */
+export function uploadsRoot(stateDir: string): string {
+  return path.resolve(stateDir, 'uploads');
 }
 
 /**
@@ -49,15 +49,15 @@ export function safeSegment(name: string): string {
 
 /**
  * The host folder of the files one person posted in one chat to one agent:
- * `<stateDir>/inbox/<agentId>/<senderId>/<channel>-<direct|chat id>`. A turn's `/inbox` is the folder
+ * `<stateDir>/uploads/<agentId>/<senderId>/<channel>-<direct|chat id>`. A turn's `/uploads` is the folder
  * of its sender in its chat: another person's turn, or the same person's turn in another chat (a
  * channel others read, for a file sent in a DM), names a different folder.
  */
-export function inboxFolder(stateDir: string, agentId: string, owner: InboxOwner): string {
+export function uploadFolder(stateDir: string, agentId: string, owner: UploadOwner): string {
   const { route } = owner;
   const chat = route.chatType === 'direct' ? 'direct' : safeSegment(route.chatId);
   return path.join(
-    inboxRoot(stateDir),
+    uploadsRoot(stateDir),
     safeSegment(agentId),
     safeSegment(owner.senderId),
     `${safeSegment(route.channel)}-${chat}`,
@@ -85,8 +85,8 @@ export async function ensureWorkspace(options: BuiltinToolpackOptions, agentId: 
 
 /**
  * Maps a virtual path to a host path for `access`, or refuses. Relative paths are under
- * `/workspace`. Roots: `/workspace` (read, write; created on first use), `/inbox` (read only: the
- * files the turn's sender posted in the turn's chat, `inboxFolder`; only with `inbox`), `/artifacts`
+ * `/workspace`. Roots: `/workspace` (read, write; created on first use), `/uploads` (read only: the
+ * files the turn's sender posted in the turn's chat, `uploadFolder`; only with `uploads`), `/artifacts`
  * and `/artifacts/<agentId>` (read; write only the caller's own), `/mnt/<name>` (read only).
  * `..` may not climb above the root, and the real path of the deepest existing ancestor (every
  * symlink followed) must stay inside the root's real path. The returned `host` is that real path,
@@ -97,7 +97,7 @@ export async function resolveAgentPath(
   agentId: string,
   written: string,
   access: PathAccess,
-  inbox?: InboxOwner,
+  uploads?: UploadOwner,
 ): Promise<AgentPath> {
   const absolute = written.startsWith('/') ? written : `/workspace/${written}`;
   const parts = absolute.split('/').filter((part) => part !== '' && part !== '.');
@@ -113,10 +113,11 @@ export async function resolveAgentPath(
     rootHost = await ensureWorkspace(options, agentId);
     rest = parts.slice(1);
     writable = true;
-  } else if (top === 'inbox') {
-    if (inbox === undefined) return refuse('names an inbox, and this call has no turn whose files it holds');
-    rootVirtual = '/inbox';
-    rootHost = inboxFolder(options.stateDir, agentId, inbox);
+  } else if (top === 'uploads') {
+    if (uploads === undefined)
+      return refuse('names uploaded files, and this call has no turn whose files they are');
+    rootVirtual = '/uploads';
+    rootHost = uploadFolder(options.stateDir, agentId, uploads);
     rest = parts.slice(1);
     writable = false;
   } else if (top === 'artifacts') {
