@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, realpath, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -41,7 +41,11 @@ afterEach(async () => {
 
 const hostile = () => loadToolpackFixture(path.join(FIXTURES, 'hostile'));
 
-async function startHost(setting: RunnerSandboxSetting, probe?: () => Promise<SandboxProbe>) {
+async function startHost(
+  setting: RunnerSandboxSetting,
+  probe?: () => Promise<SandboxProbe>,
+  hidden: readonly string[] = [],
+) {
   const { logger } = createLogger({
     level: 'debug',
     destination: { write: (line: string) => logLines.push(JSON.parse(line)) },
@@ -52,6 +56,7 @@ async function startHost(setting: RunnerSandboxSetting, probe?: () => Promise<Sa
     toolpacks: [await hostile()],
     workspace: path.join(root, 'workspace'),
     artifactsDir: path.join(root, 'artifacts'),
+    hidden,
     timeoutMs: 10_000,
     logger,
     sandbox: createRunnerSandbox({ setting, logger, ...(probe ? { probe } : {}) }),
@@ -186,6 +191,20 @@ describe('toolpack runner sandbox', () => {
       /^(ERR_ACCESS_DENIED|ENOENT)$/,
     );
     expect(await call(runner, 'hostile.connectPath', { path: '/etc/passwd' })).toBe('ENOENT');
+  });
+
+  it("a runner does not see other people's posted files even inside its workspace, and still sees its own files", async () => {
+    // A workspace that holds the state directory (the config's folder, say): every person's uploads are in it.
+    const uploads = path.join(root, 'workspace', 'data', 'uploads');
+    await mkdir(path.join(uploads, 'main', 'slack:UALICE'), { recursive: true });
+    await writeFile(path.join(uploads, 'main', 'slack:UALICE', 'diary.txt'), 'alice only');
+    await writeFile(path.join(root, 'workspace', 'notes.txt'), 'shared notes');
+    const runner = await startHost('auto', undefined, [uploads]);
+    const diary = path.join(uploads, 'main', 'slack:UALICE', 'diary.txt');
+    expect(await call(runner, 'hostile.read', { path: diary })).toBe('ENOENT');
+    expect(await call(runner, 'hostile.read', { path: path.join(root, 'workspace', 'notes.txt') })).toBe(
+      'shared notes',
+    );
   });
 
   it('a port the runner listens on cannot be reached from outside its sandbox', async () => {

@@ -29,6 +29,8 @@ export interface SandboxAccess {
   read: readonly string[];
   /** Paths the runner writes (workspace, artifacts); bound writable. */
   write: readonly string[];
+  /** Existing folders inside those paths that the runner must not see: an empty tmpfs covers each. */
+  hidden?: readonly string[];
 }
 
 /** How to start the runner: `execPath` runs `[...prefix, node, ...node flags, bootstrap]`. */
@@ -124,6 +126,7 @@ function bubblewrapPrefix(access: SandboxAccess, runtime: readonly RuntimeFile[]
     '/tmp',
     ...[...new Set(access.read)].flatMap((entry) => ['--ro-bind', entry, entry]),
     ...[...new Set(access.write)].flatMap((entry) => ['--bind', entry, entry]),
+    ...[...new Set(access.hidden ?? [])].flatMap((entry) => ['--tmpfs', entry]),
     '--remount-ro',
     '/',
   ];
