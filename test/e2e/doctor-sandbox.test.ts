@@ -36,7 +36,9 @@ async function doctor(name: string, runnerSandbox: string, environment: Record<s
 describe('switchboard doctor: the runner sandbox', () => {
   it('names the sandbox the runners get', async () => {
     const result = await doctor('found', 'auto');
-    expect(result.stdout).toContain('runner sandbox: bubblewrap (no network, no host files or sockets, cannot signal the gateway)\n');
+    expect(result.stdout).toContain(
+      'runner sandbox: bubblewrap (no network, no host files or sockets, cannot signal the gateway)\n',
+    );
     expect(result.code).toBe(0);
   });
 
