@@ -5,7 +5,7 @@ import { validateConfig } from '../../src/config/index.js';
 import { createWorkspaceFiles } from '../../src/gateway/workspace-files.js';
 import { createLogger } from '../../src/logging/index.js';
 import type { DeliveryRoute, InboundMessage } from '../../src/messages/index.js';
-import { createFileReadTool } from '../../src/toolpacks/builtin/index.js';
+import { createFileReadTool, createFileWriteTool } from '../../src/toolpacks/builtin/index.js';
 import { makeTempDir, removeDir } from '../helpers/machine.js';
 import { testToolContext } from '../helpers/tool-context.js';
 
@@ -20,6 +20,7 @@ let dir: string;
 let stateDir: string;
 let files: ReturnType<typeof createWorkspaceFiles>;
 let fileRead: ReturnType<typeof createFileReadTool>;
+let fileWrite: ReturnType<typeof createFileWriteTool>;
 const { logger } = createLogger({ level: 'silent', destination: { write: () => undefined } });
 
 const message = (senderId: string, chat: Partial<InboundMessage>, messageId: string): InboundMessage => ({
@@ -55,6 +56,7 @@ beforeAll(async () => {
   const options = { config: result.value, configPath: path.join(dir, 'gateway.jsonc'), stateDir };
   files = createWorkspaceFiles(options);
   fileRead = createFileReadTool(options);
+  fileWrite = createFileWriteTool(options);
 });
 
 afterAll(async () => {
@@ -106,6 +108,18 @@ describe('files posted in chats', () => {
     const alice = { chatType: 'direct' as const, chatId: 'UALICE' };
     expect(await read('slack:UALICE', alice, first)).toMatchObject({ text: 'first' });
     expect(await read('slack:UALICE', alice, second)).toMatchObject({ text: 'second' });
+  });
+
+  it('cannot be replaced by a turn: /uploads is read-only, even to the person who posted the file', async () => {
+    const saved = await files.save(aliceDm('5.1'), file('plan.txt', 'as posted'));
+    const alice = turn('slack:UALICE', { chatType: 'direct', chatId: 'UALICE' });
+    expect(await fileWrite.execute({ path: saved, content: 'changed' }, alice)).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining('is read-only'),
+    });
+    expect(await read('slack:UALICE', { chatType: 'direct', chatId: 'UALICE' }, saved)).toMatchObject({
+      text: 'as posted',
+    });
   });
 
   it('is never written through a symlink already at its place', async () => {
