@@ -15,6 +15,7 @@ import {
   type RunnerSandboxSetting,
   type SandboxProbe,
 } from '../../src/toolpacks/index.js';
+import { sandboxPrefix } from '../../src/toolpacks/runner/sandbox.js';
 import { freePort } from '../helpers/machine.js';
 import { childEnvironment, REPO_ROOT, runCommand } from '../helpers/process.js';
 import { type RedisServer, startRedisServer } from '../helpers/redis-server.js';
@@ -205,6 +206,27 @@ describe('toolpack runner sandbox', () => {
     expect(await call(runner, 'hostile.read', { path: path.join(root, 'workspace', 'notes.txt') })).toBe(
       'shared notes',
     );
+  });
+
+  it('a process in the sandbox holds no capabilities, even when the gateway runs as root', async () => {
+    const probe = await probeSandbox();
+    if (!probe.ok) throw new Error(probe.error);
+    const prefix = sandboxPrefix({ read: [], write: [] }, probe.value.runtime);
+    const script = "process.stdout.write(require('fs').readFileSync('/proc/self/status', 'utf8'))";
+    const child = spawn(probe.value.executable, [...prefix, process.execPath, '-e', script], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let status = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      status += chunk.toString();
+    });
+    await new Promise((resolve) => child.once('close', resolve));
+    const capabilities = status.split('\n').filter((line) => /^Cap(Prm|Eff|Amb):/.test(line));
+    expect(capabilities).toEqual([
+      'CapPrm:\t0000000000000000',
+      'CapEff:\t0000000000000000',
+      'CapAmb:\t0000000000000000',
+    ]);
   });
 
   it('a port the runner listens on cannot be reached from outside its sandbox', async () => {

@@ -96,7 +96,8 @@ export function runtimeFiles(environment: NodeJS.ProcessEnv = process.env): Runt
 const OPTIONAL_HOST_FILES = ['/etc/ld.so.cache', '/etc/localtime'];
 
 /**
- * bubblewrap: new network, PID, IPC, UTS (and cgroup) namespaces and a new session; a root that
+ * bubblewrap: new network, PID, IPC, UTS (and cgroup) namespaces, a new session and no capabilities
+ * (a gateway run as root would otherwise hand its runners root's); a root that
  * starts empty and holds only Node's runtime files, the granted paths (read-only or writable), a
  * private `/proc`, a minimal `/dev` (no `/dev/log`) and an empty `/tmp`; the root is then made
  * read-only. Parents of the granted paths exist as empty directories, so nothing beside them shows.
@@ -116,6 +117,9 @@ function bubblewrapPrefix(access: SandboxAccess, runtime: readonly RuntimeFile[]
     '--unshare-cgroup-try',
     '--die-with-parent',
     '--new-session',
+    // bwrap started by root keeps root's capabilities in the sandbox unless told otherwise.
+    '--cap-drop',
+    'ALL',
     ...runtimeBinds,
     ...OPTIONAL_HOST_FILES.flatMap((file) => ['--ro-bind-try', file, file]),
     '--proc',
