@@ -1,5 +1,6 @@
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, realpathSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { fail, ok, type Result } from '../../errors/index.js';
 
@@ -74,20 +75,21 @@ export function lddPaths(output: string): string[] {
  * The files Node needs in the sandbox: `process.execPath` and the shared libraries `ldd` names for
  * it (none for a static build, or where `ldd` is missing: the probe then shows whether Node starts).
  */
-export function runtimeFiles(environment: NodeJS.ProcessEnv = process.env): RuntimeFile[] {
+export async function runtimeFiles(environment: NodeJS.ProcessEnv = process.env): Promise<RuntimeFile[]> {
   const ldd = findExecutable('ldd', environment);
-  let libraries: string[] = [];
-  if (ldd !== undefined) {
-    const answer = spawnSync(ldd, [process.execPath], { encoding: 'utf8', timeout: PROBE_TIMEOUT_MS });
-    if (answer.status === 0) libraries = lddPaths(answer.stdout);
-  }
+  const libraries =
+    ldd === undefined
+      ? []
+      : await new Promise<string[]>((resolve) => {
+          execFile(ldd, [process.execPath], { timeout: PROBE_TIMEOUT_MS }, (error, stdout) =>
+            resolve(error ? [] : lddPaths(stdout)),
+          );
+        });
   const files: RuntimeFile[] = [];
   for (const file of new Set([process.execPath, ...libraries])) {
-    try {
-      files.push({ path: file, real: realpathSync(file) });
-    } catch {
-      // A library ldd named that is gone: the probe's test start says whether Node still runs.
-    }
+    // A library ldd named that is gone is left out: the probe's test start says whether Node still runs.
+    const real = await realpath(file).catch(() => undefined);
+    if (real !== undefined) files.push({ path: file, real });
   }
   return files;
 }
@@ -167,7 +169,7 @@ function tryRun(executable: string, prefix: string[]): Promise<string | undefine
 export async function probeSandbox(environment: NodeJS.ProcessEnv = process.env): Promise<SandboxProbe> {
   const executable = findExecutable('bwrap', environment);
   if (executable === undefined) return fail('bwrap is not installed');
-  const runtime = runtimeFiles(environment);
+  const runtime = await runtimeFiles(environment);
   const failure = await tryRun(executable, sandboxPrefix({ read: [], write: [] }, runtime));
   if (failure === undefined) return ok({ kind: 'bubblewrap', executable, runtime });
   return fail(`bwrap cannot build a sandbox here (${failure})`);
