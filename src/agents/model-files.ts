@@ -1,11 +1,15 @@
 import type { InboundFile } from '../messages/index.js';
+import type { TurnScope } from '../tools/index.js';
 import type { ModelImage, ModelMessage } from './providers/index.js';
 
 /** Image types every provider takes as image parts; other images are shown by path like any file. */
 const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
 
-/** Reads a file of the agent's workspace by its workspace path (`/workspace/inbox/…`). */
-export type ReadWorkspaceFile = (agentId: string, workspacePath: string) => Promise<Uint8Array>;
+/** Who reads: the turn's agent, and its sender in its chat (whose posted files `/uploads/…` names). */
+export type FileReader = Pick<TurnScope, 'agentId' | 'senderId' | 'route'>;
+
+/** Reads a file of the agent's workspace or of the turn's uploads by its path (`/uploads/…`, `/workspace/…`). */
+export type ReadWorkspaceFile = (reader: FileReader, workspacePath: string) => Promise<Uint8Array>;
 
 /**
  * The lines a user message's files add to its text: where each was saved (the agent reads a text
@@ -31,11 +35,12 @@ export function imagesOf(files: readonly InboundFile[]): ModelImage[] {
 /**
  * Fills in the bytes of the messages' images for a model that takes images; for one that does
  * not (or without a reader), drops them: the text still names their paths. An image that cannot
- * be read any more (deleted from the workspace) is dropped too.
+ * be read any more (deleted, or posted by someone else than the turn's sender, or in another chat:
+ * the turn's `/uploads` is its sender's in its chat) is dropped too.
  */
 export async function loadImages(
   messages: ModelMessage[],
-  options: { agentId: string; takesImages: boolean; read: ReadWorkspaceFile | undefined },
+  options: { reader: FileReader; takesImages: boolean; read: ReadWorkspaceFile | undefined },
 ): Promise<ModelMessage[]> {
   const { read } = options;
   return Promise.all(
@@ -46,7 +51,7 @@ export async function loadImages(
       const loaded = await Promise.all(
         images.map(async (image) => {
           try {
-            const bytes = await read(options.agentId, image.path);
+            const bytes = await read(options.reader, image.path);
             return [{ ...image, data: Buffer.from(bytes).toString('base64') }];
           } catch {
             return [];

@@ -63,7 +63,7 @@ export async function runTurnLoop(
     tools,
     system,
     history: await loadImages(session.history, {
-      agentId: request.agentId,
+      reader: { agentId: request.agentId, senderId: request.senderId, route: request.route },
       takesImages: run.takesImages,
       read: state.options.readWorkspaceFile,
     }),

@@ -77,7 +77,7 @@ export const ToolsSchema = Strict(
     runnerSandbox: StringEnum(['auto', 'required', 'off'] as const, {
       default: 'auto',
       description:
-        'How toolpack runner processes are kept off the network and unable to signal the gateway: `auto` uses bubblewrap (else `unshare`) and, on a machine with neither, runs them with the permission model only and warns; `required` refuses to start a runner without a sandbox; `off` runs without one.',
+        "How toolpack runner processes are kept off the network, away from the host's files and sockets and unable to signal the gateway: `auto` uses bubblewrap (a file system with only Node, the toolpacks and the agent's folders) and, on a machine without it, runs them with the permission model only and warns; `required` refuses to start a runner without the sandbox; `off` runs without one.",
     }),
     shell: Strict(
       {

@@ -1,14 +1,18 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { mkdir, open, readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import type { InboundFileStore } from '../channels/index.js';
 import type { Config } from '../config/index.js';
 import { SwitchboardError } from '../errors/index.js';
-import type { InboundMessage } from '../messages/index.js';
+import type { DeliveryRoute, InboundMessage } from '../messages/index.js';
 import { resolveAgentId } from '../routing/index.js';
-import { type BuiltinToolpackOptions, resolveAgentPath, workspaceFor } from '../toolpacks/index.js';
-
-/** Where files posted in chats are saved, inside the agent's workspace. */
-const INBOX = 'inbox';
+import {
+  type BuiltinToolpackOptions,
+  resolveAgentPath,
+  safeSegment,
+  uploadFolder,
+  uploadsRoot,
+} from '../toolpacks/index.js';
 
 export interface WorkspaceFilesOptions {
   config: Config;
@@ -19,28 +23,101 @@ export interface WorkspaceFilesOptions {
 }
 
 const DEFAULT_MAX_BYTES = 20 * 1_048_576;
+/** How many names a file tries (`notes.txt`, `notes (2).txt`, …) before its save fails. */
+const MAX_NAME_TRIES = 100;
+/** Create a new file only: never an existing one, never through a symlink. */
+const CREATE_NEW = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
+
+/** The turn that reads a file: its agent, and its sender in its chat (whose `/uploads` it has). */
+export interface FileReader {
+  agentId: string;
+  senderId: string;
+  route: DeliveryRoute;
+}
 
 /**
- * The agents' workspaces as the channels and the model context see them: a file posted with a
- * message is saved in the workspace of the agent its session belongs to (the same binding the
- * router resolves), at `/workspace/inbox/<platform>-<message id>/<name>`; `read` opens a
- * `/workspace/…` path of an agent's workspace, and nothing outside it.
+ * The files posted in chats as the channels and the model context see them. A file posted with a
+ * message is saved for the agent its session belongs to (the same binding the router resolves), in
+ * the folder of its sender in its chat (`uploadFolder`: `<stateDir>/uploads/<agent>/<sender>/<chat>`,
+ * outside every workspace, so no runner and no other person's turn reaches it), at
+ * `/uploads/<platform>-<message id>/<name>` as that person's turns in that chat see it. A save
+ * creates a new file (`O_EXCL | O_NOFOLLOW`): never through a symlink, never over another file; a
+ * second file of one name gets `name (2).ext`. `read` opens a `/workspace/…` or `/uploads/…` path of
+ * the reading turn, and nothing else.
  */
 export function createWorkspaceFiles(options: WorkspaceFilesOptions) {
   const { config, configPath, stateDir } = options;
-  const workspace = (agentId: string) => workspaceFor(config, configPath, stateDir, agentId);
   const save: InboundFileStore['save'] = async (message: InboundMessage, file) => {
     const agentId = resolveAgentId(config.bindings, config.defaultAgent, message);
+    const owner = {
+      senderId: message.senderId,
+      route: { channel: message.channel, chatType: message.chatType, chatId: message.chatId },
+    };
     const folder = `${message.channel}-${safeName(message.messageId)}`;
-    const name = safeName(file.name);
-    const directory = path.join(workspace(agentId), INBOX, folder);
-    await mkdir(directory, { recursive: true });
-    await writeFile(path.join(directory, name), file.bytes, { mode: 0o600 });
-    return `/workspace/${INBOX}/${folder}/${name}`;
+    const directory = path.join(uploadFolder(stateDir, agentId, owner), folder);
+    await mkdir(directory, { recursive: true, mode: 0o700 });
+    await refuseLinkedFolder(uploadsRoot(stateDir), directory);
+    const name = await writeNewFile(directory, safeName(file.name), file.bytes);
+    return `/uploads/${folder}/${name}`;
   };
-  const read = async (agentId: string, workspacePath: string): Promise<Uint8Array> =>
-    readFile(await workspaceFile({ config, configPath, stateDir }, agentId, workspacePath));
+  const read = async (reader: FileReader, written: string): Promise<Uint8Array> =>
+    readFile(await turnFile({ config, configPath, stateDir }, reader, written));
   return { save, read, maxBytes: options.maxBytes ?? DEFAULT_MAX_BYTES };
+}
+
+/** The folder's real path is the one built below the uploads root: no symlink on the way leads elsewhere. */
+async function refuseLinkedFolder(root: string, directory: string): Promise<void> {
+  const [realRoot, realDirectory] = await Promise.all([realpath(root), realpath(directory)]);
+  if (realDirectory !== path.join(realRoot, path.relative(root, directory))) {
+    throw new SwitchboardError(
+      'GATEWAY_FILE_PATH',
+      `${directory} leads elsewhere through a symlink; posted files are not saved through one (remove it)`,
+    );
+  }
+}
+
+/** `name`, else `name (2).ext`, `name (3).ext`…: the first that does not exist, created new. */
+async function writeNewFile(directory: string, name: string, bytes: Uint8Array): Promise<string> {
+  const { name: stem, ext } = path.parse(name);
+  for (let attempt = 1; attempt <= MAX_NAME_TRIES; attempt += 1) {
+    const candidate = attempt === 1 ? name : `${stem} (${attempt})${ext}`;
+    const handle = await open(path.join(directory, candidate), CREATE_NEW, 0o600).catch(
+      (error: NodeJS.ErrnoException) => {
+        if (error.code === 'EEXIST') return undefined;
+        throw error;
+      },
+    );
+    if (handle === undefined) continue;
+    try {
+      await handle.writeFile(bytes);
+    } finally {
+      await handle.close();
+    }
+    return candidate;
+  }
+  throw new SwitchboardError(
+    'GATEWAY_FILE_PATH',
+    `${path.join(directory, name)} and ${MAX_NAME_TRIES - 1} numbered names beside it exist; the file was not saved`,
+  );
+}
+
+/**
+ * The real host path of a file the turn may read for the model context: a `/workspace/…` file of
+ * its agent or an `/uploads/…` file of its sender in its chat, checked as the file tools check theirs
+ * (`resolveAgentPath`); anything else is refused with `GATEWAY_FILE_PATH`.
+ */
+async function turnFile(
+  options: BuiltinToolpackOptions,
+  reader: FileReader,
+  written: string,
+): Promise<string> {
+  const resolved = await resolveAgentPath(options, reader.agentId, written, 'read', reader);
+  if (!resolved.ok) throw new SwitchboardError('GATEWAY_FILE_PATH', resolved.error);
+  const { virtual, host } = resolved.value;
+  const under = (root: string) => virtual === root || virtual.startsWith(`${root}/`);
+  if (!under('/workspace') && !under('/uploads'))
+    throw new SwitchboardError('GATEWAY_FILE_PATH', `${written} is not a file of your workspace or uploads`);
+  return host;
 }
 
 /**
@@ -61,15 +138,7 @@ export async function workspaceFile(
   return host;
 }
 
-/**
- * A platform's file name as one path segment: no separators, no leading dots, no control
- * characters, at most 100 characters; empty becomes `file`.
- */
+/** A platform's file name as one path segment (`safeSegment`: no separators, no leading dots, …). */
 export function safeName(name: string): string {
-  const cleaned = name
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is removed
-    .replace(/[/\\\u0000-\u001f\u007f]/g, '_')
-    .replace(/^\.+/, '')
-    .slice(-100);
-  return cleaned === '' ? 'file' : cleaned;
+  return safeSegment(name);
 }

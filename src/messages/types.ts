@@ -59,7 +59,7 @@ export interface InboundMessage {
 }
 
 /**
- * A file posted with a message. Saved: `path` is where the agent finds it (`/workspace/inbox/…`).
+ * A file posted with a message. Saved: `path` is where the agent finds it (`/uploads/…`, in its sender's turns in that chat).
  * Not saved (too large, refused by the platform): no `path`, and `error` says why in words the
  * model can pass on (a missing scope names it).
  */

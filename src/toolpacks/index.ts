@@ -12,7 +12,11 @@ export {
   createToolActivity,
   MESSAGES_SEND_DEFAULT_PRIORITY,
   resolveAgentPath,
+  safeSegment,
   type ToolActivity,
+  type UploadOwner,
+  uploadFolder,
+  uploadsRoot,
   workspaceFor,
 } from './builtin/index.js';
 export {

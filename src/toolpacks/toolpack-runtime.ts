@@ -5,7 +5,7 @@ import { SwitchboardError } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
 import { createAllowlist, type Tool } from '../tools/index.js';
 import { type ActivationRegistry, createActivationRegistry } from './activations.js';
-import { workspaceFor } from './builtin/index.js';
+import { uploadsRoot, workspaceFor } from './builtin/index.js';
 import type { ControllerSupportRequest } from './controller/index.js';
 import {
   createRunnerHost,
@@ -158,6 +158,7 @@ function hostFor(state: RuntimeState, agentId: string): RunnerHost {
     ),
     workspace: workspaceFor(config, options.configPath, options.stateDir, agentId),
     artifactsDir: path.join(options.stateDir, 'artifacts', agentId),
+    hidden: [uploadsRoot(options.stateDir)],
     timeoutMs: config.tools.runnerTimeoutMs,
     sandbox: state.sandbox,
     logger: options.logger.child({ runner: agentId }),

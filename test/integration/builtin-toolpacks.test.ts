@@ -251,7 +251,7 @@ describe('file toolpack', () => {
       'leaves /mnt/docs',
     );
     expect((await call('file.read', { path: '/etc/passwd' })).reason).toBe(
-      'path "/etc/passwd" is outside the files you can reach: use /workspace/…, /artifacts/<agentId>/… or /mnt/<name>/…',
+      'path "/etc/passwd" is outside the files you can reach: use /workspace/…, /uploads/…, /artifacts/<agentId>/… or /mnt/<name>/…',
     );
     expect(await call('file.read', { path: 'notes/../notes/a.txt' })).toMatchObject({
       ok: true,

@@ -50,7 +50,7 @@ async function posted(fake: FakeDiscord, text: string): Promise<void> {
 }
 
 describe('attachments posted in Discord', () => {
-  it('saves a text attachment in the workspace and gives the model its path, not its bytes', async () => {
+  it("saves a text attachment in its sender's upload folder and gives the model its path, not its bytes", async () => {
     const { discord, cdn, model, gateway } = await setup();
     const notes = Buffer.from('step 1: deploy\nstep 2: verify\n');
     cdn.add('notes.txt', notes, 'text/plain; charset=utf-8');
@@ -74,10 +74,15 @@ describe('attachments posted in Discord', () => {
     });
     await posted(discord, 'read it');
 
-    const workspacePath = `/workspace/inbox/discord-${messageId}/notes.txt`;
+    // Saved in Alice's folder for this channel, outside the workspace; her turns here see it as /uploads/….
+    const workspacePath = `/uploads/discord-${messageId}/notes.txt`;
     expect(
       await readFile(
-        path.join(gateway.dir, 'data/workspaces/main', workspacePath.slice('/workspace/'.length)),
+        path.join(
+          gateway.dir,
+          `data/uploads/main/discord:${ALICE}/discord-${CHANNEL}`,
+          workspacePath.slice('/uploads/'.length),
+        ),
       ),
     ).toEqual(notes);
     // Discord's CDN addresses are signed: the bot token is never sent with a download.

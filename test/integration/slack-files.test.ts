@@ -1,5 +1,6 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type FakeFileHost, startFakeFileHost } from '../fakes/fake-file-host.js';
 import type { FakeModelServer } from '../fakes/fake-model-server.js';
@@ -29,15 +30,24 @@ const BOT_TOKEN = 'xoxb-files-test-4242';
 /** The 8-byte PNG signature and an IHDR start: enough for a file that is recognisably a PNG. */
 const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex');
 
-async function setup(hostToken: string) {
+const HOSTILE = fileURLToPath(new URL('../fixtures/runner-toolpacks/hostile', import.meta.url));
+
+async function setup(
+  hostToken: string,
+  agent: Record<string, unknown> = {},
+  tools: Record<string, unknown> = {},
+) {
   host = await startFakeFileHost({ token: hostToken });
   fake = await startFakeSlack({ echoPosts: true });
   model = await startFakeOpenAIServer();
   gateway = await startTestGateway({
     config: {
-      channels: { slack: { botToken: BOT_TOKEN, appToken: 'xapp-files-test', apiUrl: fake.apiUrl } },
+      channels: {
+        slack: { botToken: BOT_TOKEN, appToken: 'xapp-files-test', apiUrl: fake.apiUrl, dmPolicy: 'open' },
+      },
       models: { fake: { provider: 'openai', model: 'fake-1', baseUrl: model.url, apiKey: 'sk-files-01' } },
-      agents: { main: { model: 'fake' } },
+      agents: { main: { model: 'fake', ...agent } },
+      tools,
     },
   });
   await fake.connected();
@@ -66,7 +76,7 @@ async function shown(fake: FakeSlack, text: string): Promise<void> {
 const lastUser = (request: any) => request.messages.filter((message: any) => message.role === 'user').at(-1);
 
 describe('files posted in Slack', () => {
-  it('saves a PNG posted with a mention in the workspace and shows it to the model as an image part', async () => {
+  it("saves a PNG posted with a mention in its sender's upload folder and shows it to the model as an image part", async () => {
     const { host, fake, model, gateway } = await setup(BOT_TOKEN);
     host.add('chart.png', PNG, 'image/png');
     model.push({ text: 'a chart' });
@@ -82,13 +92,14 @@ describe('files posted in Slack', () => {
     );
     await shown(fake, 'a chart');
 
-    const saved = path.join(gateway.dir, 'data/workspaces/main/inbox/slack-50.1/chart.png');
+    // Saved in U1's folder for channel C1, outside the workspace; U1's turns in C1 see it as /uploads/….
+    const saved = path.join(gateway.dir, 'data/uploads/main/slack:U1/slack-C1/slack-50.1/chart.png');
     expect(await readFile(saved)).toEqual(PNG);
     expect(host.downloads).toEqual([{ name: 'chart.png', authorization: `Bearer ${BOT_TOKEN}` }]);
     const user = lastUser(model.requests[0]);
     expect(user.content[0].text).toContain('what is this?');
     expect(user.content[0].text).toContain(
-      `[file chart.png (image/png, ${PNG.byteLength} bytes) saved at /workspace/inbox/slack-50.1/chart.png]`,
+      `[file chart.png (image/png, ${PNG.byteLength} bytes) saved at /uploads/slack-50.1/chart.png]`,
     );
     expect(user.content[1]).toEqual({
       type: 'image_url',
@@ -113,8 +124,10 @@ describe('files posted in Slack', () => {
     expect(user.content).toContain('[file notes.txt (text/plain) was not saved: Slack refused the download');
     expect(user.content).toContain('files:read scope');
     await expect(
-      readFile(path.join(gateway.dir, 'data/workspaces/main/inbox/slack-51.1/notes.txt')),
-    ).rejects.toThrow(/ENOENT/);
+      readdir(path.join(gateway.dir, 'data'), { recursive: true }).then((entries) =>
+        entries.filter((entry) => entry.endsWith('notes.txt')),
+      ),
+    ).resolves.toEqual([]);
     expect(gateway.logLines.some((line) => line.includes('slack file not saved'))).toBe(true);
     expect(gateway.logLines.join('\n')).not.toContain(BOT_TOKEN);
   });
@@ -171,5 +184,57 @@ describe('files posted in Slack', () => {
     expect(fake.callsTo('files.getUploadURLExternal')).toHaveLength(0);
     const result = model.requests[1].messages.find((message: any) => message.role === 'tool');
     expect(JSON.parse(result.content)).toMatchObject({ ok: false });
+  });
+
+  it("a DM's file cannot be read in another person's turn: not by file.read, not by a toolpack runner", async () => {
+    const { host, fake, model, gateway } = await setup(
+      BOT_TOKEN,
+      { tools: ['file.*', 'hostile.*'] },
+      { toolpacks: ['file', { path: HOSTILE, id: 'hostile' }] },
+    );
+    host.add('diary.txt', Buffer.from('alice only'), 'text/plain');
+    model.push({ text: 'kept it' });
+    await fake.deliver({
+      type: 'message',
+      subtype: 'file_share',
+      channel: 'DALICE',
+      channel_type: 'im',
+      user: 'UALICE',
+      text: 'keep this',
+      ts: '60.1',
+      files: [
+        { name: 'diary.txt', mimetype: 'text/plain', size: 10, url_private_download: host.url('diary.txt') },
+      ],
+    });
+    await shown(fake, 'kept it');
+    const told = /saved at (\S+)\]/.exec(JSON.stringify(lastUser(model.requests[0]).content))?.[1] ?? '';
+    expect(told).toMatch(/diary\.txt$/);
+    const entries = await readdir(path.join(gateway.dir, 'data'), { recursive: true });
+    const hostFile = entries.find((entry) => entry.endsWith('diary.txt'));
+    expect(hostFile).toBeDefined();
+    // Bob, in a channel, asks the agent: its model tries the path Alice's turn was told, and the host file.
+    model.push({
+      toolCalls: [
+        { id: 'tool', name: 'file.read', arguments: { path: told } },
+        {
+          id: 'runner',
+          name: 'hostile.read',
+          arguments: { path: path.join(gateway.dir, 'data', hostFile ?? '') },
+        },
+      ],
+    });
+    model.push({ text: 'found nothing' });
+    await fake.deliver({
+      type: 'message',
+      channel: 'C1',
+      channel_type: 'channel',
+      user: 'UBOB',
+      text: "<@UBOT> what is in alice's diary?",
+      ts: '61.1',
+    });
+    await shown(fake, 'found nothing');
+    const results = model.requests[2].messages.filter((message: any) => message.role === 'tool');
+    expect(results).toHaveLength(2);
+    expect(JSON.stringify(results)).not.toContain('alice only');
   });
 });

@@ -12,7 +12,13 @@ import { makeTempDir, removeDir } from '../helpers/machine.js';
  */
 
 let dir: string;
-let read: (agentId: string, workspacePath: string) => Promise<Uint8Array>;
+let files: ReturnType<typeof createWorkspaceFiles>;
+const reader = {
+  agentId: 'main',
+  senderId: 'slack:U1',
+  route: { channel: 'slack' as const, chatType: 'channel' as const, chatId: 'C1' },
+};
+const read = (workspacePath: string) => files.read(reader, workspacePath);
 
 beforeAll(async () => {
   dir = await makeTempDir('workspace-files-');
@@ -25,11 +31,11 @@ beforeAll(async () => {
   await writeFile(path.join(dir, 'secret.txt'), 'not for the model');
   // A file swapped for a symlink out of the workspace after it was saved.
   await symlink(path.join(dir, 'secret.txt'), path.join(inbox, 'swapped.png'));
-  read = createWorkspaceFiles({
+  files = createWorkspaceFiles({
     config: result.value,
     configPath: path.join(dir, 'gateway.jsonc'),
     stateDir,
-  }).read;
+  });
 });
 
 afterAll(async () => {
@@ -38,14 +44,12 @@ afterAll(async () => {
 
 describe('reading a workspace file for the model', () => {
   it('reads a file of the agent own workspace', async () => {
-    expect(Buffer.from(await read('main', '/workspace/inbox/slack-1/chart.png')).toString()).toBe(
-      'png bytes',
-    );
+    expect(Buffer.from(await read('/workspace/inbox/slack-1/chart.png')).toString()).toBe('png bytes');
   });
 
   it('refuses a symlink that leads out of the workspace, and a path that climbs out', async () => {
-    await expect(read('main', '/workspace/inbox/slack-1/swapped.png')).rejects.toThrow(/symlink/);
-    await expect(read('main', '/workspace/../../secret.txt')).rejects.toThrow(/leaves \/workspace/);
-    await expect(read('main', '/artifacts/main/x.png')).rejects.toThrow(/not a file of your workspace/);
+    await expect(read('/workspace/inbox/slack-1/swapped.png')).rejects.toThrow(/symlink/);
+    await expect(read('/workspace/../../secret.txt')).rejects.toThrow(/leaves \/workspace/);
+    await expect(read('/artifacts/main/x.png')).rejects.toThrow(/not a file of your workspace/);
   });
 });

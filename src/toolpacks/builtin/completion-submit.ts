@@ -49,7 +49,7 @@ export function createCompletionSubmitTool(
     async execute(input, context) {
       let path: string | undefined;
       if (input.path !== undefined) {
-        const resolved = await resolveAgentPath(options, context.agentId, input.path, 'read');
+        const resolved = await resolveAgentPath(options, context.agentId, input.path, 'read', context);
         if (!resolved.ok) return { ok: false, reason: `path: ${resolved.error}` };
         const found = await stat(resolved.value.host).catch(() => undefined);
         if (!found?.isFile()) return { ok: false, reason: `path: ${resolved.value.virtual} is not a file` };

@@ -52,7 +52,7 @@ export function createFilePatchTool(options: BuiltinToolpackOptions): Tool<typeo
       'Change part of an existing text file in your workspace or your own artifacts directory by exact replacements: each oldText must match exactly once (copy it from file.read, with enough surrounding lines to be unique). All edits apply or none.',
     parameters: FilePatchParameters,
     async execute(input, context) {
-      const resolved = await resolveAgentPath(options, context.agentId, input.path, 'write');
+      const resolved = await resolveAgentPath(options, context.agentId, input.path, 'write', context);
       if (!resolved.ok) return { ok: false, reason: resolved.error };
       const { virtual, host } = resolved.value;
       let original: string;

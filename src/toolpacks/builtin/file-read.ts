@@ -16,7 +16,7 @@ const FileReadParameters = Type.Object(
     path: Type.String({
       minLength: 1,
       description:
-        'File or directory to read: /workspace/… (relative paths are in /workspace), /artifacts/<agentId>/… or /mnt/<name>/….',
+        'File or directory to read: /workspace/… (relative paths are in /workspace), /uploads/… (files the person you are answering posted in this chat), /artifacts/<agentId>/… or /mnt/<name>/….',
     }),
     offset: Type.Optional(
       Type.Integer({ minimum: 1, description: 'First line to return, counting from 1 (default 1).' }),
@@ -41,11 +41,11 @@ export function createFileReadTool(options: BuiltinToolpackOptions): Tool<typeof
     name: 'file.read',
     risk: ['read'],
     description:
-      "Read a text file (a window of lines) or list a directory. Reads your workspace (/workspace, also relative paths), agents' artifacts (/artifacts/<agentId>/…) and the configured read-only mounts (/mnt/<name>/…). When `truncated` is true, call again with `offset: nextOffset`.",
+      "Read a text file (a window of lines) or list a directory. Reads your workspace (/workspace, also relative paths), the files the person you are answering posted in this chat (/uploads/…), agents' artifacts (/artifacts/<agentId>/…) and the configured read-only mounts (/mnt/<name>/…). When `truncated` is true, call again with `offset: nextOffset`.",
     parameters: FileReadParameters,
     readOnly: true,
     async execute(input, context) {
-      const resolved = await resolveAgentPath(options, context.agentId, input.path, 'read');
+      const resolved = await resolveAgentPath(options, context.agentId, input.path, 'read', context);
       if (!resolved.ok) return { ok: false, reason: resolved.error };
       try {
         return await readPath(

@@ -35,7 +35,7 @@ export function createFileWriteTool(options: BuiltinToolpackOptions): Tool<typeo
       'Create or replace a whole text file in your workspace (/workspace, also relative paths) or your own artifacts directory (/artifacts/<your agent id>/…). Creates missing directories. To change part of a file, use file.patch.',
     parameters: FileWriteParameters,
     async execute(input, context) {
-      const resolved = await resolveAgentPath(options, context.agentId, input.path, 'write');
+      const resolved = await resolveAgentPath(options, context.agentId, input.path, 'write', context);
       if (!resolved.ok) return { ok: false, reason: resolved.error };
       const { virtual, host } = resolved.value;
       const existing = await stat(host).catch(() => undefined);

@@ -27,6 +27,10 @@ export {
   ensureWorkspace,
   type PathAccess,
   resolveAgentPath,
+  safeSegment,
+  type UploadOwner,
+  uploadFolder,
+  uploadsRoot,
   workspaceFor,
 } from './paths.js';
 export { createShellExecTool, shellEnvironment } from './shell-exec.js';

@@ -2,6 +2,7 @@ import { lstat, mkdir, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../../config/index.js';
 import { fail, ok, type Result } from '../../errors/index.js';
+import type { TurnScope } from '../../tools/index.js';
 import { isInside } from '../module-path.js';
 import type { checkHost } from './web-address.js';
 
@@ -23,7 +24,45 @@ export type PathAccess = 'read' | 'write';
 /** A virtual path checked for one access; `host` is the real path to open (symlinks already resolved). */
 export type AgentPath = Result<{ virtual: string; host: string }>;
 
-const ROOTS = 'use /workspace/…, /artifacts/<agentId>/… or /mnt/<name>/…';
+const ROOTS = 'use /workspace/…, /uploads/…, /artifacts/<agentId>/… or /mnt/<name>/…';
+
+/** Whose files `/uploads` is: the person who started the turn, in the chat the turn answers. */
+export type UploadOwner = Pick<TurnScope, 'senderId' | 'route'>;
+
+/** `<stateDir>/uploads`: outside every workspace, so no runner (granted its workspace) ever sees it. */
+export function uploadsRoot(stateDir: string): string {
+  return path.resolve(stateDir, 'uploads');
+}
+
+/**
+ * One folder name: no separators, no leading dots, no control characters, at most 100 characters;
+ * empty becomes `file`.
+ */
+export function safeSegment(name: string): string {
+  const cleaned = name
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is removed
+    .replace(/[/\\\u0000-\u001f\u007f]/g, '_')
+    .replace(/^\.+/, '')
+    .slice(-100);
+  return cleaned === '' ? 'file' : cleaned;
+}
+
+/**
+ * The host folder of the files one person posted in one chat to one agent:
+ * `<stateDir>/uploads/<agentId>/<senderId>/<channel>-<direct|chat id>`. A turn's `/uploads` is the folder
+ * of its sender in its chat: another person's turn, or the same person's turn in another chat (a
+ * channel others read, for a file sent in a DM), names a different folder.
+ */
+export function uploadFolder(stateDir: string, agentId: string, owner: UploadOwner): string {
+  const { route } = owner;
+  const chat = route.chatType === 'direct' ? 'direct' : safeSegment(route.chatId);
+  return path.join(
+    uploadsRoot(stateDir),
+    safeSegment(agentId),
+    safeSegment(owner.senderId),
+    `${safeSegment(route.channel)}-${chat}`,
+  );
+}
 
 /** `agents.<id>.workspace` (relative to the config file's directory), else `<stateDir>/workspaces/<id>`. */
 export function workspaceFor(config: Config, configPath: string, stateDir: string, agentId: string): string {
@@ -46,8 +85,9 @@ export async function ensureWorkspace(options: BuiltinToolpackOptions, agentId: 
 
 /**
  * Maps a virtual path to a host path for `access`, or refuses. Relative paths are under
- * `/workspace`. Roots: `/workspace` (read, write; created on first use), `/artifacts` and
- * `/artifacts/<agentId>` (read; write only the caller's own), `/mnt/<name>` (read only).
+ * `/workspace`. Roots: `/workspace` (read, write; created on first use), `/uploads` (read only: the
+ * files the turn's sender posted in the turn's chat, `uploadFolder`; only with `uploads`), `/artifacts`
+ * and `/artifacts/<agentId>` (read; write only the caller's own), `/mnt/<name>` (read only).
  * `..` may not climb above the root, and the real path of the deepest existing ancestor (every
  * symlink followed) must stay inside the root's real path. The returned `host` is that real path,
  * so the file opened is the one checked (a symlink swapped in after the check is a race we accept).
@@ -57,6 +97,7 @@ export async function resolveAgentPath(
   agentId: string,
   written: string,
   access: PathAccess,
+  uploads?: UploadOwner,
 ): Promise<AgentPath> {
   const absolute = written.startsWith('/') ? written : `/workspace/${written}`;
   const parts = absolute.split('/').filter((part) => part !== '' && part !== '.');
@@ -72,6 +113,13 @@ export async function resolveAgentPath(
     rootHost = await ensureWorkspace(options, agentId);
     rest = parts.slice(1);
     writable = true;
+  } else if (top === 'uploads') {
+    if (uploads === undefined)
+      return refuse('names uploaded files, and this call has no turn whose files they are');
+    rootVirtual = '/uploads';
+    rootHost = uploadFolder(options.stateDir, agentId, uploads);
+    rest = parts.slice(1);
+    writable = false;
   } else if (top === 'artifacts') {
     const owner = parts[1];
     if (owner === undefined || owner === '..') {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { LRUCache } from 'lru-cache';
 import { errorText, fail, ok, type Result } from '../../errors/index.js';
+import { isInside } from '../module-path.js';
 import type { LoadedToolpack } from '../types.js';
 import { runnerEnvironment, runnerExecArgv } from './permissions.js';
 import type { HostMessage, RunnerRequest } from './protocol.js';
@@ -73,7 +74,8 @@ async function startIn(state: RunnerHostState, launchedIn: number): Promise<Resu
   const toolpacks = [...state.toolpacks.values()];
   const read = [bootstrap, ...toolpacks.map((toolpack) => toolpack.directory), workspace, artifacts];
   const write = [workspace, artifacts];
-  const launch = await options.sandbox.launch({ read, write });
+  const hidden = await hiddenInside([...read, ...write], options.hidden ?? []);
+  const launch = await options.sandbox.launch({ read, write, hidden });
   if (!launch.ok) return launch;
   const sandbox = launch.value;
   if (launchedIn !== state.generation) return fail(state.stoppedReason);
@@ -106,6 +108,16 @@ async function startIn(state: RunnerHostState, launchedIn: number): Promise<Resu
   void created.closed.then(() => state.children.delete(created));
   state.current = created;
   return ok(created);
+}
+
+/** The real paths of the `hidden` folders that exist inside one of the `granted` paths. */
+async function hiddenInside(granted: readonly string[], hidden: readonly string[]): Promise<string[]> {
+  const found: string[] = [];
+  for (const entry of hidden) {
+    const real = await realpath(entry).catch(() => undefined);
+    if (real !== undefined && granted.some((grant) => isInside(grant, real))) found.push(real);
+  }
+  return found;
 }
 
 /** A runner's callSupport/recordSignal, matched to a recent activation's token; a refusal is a failed reply. */

@@ -14,7 +14,7 @@ export interface RunnerSandbox {
 }
 
 export const NO_SANDBOX_WARNING =
-  'toolpack runners start without a sandbox: they can open network connections (the gateway, the model, the store) and signal the gateway';
+  "toolpack runners start without a sandbox: they can open network connections (the gateway, the model, the store), connect to any Unix socket of the host (pm2's, which runs commands as the gateway's user) and signal the gateway";
 
 /**
  * The sandbox of one gateway's runners: the machine is probed once, on the first runner start. With
@@ -34,8 +34,12 @@ export function createRunnerSandbox(options: {
       probed ??= (options.probe ?? probeSandbox)();
       const probe = await probed;
       if (probe.ok) {
-        const { kind, executable } = probe.value;
-        return ok({ kind, execPath: executable, prefix: [...sandboxPrefix(kind, access), process.execPath] });
+        const { kind, executable, runtime } = probe.value;
+        return ok({
+          kind,
+          execPath: executable,
+          prefix: [...sandboxPrefix(access, runtime), process.execPath],
+        });
       }
       if (options.setting === 'required') {
         return fail(`no runner sandbox on this machine (${probe.error}); tools.runnerSandbox is "required"`);
@@ -69,7 +73,7 @@ export async function describeRunnerSandbox(
     return {
       ok: true,
       warning: false,
-      text: `runner sandbox: ${result.value.kind} (no network, cannot signal the gateway)`,
+      text: `runner sandbox: ${result.value.kind} (no network, no host files or sockets, cannot signal the gateway)`,
     };
   }
   if (setting === 'required') {

@@ -40,6 +40,12 @@ export interface RunnerHostOptions {
   workspace: string;
   /** Absolute; created if missing. The runner may write here (and read back what it wrote). */
   artifactsDir: string;
+  /**
+   * Absolute; folders the sandbox hides (an empty one in their place) where a granted path holds
+   * them: the posted files of every person (`<stateDir>/uploads`), in case a configured workspace
+   * contains the state directory.
+   */
+  hidden?: readonly string[];
   /** Keeps the runner off the network and away from the gateway's processes (`tools.runnerSandbox`). */
   sandbox: RunnerSandbox;
   /** Per handler call, from the moment the call reaches a ready runner. */
