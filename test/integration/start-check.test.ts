@@ -299,6 +299,21 @@ describe('the start check ends, whatever the machine does', () => {
     await expect(access('/dev/switchboard-test')).rejects.toThrow();
   }, 20_000);
 
+  it('/config patch of a state dir or log file under /proc answers at once, naming the path; nothing is written', async () => {
+    const gateway = await gatewayFor();
+    const before = await readFile(gateway.configPath, 'utf8');
+    for (const [patch, where] of [
+      [{ stateDir: '/proc/switchboard-test' }, '/stateDir'],
+      [{ log: { file: { path: '/proc/self/switchboard/log' } } }, '/log/file/path'],
+    ] as const) {
+      const answer = await reply(gateway, `/config patch ${JSON.stringify(patch)}`);
+      expect(answer).toMatch(/^Refused: the new config is invalid; nothing was written/);
+      expect(answer).toContain(`${where}: `);
+      expect(answer).toContain('is under /proc, which holds no files');
+    }
+    expect(await readFile(gateway.configPath, 'utf8')).toBe(before);
+  }, 20_000);
+
   it('bounds every step: a prompt file that never opens (a FIFO) is an issue naming it, not a hang', async () => {
     const dir = await makeTempDir('switchboard-start-check-');
     cleanups.push(() => removeDir(dir));
