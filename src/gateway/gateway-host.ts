@@ -127,9 +127,9 @@ async function stop(state: HostState): Promise<void> {
   // A restart promised and not run: the next start is that restart, and brings its notes.
   await state.notes.commit(state.schedule.close());
   const running = state.current;
-  state.current = undefined;
   if (!running) return;
   const stopped = await stopWithin(running);
+  state.current = undefined;
   if (!stopped.ok) throw stopped.error;
 }
 
@@ -219,8 +219,8 @@ async function runRestart(state: HostState, reason: string): Promise<void> {
   const { loaded } = checked.value;
   await notes.commit(intents, path.resolve(loaded.config.stateDir));
   logger.info({ reason }, 'restarting');
-  state.current = undefined;
   const stopped = running ? await stopWithin(running) : ok(undefined);
+  state.current = undefined;
   if (!stopped.ok) {
     // Half stopped (HTTP may be closed, a turn still holds on): nothing can start beside it.
     logger.fatal({ err: stopped.error }, 'the running gateway did not stop; nothing serves');
