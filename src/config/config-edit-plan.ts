@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import JSON5 from 'json5';
 import { ConfigError, type ConfigIssue, errorText, fail, ok, type Result } from '../errors/index.js';
+import { agentEditRefusal, ownerWays, refusedAgentEdit } from './agent-editable.js';
 import type { ConfigEditRequest, EditAction, EditorState } from './config-edit-types.js';
 import { FileSystemError, readConfigFile } from './config-files.js';
 import { editConfigText, restorePlaceholders } from './edit-text.js';
@@ -9,13 +10,7 @@ import { hashConfigText, parseConfigText, parseJsonc } from './load.js';
 import { applyMergePatch, isPlainObject } from './merge-patch.js';
 import type { Config } from './schema.js';
 import { formatConfigPath, parseConfigPath } from './schema-lookup.js';
-import {
-  addedEnvReference,
-  findRemovals,
-  type Parts,
-  type ProtectedPath,
-  refusedProtectedPath,
-} from './tool-guard.js';
+import { addedEnvReference, findRemovals, type Parts, refusedProtectedPath } from './tool-guard.js';
 
 export const STALE_HASH_ERROR = 'config changed since last load; re-run config.get and retry';
 
@@ -132,7 +127,7 @@ function nextObject(
   const object = restored.value;
   const removed = findRemovals(previous, object);
   if (request.guard) {
-    const refused = guardRefusal(state.file, previous, object, request.guard.protectedPaths);
+    const refused = guardRefusal(state.file, previous, object, request.guard);
     if (refused !== undefined) return fail(refused);
     const unlisted = removed.filter((at) => !replaced(at));
     if (unlisted.length > 0) {
@@ -144,16 +139,21 @@ function nextObject(
   return ok({ object, removed });
 }
 
+/**
+ * The tool's refusal, first found first: a protected path (shut whatever an owner opened), then a
+ * path the model may not edit (the allow list: agent-editable.ts), then a new `${ENV}` reference.
+ */
 function guardRefusal(
   file: string,
   previous: Record<string, unknown>,
   next: Record<string, unknown>,
-  protectedPaths: readonly ProtectedPath[],
+  guard: NonNullable<ConfigEditRequest['guard']>,
 ): string | undefined {
-  const refused = refusedProtectedPath(previous, next, protectedPaths);
-  if (refused !== undefined) {
-    return `${refused} cannot be changed through the gateway tool; an owner can change it with /config patch or in the file (${file})`;
-  }
+  const refused = refusedProtectedPath(previous, next, guard.protectedPaths);
+  if (refused !== undefined)
+    return `${refused} cannot be changed through the gateway tool; ${ownerWays(file)}`;
+  const notEditable = refusedAgentEdit(previous, next, guard.agentEditable);
+  if (notEditable !== undefined) return agentEditRefusal(notEditable, file);
   const reference = addedEnvReference(previous, next);
   if (reference !== undefined) {
     return `${reference.path} names an environment variable (${reference.reference}), which cannot be done through the gateway tool; an owner can with /config patch or in the file (${file})`;

@@ -39,9 +39,11 @@ export interface ConfigEditRequest {
   replacePaths?: readonly string[];
   /**
    * The model-facing tool's limits: a change to a protected path (findToolProtectedPaths) is
-   * refused naming it, so is a new `${ENV}` reference, and so is a removal outside replacePaths.
+   * refused naming it, so is a change to a path the schema does not mark `x-agent-editable` and
+   * `agentEditable` (the running config's owner list) does not open, a new `${ENV}` reference,
+   * and a removal outside replacePaths.
    */
-  guard?: { protectedPaths: readonly ProtectedPath[] };
+  guard?: { protectedPaths: readonly ProtectedPath[]; agentEditable: readonly string[] };
 }
 
 export type ConfigEditResult =

@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import type { Options, ValidateFunction } from 'ajv';
 import { createAjv, GATEWAY_SCHEMA_ONCE } from '../validation/index.js';
 import { type Config, ConfigSchema } from './schema.js';
-import { SECRET_KEYWORD, TOOL_PROTECTED_KEYWORD } from './schema-helpers.js';
+import { AGENT_EDITABLE_KEYWORD, SECRET_KEYWORD, TOOL_PROTECTED_KEYWORD } from './schema-helpers.js';
 
 /**
  * The config validator's generated code, written beside this module by `npm run build`
@@ -21,6 +21,7 @@ export function compileConfigSchema(source: boolean): {
   const ajv = createAjv('gateway', { ...GATEWAY_SCHEMA_ONCE, code });
   ajv.addKeyword({ keyword: SECRET_KEYWORD, schemaType: 'boolean' });
   ajv.addKeyword({ keyword: TOOL_PROTECTED_KEYWORD, schemaType: ['boolean', 'string'] });
+  ajv.addKeyword({ keyword: AGENT_EDITABLE_KEYWORD, schemaType: 'boolean' });
   return { ajv, validate: ajv.compile<Config>(ConfigSchema) };
 }
 

@@ -1,3 +1,10 @@
+export {
+  type AgentEditDecision,
+  agentEditRefusal,
+  findAgentEditDecisions,
+  ownerWays,
+  refusedAgentEdit,
+} from './agent-editable.js';
 export { absentConfigFile, defaultToolpackEntries, PACKAGED_TOOLPACKS_DIR } from './builtin-defaults.js';
 export { clipDiff, diffConfigTexts, REVIEW_DIFF_LIMIT } from './config-diff.js';
 export {
@@ -64,7 +71,12 @@ export type {
   ModelConfig,
 } from './schema.js';
 export { ConfigSchema } from './schema.js';
-export { SECRET_KEYWORD, StringEnum, TOOL_PROTECTED_KEYWORD } from './schema-helpers.js';
+export {
+  AGENT_EDITABLE_KEYWORD,
+  SECRET_KEYWORD,
+  StringEnum,
+  TOOL_PROTECTED_KEYWORD,
+} from './schema-helpers.js';
 export {
   formatConfigPath,
   lookupConfigSchema,

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { Strict, StringEnum, TOOL_PROTECTED_KEYWORD } from './schema-helpers.js';
+import { AGENT_EDITABLE_KEYWORD, Strict, StringEnum, TOOL_PROTECTED_KEYWORD } from './schema-helpers.js';
 
 /** A tool name, `namespace.*` or `*`: the keys of an approval policy. */
 export const TOOL_PATTERN = '^(\\*|[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*(\\.\\*)?)$';
@@ -49,6 +49,7 @@ export const ApprovalsSchema = Strict(
       'Approvals: tool calls that wait for a human. Requests and decisions are appended to `<stateDir>/approvals-audit.jsonl`.',
     // The model must not change who approves it or what needs approval.
     [TOOL_PROTECTED_KEYWORD]: true,
+    [AGENT_EDITABLE_KEYWORD]: false,
   },
 );
 

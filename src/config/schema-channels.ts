@@ -1,5 +1,11 @@
 import { Type } from '@sinclair/typebox';
-import { Secret, Strict, StringEnum, TOOL_PROTECTED_KEYWORD } from './schema-helpers.js';
+import {
+  AGENT_EDITABLE_KEYWORD,
+  Secret,
+  Strict,
+  StringEnum,
+  TOOL_PROTECTED_KEYWORD,
+} from './schema-helpers.js';
 
 /** Who a chat platform's bot hears: the same keys for Slack and Discord. */
 const CHANNEL_ACCESS = {
@@ -161,5 +167,5 @@ export const ChannelsSchema = Strict(
       ),
     ),
   },
-  { default: {}, description: 'Chat channels.' },
+  { default: {}, description: 'Chat channels.', [AGENT_EDITABLE_KEYWORD]: false },
 );

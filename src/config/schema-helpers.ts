@@ -11,6 +11,13 @@ export const SECRET_KEYWORD = 'x-secret';
  */
 export const TOOL_PROTECTED_KEYWORD = 'x-tool-protected';
 
+/**
+ * The schema keyword that decides what the model-facing `gateway` tool may change (an allow
+ * list, see agent-editable.ts): `true` on a node the model may change, `false` on one it may not;
+ * an unmarked node takes the decision of the object above it. Every path has one (a unit test).
+ */
+export const AGENT_EDITABLE_KEYWORD = 'x-agent-editable';
+
 /** An agent id (a key of `agents`). */
 export const AGENT_ID_PATTERN = '^[a-z0-9][a-z0-9_-]{0,63}$';
 

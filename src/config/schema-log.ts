@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { Strict, StringEnum } from './schema-helpers.js';
+import { AGENT_EDITABLE_KEYWORD, Strict, StringEnum } from './schema-helpers.js';
 
 /** `log`: the level, and the rotated log file that `switchboard logs` reads (see README, Logs). */
 export const LogSchema = Strict(
@@ -44,5 +44,6 @@ export const LogSchema = Strict(
       ),
     ),
   },
-  { default: {}, description: 'Logging.' },
+  // The log file's path decides who can read the log, its level what it keeps: the owner's.
+  { default: {}, description: 'Logging.', [AGENT_EDITABLE_KEYWORD]: false },
 );

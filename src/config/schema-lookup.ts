@@ -1,6 +1,6 @@
 import { fail, ok, type Result } from '../errors/index.js';
 import { ConfigSchema } from './schema.js';
-import { SECRET_KEYWORD, TOOL_PROTECTED_KEYWORD } from './schema-helpers.js';
+import { AGENT_EDITABLE_KEYWORD, SECRET_KEYWORD, TOOL_PROTECTED_KEYWORD } from './schema-helpers.js';
 
 /**
  * `config.schema.lookup`: the schema node at a config path and its direct children, small enough
@@ -64,6 +64,7 @@ const SHALLOW_KEYWORDS = [
   'propertyNames',
   SECRET_KEYWORD,
   TOOL_PROTECTED_KEYWORD,
+  AGENT_EDITABLE_KEYWORD,
 ];
 
 export function lookupConfigSchema(path: string, root: unknown = ConfigSchema): SchemaLookup {

@@ -1,5 +1,11 @@
 import { Type } from '@sinclair/typebox';
-import { Secret, Strict, StringEnum, TOOL_PROTECTED_KEYWORD } from './schema-helpers.js';
+import {
+  AGENT_EDITABLE_KEYWORD,
+  Secret,
+  Strict,
+  StringEnum,
+  TOOL_PROTECTED_KEYWORD,
+} from './schema-helpers.js';
 
 /** A server name: it becomes the middle part of `mcp.<server>.<tool>`. */
 export const MCP_SERVER_PATTERN = '^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$';
@@ -72,5 +78,6 @@ export const McpSchema = Strict(
     description: 'Model Context Protocol servers whose tools the agents may use.',
     // A server runs a command or reaches a URL with secret headers: only owners add or change one.
     [TOOL_PROTECTED_KEYWORD]: true,
+    [AGENT_EDITABLE_KEYWORD]: false,
   },
 );

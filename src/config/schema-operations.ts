@@ -1,5 +1,10 @@
 import { Type } from '@sinclair/typebox';
-import { AGENT_ID_PATTERN, Strict, TOOL_PROTECTED_KEYWORD } from './schema-helpers.js';
+import {
+  AGENT_EDITABLE_KEYWORD,
+  AGENT_ID_PATTERN,
+  Strict,
+  TOOL_PROTECTED_KEYWORD,
+} from './schema-helpers.js';
 
 /**
  * What running the gateway for weeks needs in config: what a model costs and how much context it
@@ -12,6 +17,7 @@ export const ModelFallbacksSchema = Type.Array(Type.String({ minLength: 1 }), {
   uniqueItems: true,
   description:
     'Models (names in `models`) tried in order when this one is rate-limited (429), overloaded (529), answers a 5xx, times out or cannot be reached. A 400 or a content error does not fail over.',
+  [AGENT_EDITABLE_KEYWORD]: true,
 });
 
 export const ModelContextTokensSchema = Type.Integer({
@@ -19,6 +25,7 @@ export const ModelContextTokensSchema = Type.Integer({
   maximum: 10_000_000,
   description:
     "The model's context window in tokens (default 128000). The history sent with each call is cut to fit it, estimated at about 4 characters a token, with room kept for the reply (`maxTokens`).",
+  [AGENT_EDITABLE_KEYWORD]: true,
 });
 
 export const ModelPriceSchema = Strict(
@@ -73,6 +80,8 @@ export const BudgetsSchema = Strict(
   },
   {
     default: {},
+    // Its own limits are not the model's to raise.
+    [AGENT_EDITABLE_KEYWORD]: false,
     description:
       'Daily spending limits. When one is spent a new turn is refused with a message naming the limit and when it resets; a turn already running finishes.',
   },
@@ -100,7 +109,11 @@ export const ContextSchema = Strict(
         "A tool result larger than this share of the model's context is cut in what the model sees, with a marker; the transcript keeps it whole.",
     }),
   },
-  { default: {}, description: 'What of a session the model sees: the token budget and compaction.' },
+  {
+    default: {},
+    description: 'What of a session the model sees: the token budget and compaction.',
+    [AGENT_EDITABLE_KEYWORD]: false,
+  },
 );
 
 export const MetricsSchema = Strict(
@@ -111,5 +124,10 @@ export const MetricsSchema = Strict(
         '`GET /metrics` (Prometheus text) without the token, for a scraper that cannot send one. Keep the gateway on a private address then.',
     }),
   },
-  { default: {}, description: 'The Prometheus endpoint `GET /metrics`.', [TOOL_PROTECTED_KEYWORD]: true },
+  {
+    default: {},
+    description: 'The Prometheus endpoint `GET /metrics`.',
+    [TOOL_PROTECTED_KEYWORD]: true,
+    [AGENT_EDITABLE_KEYWORD]: false,
+  },
 );

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { AGENT_ID_PATTERN, Strict, StringEnum } from './schema-helpers.js';
+import { AGENT_EDITABLE_KEYWORD, AGENT_ID_PATTERN, Strict, StringEnum } from './schema-helpers.js';
 
 /**
  * `scheduler` and `communication`: the tick, the packaged scheduler's time zone, and Suzumio's
@@ -166,7 +166,11 @@ export const SchedulerSchema = Strict(
       { default: {}, description: 'Messages about agents that stay failed.' },
     ),
   },
-  { default: {}, description: 'The scheduler tick, time zone, nudges and monitors.' },
+  {
+    default: {},
+    description: 'The scheduler tick, time zone, nudges and monitors.',
+    [AGENT_EDITABLE_KEYWORD]: false,
+  },
 );
 
 export const CommunicationSchema = Strict(
@@ -192,5 +196,9 @@ export const CommunicationSchema = Strict(
       'The priority the coordinator is told to use for routine review and delegation messages.',
     ),
   },
-  { default: {}, description: "How agents address each other (Suzumio's communication policy)." },
+  {
+    default: {},
+    description: "How agents address each other (Suzumio's communication policy).",
+    [AGENT_EDITABLE_KEYWORD]: false,
+  },
 );

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { TOOL_PATTERN } from './schema-approvals.js';
-import { Strict, StringEnum, TOOL_PROTECTED_KEYWORD } from './schema-helpers.js';
+import { AGENT_EDITABLE_KEYWORD, Strict, StringEnum, TOOL_PROTECTED_KEYWORD } from './schema-helpers.js';
 
 /** The risk classes, as `Tool.risk` in src/tools has them (config is below tools: kept equal by a unit test). */
 export const CONFIG_RISK_CLASSES = [
@@ -133,5 +133,10 @@ export const ToolsSchema = Strict(
       { default: {}, description: 'The `web` toolpack.' },
     ),
   },
-  { default: {}, description: 'Tool registration and the built-in toolpacks.' },
+  // What tools exist and how they are fenced (sandbox, private addresses): the owner's.
+  {
+    default: {},
+    description: 'Tool registration and the built-in toolpacks.',
+    [AGENT_EDITABLE_KEYWORD]: false,
+  },
 );

@@ -2,6 +2,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import { AgentApprovalsSchema, ApprovalsSchema, TOOL_PATTERN } from './schema-approvals.js';
 import { ChannelsSchema } from './schema-channels.js';
 import {
+  AGENT_EDITABLE_KEYWORD,
   AGENT_ID_PATTERN,
   SECRET_KEYWORD,
   Secret,
@@ -9,6 +10,11 @@ import {
   StringEnum,
   TOOL_PROTECTED_KEYWORD,
 } from './schema-helpers.js';
+
+/** Decided for the model's gateway tool: it may change this (`true`) or not (`false`); see agent-editable.ts. */
+const EDITABLE = { [AGENT_EDITABLE_KEYWORD]: true } as const;
+const NOT_EDITABLE = { [AGENT_EDITABLE_KEYWORD]: false } as const;
+
 import { LogSchema } from './schema-log.js';
 import { McpSchema, type McpServerSchema } from './schema-mcp.js';
 import {
@@ -38,7 +44,11 @@ export const ModelConfigSchema = Strict(
     provider: StringEnum(['openai', 'anthropic'] as const, {
       description: 'API family: `openai` (any OpenAI-compatible server) or `anthropic`.',
     }),
-    model: Type.String({ minLength: 1, description: 'Model id sent to the provider, e.g. `gpt-4o-mini`.' }),
+    model: Type.String({
+      minLength: 1,
+      description: 'Model id sent to the provider, e.g. `gpt-4o-mini`.',
+      ...EDITABLE,
+    }),
     baseUrl: Type.Optional(
       Type.String({
         format: 'uri',
@@ -46,16 +56,22 @@ export const ModelConfigSchema = Strict(
       }),
     ),
     apiKey: Type.Optional(Secret({ description: 'API key; use `${ENV_NAME}` to keep it out of the file.' })),
-    maxTokens: Type.Optional(Type.Integer({ minimum: 1, description: 'Upper bound on tokens per reply.' })),
-    temperature: Type.Optional(Type.Number({ minimum: 0, maximum: 2, description: 'Sampling temperature.' })),
+    maxTokens: Type.Optional(
+      Type.Integer({ minimum: 1, description: 'Upper bound on tokens per reply.', ...EDITABLE }),
+    ),
+    temperature: Type.Optional(
+      Type.Number({ minimum: 0, maximum: 2, description: 'Sampling temperature.', ...EDITABLE }),
+    ),
     stream: Type.Boolean({
       default: true,
       description: 'Stream replies as they are written; turn off for servers that cannot stream tool calls.',
+      ...EDITABLE,
     }),
     images: Type.Optional(
       Type.Boolean({
         description:
           "The model takes images (default true): an image posted in a chat is sent to it as an image part. false: it gets the file's workspace path only.",
+        ...EDITABLE,
       }),
     ),
     maxRetries: Type.Optional(
@@ -64,6 +80,7 @@ export const ModelConfigSchema = Strict(
         maximum: 10,
         description:
           'Retries after a 429, a 5xx or a network error, with backoff and jitter, before the call fails (or fails over): default 2, or 1 when a fallback model follows.',
+        ...EDITABLE,
       }),
     ),
     timeoutMs: Type.Integer({
@@ -71,6 +88,7 @@ export const ModelConfigSchema = Strict(
       maximum: 3600000,
       default: 120000,
       description: 'How long one model request may take before it counts as failed (and is retried).',
+      ...EDITABLE,
     }),
     fallbacks: Type.Optional(ModelFallbacksSchema),
     contextTokens: Type.Optional(ModelContextTokensSchema),
@@ -81,7 +99,9 @@ export const ModelConfigSchema = Strict(
 
 export const AgentConfigSchema = Strict(
   {
-    displayName: Type.Optional(Type.String({ minLength: 1, description: 'Name shown in chat and status.' })),
+    displayName: Type.Optional(
+      Type.String({ minLength: 1, description: 'Name shown in chat and status.', ...EDITABLE }),
+    ),
     model: Type.Optional(
       Type.Union(
         [
@@ -91,6 +111,7 @@ export const AgentConfigSchema = Strict(
         {
           description:
             'Name of an entry in `models`, or a list of them: the first answers, the others are its fallbacks in order (instead of the first model’s own `fallbacks`). Without it the agent cannot answer.',
+          ...EDITABLE,
         },
       ),
     ),
@@ -98,6 +119,7 @@ export const AgentConfigSchema = Strict(
       Type.String({
         description:
           'Instructions for the model. Switchboard adds who the agent is, where it is and which tools it has.',
+        ...EDITABLE,
       }),
     ),
     systemPromptFile: Type.Optional(
@@ -122,6 +144,7 @@ export const AgentConfigSchema = Strict(
         uniqueItems: true,
         description:
           'Names of the skills this agent gets (listed in its prompt, loadable with `skills.load`); without it, all skills.',
+        ...EDITABLE,
       }),
     ),
     workspace: Type.Optional(
@@ -171,12 +194,16 @@ export const BindingSchema = Strict(
 
 export const ConfigSchema = Strict(
   {
-    $schema: Type.Optional(Type.String({ description: 'Path or URL of this JSON schema, for editors.' })),
+    $schema: Type.Optional(
+      Type.String({ description: 'Path or URL of this JSON schema, for editors.', ...NOT_EDITABLE }),
+    ),
     stateDir: Type.String({
       minLength: 1,
       default: './data',
       description:
         'Directory for the store, the HTTP token, logs and other state; relative to the working directory.',
+      // Pointed elsewhere, the gateway restarts on empty state.
+      ...NOT_EDITABLE,
     }),
     log: LogSchema,
     http: Strict(
@@ -228,6 +255,7 @@ export const ConfigSchema = Strict(
         default: {},
         description: 'The HTTP server: health, API and web chat.',
         [TOOL_PROTECTED_KEYWORD]: true,
+        ...NOT_EDITABLE,
       },
     ),
     store: Strict(
@@ -243,7 +271,7 @@ export const ConfigSchema = Strict(
           }),
         ),
       },
-      { default: {}, description: 'Durable storage.' },
+      { default: {}, description: 'Durable storage.', ...NOT_EDITABLE },
     ),
     owners: Type.Array(
       Type.String({ pattern: '^(webchat|slack|discord):.+$', description: 'An owner sender id.' }),
@@ -253,22 +281,28 @@ export const ConfigSchema = Strict(
         description:
           'Sender ids (`webchat:<user>`, `slack:<U…>`, `discord:<id>`) whose messages start owner turns and may run owner commands.',
         [TOOL_PROTECTED_KEYWORD]: true,
+        ...NOT_EDITABLE,
       },
     ),
     defaultAgent: Type.String({
       pattern: AGENT_ID_PATTERN,
       default: 'main',
       description: 'Agent for messages no binding matches.',
+      ...NOT_EDITABLE,
     }),
     agents: Type.Record(Type.String(), AgentConfigSchema, {
       propertyNames: { pattern: AGENT_ID_PATTERN },
       default: { main: {} },
       description: 'Agents by id (lowercase letters, digits, `_`, `-`).',
+      // Only the fields marked EDITABLE in AgentConfigSchema (its tools, files and approvals are not).
+      ...NOT_EDITABLE,
     }),
     models: Type.Record(Type.String(), ModelConfigSchema, {
       propertyNames: { pattern: NAME_PATTERN },
       default: {},
       description: 'Models by name; `agents.<id>.model` refers to one.',
+      // Only the fields marked EDITABLE in ModelConfigSchema (not the provider, URL, key or price).
+      ...NOT_EDITABLE,
     }),
     personas: Type.Optional(
       Type.String({
@@ -277,6 +311,7 @@ export const ConfigSchema = Strict(
           'A folder of persona files (`*.md`, each with an `id`), relative to the config file: each is the agent of its `id`, as if `agents.<id>.persona` named it. An `agents.<id>` entry of that id adds to it and wins, field by field.',
         // Any file in it goes into a prompt, like agents.<id>.persona.
         [TOOL_PROTECTED_KEYWORD]: true,
+        ...NOT_EDITABLE,
       }),
     ),
     tools: ToolsSchema,
@@ -293,9 +328,14 @@ export const ConfigSchema = Strict(
       {
         default: {},
         description: 'Skills: SKILL.md folders whose names and descriptions go into agents’ prompts.',
+        ...NOT_EDITABLE,
       },
     ),
-    bindings: Type.Array(BindingSchema, { default: [], description: 'Which agent answers where.' }),
+    bindings: Type.Array(BindingSchema, {
+      default: [],
+      description: 'Which agent answers where.',
+      ...NOT_EDITABLE,
+    }),
     channels: ChannelsSchema,
     session: Strict(
       {
@@ -303,6 +343,7 @@ export const ConfigSchema = Strict(
           default: 'collect',
           description:
             "Messages arriving during a turn: `collect` combines them into the next turn (owners' and others' never in one), `followup` runs one turn each, `steer` shows them to the model before its next call in the running turn, `interrupt` stops the running turn and answers them (a user's message only; signals and announcements wait).",
+          ...EDITABLE,
         }),
         maxConcurrentTurns: Type.Integer({
           minimum: 1,
@@ -311,7 +352,7 @@ export const ConfigSchema = Strict(
           description: 'Turns running at once across all sessions.',
         }),
       },
-      { default: {}, description: 'Sessions and their queues.' },
+      { default: {}, description: 'Sessions and their queues.', ...NOT_EDITABLE },
     ),
     agentLoop: Strict(
       {
@@ -338,9 +379,11 @@ export const ConfigSchema = Strict(
         failoverNotice: Type.Boolean({
           default: true,
           description: 'Tell the chat in one line when a fallback model answered instead of the first.',
+          ...EDITABLE,
         }),
       },
-      { default: {}, description: 'The tool loop.' },
+      // Its own limits (rounds, run time) are not the model's to raise.
+      { default: {}, description: 'The tool loop.', ...NOT_EDITABLE },
     ),
     routes: Type.Record(
       Type.String(),
@@ -353,6 +396,7 @@ export const ConfigSchema = Strict(
         default: {},
         description:
           'Named chat routes toolpacks and `messages.send` post to, e.g. `"#ops": "slack:C0123"`, `"#lobby": "webchat:local"`.',
+        ...EDITABLE,
       },
     ),
     communication: CommunicationSchema,
@@ -364,7 +408,7 @@ export const ConfigSchema = Strict(
           description: 'The project id in toolpack contexts and the web UI API paths.',
         }),
       },
-      { default: {}, description: 'The project this gateway serves.' },
+      { default: {}, description: 'The project this gateway serves.', ...NOT_EDITABLE },
     ),
     scheduler: SchedulerSchema,
     subagents: Strict(
@@ -393,7 +437,7 @@ export const ConfigSchema = Strict(
           description: 'Agent ids a session may spawn besides its own agent (`*` for any configured agent).',
         }),
       },
-      { default: {}, description: 'Sub-agents spawned with sessions_spawn.' },
+      { default: {}, description: 'Sub-agents spawned with sessions_spawn.', ...NOT_EDITABLE },
     ),
     commands: Strict(
       {
@@ -402,7 +446,7 @@ export const ConfigSchema = Strict(
           description: 'Allow owners to restart the gateway from chat.',
         }),
       },
-      { default: {}, description: 'Chat commands.', [TOOL_PROTECTED_KEYWORD]: true },
+      { default: {}, description: 'Chat commands.', [TOOL_PROTECTED_KEYWORD]: true, ...NOT_EDITABLE },
     ),
     approvals: ApprovalsSchema,
     context: ContextSchema,
@@ -418,7 +462,22 @@ export const ConfigSchema = Strict(
             'On stop or restart, how long running turns may finish before they are aborted (their messages, and those arriving meanwhile, are answered after the next start).',
         }),
       },
-      { default: {}, description: 'The gateway process: stop and restart.' },
+      { default: {}, description: 'The gateway process: stop and restart.', ...NOT_EDITABLE },
+    ),
+    agentEditable: Type.Array(
+      Type.String({
+        pattern: '^(\\*|[A-Za-z0-9_$#-]+)(\\.(\\*|[A-Za-z0-9_$#-]+))*$',
+        description: 'A config dot path, `*` for any key (`agents.*.tools`, `bindings`).',
+      }),
+      {
+        default: [],
+        uniqueItems: true,
+        description:
+          "Config paths the model's `gateway` tool may change besides those the schema marks `x-agent-editable` (each opens the path and everything under it). Owners, secrets, URLs and other `x-tool-protected` paths stay closed to the tool whatever is listed.",
+        // The list that opens the rest: never the model's.
+        [TOOL_PROTECTED_KEYWORD]: true,
+        ...NOT_EDITABLE,
+      },
     ),
   },
   {

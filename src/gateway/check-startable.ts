@@ -1,3 +1,4 @@
+import pTimeout from 'p-timeout';
 import { readAgentInstructions } from '../agents/index.js';
 import type { ChannelCredentialCheck } from '../channels/index.js';
 import {
@@ -37,7 +38,16 @@ export interface StartCheckOptions {
   /** Which platforms to ask (default 'changed': those whose connection differs from `running`). */
   channels?: ChannelCheckScope;
   logger: Logger;
+  /** How long each step may take before it is an issue (default START_CHECK_STEP_TIMEOUT_MS). */
+  stepTimeoutMs?: number;
 }
+
+/**
+ * How long one step of the check may take: a file that never opens (a FIFO), a directory on a
+ * file system that never answers, a platform that never replies must not hold an edit, a restart
+ * or `/stop` for ever. Longer than any step's own timeout (the store's 10 s, a platform's calls).
+ */
+export const START_CHECK_STEP_TIMEOUT_MS = 30_000;
 
 export interface StartCheckReport {
   /** What would stop the start, or take away a channel or toolpack the running gateway has. Each names a JSON path. */
@@ -66,15 +76,33 @@ export async function checkStartable(
 ): Promise<StartCheckReport> {
   const issues: ConfigIssue[] = [];
   const warnings: ConfigIssue[] = [];
-  try {
-    await readAgentInstructions(config, configPath ?? DEFAULT_CONFIG_PATH);
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    issues.push(...error.issues);
+  const within = <T>(step: Step<T>) => bounded(step, options.stepTimeoutMs ?? START_CHECK_STEP_TIMEOUT_MS);
+  const instructions = await within({
+    where: '/agents',
+    what: "reading the agents' prompt files",
+    run: () => readAgentInstructions(config, configPath ?? DEFAULT_CONFIG_PATH),
+  });
+  if (!instructions.ok) {
+    const { error } = instructions;
+    if (error instanceof StepTimedOut) issues.push(error.issue);
+    else if (error instanceof ConfigError) issues.push(...error.issues);
+    else throw error;
   }
   // A bad SKILL.md never stops a start (the other skills still load): reported, like a skipped toolpack.
-  warnings.push(...(await loadAgentSkills(config, configPath)).problems);
-  const toolpacks = await loadConfiguredToolpacks(config, configPath);
+  const skills = await within({
+    where: '/skills/dirs',
+    what: 'reading the skills',
+    run: () => loadAgentSkills(config, configPath),
+  });
+  if (!skills.ok) return stopped(skills.error, issues, warnings);
+  warnings.push(...skills.value.problems);
+  const loadedToolpacks = await within({
+    where: '/tools/toolpacks',
+    what: 'loading the toolpacks',
+    run: () => loadConfiguredToolpacks(config, configPath),
+  });
+  if (!loadedToolpacks.ok) return stopped(loadedToolpacks.error, issues, warnings);
+  const toolpacks = loadedToolpacks.value;
   const known = new Set(options.running?.toolpackProblems.map(describeProblem));
   for (const problem of toolpacks.problems) {
     const text = describeProblem(problem);
@@ -82,14 +110,66 @@ export async function checkStartable(
     if (options.running && !known.has(text)) issues.push(issue);
     else warnings.push(issue);
   }
-  issues.push(...(await checkState(config, options.logger)));
-  const channels = await checkChannels(config, {
-    scope: options.channels ?? 'changed',
-    running: options.running?.config,
-    mayUseNewAddresses: options.via !== 'tool',
+  const state = await within({
+    where: '/stateDir',
+    what: 'trying the state dir, the store and the log directory',
+    run: () => checkState(config, options.logger),
   });
-  issues.push(...channels.issues);
-  return { issues, warnings, toolpacks, channels: channels.checks };
+  if (!state.ok) return stopped(state.error, issues, warnings, toolpacks);
+  issues.push(...state.value);
+  const channels = await within({
+    where: '/channels',
+    what: 'asking the chat platforms',
+    run: () =>
+      checkChannels(config, {
+        scope: options.channels ?? 'changed',
+        running: options.running?.config,
+        mayUseNewAddresses: options.via !== 'tool',
+      }),
+  });
+  if (!channels.ok) return stopped(channels.error, issues, warnings, toolpacks);
+  issues.push(...channels.value.issues);
+  return { issues, warnings, toolpacks, channels: channels.value.checks };
+}
+
+/** One step of the check: what it does, the path an issue names when it does not end, and the work. */
+interface Step<T> {
+  where: string;
+  what: string;
+  run(): Promise<T>;
+}
+
+/** A step that did not end in time: an issue naming it. */
+class StepTimedOut {
+  constructor(readonly issue: ConfigIssue) {}
+}
+
+/**
+ * The step's value, its error, or a StepTimedOut once `milliseconds` pass (the work itself may
+ * go on, a thread of libuv's pool blocked: it cannot be cancelled, only no longer waited for).
+ */
+async function bounded<T>(step: Step<T>, milliseconds: number): Promise<Result<T, unknown>> {
+  const seconds = Math.round(milliseconds / 100) / 10;
+  const timedOut = new StepTimedOut({
+    path: step.where,
+    message: `${step.what} did not finish within ${seconds} s`,
+  });
+  try {
+    return ok(await pTimeout(step.run(), { milliseconds, fallback: () => Promise.reject(timedOut) }));
+  } catch (error) {
+    return fail(error);
+  }
+}
+
+/** The report when a step failed: a timeout is one more issue (the later steps are not tried); anything else is a bug and thrown. */
+function stopped(
+  error: unknown,
+  issues: ConfigIssue[],
+  warnings: ConfigIssue[],
+  toolpacks: LoadToolpacksResult = { toolpacks: [], builtins: [], problems: [] },
+): StartCheckReport {
+  if (!(error instanceof StepTimedOut)) throw error;
+  return { issues: [...issues, error.issue], warnings, toolpacks, channels: [] };
 }
 
 /** A config that loaded and passed the start check. */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { access, mkdir, rm, writeFile } from 'node:fs/promises';
+import { access, mkdir, realpath, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import pTimeout from 'p-timeout';
 import type { Config } from '../config/index.js';
@@ -39,7 +39,20 @@ async function checkLogFile(config: Config): Promise<ConfigIssue[]> {
   return issue ? [issue] : [];
 }
 
+/**
+ * Kernel file systems: nothing the gateway keeps belongs there, and Node's recursive mkdir loops
+ * for ever on procfs (a core burnt, the check never ends), so a directory under one is not tried.
+ */
+const SYSTEM_ROOTS = ['/proc', '/sys', '/dev'] as const;
+
 async function checkWritableDir(dir: string, where: string, what: string): Promise<ConfigIssue | undefined> {
+  const root = await systemRootOf(dir);
+  if (root !== undefined) {
+    return {
+      path: where,
+      message: `${what} ${dir} is under ${root}, which holds no files to keep state or logs in; choose a directory on a disk`,
+    };
+  }
   let step = 'create it';
   try {
     await mkdir(dir, { recursive: true, mode: 0o700 });
@@ -89,6 +102,28 @@ async function checkStore(config: Config, stateDir: string, logger: Logger): Pro
   } catch (error) {
     const message = errorText(error);
     return [{ path: where, message: message.replace(/^store(\.url)?: /, '') }];
+  }
+}
+
+/** The system root `dir` is under, as written or once its existing part's links are followed. */
+async function systemRootOf(dir: string): Promise<string | undefined> {
+  const under = (at: string) => SYSTEM_ROOTS.find((root) => at === root || at.startsWith(`${root}/`));
+  return under(dir) ?? under(await realTarget(dir));
+}
+
+/** `dir` with the links of its longest existing ancestor followed (what mkdir would reach). */
+async function realTarget(dir: string): Promise<string> {
+  const rest: string[] = [];
+  let existing = dir;
+  for (;;) {
+    try {
+      return path.join(await realpath(existing), ...rest);
+    } catch {
+      const parent = path.dirname(existing);
+      if (parent === existing) return dir;
+      rest.unshift(path.basename(existing));
+      existing = parent;
+    }
   }
 }
 

@@ -53,7 +53,7 @@ export async function configEdit(
   request: GatewayEditRequest,
 ): Promise<Result<ConfigEditOutcome>> {
   const edit = action === 'config.patch' ? options.editor.patch : options.editor.apply;
-  return afterWrite(options, action, request, await edit(editorRequest(request)));
+  return afterWrite(options, action, request, await edit(editorRequest(options, request)));
 }
 
 /** What configEdit would write, checked the same way (the tool's guard included); nothing is written. */
@@ -62,7 +62,7 @@ export async function configPreview(
   action: EditAction,
   request: GatewayEditRequest,
 ): Promise<Result<ConfigEditPlanView>> {
-  const { ok: succeeded, ...view } = await options.editor.preview(action, editorRequest(request));
+  const { ok: succeeded, ...view } = await options.editor.preview(action, editorRequest(options, request));
   return succeeded ? ok(view as ConfigEditPlanView) : fail((view as { error: string }).error);
 }
 
@@ -98,8 +98,11 @@ export async function configChange(
   return view.ok ? ok({ change: view.change, diff: view.diff }) : fail(view.error);
 }
 
-/** The editor's request; only an edit through the model's tool is kept off protected paths. */
-function editorRequest(request: GatewayEditRequest): ConfigEditRequest {
+/**
+ * The editor's request; only an edit through the model's tool is guarded: kept off protected
+ * paths, and to what the schema marks editable plus the running config's `agentEditable`.
+ */
+function editorRequest(options: GatewayControlOptions, request: GatewayEditRequest): ConfigEditRequest {
   return {
     raw: request.raw,
     baseHash: request.baseHash,
@@ -107,8 +110,13 @@ function editorRequest(request: GatewayEditRequest): ConfigEditRequest {
     via: request.via,
     ...(request.note === undefined ? {} : { note: request.note }),
     ...(request.replacePaths === undefined ? {} : { replacePaths: request.replacePaths }),
-    ...(request.via === 'tool' ? { guard: { protectedPaths: TOOL_PROTECTED_PATHS } } : {}),
+    ...(request.via === 'tool' ? { guard: toolGuard(options.config) } : {}),
   };
+}
+
+/** The model's tool's limits under the running config (an owner's `agentEditable` is read from it, not from the edit). */
+function toolGuard(config: Config): NonNullable<ConfigEditRequest['guard']> {
+  return { protectedPaths: TOOL_PROTECTED_PATHS, agentEditable: config.agentEditable };
 }
 
 /** A write's result as the caller sees it: written and a restart scheduled (or not allowed), or why not. */

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import PQueue from 'p-queue';
+import pTimeout from 'p-timeout';
 import { type LoadConfigOptions, type LoadedConfig, modeText, tightenConfigFile } from '../config/index.js';
-import { ConfigError, errorText, fail } from '../errors/index.js';
+import { ConfigError, errorText, fail, ok, type Result, SwitchboardError } from '../errors/index.js';
 import { type Logger, type LoggerHandle, logFileOptions } from '../logging/index.js';
 import { createMetrics, type Metrics } from '../observability/index.js';
 import { describeIssues, type LoadStartableResult, loadStartable } from './check-startable.js';
@@ -15,6 +16,13 @@ import type { RestartIntent } from './restart-sentinel.js';
 /** How many boots `history` keeps. */
 const HISTORY_KEPT = 20;
 
+/**
+ * Past `gateway.drainTimeoutMs`, how long a stop may still take (closing channels, servers, the
+ * store) before the host gives up on it: a stop that never ends would leave a process that is
+ * alive and serves nothing, which a supervisor cannot see.
+ */
+export const STOP_GRACE_MS = 5000;
+
 export interface GatewayHostOptions {
   log: LoggerHandle;
   configOptions?: LoadConfigOptions;
@@ -23,7 +31,8 @@ export interface GatewayHostOptions {
   onReady?: (info: { url: string; webchatUrl: string | undefined; restarts: number }) => void;
   /**
    * Called when a restart left nothing serving: the new config failed to start and so did the
-   * last one that started. The process should exit non-zero then, for its supervisor to act.
+   * last one that started, or the running gateway did not stop in time (STOP_GRACE_MS). The
+   * process should exit non-zero then, for its supervisor to act.
    */
   onDown?: (error: unknown) => void;
 }
@@ -117,8 +126,31 @@ async function stop(state: HostState): Promise<void> {
   state.stopped = true;
   // A restart promised and not run: the next start is that restart, and brings its notes.
   await state.notes.commit(state.schedule.close());
-  await state.current?.gateway.stop();
+  const running = state.current;
+  if (!running) return;
+  const stopped = await stopWithin(running);
   state.current = undefined;
+  if (!stopped.ok) throw stopped.error;
+}
+
+/**
+ * Stops the gateway, waiting at most its drain time and STOP_GRACE_MS; past that the stop is
+ * abandoned (whatever it waits on may never end) and the error says so.
+ */
+async function stopWithin(running: { gateway: Gateway; loaded: LoadedConfig }): Promise<Result<void, Error>> {
+  const drainMs = running.loaded.config.gateway.drainTimeoutMs;
+  const milliseconds = drainMs + STOP_GRACE_MS;
+  const seconds = Math.round(milliseconds / 100) / 10;
+  const late = new SwitchboardError(
+    'GATEWAY_STATE',
+    `the gateway did not stop within ${seconds} s (gateway.drainTimeoutMs ${drainMs} ms and ${STOP_GRACE_MS / 1000} s to close); a turn, sub-agent or service ignored the stop`,
+  );
+  try {
+    await pTimeout(running.gateway.stop(), { milliseconds, message: late });
+    return ok(undefined);
+  } catch (error) {
+    return fail(error instanceof Error ? error : new Error(errorText(error)));
+  }
 }
 
 /**
@@ -209,8 +241,14 @@ async function runRestart(state: HostState, reason: string): Promise<void> {
   const { loaded } = checked.value;
   await notes.commit(intents, path.resolve(loaded.config.stateDir));
   logger.info({ reason }, 'restarting');
-  await running?.gateway.stop();
+  const stopped = running ? await stopWithin(running) : ok(undefined);
   state.current = undefined;
+  if (!stopped.ok) {
+    // Half stopped (HTTP may be closed, a turn still holds on): nothing can start beside it.
+    logger.fatal({ err: stopped.error }, 'the running gateway did not stop; nothing serves');
+    state.options.onDown?.(stopped.error);
+    return;
+  }
   state.restarts += 1;
   state.metrics?.instruments.restarts.inc();
   try {

@@ -30,13 +30,15 @@ export interface TestGatewayOptions extends GatewayExtensions {
   dir?: string;
   /** The environment `${ENV_NAME}` in the config reads (default: none). */
   environment?: Record<string, string>;
+  /** The host's `onDown`: nothing serves and the process would exit non-zero. */
+  onDown?: (error: unknown) => void;
 }
 
 export const TEST_TOKEN = 'test-token-0123456789abcdef';
 
 /** Starts a real gateway in this process on a free port, with its state in a temp dir. */
 export async function startTestGateway(options: TestGatewayOptions = {}): Promise<TestGateway> {
-  const { config: configOverrides, dir: reusedDir, environment, ...extensions } = options;
+  const { config: configOverrides, dir: reusedDir, environment, onDown, ...extensions } = options;
   const dir = reusedDir ?? (await makeTempDir('switchboard-test-'));
   const configPath = path.join(dir, 'gateway.jsonc');
   const config = {
@@ -60,6 +62,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     onReady: (info) => {
       url = info.url;
     },
+    ...(onDown ? { onDown } : {}),
   });
   await host.start();
   const gateway: TestGateway = {

@@ -449,7 +449,7 @@ describe('secrets', () => {
     const modified = structuredClone(config) as any;
     modified.agents.main.displayName = 'Renamed';
     const result = await edits.apply(
-      request(modified, hash, { guard: { protectedPaths: findToolProtectedPaths() } }),
+      request(modified, hash, { guard: { protectedPaths: findToolProtectedPaths(), agentEditable: [] } }),
     );
     expect(result).toMatchObject({ ok: true, changed: true, changedPaths: ['agents.main.displayName'] });
     expect(await readFile(file, 'utf8')).toBe(CONFIG_TEXT.replace('"Main"', '"Renamed"'));
@@ -504,9 +504,10 @@ describe('secrets', () => {
 });
 
 describe('the gateway tool guard (protected paths derived from the schema)', () => {
-  const guard = { protectedPaths: findToolProtectedPaths() };
+  // Everything opened to the model (agentEditable `*`): the protected paths stay shut all the same.
+  const guard = { protectedPaths: findToolProtectedPaths(), agentEditable: ['*'] };
   const refusal = (name: string) =>
-    `${name} cannot be changed through the gateway tool; an owner can change it with /config patch or in the file (${file})`;
+    `${name} cannot be changed through the gateway tool; an owner can change it on the Config page, with /config patch or \`switchboard config patch\`, or in the file (${file})`;
 
   it('protects owners, http, commands, every secret and every URL a secret is sent to', () => {
     const described = findToolProtectedPaths().map(({ path: at, kind }) => `${at.join('.')} ${kind}`);
@@ -622,7 +623,7 @@ describe('the gateway tool guard (protected paths derived from the schema)', () 
 });
 
 describe('removals through the guard need replacePaths', () => {
-  const guard = { protectedPaths: findToolProtectedPaths() };
+  const guard = { protectedPaths: findToolProtectedPaths(), agentEditable: ['*'] };
   const advice =
     'nothing was written. If that is what you want, list each path (or one above it) in replacePaths.';
 

@@ -104,7 +104,9 @@ describe('the gateway tool', () => {
 
   it('refuses a stale baseHash with the exact message, and a second patch made with the same hash', async () => {
     const { gateway, model } = await setup();
-    model.push(call({ action: 'config.patch', raw: '{"log":{"level":"warn"}}', baseHash: 'stale' }));
+    model.push(
+      call({ action: 'config.patch', raw: '{"agents":{"main":{"systemPrompt":"warn"}}}', baseHash: 'stale' }),
+    );
     model.push({ text: 'ok' });
     await gateway.send('patch with an old hash');
     expect(lastToolResult(model.received[1] as FakeRequest)).toEqual({
@@ -119,7 +121,7 @@ describe('the gateway tool', () => {
         name: 'gateway',
         arguments: {
           action: 'config.patch',
-          raw: JSON.stringify({ log: { level } }),
+          raw: JSON.stringify({ agents: { main: { systemPrompt: level } } }),
           baseHash: hash,
           restartDelayMs: 60000,
         },
@@ -137,7 +139,7 @@ describe('the gateway tool', () => {
       ok: false,
       error: 'config changed since last load; re-run config.get and retry',
     });
-    expect(await readFile(gateway.configPath, 'utf8')).toContain('"level": "warn"');
+    expect(await readFile(gateway.configPath, 'utf8')).toContain('"systemPrompt": "warn"');
   });
 
   it('refuses an invalid patch naming the path and leaves the file alone; a no-op patch writes nothing', async () => {
@@ -165,7 +167,7 @@ describe('the gateway tool', () => {
             name: 'gateway',
             arguments: {
               action: 'config.patch',
-              raw: '{"session":{"maxConcurrentTurns":"x"}}',
+              raw: '{"models":{"fake":{"temperature":9}}}',
               baseHash: hash,
             },
           },
@@ -189,11 +191,12 @@ describe('the gateway tool', () => {
     expect(outcomes[0]).toMatchObject({ ok: false, error: expect.stringContaining('http') });
     expect(outcomes[1]).toMatchObject({
       ok: false,
-      error: expect.stringContaining('/agents/main/colour: unknown key'),
+      error:
+        'agents.main.colour is not a path of the config schema (see config.schema.lookup); nothing was written.',
     });
     expect(outcomes[2]).toMatchObject({
       ok: false,
-      error: expect.stringContaining('/session/maxConcurrentTurns'),
+      error: expect.stringContaining('/models/fake/temperature'),
     });
     expect(outcomes[3]).toMatchObject({ ok: true, result: { changed: false } });
     expect(await readFile(gateway.configPath, 'utf8')).toBe(before);
@@ -312,7 +315,7 @@ describe('the gateway tool cannot send secrets elsewhere or lose data', () => {
       }));
       expect(result).toEqual({
         ok: false,
-        error: `${name} cannot be changed through the gateway tool; an owner can change it with /config patch or in the file (${gateway.configPath})`,
+        error: `${name} cannot be changed through the gateway tool; an owner can change it on the Config page, with /config patch or \`switchboard config patch\`, or in the file (${gateway.configPath})`,
       });
     }
     expect(await readFile(gateway.configPath, 'utf8')).toBe(before);
@@ -320,8 +323,65 @@ describe('the gateway tool cannot send secrets elsewhere or lose data', () => {
     expect(typed.body.replies[0].text).toMatch(/^Changed models\.fake\.baseUrl\./);
   });
 
+  it('refuses every path the schema does not mark editable by the model, naming it and how an owner changes it', async () => {
+    const { gateway, model } = await setup();
+    const before = await readFile(gateway.configPath, 'utf8');
+    const workspaceLog = path.join(gateway.dir, 'data/workspaces/main/switchboard.log');
+    for (const [raw, name] of [
+      [{ tools: { runnerSandbox: 'off' } }, 'tools.runnerSandbox'],
+      [{ tools: { web: { allowPrivate: true } } }, 'tools.web.allowPrivate'],
+      [{ log: { file: { path: workspaceLog } } }, 'log.file.path'],
+      [{ stateDir: path.join(gateway.dir, 'empty-state') }, 'stateDir'],
+      [{ budgets: { agents: { main: { tokens: 999_999_999 } } } }, 'budgets.agents.main.tokens'],
+      [{ subagents: { maxSpawnDepth: 5 } }, 'subagents.maxSpawnDepth'],
+      [{ agents: { main: { tools: ['*', 'shell.*'] } } }, 'agents.main.tools'],
+      [{ agentEditable: ['tools'] }, 'agentEditable'],
+    ] as const) {
+      const result = await editThroughModel(gateway, model, (snapshot) => ({
+        action: 'config.patch',
+        raw: JSON.stringify(raw),
+        baseHash: snapshot.hash,
+      }));
+      expect(result.ok, name).toBe(false);
+      expect(result.error, name).toMatch(new RegExp(`^${name.replace(/\./g, '\\.')} `));
+      expect(result.error, name).toContain('an owner can change it on the Config page');
+    }
+    expect(await readFile(gateway.configPath, 'utf8')).toBe(before);
+    // What the schema marks editable still goes through: the agent's prompt and model choice.
+    const allowed = await editThroughModel(gateway, model, (snapshot) => ({
+      action: 'config.patch',
+      raw: JSON.stringify({
+        agents: { main: { systemPrompt: 'Be brief.' } },
+        models: { fake: { model: 'fake-2' } },
+      }),
+      baseHash: snapshot.hash,
+    }));
+    expect(allowed).toMatchObject({ ok: true, result: { changed: true } });
+  });
+
+  it('an owner extends what the model may edit with agentEditable; secrets and URLs stay protected', async () => {
+    const { gateway, model } = await setup({ agentEditable: ['tools.web', 'models.*.baseUrl'] });
+    const opened = await editThroughModel(gateway, model, (snapshot) => ({
+      action: 'config.patch',
+      raw: JSON.stringify({ tools: { web: { timeoutMs: 20_000 } } }),
+      baseHash: snapshot.hash,
+    }));
+    expect(opened).toMatchObject({ ok: true, result: { changed: true } });
+    const url = await editThroughModel(gateway, model, (snapshot) => ({
+      action: 'config.patch',
+      raw: JSON.stringify({ models: { fake: { baseUrl: 'http://127.0.0.1:9/v1' } } }),
+      baseHash: snapshot.hash,
+    }));
+    expect(url).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/^models\.fake\.baseUrl cannot be changed/),
+    });
+  });
+
   it('patching the scheduler toolpack entry keeps core and plan', async () => {
     const { gateway, model } = await setup({
+      // Not the model's by default: an owner opened it.
+      agentEditable: ['tools.toolpacks'],
       tools: {
         toolpacks: [
           'core',
@@ -348,7 +408,11 @@ describe('the gateway tool cannot send secrets elsewhere or lose data', () => {
   });
 
   it('refuses a patch that drops array items unless replacePaths lists the path, and says what it removed', async () => {
-    const { gateway, model } = await setup({ agents: { main: { model: 'fake', tools: ['*'] } } });
+    const { gateway, model } = await setup({
+      agents: { main: { model: 'fake', tools: ['*'] } },
+      // Not the model's by default: an owner opened it.
+      agentEditable: ['agents.*.tools'],
+    });
     const refused = await editThroughModel(gateway, model, (snapshot) => ({
       action: 'config.patch',
       raw: '{"agents":{"main":{"tools":["gateway"]}}}',
@@ -377,7 +441,7 @@ describe('the gateway tool cannot send secrets elsewhere or lose data', () => {
     const { gateway, model } = await setup({ commands: { restart: false } });
     const result = await editThroughModel(gateway, model, (snapshot) => ({
       action: 'config.patch',
-      raw: '{"log":{"level":"warn"}}',
+      raw: '{"agents":{"main":{"displayName":"Quiet"}}}',
       baseHash: snapshot.hash,
     }));
     expect(result).toMatchObject({
@@ -388,10 +452,10 @@ describe('the gateway tool cannot send secrets elsewhere or lose data', () => {
         restartNeeded: true,
       },
     });
-    expect(await readFile(gateway.configPath, 'utf8')).toContain('"level": "warn"');
+    expect(await readFile(gateway.configPath, 'utf8')).toContain('"displayName": "Quiet"');
     const typed = await gateway.send('/config patch {"log":{"level":"error"}}');
     expect(typed.body.replies[0].text).toBe(
-      'Changed log.level. Not restarting: gateway restart is disabled (commands.restart=false); the change applies at the next start.',
+      'Changed log. Not restarting: gateway restart is disabled (commands.restart=false); the change applies at the next start.',
     );
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(gateway.host.restarts).toBe(0);

@@ -1,4 +1,6 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { closeSync, constants, openSync } from 'node:fs';
+import { access, readFile, symlink, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
 import path from 'node:path';
@@ -259,3 +261,79 @@ function baseConfig(gateway: TestGateway): Record<string, unknown> {
     http: { port: 0, token: gateway.token },
   };
 }
+
+describe('the start check ends, whatever the machine does', () => {
+  const { logger } = createLogger({ level: 'silent' });
+  const parse = (value: object) => parseConfigText(JSON.stringify(value), undefined, {});
+
+  it('refuses a state dir, a log file or a SQLite file under /proc, /sys or /dev, also through a symlink, naming the path', async () => {
+    const dir = await makeTempDir('switchboard-start-check-');
+    cleanups.push(() => removeDir(dir));
+    // A link into procfs: Node's recursive mkdir loops forever on procfs, so the check must not try.
+    await symlink('/proc/self', path.join(dir, 'proc-link'));
+    const cases = [
+      [{ stateDir: '/proc/switchboard-test/data' }, '/stateDir', '/proc'],
+      [{ stateDir: path.join(dir, 'proc-link/switchboard-test') }, '/stateDir', '/proc'],
+      [{ stateDir: '/sys/switchboard-test', store: { url: 'memory://' } }, '/stateDir', '/sys'],
+      [
+        { stateDir: path.join(dir, 'data'), log: { file: { path: '/proc/self/switchboard/log' } } },
+        '/log/file/path',
+        '/proc',
+      ],
+      [
+        { stateDir: path.join(dir, 'data'), store: { url: 'sqlite:///dev/switchboard-test/db.sqlite' } },
+        '/store/url',
+        '/dev',
+      ],
+    ] as const;
+    for (const [config, where, root] of cases) {
+      const report = await checkStartable(parse(config), undefined, {
+        via: 'tool',
+        logger,
+        channels: 'none',
+      });
+      expect(report.issues, where).toEqual([
+        { path: where, message: expect.stringContaining(`is under ${root}, which holds no files`) },
+      ]);
+    }
+    await expect(access('/dev/switchboard-test')).rejects.toThrow();
+  }, 20_000);
+
+  it('/config patch of a state dir or log file under /proc answers at once, naming the path; nothing is written', async () => {
+    const gateway = await gatewayFor();
+    const before = await readFile(gateway.configPath, 'utf8');
+    for (const [patch, where] of [
+      [{ stateDir: '/proc/switchboard-test' }, '/stateDir'],
+      [{ log: { file: { path: '/proc/self/switchboard/log' } } }, '/log/file/path'],
+    ] as const) {
+      const answer = await reply(gateway, `/config patch ${JSON.stringify(patch)}`);
+      expect(answer).toMatch(/^Refused: the new config is invalid; nothing was written/);
+      expect(answer).toContain(`${where}: `);
+      expect(answer).toContain('is under /proc, which holds no files');
+    }
+    expect(await readFile(gateway.configPath, 'utf8')).toBe(before);
+  }, 20_000);
+
+  it('bounds every step: a prompt file that never opens (a FIFO) is an issue naming it, not a hang', async () => {
+    const dir = await makeTempDir('switchboard-start-check-');
+    cleanups.push(() => removeDir(dir));
+    const fifo = path.join(dir, 'prompt.fifo');
+    execFileSync('mkfifo', [fifo]);
+    // Opening its write end lets the blocked read end (a thread of libuv's pool) go.
+    cleanups.push(() => closeSync(openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK)));
+    const config = parse({
+      stateDir: path.join(dir, 'data'),
+      store: { url: 'memory://' },
+      agents: { main: { systemPromptFile: fifo } },
+    });
+    const report = await checkStartable(config, path.join(dir, 'gateway.jsonc'), {
+      via: 'command',
+      logger,
+      channels: 'none',
+      stepTimeoutMs: 300,
+    });
+    expect(report.issues).toEqual([
+      { path: '/agents', message: "reading the agents' prompt files did not finish within 0.3 s" },
+    ]);
+  }, 20_000);
+});
