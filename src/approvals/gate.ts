@@ -147,8 +147,12 @@ function directRoute(senderId: string): DeliveryRoute[] {
   return [{ channel: match[1] as DeliveryRoute['channel'], chatType: 'direct', chatId: match[2] }];
 }
 
-/** Until the request is decided or the run stops (then it rejects with the run's reason; the request stays open). */
-function waitFor(
+/**
+ * Until the request is decided or the run stops (then it rejects with the run's reason; the request
+ * stays open). Meanwhile the run's time limit is paused and its turn slot serves other sessions;
+ * once decided, the call goes on when the turn holds a slot again.
+ */
+async function waitFor(
   state: ApprovalsState,
   record: ApprovalRecord,
   context: ToolContext,
@@ -156,7 +160,8 @@ function waitFor(
   const { signal } = context;
   if (signal.aborted) return Promise.reject(signal.reason);
   const resume = context.pauseTimeLimit?.();
-  return new Promise<ApprovalRecord>((resolve, reject) => {
+  const takeSlot = context.yieldSlot?.();
+  const decided = new Promise<ApprovalRecord>((resolve, reject) => {
     const waiting = state.waiters.get(record.id) ?? new Set();
     const done = (decided: ApprovalRecord) => {
       signal.removeEventListener('abort', stop);
@@ -170,7 +175,14 @@ function waitFor(
     waiting.add(done);
     state.waiters.set(record.id, waiting);
     signal.addEventListener('abort', stop, { once: true });
-  }).finally(() => resume?.());
+  });
+  try {
+    const record = await decided;
+    await takeSlot?.();
+    return record;
+  } finally {
+    resume?.();
+  }
 }
 
 async function consume(state: ApprovalsState, record: ApprovalRecord): Promise<ApprovalVerdict> {
