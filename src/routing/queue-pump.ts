@@ -49,11 +49,16 @@ export function pump(state: QueuesState, queue: SessionQueue): void {
     });
 }
 
-/** The next turn's messages: one (`followup`), or the waiting ones from the same side (owners or not). */
+/**
+ * The next turn's messages: one (`followup`), or the waiting ones from the same side (owners or
+ * not) and charged to the same person (a runtime entry's causer), so a turn has one payer.
+ */
 function nextBatch(state: QueuesState, pending: PendingMessage[]): PendingMessage[] {
   if (state.options.queueMode === 'followup') return pending.splice(0, 1);
-  const owner = pending[0]?.isOwner;
-  const count = pending.findIndex((message) => message.isOwner !== owner);
+  const first = pending[0];
+  const count = pending.findIndex(
+    (message) => message.isOwner !== first?.isOwner || message.chargedTo !== first?.chargedTo,
+  );
   return pending.splice(0, count < 0 ? pending.length : count);
 }
 

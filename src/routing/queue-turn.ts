@@ -51,6 +51,7 @@ export async function runQueueTurn(
       ...(target.runTimeoutSeconds === undefined ? {} : { runTimeoutSeconds: target.runTimeoutSeconds }),
       messages,
       senderId: first.senderId,
+      ...(first.chargedTo === undefined ? {} : { chargedTo: first.chargedTo }),
       isOwner: input.isOwner,
       signal,
       yieldSlot: () => input.slot.yield(),

@@ -17,6 +17,8 @@ export interface PendingMessage {
   /** The entry as written, once it is in the transcript. */
   stored?: TranscriptEntry;
   senderId: string;
+  /** A runtime entry's causer (`RuntimeTurnRequest.chargedTo`): its turn is charged to them. */
+  chargedTo?: string;
   isOwner: boolean;
   /** `user`: a chat message; `runtime`: a signal, an announcement, a sub-agent's task or steer. */
   origin: 'user' | 'runtime';

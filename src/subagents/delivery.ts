@@ -30,6 +30,7 @@ export function deliverToChild(
         route: { channel: 'internal', chatType: 'direct', chatId: latest.childSessionKey },
         entry,
         senderId: entry.senderId ?? ANNOUNCEMENT_SENDER,
+        ...(latest.chargedTo === undefined ? {} : { chargedTo: latest.chargedTo }),
         agentOverrides: { model: latest.models ?? latest.model },
         depth: latest.depth,
         mode: 'steer',

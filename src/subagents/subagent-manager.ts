@@ -102,6 +102,8 @@ async function spawn(
     status: 'queued',
     startedAt: context.startTime(),
     taskFrom: { role: 'user', senderId: `session:${caller.sessionKey}` },
+    ...(caller.chargedTo === undefined ? {} : { chargedTo: caller.chargedTo }),
+    ...((request.announce ?? context.config.agents[agentId]?.announce) === false ? { announce: false } : {}),
     ...(request.runTimeoutSeconds === undefined ? {} : { runTimeoutSeconds: request.runTimeoutSeconds }),
   };
   await addQueuedRun(context, run);
