@@ -66,7 +66,7 @@ export function createSubagentManager(options: SubagentManagerOptions): Subagent
       lastSteer.set(run.childSessionKey, context.now());
       const current = (await context.registry.get(run.subagentRunId)) ?? run;
       const entry = { role: 'user' as const, text: message, senderId: `session:${caller.sessionKey}` };
-      return ok(await deliverToChild(context, current, entry));
+      return ok(await deliverToChild(context, current, entry, caller.chargedTo));
     },
     resume: () => resumeRuns(context),
     async close() {

@@ -417,6 +417,17 @@ describe('steer', () => {
     });
   });
 
+  it('an ended child restarted by another user’s steer is charged to that user', async () => {
+    const rig = await setup();
+    const run = await rig.spawn('work', 'worker', { ...caller, chargedTo: 'slack:UBOB' });
+    await rig.fake.end(await childTurn(rig, run), 'first');
+    await rig.announcement(0);
+    const steered = await rig.manager.steer({ ...caller, chargedTo: 'slack:UCAROL' }, run, 'again');
+    if (!steered.ok) throw new Error(steered.error);
+    expect((await childTurn(rig, run, 1)).request.chargedTo).toBe('slack:UCAROL');
+    expect(await rig.registry.get(steered.value.subagentRunId)).toMatchObject({ chargedTo: 'slack:UCAROL' });
+  });
+
   it('refuses a steer of itself and one within 2 seconds of the last', async () => {
     let clock = 1_000_000;
     const rig = await setup({ now: () => clock });
