@@ -4,7 +4,8 @@ export interface SlotHold {
    * Gives the slot back while the turn waits for a human (an approval decision); the returned
    * function takes a slot again and resolves once the turn holds one, ahead of the turns waiting
    * to start. It rejects with the signal's reason when the turn is aborted meanwhile (the turn then
-   * ends without a slot). Calling it twice, or giving back a slot not held, changes nothing.
+   * ends without a slot). Several calls of a turn may wait at once: the slot is given back once,
+   * and taken again once, by the first of them decided; the others go on in it.
    */
   yield(): () => Promise<void>;
   /** Ends the hold (the turn ended): its slot, when it holds one, goes to the next waiting turn. */
@@ -49,18 +50,32 @@ export class TurnSlots {
   #hold(signal: AbortSignal): SlotHold {
     let holds = true;
     let ended = false;
+    /** The slot being taken again: every call that resumes meanwhile waits on the same one. */
+    let again: Promise<void> | undefined;
+    const takeAgain = () => {
+      again ??= this.#take(true, signal).then(
+        () => {
+          again = undefined;
+          if (ended) this.#free();
+          else holds = true;
+        },
+        (error: unknown) => {
+          again = undefined;
+          throw error;
+        },
+      );
+      return again;
+    };
     return {
+      // Several calls of one turn may wait at once: the first gives the slot back, the first
+      // decided takes one again, and the others go on in it.
       yield: () => {
-        if (!holds || ended) return async () => {};
-        holds = false;
-        this.#free();
-        let again: Promise<void> | undefined;
-        return () => {
-          again ??= this.#take(true, signal).then(() => {
-            if (ended) this.#free();
-            else holds = true;
-          });
-          return again;
+        if (holds && !ended) {
+          holds = false;
+          this.#free();
+        }
+        return async () => {
+          if (!holds && !ended) await takeAgain();
         };
       },
       end: () => {

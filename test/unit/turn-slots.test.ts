@@ -31,6 +31,20 @@ describe('turn slots', () => {
     expect(slots.held).toBe(0);
   });
 
+  it('two calls of one turn waiting at once give back one slot and take one again', async () => {
+    const slots = new TurnSlots(2);
+    const turn = await slots.acquire(new AbortController().signal);
+    const first = turn.yield();
+    const second = turn.yield();
+    expect(slots.held).toBe(0);
+    await second();
+    expect(slots.held).toBe(1);
+    await first();
+    expect(slots.held).toBe(1);
+    turn.end();
+    expect(slots.held).toBe(0);
+  });
+
   it('gives up a resume when the turn is aborted, and an ended hold frees nothing twice', async () => {
     const slots = new TurnSlots(1);
     const stop = new AbortController();
