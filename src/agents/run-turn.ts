@@ -2,7 +2,7 @@ import { modelChain } from '../config/index.js';
 import { errorText } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
 import type { RunStatus, TranscriptEntry } from '../sessions/index.js';
-import { turnScope } from '../tools/index.js';
+import { type TurnScope, turnScope } from '../tools/index.js';
 import { chainProvider } from './chain-provider.js';
 import type { FailoverProvider } from './failover/index.js';
 import { noModelReply } from './no-model-reply.js';
@@ -44,7 +44,7 @@ export async function runTurn(state: RunnerState, request: TurnRequest): Promise
   const model = chain[0];
   if (model === undefined) return answerWithoutModel(state, request);
   const provider = chainProvider(state, request.agentId, chain, request.logger);
-  const refusal = await state.options.usage?.refusal(turnScope(request));
+  const refusal = await state.options.usage?.refusal(budgetScope(request, state.options.config.owners));
   if (refusal !== undefined) return refuseTurn(request, refusal);
   const burst = { value: 0 };
   state.bursts.set(sessionKey, burst);
@@ -93,6 +93,16 @@ export async function runTurn(state: RunnerState, request: TurnRequest): Promise
   const level = ending.status === 'done' ? 'debug' : 'info';
   run.logger[level]({ status: ending.status, rounds, toolCalls }, 'run ended');
   return { status: ending.status, runId };
+}
+
+/**
+ * The turn as the budgets see it: charged to the one who caused it. A runtime turn someone caused
+ * (their sub-agent, their message's wake) is theirs, exempt only when they are an owner.
+ */
+function budgetScope(request: TurnRequest, owners: readonly string[]): TurnScope {
+  const scope = turnScope(request);
+  if (request.chargedTo === undefined) return scope;
+  return { ...scope, senderId: request.chargedTo, isOwner: owners.includes(request.chargedTo) };
 }
 
 async function answerWithoutModel(state: RunnerState, request: TurnRequest): Promise<TurnResult> {

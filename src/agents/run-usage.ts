@@ -1,5 +1,5 @@
 import { tokenCost } from '../config/index.js';
-import type { TurnScope } from '../tools/index.js';
+import { causerOf, type TurnScope } from '../tools/index.js';
 import type { RunnerState } from './runner-state.js';
 import type { ToolLoopEvent } from './tool-loop-events.js';
 import type { TurnRequest } from './types.js';
@@ -51,7 +51,8 @@ export async function recordModelUsage(
     sessionKey: request.sessionKey,
     agentId: request.agentId,
     channel: request.route.channel,
-    senderId: request.senderId,
+    // The one who caused the turn pays for it (a sub-agent's, a wake's): their usage, their budget.
+    senderId: causerOf(request),
     model: event.model,
     inputTokens,
     outputTokens,

@@ -45,6 +45,7 @@ export async function runTurnLoop(
     signal: run.signal,
     services,
     ...(run.pauseTimeLimit ? { pauseTimeLimit: run.pauseTimeLimit } : {}),
+    ...(request.yieldSlot ? { yieldSlot: request.yieldSlot } : {}),
   };
   const tools = turnTools(registry, policy, context);
   const multiUser = request.route.chatType === 'channel';

@@ -17,6 +17,12 @@ export interface TurnRequest extends TurnScope {
   messages: TranscriptEntry[];
   /** Aborted by `/stop`, `interrupt` mode or the gateway stopping; the reason is a `TurnAbort`. */
   signal: AbortSignal;
+  /**
+   * Gives the turn's global slot (`session.maxConcurrentTurns`) back while a tool call waits for a
+   * human; the returned function takes one again (ahead of turns waiting to start) and resolves
+   * once the turn holds it. Absent: the turn keeps its slot (a runner outside the session queues).
+   */
+  yieldSlot?(): () => Promise<void>;
   logger: Logger;
   /** Streams part of the reply `id` to the chat while it is being written. */
   onDelta(id: string, delta: string): void;

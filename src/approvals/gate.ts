@@ -1,5 +1,5 @@
 import type { DeliveryRoute } from '../messages/index.js';
-import type { ApprovalVerdict, GatedCall, ToolContext } from '../tools/index.js';
+import { type ApprovalVerdict, causerOf, type GatedCall, type ToolContext } from '../tools/index.js';
 import { argumentsHash } from './action-value.js';
 import { approversOf, resolvePolicy } from './policy.js';
 import { requestMessage } from './request-message.js';
@@ -26,10 +26,53 @@ export async function checkCall(
     return { status: 'denied', by: 'policy', reason };
   }
   const hash = argumentsHash({ tool: call.tool, input: call.input });
-  const record =
-    reusable(state, context.sessionKey, call.tool, hash) ?? (await request(state, call, context, hash));
+  const reused = reusable(state, context.sessionKey, call.tool, hash);
+  if (!reused) {
+    const refusal = overBound(state, context);
+    if (refusal !== undefined) return refuseAtOnce(state, context, refusal);
+  }
+  const record = reused ?? (await request(state, call, context, hash));
   const decided = record.status === 'pending' ? await waitFor(state, record, context) : record;
   return consume(state, decided);
+}
+
+/**
+ * Why a new request of this requester is refused: they have `approvals.maxOpenPerRequester`
+ * requests pending already (a non-owner turn's sender, or the user who caused a runtime turn).
+ * Owners' turns are not bounded.
+ */
+function overBound(state: ApprovalsState, context: ToolContext): string | undefined {
+  if (context.isOwner) return undefined;
+  const requester = causerOf(context);
+  const limit = state.options.config.approvals.maxOpenPerRequester;
+  const open = state.records
+    .open()
+    .filter(
+      (record) => record.kind === 'tool' && record.status === 'pending' && record.requester === requester,
+    );
+  if (open.length < limit) return undefined;
+  return (
+    `${requester} has ${open.length} approval requests open (approvals.maxOpenPerRequester is ${limit}): ` +
+    'this call was not asked for. Wait until an approver decides one of them, then try again.'
+  );
+}
+
+/** A refusal nobody is asked about: the model reads it as the call's result, the chat is told. */
+async function refuseAtOnce(
+  state: ApprovalsState,
+  context: ToolContext,
+  reason: string,
+): Promise<ApprovalVerdict> {
+  state.options.logger.info(
+    { session: context.sessionKey, requester: causerOf(context) },
+    'approval request refused: too many open',
+  );
+  if (context.route.channel !== 'internal') {
+    await state.options
+      .deliver(context.route, { id: crypto.randomUUID(), text: reason })
+      .catch((error: unknown) => state.options.logger.warn({ err: error }, 'approval refusal not posted'));
+  }
+  return { status: 'denied', by: 'gateway', reason };
 }
 
 function reusable(state: ApprovalsState, sessionKey: string, tool: string, hash: string) {
@@ -52,7 +95,7 @@ async function request(state: ApprovalsState, call: GatedCall, context: ToolCont
     agentId: context.agentId,
     sessionKey: context.sessionKey,
     route: context.route,
-    requester: context.senderId,
+    requester: causerOf(context),
     argumentsHash: hash,
     arguments: JSON.stringify(call.input, null, 2) ?? '{}',
     details: call.review.details,
@@ -104,8 +147,12 @@ function directRoute(senderId: string): DeliveryRoute[] {
   return [{ channel: match[1] as DeliveryRoute['channel'], chatType: 'direct', chatId: match[2] }];
 }
 
-/** Until the request is decided or the run stops (then it rejects with the run's reason; the request stays open). */
-function waitFor(
+/**
+ * Until the request is decided or the run stops (then it rejects with the run's reason; the request
+ * stays open). Meanwhile the run's time limit is paused and its turn slot serves other sessions;
+ * once decided, the call goes on when the turn holds a slot again.
+ */
+async function waitFor(
   state: ApprovalsState,
   record: ApprovalRecord,
   context: ToolContext,
@@ -113,7 +160,8 @@ function waitFor(
   const { signal } = context;
   if (signal.aborted) return Promise.reject(signal.reason);
   const resume = context.pauseTimeLimit?.();
-  return new Promise<ApprovalRecord>((resolve, reject) => {
+  const takeSlot = context.yieldSlot?.();
+  const decided = new Promise<ApprovalRecord>((resolve, reject) => {
     const waiting = state.waiters.get(record.id) ?? new Set();
     const done = (decided: ApprovalRecord) => {
       signal.removeEventListener('abort', stop);
@@ -127,7 +175,14 @@ function waitFor(
     waiting.add(done);
     state.waiters.set(record.id, waiting);
     signal.addEventListener('abort', stop, { once: true });
-  }).finally(() => resume?.());
+  });
+  try {
+    const record = await decided;
+    await takeSlot?.();
+    return record;
+  } finally {
+    resume?.();
+  }
 }
 
 async function consume(state: ApprovalsState, record: ApprovalRecord): Promise<ApprovalVerdict> {

@@ -42,6 +42,13 @@ export const ApprovalsSchema = Strict(
       default: 600,
       description: 'A request nobody decides in this time is denied.',
     }),
+    maxOpenPerRequester: Type.Integer({
+      minimum: 1,
+      maximum: 1000,
+      default: 3,
+      description:
+        "Open approval requests one requester may have at once (the sender of a non-owner turn, or the user who caused a runtime turn: spawned the sub-agent, sent the message). A call beyond it is refused at once, with the reason, and asks nobody. Owners' turns are not bounded.",
+    }),
   },
   {
     default: {},

@@ -162,6 +162,12 @@ export const AgentConfigSchema = Strict(
         'Tools the agent may see and run: exact names, namespace wildcards (`schedule.*`) or `*` for all. Owner-only tools still need an owner turn.',
     }),
     approvals: AgentApprovalsSchema,
+    announce: Type.Optional(
+      Type.Boolean({
+        description:
+          "When this agent runs as a sub-agent: whether its end is announced back into the session that spawned it (a turn there); default true. `false`: not announced (its result stays in `subagents` list). A spawn's own `announce` argument wins.",
+      }),
+    ),
   },
   { description: 'An agent: who answers in the sessions routed to it.' },
 );

@@ -39,6 +39,11 @@ export interface AgentMessage {
   channel?: string | undefined;
   priority: Priority;
   body: string;
+  /**
+   * The chat sender who caused the send (the sending turn's payer, `causerOf`): the recipient's
+   * wake turn is charged to them. Set by the gateway's own tools, never by a toolpack.
+   */
+  chargedTo?: string | undefined;
 }
 
 /**

@@ -2,3 +2,4 @@ export { resolveAgentId, sessionForMessage } from './bindings.js';
 export { BUILTIN_COMMANDS, type ChatCommand, type CommandContext, parseCommand } from './commands/index.js';
 export { createRouter, type Router, type RouterOptions } from './router.js';
 export { KEPT_FOR_RESTART, type QueueMode, type QueueStatus } from './session-queues.js';
+export { type SlotHold, TurnSlots } from './turn-slots.js';

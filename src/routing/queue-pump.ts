@@ -2,6 +2,7 @@ import type { OutboundMessage } from '../messages/index.js';
 import type { TranscriptEntry } from '../sessions/index.js';
 import { runQueueTurn, scrubEntry } from './queue-turn.js';
 import type { ActiveTurn, PendingMessage, QueuesState, QueueTarget, SessionQueue } from './queue-types.js';
+import type { SlotHold } from './turn-slots.js';
 
 /** Told in a chat whose message waits for the next start. */
 export const KEPT_FOR_RESTART =
@@ -9,7 +10,8 @@ export const KEPT_FOR_RESTART =
 
 /**
  * Starts the queue's next turn when none is active and messages wait; a queue with neither is
- * forgotten (and the drain woken when it was the last). The turn waits for the global limiter.
+ * forgotten (and the drain woken when it was the last). The turn waits for a global turn slot,
+ * which it gives back while it waits for an approval decision (`TurnRequest.yieldSlot`).
  */
 export function pump(state: QueuesState, queue: SessionQueue): void {
   if (queue.active || queue.pending.length === 0) {
@@ -26,11 +28,16 @@ export function pump(state: QueuesState, queue: SessionQueue): void {
     isOwner: batch.every((message) => message.isOwner),
   };
   queue.active = active;
-  void state.options.limiter
-    .add(async () => {
-      active.started = true;
-      await runTurn(state, queue, batch, active);
-    })
+  const run = async () => {
+    const slot = await state.options.slots.acquire(active.controller.signal);
+    active.started = true;
+    try {
+      await runTurn(state, queue, batch, active, slot);
+    } finally {
+      slot.end();
+    }
+  };
+  void run()
     .catch((error: unknown) => {
       for (const message of batch) message.reject(error);
     })
@@ -42,11 +49,16 @@ export function pump(state: QueuesState, queue: SessionQueue): void {
     });
 }
 
-/** The next turn's messages: one (`followup`), or the waiting ones from the same side (owners or not). */
+/**
+ * The next turn's messages: one (`followup`), or the waiting ones from the same side (owners or
+ * not) and charged to the same person (a runtime entry's causer), so a turn has one payer.
+ */
 function nextBatch(state: QueuesState, pending: PendingMessage[]): PendingMessage[] {
   if (state.options.queueMode === 'followup') return pending.splice(0, 1);
-  const owner = pending[0]?.isOwner;
-  const count = pending.findIndex((message) => message.isOwner !== owner);
+  const first = pending[0];
+  const count = pending.findIndex(
+    (message) => message.isOwner !== first?.isOwner || message.chargedTo !== first?.chargedTo,
+  );
   return pending.splice(0, count < 0 ? pending.length : count);
 }
 
@@ -55,6 +67,7 @@ async function runTurn(
   queue: SessionQueue,
   batch: PendingMessage[],
   active: ActiveTurn,
+  slot: SlotHold,
 ): Promise<void> {
   const signal = active.controller.signal;
   const { result, replies } = await runQueueTurn({
@@ -63,6 +76,7 @@ async function runTurn(
     batch,
     isOwner: active.isOwner,
     signal,
+    slot,
     stopped: signal.reason === state.stopping,
     admit: (messages) => admit(state, queue, messages),
     takeSteering: () => queue.steering.splice(0),

@@ -3,6 +3,7 @@ import { errorText } from '../errors/index.js';
 import type { OutboundMessage } from '../messages/index.js';
 import type { NewTranscriptEntry, TranscriptEntry } from '../sessions/index.js';
 import type { PendingMessage, QueueTarget, SessionQueuesOptions } from './queue-types.js';
+import type { SlotHold } from './turn-slots.js';
 
 export interface QueueTurnInput {
   options: SessionQueuesOptions;
@@ -11,6 +12,8 @@ export interface QueueTurnInput {
   batch: PendingMessage[];
   isOwner: boolean;
   signal: AbortSignal;
+  /** The turn's global slot: given back while it waits for a human. */
+  slot: SlotHold;
   /** The stop cut the turn short before it started: it ends `interrupted`, its messages unwritten. */
   stopped: boolean;
   /** Writes messages to the transcript (in order) as the turn takes them. */
@@ -48,8 +51,10 @@ export async function runQueueTurn(
       ...(target.runTimeoutSeconds === undefined ? {} : { runTimeoutSeconds: target.runTimeoutSeconds }),
       messages,
       senderId: first.senderId,
+      ...(first.chargedTo === undefined ? {} : { chargedTo: first.chargedTo }),
       isOwner: input.isOwner,
       signal,
+      yieldSlot: () => input.slot.yield(),
       logger,
       onDelta: (id, delta) => options.deliverDelta(target.route, id, options.scrub(delta)),
       onStatus: (text) => options.deliverStatus?.(target.route, options.scrub(text)),

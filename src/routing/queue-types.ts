@@ -1,9 +1,9 @@
-import type PQueue from 'p-queue';
 import type { TurnAbort, TurnRequest, TurnRunner } from '../agents/index.js';
 import type { Logger } from '../logging/index.js';
 import type { DeliveryRoute, DispatchResult, OutboundMessage } from '../messages/index.js';
 import type { NewTranscriptEntry, SessionStore, TranscriptEntry } from '../sessions/index.js';
 import type { Inbox, InboxItem } from './inbox.js';
+import type { TurnSlots } from './turn-slots.js';
 
 /** Declared with the session summaries that show it (sessions); the queues are its source. */
 export type { QueueStatus } from '../sessions/index.js';
@@ -17,6 +17,8 @@ export interface PendingMessage {
   /** The entry as written, once it is in the transcript. */
   stored?: TranscriptEntry;
   senderId: string;
+  /** A runtime entry's causer (`RuntimeTurnRequest.chargedTo`): its turn is charged to them. */
+  chargedTo?: string;
   isOwner: boolean;
   /** `user`: a chat message; `runtime`: a signal, an announcement, a sub-agent's task or steer. */
   origin: 'user' | 'runtime';
@@ -39,8 +41,8 @@ export interface SessionQueuesOptions {
   inbox: Inbox;
   runner: TurnRunner;
   queueMode: QueueMode;
-  /** The global limit on concurrent turns. */
-  limiter: PQueue;
+  /** The global limit on concurrent turns (`session.maxConcurrentTurns`). */
+  slots: TurnSlots;
   deliver(route: DeliveryRoute, message: OutboundMessage): Promise<void>;
   deliverDelta(route: DeliveryRoute, id: string, delta: string): void;
   /** Shows a tool status line where the channel streams; optional (nothing shown without it). */
@@ -50,7 +52,7 @@ export interface SessionQueuesOptions {
   scrub(text: string): string;
 }
 
-/** The turn a session queue has taken from its messages: waiting for the limiter (`started` false) or running. */
+/** The turn a session queue has taken from its messages: waiting for a turn slot (`started` false) or running. */
 export interface ActiveTurn {
   controller: AbortController;
   started: boolean;

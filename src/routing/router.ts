@@ -1,4 +1,3 @@
-import PQueue from 'p-queue';
 import type { TurnRunner } from '../agents/index.js';
 import { type Config, createSecretScrubber } from '../config/index.js';
 import type { Logger } from '../logging/index.js';
@@ -25,6 +24,7 @@ import { createIntake } from './intake.js';
 import { runAction, runCommand } from './run-command.js';
 import { startRuntimeTurn } from './runtime-turn.js';
 import { createSessionQueues, type QueueStatus, type SessionQueues } from './session-queues.js';
+import { TurnSlots } from './turn-slots.js';
 
 export interface RouterOptions {
   config: Config;
@@ -115,7 +115,7 @@ export function createRouter(options: RouterOptions): Router {
     inbox,
     runner: options.runner,
     queueMode: config.session.queueMode,
-    limiter: new PQueue({ concurrency: config.session.maxConcurrentTurns }),
+    slots: new TurnSlots(config.session.maxConcurrentTurns),
     deliver: options.deliver,
     deliverDelta: options.deliverDelta,
     ...(options.deliverStatus === undefined ? {} : { deliverStatus: options.deliverStatus }),

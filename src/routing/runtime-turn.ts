@@ -30,6 +30,7 @@ export async function startRuntimeTurn(
       entry: request.entry,
       ...(request.appended ? { stored: request.appended } : {}),
       senderId: request.senderId,
+      ...(request.chargedTo === undefined ? {} : { chargedTo: request.chargedTo }),
       isOwner: false,
       origin: 'runtime',
       ...(request.mode ? { mode: request.mode } : {}),

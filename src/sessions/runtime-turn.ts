@@ -15,6 +15,11 @@ export interface RuntimeTurnRequest {
   /** Written to the transcript when its turn takes it (a task, a steer, an announcement). */
   entry: NewTranscriptEntry;
   senderId: string;
+  /**
+   * The chat sender who caused this turn (spawned the sub-agent, sent the message that woke the
+   * agent): its model calls count to their budget and usage (`TurnScope.chargedTo`).
+   */
+  chargedTo?: string;
   /** Replaces parts of the agent's config for this session (a sub-agent's model). */
   agentOverrides?: Partial<AgentConfig>;
   depth?: number;

@@ -56,6 +56,13 @@ export interface SubagentRun {
   taskFrom?: { role: 'user' | 'system'; senderId: string };
   /** Messages steered to the run while it waited for a slot: delivered with its task, after a restart too. */
   steers?: string[];
+  /**
+   * The chat sender whose turn spawned the run (or the one who caused that turn): the run's turns
+   * and its announcement count to their budget. Stored, so a restart charges them still.
+   */
+  chargedTo?: string;
+  /** `false`: its end is not announced to the requester (the spawn's `announce`, else `agents.<id>.announce`). */
+  announce?: boolean;
 }
 
 export const isActiveSubagentRun = (run: SubagentRun): boolean =>

@@ -96,10 +96,9 @@ export function createSignalDelivery(options: SignalDeliveryOptions) {
     // Once per id: a toolpack's outbox replays a message the last process may have queued already.
     if (await queue.holdsMessage(message.id)) return { ok: true };
     const payload = { id: message.id, sender: message.sender, body: message.body };
-    await record(
-      { kind: 'message', targetAgent: recipient, priority: message.priority, payload },
-      `message:${message.sender}`,
-    );
+    const input = { kind: 'message', targetAgent: recipient, priority: message.priority, payload };
+    const recorded = await queue.record(input, `message:${message.sender}`, message.chargedTo);
+    if (!recorded.ok) logger.warn({ sender: message.sender, reason: recorded.error }, 'signal refused');
     return { ok: true };
   }
   return delivery;

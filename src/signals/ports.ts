@@ -4,7 +4,7 @@ import type { RuntimeTurnRequest } from '../sessions/index.js';
 /** A turn signal delivery asks for: in an agent's main session, its entry the signals woken with. */
 export type WakeTurnRequest = Pick<
   RuntimeTurnRequest,
-  'sessionKey' | 'agentId' | 'route' | 'entry' | 'senderId'
+  'sessionKey' | 'agentId' | 'route' | 'entry' | 'senderId' | 'chargedTo'
 >;
 
 /** What signal delivery needs of the router (the gateway hands it over). */

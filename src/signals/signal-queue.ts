@@ -42,7 +42,9 @@ export function createSignalQueue(options: SignalQueueOptions) {
   };
   return {
     /** Validates and stores a signal; returns it, or why it was refused. */
-    record: (input: SignalInput, source: string) => recordSignal(state, input, source),
+    /** `chargedTo`: who caused it (the gateway's own sends only), see `Signal.chargedTo`. */
+    record: (input: SignalInput, source: string, chargedTo?: string) =>
+      recordSignal(state, input, source, chargedTo),
     /** Loads the queue (once); the synchronous checks below need it loaded. */
     async load(): Promise<void> {
       await loaded(state);
@@ -122,10 +124,15 @@ function toSignal(input: SignalInput, source: string, now: Date): Result<Signal>
   });
 }
 
-async function recordSignal(state: QueueState, input: SignalInput, source: string): Promise<Result<Signal>> {
+async function recordSignal(
+  state: QueueState,
+  input: SignalInput,
+  source: string,
+  chargedTo: string | undefined,
+): Promise<Result<Signal>> {
   const made = toSignal(input, source, state.now());
   if (!made.ok) return made;
-  const signal = made.value;
+  const signal: Signal = chargedTo === undefined ? made.value : { ...made.value, chargedTo };
   if (!signal.targetAgent) {
     if (signal.usefulEffect) await state.effects.set(signal.id, signal);
     state.logger.info(
@@ -145,7 +152,8 @@ async function recordSignal(state: QueueState, input: SignalInput, source: strin
       other.targetAgent === signal.targetAgent &&
       other.kind === signal.kind &&
       other.priority === signal.priority &&
-      other.source === signal.source,
+      other.source === signal.source &&
+      other.chargedTo === signal.chargedTo,
   );
   const stored = same ? mergeInto(same, signal) : signal;
   queue.set(stored.id, stored);
@@ -160,7 +168,11 @@ async function takeBatch(state: QueueState, agentId: string): Promise<Signal[]> 
     .sort(
       (a, b) => priorityRank(a.priority) - priorityRank(b.priority) || a.createdAt.localeCompare(b.createdAt),
     );
-  const urgent = mine.filter((signal) => signal.priority === 'P0' || signal.priority === 'P1');
+  // One wake turn has one payer: the urgent ones of the same causer as the most urgent, oldest first.
+  const payer = mine[0]?.chargedTo;
+  const urgent = mine.filter(
+    (signal) => (signal.priority === 'P0' || signal.priority === 'P1') && signal.chargedTo === payer,
+  );
   const batch = urgent.length > 0 ? urgent : mine.slice(0, 1);
   for (const signal of batch) queue.delete(signal.id);
   return batch;

@@ -22,6 +22,11 @@ export interface Signal {
   usefulEffect?: string;
   /** Who recorded it: `toolpack:<id>`, `agent:<id>`. */
   source: string;
+  /**
+   * The chat sender who caused it (a `messages.send` in their turn): the wake turn that delivers it
+   * is charged to them. Set by the gateway only (never from a `SignalInput`).
+   */
+  chargedTo?: string;
   createdAt: string;
   /** How many pending signals of the same kind, target, priority and source were merged into this one. */
   merged: number;

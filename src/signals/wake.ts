@@ -82,6 +82,8 @@ async function wake(state: WakeState, agentId: string, signals: Signal[]): Promi
       route: { channel: 'internal', chatType: 'direct', chatId: mainSessionKey(agentId) },
       entry: { role: 'system', text },
       senderId: 'system:signals',
+      // `take` gives one payer per wake: who caused the signals (their message), if anyone.
+      ...(signals[0]?.chargedTo === undefined ? {} : { chargedTo: signals[0].chargedTo }),
     });
   } catch (error) {
     await state.queue.restore(signals);

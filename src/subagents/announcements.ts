@@ -20,6 +20,8 @@ export interface PendingAnnouncement {
   id: string;
   requesterSessionKey: string;
   announcement: Announcement;
+  /** Who spawned the run (`SubagentRun.chargedTo`): the announcement's turn is charged to them. */
+  chargedTo?: string;
 }
 
 export const ANNOUNCEMENT_SENDER = 'system:subagents';

@@ -47,8 +47,17 @@ export function createAnnouncer(options: AnnouncerOptions) {
   };
   return {
     /** Stores the announcement (before the run's end is written, so that a crash cannot lose it). */
-    async prepare(requesterSessionKey: string, announcement: Announcement): Promise<PendingAnnouncement> {
-      const item = { id: announcementId(announcement.runId), requesterSessionKey, announcement };
+    async prepare(
+      requesterSessionKey: string,
+      announcement: Announcement,
+      chargedTo?: string,
+    ): Promise<PendingAnnouncement> {
+      const item: PendingAnnouncement = {
+        id: announcementId(announcement.runId),
+        requesterSessionKey,
+        announcement,
+        ...(chargedTo === undefined ? {} : { chargedTo }),
+      };
       await state.pending.set(item.id, item);
       return item;
     },
@@ -103,6 +112,7 @@ async function deliver(state: AnnouncerState, item: PendingAnnouncement): Promis
     entry: { role: 'system', text: announcementText(item.announcement), messageId: item.id },
     ...(existing ? { appended: existing } : {}),
     senderId: ANNOUNCEMENT_SENDER,
+    ...(item.chargedTo === undefined ? {} : { chargedTo: item.chargedTo }),
     depth: subagentDepth(record.key),
   });
   clearWhenAnswered(state, item, done);

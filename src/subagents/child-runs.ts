@@ -82,6 +82,7 @@ function startChildTurn(context: ManagerContext, run: SubagentRun) {
       route: { channel: 'internal', chatType: 'direct', chatId: run.childSessionKey },
       entry: { ...entry, text: [entry.text, ...(current.steers ?? [])].join('\n\n') },
       senderId: entry.senderId ?? `session:${run.requesterSessionKey}`,
+      ...(current.chargedTo === undefined ? {} : { chargedTo: current.chargedTo }),
       agentOverrides: { model: run.models ?? run.model },
       depth: run.depth,
       ...(run.runTimeoutSeconds === undefined ? {} : { runTimeoutSeconds: run.runTimeoutSeconds }),

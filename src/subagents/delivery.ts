@@ -13,6 +13,8 @@ export function deliverToChild(
   context: ManagerContext,
   current: SubagentRun,
   entry: NewTranscriptEntry,
+  /** Who caused the message (a steer's caller): the new run of an ended child is charged to them. */
+  chargedTo?: string,
 ): Promise<SteerDelivery> {
   return context.withRun(current.subagentRunId, async (): Promise<SteerDelivery> => {
     const latest = (await context.registry.get(current.subagentRunId)) ?? current;
@@ -30,6 +32,7 @@ export function deliverToChild(
         route: { channel: 'internal', chatType: 'direct', chatId: latest.childSessionKey },
         entry,
         senderId: entry.senderId ?? ANNOUNCEMENT_SENDER,
+        ...(latest.chargedTo === undefined ? {} : { chargedTo: latest.chargedTo }),
         agentOverrides: { model: latest.models ?? latest.model },
         depth: latest.depth,
         mode: 'steer',
@@ -45,17 +48,23 @@ export function deliverToChild(
       await started;
       return { mode: 'injected', subagentRunId: latest.subagentRunId };
     }
-    const next = nextRun(latest, entry, context.startTime());
+    const next = nextRun(latest, entry, context.startTime(), chargedTo);
     await addQueuedRun(context, next);
     return { mode: 'restarted', subagentRunId: next.subagentRunId };
   });
 }
 
 /** The run an ended child gets for a message: the message is its task. */
-function nextRun(ended: SubagentRun, entry: NewTranscriptEntry, startedAt: number): SubagentRun {
+function nextRun(
+  ended: SubagentRun,
+  entry: NewTranscriptEntry,
+  startedAt: number,
+  chargedTo: string | undefined,
+): SubagentRun {
   const { endedAt: _endedAt, runtimeMs: _runtimeMs, outcome: _outcome, steers: _steers, ...kept } = ended;
   return {
     ...kept,
+    ...(chargedTo === undefined ? {} : { chargedTo }),
     subagentRunId: crypto.randomUUID(),
     task: entry.text,
     taskFrom: {

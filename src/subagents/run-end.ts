@@ -24,11 +24,16 @@ export async function endRun(
     if (!latest || !isActiveSubagentRun(latest)) return undefined;
     const record = build(latest);
     const outcome = record.outcome;
-    const heard = announce && outcome !== undefined && outcome.result.trim() !== NO_REPLY;
+    const heard =
+      announce && latest.announce !== false && outcome !== undefined && outcome.result.trim() !== NO_REPLY;
     const audience = heard ? await audienceOf(context, record) : undefined;
     const stored =
       audience === 'chat' && outcome
-        ? await announcer.prepare(record.requesterSessionKey, announcementFor(record, outcome))
+        ? await announcer.prepare(
+            record.requesterSessionKey,
+            announcementFor(record, outcome),
+            record.chargedTo,
+          )
         : undefined;
     await registry.update(record);
     return { record, audience, stored };

@@ -66,7 +66,7 @@ export function createSubagentManager(options: SubagentManagerOptions): Subagent
       lastSteer.set(run.childSessionKey, context.now());
       const current = (await context.registry.get(run.subagentRunId)) ?? run;
       const entry = { role: 'user' as const, text: message, senderId: `session:${caller.sessionKey}` };
-      return ok(await deliverToChild(context, current, entry));
+      return ok(await deliverToChild(context, current, entry, caller.chargedTo));
     },
     resume: () => resumeRuns(context),
     async close() {
@@ -102,6 +102,8 @@ async function spawn(
     status: 'queued',
     startedAt: context.startTime(),
     taskFrom: { role: 'user', senderId: `session:${caller.sessionKey}` },
+    ...(caller.chargedTo === undefined ? {} : { chargedTo: caller.chargedTo }),
+    ...((request.announce ?? context.config.agents[agentId]?.announce) === false ? { announce: false } : {}),
     ...(request.runTimeoutSeconds === undefined ? {} : { runTimeoutSeconds: request.runTimeoutSeconds }),
   };
   await addQueuedRun(context, run);

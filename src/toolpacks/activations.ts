@@ -8,6 +8,8 @@ export interface Activation extends RunnerActivation {
   agentId: string;
   runId: string;
   sessionKey: string;
+  /** Who the run is charged to (`causerOf` its turn): what its controller calls send is charged to them. */
+  chargedTo?: string;
 }
 
 export interface SupportCheck {
@@ -62,7 +64,7 @@ export function createActivationRegistry(options: ActivationRegistryOptions) {
 
   return {
     /** The activation of a run, made on the run's first toolpack call. */
-    forRun(run: { runId: string; agentId: string; sessionKey: string }): Activation {
+    forRun(run: { runId: string; agentId: string; sessionKey: string; chargedTo?: string }): Activation {
       const existing = byRun.get(run.runId);
       if (existing) return existing;
       const activation: Activation = {

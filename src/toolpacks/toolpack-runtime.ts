@@ -3,7 +3,7 @@ import type { TSchema } from '@sinclair/typebox';
 import type { Config } from '../config/index.js';
 import { SwitchboardError } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
-import { createAllowlist, type Tool } from '../tools/index.js';
+import { causerOf, createAllowlist, type Tool } from '../tools/index.js';
 import { type ActivationRegistry, createActivationRegistry } from './activations.js';
 import { uploadsRoot, workspaceFor } from './builtin/index.js';
 import type { ControllerSupportRequest } from './controller/index.js';
@@ -112,6 +112,7 @@ function registryTools(state: RuntimeState, toolpack: LoadedToolpack): Tool[] {
         runId: context.runId,
         agentId: context.agentId,
         sessionKey: context.sessionKey,
+        chargedTo: causerOf(context),
       });
       const result = await hostFor(state, context.agentId).call({
         toolpackId: toolpack.id,
@@ -172,6 +173,7 @@ function hostFor(state: RuntimeState, agentId: string): RunnerHost {
         input: request.input,
         agent: { id: agentId, ...(agent?.displayName ? { displayName: agent.displayName } : {}) },
         activationId: checked.value.activationId,
+        ...(checked.value.chargedTo === undefined ? {} : { chargedTo: checked.value.chargedTo }),
       });
     },
     async recordSignal(request) {

@@ -46,6 +46,6 @@ export type {
   SubagentsService,
 } from './subagents/service.js';
 export { runSubagentsAction, type SubagentsActionInput } from './subagents/subagents-actions.js';
-export { type TurnScope, turnScope } from './turn-scope.js';
+export { causerOf, type TurnScope, turnScope } from './turn-scope.js';
 export type { SessionsService, Tool, ToolCallOutcome, ToolContext, ToolServices } from './types.js';
 export { RISK_CLASSES, type RiskClass } from './types.js';

@@ -39,6 +39,12 @@ export interface ToolContext extends TurnScope {
    * approval does not use up the run's time). Absent outside a run.
    */
   pauseTimeLimit?(): () => void;
+  /**
+   * Gives the turn's slot among the turns running at once back until the returned function is
+   * called; that function resolves once the turn holds a slot again (a call waiting for a human's
+   * approval does not keep other sessions waiting). Absent outside the session queues.
+   */
+  yieldSlot?(): () => Promise<void>;
 }
 
 /**

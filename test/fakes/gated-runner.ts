@@ -69,6 +69,12 @@ export function createGatedRunner() {
     async waitForOpen(count: number): Promise<void> {
       while (open.length < count) await new Promise<void>((resolve) => waiters.push(resolve));
     },
+    /** Releases the open turn that started `index`-th (0: the first turn of all), wherever it is in the open list. */
+    releaseTurn(index: number): void {
+      const turn = open.find((candidate) => candidate.request === turns[index]);
+      if (!turn) throw new Error(`turn ${index} is not open`);
+      turn.release();
+    },
     /** Releases the oldest open turn. */
     releaseNext(): void {
       const turn = open[0];

@@ -93,6 +93,30 @@ describe('approvals through the gateway', () => {
     expect(metrics.value('switchboard_tool_calls_total', { tool: 'shell.exec', outcome: 'ok' })).toBe(1);
   });
 
+  it('a turn waiting for an approval gives its slot back: with one slot, another user is answered meanwhile', async () => {
+    const { gateway, model } = await setup({
+      owners: ['webchat:local'],
+      session: { maxConcurrentTurns: 1 },
+      routes: { '#ops': 'webchat:ops' },
+    });
+    const bobChat = await openEvents(gateway, 'bob');
+    model.push({
+      toolCalls: [{ name: 'messages.send', arguments: { channel: '#ops', body: 'deploy notes' } }],
+    });
+    model.push({ text: 'hello carol' });
+    model.push((request) => ({ text: `posted: ${JSON.stringify(lastToolResult(request))}` }));
+    const bob = gateway.send('post the notes to #ops', 'bob');
+    const code = await requestCode(bobChat.events);
+    // Bob's turn waits for an approver; the only turn slot answers Carol meanwhile.
+    const carol = await gateway.send('hi', 'carol');
+    expect(carol.body.replies.at(-1).text).toBe('hello carol');
+    expect((await gateway.send(`/approve ${code}`)).body.replies[0].text).toContain(
+      'Approved by webchat:local',
+    );
+    expect((await bob).body.replies.at(-1).text).toMatch(/^posted: \{"ok":true/);
+    expect(model.requests).toHaveLength(3);
+  });
+
   it('a denial is a tool result the model reads, and the command does not run', async () => {
     const { gateway, model } = await setup();
     const stream = await openEvents(gateway, 'local');

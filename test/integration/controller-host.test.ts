@@ -340,7 +340,14 @@ describe('project store', () => {
     expect(send({ ...base, recipient: 'reveiwer' })).toThrow(
       'sendMessage: recipient reveiwer is not an agent (agents: pm, reviewer; "user" for the human)',
     );
+    // Only a chat sender can be charged for the wake (not the runtime, not an agent).
+    expect(send({ ...base, chargedTo: 'system:signals' })).toThrow(
+      'sendMessage: chargedTo must be a chat sender id (slack:…, discord:…, webchat:…)',
+    );
     expect(delivered).toEqual([]);
+    expect(send({ ...base, chargedTo: 'slack:U1' })).not.toThrow();
+    expect(delivered.at(-1)).toMatchObject({ recipient: 'reviewer', chargedTo: 'slack:U1' });
+    delivered.splice(0);
     // `user` is the human, not an agent: it is accepted.
     expect(send({ ...base, recipient: 'user' })).not.toThrow();
   });

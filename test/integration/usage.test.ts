@@ -120,7 +120,7 @@ describe('usage', () => {
     expect(run).toMatchObject({ status: 'error', usage: { inputTokens: 1000, outputTokens: 50 } });
   });
 
-  it('counts the turns the runtime starts (a sub-agent, its announcement) to the agent, as the user runtime', async () => {
+  it('counts the turns a user caused (their sub-agent, its announcement) to that user and the agent', async () => {
     const { gateway, model } = await setup({}, { text: 'ok', usage: { inputTokens: 100, outputTokens: 50 } });
     model.push({
       toolCalls: [{ name: 'sessions_spawn', arguments: { task: 'count', label: 'counter' } }],
@@ -133,13 +133,72 @@ describe('usage', () => {
       .toBe(4);
     const byUser = await gateway.request('GET', '/api/usage?by=user');
     expect(byUser.body.rows.map((row: { name: string; calls: number }) => [row.name, row.calls])).toEqual([
-      ['runtime', 2],
-      ['webchat:local', 2],
+      ['webchat:local', 4],
     ]);
     const byAgent = await gateway.request('GET', '/api/usage?by=agent');
     expect(byAgent.body.rows).toEqual([
       { name: 'main', inputTokens: 400, outputTokens: 200, calls: 4, cost: expect.any(Number) },
     ]);
+  });
+
+  it("charges a user's sub-agent and its announcement to them, and refuses them before any model call once spent", async () => {
+    const call = { inputTokens: 20, outputTokens: 10 };
+    const { gateway, model } = await setup(
+      { budgets: { users: { '*': { tokens: 75 } } } },
+      { text: 'ok', usage: call },
+    );
+    model.push({ toolCalls: [{ name: 'sessions_spawn', arguments: { task: 'count' } }], usage: call });
+    // Bob's turn: 60 tokens. The child starts under the limit (its call makes 90); the announcement
+    // turn, Bob's too, is refused before its model call.
+    const spawned = await gateway.send('spawn one', 'bob');
+    expect(texts(spawned)).toEqual(['ok']);
+    const transcript = async () =>
+      (
+        await gateway.request(
+          'GET',
+          `/api/sessions/${encodeURIComponent(spawned.body.sessionKey)}/transcript`,
+        )
+      ).body.entries.map((entry: { role: string; text: string }) => `${entry.role}: ${entry.text}`);
+    await expect
+      .poll(async () => (await transcript()).at(-1), { timeout: 20_000 })
+      .toMatch(
+        /^system: The daily token budget of user webchat:bob \(the limit of each user, \*\) is spent: 90 tokens/,
+      );
+    expect(model.requests).toHaveLength(3);
+    const byUser = await gateway.request('GET', '/api/usage?by=user');
+    expect(byUser.body.rows.map((row: { name: string; calls: number }) => [row.name, row.calls])).toEqual([
+      ['webchat:bob', 3],
+    ]);
+  });
+
+  it('charges the wake turn of a messages.send to its sender, and refuses it when their budget is spent', async () => {
+    const call = { inputTokens: 20, outputTokens: 10 };
+    const { gateway, model } = await setup(
+      {
+        agents: { main: { model: 'fake' }, helper: { model: 'fake' } },
+        tools: { toolpacks: ['core'] },
+        scheduler: { tickMs: 50 },
+        // Spent by Bob's first call, counted before its messages.send runs: the wake is refused
+        // whether it starts before or after his turn's second call.
+        budgets: { users: { '*': { tokens: 30 } } },
+      },
+      { text: 'ok', usage: call },
+    );
+    model.push({
+      toolCalls: [{ name: 'messages.send', arguments: { recipient: 'helper', body: 'do the thing' } }],
+      usage: call,
+    });
+    expect(texts(await gateway.send('ask helper', 'bob'))).toEqual(['ok']);
+    const transcript = async () =>
+      (
+        await gateway.request('GET', `/api/sessions/${encodeURIComponent('agent:helper:main')}/transcript`)
+      ).body.entries?.map((entry: { role: string; text: string }) => `${entry.role}: ${entry.text}`) ?? [];
+    await expect
+      .poll(async () => (await transcript()).at(-1), { timeout: 20_000 })
+      .toMatch(
+        /^system: The daily token budget of user webchat:bob \(the limit of each user, \*\) is spent: (30|60) tokens/,
+      );
+    expect(model.requests).toHaveLength(2);
   });
 
   it('refuses a bad /usage word or query key, naming it, and the API to anyone but an owner', async () => {

@@ -7,7 +7,7 @@ import { type Config, validateConfig } from '../../src/config/index.js';
 import { createLogger } from '../../src/logging/index.js';
 import type { DeliveryRoute, OutboundMessage } from '../../src/messages/index.js';
 import { createStore, type Store } from '../../src/store/index.js';
-import type { ApprovalVerdict, GatedCall } from '../../src/tools/index.js';
+import type { ApprovalVerdict, GatedCall, ToolContext } from '../../src/tools/index.js';
 import { testToolContext } from '../helpers/tool-context.js';
 
 const logger = createLogger({ level: 'silent' }).logger;
@@ -185,6 +185,45 @@ describe('the approval gate', () => {
     expect(target.posts[1]?.message.text).toBe(
       'Expired: nobody decided in time, so shell.exec does not run.',
     );
+  });
+
+  it('bounds the open requests of one requester: the next is refused at once, told in the chat, asks nobody', async () => {
+    const target = await rig({ config: configOf({ approvals: { maxOpenPerRequester: 2 } }) });
+    const stop = new AbortController();
+    const asking = (scope: Partial<ToolContext>, command: string) =>
+      target.approvals.check(
+        { ...SHELL, input: { command } },
+        { ...context(stop.signal), isOwner: false, ...scope },
+      );
+    const waiting = [asking({}, 'echo 1'), asking({}, 'echo 2')];
+    await posted(target, 2);
+    // The third of slack:U2, also one a sub-agent of theirs makes (charged to them), is refused.
+    expect(await asking({}, 'echo 3')).toEqual({
+      status: 'denied',
+      by: 'gateway',
+      reason:
+        'slack:U2 has 2 approval requests open (approvals.maxOpenPerRequester is 2): this call was not asked for. Wait until an approver decides one of them, then try again.',
+    });
+    const child = {
+      senderId: 'session:agent:main:slack:channel:C1',
+      chargedTo: 'slack:U2',
+      sessionKey: 'agent:main:subagent:x',
+    };
+    expect(await asking(child, 'echo 4')).toMatchObject({ status: 'denied', by: 'gateway' });
+    expect(target.posts.map((post) => post.message.text.includes('this call was not asked for'))).toEqual([
+      false,
+      false,
+      true,
+      true,
+    ]);
+    expect(target.approvals.open()).toHaveLength(2);
+    // Another requester, and an owner's turn, still ask.
+    const other = asking({ senderId: 'slack:U3' }, 'echo 5');
+    const owner = asking({ senderId: OWNER, isOwner: true }, 'echo 6');
+    await posted(target, 6);
+    expect(target.approvals.open()).toHaveLength(4);
+    stop.abort(new Error('done'));
+    for (const call of [...waiting, other, owner]) await expect(call).rejects.toThrow('done');
   });
 
   it('keeps a request across a restart: the same call waits on it again, the old button decides it once', async () => {

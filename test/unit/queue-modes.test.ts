@@ -188,6 +188,41 @@ describe('the global limit on concurrent turns', () => {
   });
 });
 
+describe('a turn waiting for a human', () => {
+  it('gives its slot back while it waits, and takes the next free one before turns waiting to start', async () => {
+    const { router, send, gated } = await rig({ session: { maxConcurrentTurns: 1 } });
+    const waiting = send(slackMessage('needs an approval', { chatId: 'C1' }));
+    await gated.waitForOpen(1);
+    // The turn's tool call now waits for an approver: its slot serves the next session.
+    const takeSlot = gated.turns[0]?.yieldSlot?.();
+    expect(takeSlot).toBeTypeOf('function');
+    const second = send(slackMessage('another user', { chatId: 'C2' }));
+    await gated.waitForOpen(2);
+    const third = send(slackMessage('a third user', { chatId: 'C3' }));
+    await third.accepted;
+    const thirdKey = 'agent:main:slack:channel:C3:thread:1.1';
+    // The decision came: the waiting turn asks for a slot while C2's turn holds the only one.
+    let resumed = false;
+    const back = takeSlot?.().then(() => {
+      resumed = true;
+    });
+    // Past the microtasks and one macrotask: a slot that was given would have been taken by now.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(resumed).toBe(false);
+    gated.releaseTurn(1);
+    await second.done;
+    await back;
+    // The resumed turn went before C3, which still waits for a slot.
+    expect(router.sessionStatus(thirdKey)).toBe('queued');
+    expect(gated.turns).toHaveLength(2);
+    gated.releaseTurn(0);
+    await gated.waitForOpen(1);
+    gated.releaseTurn(2);
+    await Promise.all([waiting.done, second.done, third.done]);
+    expect(gated.turns.map(answered)).toEqual([['needs an approval'], ['another user'], ['a third user']]);
+  });
+});
+
 describe('the drain', () => {
   it('lets a running turn end, keeps a message sent meanwhile and answers it after the restart', async () => {
     const before = await rig({});

@@ -88,6 +88,35 @@ describe('collect batches', () => {
   });
 });
 
+describe('runtime entries charged to someone', () => {
+  it('are answered in one turn per payer, which carries who pays', async () => {
+    const { router, gated } = await setup({ queueMode: 'collect' });
+    const first = router.dispatch(inbound('warm up'));
+    await gated.waitForOpen(1);
+    const charged = (text: string, chargedTo?: string) =>
+      router.startTurn({ ...runtimeTurn(KEY, text), ...(chargedTo ? { chargedTo } : {}) });
+    const started = [
+      await charged('bob one', 'slack:UBOB'),
+      await charged('bob two', 'slack:UBOB'),
+      await charged('carol', 'slack:UCAROL'),
+      await charged('nobody'),
+    ];
+    await expect.poll(() => router.sessionDepth(KEY)).toBe(4);
+    gated.releaseNext();
+    await first;
+    for (let turn = 0; turn < 3; turn += 1) {
+      await gated.waitForOpen(1);
+      gated.releaseNext();
+    }
+    await Promise.all(started.map((entry) => entry.done));
+    expect(gated.turns.slice(1).map((turn) => [texts(turn), turn.chargedTo])).toEqual([
+      [['bob one', 'bob two'], 'slack:UBOB'],
+      [['carol'], 'slack:UCAROL'],
+      [['nobody'], undefined],
+    ]);
+  });
+});
+
 describe('agent busy', () => {
   it('is true while any session of the agent has a turn, not only its main session', async () => {
     const { router, gated } = await setup({});

@@ -54,6 +54,26 @@ describe('the signal queue', () => {
     expect(signals.hasPending('pm')).toBe(false);
   });
 
+  it('keeps who caused a signal, stored: never merges two payers, and a wake takes one payer', async () => {
+    const store = await createStore({ url: 'memory://', stateDir: '.', logger });
+    const first = createSignalQueue({ store, logger });
+    const message = (payload: string) => ({
+      kind: 'message',
+      targetAgent: 'pm',
+      priority: 'P1' as const,
+      payload,
+    });
+    await first.record(message('from bob'), 'message:main', 'slack:UBOB');
+    await first.record(message('from carol'), 'message:main', 'slack:UCAROL');
+    await first.record(message('bob again'), 'message:main', 'slack:UBOB');
+    // The next start reads them from the store.
+    const again = createSignalQueue({ store, logger });
+    const taken = async () =>
+      (await again.take('pm')).map((signal) => [signal.chargedTo, signal.payloads ?? signal.payload]);
+    expect(await taken()).toEqual([['slack:UBOB', ['from bob', 'bob again']]]);
+    expect(await taken()).toEqual([['slack:UCAROL', 'from carol']]);
+  });
+
   it('keeps taken signals stored until acknowledged: a new queue on the store delivers them again', async () => {
     const store = await createStore({ url: 'memory://', stateDir: '.', logger });
     const first = createSignalQueue({ store, logger });

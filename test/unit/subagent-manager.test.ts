@@ -192,6 +192,48 @@ describe('spawn and complete', () => {
     expect(rig.fake.turns.filter((turn) => turn.request.sessionKey === PARENT)).toHaveLength(1);
   });
 
+  it('does not announce a run spawned with announce false, nor a run of an agent whose announce is false', async () => {
+    const rig = await setup({
+      config: { agents: { main: { model: 'fake' }, quiet: { model: 'fake', announce: false } } },
+      subagents: { allowAgents: ['quiet'] },
+    });
+    const spawned = await rig.manager.spawn(caller, { task: 'unheard', announce: false });
+    const byAgent = await rig.manager.spawn(caller, { task: 'quiet agent', agentId: 'quiet' });
+    const asked = await rig.manager.spawn(caller, { task: 'asked for', agentId: 'quiet', announce: true });
+    for (const result of [spawned, byAgent, asked]) {
+      if (!result.ok) throw new Error(result.error);
+      const run = await rig.registry.get(result.value.subagentRunId);
+      if (!run) throw new Error('not recorded');
+      await rig.fake.end(await childTurn(rig, run), `result of ${run.task}`);
+      await expect.poll(async () => (await rig.registry.get(run.subagentRunId))?.status).toBe('done');
+    }
+    // Only the spawn that asked for it is announced; the others' results stay in the list.
+    expect(rig.fake.turns.filter((turn) => turn.request.sessionKey === PARENT)).toHaveLength(1);
+    expect((await rig.announcement()).result).toBe('result of asked for');
+    expect((await rig.manager.runs(PARENT)).map((run) => run.outcome?.result)).toEqual([
+      'result of unheard',
+      'result of quiet agent',
+      'result of asked for',
+    ]);
+  });
+
+  it("charges the child's turns and its announcement to the user who spawned it, after a restart too", async () => {
+    const first = await setup({ subagents: { maxConcurrent: 1 } });
+    const bob = { ...caller, chargedTo: 'slack:UBOB' };
+    const running = await first.spawn('running', undefined, bob);
+    const waiting = await first.spawn('waiting', undefined, bob);
+    expect((await childTurn(first, running)).request.chargedTo).toBe('slack:UBOB');
+    first.crash();
+
+    const second = await setup({ store: first.store, subagents: { maxConcurrent: 1 } });
+    await second.manager.resume();
+    expect((await second.fake.turnIn(PARENT)).request).toMatchObject({
+      senderId: 'system:subagents',
+      chargedTo: 'slack:UBOB',
+    });
+    expect((await childTurn(second, waiting)).request.chargedTo).toBe('slack:UBOB');
+  });
+
   it('refuses a spawn past a limit, naming it', async () => {
     const rig = await setup({ subagents: { maxChildrenPerSession: 1 } });
     await rig.spawn('one');
@@ -373,6 +415,17 @@ describe('steer', () => {
       runId: steered.value.subagentRunId,
       label: 'worker',
     });
+  });
+
+  it('an ended child restarted by another user’s steer is charged to that user', async () => {
+    const rig = await setup();
+    const run = await rig.spawn('work', 'worker', { ...caller, chargedTo: 'slack:UBOB' });
+    await rig.fake.end(await childTurn(rig, run), 'first');
+    await rig.announcement(0);
+    const steered = await rig.manager.steer({ ...caller, chargedTo: 'slack:UCAROL' }, run, 'again');
+    if (!steered.ok) throw new Error(steered.error);
+    expect((await childTurn(rig, run, 1)).request.chargedTo).toBe('slack:UCAROL');
+    expect(await rig.registry.get(steered.value.subagentRunId)).toMatchObject({ chargedTo: 'slack:UCAROL' });
   });
 
   it('refuses a steer of itself and one within 2 seconds of the last', async () => {

@@ -104,6 +104,9 @@ async function createJob(context, { type, now, nextAt, schedule, zoneNote, ...de
     nextAt: iso(nextAt),
     sentCount: 0,
     ...delivery,
+    // Switchboard: the chat sender whose turn made the job; each firing's wake turn is charged to
+    // them (their budget), after a restart too. Absent in hosts without it (Suzumio) and for WebUI jobs.
+    ...(typeof context.chargedTo === 'string' ? { chargedTo: context.chargedTo } : {}),
     schedule,
     runs: [],
   };

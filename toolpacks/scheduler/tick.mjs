@@ -99,6 +99,8 @@ function fire(context, job, now, overlapping) {
       // This firing's name (Switchboard; Suzumio ignores it): when the process is killed after the
       // send and before jobs.json says so, the same firing after the restart is not sent again.
       sendKey: `${job.id}:${fired + 1}`,
+      // Switchboard: who made the job pays for the turn it wakes (Suzumio ignores it).
+      ...(job.chargedTo === undefined ? {} : { chargedTo: job.chargedTo }),
     });
   } catch (error) {
     const reason = String(error?.message ?? error);

@@ -39,7 +39,12 @@ export const subagentsCommand: ChatCommand = {
   async run(context) {
     const [, subcommand = '', target = '', message = ''] =
       /^(\S*)\s*(\S*)\s*([\s\S]*)$/.exec(context.args) ?? [];
-    const caller = { sessionKey: context.sessionKey, agentId: context.agentId };
+    // A steer that restarts an ended child makes a run charged to whoever typed it.
+    const caller = {
+      sessionKey: context.sessionKey,
+      agentId: context.agentId,
+      chargedTo: context.message.senderId,
+    };
     const act = (input: SubagentsActionInput) =>
       runSubagentsAction(context.subagents, caller, input, Date.now());
     switch (subcommand.toLowerCase()) {

@@ -9,7 +9,7 @@ import {
   parseRoute,
   type SendOutcome,
 } from '../../messages/index.js';
-import type { Tool } from '../../tools/index.js';
+import { causerOf, type Tool } from '../../tools/index.js';
 
 /** What `messages.send` sends with when the model gives no priority (Suzumio's current default). */
 export const MESSAGES_SEND_DEFAULT_PRIORITY = 'P3';
@@ -74,6 +74,8 @@ export function createMessagesSendTool(options: MessagesSendOptions): Tool<typeo
         channel: input.channel,
         priority: input.priority,
         body: input.body,
+        // The recipient's wake turn is charged to whoever this turn is charged to.
+        chargedTo: causerOf(context),
       };
       const refused = communicationRefusal(options.policy, message);
       if (refused !== undefined) return { ok: false, reason: refused };

@@ -85,7 +85,7 @@ export async function runSupport(
   state: ControllerState,
   request: ControllerSupportRequest,
 ): Promise<ToolOutput> {
-  const { tool, input, agent, activationId } = request;
+  const { tool, input, agent, activationId, chargedTo } = request;
   const { toolpack, store } = state.options;
   const { id, controllerModule: file } = toolpack;
   if (!toolpack.tools.some((declared) => declared.name === tool)) {
@@ -100,7 +100,15 @@ export async function runSupport(
   }
   const recordSignal = (signal: unknown) =>
     state.options.recordSignal({ toolpackId: id, activationId, signal });
-  const context = { store, agent: agentRecord(state, agent), activationId, toolpackId: id, recordSignal };
+  const context = {
+    store,
+    agent: agentRecord(state, agent),
+    activationId,
+    toolpackId: id,
+    recordSignal,
+    // Switchboard: who the calling turn is charged to (a chat sender id), for what the handler sends later.
+    ...(chargedTo === undefined ? {} : { chargedTo }),
+  };
   return guarded(state, tool, async () => {
     const handler = supportHandler(await factory(context), tool);
     if (handler === undefined) {

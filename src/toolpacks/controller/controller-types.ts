@@ -20,6 +20,11 @@ export interface ControllerSupportRequest {
   input: unknown;
   agent: ControllerAgent;
   activationId: string;
+  /**
+   * The chat sender the calling turn is charged to (`causerOf`); the handler's context carries it
+   * as `chargedTo`, and a message it sends later with `chargedTo` wakes its recipient at their cost.
+   */
+  chargedTo?: string;
 }
 
 /** What the scheduler passes on each tick (`now`, `agents`, …); the host adds `store` and `toolpackId`. */

@@ -12,6 +12,8 @@ import {
 
 export { notAnAgent, USER_RECIPIENT };
 
+const CHAT_SENDER = /^(webchat|slack|discord):.+$/;
+
 /** What a toolpack passes to `sendMessage`; other keys are ignored. */
 export interface SendMessageRequest {
   sender: string;
@@ -26,6 +28,12 @@ export interface SendMessageRequest {
    * It makes a send the sender could not record before a SIGKILL safe to repeat after the restart.
    */
   sendKey?: string | undefined;
+  /**
+   * Switchboard: the chat sender (`slack:U…`, `discord:…`, `webchat:…`) the recipient's wake turn
+   * is charged to: the `chargedTo` of the handler context that made the send (the packaged
+   * scheduler stores it with each job).
+   */
+  chargedTo?: string | undefined;
 }
 
 /** A message handed to the gateway: exactly one of `recipient` (an agent) and `channel` (a route name). */
@@ -38,7 +46,7 @@ export interface ProjectMessage extends AgentMessage {
 
 export type CheckedMessage = Pick<
   ProjectMessage,
-  'sender' | 'recipient' | 'channel' | 'priority' | 'body' | 'sendKey'
+  'sender' | 'recipient' | 'channel' | 'priority' | 'body' | 'sendKey' | 'chargedTo'
 >;
 
 /** A malformed call is a bug in the toolpack: a coded error (TOOLPACK_CALL_INVALID) naming the field, before anything is sent. */
@@ -89,6 +97,10 @@ export function checkMessage(
       `sendMessage: channel ${String(channel)} is not a configured route (routes: ${known})`,
     );
   }
+  const chargedTo = fields.chargedTo ?? undefined;
+  if (chargedTo !== undefined && !(typeof chargedTo === 'string' && CHAT_SENDER.test(chargedTo))) {
+    throw callInvalid('sendMessage: chargedTo must be a chat sender id (slack:…, discord:…, webchat:…)');
+  }
   const target =
     recipient === undefined ? { channel: channel as string } : { recipient: recipient as string };
   return {
@@ -97,6 +109,7 @@ export function checkMessage(
     priority,
     body: body as string,
     ...(sendKey === undefined ? {} : { sendKey: sendKey as string }),
+    ...(chargedTo === undefined ? {} : { chargedTo }),
   };
 }
 

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { type SpawnToolOutput, spawnToolOutput } from '../subagents/service.js';
+import { causerOf } from '../turn-scope.js';
 import type { Tool } from '../types.js';
 
 const SessionsSpawnParameters = Type.Object(
@@ -32,6 +33,12 @@ const SessionsSpawnParameters = Type.Object(
           'Stop the sub-agent after this many seconds (its result is then announced as a timeout).',
       }),
     ),
+    announce: Type.Optional(
+      Type.Boolean({
+        description:
+          'false: its result is not announced back into this session when it ends (read it with `subagents` list instead). Default: the agent config `announce` (true unless set).',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -44,10 +51,16 @@ export const sessionsSpawnTool: Tool<typeof SessionsSpawnParameters> = {
   name: 'sessions_spawn',
   risk: ['write'],
   description:
-    'Start a sub-agent that works on a task in its own session, in the background, and return at once. When it finishes, its result is announced back into this session by itself: do not wait, sleep or poll for it; go on with other work or end your reply. Use subagents to list, kill or steer the sub-agents you started.',
+    'Start a sub-agent that works on a task in its own session, in the background, and return at once. When it finishes, its result is announced back into this session by itself (unless `announce` is false): do not wait, sleep or poll for it; go on with other work or end your reply. Use subagents to list, kill or steer the sub-agents you started.',
   parameters: SessionsSpawnParameters,
   async execute(input, context): Promise<SpawnToolOutput> {
-    const caller = { sessionKey: context.sessionKey, agentId: context.agentId, runId: context.runId };
+    const caller = {
+      sessionKey: context.sessionKey,
+      agentId: context.agentId,
+      runId: context.runId,
+      // The spawning turn's payer pays for the child, its steers and its announcement.
+      chargedTo: causerOf(context),
+    };
     return spawnToolOutput(await context.services.subagents.spawn(caller, input));
   },
 };

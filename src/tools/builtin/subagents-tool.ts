@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { StringEnum } from '../../config/index.js';
 import { runSubagentsAction } from '../subagents/subagents-actions.js';
+import { causerOf } from '../turn-scope.js';
 import type { Tool } from '../types.js';
 
 const SubagentsParameters = Type.Object(
@@ -42,7 +43,13 @@ export const subagentsTool: Tool<typeof SubagentsParameters> = {
     'List, kill, or steer the sub-agents this session spawned with sessions_spawn. list shows active ones and those that ended in the last `recentMinutes`, numbered. kill stops a sub-agent and its own sub-agents (`target: "all"` stops every one). steer sends a message to a sub-agent: a running one reads it before its next step, an ended one starts a new turn with it. Name the target as `last`, the number from list, its label or a label prefix, a run id prefix, or its session key. You only ever see and manage your own sub-agents.',
   parameters: SubagentsParameters,
   execute(input, context) {
-    const caller = { sessionKey: context.sessionKey, agentId: context.agentId, runId: context.runId };
+    const caller = {
+      sessionKey: context.sessionKey,
+      agentId: context.agentId,
+      runId: context.runId,
+      // A steer that restarts an ended child makes a run charged to whoever this turn is charged to.
+      chargedTo: causerOf(context),
+    };
     return runSubagentsAction(context.services.subagents, caller, input, Date.now());
   },
 };

@@ -9,6 +9,8 @@ export interface SpawnRequest {
   /** A `models.<name>` other than the agent's own. */
   model?: string | undefined;
   runTimeoutSeconds?: number | undefined;
+  /** Whether the child's end is announced to the requester; default: the child agent's `announce`. */
+  announce?: boolean | undefined;
 }
 
 /** A spawn that was accepted: the child's first run, queued or started. */
@@ -24,6 +26,8 @@ export type SpawnResult = Result<SpawnedRun>;
 export interface SubagentCaller extends Pick<TurnScope, 'sessionKey' | 'agentId'> {
   /** The caller's own agent run, when a tool asks (the parent run of what it spawns). */
   runId?: string | undefined;
+  /** Who the caller's turn is charged to (`causerOf`): what it spawns is charged to them too. */
+  chargedTo?: string | undefined;
 }
 
 /** How a steer reached the child: into its waiting or running run, or as a new run of an ended child. */

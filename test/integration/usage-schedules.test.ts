@@ -1,0 +1,64 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { startFakeOpenAIServer } from '../fakes/fake-openai-server.js';
+import { startTestGateway } from '../helpers/gateway.js';
+import { SCHEDULER_DIR } from '../helpers/scheduler-host.js';
+import { cleanupAfterEach } from '../helpers/teardown.js';
+
+/**
+ * A schedule is charged to the user whose turn made it: the packaged scheduler keeps them with
+ * the job (jobs.json), each firing's wake turn counts to their budget, and a spent budget refuses
+ * that turn before any model call. (usage.test.ts fixes the gateway's clock; the scheduler needs
+ * the real one, hence a file of its own.)
+ */
+
+const cleanups = cleanupAfterEach();
+const CALL = { inputTokens: 20, outputTokens: 10 };
+
+describe('a schedule made by a user', () => {
+  it("wakes its agent at that user's cost: refused before any model call once their budget is spent", async () => {
+    const model = await startFakeOpenAIServer({ defaultStep: { text: 'ok', usage: CALL } });
+    cleanups.push(() => model.close());
+    const gateway = await startTestGateway({
+      config: {
+        models: { fake: { provider: 'openai', model: 'fake-1', baseUrl: model.url, stream: false } },
+        agents: { main: { model: 'fake' } },
+        tools: { toolpacks: [{ path: SCHEDULER_DIR, id: 'scheduler' }] },
+        scheduler: { tickMs: 50 },
+        gateway: { drainTimeoutMs: 200 },
+        // Spent by Bob's first call (counted before schedule.once runs): the firing is refused
+        // whether it comes before or after his turn's second call.
+        budgets: { users: { '*': { tokens: 30 } } },
+      },
+    });
+    cleanups.push(() => gateway.dispose());
+    model.push({
+      toolCalls: [
+        { name: 'schedule.once', arguments: { afterMs: 100, recipient: 'main', body: 'time to stretch' } },
+      ],
+      usage: CALL,
+    });
+    // Bob's turn makes the job and spends his budget.
+    const made = await gateway.send('remind me to stretch', 'bob');
+    expect(made.body.replies.at(-1).text).toBe('ok');
+    const jobs = JSON.parse(
+      await readFile(path.join(gateway.dir, 'data', 'toolpack-state', 'scheduler', 'jobs.json'), 'utf8'),
+    );
+    expect(jobs.jobs).toEqual([
+      expect.objectContaining({ body: 'time to stretch', chargedTo: 'webchat:bob' }),
+    ]);
+    const transcript = async () =>
+      (
+        await gateway.request('GET', `/api/sessions/${encodeURIComponent('agent:main:main')}/transcript`)
+      ).body.entries?.map((entry: { role: string; text: string }) => `${entry.role}: ${entry.text}`) ?? [];
+    await expect
+      .poll(async () => (await transcript()).at(-1), { timeout: 20_000 })
+      .toMatch(
+        /^system: The daily token budget of user webchat:bob \(the limit of each user, \*\) is spent: (30|60) tokens/,
+      );
+    expect(model.requests).toHaveLength(2);
+    const byUser = await gateway.request('GET', '/api/usage?by=user');
+    expect(byUser.body.rows.map((row: { name: string }) => row.name)).toEqual(['webchat:bob']);
+  });
+});
