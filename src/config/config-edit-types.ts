@@ -42,6 +42,11 @@ export interface ConfigEditRequest {
    * refused naming it, so is a new `${ENV}` reference, and so is a removal outside replacePaths.
    */
   guard?: { protectedPaths: readonly ProtectedPath[] };
+  /**
+   * A merge patch an approver adds to this edit (the "always" of its approval, a protected path):
+   * merged after the guard has checked the edit, and written with it in one write.
+   */
+  approverPatch?: Record<string, unknown>;
 }
 
 export type ConfigEditResult =

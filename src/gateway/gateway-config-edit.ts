@@ -108,7 +108,13 @@ function editorRequest(request: GatewayEditRequest): ConfigEditRequest {
     ...(request.note === undefined ? {} : { note: request.note }),
     ...(request.replacePaths === undefined ? {} : { replacePaths: request.replacePaths }),
     ...(request.via === 'tool' ? { guard: { protectedPaths: TOOL_PROTECTED_PATHS } } : {}),
+    ...(request.always ? { approverPatch: alwaysPatch(request.always.agentId, request.always.tool) } : {}),
   };
+}
+
+/** "Always for this tool in this agent" as a config merge patch: `agents.<id>.approvals.tools.<tool> = "auto"`. */
+export function alwaysPatch(agentId: string, tool: string): Record<string, unknown> {
+  return { agents: { [agentId]: { approvals: { tools: { [tool]: 'auto' } } } } };
 }
 
 /** A write's result as the caller sees it: written and a restart scheduled (or not allowed), or why not. */

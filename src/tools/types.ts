@@ -39,6 +39,8 @@ export interface ToolContext extends TurnScope {
    * approval does not use up the run's time). Absent outside a run.
    */
   pauseTimeLimit?(): () => void;
+  /** This call was approved with "always" and writes that policy itself (`ToolCallReview.alwaysInCall`): by whom. */
+  approvedAlways?: { by: string };
 }
 
 /**
