@@ -2,7 +2,6 @@ import type { ConfigEditor } from '../config/index.js';
 import { errorText, fail, ok, type Result } from '../errors/index.js';
 import type { ConfigView, GatewayControl, GatewayRestartRequest, ScheduledRestart } from '../tools/index.js';
 import {
-  alwaysPatch,
   configChange,
   configEdit,
   configHistory,

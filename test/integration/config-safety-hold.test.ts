@@ -251,7 +251,7 @@ describe("the gateway tool's review", () => {
     });
     // The tool's guard applies to the plan too: owners are not the model's to change.
     const owners = await review({ action: 'config.patch', raw: '{"owners": ["webchat:mallory"]}', baseHash });
-    expect((owners?.answer as { error: string }).error).toMatch(
+    expect((owners?.answer as { error?: string } | undefined)?.error).toMatch(
       /^owners cannot be changed through the gateway tool/,
     );
     expect(await review({ action: 'config.patch', raw: '{}' })).toEqual({
