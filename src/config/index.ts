@@ -20,6 +20,14 @@ export {
   type ConfigAuditRecord,
 } from './config-files.js';
 export {
+  backUpRunningConfig,
+  droppedParts,
+  keepReadyConfig,
+  lastReadyFile,
+  restoreStartedConfig,
+  writtenByEditor,
+} from './config-keep.js';
+export {
   compileConfigValidator,
   STANDALONE_CONFIG_VALIDATOR,
 } from './config-validator.js';

@@ -18,6 +18,7 @@ import {
 } from '../toolpacks/index.js';
 import { loadAgentSkills } from './agent-skills.js';
 import { type ChannelCheckScope, checkChannels } from './check-channels.js';
+import { checkHttpHost } from './check-http.js';
 import { checkState } from './check-state.js';
 
 /** Who wants to know: an edit (by the model's tool, an owner's command, the shell CLI) or a start. */
@@ -50,7 +51,7 @@ export interface StartCheckReport {
 
 /**
  * The one check of "can this config start": everything a start does short of serving — the
- * agent prompt files, the toolpacks, the state dir, the store and (where the connection
+ * agent prompt files, the toolpacks, the state dir, the store, `http.host` being this machine's and (where the connection
  * changed) the channel credentials. The schema and `${ENV}` are the load's (`loadStartable`,
  * or the config editor's own parse). Expected failures are issues, never thrown.
  *
@@ -83,6 +84,7 @@ export async function checkStartable(
     else warnings.push(issue);
   }
   issues.push(...(await checkState(config, options.logger)));
+  issues.push(...(await checkHttpHost(config)));
   const channels = await checkChannels(config, {
     scope: options.channels ?? 'changed',
     running: options.running?.config,
