@@ -53,6 +53,8 @@ export async function keepReadyConfig(options: {
   const kept = lastReadyFile(file, stateDir);
   try {
     const before = await readConfigFile(kept);
+    // The usual restart: the same text is kept already (no write, no fsync).
+    if (before === text) return ok({ backup: undefined });
     let backup: string | undefined;
     const differs = options.backUpEarlier && before !== undefined && before !== text;
     if (differs && !(await writtenByEditor(stateDir, hashConfigText(text))))
