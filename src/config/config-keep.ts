@@ -1,6 +1,4 @@
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
 import { errorText, fail, ok, type Result } from '../errors/index.js';
 import {
   BACKUP_DIR,
@@ -97,12 +95,12 @@ export async function restoreStartedConfig(options: {
   try {
     const lock = await lockConfigFile(file);
     try {
-      const current = (await readFile(file, 'utf8').catch(() => undefined)) ?? '';
+      const current = (await readConfigFile(file)) ?? '';
       if (hashConfigText(current) !== failedHash)
         return fail(`${file} changed since the restart read it, so it is left as it is`);
       const backup = await backupConfigFile(file, current, stateDir, now);
       lock.assertHeld();
-      await writeFileAtomic(file, startedText, { mode: 0o600, fsync: true });
+      await writeConfigFile(file, startedText);
       return ok({ backup });
     } finally {
       await lock.release();
