@@ -99,6 +99,7 @@ async function request(state: ApprovalsState, call: GatedCall, context: ToolCont
     argumentsHash: hash,
     arguments: JSON.stringify(call.input, null, 2) ?? '{}',
     details: call.review.details,
+    ...(call.review.alwaysInCall ? { alwaysInCall: true as const } : {}),
     approvers: approversOf(state.options.config),
   });
   await post(state, record);
@@ -194,5 +195,8 @@ async function consume(state: ApprovalsState, record: ApprovalRecord): Promise<A
   record.status = 'used';
   await state.records.save(record);
   await state.audit.record('used', record, { by });
-  return { status: 'approved', by };
+  // "Always" that the call writes itself, in the same edit (no second writer to race it).
+  return record.always && record.alwaysInCall
+    ? { status: 'approved', by, always: true }
+    : { status: 'approved', by };
 }

@@ -34,6 +34,14 @@ export {
   tightenConfigFile,
 } from './config-mode.js';
 export {
+  backUpRunningConfig,
+  droppedParts,
+  keepReadyConfig,
+  lastReadyFile,
+  restoreStartedConfig,
+  writtenByEditor,
+} from './config-keep.js';
+export {
   compileConfigValidator,
   STANDALONE_CONFIG_VALIDATOR,
 } from './config-validator.js';

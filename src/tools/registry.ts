@@ -100,8 +100,10 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
       }
       try {
         const verdict = await passGate(tool, parsed.value, context);
+        if ('answer' in verdict) return success(verdict.answer, false);
         if (verdict.status !== 'approved') return success(verdict, false);
-        const result = await tool.execute(parsed.value as never, context);
+        const approved = verdict.always ? { ...context, approvedAlways: { by: verdict.by } } : context;
+        const result = await tool.execute(parsed.value as never, approved);
         // A boundary tool that refuses (`ok: false`) does not end the run: the model can fix the call.
         return success(result, tool.boundary === true && (result as { ok?: unknown } | null)?.ok !== false);
       } catch (error) {
@@ -117,12 +119,17 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
 /**
  * The approval gate for a call whose arguments passed the schema; no gate, no wait. A tool with
  * `review` decides per call; any other asks by default when it is `risky` or carries `exec` or
- * `control-plane`.
+ * `control-plane`. A review that knows the result already (`answer`: refused, or no change) asks nobody.
  */
-async function passGate(tool: Tool, input: object, context: ToolContext): Promise<ApprovalVerdict> {
+async function passGate(
+  tool: Tool,
+  input: object,
+  context: ToolContext,
+): Promise<ApprovalVerdict | { answer: unknown }> {
   const approvals = context.services.approvals;
   if (!approvals) return { status: 'approved', by: 'policy' };
   const review = tool.review ? await tool.review(input as never, context) : { risky: asksByDefault(tool) };
+  if (review.answer !== undefined) return { answer: review.answer };
   return approvals.check({ tool: tool.name, input, review }, context);
 }
 

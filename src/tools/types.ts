@@ -45,6 +45,8 @@ export interface ToolContext extends TurnScope {
    * approval does not keep other sessions waiting). Absent outside the session queues.
    */
   yieldSlot?(): () => Promise<void>;
+  /** This call was approved with "always" and writes that policy itself (`ToolCallReview.alwaysInCall`): by whom. */
+  approvedAlways?: { by: string };
 }
 
 /**

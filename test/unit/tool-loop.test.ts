@@ -92,6 +92,7 @@ const services: ToolServices = {
     configChange: unused,
     configUndo: unused,
     restart: unused,
+    restartAllowed: unused,
   },
   subagents: { spawn: unused, runs: unused, kill: unused, steer: unused },
 };
