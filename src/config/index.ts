@@ -27,13 +27,6 @@ export {
   type ConfigAuditRecord,
 } from './config-files.js';
 export {
-  findLooseConfigFile,
-  holdsSecrets,
-  type LooseConfigFile,
-  modeText,
-  tightenConfigFile,
-} from './config-mode.js';
-export {
   backUpRunningConfig,
   droppedParts,
   keepReadyConfig,
@@ -41,6 +34,13 @@ export {
   restoreStartedConfig,
   writtenByEditor,
 } from './config-keep.js';
+export {
+  findLooseConfigFile,
+  holdsSecrets,
+  type LooseConfigFile,
+  modeText,
+  tightenConfigFile,
+} from './config-mode.js';
 export {
   compileConfigValidator,
   STANDALONE_CONFIG_VALIDATOR,
