@@ -9,6 +9,8 @@ export interface ClientListeners {
   message(message: Message): Promise<void>;
   /** Every `interactionCreate` (button clicks; no intent is needed for them). */
   interaction(interaction: Interaction): Promise<void>;
+  /** The connection is (again) up: after the login, each resume and each new session. */
+  connected(): Promise<void>;
 }
 
 /**
@@ -47,8 +49,24 @@ export async function connectClient(state: DiscordState, listeners: ClientListen
     if (state.client === created && state.onInbound !== undefined) state.watcher?.(event, error);
   };
   created.on(Events.ShardReconnecting, () => tell('down'));
-  created.on(Events.ShardResume, () => tell('up'));
-  created.on(Events.ShardReady, () => tell('up'));
+  // One catch-up at a time; one asked for while another runs follows it.
+  let reading: Promise<void> = Promise.resolve();
+  const caughtUp = () => {
+    if (state.client !== created || state.onInbound === undefined) return;
+    reading = reading.then(() =>
+      listeners.connected().catch((error: unknown) => {
+        logger.warn({ err: error }, 'discord catch-up failed');
+      }),
+    );
+  };
+  created.on(Events.ShardResume, () => {
+    tell('up');
+    caughtUp();
+  });
+  created.on(Events.ShardReady, () => {
+    tell('up');
+    caughtUp();
+  });
   created.on(Events.ShardDisconnect, (event) =>
     tell('lost', new SwitchboardError('CHANNEL_CONNECTION_LOST', `gateway closed (${event.code})`)),
   );
