@@ -30,7 +30,14 @@ export async function connectClient(state: DiscordState, listeners: ClientListen
     ],
     // Without it discord.js drops DMs whose channel is not cached yet.
     partials: [Partials.Channel],
-    ...(config.apiBase === undefined ? {} : { rest: { api: config.apiBase } }),
+    rest: {
+      ...(config.apiBase === undefined ? {} : { api: config.apiBase }),
+      // Node's own fetch, not @discordjs/rest's undici 6 `request`: that one hands a FormData body
+      // as it is to the process's global dispatcher, which is undici 7's once the Slack adapter
+      // (@slack/socket-mode) loaded first, and undici 7 cannot read another undici's FormData
+      // ("action is not a function"): every upload failed in a gateway with both platforms.
+      makeRequest: (url, init) => fetch(url, init as RequestInit),
+    },
   });
   state.client = created;
   created.on(Events.MessageCreate, (message) => {
