@@ -17,7 +17,13 @@ export interface FakeFileHost {
   close(): Promise<void>;
 }
 
-export async function startFakeFileHost(options: { token?: string } = {}): Promise<FakeFileHost> {
+export async function startFakeFileHost(
+  options: {
+    token?: string;
+    /** Every download waits this long before it is answered (a slow host). */
+    delayMs?: number;
+  } = {},
+): Promise<FakeFileHost> {
   const files = new Map<string, { bytes: Uint8Array; type: string }>();
   const downloads: FakeFileHost['downloads'] = [];
   let held: Promise<void> | undefined;
@@ -30,6 +36,7 @@ export async function startFakeFileHost(options: { token?: string } = {}): Promi
     const name = decodeURIComponent(url.pathname.replace(/^\/files\//, ''));
     downloads.push({ name, authorization: request.headers.authorization });
     await held;
+    if (options.delayMs !== undefined) await new Promise((resolve) => setTimeout(resolve, options.delayMs));
     const file = files.get(name);
     if (options.token !== undefined && request.headers.authorization !== `Bearer ${options.token}`) {
       response.writeHead(302, { location: '/signin' }).end();

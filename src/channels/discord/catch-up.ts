@@ -36,8 +36,11 @@ export function createDiscordCatchUp(options: { memory: ChannelMemory; logger: L
   const { memory, logger } = options;
   /** Per channel: the mark and when it last moved (read from the memory once). */
   let marks: Map<string, { after: string; at: number }> | undefined;
-  /** Per channel, the heard messages not settled yet (this process). */
-  const waiting = new Map<string, Set<string>>();
+  /**
+   * Per channel, the messages not settled yet (this process), each with how many times it arrived
+   * unsettled: a message read back while its live copy waits is settled once per copy.
+   */
+  const waiting = new Map<string, Map<string, number>>();
   /** Per channel, the newest message settled. */
   const newest = new Map<string, bigint>();
   let writes: Promise<void> = Promise.resolve();
@@ -68,7 +71,7 @@ export function createDiscordCatchUp(options: { memory: ChannelMemory; logger: L
   };
   const markOf = (channelId: string): string | undefined => {
     // BigInt: Math.min does not take them.
-    const [oldest] = [...(waiting.get(channelId) ?? [])].map(BigInt).sort((a, b) => (a < b ? -1 : 1));
+    const [oldest] = [...(waiting.get(channelId)?.keys() ?? [])].map(BigInt).sort((a, b) => (a < b ? -1 : 1));
     if (oldest !== undefined) return String(oldest - 1n);
     const last = newest.get(channelId);
     return last === undefined ? undefined : String(last);
@@ -76,12 +79,15 @@ export function createDiscordCatchUp(options: { memory: ChannelMemory; logger: L
 
   return {
     arrived({ id, channelId }) {
-      const set = waiting.get(channelId) ?? new Set<string>();
-      set.add(id);
-      waiting.set(channelId, set);
+      const copies = waiting.get(channelId) ?? new Map<string, number>();
+      copies.set(id, (copies.get(id) ?? 0) + 1);
+      waiting.set(channelId, copies);
     },
     settled({ id, channelId }, heard) {
-      waiting.get(channelId)?.delete(id);
+      const copies = waiting.get(channelId);
+      const left = (copies?.get(id) ?? 1) - 1;
+      if (left > 0) copies?.set(id, left);
+      else copies?.delete(id);
       const value = BigInt(id);
       if ((newest.get(channelId) ?? 0n) < value) newest.set(channelId, value);
       void load().then((all) => {
