@@ -9,7 +9,8 @@ import { runKillLoop } from '../helpers/kill-loop.js';
 
 describe('the kill loop', () => {
   it('loses, doubles and leaves unanswered nothing it acknowledged, over 12 SIGKILLs', async () => {
-    const report = await runKillLoop({ kills: 12, seed: 20261201 });
+    // Progress and the reason of any failed start go to the test's output.
+    const report = await runKillLoop({ kills: 12, seed: 20261201, onProgress: (line) => console.log(line) });
     expect(report.details).toEqual([]);
     expect({ failedStarts: report.failedStarts, kills: report.kills }).toEqual({
       failedStarts: 0,

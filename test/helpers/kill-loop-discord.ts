@@ -81,6 +81,7 @@ export async function checkDiscord(url: string, acks: readonly DiscordAck[]): Pr
     if (found.length > 1) {
       result.doubled += 1;
       result.details.push(`discord ${ack.text} ${found.length} times`);
+      for (const index of found) result.details.push(`  ${JSON.stringify(entries[index]).slice(0, 400)}`);
     }
     if (!entries.slice((found.at(-1) ?? 0) + 1).some((entry) => entry.role === 'assistant')) {
       result.unanswered += 1;

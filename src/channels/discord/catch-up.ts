@@ -101,19 +101,29 @@ export function createDiscordCatchUp(options: { memory: ChannelMemory; logger: L
     async read(client, handle) {
       await writes;
       const all = await load();
-      for (const [channelId, { after }] of [...all].sort(([, a], [, b]) => b.at - a.at)) {
-        try {
-          const channel = await client.channels.fetch(channelId);
-          if (channel === null || !channel.isTextBased()) continue;
-          const found = await channel.messages.fetch({ after, limit: MAX_MESSAGES });
-          const ordered = [...found.values()].sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
-          if (ordered.length > 0)
-            logger.info({ channelId, messages: ordered.length }, 'discord catch-up read');
-          for (const message of ordered) await handle(message);
-        } catch (error) {
-          logger.warn({ err: error, channelId }, 'discord channel could not be caught up');
-        }
-      }
+      const channels = [...all].sort(([, a], [, b]) => b.at - a.at).map(([id, { after }]) => ({ id, after }));
+      await readBack(client, channels, handle, logger);
     },
   };
+}
+
+/** Each channel's messages after its mark, oldest first, to `handle`; a channel that fails is logged. */
+async function readBack(
+  client: Client,
+  channels: ReadonlyArray<{ id: string; after: string }>,
+  handle: (message: Message) => Promise<void>,
+  logger: Logger,
+): Promise<void> {
+  for (const { id: channelId, after } of channels) {
+    try {
+      const channel = await client.channels.fetch(channelId);
+      if (channel === null || !channel.isTextBased()) continue;
+      const found = await channel.messages.fetch({ after, limit: MAX_MESSAGES });
+      const ordered = [...found.values()].sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
+      if (ordered.length > 0) logger.info({ channelId, messages: ordered.length }, 'discord catch-up read');
+      for (const message of ordered) await handle(message);
+    } catch (error) {
+      logger.warn({ err: error, channelId }, 'discord channel could not be caught up');
+    }
+  }
 }
