@@ -7,7 +7,12 @@ const MAX_ATTEMPTS = 3;
 
 /** Queues the messages the last process accepted and did not answer; returns how many it found. */
 export async function resumeInbox(state: IntakeState): Promise<number> {
-  const items = await state.options.inbox.list();
+  // Not those this process added already (they are queued): only what the last one left.
+  const listed = await state.options.inbox.list();
+  // Cleared after the listing: an item added while it ran is in the set, whether listed or not.
+  const added = state.addedHere;
+  state.addedHere = undefined;
+  const items = listed.filter((item) => !added?.has(item.id));
   for (const item of items) await requeue(state, item);
   if (items.length > 0)
     state.options.logger.info({ messages: items.length }, 'answering messages kept by the last stop');

@@ -27,6 +27,12 @@ export interface IntakeState {
   sealed: boolean;
   /** Messages being stored: the store must not close under them. */
   accepting: Set<Promise<unknown>>;
+  /**
+   * Inbox items this process added (and queued): `resume` leaves them alone, since a channel may
+   * dispatch before it runs (a Discord catch-up, a held Slack event) and they would be queued twice.
+   * Undefined once `resume` ran (nothing to tell apart after it).
+   */
+  addedHere: Set<string> | undefined;
 }
 
 /**

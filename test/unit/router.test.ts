@@ -178,6 +178,22 @@ describe('a turn that wrote many entries before its process died', () => {
   });
 });
 
+describe('a message dispatched before resume() (a channel that connects first)', () => {
+  it('is answered once: resume queues only what the last process left', async () => {
+    const target = await rig();
+    // A Discord catch-up or a held Slack event reaches the router as the channels connect.
+    const early = target.send(slackMessage('early'));
+    await early.accepted;
+    expect(await target.router.resume()).toBe(0);
+    await target.gated.waitForOpen(1);
+    target.gated.releaseNext();
+    await early.done;
+    await expect.poll(() => target.inbox.list()).toEqual([]);
+    const texts = (await target.sessions.transcript(THREAD_KEY)).map((entry) => entry.text);
+    expect(texts).toEqual(['early', 'answered: early']);
+  });
+});
+
 describe('an inbox item from an earlier release', () => {
   it('keeps the starts it counted when its turn began, and its entry is not written twice', async () => {
     const logger = createLogger({ level: 'silent' }).logger;
