@@ -16,7 +16,7 @@ import { createPoster, type Poster } from './posts.js';
 import { createScheduler, type ScheduledHook, type Scheduler, type SchedulerAgent } from './scheduler.js';
 import { createSignalQueue, type SignalQueue } from './signal-queue.js';
 import { createSupervision } from './supervision.js';
-import type { SignalInput } from './types.js';
+import { MESSAGE_SIGNAL_KIND, type SignalInput } from './types.js';
 import { createWaker } from './wake.js';
 import { createWokenMessages } from './woken-messages.js';
 
@@ -33,7 +33,7 @@ export interface SignalDeliveryOptions {
 /**
  * Signal delivery: the queue, waking agents, posts, and the agent roster. A signal for an agent
  * wakes it with a turn in its main session when that session is idle (see wake.ts); one for a
- * route is posted there. A message to an agent is a `message` signal (merged with others of its
+ * route is posted there. A message to an agent is a `message.created` signal (merged with others of its
  * priority pending, like any signal); to a route, a post. A message or signal for `user` is
  * posted where the human talks to the coordinator agent (see posts.ts); one for any other name
  * that is not an agent is refused, naming it.
@@ -79,7 +79,7 @@ export function createSignalDelivery(options: SignalDeliveryOptions) {
     /** Tells a listener the message ids a wake turn carries once it has started (toolpack receipts). */
     onMessagesWoken: woken.listen,
     /**
-     * Sends a message: a `message` signal for an agent (not again while a pending signal carries
+     * Sends a message: a `message.created` signal for an agent (not again while a pending signal carries
      * its id), a post for a route or for `user`. A recipient that is neither an agent nor `user`
      * is refused.
      */
@@ -97,7 +97,7 @@ export function createSignalDelivery(options: SignalDeliveryOptions) {
     if (await queue.holdsMessage(message.id)) return { ok: true };
     const payload = { id: message.id, sender: message.sender, body: message.body };
     await record(
-      { kind: 'message', targetAgent: recipient, priority: message.priority, payload },
+      { kind: MESSAGE_SIGNAL_KIND, targetAgent: recipient, priority: message.priority, payload },
       `message:${message.sender}`,
     );
     return { ok: true };

@@ -17,6 +17,13 @@ export {
   type SchedulerAgent,
   type SchedulerOptions,
 } from './scheduler.js';
-export { createSignalQueue, type SignalQueue, type SignalQueueOptions } from './signal-queue.js';
-export type { Signal, SignalInput } from './types.js';
+export {
+  createSignalQueue,
+  type DeliveredSignal,
+  MAX_DELIVERED_SIGNALS,
+  type SignalQueue,
+  type SignalQueueOptions,
+  type SignalRow,
+} from './signal-queue.js';
+export { MESSAGE_SIGNAL_KIND, type Signal, type SignalInput } from './types.js';
 export type { MessagesWoken } from './woken-messages.js';
