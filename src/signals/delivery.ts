@@ -10,6 +10,7 @@ import {
 } from '../messages/index.js';
 import type { SessionStore } from '../sessions/index.js';
 import type { Store } from '../store/index.js';
+import { createActivationLog } from './activation-log.js';
 import type { AgentActivity } from './agent-activity.js';
 import type { Deliver, SignalTurns } from './ports.js';
 import { createPoster, type Poster } from './posts.js';
@@ -54,12 +55,13 @@ export function createSignalDelivery(options: SignalDeliveryOptions) {
     logger,
   });
   const woken = createWokenMessages(logger);
+  const activations = createActivationLog();
   const waker = createWaker({
     queue,
     turns: options.turns,
     drainTimeoutMs: config.gateway.drainTimeoutMs,
     logger,
-    observer: woken.wrap(supervision.observer),
+    observer: activations.wrap(woken.wrap(supervision.observer)),
   });
   const delivery = {
     queue,
@@ -74,6 +76,8 @@ export function createSignalDelivery(options: SignalDeliveryOptions) {
     supervision,
     /** Whether signals wait for the agent, not yet taken by a wake turn (false until the queue is loaded). */
     hasPendingSignalsForAgent: (agentId: string) => queue.hasPending(agentId),
+    /** The wake turns of this process (the newest 200), for `store.db`'s `activations`. */
+    activations: activations.rows,
     /** Loads the pending signals, so `hasPendingSignalsForAgent` answers before the first tick. */
     loadPending: () => queue.load(),
     /** Tells a listener the message ids a wake turn carries once it has started (toolpack receipts). */

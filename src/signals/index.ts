@@ -1,3 +1,4 @@
+export { type ActivationEntry, MAX_LOGGED_ACTIVATIONS } from './activation-log.js';
 export { type AgentActivityView, type AgentState, USEFUL_EFFECT_TOOLS } from './agent-activity.js';
 export {
   createSignalDelivery,

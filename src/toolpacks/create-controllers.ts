@@ -15,12 +15,14 @@ import {
   createMessageSender,
   createOutbox,
   createProjectStore,
+  createStoreDb,
   type DeliveryOutcome,
   type DeliveryRetry,
   type MessageSender,
   outboxFile,
   type ProjectAgent,
   type ProjectMessage,
+  type StoreDbSources,
 } from './controller/index.js';
 import type { LoadToolpacksResult } from './load-toolpacks.js';
 import { scanUnprovidedApis } from './unprovided-apis.js';
@@ -43,6 +45,8 @@ export interface ToolpackSignals {
   hasPendingSignalsForAgent?(agentId: string): boolean;
   /** Loads what `hasPendingSignalsForAgent` reads (run at start, before any controller runs). */
   loadPending?(): Promise<void>;
+  /** The records `store.db` shows (signals, messages, wake turns), read at each query; without it, an empty `signals`. */
+  storeDb?: Omit<StoreDbSources, 'project'>;
   /** Reports the message ids a wake turn carries once it has started (receipts: `delivered`). */
   onMessagesWoken?(listener: (messageIds: readonly string[], at: Date) => void): () => void;
 }
@@ -76,6 +80,12 @@ export function createControllers(options: ControllersOptions): Controllers {
   const controllers = new Map<string, ControllerHost>();
   const senders: Controllers['senders'] = new Map();
   const notProvided = new Map<string, Set<string>>();
+  // One read-only view for every toolpack: the records are the gateway's, not a toolpack's.
+  const db = createStoreDb({
+    project: config.project.id,
+    signals: () => [],
+    ...signals.storeDb,
+  });
   for (const toolpack of options.loaded.toolpacks) {
     const toolpackLogger = logger.child({ toolpack: toolpack.id });
     const outbox = createOutbox({ file: outboxFile(options.stateDir, toolpack.id), logger: toolpackLogger });
@@ -105,6 +115,7 @@ export function createControllers(options: ControllersOptions): Controllers {
       }),
       sender,
       outbox,
+      db,
       onUnprovided: (api) => reportUnprovided(toolpackLogger, toolpack.id, missing, api, 'read'),
       store: options.store,
       logger: toolpackLogger,
@@ -148,7 +159,7 @@ function reportUnprovided(
   missing.add(api);
   logger.warn(
     { toolpack: toolpackId, api },
-    `the ${toolpackId} toolpack ${how} ${api}, Suzumio's internal SQLite handle: the one Suzumio-internal API Switchboard does not provide (it is undefined); see docs/toolpack-store.md for the store a toolpack may use`,
+    `the ${toolpackId} toolpack ${how} ${api}, a Suzumio-internal API Switchboard does not provide (it is undefined); see docs/toolpack-store.md for the store a toolpack may use`,
   );
 }
 

@@ -386,7 +386,7 @@ describe('project store', () => {
     expect(() => direct.messageStatus(42 as never)).toThrow('messageStatus: id must be a non-empty string');
   });
 
-  it('answers hasPendingSignalsForAgent from the queue, and leaves store.db undefined while reporting its read', () => {
+  it('answers hasPendingSignalsForAgent from the queue; without a db from its host, store.db is undefined and its read reported', () => {
     const read: string[] = [];
     const direct = projectStore('store-user', {
       hasPendingSignalsForAgent: (agentId) => agentId === 'pm',

@@ -349,7 +349,7 @@ export const NUDGE_CASES: NudgeCase[] = [
         wake: 'pm',
         carries: [
           {
-            kind: 'message',
+            kind: 'message.created',
             priority: 'P2',
             source: 'message:monitor',
             payload: { sender: 'monitor' },
@@ -396,7 +396,7 @@ export const NUDGE_CASES: NudgeCase[] = [
         wake: 'pm',
         carries: [
           {
-            kind: 'message',
+            kind: 'message.created',
             priority: 'P2',
             body: /^worker failed for 31 minutes after \S+; attempt 1; error .*model timeout.*\.$/,
           },

@@ -145,7 +145,7 @@ describe('the core toolpack', () => {
       await model.waitForRequests(2);
       const woken = model.requests[1];
       expect(woken.messages[0].content).toContain('(session agent:ops:main)');
-      expect(woken.messages.at(-1).content).toContain('"kind":"message"');
+      expect(woken.messages.at(-1).content).toContain('"kind":"message.created"');
       expect(woken.messages.at(-1).content).toContain('disk at 91%');
       // No priority given: messages.send's default, P3 (Suzumio's).
       expect(woken.messages.at(-1).content).toContain('"priority":"P3"');

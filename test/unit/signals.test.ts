@@ -71,7 +71,9 @@ describe('the signal queue', () => {
     expect(delivered.map((row) => row.signal.payload)).toContain(204);
     expect(delivered.map((row) => row.signal.payload)).not.toContain(4);
     expect(delivered.every((row) => typeof row.deliveredAt === 'string')).toBe(true);
-    expect(rows.filter((row) => row.status === 'pending').map((row) => row.signal.payload)).toEqual(['waiting']);
+    expect(rows.filter((row) => row.status === 'pending').map((row) => row.signal.payload)).toEqual([
+      'waiting',
+    ]);
     const listed = await second.list();
     expect(listed.filter((signal) => signal.status === 'delivered')).toHaveLength(200);
   });

@@ -17,6 +17,7 @@ import {
   type ProjectMessage,
   type SendMessageRequest,
 } from './project-message.js';
+import type { StoreDb } from './store-db.js';
 import { createToolpackKeyValue, type ToolpackKeyValue } from './toolpack-kv.js';
 
 /** One roster entry, as Suzumio's `listAgents()` shows it to toolpacks. */
@@ -60,10 +61,11 @@ export interface ProjectStore {
   projectStats(): Record<string, unknown>;
   readonly kv: ToolpackKeyValue;
   /**
-   * Suzumio's SQLite handle: not provided (always undefined). Reading it is reported once
-   * (`onUnprovided('store.db')`: the log and `GET /api/toolpacks`).
+   * Suzumio's SQLite handle, read-only: Switchboard's signals, messages and wake turns in Suzumio's
+   * tables (`createStoreDb`, docs/toolpack-store.md). Undefined when the host gives none: reading it
+   * is then reported once (`onUnprovided('store.db')`).
    */
-  readonly db?: undefined;
+  readonly db?: StoreDb | undefined;
 }
 
 export interface ProjectStoreOptions {
@@ -93,7 +95,9 @@ export interface ProjectStoreOptions {
    * returns and is settled once delivery has ended, so a process killed in between replays it.
    */
   outbox?: Outbox;
-  /** A Suzumio-internal API the controller reached for and Switchboard does not provide (`store.db`). */
+  /** `store.db`: the gateway's read-only SQL view (`createStoreDb`); without it, undefined. */
+  db?: StoreDb;
+  /** A Suzumio-internal API the controller reached for and this host does not provide (`store.db` without `db`). */
   onUnprovided?(api: string): void;
   store: Store;
   logger: Logger;
@@ -152,9 +156,9 @@ export function createProjectStore(options: ProjectStoreOptions): ProjectStore {
       options.hasPendingSignalsForAgent?.(checkId(agentId, 'hasPendingSignalsForAgent: agentId')) ?? false,
     projectStats: () => options.projectStats(),
     kv,
-    get db(): undefined {
-      options.onUnprovided?.('store.db');
-      return undefined;
+    get db(): StoreDb | undefined {
+      if (options.db === undefined) options.onUnprovided?.('store.db');
+      return options.db;
     },
   });
 }
