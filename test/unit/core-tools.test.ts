@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { validateConfig } from '../../src/config/index.js';
 import { createLogger } from '../../src/logging/index.js';
-import { communicationPolicy } from '../../src/messages/index.js';
+import { type AgentMessage, communicationPolicy } from '../../src/messages/index.js';
 import { createStore } from '../../src/store/index.js';
 import {
   BUILTIN_TOOLPACK_TOOLS,
@@ -9,6 +9,7 @@ import {
   createCoreTools,
 } from '../../src/toolpacks/index.js';
 import { createToolRegistry } from '../../src/tools/index.js';
+import { testToolContext } from '../helpers/tool-context.js';
 
 /** The core toolpack's tools: Suzumio's six, registrable, every parameter described, its boundaries. */
 
@@ -44,6 +45,57 @@ describe('createCoreTools', () => {
       'coordination.wait_for_signal',
       'completion.submit',
     ]);
+    await store.close();
+  });
+});
+
+describe("coordination.wait_for_signal with Suzumio's notifyPm and pm", () => {
+  it('tells the coordinator by default (not itself), not with notifyPm false, another agent with pm', async () => {
+    const checked = validateConfig({
+      agents: { main: {}, pm: {}, lead: {} },
+      communication: { coordinatorAgent: 'pm' },
+    });
+    if (!checked.ok) throw new Error(JSON.stringify(checked.error));
+    const store = await createStore({ url: 'memory://', stateDir: '.', logger });
+    const sent: AgentMessage[] = [];
+    const tools = createCoreTools({
+      config: checked.value,
+      configPath: 'gateway.jsonc',
+      stateDir: '.',
+      send: async (message) => {
+        sent.push(message);
+        return { ok: true };
+      },
+      routes: {},
+      policy: communicationPolicy(checked.value),
+      completions: createCompletionRecords({ store }),
+    });
+    const registry = createToolRegistry();
+    for (const tool of tools) registry.register(tool, 'toolpack core');
+    const wait = async (args: unknown, agentId = 'main') =>
+      JSON.parse(
+        (
+          await registry.execute(
+            'coordination.wait_for_signal',
+            JSON.stringify(args),
+            { allows: () => true, isOwner: true },
+            testToolContext(logger, { agentId }),
+          )
+        ).content,
+      );
+    const told = await wait({ reason: 'the review' });
+    expect(told).toMatchObject({ ok: true, notifiedAgent: 'pm', messageId: sent[0]?.id });
+    expect(sent[0]).toMatchObject({
+      sender: 'main',
+      recipient: 'pm',
+      priority: 'P1',
+      body: 'Waiting for future signals.\n\nReason: the review',
+    });
+    expect(await wait({ reason: 'again', notifyPm: false })).not.toHaveProperty('notifiedAgent');
+    expect(await wait({}, 'pm')).not.toHaveProperty('notifiedAgent');
+    expect(await wait({ pm: 'lead' })).toMatchObject({ notifiedAgent: 'lead' });
+    expect(await wait({ pm: 'nobody' })).not.toHaveProperty('notifiedAgent');
+    expect(sent.map((message) => message.recipient)).toEqual(['pm', 'lead']);
     await store.close();
   });
 });
