@@ -15,7 +15,7 @@ import type { AgentActivity } from './agent-activity.js';
 import type { Deliver, SignalTurns } from './ports.js';
 import { createPoster, type Poster } from './posts.js';
 import { createScheduler, type ScheduledHook, type Scheduler, type SchedulerAgent } from './scheduler.js';
-import { createSignalQueue, type SignalQueue } from './signal-queue.js';
+import { createSignalQueue, type SignalQueue, signalRefusal } from './signal-queue.js';
 import { createSupervision } from './supervision.js';
 import { MESSAGE_SIGNAL_KIND, type SignalInput } from './types.js';
 import { createWaker } from './wake.js';
@@ -76,6 +76,8 @@ export function createSignalDelivery(options: SignalDeliveryOptions) {
     supervision,
     /** Whether signals wait for the agent, not yet taken by a wake turn (false until the queue is loaded). */
     hasPendingSignalsForAgent: (agentId: string) => queue.hasPending(agentId),
+    /** Why `record` would refuse this signal, synchronously (a controller's `recordSignal` throws it). */
+    refusal: (input: unknown) => signalRefusal(input as SignalInput, agentIds),
     /** The wake turns of this process (the newest 200), for `store.db`'s `activations`. */
     activations: activations.rows,
     /** Loads the pending signals, so `hasPendingSignalsForAgent` answers before the first tick. */

@@ -147,6 +147,18 @@ async function loaded(state: QueueState): Promise<Map<string, Signal>> {
   return state.cache;
 }
 
+/**
+ * Why `record` would refuse this input (no kind, an unknown priority, a target agent not in
+ * `agents`), synchronously; undefined when it would be taken. `user` is not refused here (posted).
+ */
+export function signalRefusal(input: SignalInput, agents: readonly string[]): string | undefined {
+  const made = toSignal(input, 'check', new Date());
+  if (!made.ok) return made.error;
+  const target = made.value.targetAgent;
+  if (target === undefined || target === 'user' || agents.includes(target)) return undefined;
+  return `target agent ${target} is not an agent (agents: ${agents.join(', ') || 'none'})`;
+}
+
 /** The signal an input describes, or why it is refused (no kind, an unknown priority). */
 function toSignal(input: SignalInput, source: string, now: Date): Result<Signal> {
   if (typeof input?.kind !== 'string' || input.kind.trim() === '') return fail('a signal needs a kind');

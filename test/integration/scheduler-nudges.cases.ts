@@ -45,7 +45,10 @@ const WAIT: FakeStep = {
   toolCalls: [{ name: 'coordination.wait_for_signal', arguments: { reason: 'the review' } }],
 };
 const START = { send: { sender: 'pm', recipient: 'worker', body: 'Start the proof pass.', priority: 'P2' } };
-const STARTED: NudgeStep = { wake: 'worker', carries: [{ kind: 'message.created', body: /Start the proof pass/ }] };
+const STARTED: NudgeStep = {
+  wake: 'worker',
+  carries: [{ kind: 'message.created', body: /Start the proof pass/ }],
+};
 const noEffect = (attempt: number, delayMs: number, priority = 'P2'): NudgeStep => ({
   wake: 'worker',
   carries: [

@@ -119,7 +119,13 @@ describe('the store surface', () => {
   it('shows scheduler.timezone, refuses a bad id naming the field, and offers store.db (nothing reported as not provided)', async () => {
     const { gateway, entry } = await setup();
     expect((await entry('receipts.config')).config).toEqual({
+      name: 'default',
       channels: ['#lobby', '#dead'],
+      agents: [
+        { id: 'main', displayName: 'main', tools: ['*'] },
+        { id: 'ops', displayName: 'ops', tools: [] },
+      ],
+      tools: { toolpacks: ['core', { id: 'receipts' }] },
       communication: expect.objectContaining({ coordinatorAgent: 'main' }),
       scheduler: { timezone: 'Europe/Berlin' },
     });
