@@ -1,3 +1,6 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { validateConfig } from '../../src/config/index.js';
 import { createLogger } from '../../src/logging/index.js';
@@ -97,5 +100,34 @@ describe("coordination.wait_for_signal with Suzumio's notifyPm and pm", () => {
     expect(await wait({ pm: 'nobody' })).not.toHaveProperty('notifiedAgent');
     expect(sent.map((message) => message.recipient)).toEqual(['pm', 'lead']);
     await store.close();
+  });
+});
+
+describe('completion.submit writes final-report.md (issue 35)', () => {
+  it("writes the report to the agent's workspace and reports its path; a given path is kept", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'completion-'));
+    try {
+      const checked = validateConfig({ agents: { main: {} } });
+      if (!checked.ok) throw new Error(JSON.stringify(checked.error));
+      const store = await createStore({ url: 'memory://', stateDir: dir, logger });
+      const records = createCompletionRecords({ store });
+      const tools = createCoreTools({
+        config: checked.value,
+        configPath: path.join(dir, 'gateway.jsonc'),
+        stateDir: dir,
+        send: async () => ({ ok: true }),
+        routes: {},
+        policy: communicationPolicy(checked.value),
+        completions: records,
+      });
+      const submit = tools.find((tool) => tool.name === 'completion.submit');
+      const answer: any = await submit?.execute({ report: '# Done\n\nAll of it.' }, testToolContext(logger));
+      expect(answer).toMatchObject({ ok: true, path: '/workspace/final-report.md' });
+      expect(await readFile(path.join(dir, 'workspaces/main/final-report.md'), 'utf8')).toBe('# Done\n\nAll of it.\n');
+      expect((await records.latest())?.path).toBe('/workspace/final-report.md');
+      await store.close();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

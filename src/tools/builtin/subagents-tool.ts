@@ -1,15 +1,15 @@
 import { Type } from '@sinclair/typebox';
-import { StringEnum } from '../../config/index.js';
-import { runSubagentsAction } from '../subagents/subagents-actions.js';
+import { runSubagentsAction, type SubagentsActionInput } from '../subagents/subagents-actions.js';
 import type { Tool } from '../types.js';
 
 const SubagentsParameters = Type.Object(
   {
+    // A string, not an enum: an unknown action is answered `Unsupported action.` naming the allowed ones.
     action: Type.Optional(
-      StringEnum(['list', 'kill', 'steer'] as const, {
+      Type.String({
         default: 'list',
         description:
-          'list: your active sub-agents and those that ended recently, numbered; kill: stop one (and its own sub-agents) or all; steer: send one a message.',
+          'list (default): your active sub-agents and those that ended recently, numbered; kill: stop one (and its own sub-agents) or all; steer: send one a message.',
       }),
     ),
     target: Type.Optional(
@@ -43,6 +43,7 @@ export const subagentsTool: Tool<typeof SubagentsParameters> = {
   parameters: SubagentsParameters,
   execute(input, context) {
     const caller = { sessionKey: context.sessionKey, agentId: context.agentId, runId: context.runId };
-    return runSubagentsAction(context.services.subagents, caller, input, Date.now());
+    const action = input.action as SubagentsActionInput['action'];
+    return runSubagentsAction(context.services.subagents, caller, { ...input, action }, Date.now());
   },
 };
