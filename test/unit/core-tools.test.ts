@@ -123,7 +123,9 @@ describe('completion.submit writes final-report.md (issue 35)', () => {
       const submit = tools.find((tool) => tool.name === 'completion.submit');
       const answer: any = await submit?.execute({ report: '# Done\n\nAll of it.' }, testToolContext(logger));
       expect(answer).toMatchObject({ ok: true, path: '/workspace/final-report.md' });
-      expect(await readFile(path.join(dir, 'workspaces/main/final-report.md'), 'utf8')).toBe('# Done\n\nAll of it.\n');
+      expect(await readFile(path.join(dir, 'workspaces/main/final-report.md'), 'utf8')).toBe(
+        '# Done\n\nAll of it.\n',
+      );
       expect((await records.latest())?.path).toBe('/workspace/final-report.md');
       await store.close();
     } finally {
