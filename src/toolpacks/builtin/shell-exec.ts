@@ -20,10 +20,9 @@ export function shellEnvironment(workspace: string): NodeJS.ProcessEnv {
   };
 }
 
-/** `shell.exec`, owner-only: `/bin/sh -c` in the agent's workspace, within the `tools.shell` limits. */
-export function createShellExecTool(options: BuiltinToolpackOptions) {
-  const { timeoutMs: maxTimeoutMs, maxOutputBytes } = options.config.tools.shell;
-  const ShellExecParameters = Type.Object(
+/** The arguments, with the limits of `tools.shell` (Suzumio's `cwd` and `maxOutputBytes` among them). */
+function shellExecParameters(maxTimeoutMs: number, maxOutputBytes: number) {
+  return Type.Object(
     {
       command: Type.String({
         minLength: 1,
@@ -54,6 +53,12 @@ export function createShellExecTool(options: BuiltinToolpackOptions) {
     },
     { additionalProperties: false },
   );
+}
+
+/** `shell.exec`, owner-only: `/bin/sh -c` in the agent's workspace, within the `tools.shell` limits. */
+export function createShellExecTool(options: BuiltinToolpackOptions) {
+  const { timeoutMs: maxTimeoutMs, maxOutputBytes } = options.config.tools.shell;
+  const ShellExecParameters = shellExecParameters(maxTimeoutMs, maxOutputBytes);
 
   const tool: Tool<typeof ShellExecParameters> = {
     name: 'shell.exec',
