@@ -200,7 +200,15 @@ describe('toolpack registration', () => {
       {},
     );
     expect(panel.status).toBe(200);
-    expect(panel.body.metadata.stats).toEqual({ agents: 1, toolpacks: 1 });
+    // Suzumio's counters (issue 35) beside Switchboard's.
+    expect(panel.body.metadata.stats).toEqual({
+      agents: 1,
+      toolpacks: 1,
+      messageCount: 0,
+      activationCount: 0,
+      failedActivationCount: 0,
+      runningActivationCount: 0,
+    });
     expect((await gateway.request('GET', '/api/projects/other/tool-ui')).status).toBe(404);
   });
 
