@@ -39,6 +39,8 @@ export interface ListedAgent {
   status: string;
   /** Switchboard's `idle`/`running`. */
   switchboardStatus: string;
+  /** The same as `status` where the roster has it (Switchboard's earlier field). */
+  state?: string;
   stateSince?: string;
 }
 
@@ -201,6 +203,8 @@ export function createProjectStore(options: ProjectStoreOptions): ProjectStore {
         role,
         status: state ?? (status === 'running' ? 'running' : 'quiet'),
         switchboardStatus: status,
+        // Kept for toolpacks written against Switchboard before `status` took Suzumio's states.
+        ...(state === undefined ? {} : { state }),
         ...(stateSince === undefined ? {} : { stateSince }),
       })),
     sendMessage,
