@@ -102,6 +102,13 @@ export const AgentConfigSchema = Strict(
     displayName: Type.Optional(
       Type.String({ minLength: 1, description: 'Name shown in chat and status.', ...EDITABLE }),
     ),
+    runtimeAs: Type.Optional(
+      Type.String({
+        minLength: 1,
+        description:
+          "The identity this agent's runtime turns (woken by signals and messages) run as, e.g. an owner id `slack:U0123`. Owner-only tools are offered when it is in `owners`, and a risky call in such a turn asks nobody unless the approvals policy says `ask` (a Suzumio-style project). Without it, runtime turns run as `system:signals`: no owner-only tools, risky calls ask an approver.",
+      }),
+    ),
     model: Type.Optional(
       Type.Union(
         [

@@ -20,6 +20,8 @@ export type ToolpackRule =
   | 'id-characters'
   | 'id-dot-segment'
   | 'id-mismatch'
+  /** Neither tools nor WebUI entries (Suzumio refuses it too). */
+  | 'nothing-offered'
   // The runner and controller modules.
   | 'path-absolute'
   | 'path-escape'
@@ -67,7 +69,8 @@ export interface LoadedTool {
   risk?: readonly RiskClass[];
 }
 
-export type LoadedWebuiEntry = ManifestWebuiEntry;
+/** A WebUI entry as loaded: `kind` defaulted to `panel` (Suzumio's default). */
+export type LoadedWebuiEntry = Omit<ManifestWebuiEntry, 'kind'> & { kind: 'panel' | 'action' };
 
 /** A local toolpack whose manifest passed every rule. All paths are absolute and symlink-free. */
 export interface LoadedToolpack {

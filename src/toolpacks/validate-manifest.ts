@@ -93,7 +93,7 @@ export async function loadToolpackManifest(
     webui: (manifest.webui ?? []).map(({ id, title, description, kind, inputSchema, submitLabel }) => ({
       id,
       title,
-      kind,
+      kind: kind ?? 'panel',
       ...(description === undefined ? {} : { description }),
       ...(inputSchema === undefined ? {} : { inputSchema }),
       ...(submitLabel === undefined ? {} : { submitLabel }),
