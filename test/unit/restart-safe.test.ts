@@ -1,4 +1,3 @@
-import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
 import { openCalls, resumeOpenCalls, unknownOutcome } from '../../src/agents/resume-turn.js';
 import { validateConfig } from '../../src/config/index.js';
