@@ -47,6 +47,12 @@ export const ManifestToolSchema = Type.Object(
           'Switchboard: calls ask an approver by default (`approvals.tools` in the gateway config may say otherwise). Suzumio ignores it.',
       }),
     ),
+    restartSafe: Type.Optional(
+      Type.Boolean({
+        description:
+          'Switchboard: a call cut short by a restart (its result never recorded) may be run again when the turn resumes (read-only or idempotent tools). Absent: false, and the model is told the outcome is unknown. Suzumio ignores it.',
+      }),
+    ),
     risk: Type.Optional(
       Type.Array(StringEnum(RISK_CLASSES, { description: 'A risk class.' }), {
         uniqueItems: true,

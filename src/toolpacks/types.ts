@@ -65,6 +65,8 @@ export interface LoadedTool {
   validate: ValidateFunction;
   /** The manifest marks the tool risky: its calls ask an approver by default. */
   risky?: boolean;
+  /** The manifest says a call may be repeated after a restart cut it short (`Tool.restartSafe`). */
+  restartSafe?: boolean;
   /** The manifest's `risk` classes, as written; absent, `toolpackRisk` decides. */
   risk?: readonly RiskClass[];
 }

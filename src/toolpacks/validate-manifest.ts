@@ -81,11 +81,12 @@ export async function loadToolpackManifest(
     manifestFile: path.join(directory, MANIFEST_FILE),
     ...(runner.value === undefined ? {} : { runnerModule: runner.value }),
     controllerModule: controller.value,
-    tools: manifest.tools.map(({ name, description, inputSchema, risky, risk }, index) => ({
+    tools: manifest.tools.map(({ name, description, inputSchema, risky, restartSafe, risk }, index) => ({
       name,
       description,
       inputSchema,
       ...(risky === true ? { risky } : {}),
+      ...(restartSafe === true ? { restartSafe } : {}),
       ...(risk === undefined ? {} : { risk }),
       // No problem was found, so every tool's schema compiled.
       validate: entries.validators[index] as ValidateFunction,

@@ -19,6 +19,10 @@ describe('the kill loop', () => {
     expect(Object.values(report.lost).reduce((sum, count) => sum + count, 0)).toBe(0);
     expect(Object.values(report.doubled).reduce((sum, count) => sum + count, 0)).toBe(0);
     expect(report.unanswered).toEqual({ spawn: 0, schedule: 0, slack: 0, discord: 0 });
+    // Turns cut short were resumed from their transcripts (issue 32 §1): with four users' messages
+    // in flight, a kill nearly always cuts one. Calls not run again (`endedAsUnknown`) are reported
+    // by bench/kill-loop.ts, not checked here: a kill inside a sessions_spawn call is rare.
+    expect(report.resumed).toBeGreaterThan(0);
     // The loop did exercise every kind.
     expect(Object.entries(report.acknowledged).filter(([, count]) => count === 0)).toEqual([]);
   }, 600_000);

@@ -61,7 +61,27 @@ export interface KillLoopReport {
   doubled: Record<Kind, number>;
   /** Announcements, jobs, Slack events and Discord messages that arrived but were never answered by a turn. */
   unanswered: Record<'spawn' | 'schedule' | 'slack' | 'discord', number>;
+  /** Turns a start resumed from their transcript (issue 32 §1), from the gateways' logs. */
+  resumed: number;
+  /** Tool calls a resumed turn did not run again: the model was told their outcome is unknown. */
+  endedAsUnknown: number;
+  /** Interrupted turns ended with a message instead of resumed (3 attempts, too old, resume off). */
+  endedNotResumed: number;
   details: string[];
+}
+
+/** What one gateway process logged of the turns it resumed or ended (see `KillLoopReport`). */
+function countResumes(gateway: GatewayProcess, report: KillLoopReport): void {
+  for (const line of gateway.logLines()) {
+    if (line.msg === 'turn resumed after a restart') {
+      report.resumed += 1;
+      report.endedAsUnknown += Number(line.unknown ?? 0);
+    } else if (
+      line.msg === 'interrupted turn ended, not resumed' ||
+      line.msg === 'message given up: the gateway stopped every time it answered it'
+    )
+      report.endedNotResumed += 1;
+  }
 }
 
 type Kind = 'message' | 'restart' | 'patch' | 'spawn' | 'schedule' | 'slack' | 'discord';
@@ -354,6 +374,9 @@ export async function runKillLoop(options: KillLoopOptions): Promise<KillLoopRep
     lost: zero(),
     doubled: zero(),
     unanswered: { spawn: 0, schedule: 0, slack: 0, discord: 0 },
+    resumed: 0,
+    endedAsUnknown: 0,
+    endedNotResumed: 0,
     details: [],
   };
   const acks: Acks = {
@@ -394,6 +417,7 @@ export async function runKillLoop(options: KillLoopOptions): Promise<KillLoopRep
       await started.gateway.exited;
       stopped = true;
       await load;
+      countResumes(started.gateway, report);
       // Sent while no gateway runs: Discord keeps it, and the next start reads it back.
       const away = DISCORD_CHANNELS[cycle % DISCORD_CHANNELS.length] ?? DISCORD_CHANNELS[0];
       sendDiscordMessage(discord, away, `${pad(cycle)}999999`, acks.discord);
@@ -409,6 +433,7 @@ export async function runKillLoop(options: KillLoopOptions): Promise<KillLoopRep
     // Notes, announcements and jobs pending at the last kill arrive after this start: wait for them.
     for (let attempt = 0; attempt < 60 && !(await check(last.url, acks, slack, report)); attempt += 1)
       await sleep(1000);
+    countResumes(last.gateway, report);
     return report;
   } finally {
     await killRunningChildren();
