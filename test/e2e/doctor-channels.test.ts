@@ -42,7 +42,7 @@ async function doctor(name: string, channels: Record<string, unknown>) {
     http: { port: 8787, token: 'doctor-test-token-0123456789' },
     channels,
   };
-  await writeFile(file, `// doctor channels test\n${JSON.stringify(config, null, 2)}\n`);
+  await writeFile(file, `// doctor channels test\n${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
   const result = await runCli(['doctor', '--config', file], { timeoutMs: 30_000 });
   return { ...result, output: `${result.stdout}\n${result.stderr}` };
 }
