@@ -96,27 +96,12 @@ export function createSignalQueue(options: SignalQueueOptions) {
     /** Taken signals are delivered: the turn they woke has ended. Kept as such (bounded). */
     acknowledge: (signals: readonly Signal[]) => acknowledge(state, signals),
     /** Puts taken signals back in the queue (their turn did not start). */
-    async restore(signals: readonly Signal[]): Promise<void> {
-      const queue = await loaded(state);
-      for (const signal of signals) {
-        state.taken.delete(signal.id);
-        queue.set(signal.id, signal);
-      }
-    },
+    restore: (signals: readonly Signal[]) => restore(state, signals),
     /**
      * Synchronously (needs `load`): the pending signals, those a running wake turn took and the
      * delivered ones kept, oldest first. `store.db`'s `signals` table is built from it.
      */
-    rows(): SignalRow[] {
-      const rows: SignalRow[] = state.deliveredList.map(({ deliveredAt, ...signal }) => ({
-        signal,
-        status: 'delivered',
-        deliveredAt,
-      }));
-      for (const signal of state.taken.values()) rows.push({ signal, status: 'delivered' });
-      for (const signal of state.cache?.values() ?? []) rows.push({ signal, status: 'pending' });
-      return rows;
-    },
+    rows: (): SignalRow[] => signalRows(state),
     /**
      * Every signal with its state, for the Tools page: `pending` (queued), `delivered` (taken by
      * a wake turn, kept after it ended: the newest `MAX_DELIVERED_SIGNALS`), `closed` (a useful
@@ -135,6 +120,25 @@ export function createSignalQueue(options: SignalQueueOptions) {
 }
 
 export type SignalQueue = ReturnType<typeof createSignalQueue>;
+
+async function restore(state: QueueState, signals: readonly Signal[]): Promise<void> {
+  const queue = await loaded(state);
+  for (const signal of signals) {
+    state.taken.delete(signal.id);
+    queue.set(signal.id, signal);
+  }
+}
+
+function signalRows(state: QueueState): SignalRow[] {
+  const rows: SignalRow[] = state.deliveredList.map(({ deliveredAt, ...signal }) => ({
+    signal,
+    status: 'delivered',
+    deliveredAt,
+  }));
+  for (const signal of state.taken.values()) rows.push({ signal, status: 'delivered' });
+  for (const signal of state.cache?.values() ?? []) rows.push({ signal, status: 'pending' });
+  return rows;
+}
 
 async function loaded(state: QueueState): Promise<Map<string, Signal>> {
   if (!state.cache) {
