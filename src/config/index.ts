@@ -25,14 +25,8 @@ export {
   BACKUP_DIR,
   BACKUPS_KEPT,
   type ConfigAuditRecord,
+  readConfigFile,
 } from './config-files.js';
-export {
-  findLooseConfigFile,
-  holdsSecrets,
-  type LooseConfigFile,
-  modeText,
-  tightenConfigFile,
-} from './config-mode.js';
 export {
   backUpRunningConfig,
   droppedParts,
@@ -41,6 +35,13 @@ export {
   restoreStartedConfig,
   writtenByEditor,
 } from './config-keep.js';
+export {
+  findLooseConfigFile,
+  holdsSecrets,
+  type LooseConfigFile,
+  modeText,
+  tightenConfigFile,
+} from './config-mode.js';
 export {
   compileConfigValidator,
   STANDALONE_CONFIG_VALIDATOR,

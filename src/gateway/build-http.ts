@@ -23,6 +23,7 @@ import type { GatewayChannels } from './build-channels.js';
 import { buildToolUi, type Observed } from './build-core-webui.js';
 import { createConfigRoutesOptions } from './config-routes.js';
 import { createGatewayStatus, type GatewayStatusOptions } from './gateway-status.js';
+import type { SafeModeState } from './safe-mode.js';
 import { scrubbedSessionEvents, scrubbedSessionsView } from './session-views.js';
 import { storeReadiness } from './store-probe.js';
 
@@ -69,6 +70,8 @@ export function buildHttpServer(options: {
   usage: UsagePort;
   /** The host's metrics (`GET /metrics`); absent, the route is not served. */
   metrics?: MetricsPort | undefined;
+  /** Safe mode's cause, for `/healthz` and `/readyz` (a word and a count). */
+  safeMode?: SafeModeState | undefined;
   logger: Logger;
 }): Promise<HttpServer> {
   const { config, toolpacks, scrub } = options;
@@ -91,6 +94,10 @@ export function buildHttpServer(options: {
     sessionEvents: scrubbedSessionEvents(options.sessionEvents, scrub),
     slackEvents: options.channels.slack?.eventsListener,
     ...healthParts(options),
+    safeMode: () => {
+      const safe = options.safeMode;
+      return safe && { cause: safe.cause, uncleanStarts: safe.uncleanStarts, since: safe.since };
+    },
     metrics: options.metrics && { port: options.metrics, public: config.metrics.public },
     toolUi: {
       projectId: config.project.id,

@@ -118,7 +118,11 @@ export async function checkStartable(
   });
   if (!state.ok) return stopped(state.error, issues, warnings, toolpacks);
   issues.push(...state.value);
-  const host = await within({ where: '/http/host', what: 'looking up http.host', run: () => checkHttpHost(config) });
+  const host = await within({
+    where: '/http/host',
+    what: 'looking up http.host',
+    run: () => checkHttpHost(config),
+  });
   if (!host.ok) return stopped(host.error, issues, warnings, toolpacks);
   issues.push(...host.value);
   const channels = await within({
