@@ -70,7 +70,6 @@ export function buildHttpServer(options: {
   usage: UsagePort;
   /** The host's metrics (`GET /metrics`); absent, the route is not served. */
   metrics?: MetricsPort | undefined;
-  /** Safe mode's cause, for `/healthz` and `/readyz` (a word and a count). */
   safeMode?: SafeModeState | undefined;
   logger: Logger;
 }): Promise<HttpServer> {
@@ -94,10 +93,6 @@ export function buildHttpServer(options: {
     sessionEvents: scrubbedSessionEvents(options.sessionEvents, scrub),
     slackEvents: options.channels.slack?.eventsListener,
     ...healthParts(options),
-    safeMode: () => {
-      const safe = options.safeMode;
-      return safe && { cause: safe.cause, uncleanStarts: safe.uncleanStarts, since: safe.since };
-    },
     metrics: options.metrics && { port: options.metrics, public: config.metrics.public },
     toolUi: {
       projectId: config.project.id,
@@ -128,8 +123,15 @@ export function buildHttpServer(options: {
 }
 
 /** What `/healthz` and `/readyz` read: the channels, the store's probe, each MCP server that is not ready (`mcp:<name>`). */
-function healthParts(options: { channelStates: ChannelSupervisor['states']; ops: OpsParts }) {
+function healthParts(options: {
+  channelStates: ChannelSupervisor['states'];
+  ops: OpsParts;
+  safeMode?: SafeModeState | undefined;
+}) {
+  const safe = options.safeMode;
   return {
+    // A word and a count: /readyz is public.
+    safeMode: () => safe && { cause: safe.cause, uncleanStarts: safe.uncleanStarts, since: safe.since },
     channels: options.channelStates,
     storeProbe: () => storeReadiness(options.ops.sessions),
     components: () =>
