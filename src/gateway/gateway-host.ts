@@ -74,6 +74,8 @@ interface HostState {
   safeMode: SafeModeState | undefined;
   /** Marks the start clean a minute after ready (unref'd). */
   cleanTimer: NodeJS.Timeout | undefined;
+  /** Writes an uncaught error as this start's cause; removed at stop. */
+  onUncaught: ((error: Error) => void) | undefined;
 }
 
 /**
@@ -106,6 +108,7 @@ export function createGatewayHost(options: GatewayHostOptions) {
     record: undefined,
     safeMode: undefined,
     cleanTimer: undefined,
+    onUncaught: undefined,
   };
   return {
     /** Loads the config, checks it can start, and starts; throws ConfigError naming the file and each path. */
@@ -179,12 +182,14 @@ async function openStartRecord(state: HostState, loaded: LoadedConfig): Promise<
     );
     return;
   }
-  process.on('uncaughtExceptionMonitor', (error) => state.record?.causeSync(errorText(error)));
+  state.onUncaught = (error) => state.record?.causeSync(errorText(error));
+  process.on('uncaughtExceptionMonitor', state.onUncaught);
 }
 
 async function stop(state: HostState): Promise<void> {
   state.stopped = true;
   clearTimeout(state.cleanTimer);
+  if (state.onUncaught) process.off('uncaughtExceptionMonitor', state.onUncaught);
   // A graceful stop is a clean start, however soon after ready.
   await state.record?.clean().catch(() => undefined);
   // A restart promised and not run: the next start is that restart, and brings its notes.
