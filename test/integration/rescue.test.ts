@@ -80,6 +80,19 @@ describe('/rescue: owners only, one plan, one use', () => {
     // The edit went through the config editor: its audit has it, by the owner, via command.
     const editorAudit = await readFile(path.join(gateway.dir, 'data', 'config-audit.jsonl'), 'utf8');
     expect(editorAudit).toContain(step?.hashAfter);
+
+    // The last config that reached ready is the original: the diff shows the edit, revert undoes it.
+    const diff = await reply('/rescue config diff-last-good');
+    expect(diff).toMatch(/^```diff\n/);
+    expect(diff).toContain('"Second"');
+    expect(await reply('/rescue status')).toContain('(differs: /rescue config diff-last-good)');
+    const revert = await reply('/rescue config revert-last-good');
+    expect(revert).toMatch(/^Rescue plan [a-z2-9]{6}: write the last config that reached ready back/);
+    expect(await reply(`/rescue yes ${codeOf(revert)}`)).toMatch(/^Changed agents[.\w]*\. Not restarting/);
+    expect(await readFile(file, 'utf8')).not.toContain('"Second"');
+    expect(await reply('/rescue config diff-last-good')).toBe(
+      'The config file is the last config that reached ready.',
+    );
   });
 });
 
