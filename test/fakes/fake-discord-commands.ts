@@ -33,9 +33,10 @@ export interface RunCommandOptions {
 export type CommandRecord =
   /** Type 5: deferred, "thinking…" (ephemeral: only its user sees it). */
   | { kind: 'callback'; interactionId: string; type: number; ephemeral: boolean }
-  | { kind: 'edit'; interactionId: string; content: string }
+  /** `flags`: the message flags sent, when any (4: SUPPRESS_EMBEDS). */
+  | { kind: 'edit'; interactionId: string; content: string; flags?: number }
   | { kind: 'delete'; interactionId: string }
-  | { kind: 'follow-up'; interactionId: string; content: string; ephemeral: boolean };
+  | { kind: 'follow-up'; interactionId: string; content: string; ephemeral: boolean; flags?: number };
 
 export interface CommandParts {
   registrations: Registration[];
@@ -147,9 +148,10 @@ export function createCommandParts(options: {
     const interactionId = idOfToken(webhook?.[2]);
     if (webhook === null || webhook[1] !== botId || interactionId === undefined) return false;
     const content = String(fields.content ?? '');
+    const flags = fields.flags === undefined ? {} : { flags: Number(fields.flags) };
     const message = { id: options.snowflake(), channel_id: '0', content, author: { id: botId }, type: 20 };
     if (method === 'PATCH' && webhook[3] !== undefined) {
-      records.push({ kind: 'edit', interactionId, content });
+      records.push({ kind: 'edit', interactionId, content, ...flags });
       answer(response, 200, { ...message, timestamp: new Date().toISOString() });
     } else if (method === 'DELETE' && webhook[3] !== undefined) {
       records.push({ kind: 'delete', interactionId });
@@ -157,7 +159,7 @@ export function createCommandParts(options: {
       response.end();
     } else if (method === 'POST' && webhook[3] === undefined) {
       const ephemeral = (Number(fields.flags ?? 0) & 64) !== 0;
-      records.push({ kind: 'follow-up', interactionId, content, ephemeral });
+      records.push({ kind: 'follow-up', interactionId, content, ephemeral, ...flags });
       answer(response, 200, {
         ...message,
         timestamp: new Date().toISOString(),

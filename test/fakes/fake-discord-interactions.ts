@@ -32,8 +32,16 @@ export type InteractionRecord =
   | { kind: 'callback'; interactionId: string; type: number; content?: string; ephemeral?: boolean }
   /** A second acknowledgement of one interaction, refused (400, code 40060). */
   | { kind: 'refused'; interactionId: string }
-  | { kind: 'edit'; interactionId: string; messageId: string; content: string; buttons: FakeButton[] }
-  | { kind: 'follow-up'; interactionId: string; content: string; ephemeral: boolean };
+  /** `flags`: the message flags sent, when any (4: SUPPRESS_EMBEDS). */
+  | {
+      kind: 'edit';
+      interactionId: string;
+      messageId: string;
+      content: string;
+      buttons: FakeButton[];
+      flags?: number;
+    }
+  | { kind: 'follow-up'; interactionId: string; content: string; ephemeral: boolean; flags?: number };
 
 export interface InteractionParts {
   records: InteractionRecord[];
@@ -128,18 +136,26 @@ export function createInteractionParts(options: {
       return true;
     }
     const content = String(body.content ?? '');
+    const flags = body.flags === undefined ? {} : { flags: Number(body.flags) };
     if (method === 'PATCH' && webhook[3] !== undefined) {
       const message = messages.get(entry.messageId) as Record<string, unknown>;
       const edited = { ...message, content, components: body.components ?? message.components };
       messages.set(entry.messageId, edited);
       const buttons = buttonsOf(edited.components);
-      records.push({ kind: 'edit', interactionId: entry.id, messageId: entry.messageId, content, buttons });
+      records.push({
+        kind: 'edit',
+        interactionId: entry.id,
+        messageId: entry.messageId,
+        content,
+        buttons,
+        ...flags,
+      });
       answer(response, 200, { ...edited, edited_timestamp: new Date().toISOString() });
       return true;
     }
     if (method === 'POST' && webhook[3] === undefined) {
       const ephemeral = (Number(body.flags ?? 0) & 64) !== 0;
-      records.push({ kind: 'follow-up', interactionId: entry.id, content, ephemeral });
+      records.push({ kind: 'follow-up', interactionId: entry.id, content, ephemeral, ...flags });
       const message = messages.get(entry.messageId) as Record<string, unknown>;
       const id = options.snowflake();
       answer(response, 200, { ...message, id, content, components: [], flags: Number(body.flags ?? 0) });

@@ -43,6 +43,8 @@ export interface PostedMessage {
   buttons?: FakeButton[];
   /** Files attached to the post (a multipart post's `files[n]` parts). */
   files?: { name: string; data: Buffer }[];
+  /** The message flags sent, when any (4: SUPPRESS_EMBEDS). */
+  flags?: number;
 }
 
 /** An edit of one of the bot's posts (`PATCH /channels/:id/messages/:mid`). */
@@ -52,6 +54,8 @@ export interface EditedMessage {
   content: string;
   /** When the edit arrived (`Date.now()`). */
   at: number;
+  /** The message flags sent with the edit, when any (4: SUPPRESS_EMBEDS). */
+  flags?: number;
 }
 
 export interface IncomingDiscordMessage {
@@ -288,7 +292,13 @@ export async function createFakeDiscord(options: {
     const edited = editMatch?.[2] === undefined ? undefined : messages.get(editMatch[2]);
     if (method === 'PATCH' && editMatch?.[1] !== undefined && editMatch[2] !== undefined && edited) {
       const content = String(body.content ?? edited.content ?? '');
-      edits.push({ channelId: editMatch[1], messageId: editMatch[2], content, at: Date.now() });
+      edits.push({
+        channelId: editMatch[1],
+        messageId: editMatch[2],
+        content,
+        at: Date.now(),
+        ...(body.flags === undefined ? {} : { flags: Number(body.flags) }),
+      });
       Object.assign(edited, {
         content,
         ...(body.components === undefined ? {} : { components: body.components }),
@@ -321,6 +331,7 @@ export async function createFakeDiscord(options: {
         ...(form?.files.length ? { files: form.files } : {}),
         ...(reference?.message_id === undefined ? {} : { replyTo: reference.message_id }),
         ...(buttons.length === 0 ? {} : { buttons }),
+        ...(body.flags === undefined ? {} : { flags: Number(body.flags) }),
       };
       posted.push(post);
       postedAt.push(Date.now());
