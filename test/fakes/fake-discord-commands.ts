@@ -33,10 +33,9 @@ export interface RunCommandOptions {
 export type CommandRecord =
   /** Type 5: deferred, "thinking…" (ephemeral: only its user sees it). */
   | { kind: 'callback'; interactionId: string; type: number; ephemeral: boolean }
-  /** `flags`: the message flags sent, when any (4: SUPPRESS_EMBEDS). */
-  | { kind: 'edit'; interactionId: string; content: string; flags?: number }
+  | { kind: 'edit'; interactionId: string; content: string }
   | { kind: 'delete'; interactionId: string }
-  | { kind: 'follow-up'; interactionId: string; content: string; ephemeral: boolean; flags?: number };
+  | { kind: 'follow-up'; interactionId: string; content: string; ephemeral: boolean };
 
 export interface CommandParts {
   registrations: Registration[];
@@ -53,6 +52,8 @@ export function createCommandParts(options: {
   channelOf(channelId: string, user: Record<string, unknown>): Record<string, unknown>;
   dispatchAll(type: string, data: unknown): void;
   answer(response: ServerResponse, status: number, body?: unknown): void;
+  /** Where the message flags a record's request carried are kept (`FakeDiscord.flagsOf`). */
+  flags: WeakMap<object, number>;
 }): CommandParts {
   const { botId, answer } = options;
   const registrations: Registration[] = [];
@@ -148,10 +149,13 @@ export function createCommandParts(options: {
     const interactionId = idOfToken(webhook?.[2]);
     if (webhook === null || webhook[1] !== botId || interactionId === undefined) return false;
     const content = String(fields.content ?? '');
-    const flags = fields.flags === undefined ? {} : { flags: Number(fields.flags) };
+    const push = (record: CommandRecord) => {
+      records.push(record);
+      if (fields.flags !== undefined) options.flags.set(record, Number(fields.flags));
+    };
     const message = { id: options.snowflake(), channel_id: '0', content, author: { id: botId }, type: 20 };
     if (method === 'PATCH' && webhook[3] !== undefined) {
-      records.push({ kind: 'edit', interactionId, content, ...flags });
+      push({ kind: 'edit', interactionId, content });
       answer(response, 200, { ...message, timestamp: new Date().toISOString() });
     } else if (method === 'DELETE' && webhook[3] !== undefined) {
       records.push({ kind: 'delete', interactionId });
@@ -159,7 +163,7 @@ export function createCommandParts(options: {
       response.end();
     } else if (method === 'POST' && webhook[3] === undefined) {
       const ephemeral = (Number(fields.flags ?? 0) & 64) !== 0;
-      records.push({ kind: 'follow-up', interactionId, content, ephemeral, ...flags });
+      push({ kind: 'follow-up', interactionId, content, ephemeral });
       answer(response, 200, {
         ...message,
         timestamp: new Date().toISOString(),

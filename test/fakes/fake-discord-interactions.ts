@@ -32,16 +32,8 @@ export type InteractionRecord =
   | { kind: 'callback'; interactionId: string; type: number; content?: string; ephemeral?: boolean }
   /** A second acknowledgement of one interaction, refused (400, code 40060). */
   | { kind: 'refused'; interactionId: string }
-  /** `flags`: the message flags sent, when any (4: SUPPRESS_EMBEDS). */
-  | {
-      kind: 'edit';
-      interactionId: string;
-      messageId: string;
-      content: string;
-      buttons: FakeButton[];
-      flags?: number;
-    }
-  | { kind: 'follow-up'; interactionId: string; content: string; ephemeral: boolean; flags?: number };
+  | { kind: 'edit'; interactionId: string; messageId: string; content: string; buttons: FakeButton[] }
+  | { kind: 'follow-up'; interactionId: string; content: string; ephemeral: boolean };
 
 export interface InteractionParts {
   records: InteractionRecord[];
@@ -77,6 +69,8 @@ export function createInteractionParts(options: {
   channelOf(channelId: string, user: Record<string, unknown>): Record<string, unknown>;
   dispatchAll(type: string, data: unknown): void;
   answer(response: ServerResponse, status: number, body?: unknown): void;
+  /** Where the message flags a record's request carried are kept (`FakeDiscord.flagsOf`). */
+  flags: WeakMap<object, number>;
 }): InteractionParts {
   const { botId, messages, answer } = options;
   const records: InteractionRecord[] = [];
@@ -136,26 +130,22 @@ export function createInteractionParts(options: {
       return true;
     }
     const content = String(body.content ?? '');
-    const flags = body.flags === undefined ? {} : { flags: Number(body.flags) };
+    const push = (record: InteractionRecord) => {
+      records.push(record);
+      if (body.flags !== undefined) options.flags.set(record, Number(body.flags));
+    };
     if (method === 'PATCH' && webhook[3] !== undefined) {
       const message = messages.get(entry.messageId) as Record<string, unknown>;
       const edited = { ...message, content, components: body.components ?? message.components };
       messages.set(entry.messageId, edited);
       const buttons = buttonsOf(edited.components);
-      records.push({
-        kind: 'edit',
-        interactionId: entry.id,
-        messageId: entry.messageId,
-        content,
-        buttons,
-        ...flags,
-      });
+      push({ kind: 'edit', interactionId: entry.id, messageId: entry.messageId, content, buttons });
       answer(response, 200, { ...edited, edited_timestamp: new Date().toISOString() });
       return true;
     }
     if (method === 'POST' && webhook[3] === undefined) {
       const ephemeral = (Number(body.flags ?? 0) & 64) !== 0;
-      records.push({ kind: 'follow-up', interactionId: entry.id, content, ephemeral, ...flags });
+      push({ kind: 'follow-up', interactionId: entry.id, content, ephemeral });
       const message = messages.get(entry.messageId) as Record<string, unknown>;
       const id = options.snowflake();
       answer(response, 200, { ...message, id, content, components: [], flags: Number(body.flags ?? 0) });

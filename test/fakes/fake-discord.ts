@@ -43,8 +43,6 @@ export interface PostedMessage {
   buttons?: FakeButton[];
   /** Files attached to the post (a multipart post's `files[n]` parts). */
   files?: { name: string; data: Buffer }[];
-  /** The message flags sent, when any (4: SUPPRESS_EMBEDS). */
-  flags?: number;
 }
 
 /** An edit of one of the bot's posts (`PATCH /channels/:id/messages/:mid`). */
@@ -54,8 +52,6 @@ export interface EditedMessage {
   content: string;
   /** When the edit arrived (`Date.now()`). */
   at: number;
-  /** The message flags sent with the edit, when any (4: SUPPRESS_EMBEDS). */
-  flags?: number;
 }
 
 export interface IncomingDiscordMessage {
@@ -116,6 +112,11 @@ export interface FakeDiscord {
   connections(): number;
   /** The id of the bot's last post (as its MESSAGE_CREATE carried it), if any. */
   lastPostId(): string | undefined;
+  /**
+   * The message flags (4: SUPPRESS_EMBEDS) the request behind a record carried: one of `posted`,
+   * `edited`, `interactions` or `commandRecords`; undefined when it sent none.
+   */
+  flagsOf(record: object): number | undefined;
   /** The message id of one of `posted`. */
   idOf(post: PostedMessage): string | undefined;
   /** Answers the next `count` message posts with 429 and `Retry-After` (seconds). */
@@ -149,6 +150,8 @@ export async function createFakeDiscord(options: {
   const botId = snowflake();
   const botUser = { id: botId, username: 'switchboard', discriminator: '0', avatar: null, bot: true };
   const posted: PostedMessage[] = [];
+  /** The message flags each record's request carried (`flagsOf`). */
+  const flags = new WeakMap<object, number>();
   const postIds = new WeakMap<PostedMessage, string>();
   const typing: string[] = [];
   const unknown: string[] = [];
@@ -292,13 +295,9 @@ export async function createFakeDiscord(options: {
     const edited = editMatch?.[2] === undefined ? undefined : messages.get(editMatch[2]);
     if (method === 'PATCH' && editMatch?.[1] !== undefined && editMatch[2] !== undefined && edited) {
       const content = String(body.content ?? edited.content ?? '');
-      edits.push({
-        channelId: editMatch[1],
-        messageId: editMatch[2],
-        content,
-        at: Date.now(),
-        ...(body.flags === undefined ? {} : { flags: Number(body.flags) }),
-      });
+      const edit = { channelId: editMatch[1], messageId: editMatch[2], content, at: Date.now() };
+      edits.push(edit);
+      if (body.flags !== undefined) flags.set(edit, Number(body.flags));
       Object.assign(edited, {
         content,
         ...(body.components === undefined ? {} : { components: body.components }),
@@ -331,10 +330,10 @@ export async function createFakeDiscord(options: {
         ...(form?.files.length ? { files: form.files } : {}),
         ...(reference?.message_id === undefined ? {} : { replyTo: reference.message_id }),
         ...(buttons.length === 0 ? {} : { buttons }),
-        ...(body.flags === undefined ? {} : { flags: Number(body.flags) }),
       };
       posted.push(post);
       postedAt.push(Date.now());
+      if (body.flags !== undefined) flags.set(post, Number(body.flags));
       const guild = guildOf(channelId);
       const id = dispatchMessage({
         channelId,
@@ -430,6 +429,7 @@ export async function createFakeDiscord(options: {
     return { id: channelId, type: 1, recipients: [user] };
   };
   const interactions = createInteractionParts({
+    flags,
     botId,
     snowflake,
     messages,
@@ -440,6 +440,7 @@ export async function createFakeDiscord(options: {
     answer,
   });
   const commands = createCommandParts({
+    flags,
     botId,
     snowflake,
     guildOf,
@@ -502,6 +503,7 @@ export async function createFakeDiscord(options: {
     apiBase: `http://127.0.0.1:${port}/api`,
     botId,
     posted,
+    flagsOf: (record) => flags.get(record),
     edited: edits,
     postedAt,
     typing,

@@ -99,19 +99,19 @@ describe('link previews on Discord', () => {
       discord.posted.filter((post) => post.content.includes('evil.example')).length,
     ).toBeGreaterThanOrEqual(3);
     for (const post of discord.posted)
-      expect({ content: post.content, flags: post.flags }).toEqual({
+      expect({ content: post.content, flags: discord.flagsOf(post) }).toEqual({
         content: post.content,
         flags: SUPPRESS_EMBEDS,
       });
     for (const edit of discord.edited)
-      expect({ content: edit.content, flags: edit.flags }).toEqual({
+      expect({ content: edit.content, flags: discord.flagsOf(edit) }).toEqual({
         content: edit.content,
         flags: SUPPRESS_EMBEDS,
       });
     const clickEdit = discord.interactions.find(
       (record) => record.kind === 'edit' && record.interactionId === clicked,
     );
-    expect(clickEdit?.kind === 'edit' ? clickEdit.flags : undefined).toBe(SUPPRESS_EMBEDS);
+    expect(clickEdit === undefined ? undefined : discord.flagsOf(clickEdit)).toBe(SUPPRESS_EMBEDS);
   });
 
   it('a complete reply suppresses embeds; keeps them with every link on allowHosts, not with one link that is not', async () => {
@@ -128,6 +128,23 @@ describe('link previews on Discord', () => {
     model.push({ text: 'No links here at all.' });
     ask(discord, 'say something plain');
     const plain = await postedWhere(discord, (post) => post.content.includes('No links here'));
-    expect([allowed.flags, mixed.flags, plain.flags]).toEqual([0, SUPPRESS_EMBEDS, SUPPRESS_EMBEDS]);
+    expect([allowed, mixed, plain].map((post) => discord.flagsOf(post))).toEqual([
+      0,
+      SUPPRESS_EMBEDS,
+      SUPPRESS_EMBEDS,
+    ]);
+  });
+
+  it("an application command's answer suppresses embeds", async () => {
+    const { discord } = await setup();
+    await expect.poll(() => discord.registrations.length, { timeout: 15_000 }).toBeGreaterThan(0);
+    const ran = discord.runCommand({ name: 'help', userId: ALICE, channelId: CHANNEL });
+    const answered = () =>
+      discord.commandRecords.find(
+        (record) => record.interactionId === ran && (record.kind === 'edit' || record.kind === 'follow-up'),
+      );
+    await expect.poll(answered, { timeout: 15_000 }).toBeDefined();
+    const answer = answered();
+    expect(answer === undefined ? undefined : discord.flagsOf(answer)).toBe(SUPPRESS_EMBEDS);
   });
 });
