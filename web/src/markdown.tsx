@@ -59,11 +59,13 @@ function markdownHtml(text: string): string {
   for (const image of fragment.querySelectorAll('img')) {
     if (INLINE_IMAGE.test(image.getAttribute('src') ?? '')) continue;
     const address = image.getAttribute(REMOTE_SRC);
-    const label = image.getAttribute('alt') || address || 'image';
+    const alt = image.getAttribute('alt') ?? '';
     if (address === null) {
-      image.replaceWith(document.createTextNode(label));
+      // No web address (a relative or odd src): only its alt text, as an image without src shows.
+      image.replaceWith(document.createTextNode(alt));
       continue;
     }
+    const label = alt || address;
     const link = document.createElement('a');
     link.href = address;
     link.title = address;
