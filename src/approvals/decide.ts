@@ -46,10 +46,23 @@ export async function decide(state: ApprovalsState, input: DecisionInput): Promi
   let text = decidedText(record);
   if (record.always) {
     state.always.add(alwaysKey(record.agentId, record.tool));
-    const { agentId, tool, sessionKey, route } = record;
-    text += ` ${await state.options.rememberAlways({ agentId, tool, by: input.by, sessionKey, route })}`;
+    text += ` ${await rememberAlways(state, record, input.by)}`;
   }
   return confirmed ? { text, confirmed: heldCommand(record) } : { text };
+}
+
+/**
+ * "Always" written to the config: by the approvals service, or, when the call is itself a config
+ * edit (`alwaysInCall`), by that edit, as one change: two writers from one hash would lose one.
+ */
+function rememberAlways(state: ApprovalsState, record: ApprovalRecord, by: string): Promise<string> {
+  const { agentId, tool, sessionKey, route } = record;
+  if (record.alwaysInCall) {
+    return Promise.resolve(
+      `The approved edit writes it to agents.${agentId}.approvals.tools in the config, in the same change.`,
+    );
+  }
+  return state.options.rememberAlways({ agentId, tool, by, sessionKey, route });
 }
 
 /**

@@ -44,6 +44,8 @@ export interface ApprovalRecord {
   reason?: string;
   /** "Always for this tool in this agent" was chosen. */
   always?: boolean;
+  /** The call writes "always" itself, in its own config edit (`ToolCallReview.alwaysInCall`): one write, no race. */
+  alwaysInCall?: true;
 }
 
 /** Sends a request to a chat (with buttons where the platform has them); the gateway's delivery. */

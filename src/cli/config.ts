@@ -91,7 +91,7 @@ export async function runConfigPatch(
       const logger = createLogger({ level: 'warn', destination: process.stderr }).logger;
       const route = notify.value;
       const recorded = await recordShellNote({ stateDir, route, message: options.note, stats, logger });
-      if (!recorded.ok) printProblem(recorded.error);
+      if (!recorded.ok) printProblem(`the change is written, but ${recorded.error}`);
       noted = recorded.ok;
     }
     const lines = [

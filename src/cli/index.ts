@@ -19,6 +19,8 @@ const runConfigPatch = async (...args: Parameters<typeof import('./config.js').r
   (await import('./config.js')).runConfigPatch(...args);
 const runSlackManifest = async (...args: Parameters<typeof import('./slack-manifest.js').runSlackManifest>) =>
   (await import('./slack-manifest.js')).runSlackManifest(...args);
+const runRestart = async (...args: Parameters<typeof import('./restart.js').runRestart>) =>
+  (await import('./restart.js')).runRestart(...args);
 const runLogs = async (...args: Parameters<typeof import('./logs.js').runLogs>) =>
   (await import('./logs.js')).runLogs(...args);
 const runDiscordInvite = async (...args: Parameters<typeof import('./discord-invite.js').runDiscordInvite>) =>
@@ -38,6 +40,19 @@ export async function runCli(argv: readonly string[]): Promise<void> {
     .description('start the gateway (SIGUSR1 restarts it in-process, SIGTERM/SIGINT stop it)')
     .option(...configOption)
     .action(runStart);
+  program
+    .command('restart')
+    .description(
+      'restart the running gateway in-process (SIGUSR1 to the pid in <stateDir>/gateway.pid); with --notify, a note to a chat after it',
+    )
+    .option(...configOption)
+    .option('--pid <pid>', "the gateway's pid (default: read from <stateDir>/gateway.pid)")
+    .option('--note <text>', 'the note posted after the restart (with --notify)')
+    .option(
+      '--notify <route>',
+      'post a note to this chat once after the restart (webchat:<user>, slack:<channel>, discord:<channel>)',
+    )
+    .action(runRestart);
   program
     .command('doctor')
     .description('validate the config without starting anything')

@@ -1,5 +1,11 @@
 import { ConfigError, errorText } from '../errors/index.js';
-import { createGatewayHost, installSignalHandlers, PRIVATE_UMASK } from '../gateway/index.js';
+import {
+  createGatewayHost,
+  installSignalHandlers,
+  PRIVATE_UMASK,
+  removePidFileSync,
+  writePidFile,
+} from '../gateway/index.js';
 import { createLogger } from '../logging/index.js';
 import { releaseYoungGeneration } from './young-generation.js';
 
@@ -8,6 +14,7 @@ export async function runStart(options: { config?: string }): Promise<void> {
   // Before anything is created: state, store and logs are this user's only, however we were started.
   process.umask(PRIVATE_UMASK);
   const log = createLogger();
+  let pidFile: string | undefined;
   const host = createGatewayHost({
     log,
     configOptions: { configPath: options.config },
@@ -18,12 +25,26 @@ export async function runStart(options: { config?: string }): Promise<void> {
       releaseYoungGeneration();
       // pm2 waits for this with wait_ready; it is sent after every restart too, which pm2 ignores.
       process.send?.('ready');
+      // `switchboard restart` finds this process by it (the state dir may change with a restart).
+      const stateDir = host.loaded?.config.stateDir;
+      if (stateDir !== undefined) {
+        writePidFile(stateDir).then(
+          (file) => {
+            if (pidFile !== undefined && pidFile !== file) removePidFileSync(pidFile);
+            pidFile = file;
+          },
+          (error: unknown) => log.logger.warn({ err: error }, 'could not write the pid file'),
+        );
+      }
     },
     onDown() {
       // A restart left nothing serving (the new config and the last one that started both failed):
       // a non-zero exit, so that systemd or pm2 read it as a failure rather than a clean stop.
       process.exit(1);
     },
+  });
+  process.on('exit', () => {
+    if (pidFile !== undefined) removePidFileSync(pidFile);
   });
   installSignalHandlers(host, log.logger, () => host.loaded?.config.gateway.drainTimeoutMs ?? 10_000);
   // A promise nobody awaited is a bug to fix, not a reason to drop every session: log it loudly.

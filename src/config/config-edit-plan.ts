@@ -136,7 +136,9 @@ function nextObject(
       );
     }
   }
-  return ok({ object, removed });
+  if (request.approverPatch === undefined) return ok({ object, removed });
+  // The approver's own part, past the guard (which is the model's limit, not the approver's).
+  return ok({ object: applyMergePatch(object, request.approverPatch) as Record<string, unknown>, removed });
 }
 
 /**

@@ -44,6 +44,11 @@ export interface ConfigEditRequest {
    * and a removal outside replacePaths.
    */
   guard?: { protectedPaths: readonly ProtectedPath[]; agentEditable: readonly string[] };
+  /**
+   * A merge patch an approver adds to this edit (the "always" of its approval, a protected path):
+   * merged after the guard has checked the edit, and written with it in one write.
+   */
+  approverPatch?: Record<string, unknown>;
 }
 
 export type ConfigEditResult =

@@ -27,6 +27,14 @@ export {
   type ConfigAuditRecord,
 } from './config-files.js';
 export {
+  backUpRunningConfig,
+  droppedParts,
+  keepReadyConfig,
+  lastReadyFile,
+  restoreStartedConfig,
+  writtenByEditor,
+} from './config-keep.js';
+export {
   findLooseConfigFile,
   holdsSecrets,
   type LooseConfigFile,

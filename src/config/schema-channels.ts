@@ -177,6 +177,15 @@ export const ChannelsSchema = Strict(
                 'The slash command of the Slack app (default `/switchboard`): `/switchboard status` runs `/status`.',
             }),
           ),
+          pongTimeoutMs: Type.Optional(
+            Type.Integer({
+              minimum: 1000,
+              maximum: 120_000,
+              default: 15_000,
+              description:
+                "Socket Mode: how long the connection may go without answering the client's ping before it is dropped and opened again (Slack's own default, 5000, turns a short stall of the process or the network into a reconnect).",
+            }),
+          ),
           ...CHANNEL_ACCESS,
           threadHistoryLimit: THREAD_HISTORY_LIMIT,
         },

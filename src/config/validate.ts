@@ -100,7 +100,34 @@ function checkReferences(config: Config): ConfigIssue[] {
     });
   }
   issues.push(...checkUserTokens(config), ...checkBudgets(config), ...checkMcpServers(config));
+  issues.push(...checkSenderIds(config));
   return issues;
+}
+
+/** Characters that make a sender id a pattern: ids are compared exactly, so `slack:*` would name nobody. */
+const PATTERN_CHARACTERS = /[*?[\]{}]/;
+
+/**
+ * `owners` and `approvals.approvers` hold exact sender ids: a pattern there (`slack:*`) is taken
+ * as one literal id, so it is refused, naming the item, rather than accepted and silently useless.
+ */
+function checkSenderIds(config: Config): ConfigIssue[] {
+  const lists = [
+    { pointer: '/owners', ids: config.owners },
+    { pointer: '/approvals/approvers', ids: config.approvals.approvers ?? [] },
+  ];
+  return lists.flatMap(({ pointer, ids }) =>
+    ids.flatMap((id, index) =>
+      PATTERN_CHARACTERS.test(id)
+        ? [
+            {
+              path: `${pointer}/${index}`,
+              message: `"${id}" is a pattern, but ${pointer.slice(1).replace('/', '.')} holds exact sender ids: list each person's exact sender id (slack:U…, discord:<id>, webchat:<user>)`,
+            },
+          ]
+        : [],
+    ),
+  );
 }
 
 /** A budget day needs a zone Intl knows; a budget of an agent that does not exist would never apply. */

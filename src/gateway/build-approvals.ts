@@ -1,5 +1,6 @@
 import { type Approvals, createApprovals } from '../approvals/index.js';
 import type { GatewayControl } from '../tools/index.js';
+import { alwaysPatch } from './gateway-control.js';
 import type { Base } from './gateway-types.js';
 
 /**
@@ -23,7 +24,7 @@ export function buildApprovals(
     async rememberAlways({ agentId, tool, by, sessionKey, route }) {
       const snapshot = await gateway.configGet();
       if (!snapshot.ok) return `The config was not changed: ${snapshot.error}`;
-      const patch = { agents: { [agentId]: { approvals: { tools: { [tool]: 'auto' } } } } };
+      const patch = alwaysPatch(agentId, tool);
       const edited = await gateway.configEdit('config.patch', {
         raw: JSON.stringify(patch),
         baseHash: snapshot.value.hash,

@@ -19,6 +19,7 @@ import {
 } from '../toolpacks/index.js';
 import { loadAgentSkills } from './agent-skills.js';
 import { type ChannelCheckScope, checkChannels } from './check-channels.js';
+import { checkHttpHost } from './check-http.js';
 import { checkState } from './check-state.js';
 
 /** Who wants to know: an edit (by the model's tool, an owner's command, the shell CLI) or a start. */
@@ -60,7 +61,7 @@ export interface StartCheckReport {
 
 /**
  * The one check of "can this config start": everything a start does short of serving — the
- * agent prompt files, the toolpacks, the state dir, the store and (where the connection
+ * agent prompt files, the toolpacks, the state dir, the store, `http.host` being this machine's and (where the connection
  * changed) the channel credentials. The schema and `${ENV}` are the load's (`loadStartable`,
  * or the config editor's own parse). Expected failures are issues, never thrown.
  *
@@ -117,6 +118,13 @@ export async function checkStartable(
   });
   if (!state.ok) return stopped(state.error, issues, warnings, toolpacks);
   issues.push(...state.value);
+  const host = await within({
+    where: '/http/host',
+    what: 'looking up http.host',
+    run: () => checkHttpHost(config),
+  });
+  if (!host.ok) return stopped(host.error, issues, warnings, toolpacks);
+  issues.push(...host.value);
   const channels = await within({
     where: '/channels',
     what: 'asking the chat platforms',

@@ -111,12 +111,18 @@ function editorRequest(options: GatewayControlOptions, request: GatewayEditReque
     ...(request.note === undefined ? {} : { note: request.note }),
     ...(request.replacePaths === undefined ? {} : { replacePaths: request.replacePaths }),
     ...(request.via === 'tool' ? { guard: toolGuard(options.config) } : {}),
+    ...(request.always ? { approverPatch: alwaysPatch(request.always.agentId, request.always.tool) } : {}),
   };
 }
 
 /** The model's tool's limits under the running config (an owner's `agentEditable` is read from it, not from the edit). */
 function toolGuard(config: Config): NonNullable<ConfigEditRequest['guard']> {
   return { protectedPaths: TOOL_PROTECTED_PATHS, agentEditable: config.agentEditable };
+}
+
+/** "Always for this tool in this agent" as a config merge patch: `agents.<id>.approvals.tools.<tool> = "auto"`. */
+export function alwaysPatch(agentId: string, tool: string): Record<string, unknown> {
+  return { agents: { [agentId]: { approvals: { tools: { [tool]: 'auto' } } } } };
 }
 
 /** A write's result as the caller sees it: written and a restart scheduled (or not allowed), or why not. */

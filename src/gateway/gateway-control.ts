@@ -12,7 +12,12 @@ import {
   RESTART_DISABLED,
 } from './gateway-config-edit.js';
 
-export { type GatewayControlOptions, RESTART_DISABLED, TOOL_PROTECTED_PATHS } from './gateway-config-edit.js';
+export {
+  alwaysPatch,
+  type GatewayControlOptions,
+  RESTART_DISABLED,
+  TOOL_PROTECTED_PATHS,
+} from './gateway-config-edit.js';
 
 /**
  * The `gateway` tool's and the owner commands' view of the gateway: config edits go through
@@ -33,6 +38,7 @@ export function createGatewayControl(options: GatewayControlOptions): GatewayCon
     configChange: (number) => configChange(options, number),
     configUndo: (number, request) => configUndo(options, number, request),
     restart: (request) => restart(options, request),
+    restartAllowed: () => (options.config.commands.restart ? ok(undefined) : fail(RESTART_DISABLED)),
   };
 }
 

@@ -7,6 +7,7 @@ import { ConfigError, errorText, fail, ok, type Result, SwitchboardError } from 
 import { type Logger, type LoggerHandle, logFileOptions } from '../logging/index.js';
 import { createMetrics, type Metrics } from '../observability/index.js';
 import { describeIssues, type LoadStartableResult, loadStartable } from './check-startable.js';
+import { handChangeWarning, keepReady, restoreAfterFailedStart } from './config-lifecycle.js';
 import { createGateway, type Gateway, type GatewayExtensions } from './create-gateway.js';
 import type { RestartRecord } from './gateway-status.js';
 import { createRestartPromises, type RestartPromises } from './restart-promises.js';
@@ -205,6 +206,7 @@ async function boot(state: HostState, loaded: LoadedConfig, reason: string): Pro
     : `Switchboard ready at ${info.url}`;
   logger.info({ url: info.url, restarts: state.restarts }, message);
   options.onReady?.({ ...info, restarts: state.restarts });
+  await keepReady(loaded, reason === 'start', logger);
 }
 
 /** Queues a restart; a request made while one waits to run joins it. */
@@ -239,7 +241,10 @@ async function runRestart(state: HostState, reason: string): Promise<void> {
     return;
   }
   const { loaded } = checked.value;
-  await notes.commit(intents, path.resolve(loaded.config.stateDir));
+  // A file changed by hand: the running config is backed up, and what it drops is told to each chat.
+  const warning = await handChangeWarning(running?.loaded, loaded, logger);
+  const noted = warning === undefined ? intents : intents.map((intent) => ({ ...intent, warning }));
+  await notes.commit(noted, path.resolve(loaded.config.stateDir));
   logger.info({ reason }, 'restarting');
   const stopped = running ? await stopWithin(running) : ok(undefined);
   state.current = undefined;
@@ -254,7 +259,7 @@ async function runRestart(state: HostState, reason: string): Promise<void> {
   try {
     await boot(state, loaded, reason);
   } catch (error) {
-    await rollBack(state, error, loaded, intents);
+    await rollBack(state, error, loaded, noted);
   }
 }
 
@@ -276,7 +281,8 @@ function checkRestart(state: HostState): Promise<LoadStartableResult> {
 /**
  * The check passed and the start failed anyway (a port taken meanwhile, a platform or store
  * gone): the notes committed for the new config must not claim a restart, so each chat that
- * asked is told it failed instead, and the last config that started serves again. When even
+ * asked is told it failed instead, the file is put back to the last config that started (the
+ * failed one kept as a backup, named in the chat), and that config serves again. When even
  * that fails nothing serves: `onDown` (the answers wait in the sentinel for the next start).
  */
 async function rollBack(state: HostState, error: unknown, failed: LoadedConfig, intents: RestartIntent[]) {
@@ -284,7 +290,9 @@ async function rollBack(state: HostState, error: unknown, failed: LoadedConfig, 
   const previous = state.lastStarted;
   const text = `Restart failed: ${errorText(error)}; running the last config that started again.`;
   logger.error({ err: error }, text);
-  await state.notes.refuse(intents, text, path.resolve(failed.config.stateDir));
+  // The file too, so that the next cold start does not exit on it.
+  const restored = await restoreAfterFailedStart(failed, previous, logger);
+  await state.notes.refuse(intents, `${text}${restored}`, path.resolve(failed.config.stateDir));
   try {
     if (!previous) throw error;
     await boot(state, previous, `roll-back: ${errorText(error)}`);

@@ -27,6 +27,7 @@ export {
 } from './create-gateway.js';
 export { createGatewayHost, type GatewayHost, type GatewayHostOptions } from './gateway-host.js';
 export { resolveHttpToken } from './http-token.js';
-export { recordShellNote, type ShellNote } from './restart-promises.js';
+export { checkGatewayPid, pidFileOf, readGatewayPid, removePidFileSync, writePidFile } from './pid-file.js';
+export { recordShellNote, type ShellNote, withdrawShellNote } from './restart-promises.js';
 export { installSignalHandlers } from './signals.js';
 export { makeStateDirPrivate, PRIVATE_UMASK } from './state-dir.js';

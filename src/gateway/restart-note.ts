@@ -34,11 +34,15 @@ const REAL_CLOCK: NoteClock = {
   sleep: (ms, signal) => sleep(ms, undefined, { signal }),
 };
 
-/** `Gateway restarted (<kind>): <note>`; a blank note ends at the kind. */
-export function restartNoteText(intent: Pick<RestartIntent, 'kind' | 'message'>, unexpected = false): string {
+/** `Gateway restarted (<kind>): <note>`; a blank note ends at the kind; a warning follows on its own line. */
+export function restartNoteText(
+  intent: Pick<RestartIntent, 'kind' | 'message' | 'warning'>,
+  unexpected = false,
+): string {
   const kind = unexpected ? `${intent.kind}, after an unexpected stop` : intent.kind;
   const note = intent.message?.trim();
-  return note ? `Gateway restarted (${kind}): ${note}` : `Gateway restarted (${kind}).`;
+  const text = note ? `Gateway restarted (${kind}): ${note}` : `Gateway restarted (${kind}).`;
+  return intent.warning ? `${text}\n${intent.warning}` : text;
 }
 
 /** The delivery loop's state: how it pauses and how a wake-up ends a pause. */

@@ -85,8 +85,10 @@ export function createRestartPromises(options: RestartPromisesOptions) {
   };
 }
 
-/** A note from a shell edit (`switchboard config patch --notify`): it has no chat, so it names one. */
+/** A note from the shell (`config patch --notify`, `restart --notify`): it has no chat, so it names one. */
 export interface ShellNote {
+  /** `config-patch` (default) or `restart`: the note's `Gateway restarted (<kind>)`. */
+  kind?: 'config-patch' | 'restart';
   stateDir: string;
   route: DeliveryRoute;
   /** The operator's words; without them the note names the kind only. */
@@ -98,12 +100,12 @@ export interface ShellNote {
 /**
  * Records the note committed: the edit is written, so whichever start comes next is the restart
  * it waits for (`Gateway restarted (config-patch): <note>`). A state dir it cannot write is an
- * error result, not a throw: the edit itself is already written.
+ * error result, not a throw: the edit itself is already written. Resolves to the note's id.
  */
-export async function recordShellNote(note: ShellNote): Promise<Result<void>> {
+export async function recordShellNote(note: ShellNote): Promise<Result<string>> {
   const intent = newRestartIntent(
     {
-      kind: 'config-patch',
+      kind: note.kind ?? 'config-patch',
       actor: 'cli',
       route: note.route,
       ...(note.message === undefined ? {} : { message: note.message }),
@@ -114,10 +116,13 @@ export async function recordShellNote(note: ShellNote): Promise<Result<void>> {
   const sentinel = createRestartSentinel({ stateDir: note.stateDir, logger: note.logger });
   try {
     await sentinel.record([{ ...intent, status: 'committed' }]);
-    return ok(undefined);
+    return ok(intent.id);
   } catch (error) {
-    return fail(
-      `the change is written, but the note could not be recorded in ${sentinel.file}: ${errorText(error)}`,
-    );
+    return fail(`the note could not be recorded in ${sentinel.file}: ${errorText(error)}`);
   }
+}
+
+/** Takes back a shell note that will not be followed by a restart (the signal could not be sent). */
+export async function withdrawShellNote(stateDir: string, id: string, logger: Logger): Promise<void> {
+  await createRestartSentinel({ stateDir, logger }).take([id]);
 }

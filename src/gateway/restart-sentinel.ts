@@ -39,6 +39,8 @@ export interface RestartIntent {
   /** The owner's note; blank means none. */
   message?: string;
   stats?: Record<string, unknown>;
+  /** Said after the note: the new config file was changed by hand and drops something (config-lifecycle.ts). */
+  warning?: string;
   delivery?: NoteDelivery;
 }
 

@@ -10,6 +10,16 @@ export interface ToolCallReview {
   risky: boolean;
   /** Shown under the arguments in the request (secrets removed by the tool). */
   details?: string;
+  /**
+   * The call's result, known without running it: it would be refused or change nothing (a stale
+   * hash, a no-op patch, restarts disabled). Nobody is asked, the tool does not run, the model reads this.
+   */
+  answer?: unknown;
+  /**
+   * "Always" on this call's approval is written by the call itself, in the one config edit it makes
+   * (the gateway tool's edits): the approvals service does not write it separately, which would race it.
+   */
+  alwaysInCall?: true;
 }
 
 /** A tool call waiting at the approval gate: the tool, its checked arguments, what it said of them. */
@@ -24,7 +34,11 @@ export interface GatedCall {
  * (`{ status: "denied", by, reason }`): a denial never errors the run.
  */
 export type ApprovalVerdict =
-  | { status: 'approved'; by: string }
+  | {
+      status: 'approved';
+      by: string /** "Always" was chosen and the call writes it (`alwaysInCall`). */;
+      always?: true;
+    }
   | { status: 'denied'; by: string; reason: string };
 
 /** A decision, typed (`/approve K7Q2XD`) or clicked (a button's opaque value). */

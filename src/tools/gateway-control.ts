@@ -18,6 +18,11 @@ export interface GatewayEditRequest {
   via: 'tool' | 'command';
   /** Paths whose value the edit replaces whole and where removing keys or array items is intended. */
   replacePaths?: readonly string[] | undefined;
+  /**
+   * The approver chose "always" for this edit's approval: `agents.<agentId>.approvals.tools.<tool> =
+   * "auto"` is written with it, in the same write (the tool's guard does not apply to that part).
+   */
+  always?: { agentId: string; tool: string; by: string } | undefined;
 }
 
 export interface GatewayRestartRequest {
@@ -100,4 +105,6 @@ export interface GatewayControl {
   configUndo(number: number, request: GatewayUndoRequest): Promise<Result<ConfigEditOutcome>>;
   /** Refused when `commands.restart` is false. */
   restart(request: GatewayRestartRequest): Promise<Result<ScheduledRestart>>;
+  /** Whether `restart` would be refused (`commands.restart` false), asked before anyone approves one. */
+  restartAllowed(): Result<void>;
 }

@@ -3,6 +3,7 @@ import type { ValidateFunction } from 'ajv';
 import { errorText, fail, ok, type Result, SwitchboardError } from '../errors/index.js';
 import { createAjv, dedupeIssues, describeSchemaError } from '../validation/index.js';
 import type { ApprovalVerdict } from './approvals-port.js';
+import { crashReport } from './crash-report.js';
 import { OWNER_ONLY_REFUSAL, type ToolPolicy } from './policy.js';
 import { asksByDefault } from './risk.js';
 import type { Tool, ToolCallOutcome, ToolContext } from './types.js';
@@ -48,6 +49,10 @@ export interface ToolRegistry {
 export interface ToolRegistryOptions {
   /** Why a tool's prerequisite (`requires`) is missing; absent or undefined: it is available. */
   unmet?(tool: Tool): string | undefined;
+  /** Takes the gateway's secret values out of what the model sees of a crashed tool. */
+  scrub?(text: string): string;
+  /** Stack paths of a crashed tool are shown relative to it; default the process's working directory. */
+  root?: string;
 }
 
 export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegistry {
@@ -100,15 +105,21 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
       }
       try {
         const verdict = await passGate(tool, parsed.value, context);
+        if ('answer' in verdict) return success(verdict.answer, false);
         if (verdict.status !== 'approved') return success(verdict, false);
-        const result = await tool.execute(parsed.value as never, context);
+        const approved = verdict.always ? { ...context, approvedAlways: { by: verdict.by } } : context;
+        const result = await tool.execute(parsed.value as never, approved);
         // A boundary tool that refuses (`ok: false`) does not end the run: the model can fix the call.
         return success(result, tool.boundary === true && (result as { ok?: unknown } | null)?.ok !== false);
       } catch (error) {
         if (context.signal.aborted) throw context.signal.reason;
         context.logger.error({ err: error, tool: name, run: context.runId }, 'tool failed');
-        const message = errorText(error);
-        return failure(`Tool ${name} failed: ${message}`);
+        return failure(
+          crashReport(name, error, {
+            root: options.root ?? process.cwd(),
+            ...(options.scrub ? { scrub: options.scrub } : {}),
+          }),
+        );
       }
     },
   };
@@ -117,12 +128,17 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
 /**
  * The approval gate for a call whose arguments passed the schema; no gate, no wait. A tool with
  * `review` decides per call; any other asks by default when it is `risky` or carries `exec` or
- * `control-plane`.
+ * `control-plane`. A review that knows the result already (`answer`: refused, or no change) asks nobody.
  */
-async function passGate(tool: Tool, input: object, context: ToolContext): Promise<ApprovalVerdict> {
+async function passGate(
+  tool: Tool,
+  input: object,
+  context: ToolContext,
+): Promise<ApprovalVerdict | { answer: unknown }> {
   const approvals = context.services.approvals;
   if (!approvals) return { status: 'approved', by: 'policy' };
   const review = tool.review ? await tool.review(input as never, context) : { risky: asksByDefault(tool) };
+  if (review.answer !== undefined) return { answer: review.answer };
   return approvals.check({ tool: tool.name, input, review }, context);
 }
 

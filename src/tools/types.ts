@@ -45,6 +45,8 @@ export interface ToolContext extends TurnScope {
    * approval does not keep other sessions waiting). Absent outside the session queues.
    */
   yieldSlot?(): () => Promise<void>;
+  /** This call was approved with "always" and writes that policy itself (`ToolCallReview.alwaysInCall`): by whom. */
+  approvedAlways?: { by: string };
 }
 
 /**
@@ -70,6 +72,13 @@ export interface Tool<Parameters extends TSchema = TSchema> {
   ownerOnly?: boolean;
   /** Only reads state: consecutive read-only calls of one round may run in parallel. */
   readOnly?: boolean;
+  /**
+   * Safe to run again when a restart cut its call short and its result was never recorded (see
+   * `isRestartSafe`): a read-only or idempotent tool. Absent: `readOnly`. `shell.exec`,
+   * `messages.send`, the `gateway` tool, toolpack tools (unless their manifest says
+   * `restartSafe`) and MCP tools (unless the server marks them read-only) are not.
+   */
+  restartSafe?: boolean;
   /**
    * Calls ask for approval by default (`approvals.tools` in config may say otherwise): `shell.exec`,
    * a toolpack tool its manifest or config marks risky. A tool whose `risk` has `exec` or

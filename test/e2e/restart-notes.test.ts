@@ -243,6 +243,57 @@ describe('a promised restart note', () => {
       'Gateway restarted (config-patch): patched from the shell',
     );
   });
+
+  it('switchboard restart --notify --note restarts the running gateway, and the note arrives once', async () => {
+    const { configPath, sentinel } = await setup();
+    const gateway = spawnGateway(['start', '--config', configPath]);
+    await gateway.waitForReady();
+    const noted = await runCli([
+      'restart',
+      '--config',
+      configPath,
+      '--notify',
+      'webchat:local',
+      '--note',
+      'deploy 42 is live',
+    ]);
+    expect(noted.stderr).toBe('');
+    expect(noted.code).toBe(0);
+    expect(noted.stdout).toContain('webchat:local gets a note after the restart');
+    // No SIGUSR1 from the test: the command itself restarts the gateway (same process).
+    const urlAgain = await gateway.waitForReady(2);
+    await pollUntil('the note to be delivered', async () => !(await exists(sentinel)));
+    const notes = (await repliesUntilWhoami(urlAgain)).filter((text) => String(text).startsWith('Gateway'));
+    expect(notes).toEqual(['Gateway restarted (restart): deploy 42 is live']);
+  });
+
+  it('switchboard restart sends nothing and records no note when restarts are off or no gateway runs', async () => {
+    const off = await setup({ commands: { restart: false } });
+    const refused = await runCli([
+      'restart',
+      '--config',
+      off.configPath,
+      '--notify',
+      'webchat:local',
+      '--note',
+      'x',
+    ]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('commands.restart false');
+    const idle = await setup();
+    const nobody = await runCli([
+      'restart',
+      '--config',
+      idle.configPath,
+      '--notify',
+      'webchat:local',
+      '--note',
+      'x',
+    ]);
+    expect(nobody.code).toBe(1);
+    expect(nobody.stderr).toContain('no running gateway recorded in');
+    expect([await exists(off.sentinel), await exists(idle.sentinel)]).toEqual([false, false]);
+  });
 });
 
 describe('a restart note while the platform is down', () => {

@@ -285,6 +285,12 @@ export async function createFakeDiscord(options: {
       .find(({ entry }) => entry.id === channelMatch?.[1]);
     if (method === 'GET' && thread !== undefined)
       return answer(response, 200, threadObject(thread.guildId, thread.entry));
+    // A guild channel, or a DM channel a message was sent in (fetched when not cached: after a restart).
+    const known = [...messages.values()].find(
+      (message) => message.channel_id === channelMatch?.[1] && message.author !== undefined,
+    );
+    if (method === 'GET' && channelMatch?.[1] !== undefined && (guildOf(channelMatch[1]) || known))
+      return answer(response, 200, channelOf(channelMatch[1], known?.author as Record<string, unknown>));
     const typingMatch = /^\/channels\/(\d+)\/typing$/.exec(path);
     if (method === 'POST' && typingMatch?.[1] !== undefined) {
       typing.push(typingMatch[1]);

@@ -32,6 +32,7 @@ export function testToolContext(logger: Logger, overrides: Partial<ToolContext> 
         configChange: unused,
         configUndo: unused,
         restart: unused,
+        restartAllowed: unused,
       },
       subagents: { spawn: unused, runs: unused, kill: unused, steer: unused },
     },

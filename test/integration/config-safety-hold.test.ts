@@ -224,12 +224,13 @@ describe("the gateway tool's review", () => {
     return gatewayTool.review?.(input as never, context);
   };
 
-  it('asks for edits with their diff (secrets redacted) and restarts, not for reads; it writes nothing', async () => {
+  it('asks for edits with their diff (secrets redacted), not for reads; it writes nothing', async () => {
     expect(await review({ action: 'config.get' })).toEqual({ risky: false });
     expect(await review({ action: 'config.schema.lookup', path: 'agents' })).toEqual({ risky: false });
+    // Restarts are off in this config: the refusal is the answer, nobody is asked to approve it.
     expect(await review({ action: 'restart', reason: 'new model' })).toEqual({
       risky: true,
-      details: 'Restart the gateway: new model.',
+      answer: { ok: false, error: 'Gateway restart is disabled (commands.restart=false).' },
     });
     const baseHash = hashConfigText(TEXT);
     const patch = await review({
@@ -243,16 +244,24 @@ describe("the gateway tool's review", () => {
       `+  "models": { "fake": { "provider": "openai", "model": "fake-2", "apiKey": "${REDACTED}" } },`,
     );
     expect(patch?.details).not.toContain(SECRET);
+    // A call that would be refused is answered with its refusal; nobody is asked.
     expect(await review({ action: 'config.apply', raw: '{}', baseHash: 'stale' })).toEqual({
       risky: true,
-      details: 'It would be refused: config changed since last load; re-run config.get and retry',
+      answer: { ok: false, error: 'config changed since last load; re-run config.get and retry' },
     });
     // The tool's guard applies to the plan too: owners are not the model's to change.
     const owners = await review({ action: 'config.patch', raw: '{"owners": ["webchat:mallory"]}', baseHash });
-    expect(owners?.details).toMatch(
-      /^It would be refused: owners cannot be changed through the gateway tool/,
+    expect((owners?.answer as { error?: string } | undefined)?.error).toMatch(
+      /^owners cannot be changed through the gateway tool/,
     );
-    expect(await review({ action: 'config.patch', raw: '{}' })).toEqual({ risky: true });
+    expect(await review({ action: 'config.patch', raw: '{}' })).toEqual({
+      risky: true,
+      answer: { ok: false, error: 'config.patch needs baseHash: call config.get first and pass its hash' },
+    });
+    expect(await review({ action: 'config.patch', raw: '{}', baseHash })).toEqual({
+      risky: true,
+      answer: { ok: true, result: { changed: false, hash: baseHash } },
+    });
     expect(await readFile(file, 'utf8')).toBe(TEXT);
     expect(await readdir(dir)).toEqual(['gateway.jsonc']);
   });

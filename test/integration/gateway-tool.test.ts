@@ -202,7 +202,10 @@ describe('the gateway tool', () => {
     expect(await readFile(gateway.configPath, 'utf8')).toBe(before);
     expect((await stat(gateway.configPath)).mtimeMs).toBe(modified);
     expect(gateway.logLines.some((line) => line.includes('restart scheduled'))).toBe(false);
-    await expect(readdir(path.join(gateway.dir, 'data/config-backups'))).rejects.toThrow();
+    // No edit backup (the directory holds only the last config that reached ready, kept at each start).
+    expect(await readdir(path.join(gateway.dir, 'data/config-backups'))).toEqual([
+      'gateway.jsonc.last-ready',
+    ]);
   });
 
   it('keeps every secret out of config.get, transcripts, the audit log and the logs; a placeholder keeps its secret', async () => {

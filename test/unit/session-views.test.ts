@@ -44,6 +44,7 @@ async function setup() {
       configChange: unused,
       configUndo: unused,
       restart: unused,
+      restartAllowed: unused,
     },
     subagents: { spawn: unused, runs: unused, kill: unused, steer: unused },
   };

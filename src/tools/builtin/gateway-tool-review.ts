@@ -19,7 +19,9 @@ export interface GatewayCallInput {
 /**
  * What the approval gate is told of a gateway call: reads are not risky; every edit and restart is
  * (`ask` by default), an edit with its diff (planned and start-checked as the edit itself would be,
- * secrets redacted, nothing written) or the reason it would be refused.
+ * secrets redacted, nothing written). A call that would be refused (no raw or baseHash, a stale
+ * hash, an invalid or guarded change, restarts disabled) or changes nothing is not put to anyone:
+ * its result is the `answer`. "Always" on an edit's approval is written by the edit itself.
  */
 export async function reviewGatewayCall(
   input: GatewayCallInput,
@@ -30,6 +32,8 @@ export async function reviewGatewayCall(
     case 'config.schema.lookup':
       return { risky: false };
     case 'restart': {
+      const allowed = context.services.gateway.restartAllowed();
+      if (!allowed.ok) return { risky: true, answer: { ok: false, error: allowed.error } };
       const delay = input.delayMs === undefined ? '' : ` in ${input.delayMs} ms`;
       return {
         risky: true,
@@ -39,20 +43,27 @@ export async function reviewGatewayCall(
     case 'config.patch':
     case 'config.apply': {
       const request = editRequest(input, context);
-      // Without raw or baseHash the call is refused when it runs: nothing to show.
-      if (request === undefined) return { risky: true };
+      if (request === undefined) return { risky: true, answer: { ok: false, error: missingInput(input) } };
       const preview = await context.services.gateway.configPreview(input.action, request);
-      if (!preview.ok) return { risky: true, details: `It would be refused: ${preview.error}` };
+      if (!preview.ok) return { risky: true, answer: { ok: false, error: preview.error } };
       const plan = preview.value;
-      if (!plan.changed) return { risky: true, details: 'It changes nothing.' };
+      if (!plan.changed) return { risky: true, answer: { ok: true, result: plan } };
       const removes = plan.removedPaths.length > 0 ? `; removes ${plan.removedPaths.join(', ')}` : '';
       const diff = clipDiff(plan.diff, REVIEW_DIFF_LIMIT);
       return {
         risky: true,
+        alwaysInCall: true,
         details: `Changes ${plan.changedPaths.join(', ')}${removes}.\n\`\`\`diff\n${diff}\n\`\`\``,
       };
     }
   }
+}
+
+/** Why a config.patch or config.apply call without raw or baseHash is refused. */
+export function missingInput(input: GatewayCallInput): string {
+  return input.raw === undefined
+    ? `${input.action} needs raw`
+    : `${input.action} needs baseHash: call config.get first and pass its hash`;
 }
 
 /** The edit request of a config.patch or config.apply call; undefined without raw or baseHash. */
@@ -69,5 +80,8 @@ export function editRequest(input: GatewayCallInput, context: ToolContext): Gate
     replacePaths: input.replacePaths,
     actor: context.senderId,
     via: 'tool',
+    ...(context.approvedAlways
+      ? { always: { agentId: context.agentId, tool: 'gateway', by: context.approvedAlways.by } }
+      : {}),
   };
 }

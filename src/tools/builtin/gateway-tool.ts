@@ -2,7 +2,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import { StringEnum } from '../../config/index.js';
 import { fail, type Result } from '../../errors/index.js';
 import type { Tool, ToolContext } from '../types.js';
-import { editRequest, reviewGatewayCall } from './gateway-tool-review.js';
+import { editRequest, missingInput, reviewGatewayCall } from './gateway-tool-review.js';
 
 /** What the tool returns to the model: the action's payload as `result`, or why it was refused. */
 type GatewayToolOutput = { ok: true; result: unknown } | { ok: false; error: string };
@@ -106,11 +106,8 @@ async function runAction(
       return gateway.schemaLookup(input.path ?? '');
     case 'config.patch':
     case 'config.apply': {
-      if (input.raw === undefined) return fail(`${input.action} needs raw`);
       const request = editRequest(input, context);
-      if (request === undefined) {
-        return fail(`${input.action} needs baseHash: call config.get first and pass its hash`);
-      }
+      if (request === undefined) return fail(missingInput(input));
       return gateway.configEdit(input.action, request);
     }
     case 'restart':
