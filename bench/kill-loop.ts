@@ -3,7 +3,8 @@ import { describeMachine, printTable } from './report.js';
 
 /**
  * The kill loop: SIGKILL the built gateway at random points, 50 times, while web chat messages,
- * restarts, config patches, sub-agent spawns, schedules and Slack events (HTTP mode) are in flight; then count what it had
+ * restarts, config patches, sub-agent spawns, schedules, Slack events (HTTP mode, half with a slowly
+ * downloading file) and Discord messages (also sent while it is down) are in flight; then count what it had
  * acknowledged and did not keep (lost), kept twice (doubled), or never answered. `KILLS` and `SEED`
  * in the environment change the run.
  */
@@ -16,13 +17,18 @@ const started = Date.now();
 const report = await runKillLoop({ kills, seed, onProgress: (line) => console.log(`  ${line}`) });
 printTable(
   ['kind', 'acknowledged', 'lost', 'doubled', 'unanswered'],
-  (['message', 'restart', 'patch', 'spawn', 'schedule', 'slack'] as const).map((kind) => [
+  (['message', 'restart', 'patch', 'spawn', 'schedule', 'slack', 'discord'] as const).map((kind) => [
     kind,
     String(report.acknowledged[kind]),
     String(report.lost[kind]),
     String(report.doubled[kind]),
-    kind === 'spawn' || kind === 'schedule' || kind === 'slack' ? String(report.unanswered[kind]) : '',
+    kind === 'spawn' || kind === 'schedule' || kind === 'slack' || kind === 'discord'
+      ? String(report.unanswered[kind])
+      : '',
   ]),
+);
+console.log(
+  `turns resumed after a restart: ${report.resumed}; calls ended as unknown (not run again): ${report.endedAsUnknown}; interrupted turns ended instead: ${report.endedNotResumed}`,
 );
 console.log(
   `kills: ${report.kills}; starts that failed: ${report.failedStarts}; ${((Date.now() - started) / 1000).toFixed(0)} s`,

@@ -18,6 +18,8 @@ export interface ModelCallUsage {
   outputTokens: number;
   /** `tokenCost` at `models.<name>.price`; absent when the model has none. */
   cost?: number;
+  /** The server reported no usage: the tokens are the provider's estimate (`TokenUsage.estimated`). */
+  estimated?: boolean;
 }
 
 /**
@@ -33,7 +35,8 @@ export interface UsagePort {
 
 /**
  * Counts a `model_end`'s tokens: the run's total (its record) and the usage ledger, both before
- * the loop goes on. Without usage in the answer (a server that does not report it) nothing is counted.
+ * the loop goes on. A server that reports no usage has an estimate here (the OpenAI-compatible
+ * provider's, marked `estimated`), counted like reported tokens and flagged as estimated.
  */
 export async function recordModelUsage(
   state: RunnerState,
@@ -57,5 +60,6 @@ export async function recordModelUsage(
     inputTokens,
     outputTokens,
     ...priced,
+    ...(event.usage.estimated && { estimated: true }),
   });
 }

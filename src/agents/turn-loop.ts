@@ -6,11 +6,12 @@ import { buildTurnContext } from './context/index.js';
 import { toMessage } from './model-context.js';
 import { loadImages } from './model-files.js';
 import type { ModelMessage, ModelProvider } from './providers/index.js';
+import { RESUMED_NOTICE, resumeOpenCalls } from './resume-turn.js';
 import type { RunnerState } from './runner-state.js';
 import { buildSystemPrompt } from './system-prompt.js';
 import { runToolLoop, type ToolLoopEnd } from './tool-loop.js';
 import type { ToolLoopEvent } from './tool-loop-events.js';
-import { turnTools } from './turn-tools.js';
+import { type TurnTools, turnTools } from './turn-tools.js';
 import type { TurnRequest } from './types.js';
 
 const SPAWN_TOOLS = new Set(['sessions_spawn', 'subagents']);
@@ -49,7 +50,8 @@ export async function runTurnLoop(
   };
   const tools = turnTools(registry, policy, context);
   const multiUser = request.route.chatType === 'channel';
-  const history = await run.history;
+  const read = await run.history;
+  const history = request.resumed ? await resume(request, run, tools, read) : read;
   const system = buildSystemPrompt({
     ...turnScope(request),
     displayName: request.agent.displayName,
@@ -75,6 +77,23 @@ export async function runTurnLoop(
     transcript: { record: request.record, takeSteered: steeredAfter(request, history, multiUser) },
     emit: run.emit,
   });
+}
+
+/**
+ * A turn a restart cut short goes on from its transcript: the calls its last round left without
+ * a result get one (run again when restart-safe, else "outcome unknown"), and the chat is told in
+ * one line instead of hearing the answer again.
+ */
+async function resume(
+  request: TurnRequest,
+  run: LoopRun,
+  tools: TurnTools,
+  history: readonly TranscriptEntry[],
+): Promise<readonly TranscriptEntry[]> {
+  const calls = await resumeOpenCalls(history, tools, request.record, run.runId);
+  run.logger.info({ repeated: calls.repeated, unknown: calls.unknown }, 'turn resumed after a restart');
+  await request.reply({ id: crypto.randomUUID(), text: RESUMED_NOTICE });
+  return [...history, ...calls.entries];
 }
 
 /** The agent's allowlist; spawning tools only where one more level of sub-agents is allowed. */

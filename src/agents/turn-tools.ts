@@ -1,4 +1,11 @@
-import type { Tool, ToolCallOutcome, ToolContext, ToolPolicy, ToolRegistry } from '../tools/index.js';
+import {
+  isRestartSafe,
+  type Tool,
+  type ToolCallOutcome,
+  type ToolContext,
+  type ToolPolicy,
+  type ToolRegistry,
+} from '../tools/index.js';
 import type { ModelToolCall, ModelToolSpec } from './providers/index.js';
 
 /** The tools of one turn: what the model is shown, and how one of its calls runs. */
@@ -7,6 +14,8 @@ export interface TurnTools {
   specs: ModelToolSpec[];
   /** Consecutive calls of read-only tools in one round may run together. */
   isReadOnly(name: string): boolean;
+  /** A call cut short by a restart, its result never recorded, may run again (`isRestartSafe`). */
+  isRestartSafe(name: string): boolean;
   /** Never throws but the turn's abort reason (see `ToolRegistry.execute`). */
   execute(call: ModelToolCall): Promise<ToolCallOutcome>;
 }
@@ -22,6 +31,7 @@ export function turnTools(registry: ToolRegistry, policy: ToolPolicy, context: T
       parameters: tool.parameters as Record<string, unknown>,
     })),
     isReadOnly: (name) => visible.some((tool) => tool.name === name && tool.readOnly === true),
+    isRestartSafe: (name) => visible.some((tool) => tool.name === name && isRestartSafe(tool)),
     execute: (call) => registry.execute(call.name, call.arguments, policy, context),
   };
 }

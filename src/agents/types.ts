@@ -15,6 +15,12 @@ export interface TurnRequest extends TurnScope {
    * written to the transcript as the turn started (after everything recorded before it).
    */
   messages: TranscriptEntry[];
+  /**
+   * The turn resumes one a restart cut short (its messages were in the transcript already): tool
+   * calls left without a result are repeated when restart-safe, the others get a result saying
+   * their outcome is unknown, and the chat is told in one line (`resumeOpenCalls`).
+   */
+  resumed?: boolean;
   /** Aborted by `/stop`, `interrupt` mode or the gateway stopping; the reason is a `TurnAbort`. */
   signal: AbortSignal;
   /**

@@ -1,7 +1,7 @@
 import type { DeliveryRoute } from '../messages/index.js';
 import { type ApprovalVerdict, causerOf, type GatedCall, type ToolContext } from '../tools/index.js';
 import { argumentsHash } from './action-value.js';
-import { approversOf, resolvePolicy } from './policy.js';
+import { approversOf, resolvePolicy, runsAsRuntimeIdentity } from './policy.js';
 import { requestMessage } from './request-message.js';
 import { type ApprovalsState, alwaysKey, openRequest, settle } from './state.js';
 import type { ApprovalRecord } from './types.js';
@@ -19,7 +19,10 @@ export async function checkCall(
 ): Promise<ApprovalVerdict> {
   const { config } = state.options;
   const always = state.always.has(alwaysKey(context.agentId, call.tool));
-  const policy = always ? 'auto' : resolvePolicy(config, context.agentId, call.tool, call.review.risky);
+  const runtimeAs = runsAsRuntimeIdentity(config, context.agentId, context.senderId, context.route.channel);
+  const policy = always
+    ? 'auto'
+    : resolvePolicy(config, context.agentId, call.tool, call.review.risky, runtimeAs);
   if (policy === 'auto') return { status: 'approved', by: 'policy' };
   if (policy === 'deny') {
     const reason = `the approvals policy denies ${call.tool} for agent ${context.agentId}`;

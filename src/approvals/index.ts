@@ -1,7 +1,7 @@
 export { actionValue, argumentsHash, parseActionValue } from './action-value.js';
 export { type Approvals, createApprovals } from './approvals.js';
 export { APPROVALS_AUDIT_FILE, type AuditEvent } from './audit.js';
-export { type ApprovalPolicy, approversOf, resolvePolicy } from './policy.js';
+export { type ApprovalPolicy, approversOf, resolvePolicy, runsAsRuntimeIdentity } from './policy.js';
 export type {
   ApprovalDeliver,
   ApprovalKind,

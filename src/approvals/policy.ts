@@ -5,15 +5,34 @@ export type ApprovalPolicy = 'ask' | 'auto' | 'deny';
 /**
  * The policy for one call: the agent's own table (`agents.<id>.approvals.tools`) over the
  * gateway's (`approvals.tools`); in each, an exact name wins over the longest matching
- * `namespace.*`, and that over `*`. No entry: `ask` when the tool calls this call risky, else `auto`.
+ * `namespace.*`, and that over `*`. No entry: `ask` when the tool calls this call risky, else `auto`,
+ * except in a runtime turn of an agent with `runtimeAs` (`runtimeAs` true): `auto`, as Suzumio's
+ * agents run alone; an explicit `ask` or `deny` still holds.
  */
-export function resolvePolicy(config: Config, agentId: string, tool: string, risky: boolean): ApprovalPolicy {
+export function resolvePolicy(
+  config: Config,
+  agentId: string,
+  tool: string,
+  risky: boolean,
+  runtimeAs = false,
+): ApprovalPolicy {
   const tables = [config.agents[agentId]?.approvals?.tools ?? {}, config.approvals.tools];
   for (const table of tables) {
     const found = lookup(table, tool);
     if (found) return found;
   }
-  return risky ? 'ask' : 'auto';
+  return risky && !runtimeAs ? 'ask' : 'auto';
+}
+
+/** Whether a call runs in a runtime turn as the agent's `runtimeAs` identity (its sender is it, in the internal chat). */
+export function runsAsRuntimeIdentity(
+  config: Config,
+  agentId: string,
+  senderId: string,
+  channel: string,
+): boolean {
+  const runtimeAs = config.agents[agentId]?.runtimeAs;
+  return runtimeAs !== undefined && senderId === runtimeAs && channel === 'internal';
 }
 
 function lookup(table: Readonly<Record<string, ApprovalPolicy>>, tool: string): ApprovalPolicy | undefined {

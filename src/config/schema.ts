@@ -102,6 +102,13 @@ export const AgentConfigSchema = Strict(
     displayName: Type.Optional(
       Type.String({ minLength: 1, description: 'Name shown in chat and status.', ...EDITABLE }),
     ),
+    runtimeAs: Type.Optional(
+      Type.String({
+        minLength: 1,
+        description:
+          "The identity this agent's runtime turns (woken by signals and messages) run as, e.g. an owner id `slack:U0123`. Owner-only tools are offered when it is in `owners`, and a risky call in such a turn asks nobody unless the approvals policy says `ask` (a Suzumio-style project). Without it, runtime turns run as `system:signals`: no owner-only tools, risky calls ask an approver.",
+      }),
+    ),
     model: Type.Optional(
       Type.Union(
         [
@@ -166,6 +173,13 @@ export const AgentConfigSchema = Strict(
       Type.Boolean({
         description:
           "When this agent runs as a sub-agent: whether its end is announced back into the session that spawned it (a turn there); default true. `false`: not announced (its result stays in `subagents` list). A spawn's own `announce` argument wins.",
+      }),
+    ),
+    resume: Type.Optional(
+      StringEnum(['safe', 'off'] as const, {
+        description:
+          "A turn of this agent that a crash or SIGKILL cut short: `safe` (default) resumes it at the next start from its transcript (tool calls left without a result are repeated only when restart-safe, the model is told the others' outcome is unknown); `off` ends it with a message in its chat instead.",
+        ...NOT_EDITABLE,
       }),
     ),
   },
@@ -386,6 +400,13 @@ export const ConfigSchema = Strict(
           default: true,
           description: 'Tell the chat in one line when a fallback model answered instead of the first.',
           ...EDITABLE,
+        }),
+        resumeWithinMs: Type.Integer({
+          minimum: 0,
+          maximum: 604_800_000,
+          default: 7_200_000,
+          description:
+            'A turn interrupted (crash, SIGKILL) longer ago than this when the gateway starts again is ended with a message in its chat instead of resumed (default 2 h).',
         }),
       },
       // Its own limits (rounds, run time) are not the model's to raise.

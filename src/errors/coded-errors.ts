@@ -57,7 +57,9 @@ type ToolpackCode =
   /** A toolpack tool's handler failed in its runner. */
   | 'TOOLPACK_TOOL_FAILED'
   /** A call names a toolpack without a controller (none loaded by that id). */
-  | 'TOOLPACK_UNKNOWN';
+  | 'TOOLPACK_UNKNOWN'
+  /** `store.db` was asked to write, or about a table Switchboard does not keep (docs/toolpack-store.md). */
+  | 'TOOLPACK_STORE_DB';
 
 /** Channel adapters (web chat, Slack, Discord). */
 type ChannelCode =

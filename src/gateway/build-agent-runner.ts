@@ -7,7 +7,7 @@ import {
   readAgentInstructions,
   type UsagePort,
 } from '../agents/index.js';
-import type { Config } from '../config/index.js';
+import { type Config, collectSecretValues, createSecretScrubber } from '../config/index.js';
 import type { Logger } from '../logging/index.js';
 import type { McpServers } from '../mcp/index.js';
 import { type AgentMessage, communicationPolicy, type SendOutcome } from '../messages/index.js';
@@ -139,7 +139,11 @@ export async function buildAgentRunner(
 
 function buildRegistry(options: AgentRunnerParts, skills: AgentSkills) {
   const { config, extensions } = options;
-  const registry = createToolRegistry({ unmet: (tool) => unmetRequirement(tool, config) });
+  const registry = createToolRegistry({
+    unmet: (tool) => unmetRequirement(tool, config),
+    // A crashed tool's message and stack reach the model: never a secret value of the config.
+    scrub: createSecretScrubber(collectSecretValues(config)),
+  });
   const { activity, toolSucceeded, observer } = options;
   const add = (declared: Tool, source: string) => {
     const tool = withRiskOverride(declared, config.tools.risk);

@@ -123,6 +123,16 @@ export async function buildSignalsAndToolpacks(base: Base, turns: TurnPort) {
     signals: {
       ...signals,
       send,
+      storeDb: {
+        signals: () =>
+          signals.queue.rows().map(({ signal, status, deliveredAt }) => ({
+            ...signal,
+            status,
+            ...(deliveredAt === undefined ? {} : { deliveredAt }),
+          })),
+        messages: () => messages.rows(),
+        activations: () => signals.activations(),
+      },
       record: (signal, source, agentId) => {
         // A runner's signal counts as a useful effect of its agent's wake turn (see supervision.ts).
         if (agentId !== undefined) signals.supervision.signalRecorded(agentId, signal);

@@ -77,7 +77,13 @@ function modelInstruments(registers: Registry[]) {
     }),
     tokens: new Counter({
       name: 'switchboard_model_tokens_total',
-      help: 'Tokens the model providers reported, by model and direction (input, output).',
+      help: 'Tokens of model calls, reported or estimated (see switchboard_model_tokens_estimated_total), by model and direction (input, output).',
+      labelNames: ['model', 'direction'] as const,
+      registers,
+    }),
+    estimatedTokens: new Counter({
+      name: 'switchboard_model_tokens_estimated_total',
+      help: 'Of switchboard_model_tokens_total, the tokens estimated (about 4 characters a token) because the server reported no usage, by model and direction.',
       labelNames: ['model', 'direction'] as const,
       registers,
     }),

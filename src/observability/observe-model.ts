@@ -4,7 +4,7 @@ import type { Observation } from './observation.js';
 import { inSpan } from './tracing.js';
 
 /**
- * The provider with each call counted (outcome, latency), its reported tokens and their cost
+ * The provider with each call counted (outcome, latency), its tokens (reported or estimated) and their cost
  * (`tokenCost` at `models.<name>.price`) added up, and a `switchboard.model_call` span. The model
  * label is the provider's config name: one provider per configured model, so a failover chain
  * over these providers counts each model that was tried.
@@ -34,11 +34,16 @@ export function observeModel(
             if (usage) {
               instruments.tokens.inc({ model, direction: 'input' }, usage.inputTokens);
               instruments.tokens.inc({ model, direction: 'output' }, usage.outputTokens);
+              if (usage.estimated) {
+                instruments.estimatedTokens.inc({ model, direction: 'input' }, usage.inputTokens);
+                instruments.estimatedTokens.inc({ model, direction: 'output' }, usage.outputTokens);
+              }
               const cost = tokenCost(price, usage);
               if (cost > 0) instruments.cost.inc({ model }, cost);
               span.setAttributes({
                 'gen_ai.usage.input_tokens': usage.inputTokens,
                 'gen_ai.usage.output_tokens': usage.outputTokens,
+                ...(usage.estimated && { 'switchboard.usage_estimated': true }),
               });
             }
             span.setAttribute('switchboard.outcome', 'ok');

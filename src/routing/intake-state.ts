@@ -16,6 +16,8 @@ export interface IntakeOptions {
   scrub(text: string): string;
   deliver(route: DeliveryRoute, message: OutboundMessage): Promise<void>;
   logger: Logger;
+  /** The clock an interrupted turn's age is measured with (`agentLoop.resumeWithinMs`); `Date.now` unless given. */
+  now?: () => number;
 }
 
 export interface IntakeState {
@@ -27,6 +29,12 @@ export interface IntakeState {
   sealed: boolean;
   /** Messages being stored: the store must not close under them. */
   accepting: Set<Promise<unknown>>;
+  /**
+   * Inbox items this process added (and queued): `resume` leaves them alone, since a channel may
+   * dispatch before it runs (a Discord catch-up, a held Slack event) and they would be queued twice.
+   * Undefined once `resume` ran (nothing to tell apart after it).
+   */
+  addedHere: Set<string> | undefined;
 }
 
 /**
@@ -44,7 +52,8 @@ export function queueItem(
     { sessionKey: item.sessionKey, agentId: item.agentId, agent, route: item.route, depth: 0 },
     {
       entry: item.entry,
-      ...(stored ? { stored } : {}),
+      // Its entry is in the transcript: the last process began its turn, which this one resumes.
+      ...(stored ? { stored, resumed: true } : {}),
       senderId,
       isOwner: state.owners.has(senderId),
       origin: 'user',

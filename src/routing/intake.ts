@@ -18,6 +18,7 @@ export function createIntake(options: IntakeOptions) {
     closing: false,
     sealed: false,
     accepting: new Set(),
+    addedHere: new Set(),
   };
   return {
     /** Stores and queues `message`; `accepted` is called once it is durable, the promise resolves when its turn ends. */
@@ -81,6 +82,7 @@ async function store(
       ...(message.files?.length ? { files: message.files } : {}),
     },
   });
+  state.addedHere?.add(item.id);
   accepted?.();
   if (!state.closing) return queueItem(state, item, agent);
   const notice = await state.options.queues.tellKept({ sessionKey, route });

@@ -51,6 +51,7 @@ export async function runQueueTurn(
       ...(target.runTimeoutSeconds === undefined ? {} : { runTimeoutSeconds: target.runTimeoutSeconds }),
       messages,
       senderId: first.senderId,
+      ...(batch.some((message) => message.resumed) ? { resumed: true } : {}),
       ...(first.chargedTo === undefined ? {} : { chargedTo: first.chargedTo }),
       isOwner: input.isOwner,
       signal,

@@ -24,6 +24,8 @@ export interface PendingMessage {
   origin: 'user' | 'runtime';
   /** A user message's durable record, deleted when the turn that answers it ends. */
   inbox?: InboxItem;
+  /** A turn the last process began for it and a restart cut short: this turn resumes it (`TurnRequest.resumed`). */
+  resumed?: boolean;
   /** `steer`: join the running turn before its next model call, whatever the session's queue mode. */
   mode?: 'steer';
   resolve(result: DispatchResult): void;

@@ -4,7 +4,9 @@ import type { RuntimeTurnRequest } from '../sessions/index.js';
 import type { RouterState } from './router.js';
 
 /**
- * Queues a runtime entry in its session (created when new, with `route`): never an owner turn.
+ * Queues a runtime entry in its session (created when new, with `route`). It runs as the agent's
+ * `runtimeAs` identity when configured (an owner turn when that is an owner: owner-only tools,
+ * approvals follow it), else as the request's sender, never an owner turn.
  * Resolves once queued; `done` resolves when the turn that answers it ends.
  */
 export async function startRuntimeTurn(
@@ -29,9 +31,9 @@ export async function startRuntimeTurn(
     {
       entry: request.entry,
       ...(request.appended ? { stored: request.appended } : {}),
-      senderId: request.senderId,
+      senderId: configured.runtimeAs ?? request.senderId,
       ...(request.chargedTo === undefined ? {} : { chargedTo: request.chargedTo }),
-      isOwner: false,
+      isOwner: configured.runtimeAs !== undefined && state.owners.has(configured.runtimeAs),
       origin: 'runtime',
       ...(request.mode ? { mode: request.mode } : {}),
     },

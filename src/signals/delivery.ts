@@ -10,13 +10,14 @@ import {
 } from '../messages/index.js';
 import type { SessionStore } from '../sessions/index.js';
 import type { Store } from '../store/index.js';
+import { createActivationLog } from './activation-log.js';
 import type { AgentActivity } from './agent-activity.js';
 import type { Deliver, SignalTurns } from './ports.js';
 import { createPoster, type Poster } from './posts.js';
 import { createScheduler, type ScheduledHook, type Scheduler, type SchedulerAgent } from './scheduler.js';
-import { createSignalQueue, type SignalQueue } from './signal-queue.js';
+import { createSignalQueue, type SignalQueue, signalRefusal } from './signal-queue.js';
 import { createSupervision } from './supervision.js';
-import type { SignalInput } from './types.js';
+import { MESSAGE_SIGNAL_KIND, type SignalInput } from './types.js';
 import { createWaker } from './wake.js';
 import { createWokenMessages } from './woken-messages.js';
 
@@ -33,7 +34,7 @@ export interface SignalDeliveryOptions {
 /**
  * Signal delivery: the queue, waking agents, posts, and the agent roster. A signal for an agent
  * wakes it with a turn in its main session when that session is idle (see wake.ts); one for a
- * route is posted there. A message to an agent is a `message` signal (merged with others of its
+ * route is posted there. A message to an agent is a `message.created` signal (merged with others of its
  * priority pending, like any signal); to a route, a post. A message or signal for `user` is
  * posted where the human talks to the coordinator agent (see posts.ts); one for any other name
  * that is not an agent is refused, naming it.
@@ -54,12 +55,13 @@ export function createSignalDelivery(options: SignalDeliveryOptions) {
     logger,
   });
   const woken = createWokenMessages(logger);
+  const activations = createActivationLog();
   const waker = createWaker({
     queue,
     turns: options.turns,
     drainTimeoutMs: config.gateway.drainTimeoutMs,
     logger,
-    observer: woken.wrap(supervision.observer),
+    observer: activations.wrap(woken.wrap(supervision.observer)),
   });
   const delivery = {
     queue,
@@ -74,12 +76,16 @@ export function createSignalDelivery(options: SignalDeliveryOptions) {
     supervision,
     /** Whether signals wait for the agent, not yet taken by a wake turn (false until the queue is loaded). */
     hasPendingSignalsForAgent: (agentId: string) => queue.hasPending(agentId),
+    /** Why `record` would refuse this signal, synchronously (a controller's `recordSignal` throws it). */
+    refusal: (input: unknown) => signalRefusal(input as SignalInput, agentIds),
+    /** The wake turns of this process (the newest 200), for `store.db`'s `activations`. */
+    activations: activations.rows,
     /** Loads the pending signals, so `hasPendingSignalsForAgent` answers before the first tick. */
     loadPending: () => queue.load(),
     /** Tells a listener the message ids a wake turn carries once it has started (toolpack receipts). */
     onMessagesWoken: woken.listen,
     /**
-     * Sends a message: a `message` signal for an agent (not again while a pending signal carries
+     * Sends a message: a `message.created` signal for an agent (not again while a pending signal carries
      * its id), a post for a route or for `user`. A recipient that is neither an agent nor `user`
      * is refused.
      */
@@ -96,7 +102,7 @@ export function createSignalDelivery(options: SignalDeliveryOptions) {
     // Once per id: a toolpack's outbox replays a message the last process may have queued already.
     if (await queue.holdsMessage(message.id)) return { ok: true };
     const payload = { id: message.id, sender: message.sender, body: message.body };
-    const input = { kind: 'message', targetAgent: recipient, priority: message.priority, payload };
+    const input = { kind: MESSAGE_SIGNAL_KIND, targetAgent: recipient, priority: message.priority, payload };
     const recorded = await queue.record(input, `message:${message.sender}`, message.chargedTo);
     if (!recorded.ok) logger.warn({ sender: message.sender, reason: recorded.error }, 'signal refused');
     return { ok: true };

@@ -1,3 +1,4 @@
+export { type ActivationEntry, MAX_LOGGED_ACTIVATIONS } from './activation-log.js';
 export { type AgentActivityView, type AgentState, USEFUL_EFFECT_TOOLS } from './agent-activity.js';
 export {
   createSignalDelivery,
@@ -17,6 +18,13 @@ export {
   type SchedulerAgent,
   type SchedulerOptions,
 } from './scheduler.js';
-export { createSignalQueue, type SignalQueue, type SignalQueueOptions } from './signal-queue.js';
-export type { Signal, SignalInput } from './types.js';
+export {
+  createSignalQueue,
+  type DeliveredSignal,
+  MAX_DELIVERED_SIGNALS,
+  type SignalQueue,
+  type SignalQueueOptions,
+  type SignalRow,
+} from './signal-queue.js';
+export { MESSAGE_SIGNAL_KIND, type Signal, type SignalInput } from './types.js';
 export type { MessagesWoken } from './woken-messages.js';

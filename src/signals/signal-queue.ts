@@ -12,33 +12,56 @@ export interface SignalQueueOptions {
   agents?: readonly string[];
 }
 
+/** How many delivered signals are kept (`delivered` in `list` and `rows`); older ones are forgotten. */
+export const MAX_DELIVERED_SIGNALS = 200;
+
+/** A signal a wake turn took, kept after its turn ended (Suzumio's `status = 'delivered'`). */
+export interface DeliveredSignal extends Signal {
+  deliveredAt: string;
+}
+
+/** One signal with its state, synchronously (`rows`): what `store.db`'s `signals` table shows. */
+export interface SignalRow {
+  signal: Signal;
+  status: 'pending' | 'delivered';
+  deliveredAt?: string;
+}
+
 interface QueueState {
   pending: KeyValueNamespace<Signal>;
   effects: KeyValueNamespace<Signal>;
+  delivered: KeyValueNamespace<DeliveredSignal>;
   now: () => Date;
   agents: readonly string[] | undefined;
   logger: Logger;
   /** The pending signals, loaded once from the store; what `take` handed out is not in it. */
   cache: Map<string, Signal> | undefined;
+  /** Taken by a wake turn still running (in the store's pending namespace until `acknowledge`). */
+  taken: Map<string, Signal>;
+  /** The delivered signals kept, oldest first (loaded with `cache`). */
+  deliveredList: DeliveredSignal[];
 }
 
 /**
- * Pending signals for agents, in the store (they survive restarts). A signal of a kind already
- * pending for the same agent at the same priority (and from the same source) is merged into it, so a
- * busy agent is not woken once per repeat: the count goes up and every distinct payload is kept
- * (`payloads`, oldest first; `payload` is the newest), so no message body is lost. Signals of
- * different priorities are never merged: a merge never changes a priority. `take` hands out what
- * one wake-up delivers: every P0/P1 pending together, else the single most urgent P2/P3 (oldest
- * first); what it took stays stored until `acknowledge`.
+ * Pending signals for agents, in the store (they survive restarts). `take` hands out what one
+ * wake-up delivers, as Suzumio does: every P0/P1 pending together, else the single most urgent
+ * P2/P3 (oldest first); what it took stays stored until `acknowledge`, then is kept as delivered
+ * (the newest `MAX_DELIVERED_SIGNALS`). A P0/P1 signal of a kind already pending for the same agent
+ * at the same priority (and from the same source) is merged into it (they are delivered together
+ * anyway): the count goes up and every distinct payload is kept (`payloads`, oldest first; `payload`
+ * is the newest). P2/P3 signals are never merged: each is one wake-up.
  */
 export function createSignalQueue(options: SignalQueueOptions) {
   const state: QueueState = {
     pending: options.store.namespace<Signal>('signals-pending'),
     effects: options.store.namespace<Signal>('signals-effects'),
+    delivered: options.store.namespace<DeliveredSignal>('signals-delivered'),
     now: options.now ?? (() => new Date()),
     agents: options.agents,
     logger: options.logger,
     cache: undefined,
+    taken: new Map(),
+    deliveredList: [],
   };
   return {
     /** Validates and stores a signal; returns it, or why it was refused. */
@@ -70,24 +93,41 @@ export function createSignalQueue(options: SignalQueueOptions) {
      * the next start; `restore` puts back a batch whose turn did not start.
      */
     take: (agentId: string) => takeBatch(state, agentId),
-    /** Forgets taken signals: the turn they woke has ended. */
-    async acknowledge(signals: readonly Signal[]): Promise<void> {
-      for (const signal of signals) await state.pending.delete(signal.id);
-    },
+    /** Taken signals are delivered: the turn they woke has ended. Kept as such (bounded). */
+    acknowledge: (signals: readonly Signal[]) => acknowledge(state, signals),
     /** Puts taken signals back in the queue (their turn did not start). */
     async restore(signals: readonly Signal[]): Promise<void> {
       const queue = await loaded(state);
-      for (const signal of signals) queue.set(signal.id, signal);
+      for (const signal of signals) {
+        state.taken.delete(signal.id);
+        queue.set(signal.id, signal);
+      }
+    },
+    /**
+     * Synchronously (needs `load`): the pending signals, those a running wake turn took and the
+     * delivered ones kept, oldest first. `store.db`'s `signals` table is built from it.
+     */
+    rows(): SignalRow[] {
+      const rows: SignalRow[] = state.deliveredList.map(({ deliveredAt, ...signal }) => ({
+        signal,
+        status: 'delivered',
+        deliveredAt,
+      }));
+      for (const signal of state.taken.values()) rows.push({ signal, status: 'delivered' });
+      for (const signal of state.cache?.values() ?? []) rows.push({ signal, status: 'pending' });
+      return rows;
     },
     /**
      * Every signal with its state, for the Tools page: `pending` (queued), `delivered` (taken by
-     * a wake turn that has not ended), `closed` (a useful effect kept without a target).
+     * a wake turn, kept after it ended: the newest `MAX_DELIVERED_SIGNALS`), `closed` (a useful
+     * effect kept without a target).
      */
     async list(): Promise<(Signal & { status: 'pending' | 'delivered' | 'closed' })[]> {
       const queue = await loaded(state);
       const listed: (Signal & { status: 'pending' | 'delivered' | 'closed' })[] = [];
       for await (const [id, signal] of state.pending.entries())
         listed.push({ ...signal, status: queue.has(id) ? 'pending' : 'delivered' });
+      for (const signal of state.deliveredList) listed.push({ ...signal, status: 'delivered' });
       for await (const [, signal] of state.effects.entries()) listed.push({ ...signal, status: 'closed' });
       return listed;
     },
@@ -100,9 +140,25 @@ async function loaded(state: QueueState): Promise<Map<string, Signal>> {
   if (!state.cache) {
     const cache = new Map<string, Signal>();
     for await (const [id, signal] of state.pending.entries()) cache.set(id, signal);
+    const delivered: DeliveredSignal[] = [];
+    for await (const [, signal] of state.delivered.entries()) delivered.push(signal);
+    delivered.sort((a, b) => a.deliveredAt.localeCompare(b.deliveredAt));
+    state.deliveredList = delivered;
     state.cache = cache;
   }
   return state.cache;
+}
+
+/**
+ * Why `record` would refuse this input (no kind, an unknown priority, a target agent not in
+ * `agents`), synchronously; undefined when it would be taken. `user` is not refused here (posted).
+ */
+export function signalRefusal(input: SignalInput, agents: readonly string[]): string | undefined {
+  const made = toSignal(input, 'check', new Date());
+  if (!made.ok) return made.error;
+  const target = made.value.targetAgent;
+  if (target === undefined || target === 'user' || agents.includes(target)) return undefined;
+  return `target agent ${target} is not an agent (agents: ${agents.join(', ') || 'none'})`;
 }
 
 /** The signal an input describes, or why it is refused (no kind, an unknown priority). */
@@ -147,8 +203,10 @@ async function recordSignal(
     );
   }
   const queue = await loaded(state);
+  const urgent = signal.priority === 'P0' || signal.priority === 'P1';
   const same = [...queue.values()].find(
     (other) =>
+      urgent &&
       other.targetAgent === signal.targetAgent &&
       other.kind === signal.kind &&
       other.priority === signal.priority &&
@@ -174,8 +232,27 @@ async function takeBatch(state: QueueState, agentId: string): Promise<Signal[]> 
     (signal) => (signal.priority === 'P0' || signal.priority === 'P1') && signal.chargedTo === payer,
   );
   const batch = urgent.length > 0 ? urgent : mine.slice(0, 1);
-  for (const signal of batch) queue.delete(signal.id);
+  for (const signal of batch) {
+    queue.delete(signal.id);
+    state.taken.set(signal.id, signal);
+  }
   return batch;
+}
+
+async function acknowledge(state: QueueState, signals: readonly Signal[]): Promise<void> {
+  await loaded(state);
+  const deliveredAt = state.now().toISOString();
+  for (const signal of signals) {
+    state.taken.delete(signal.id);
+    const delivered: DeliveredSignal = { ...signal, deliveredAt };
+    await state.delivered.set(signal.id, delivered);
+    state.deliveredList.push(delivered);
+    await state.pending.delete(signal.id);
+  }
+  while (state.deliveredList.length > MAX_DELIVERED_SIGNALS) {
+    const oldest = state.deliveredList.shift();
+    if (oldest) await state.delivered.delete(oldest.id);
+  }
 }
 
 function carriesMessage(signal: Signal, messageId: string): boolean {

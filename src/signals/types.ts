@@ -1,5 +1,8 @@
 import type { Priority } from '../messages/index.js';
 
+/** The kind of the signal a message to an agent becomes (Suzumio's name). */
+export const MESSAGE_SIGNAL_KIND = 'message.created';
+
 /** What a toolpack (runner, controller, scheduler hook) or `messages.send` records. */
 export interface SignalInput {
   kind: string;

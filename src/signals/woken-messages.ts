@@ -1,5 +1,5 @@
 import type { Logger } from '../logging/index.js';
-import type { Signal } from './types.js';
+import { MESSAGE_SIGNAL_KIND, type Signal } from './types.js';
 import type { WakeObserver } from './wake.js';
 
 /** The ids of the messages a wake turn has started carrying, and when it started. */
@@ -45,7 +45,7 @@ export function createWokenMessages(logger: Logger) {
 
 function messageIdsOf(signals: readonly Signal[]): string[] {
   return signals
-    .filter((signal) => signal.kind === 'message')
+    .filter((signal) => signal.kind === MESSAGE_SIGNAL_KIND)
     .flatMap((signal) => signal.payloads ?? (signal.payload === undefined ? [] : [signal.payload]))
     .map((payload) => (payload as { id?: unknown } | null)?.id)
     .filter((id): id is string => typeof id === 'string');

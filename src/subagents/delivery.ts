@@ -26,6 +26,9 @@ export function deliverToChild(
     // A run recorded running whose end is decided (or that the last process left) gets a new run.
     const steered = context.states.steered(latest.subagentRunId);
     if (latest.status === 'running' && steered) {
+      // Stored before it is handed over (the turn keeps it in memory only): a restart before it is
+      // answered ends the run as interrupted, and the next start gives the stored steers a new run.
+      await context.registry.update({ ...latest, steers: [...(latest.steers ?? []), entry.text] });
       const started = context.turns.startTurn({
         sessionKey: latest.childSessionKey,
         agentId: latest.agentId,
@@ -39,7 +42,11 @@ export function deliverToChild(
       });
       steered.push(
         started
-          .then(async ({ done }) => turnEndOf(await done))
+          .then(async ({ done }) => {
+            const end = turnEndOf(await done);
+            await forgetSteer(context, latest.subagentRunId, entry.text);
+            return end;
+          })
           .catch((error: unknown) => {
             context.logger.warn({ err: error, run: latest.subagentRunId }, 'steered message not answered');
             return FAILED_TURN;
@@ -51,6 +58,19 @@ export function deliverToChild(
     const next = nextRun(latest, entry, context.startTime(), chargedTo);
     await addQueuedRun(context, next);
     return { mode: 'restarted', subagentRunId: next.subagentRunId };
+  });
+}
+
+/** A steer of a running run was answered: its stored copy goes (the first with its text). */
+function forgetSteer(context: ManagerContext, subagentRunId: string, text: string): Promise<void> {
+  return context.withRun(subagentRunId, async () => {
+    const latest = await context.registry.get(subagentRunId);
+    const steers = latest?.steers ?? [];
+    const index = steers.indexOf(text);
+    if (latest === undefined || latest.status !== 'running' || index < 0) return;
+    const rest = steers.filter((_, at) => at !== index);
+    const { steers: _answered, ...run } = latest;
+    await context.registry.update(rest.length > 0 ? { ...run, steers: rest } : run);
   });
 }
 

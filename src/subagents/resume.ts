@@ -1,4 +1,5 @@
 import type { Announcement } from './announcements.js';
+import { deliverToChild } from './delivery.js';
 import type { ManagerContext } from './manager-context.js';
 import { endRun, endWithoutTurn } from './run-end.js';
 import { endedFromAnnouncement } from './run-ends.js';
@@ -29,7 +30,17 @@ export async function resumeRuns(context: ManagerContext): Promise<void> {
   const rest = left.filter((run) => !stored.has(run.subagentRunId));
   // A run left running cannot go on; one left waiting for its slot never started: it takes one now.
   const interrupted = rest.filter((run) => run.status !== 'queued');
-  for (const run of interrupted) await endWithoutTurn(context, run, 'interrupted', true);
+  for (const run of interrupted) {
+    await endWithoutTurn(context, run, 'interrupted', true);
+    // Steers it was sent while running and had not answered: the requester was told they reached
+    // it, so they become the task of its next run (as a steer of an ended child does).
+    if (run.steers !== undefined && run.steers.length > 0)
+      await deliverToChild(context, run, {
+        role: 'user',
+        text: run.steers.join('\n\n'),
+        senderId: `session:${run.requesterSessionKey}`,
+      });
+  }
   const waiting = rest.filter((run) => run.status === 'queued');
   for (const run of waiting.sort((first, second) => first.startedAt - second.startedAt)) {
     context.states.queue(run.subagentRunId);

@@ -14,6 +14,8 @@ export function endedByTurn(
   ending: { end: TurnEnd; wasKilled: boolean; turnRun: RunRecord | undefined; endedAt: number },
 ): SubagentRun {
   const { end, turnRun, endedAt } = ending;
+  // Its steers were all answered by the turns it waited for (`lastSteeredTurn`).
+  const { steers: _answered, ...rest } = run;
   const status: SubagentRunStatus = ending.wasKilled ? 'killed' : end.status;
   const outcome: SubagentOutcome = {
     status: status === 'done' ? 'success' : (status as SubagentOutcome['status']),
@@ -23,7 +25,7 @@ export function endedByTurn(
     toolCalls: turnRun?.toolCalls ?? 0,
     ...(status === 'error' || status === 'timeout' ? { error: turnRun?.outcome ?? status } : {}),
   };
-  return { ...run, status, endedAt, runtimeMs: endedAt - run.startedAt, outcome };
+  return { ...rest, status, endedAt, runtimeMs: endedAt - run.startedAt, outcome };
 }
 
 /** A run with no turn to end it: steers it never got are dropped with it. */

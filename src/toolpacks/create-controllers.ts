@@ -15,12 +15,14 @@ import {
   createMessageSender,
   createOutbox,
   createProjectStore,
+  createStoreDb,
   type DeliveryOutcome,
   type DeliveryRetry,
   type MessageSender,
   outboxFile,
   type ProjectAgent,
   type ProjectMessage,
+  type StoreDbSources,
 } from './controller/index.js';
 import type { LoadToolpacksResult } from './load-toolpacks.js';
 import { scanUnprovidedApis } from './unprovided-apis.js';
@@ -41,8 +43,15 @@ export interface ToolpackSignals {
   agents(): readonly ProjectAgent[];
   /** `store.hasPendingSignalsForAgent`; without it, false. */
   hasPendingSignalsForAgent?(agentId: string): boolean;
+  /**
+   * Why delivery would refuse this signal (no kind, a bad priority, an unknown target), checked
+   * synchronously so a controller's `recordSignal` throws it, as Suzumio's does; undefined when fine.
+   */
+  refusal?(signal: unknown): string | undefined;
   /** Loads what `hasPendingSignalsForAgent` reads (run at start, before any controller runs). */
   loadPending?(): Promise<void>;
+  /** The records `store.db` shows (signals, messages, wake turns), read at each query; without it, an empty `signals`. */
+  storeDb?: Omit<StoreDbSources, 'project'>;
   /** Reports the message ids a wake turn carries once it has started (receipts: `delivered`). */
   onMessagesWoken?(listener: (messageIds: readonly string[], at: Date) => void): () => void;
 }
@@ -71,11 +80,21 @@ export interface Controllers {
 
 export function createControllers(options: ControllersOptions): Controllers {
   const { config, signals, logger } = options;
-  const recordSignal = (request: ControllerSignalRequest) =>
+  const recordSignal = (request: ControllerSignalRequest) => {
+    const refused = signals.refusal?.(request.signal);
+    if (refused !== undefined) throw new SwitchboardError('TOOLPACK_REFUSED', `recordSignal: ${refused}`);
     void signals.record(request.signal, `toolpack:${request.toolpackId}`);
+  };
+  const policy = communicationPolicy(config);
   const controllers = new Map<string, ControllerHost>();
   const senders: Controllers['senders'] = new Map();
   const notProvided = new Map<string, Set<string>>();
+  // One read-only view for every toolpack: the records are the gateway's, not a toolpack's.
+  const db = createStoreDb({
+    project: config.project.id,
+    signals: () => [],
+    ...signals.storeDb,
+  });
   for (const toolpack of options.loaded.toolpacks) {
     const toolpackLogger = logger.child({ toolpack: toolpack.id });
     const outbox = createOutbox({ file: outboxFile(options.stateDir, toolpack.id), logger: toolpackLogger });
@@ -95,16 +114,20 @@ export function createControllers(options: ControllersOptions): Controllers {
       toolpackId: toolpack.id,
       stateDir: options.stateDir,
       routeNames: Object.keys(config.routes),
-      coordinatorAgent: communicationPolicy(config).coordinator,
+      coordinatorAgent: policy.coordinator,
+      configView: configView(config),
+      project: config.project.id,
       timezone: config.scheduler.timezone,
       listAgents: () => signals.agents(),
       hasPendingSignalsForAgent: (agentId) => signals.hasPendingSignalsForAgent?.(agentId) ?? false,
       projectStats: () => ({
+        ...suzumioCounters(signals.storeDb),
         agents: Object.keys(config.agents).length,
         toolpacks: options.loaded.toolpacks.length,
       }),
       sender,
       outbox,
+      db,
       onUnprovided: (api) => reportUnprovided(toolpackLogger, toolpack.id, missing, api, 'read'),
       store: options.store,
       logger: toolpackLogger,
@@ -133,6 +156,44 @@ export function createControllers(options: ControllersOptions): Controllers {
   };
 }
 
+/** `config()` beyond channels and the coordinator: Suzumio's keys, nothing secret (no models, prompts or paths). */
+function configView(config: Config) {
+  const policy = communicationPolicy(config);
+  return {
+    name: config.project.id,
+    agents: Object.entries(config.agents).map(([id, agent]) => ({
+      id,
+      displayName: agent.displayName ?? id,
+      tools: [...(agent.tools ?? [])],
+    })),
+    tools: {
+      toolpacks: config.tools.toolpacks.map((entry) =>
+        typeof entry === 'string' ? entry : { id: entry.id },
+      ),
+    },
+    communication: {
+      restrictNonCoordinatorToCoordinator: policy.restricted,
+      nonCoordinatorMaxPriority: policy.maxPriority,
+      pmRoutineVerifierPriority: policy.routinePriority,
+    },
+  };
+}
+
+/**
+ * Suzumio's `projectStats()` counters over what Switchboard keeps (the message log and the wake-turn
+ * log of this process); `toolCallCount`, `historyMessageCount`, `historyCompactionCount` and
+ * `eventCount` have no such records here and are left out (docs/toolpack-store.md).
+ */
+function suzumioCounters(records: ToolpackSignals['storeDb']) {
+  const activations = records?.activations?.() ?? [];
+  return {
+    messageCount: records?.messages?.().length ?? 0,
+    activationCount: activations.length,
+    failedActivationCount: activations.filter((activation) => activation.status === 'failed').length,
+    runningActivationCount: activations.filter((activation) => activation.status === 'running').length,
+  };
+}
+
 /**
  * Logged once per toolpack and API, at load when its code names it, else when the controller
  * first reads it; the report (`GET /api/toolpacks`) lists it from then on.
@@ -148,7 +209,7 @@ function reportUnprovided(
   missing.add(api);
   logger.warn(
     { toolpack: toolpackId, api },
-    `the ${toolpackId} toolpack ${how} ${api}, Suzumio's internal SQLite handle: the one Suzumio-internal API Switchboard does not provide (it is undefined); see docs/toolpack-store.md for the store a toolpack may use`,
+    `the ${toolpackId} toolpack ${how} ${api}, a Suzumio-internal API Switchboard does not provide (it is undefined); see docs/toolpack-store.md for the store a toolpack may use`,
   );
 }
 

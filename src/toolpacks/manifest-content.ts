@@ -118,6 +118,15 @@ export interface CheckedEntries {
 /** Rule checks on the parsed entries: unique tool names and WebUI ids, compilable input schemas. */
 export function checkEntries(manifest: ToolpackManifest, file: string): CheckedEntries {
   const problems: ToolpackProblem[] = [];
+  if (manifest.tools.length === 0 && (manifest.webui ?? []).length === 0) {
+    problems.push({
+      file,
+      rule: 'nothing-offered',
+      message:
+        'the toolpack offers nothing: declare at least one tool in "tools" or one entry in "webui" (Suzumio refuses such a toolpack too)',
+      pointer: '/tools',
+    });
+  }
   const compiler = createInputSchemaCompiler();
   const toolIndexes = new Map<string, number>();
   const validators = manifest.tools.map((tool, index) => {

@@ -47,6 +47,12 @@ export const ManifestToolSchema = Type.Object(
           'Switchboard: calls ask an approver by default (`approvals.tools` in the gateway config may say otherwise). Suzumio ignores it.',
       }),
     ),
+    restartSafe: Type.Optional(
+      Type.Boolean({
+        description:
+          'Switchboard: a call cut short by a restart (its result never recorded) may be run again when the turn resumes (read-only or idempotent tools). Absent: false, and the model is told the outcome is unknown. Suzumio ignores it.',
+      }),
+    ),
     risk: Type.Optional(
       Type.Array(StringEnum(RISK_CLASSES, { description: 'A risk class.' }), {
         uniqueItems: true,
@@ -63,9 +69,12 @@ export const ManifestWebuiEntrySchema = Type.Object(
     id: Type.String({ pattern: WEBUI_ID_PATTERN, description: 'Entry id, unique in the toolpack.' }),
     title: Type.String({ pattern: NOT_BLANK_PATTERN, description: 'Heading shown in the Tools page.' }),
     description: Type.Optional(Type.String({ description: 'Text shown under the title.' })),
-    kind: StringEnum(['panel', 'action'] as const, {
-      description: '`panel` shows output (optionally refreshed with input); `action` is a form that runs.',
-    }),
+    kind: Type.Optional(
+      StringEnum(['panel', 'action'] as const, {
+        description:
+          '`panel` (the default, as in Suzumio) shows output (optionally refreshed with input); `action` is a form that runs.',
+      }),
+    ),
     inputSchema: Type.Optional(JsonSchemaObject),
     submitLabel: Type.Optional(Type.String({ description: 'Label of the submit button.' })),
   },
@@ -86,7 +95,8 @@ export const ToolpackManifestSchema = Type.Object(
       }),
     ),
     tools: Type.Array(ManifestToolSchema, {
-      description: 'Model-facing tools; may be empty (a WebUI-only toolpack needs no runner).',
+      description:
+        'Model-facing tools; may be empty (a WebUI-only toolpack needs no runner), but a toolpack offers at least one tool or WebUI entry.',
     }),
     webui: Type.Optional(Type.Array(ManifestWebuiEntrySchema, { description: 'WebUI entries.' })),
   },

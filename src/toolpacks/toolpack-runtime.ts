@@ -140,6 +140,8 @@ export function declaredTool(declared: LoadedTool, execute: Tool['execute']): To
     parameters: declared.inputSchema as unknown as TSchema,
     validateParameters: declared.validate,
     ...(declared.risky === true ? { risky: true } : {}),
+    // A manifest tool is repeated after a restart only when its manifest says so.
+    restartSafe: declared.restartSafe === true,
     risk: toolpackRisk(declared),
     execute,
   };

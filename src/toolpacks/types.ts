@@ -20,6 +20,8 @@ export type ToolpackRule =
   | 'id-characters'
   | 'id-dot-segment'
   | 'id-mismatch'
+  /** Neither tools nor WebUI entries (Suzumio refuses it too). */
+  | 'nothing-offered'
   // The runner and controller modules.
   | 'path-absolute'
   | 'path-escape'
@@ -63,11 +65,14 @@ export interface LoadedTool {
   validate: ValidateFunction;
   /** The manifest marks the tool risky: its calls ask an approver by default. */
   risky?: boolean;
+  /** The manifest says a call may be repeated after a restart cut it short (`Tool.restartSafe`). */
+  restartSafe?: boolean;
   /** The manifest's `risk` classes, as written; absent, `toolpackRisk` decides. */
   risk?: readonly RiskClass[];
 }
 
-export type LoadedWebuiEntry = ManifestWebuiEntry;
+/** A WebUI entry as loaded: `kind` defaulted to `panel` (Suzumio's default). */
+export type LoadedWebuiEntry = Omit<ManifestWebuiEntry, 'kind'> & { kind: 'panel' | 'action' };
 
 /** A local toolpack whose manifest passed every rule. All paths are absolute and symlink-free. */
 export interface LoadedToolpack {

@@ -3,12 +3,10 @@ import path from 'node:path';
 
 /**
  * Suzumio-internal APIs a controller may reach for that Switchboard does not provide, and how
- * code names them. `store.db` is Suzumio's SQLite handle (its plan toolpack's nudge hook queries
- * it); docs/toolpack-store.md lists what a toolpack may use instead.
+ * code names them. None today: `store.db` (Suzumio's SQLite handle) is provided read-only since
+ * issue 35 (docs/toolpack-store.md); the report stays for the next one.
  */
-const UNPROVIDED_APIS: readonly { api: string; pattern: RegExp }[] = [
-  { api: 'store.db', pattern: /\bstore\s*\??\.\s*db\b/ },
-];
+const UNPROVIDED_APIS: readonly { api: string; pattern: RegExp }[] = [];
 
 /** Bounds of the scan: a toolpack is a few modules, not a tree to walk. */
 const MAX_FILES = 200;

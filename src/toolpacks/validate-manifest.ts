@@ -81,11 +81,12 @@ export async function loadToolpackManifest(
     manifestFile: path.join(directory, MANIFEST_FILE),
     ...(runner.value === undefined ? {} : { runnerModule: runner.value }),
     controllerModule: controller.value,
-    tools: manifest.tools.map(({ name, description, inputSchema, risky, risk }, index) => ({
+    tools: manifest.tools.map(({ name, description, inputSchema, risky, restartSafe, risk }, index) => ({
       name,
       description,
       inputSchema,
       ...(risky === true ? { risky } : {}),
+      ...(restartSafe === true ? { restartSafe } : {}),
       ...(risk === undefined ? {} : { risk }),
       // No problem was found, so every tool's schema compiled.
       validate: entries.validators[index] as ValidateFunction,
@@ -93,7 +94,7 @@ export async function loadToolpackManifest(
     webui: (manifest.webui ?? []).map(({ id, title, description, kind, inputSchema, submitLabel }) => ({
       id,
       title,
-      kind,
+      kind: kind ?? 'panel',
       ...(description === undefined ? {} : { description }),
       ...(inputSchema === undefined ? {} : { inputSchema }),
       ...(submitLabel === undefined ? {} : { submitLabel }),

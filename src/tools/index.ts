@@ -27,6 +27,7 @@ export { TOOL_REQUIREMENTS, type ToolRequirement, unmetRequirement } from './req
 export {
   ASKING_RISK,
   asksByDefault,
+  isRestartSafe,
   type RiskSummary,
   riskOf,
   riskSummary,

@@ -3,6 +3,7 @@ import type { ValidateFunction } from 'ajv';
 import { errorText, fail, ok, type Result, SwitchboardError } from '../errors/index.js';
 import { createAjv, dedupeIssues, describeSchemaError } from '../validation/index.js';
 import type { ApprovalVerdict } from './approvals-port.js';
+import { crashReport } from './crash-report.js';
 import { OWNER_ONLY_REFUSAL, type ToolPolicy } from './policy.js';
 import { asksByDefault } from './risk.js';
 import type { Tool, ToolCallOutcome, ToolContext } from './types.js';
@@ -48,6 +49,10 @@ export interface ToolRegistry {
 export interface ToolRegistryOptions {
   /** Why a tool's prerequisite (`requires`) is missing; absent or undefined: it is available. */
   unmet?(tool: Tool): string | undefined;
+  /** Takes the gateway's secret values out of what the model sees of a crashed tool. */
+  scrub?(text: string): string;
+  /** Stack paths of a crashed tool are shown relative to it; default the process's working directory. */
+  root?: string;
 }
 
 export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegistry {
@@ -109,8 +114,12 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
       } catch (error) {
         if (context.signal.aborted) throw context.signal.reason;
         context.logger.error({ err: error, tool: name, run: context.runId }, 'tool failed');
-        const message = errorText(error);
-        return failure(`Tool ${name} failed: ${message}`);
+        return failure(
+          crashReport(name, error, {
+            root: options.root ?? process.cwd(),
+            ...(options.scrub ? { scrub: options.scrub } : {}),
+          }),
+        );
       }
     },
   };

@@ -12,6 +12,15 @@ export const UNDECLARED_RISK: readonly RiskClass[] = ['read', 'write'];
 /** The classes whose calls ask an approver by default (`approvals.tools` still wins). */
 export const ASKING_RISK: readonly RiskClass[] = ['exec', 'control-plane'];
 
+/**
+ * A call of this tool may be repeated when a restart cut it short before its result was recorded:
+ * the tool says so (`restartSafe`), or it only reads (`readOnly`). Otherwise the resumed turn's
+ * model is told the call's outcome is unknown.
+ */
+export function isRestartSafe(tool: Pick<Tool, 'readOnly' | 'restartSafe'>): boolean {
+  return tool.restartSafe ?? tool.readOnly === true;
+}
+
 export function riskOf(tool: Pick<Tool, 'risk'>): readonly RiskClass[] {
   return tool.risk ?? UNDECLARED_RISK;
 }

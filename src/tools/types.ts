@@ -73,6 +73,13 @@ export interface Tool<Parameters extends TSchema = TSchema> {
   /** Only reads state: consecutive read-only calls of one round may run in parallel. */
   readOnly?: boolean;
   /**
+   * Safe to run again when a restart cut its call short and its result was never recorded (see
+   * `isRestartSafe`): a read-only or idempotent tool. Absent: `readOnly`. `shell.exec`,
+   * `messages.send`, the `gateway` tool, toolpack tools (unless their manifest says
+   * `restartSafe`) and MCP tools (unless the server marks them read-only) are not.
+   */
+  restartSafe?: boolean;
+  /**
    * Calls ask for approval by default (`approvals.tools` in config may say otherwise): `shell.exec`,
    * a toolpack tool its manifest or config marks risky. A tool whose `risk` has `exec` or
    * `control-plane` asks too.

@@ -6,6 +6,11 @@ export interface UsageTotals {
   calls: number;
   /** At `models.<name>.price`; absent when no call counted here had a price. */
   cost?: number;
+  /**
+   * Of `calls`, those whose server reported no usage, counted with an estimate (about 4 characters
+   * a token); absent when none was.
+   */
+  estimatedCalls?: number;
 }
 
 /** One model call's usage, as the agent runner reports it on each `model_end`. */
@@ -21,6 +26,8 @@ export interface UsageCall {
   outputTokens: number;
   /** `tokenCost(price, usage)`, absent when the model has no price. */
   cost?: number;
+  /** The server reported no usage: the tokens are an estimate. */
+  estimated?: boolean;
 }
 
 /** A day's totals of one agent, channel, user and model. */

@@ -1,5 +1,5 @@
 import { createKeyQueue, type Store } from '../store/index.js';
-import type { UsageCall, UsageCell, UsageDay, UsageQuery, UsageReport } from './types.js';
+import type { UsageCall, UsageCell, UsageDay, UsageQuery, UsageReport, UsageTotals } from './types.js';
 import { lastUsageDays, usageDay } from './usage-days.js';
 import { addTotals, summarizeDays } from './usage-report.js';
 
@@ -71,7 +71,12 @@ function addCall(cells: readonly UsageCell[], call: UsageCall): UsageCell[] {
   const { agentId, channel, model } = call;
   const same = (cell: UsageCell) =>
     cell.agentId === agentId && cell.channel === channel && cell.userId === userId && cell.model === model;
-  const added = { inputTokens: call.inputTokens, outputTokens: call.outputTokens, calls: 1 };
+  const added: UsageTotals = {
+    inputTokens: call.inputTokens,
+    outputTokens: call.outputTokens,
+    calls: 1,
+    ...(call.estimated && { estimatedCalls: 1 }),
+  };
   const totals = call.cost === undefined ? added : { ...added, cost: call.cost };
   const found = cells.find(same);
   if (!found) return [...cells, { agentId, channel, userId, model, ...totals }];

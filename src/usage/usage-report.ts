@@ -1,11 +1,13 @@
 import type { UsageCell, UsageDay, UsageGrouping, UsageQuery, UsageRow, UsageTotals } from './types.js';
 
-/** `a` plus `b`; a cost only when either has one. */
+/** `a` plus `b`; a cost only when either has one, estimated calls only when either counted some. */
 export function addTotals(a: UsageTotals, b: UsageTotals): UsageTotals {
+  const estimatedCalls = (a.estimatedCalls ?? 0) + (b.estimatedCalls ?? 0);
   const sum = {
     inputTokens: a.inputTokens + b.inputTokens,
     outputTokens: a.outputTokens + b.outputTokens,
     calls: a.calls + b.calls,
+    ...(estimatedCalls > 0 && { estimatedCalls }),
   };
   if (a.cost === undefined && b.cost === undefined) return sum;
   return { ...sum, cost: (a.cost ?? 0) + (b.cost ?? 0) };

@@ -3,7 +3,8 @@ import { count, money } from './usage-text.js';
 
 /**
  * A usage report as a chat message: a heading, then a fixed-width table (a code block) of input and
- * output tokens per row and their total; a cost column only when some call had a price.
+ * output tokens per row and their total; a cost column only when some call had a price; a line
+ * under it when some calls were estimated (their server reported no usage).
  */
 export function usageTable(report: UsageReport): string {
   const heading = `${periodText(report)}, by ${report.by}:`;
@@ -15,7 +16,12 @@ export function usageTable(report: UsageReport): string {
     ...report.rows.map((row) => cells(row.name, row, priced)),
     cells('total', report.total, priced),
   ];
-  return `${heading}\n\`\`\`\n${aligned(lines).join('\n')}\n\`\`\``;
+  return `${heading}\n\`\`\`\n${aligned(lines).join('\n')}\n\`\`\`${estimatedNote(report.total)}`;
+}
+
+function estimatedNote(total: UsageTotals): string {
+  if (!total.estimatedCalls) return '';
+  return `\n${count(total.estimatedCalls)} of ${count(total.calls)} calls estimated (about 4 characters a token): their model server reported no usage.`;
 }
 
 function periodText(report: UsageReport): string {

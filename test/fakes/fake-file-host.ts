@@ -12,13 +12,22 @@ export interface FakeFileHost {
   add(name: string, bytes: Uint8Array, type: string): void;
   /** `authorization` headers of the downloads, in order (undefined: none sent). */
   downloads: { name: string; authorization: string | undefined }[];
+  /** Downloads wait (answer nothing) until the returned function is called, as a slow host does. */
+  hold(): () => void;
   close(): Promise<void>;
 }
 
-export async function startFakeFileHost(options: { token?: string } = {}): Promise<FakeFileHost> {
+export async function startFakeFileHost(
+  options: {
+    token?: string;
+    /** Every download waits this long before it is answered (a slow host). */
+    delayMs?: number;
+  } = {},
+): Promise<FakeFileHost> {
   const files = new Map<string, { bytes: Uint8Array; type: string }>();
   const downloads: FakeFileHost['downloads'] = [];
-  const server: Server = createServer((request, response) => {
+  let held: Promise<void> | undefined;
+  const server: Server = createServer(async (request, response) => {
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
     if (url.pathname === '/signin') {
       response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<html>Sign in</html>');
@@ -26,6 +35,8 @@ export async function startFakeFileHost(options: { token?: string } = {}): Promi
     }
     const name = decodeURIComponent(url.pathname.replace(/^\/files\//, ''));
     downloads.push({ name, authorization: request.headers.authorization });
+    await held;
+    if (options.delayMs !== undefined) await new Promise((resolve) => setTimeout(resolve, options.delayMs));
     const file = files.get(name);
     if (options.token !== undefined && request.headers.authorization !== `Bearer ${options.token}`) {
       response.writeHead(302, { location: '/signin' }).end();
@@ -45,6 +56,16 @@ export async function startFakeFileHost(options: { token?: string } = {}): Promi
     url: (name) => `http://127.0.0.1:${port}/files/${encodeURIComponent(name)}`,
     add: (name, bytes, type) => void files.set(name, { bytes, type }),
     downloads,
+    hold() {
+      let release = () => {};
+      held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      return () => {
+        held = undefined;
+        release();
+      };
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -10,16 +10,27 @@ import {
 } from './fake-model-server.js';
 
 /**
+ * How the fake reports usage: `when-asked` (the default, as OpenAI, vLLM and Ollama do) in every
+ * plain answer and in a streamed one only when the request asks (`stream_options.include_usage`),
+ * as a last chunk with no choices; `never` in no answer at all (a server that does not count).
+ */
+export type FakeUsageMode = 'when-asked' | 'never';
+
+export interface FakeOpenAIServerOptions extends FakeModelServerOptions {
+  usage?: FakeUsageMode;
+}
+
+/**
  * A fake OpenAI-compatible server: `POST /v1/chat/completions`, streaming (SSE chunks ending
  * in `data: [DONE]`) or plain JSON. Its `url` includes `/v1`, as OpenAI base URLs do.
  * Tool calls stream like OpenAI's: the first delta of an index carries id and name, then the
- * arguments follow in two pieces.
+ * arguments follow in two pieces. Usage: see `FakeUsageMode`.
  */
-export function startFakeOpenAIServer(options: FakeModelServerOptions = {}): Promise<FakeModelServer> {
-  return startFakeModelServer(openAIDialect, '/v1', options);
+export function startFakeOpenAIServer(options: FakeOpenAIServerOptions = {}): Promise<FakeModelServer> {
+  return startFakeModelServer(openAIDialect(options.usage ?? 'when-asked'), '/v1', options);
 }
 
-const openAIDialect: FakeDialect = {
+const openAIDialect = (usageMode: FakeUsageMode): FakeDialect => ({
   path: '/v1/chat/completions',
   errorBody: (status, message) => ({
     error: { message, type: status === 429 ? 'rate_limit_exceeded' : 'server_error', code: null },
@@ -43,7 +54,7 @@ const openAIDialect: FakeDialect = {
           finish_reason: finishReason(step),
         },
       ],
-      usage: usage(step),
+      ...(usageMode !== 'never' && { usage: usage(step) }),
     };
   },
   stream(step, request) {
@@ -65,7 +76,7 @@ const openAIDialect: FakeDialect = {
       }
     });
     const finish = [chunk({}, finishReason(step))];
-    if (request.body?.stream_options?.include_usage) {
+    if (usageMode === 'when-asked' && request.body?.stream_options?.include_usage) {
       finish.push(
         frame({ ...envelope(request.body?.model, 'chat.completion.chunk'), choices: [], usage: usage(step) }),
       );
@@ -73,7 +84,7 @@ const openAIDialect: FakeDialect = {
     finish.push('data: [DONE]\n\n');
     return { content, finish };
   },
-};
+});
 
 function envelope(model: unknown, object: string) {
   return {

@@ -100,6 +100,11 @@ export interface FakeSlack {
   hold(method: string): () => void;
   /** Answers calls to `method` whose `channel` is `channel` with `{ ok: false, error }`, as Slack does. */
   failFor(method: string, channel: string, error: string): void;
+  /**
+   * Socket Mode: the open connections stop answering pings (no pong), as a frozen link or a paused
+   * peer does, until the returned function is called.
+   */
+  freeze(): () => void;
   /** Stops listening (connections to the port are refused) and cuts the open ones, as an outage does. */
   goDown(): Promise<void>;
   /** Listens again on the same port. */
@@ -173,9 +178,14 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
         : answer(method, args);
     response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(reply));
   });
-  const wss = new WebSocketServer({ server });
+  // Pongs are sent here, not by ws, so that `freeze` can withhold them.
+  const wss = new WebSocketServer({ server, autoPong: false });
+  let frozen = false;
   wss.on('connection', (socket) => {
     sockets.add(socket);
+    socket.on('ping', (data) => {
+      if (!frozen) socket.pong(data);
+    });
     socket.on('close', () => sockets.delete(socket));
     socket.on('message', (data) => {
       const ack = JSON.parse(String(data)) as { envelope_id?: string };
@@ -359,6 +369,12 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
             JSON.stringify({ type: 'disconnect', reason: 'refresh_requested', debug_info: { host: 'fake' } }),
           );
       }
+    },
+    freeze() {
+      frozen = true;
+      return () => {
+        frozen = false;
+      };
     },
     rateLimit(method, count, retryAfterSeconds) {
       rateLimits.set(method, { count, retryAfterSeconds });

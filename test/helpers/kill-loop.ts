@@ -1,9 +1,26 @@
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { FakeDiscord } from '../fakes/fake-discord.js';
+import { type FakeFileHost, startFakeFileHost } from '../fakes/fake-file-host.js';
 import type { FakeModelServer, FakeRequest, FakeStep } from '../fakes/fake-model-server.js';
 import { startFakeOpenAIServer } from '../fakes/fake-openai-server.js';
 import { type FakeSlack, startFakeSlack } from '../fakes/fake-slack.js';
-import { checkSlack, type SlackAck, sendSlackEvent, slackChannelConfig } from './kill-loop-slack.js';
+import {
+  checkDiscord,
+  DISCORD_CHANNELS,
+  type DiscordAck,
+  discordChannelConfig,
+  sendDiscordMessage,
+  startKillLoopDiscord,
+} from './kill-loop-discord.js';
+import {
+  BOT_TOKEN,
+  checkSlack,
+  FILE_DELAY_MS,
+  type SlackAck,
+  sendSlackEvent,
+  slackChannelConfig,
+} from './kill-loop-slack.js';
 import { freePort, makeTempDir, removeDir } from './machine.js';
 import {
   type GatewayProcess,
@@ -17,10 +34,12 @@ import {
 
 /**
  * The kill loop: the built gateway is SIGKILLed at random points while web chat messages, restarts,
- * config patches, sub-agent spawns, schedules and Slack events (HTTP mode) are in flight, then started
+ * config patches, sub-agent spawns, schedules, Slack events (HTTP mode, half with a slowly
+ * downloading file) and Discord messages (also sent while it is down) are in flight, then started
  * again; at the end every promise the gateway acknowledged is checked against what it kept.
  * Acknowledged means the gateway answered: the web chat reply, "Restarting …", "Changed …", the
- * spawn's or schedule's turn ending, Slack's 200 for an event (see kill-loop-slack.ts).
+ * spawn's or schedule's turn ending, Slack's 200 for an event (see kill-loop-slack.ts); a Discord
+ * message counts once its channel is one the bot answered in (see kill-loop-discord.ts).
  */
 
 export interface KillLoopOptions {
@@ -40,13 +59,33 @@ export interface KillLoopReport {
   acknowledged: Record<Kind, number>;
   lost: Record<Kind, number>;
   doubled: Record<Kind, number>;
-  /** Announcements, jobs and Slack events that arrived but were never answered by a turn. */
-  unanswered: Record<'spawn' | 'schedule' | 'slack', number>;
+  /** Announcements, jobs, Slack events and Discord messages that arrived but were never answered by a turn. */
+  unanswered: Record<'spawn' | 'schedule' | 'slack' | 'discord', number>;
+  /** Turns a start resumed from their transcript (issue 32 §1), from the gateways' logs. */
+  resumed: number;
+  /** Tool calls a resumed turn did not run again: the model was told their outcome is unknown. */
+  endedAsUnknown: number;
+  /** Interrupted turns ended with a message instead of resumed (3 attempts, too old, resume off). */
+  endedNotResumed: number;
   details: string[];
 }
 
-type Kind = 'message' | 'restart' | 'patch' | 'spawn' | 'schedule' | 'slack';
-const KINDS: readonly Kind[] = ['message', 'restart', 'patch', 'spawn', 'schedule', 'slack'];
+/** What one gateway process logged of the turns it resumed or ended (see `KillLoopReport`). */
+function countResumes(gateway: GatewayProcess, report: KillLoopReport): void {
+  for (const line of gateway.logLines()) {
+    if (line.msg === 'turn resumed after a restart') {
+      report.resumed += 1;
+      report.endedAsUnknown += Number(line.unknown ?? 0);
+    } else if (
+      line.msg === 'interrupted turn ended, not resumed' ||
+      line.msg === 'message given up: the gateway stopped every time it answered it'
+    )
+      report.endedNotResumed += 1;
+  }
+}
+
+type Kind = 'message' | 'restart' | 'patch' | 'spawn' | 'schedule' | 'slack' | 'discord';
+const KINDS: readonly Kind[] = ['message', 'restart', 'patch', 'spawn', 'schedule', 'slack', 'discord'];
 const OWNER = 'owner';
 const SPAWNER = 'spawner';
 const PLANNER = 'planner';
@@ -107,6 +146,7 @@ interface Acks {
   spawn: string[];
   schedule: string[];
   slack: SlackAck[];
+  discord: DiscordAck[];
 }
 
 /** Sends one web chat message; true when the gateway answered it (acknowledged). */
@@ -123,7 +163,21 @@ async function send(url: string, user: string, text: string, expect: RegExp): Pr
 }
 
 /** One cycle's traffic, until `stop` is set: each kind in its own stream, each stream one request at a time. */
-function traffic(url: string, cycle: number, acks: Acks, draw: () => number, stopped: () => boolean) {
+/** The platforms the loop talks to besides the gateway's own API. */
+interface Platforms {
+  slack: FakeSlack;
+  files: FakeFileHost;
+  discord: FakeDiscord;
+}
+
+function traffic(
+  url: string,
+  cycle: number,
+  acks: Acks,
+  platforms: Platforms,
+  draw: () => number,
+  stopped: () => boolean,
+) {
   let counter = 0;
   let ownerTurns = 0;
   // A fast cycle sends over a thousand messages: the counter gets six digits.
@@ -163,7 +217,14 @@ function traffic(url: string, cycle: number, acks: Acks, draw: () => number, sto
     stream(async () => {
       // Slack answers at once (the 200 waits for the store only): paced, so the turns keep up.
       await sleep(100 + draw() * 200);
-      if (!stopped()) await sendSlackEvent(url, `9${next()}`, acks.slack);
+      // Every other event with a file, whose download outlasts the acknowledgement.
+      const files = draw() < 0.5 ? platforms.files : undefined;
+      if (!stopped()) await sendSlackEvent(url, `9${next()}`, acks.slack, files);
+    }),
+    stream(async () => {
+      await sleep(150 + draw() * 300);
+      const channel = DISCORD_CHANNELS[counter % DISCORD_CHANNELS.length] ?? DISCORD_CHANNELS[0];
+      if (!stopped()) sendDiscordMessage(platforms.discord, channel, next(), acks.discord);
     }),
     stream(async () => {
       await sleep(300);
@@ -205,6 +266,7 @@ function occurrences(entries: Entry[], token: string, pick: (entry: Entry) => bo
 }
 
 async function check(url: string, acks: Acks, fake: FakeSlack, report: KillLoopReport): Promise<boolean> {
+  const discord = await checkDiscord(url, acks.discord);
   const users = new Set(acks.message.map((message) => message.user));
   const byUser = new Map<string, Entry[]>();
   for (const user of [...users, OWNER, SPAWNER]) byUser.set(user, await transcript(url, user));
@@ -221,8 +283,10 @@ async function check(url: string, acks: Acks, fake: FakeSlack, report: KillLoopR
   const slack = await checkSlack(url, fake, acks.slack);
   tally.lost.slack = slack.lost;
   tally.doubled.slack = slack.doubled;
-  tally.unanswered = { spawn: 0, schedule: 0, slack: slack.unanswered };
-  const details: string[] = [...slack.details];
+  tally.lost.discord = discord.lost;
+  tally.doubled.discord = discord.doubled;
+  tally.unanswered = { spawn: 0, schedule: 0, slack: slack.unanswered, discord: discord.unanswered };
+  const details: string[] = [...slack.details, ...discord.details];
   const count = (kind: Kind, id: string, found: number) => {
     if (found === 0) {
       tally.lost[kind] += 1;
@@ -279,11 +343,13 @@ async function check(url: string, acks: Acks, fake: FakeSlack, report: KillLoopR
 
 async function startGateway(
   configPath: string,
+  progress: (line: string) => void = () => {},
 ): Promise<{ gateway: GatewayProcess; url: string } | undefined> {
   const gateway = spawnGateway(['start', '--config', configPath], { cwd: REPO_ROOT });
   try {
     return { gateway, url: await gateway.waitForReady() };
-  } catch {
+  } catch (error) {
+    progress(`a start failed: ${String(error).slice(0, 2000)}`);
     gateway.child.kill('SIGKILL');
     await gateway.exited;
     return undefined;
@@ -296,6 +362,9 @@ export async function runKillLoop(options: KillLoopOptions): Promise<KillLoopRep
   const dir = await makeTempDir('switchboard-kill-loop-');
   const model: FakeModelServer = await startFakeOpenAIServer({ defaultStep: modelStep });
   const slack = await startFakeSlack();
+  const files = await startFakeFileHost({ token: BOT_TOKEN, delayMs: FILE_DELAY_MS });
+  const discord = await startKillLoopDiscord();
+  const platforms: Platforms = { slack, files, discord };
   const zero = () => Object.fromEntries(KINDS.map((kind) => [kind, 0])) as Record<Kind, number>;
   const report: KillLoopReport = {
     kills: 0,
@@ -304,7 +373,10 @@ export async function runKillLoop(options: KillLoopOptions): Promise<KillLoopRep
     acknowledged: zero(),
     lost: zero(),
     doubled: zero(),
-    unanswered: { spawn: 0, schedule: 0, slack: 0 },
+    unanswered: { spawn: 0, schedule: 0, slack: 0, discord: 0 },
+    resumed: 0,
+    endedAsUnknown: 0,
+    endedNotResumed: 0,
     details: [],
   };
   const acks: Acks = {
@@ -315,6 +387,7 @@ export async function runKillLoop(options: KillLoopOptions): Promise<KillLoopRep
     spawn: [],
     schedule: [],
     slack: [],
+    discord: [],
   };
   try {
     const port = await freePort();
@@ -328,26 +401,30 @@ export async function runKillLoop(options: KillLoopOptions): Promise<KillLoopRep
         toolpacks: ['core', { path: path.join(REPO_ROOT, 'toolpacks', 'scheduler'), id: 'scheduler' }],
       },
       gateway: { drainTimeoutMs: 2000 },
-      channels: { slack: slackChannelConfig(slack) },
+      channels: { slack: slackChannelConfig(slack), discord: discordChannelConfig(discord) },
     });
     for (let cycle = 1; cycle <= options.kills; cycle += 1) {
-      const started = await startGateway(configPath);
+      const started = await startGateway(configPath, progress);
       if (!started) {
         report.failedStarts += 1;
         progress(`cycle ${cycle}: the gateway did not start`);
         continue;
       }
       let stopped = false;
-      const load = traffic(started.url, cycle, acks, draw, () => stopped);
+      const load = traffic(started.url, cycle, acks, platforms, draw, () => stopped);
       await sleep(100 + draw() * ((options.maxCycleMs ?? 4000) - 100));
       started.gateway.child.kill('SIGKILL');
       await started.gateway.exited;
       stopped = true;
       await load;
+      countResumes(started.gateway, report);
+      // Sent while no gateway runs: Discord keeps it, and the next start reads it back.
+      const away = DISCORD_CHANNELS[cycle % DISCORD_CHANNELS.length] ?? DISCORD_CHANNELS[0];
+      sendDiscordMessage(discord, away, `${pad(cycle)}999999`, acks.discord);
       report.kills += 1;
       if (cycle % 10 === 0) progress(`${cycle}/${options.kills} kills`);
     }
-    const last = await startGateway(configPath);
+    const last = await startGateway(configPath, progress);
     if (!last) {
       report.failedStarts += 1;
       return report;
@@ -356,11 +433,14 @@ export async function runKillLoop(options: KillLoopOptions): Promise<KillLoopRep
     // Notes, announcements and jobs pending at the last kill arrive after this start: wait for them.
     for (let attempt = 0; attempt < 60 && !(await check(last.url, acks, slack, report)); attempt += 1)
       await sleep(1000);
+    countResumes(last.gateway, report);
     return report;
   } finally {
     await killRunningChildren();
     await model.close();
     await slack.close();
+    await files.close();
+    await discord.close();
     await removeDir(dir);
   }
 }

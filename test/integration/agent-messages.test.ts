@@ -47,7 +47,7 @@ async function setup() {
 const lastText = (request: FakeRequest | undefined) => String(request?.body.messages.at(-1)?.content ?? '');
 
 describe('messages.send', () => {
-  it('to a busy agent: every body arrives, and no merge raises a priority', async () => {
+  it('to a busy agent: every body arrives, one P2/P3 message per wake turn (as Suzumio), most urgent first', async () => {
     const { script, requestsOf, mainSends } = await setup();
     const busy = gate();
     script(OPS, async () => {
@@ -64,13 +64,14 @@ describe('messages.send', () => {
       { recipient: 'ops', body: 'mid two', priority: 'P2' },
     ]);
     busy.open(undefined);
-    await expect.poll(() => requestsOf(OPS).length, { timeout: 10_000 }).toBe(3);
-    const [, midWake, lowWake] = requestsOf(OPS);
-    // The two P2 messages arrive together (merged, both bodies), the P3 one after them, still P3.
+    await expect.poll(() => requestsOf(OPS).length, { timeout: 10_000 }).toBe(4);
+    const [, midWake, secondMidWake, lowWake] = requestsOf(OPS);
+    // The two P2 messages arrive one per wake turn (not merged), the P3 one after them, still P3.
     expect(lastText(midWake)).toContain('mid one');
-    expect(lastText(midWake)).toContain('mid two');
-    expect(lastText(midWake)).not.toContain('low one');
+    expect(lastText(midWake)).not.toContain('mid two');
     expect(lastText(midWake)).toContain('"priority":"P2"');
+    expect(lastText(secondMidWake)).toContain('mid two');
+    expect(lastText(secondMidWake)).not.toContain('low one');
     expect(lastText(lowWake)).toContain('low one');
     expect(lastText(lowWake)).toContain('"priority":"P3"');
     expect(lastText(lowWake)).not.toContain('"priority":"P2"');

@@ -471,3 +471,82 @@ describe('through the registry', () => {
     expect(JSON.parse(read.content)).toMatchObject({ ok: true, text: 'via the registry\n' });
   });
 });
+
+describe("Suzumio's arguments (issue 35), through the registry", () => {
+  const registry = createToolRegistry();
+  beforeAll(() => {
+    const web = { web: { maxBytes: 1024, timeoutMs: 3000, allowPrivate: true } };
+    for (const pack of ['file', 'shell', 'web'] as const) {
+      for (const entry of createBuiltinToolpackTools(pack, options(web)))
+        registry.register(entry, `builtin:${pack}`);
+    }
+  });
+  const owner = { allows: () => true, isOwner: true };
+  const run = async (name: string, args: unknown) => {
+    const answer = await registry.execute(name, JSON.stringify(args), owner, context());
+    expect(answer.content).not.toContain('must NOT have additional properties');
+    return JSON.parse(answer.content);
+  };
+
+  it('file.read maxBytes, file.write createDirs', async () => {
+    await run('file.write', { path: 'suz/long.txt', content: 'abcdefghij\n'.repeat(20), createDirs: true });
+    const read = await run('file.read', { path: 'suz/long.txt', maxBytes: 25 });
+    expect(read.text).toBe('abcdefghij\nabcdefghij\n');
+    expect(read.truncated).toBe(true);
+    const refused = await run('file.write', {
+      path: 'suz/missing/dir/x.txt',
+      content: 'x',
+      createDirs: false,
+    });
+    expect(refused).toMatchObject({ ok: false });
+    expect(refused.reason).toContain('createDirs');
+  });
+
+  it('file.patch operations: add, update (search/replace, replaceAll), delete; all or nothing', async () => {
+    const patched = await run('file.patch', {
+      operations: [
+        { op: 'add', path: 'suz/ops/new.txt', content: 'one two two\n', createDirs: true },
+        { op: 'update', path: 'suz/ops/new.txt', search: 'one', replace: '1' },
+        { op: 'update', path: 'suz/ops/new.txt', search: 'two', replace: '2', replaceAll: true },
+      ],
+    });
+    expect(patched, JSON.stringify(patched)).toMatchObject({ ok: true, operations: 3 });
+    expect(await readFile(path.join(workspace, 'suz/ops/new.txt'), 'utf8')).toBe('1 2 2\n');
+    const ambiguous = await run('file.patch', {
+      operations: [
+        { op: 'delete', path: 'suz/ops/new.txt' },
+        { op: 'update', path: 'suz/long.txt', search: 'abcdefghij', replace: 'x' },
+      ],
+    });
+    expect(ambiguous.ok).toBe(false);
+    expect(ambiguous.reason).toContain('operation 2 of 2');
+    // Nothing was applied: the delete before the failure did not happen.
+    expect(await readFile(path.join(workspace, 'suz/ops/new.txt'), 'utf8')).toBe('1 2 2\n');
+    expect(
+      await run('file.patch', { operations: [{ op: 'delete', path: 'suz/ops/new.txt' }] }),
+    ).toMatchObject({
+      ok: true,
+    });
+    await expect(stat(path.join(workspace, 'suz/ops/new.txt'))).rejects.toThrow();
+  });
+
+  it('shell.exec cwd and maxOutputBytes', async () => {
+    await run('file.write', { path: 'suz/sub/here.txt', content: 'x' });
+    const listed = await run('shell.exec', {
+      command: 'ls; printf 0123456789',
+      cwd: 'suz/sub',
+      maxOutputBytes: 12,
+    });
+    expect(listed.stdout).toBe('here.txt\n012');
+    const outside = await run('shell.exec', { command: 'true', cwd: '/etc' });
+    expect(outside).toMatchObject({ ok: false });
+  });
+
+  it('web.fetch format, maxBytes and timeoutMs', async () => {
+    const raw = await run('web.fetch', { url: `${base}/html`, format: 'raw', maxBytes: 40, timeoutMs: 2000 });
+    expect(raw.text).toContain('<html><head><title>');
+    expect(raw.truncated).toBe(true);
+    const text = await run('web.fetch', { url: `${base}/html`, format: 'text' });
+    expect(text.text).toContain('Hi & bye');
+  });
+});

@@ -120,7 +120,13 @@ describe('controller host: factory shapes', () => {
       output: { word: 'hi' },
       title: 'echo',
       metadata: {
-        agent: { id: 'reviewer', displayName: 'Reviewer', role: 'review', status: 'running' },
+        agent: {
+          id: 'reviewer',
+          displayName: 'Reviewer',
+          role: 'review',
+          status: 'running',
+          switchboardStatus: 'running',
+        },
         activationId: 'activation-1',
         toolpackId: 'tools-map',
       },
@@ -273,7 +279,14 @@ describe('project store', () => {
         communication: { coordinatorAgent: 'pm' },
         scheduler: { timezone: 'UTC' },
       },
-      agents: ROSTER.map(({ id, displayName, role, status }) => ({ id, displayName, role, status })),
+      // Suzumio's status (quiet/running/failed); Switchboard's idle/running in switchboardStatus.
+      agents: ROSTER.map(({ id, displayName, role, status }) => ({
+        id,
+        displayName,
+        role,
+        status: status === 'running' ? 'running' : 'quiet',
+        switchboardStatus: status,
+      })),
       root: stateDir,
       stateDirectory: path.join(stateDir, 'toolpack-state', 'store-user'),
     });
@@ -393,7 +406,7 @@ describe('project store', () => {
     expect(() => direct.messageStatus(42 as never)).toThrow('messageStatus: id must be a non-empty string');
   });
 
-  it('answers hasPendingSignalsForAgent from the queue, and leaves store.db undefined while reporting its read', () => {
+  it('answers hasPendingSignalsForAgent from the queue; without a db from its host, store.db is undefined and its read reported', () => {
     const read: string[] = [];
     const direct = projectStore('store-user', {
       hasPendingSignalsForAgent: (agentId) => agentId === 'pm',

@@ -188,7 +188,7 @@ describe('core WebUI entries', () => {
     expect(signals.status).toBe(200);
     expect(signals.body.output).toContain('Delivered: 1');
     expect(signals.body.output).toMatch(
-      /\[P2\/delivered\] message from message:user -> ops: message msg_[\w-]+, 13 chars/,
+      /\[P2\/delivered\] message\.created from message:user -> ops: message msg_[\w-]+, 13 chars/,
     );
     expect(signals.body.output).not.toContain('from the page');
     busy.open(undefined);

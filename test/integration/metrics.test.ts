@@ -50,7 +50,7 @@ describe('GET /metrics', () => {
             model: 'fake-1',
             baseUrl: model.url,
             apiKey: 'sk-metrics-secret-01',
-            // Without streaming the fake reports usage (streamed usage is asked of OpenAI's own API only).
+            // Without streaming (streamed and estimated usage: usage-estimated.test.ts).
             stream: false,
             price: PRICE,
           },

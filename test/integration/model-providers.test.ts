@@ -318,7 +318,8 @@ describe('wire shapes of the conversation', () => {
     );
     const [body] = server.requests;
     expect(body).toMatchObject({ model: 'm', max_tokens: 100, temperature: 0.2 });
-    expect(body).not.toHaveProperty('stream_options');
+    // Streamed usage is asked of every OpenAI-compatible server, not only OpenAI's own API.
+    expect(body.stream_options).toEqual({ include_usage: true });
     expect(body.messages).toEqual([
       { role: 'system', content: 'You are a test.' },
       { role: 'user', content: 'remind me' },
@@ -402,5 +403,79 @@ describe('tool names on the wire', () => {
     expect(createToolNameCodec([long]).encode(long)).toBe(wire[0]);
     expect(encodeToolName(long)).toBe(wire[0]);
     expect(wire[0]?.startsWith('mcp__records__look_up_')).toBe(true);
+  });
+});
+
+describe('usage of OpenAI-compatible servers', () => {
+  let server: FakeModelServer | undefined;
+  afterEach(() => server?.close());
+
+  async function complete(stream: boolean, request: Partial<ModelRequest> = {}) {
+    const config: ModelConfig = {
+      provider: 'openai',
+      model: 'm',
+      baseUrl: server?.url,
+      stream,
+      maxRetries: 0,
+      timeoutMs: 10_000,
+    };
+    const provider = await createModelProvider({ name: 'main', config, logger: quiet });
+    return provider.complete(makeRequest(request));
+  }
+
+  it('asks a server that is not OpenAI for usage while streaming, and returns what it reports', async () => {
+    server = await startFakeOpenAIServer({ usage: 'when-asked' });
+    server.push({ text: 'The quick brown fox', chunks: 3, usage: { inputTokens: 12, outputTokens: 7 } });
+    const response = await complete(true);
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:/);
+    expect(server.requests[0]).toMatchObject({ stream: true, stream_options: { include_usage: true } });
+    expect(response.usage).toEqual({ inputTokens: 12, outputTokens: 7 });
+  });
+
+  it('estimates the usage of a server that never reports it, streamed or not, and marks it estimated', async () => {
+    // About 4 characters a token: the system prompt (15 characters) 4, the message (5) 2 plus 8 for
+    // its wire share; the answer (19 characters) 5.
+    for (const stream of [true, false]) {
+      server = await startFakeOpenAIServer({ usage: 'never' });
+      server.push({ text: 'The quick brown fox', usage: { inputTokens: 12, outputTokens: 7 } });
+      const response = await complete(stream);
+      expect(response.text).toBe('The quick brown fox');
+      expect(response.usage).toEqual({ inputTokens: 14, outputTokens: 5, estimated: true });
+      await server.close();
+    }
+    server = undefined;
+  });
+
+  it('estimates tool specs in the input and tool calls in the output', async () => {
+    server = await startFakeOpenAIServer({ usage: 'never' });
+    server.push({ text: 'Scheduling.', toolCalls: [{ name: 'schedule.once', arguments: { at: '09:00' } }] });
+    const response = await complete(true, { tools: [SCHEDULE_TOOL] });
+    expect(response.toolCalls).toHaveLength(1);
+    const toolSpecs = Math.ceil(JSON.stringify([SCHEDULE_TOOL]).length / 4);
+    // 'Scheduling.' + 'schedule.once' + '{"at":"09:00"}': 38 characters.
+    expect(response.usage).toEqual({ inputTokens: 14 + toolSpecs, outputTokens: 10, estimated: true });
+  });
+
+  it('asks again without stream_options when a server rejects them, and estimates from then on', async () => {
+    server = await startFakeOpenAIServer({ usage: 'never' });
+    const strict = (request: { body: any }) =>
+      request.body.stream_options
+        ? { status: 400, errorMessage: 'Unrecognized request argument supplied: stream_options' }
+        : { text: 'The quick brown fox' };
+    server.push(strict, strict, strict);
+    const config: ModelConfig = {
+      provider: 'openai',
+      model: 'm',
+      baseUrl: server.url,
+      stream: true,
+      maxRetries: 0,
+      timeoutMs: 10_000,
+    };
+    const provider = await createModelProvider({ name: 'main', config, logger: quiet });
+    const first = await provider.complete(makeRequest());
+    expect(first).toMatchObject({ text: 'The quick brown fox', usage: { estimated: true } });
+    const second = await provider.complete(makeRequest());
+    expect(second.text).toBe('The quick brown fox');
+    expect(server.requests.map((body) => 'stream_options' in body)).toEqual([true, false, false]);
   });
 });

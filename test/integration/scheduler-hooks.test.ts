@@ -3,8 +3,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { pollUntil, REPO_ROOT } from '../helpers/process.js';
 
-// A toolpack whose schedulerTick throws on every call (as Suzumio's own plan toolpack does here:
-// it reads `store.db`, which Switchboard does not offer) must not fill the log twice a second
+// A toolpack whose schedulerTick throws on every call (here: it asks `store.db` about a table
+// Switchboard does not keep) must not fill the log twice a second
 // forever: it is logged once per distinct error, retried with a growing delay, and its state is
 // shown in GET /api/toolpacks (which doctor and the Tools page read).
 
@@ -45,7 +45,7 @@ describe('a failing toolpack schedulerTick', () => {
       },
     });
     const current = gateway;
-    // Six failures: the first three one error (store.db), the next three another.
+    // Six failures: the first three one error (the table store.db lacks), the next three another.
     const health = await pollUntil(
       'six failures of the hook',
       async () => {
@@ -63,7 +63,7 @@ describe('a failing toolpack schedulerTick', () => {
 
     const failures = logged(current, 'scheduler hook failed');
     expect(failures).toHaveLength(2);
-    expect(failures[0]).toContain("Cannot read properties of undefined (reading 'prepare')");
+    expect(failures[0]).toContain('Switchboard keeps no table \\"agent_history\\"');
     expect(failures[1]).toContain('plan.db is locked');
     // The controller host no longer logs every failed tick a second time.
     expect(logged(current, 'toolpack controller handler failed')).toEqual([]);

@@ -45,7 +45,10 @@ const WAIT: FakeStep = {
   toolCalls: [{ name: 'coordination.wait_for_signal', arguments: { reason: 'the review' } }],
 };
 const START = { send: { sender: 'pm', recipient: 'worker', body: 'Start the proof pass.', priority: 'P2' } };
-const STARTED: NudgeStep = { wake: 'worker', carries: [{ kind: 'message', body: /Start the proof pass/ }] };
+const STARTED: NudgeStep = {
+  wake: 'worker',
+  carries: [{ kind: 'message.created', body: /Start the proof pass/ }],
+};
 const noEffect = (attempt: number, delayMs: number, priority = 'P2'): NudgeStep => ({
   wake: 'worker',
   carries: [
@@ -141,7 +144,7 @@ export const NUDGE_CASES: NudgeCase[] = [
     },
     steps: [
       START,
-      { wake: 'worker', carries: [{ kind: 'message', body: /Start the proof pass/ }], requests: 2 },
+      { wake: 'worker', carries: [{ kind: 'message.created', body: /Start the proof pass/ }], requests: 2 },
       noEffect(1, 0),
     ],
   },
@@ -158,10 +161,10 @@ export const NUDGE_CASES: NudgeCase[] = [
       noEffect(2, 0),
       { noWake: 'worker' },
       { send: { sender: 'pm', recipient: 'worker', body: 'Next: the review.', priority: 'P2' } },
-      { wake: 'worker', carries: [{ kind: 'message', body: /Next: the review/ }] },
+      { wake: 'worker', carries: [{ kind: 'message.created', body: /Next: the review/ }] },
       { noWake: 'worker' },
       { send: { sender: 'pm', recipient: 'worker', body: 'And the docs.', priority: 'P2' } },
-      { wake: 'worker', carries: [{ kind: 'message', body: /And the docs/ }] },
+      { wake: 'worker', carries: [{ kind: 'message.created', body: /And the docs/ }] },
       noEffect(1, 0),
     ],
   },
@@ -186,7 +189,7 @@ export const NUDGE_CASES: NudgeCase[] = [
     },
     steps: [
       START,
-      { wake: 'worker', carries: [{ kind: 'message', body: /Start the proof pass/ }], requests: 2 },
+      { wake: 'worker', carries: [{ kind: 'message.created', body: /Start the proof pass/ }], requests: 2 },
       { wake: 'verifier', carries: [{ kind: 'review.ready', source: 'toolpack:workbench' }] },
       { noWake: 'worker' },
     ],
@@ -238,7 +241,7 @@ export const NUDGE_CASES: NudgeCase[] = [
     script: { worker: [{ hang: true }, SILENT, SILENT] },
     steps: [
       START,
-      { wake: 'worker', carries: [{ kind: 'message', body: /Start the proof pass/ }], endless: true },
+      { wake: 'worker', carries: [{ kind: 'message.created', body: /Start the proof pass/ }], endless: true },
       { restart: true },
       STARTED,
       // One nudge, for the wake turn that ended: none was recorded for the interrupted one.
@@ -349,7 +352,7 @@ export const NUDGE_CASES: NudgeCase[] = [
         wake: 'pm',
         carries: [
           {
-            kind: 'message',
+            kind: 'message.created',
             priority: 'P2',
             source: 'message:monitor',
             payload: { sender: 'monitor' },
@@ -362,7 +365,7 @@ export const NUDGE_CASES: NudgeCase[] = [
       { advanceMs: 2 * MINUTE },
       {
         wake: 'pm',
-        carries: [{ kind: 'message', body: /^worker has been quiet for 47 minutes; attempt 2\.$/ }],
+        carries: [{ kind: 'message.created', body: /^worker has been quiet for 47 minutes; attempt 2\.$/ }],
       },
     ],
   },
@@ -396,7 +399,7 @@ export const NUDGE_CASES: NudgeCase[] = [
         wake: 'pm',
         carries: [
           {
-            kind: 'message',
+            kind: 'message.created',
             priority: 'P2',
             body: /^worker failed for 31 minutes after \S+; attempt 1; error .*model timeout.*\.$/,
           },
@@ -407,7 +410,7 @@ export const NUDGE_CASES: NudgeCase[] = [
       { advanceMs: 2 * MINUTE },
       {
         wake: 'pm',
-        carries: [{ kind: 'message', body: /^worker failed for 47 minutes after \S+; attempt 2; / }],
+        carries: [{ kind: 'message.created', body: /^worker failed for 47 minutes after \S+; attempt 2; / }],
       },
     ],
   },

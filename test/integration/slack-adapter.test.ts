@@ -174,6 +174,27 @@ describe('Slack adapter, Socket Mode', () => {
     expect(inbound.map((message) => message.text)).toEqual(['after a refresh', 'after a drop']);
   }, 40_000);
 
+  it('rides out a freeze shorter than channels.slack.pongTimeoutMs, and reconnects after a longer one', async () => {
+    const { fake, inbound } = await setup({ pongTimeoutMs: 20_000 });
+    const thaw = fake.freeze();
+    // Past Slack's fixed 5 s pong timeout (pings go out every third of the timeout): no reconnect.
+    await new Promise((resolve) => setTimeout(resolve, 7_000));
+    thaw();
+    await fake.deliver(said('18.1', '<@UBOT> after a freeze'));
+    await posted(fake, 're: after a freeze');
+    expect(fake.callsTo('apps.connections.open')).toHaveLength(1);
+    expect(inbound.map((message) => message.text)).toEqual(['after a freeze']);
+    await current?.adapter.stop();
+    await fake.close();
+
+    const short = await setup({ pongTimeoutMs: 1_500 });
+    const thawShort = short.fake.freeze();
+    await expect
+      .poll(() => short.fake.callsTo('apps.connections.open').length, { timeout: 10_000 })
+      .toBeGreaterThan(1);
+    thawShort();
+  }, 40_000);
+
   it('hears an app_mention alone (apps subscribed to mentions only)', async () => {
     const { fake, inbound } = await setup();
     await fake.deliver({ type: 'app_mention', channel: 'C2', user: 'U1', text: '<@UBOT> ping', ts: '16.1' });

@@ -1,5 +1,3 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { gate, startSessionScriptedModel } from '../fakes/subagent-script.js';
@@ -13,11 +11,11 @@ import { openEvents } from '../helpers/webchat-events.js';
  * real Tools API (a WebUI-only fixture toolpack over `context.store`): message receipts (a route
  * that refuses → `failed` after the retries; a message to an agent `pending` until the wake turn
  * carrying it starts, then `delivered`; both kept across a restart), `hasPendingSignalsForAgent`,
- * `config().scheduler.timezone`, and `store.db` left undefined and reported once read.
+ * `config().scheduler.timezone`, and `store.db` (a read-only SQL view, docs/toolpack-store.md).
  */
 
 const RECEIPTS = path.join(REPO_ROOT, 'test/fixtures/webui-toolpacks/receipts');
-/** A scheduler hook that reads `store.db` the way Suzumio's own plan toolpack does. */
+/** A scheduler hook that asks `store.db` about a table Switchboard does not keep. */
 const READS_DB = path.join(REPO_ROOT, 'test/fixtures/controller-toolpacks/failing-tick');
 const OPS = 'agent:ops:main';
 const cleanups = cleanupAfterEach();
@@ -118,10 +116,16 @@ describe('toolpack message receipts', () => {
 });
 
 describe('the store surface', () => {
-  it('shows scheduler.timezone, refuses a bad id naming the field, and reports store.db from the load on', async () => {
+  it('shows scheduler.timezone, refuses a bad id naming the field, and offers store.db (nothing reported as not provided)', async () => {
     const { gateway, entry } = await setup();
     expect((await entry('receipts.config')).config).toEqual({
+      name: 'default',
       channels: ['#lobby', '#dead'],
+      agents: [
+        { id: 'main', displayName: 'main', tools: ['*'] },
+        { id: 'ops', displayName: 'ops', tools: [] },
+      ],
+      tools: { toolpacks: ['core', { id: 'receipts' }] },
       communication: expect.objectContaining({ coordinatorAgent: 'main' }),
       scheduler: { timezone: 'Europe/Berlin' },
     });
@@ -131,56 +135,15 @@ describe('the store surface', () => {
     expect(bad.status).toBe(500);
     expect(bad.body.message).toContain('hasPendingSignalsForAgent: agentId must be a non-empty string');
 
-    // The load-time report names it before anything runs: the controller's code names it.
-    const before = await gateway.request('GET', '/api/toolpacks');
-    const receipts = () => before.body.toolpacks.find((toolpack: any) => toolpack.id === 'receipts');
-    expect(receipts().notProvided).toEqual(['store.db']);
-    expect((await entry('receipts.db')).db).toBe('undefined');
-    await entry('receipts.db');
-    const after = await gateway.request('GET', '/api/toolpacks');
-    expect(after.body.toolpacks.find((toolpack: any) => toolpack.id === 'receipts').notProvided).toEqual([
-      'store.db',
-    ]);
-    const warned = gateway.logLines.filter((line) => line.includes('"api":"store.db"'));
-    expect(warned).toHaveLength(1);
-    expect(warned[0]).toContain('toolpack names store.db');
-    expect(warned[0]).toContain('the one Suzumio-internal API Switchboard does not provide');
+    const report = await gateway.request('GET', '/api/toolpacks');
+    expect(report.body.toolpacks.find((toolpack: any) => toolpack.id === 'receipts')).not.toHaveProperty(
+      'notProvided',
+    );
+    expect((await entry('receipts.db')).db).toBe('object');
+    expect(gateway.logLines.filter((line) => line.includes('"api":"store.db"'))).toEqual([]);
   });
 
-  it('reports store.db read by code the load-time scan cannot see (a name built at run time)', async () => {
-    const dir = await mkdtemp(path.join(os.tmpdir(), 'sb-unprovided-'));
-    cleanups.push(() => rm(dir, { recursive: true, force: true }));
-    await writeFile(
-      path.join(dir, 'suzumio.toolpack.json'),
-      JSON.stringify({
-        id: 'hidden-db',
-        tools: [],
-        webui: [{ id: 'hidden.db', title: 'Read the handle', kind: 'action' }],
-      }),
-    );
-    await writeFile(
-      path.join(dir, 'controller.mjs'),
-      "export function createWebuiToolpack(context) {\n  const key = ['d', 'b'].join('');\n  return { webui: { 'hidden.db': () => ({ output: typeof context.store[key] }) } };\n}\n",
-    );
-    const gateway = await startTestGateway({
-      config: { tools: { toolpacks: [{ path: dir, id: 'hidden-db' }] }, agents: { main: {} } },
-    });
-    cleanups.push(() => gateway.dispose());
-    const report = async () =>
-      (await gateway.request('GET', '/api/toolpacks')).body.toolpacks.find(
-        (toolpack: any) => toolpack.id === 'hidden-db',
-      );
-    expect(await report()).not.toHaveProperty('notProvided');
-    const read = await gateway.request('POST', '/api/projects/default/tool-ui/hidden-db/hidden.db', {});
-    expect(read.status, JSON.stringify(read.body)).toBe(200);
-    expect(JSON.stringify(read.body)).toContain('undefined');
-    expect((await report()).notProvided).toEqual(['store.db']);
-    expect(gateway.logLines.find((line) => line.includes('"api":"store.db"'))).toContain(
-      'toolpack read store.db',
-    );
-  });
-
-  it('names store.db in GET /api/toolpacks beside the scheduler hook that fails on it', async () => {
+  it('shows a scheduler hook whose store.db query names a table Switchboard does not keep as failing, naming it', async () => {
     const gateway = await startTestGateway({
       config: {
         tools: { toolpacks: [{ path: READS_DB, id: 'failing-tick' }] },
@@ -194,9 +157,12 @@ describe('the store surface', () => {
       .poll(async () =>
         (await report()).schedulerHooks.find((entry: any) => entry.toolpackId === 'failing-tick'),
       )
-      .toMatchObject({ status: 'failing', error: expect.stringContaining("reading 'prepare'") });
-    expect((await report()).toolpacks.find((toolpack: any) => toolpack.id === 'failing-tick')).toMatchObject({
-      notProvided: ['store.db'],
-    });
+      .toMatchObject({
+        status: 'failing',
+        error: expect.stringContaining('Switchboard keeps no table "agent_history"'),
+      });
+    expect(
+      (await report()).toolpacks.find((toolpack: any) => toolpack.id === 'failing-tick'),
+    ).not.toHaveProperty('notProvided');
   });
 });

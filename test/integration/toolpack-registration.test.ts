@@ -145,7 +145,7 @@ describe('the core toolpack', () => {
       await model.waitForRequests(2);
       const woken = model.requests[1];
       expect(woken.messages[0].content).toContain('(session agent:ops:main)');
-      expect(woken.messages.at(-1).content).toContain('"kind":"message"');
+      expect(woken.messages.at(-1).content).toContain('"kind":"message.created"');
       expect(woken.messages.at(-1).content).toContain('disk at 91%');
       // No priority given: messages.send's default, P3 (Suzumio's).
       expect(woken.messages.at(-1).content).toContain('"priority":"P3"');
@@ -200,7 +200,15 @@ describe('toolpack registration', () => {
       {},
     );
     expect(panel.status).toBe(200);
-    expect(panel.body.metadata.stats).toEqual({ agents: 1, toolpacks: 1 });
+    // Suzumio's counters (issue 35) beside Switchboard's.
+    expect(panel.body.metadata.stats).toEqual({
+      agents: 1,
+      toolpacks: 1,
+      messageCount: 0,
+      activationCount: 0,
+      failedActivationCount: 0,
+      runningActivationCount: 0,
+    });
     expect((await gateway.request('GET', '/api/projects/other/tool-ui')).status).toBe(404);
   });
 

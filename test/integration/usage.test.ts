@@ -35,7 +35,7 @@ async function setup(config: Record<string, unknown>, defaultStep?: FakeStep) {
   const gateway = await startTestGateway({
     config: {
       http: { port: 0, token: TEST_TOKEN, users: { bob: { token: BOB_TOKEN } } },
-      // Not streamed: the SDK asks a server that is not OpenAI's own for streamed usage never.
+      // Not streamed (streamed usage is covered by usage-estimated.test.ts).
       models: {
         fake: { provider: 'openai', model: 'fake-1', baseUrl: model.url, stream: false, price: PRICE },
       },

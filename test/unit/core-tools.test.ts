@@ -1,7 +1,10 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { validateConfig } from '../../src/config/index.js';
 import { createLogger } from '../../src/logging/index.js';
-import { communicationPolicy } from '../../src/messages/index.js';
+import { type AgentMessage, communicationPolicy } from '../../src/messages/index.js';
 import { createStore } from '../../src/store/index.js';
 import {
   BUILTIN_TOOLPACK_TOOLS,
@@ -9,6 +12,7 @@ import {
   createCoreTools,
 } from '../../src/toolpacks/index.js';
 import { createToolRegistry } from '../../src/tools/index.js';
+import { testToolContext } from '../helpers/tool-context.js';
 
 /** The core toolpack's tools: Suzumio's six, registrable, every parameter described, its boundaries. */
 
@@ -45,5 +49,87 @@ describe('createCoreTools', () => {
       'completion.submit',
     ]);
     await store.close();
+  });
+});
+
+describe("coordination.wait_for_signal with Suzumio's notifyPm and pm", () => {
+  it('tells the coordinator by default (not itself), not with notifyPm false, another agent with pm', async () => {
+    const checked = validateConfig({
+      agents: { main: {}, pm: {}, lead: {} },
+      communication: { coordinatorAgent: 'pm' },
+    });
+    if (!checked.ok) throw new Error(JSON.stringify(checked.error));
+    const store = await createStore({ url: 'memory://', stateDir: '.', logger });
+    const sent: AgentMessage[] = [];
+    const tools = createCoreTools({
+      config: checked.value,
+      configPath: 'gateway.jsonc',
+      stateDir: '.',
+      send: async (message) => {
+        sent.push(message);
+        return { ok: true };
+      },
+      routes: {},
+      policy: communicationPolicy(checked.value),
+      completions: createCompletionRecords({ store }),
+    });
+    const registry = createToolRegistry();
+    for (const tool of tools) registry.register(tool, 'toolpack core');
+    const wait = async (args: unknown, agentId = 'main') =>
+      JSON.parse(
+        (
+          await registry.execute(
+            'coordination.wait_for_signal',
+            JSON.stringify(args),
+            { allows: () => true, isOwner: true },
+            testToolContext(logger, { agentId }),
+          )
+        ).content,
+      );
+    const told = await wait({ reason: 'the review' });
+    expect(told).toMatchObject({ ok: true, notifiedAgent: 'pm', messageId: sent[0]?.id });
+    expect(sent[0]).toMatchObject({
+      sender: 'main',
+      recipient: 'pm',
+      priority: 'P1',
+      body: 'Waiting for future signals.\n\nReason: the review',
+    });
+    expect(await wait({ reason: 'again', notifyPm: false })).not.toHaveProperty('notifiedAgent');
+    expect(await wait({}, 'pm')).not.toHaveProperty('notifiedAgent');
+    expect(await wait({ pm: 'lead' })).toMatchObject({ notifiedAgent: 'lead' });
+    expect(await wait({ pm: 'nobody' })).not.toHaveProperty('notifiedAgent');
+    expect(sent.map((message) => message.recipient)).toEqual(['pm', 'lead']);
+    await store.close();
+  });
+});
+
+describe('completion.submit writes final-report.md (issue 35)', () => {
+  it("writes the report to the agent's workspace and reports its path; a given path is kept", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'completion-'));
+    try {
+      const checked = validateConfig({ agents: { main: {} } });
+      if (!checked.ok) throw new Error(JSON.stringify(checked.error));
+      const store = await createStore({ url: 'memory://', stateDir: dir, logger });
+      const records = createCompletionRecords({ store });
+      const tools = createCoreTools({
+        config: checked.value,
+        configPath: path.join(dir, 'gateway.jsonc'),
+        stateDir: dir,
+        send: async () => ({ ok: true }),
+        routes: {},
+        policy: communicationPolicy(checked.value),
+        completions: records,
+      });
+      const submit = tools.find((tool) => tool.name === 'completion.submit');
+      const answer: any = await submit?.execute({ report: '# Done\n\nAll of it.' }, testToolContext(logger));
+      expect(answer).toMatchObject({ ok: true, path: '/workspace/final-report.md' });
+      expect(await readFile(path.join(dir, 'workspaces/main/final-report.md'), 'utf8')).toBe(
+        '# Done\n\nAll of it.\n',
+      );
+      expect((await records.latest())?.path).toBe('/workspace/final-report.md');
+      await store.close();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,7 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../../src/logging/index.js';
 import { createStore } from '../../src/store/index.js';
 import {
+  answered,
   createRouterRig,
   type RouterRig,
   runtimeTurn,
@@ -151,8 +152,76 @@ describe('a message whose turns die with the process', () => {
     await expect.poll(() => last.inbox.list()).toEqual([]);
     expect((await last.sessions.transcript(THREAD_KEY)).map((entry) => entry.text)).toEqual([
       'crash me',
+      'I could not answer your message: the gateway stopped each of the 3 times it tried.',
       'behind it',
       'answered: behind it',
+    ]);
+  });
+});
+
+describe('a turn the last process began and did not end', () => {
+  /** A message whose turn began (its entry is in the transcript) in a process that then died. */
+  async function crashedTurn(config: Record<string, unknown> = {}) {
+    const logger = createLogger({ level: 'silent' }).logger;
+    const store = await createStore({ url: 'memory://', stateDir: '/nonexistent', logger });
+    cleanups.push(() => store.close());
+    const crashed = await createRouterRig({ store, config });
+    void crashed.send(slackMessage('cut short')).done;
+    await crashed.gated.waitForOpen(1);
+    return { store, crashed };
+  }
+
+  it('is resumed: its turn runs again with the entry written once, marked resumed', async () => {
+    const { store } = await crashedTurn();
+    const next = await createRouterRig({ store });
+    cleanups.push(() => next.close());
+    expect(await next.router.resume()).toBe(1);
+    await next.gated.waitForOpen(1);
+    expect(next.gated.turns.map((turn) => [turn.resumed, answered(turn)])).toEqual([[true, ['cut short']]]);
+    next.gated.releaseNext();
+    await expect.poll(() => next.inbox.list()).toEqual([]);
+  });
+
+  it('that had answered already (the process died before the message left the inbox) is not run again', async () => {
+    const { store, crashed } = await crashedTurn();
+    await crashed.sessions.append(THREAD_KEY, { role: 'assistant', text: 'the answer', runId: 'r1' });
+    const next = await createRouterRig({ store });
+    cleanups.push(() => next.close());
+    expect(await next.router.resume()).toBe(1);
+    await expect.poll(() => next.inbox.list()).toEqual([]);
+    expect(next.gated.turns).toEqual([]);
+    expect(next.deliveredTexts()).toEqual([]);
+  });
+
+  it('is ended with a message when its agent says resume "off"', async () => {
+    const config = { agents: { main: { resume: 'off' } } };
+    const { store } = await crashedTurn(config);
+    const next = await createRouterRig({ store, config });
+    cleanups.push(() => next.close());
+    expect(await next.router.resume()).toBe(1);
+    await expect.poll(() => next.inbox.list()).toEqual([]);
+    expect(next.gated.turns).toEqual([]);
+    const told =
+      'A restart cut my answer to your message short, and this agent does not resume turns (agents.main.resume is "off"): please ask again.';
+    expect(next.deliveredTexts()).toEqual([told]);
+    expect((await next.sessions.transcript(THREAD_KEY)).map((entry) => entry.text)).toEqual([
+      'cut short',
+      told,
+    ]);
+  });
+
+  it('is ended with a message when it was cut short longer ago than agentLoop.resumeWithinMs', async () => {
+    const config = { agentLoop: { resumeWithinMs: 60_000 } };
+    const { store } = await crashedTurn(config);
+    // Only the clock the age is read with: 61 s after the entry was written.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 61_000 });
+    const next = await createRouterRig({ store, config });
+    cleanups.push(() => next.close());
+    expect(await next.router.resume()).toBe(1);
+    await expect.poll(() => next.inbox.list()).toEqual([]);
+    expect(next.gated.turns).toEqual([]);
+    expect(next.deliveredTexts()).toEqual([
+      'A restart cut my answer to your message short 1 min ago, longer than the resume limit (agentLoop.resumeWithinMs, 1 min): it is not resumed, please ask again.',
     ]);
   });
 });
@@ -177,6 +246,22 @@ describe('a turn that wrote many entries before its process died', () => {
     const texts = (await next.sessions.transcript(THREAD_KEY)).map((entry) => entry.text);
     expect(texts.filter((text) => text === 'a long job')).toHaveLength(1);
     expect(texts.at(-1)).toBe('answered: a long job');
+  });
+});
+
+describe('a message dispatched before resume() (a channel that connects first)', () => {
+  it('is answered once: resume queues only what the last process left', async () => {
+    const target = await rig();
+    // A Discord catch-up or a held Slack event reaches the router as the channels connect.
+    const early = target.send(slackMessage('early'));
+    await early.accepted;
+    expect(await target.router.resume()).toBe(0);
+    await target.gated.waitForOpen(1);
+    target.gated.releaseNext();
+    await early.done;
+    await expect.poll(() => target.inbox.list()).toEqual([]);
+    const texts = (await target.sessions.transcript(THREAD_KEY)).map((entry) => entry.text);
+    expect(texts).toEqual(['early', 'answered: early']);
   });
 });
 

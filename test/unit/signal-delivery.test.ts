@@ -60,10 +60,10 @@ async function rig(busy: readonly string[] = []) {
 const message = { id: 'msg_1', sender: 'ops', priority: 'P1' as const, body: 'deploy done' };
 
 describe('signal delivery', () => {
-  it('sends a message to an agent as a message signal, to a route as a post, and refuses a non-agent', async () => {
+  it('sends a message to an agent as a message.created signal, to a route as a post, and refuses a non-agent', async () => {
     const { signals, posted, pendingFor } = await rig();
     expect(await signals.send({ ...message, recipient: 'main' })).toEqual({ ok: true });
-    expect(await pendingFor('main')).toEqual(['message']);
+    expect(await pendingFor('main')).toEqual(['message.created']);
     expect(await signals.send({ ...message, channel: '#ops' })).toEqual({ ok: true });
     expect(posted).toEqual([[{ channel: 'slack', chatType: 'channel', chatId: 'C1' }, 'ops: deploy done']]);
     expect(await signals.send({ ...message, recipient: 'nobody' })).toEqual({

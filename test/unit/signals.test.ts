@@ -36,22 +36,46 @@ describe('the signal queue', () => {
     expect(await kinds()).toEqual([]);
   });
 
-  it('merges a kind pending for the same agent at the same priority, keeping every payload; never raises a priority', async () => {
+  it('delivers one P2 (and one P3) per wake-up, as Suzumio does: same-kind P2/P3 signals are not merged; P0/P1 are', async () => {
     const signals = await queue();
     await signals.record({ kind: 'nudge', targetAgent: 'pm', priority: 'P3', payload: 1 }, 'test');
     await signals.record({ kind: 'nudge', targetAgent: 'pm', priority: 'P2', payload: 2 }, 'test');
     await signals.record({ kind: 'nudge', targetAgent: 'pm', priority: 'P2', payload: 3 }, 'test');
-    await signals.record({ kind: 'nudge', targetAgent: 'pm', priority: 'P2', payload: 3 }, 'test');
     await signals.record({ kind: 'nudge', targetAgent: 'qa', priority: 'P2', payload: 4 }, 'test');
-    // The P2 ones merged (an equal payload once); the P3 one kept its own priority and payload.
-    expect(await signals.take('pm')).toEqual([
-      expect.objectContaining({ kind: 'nudge', priority: 'P2', payload: 3, payloads: [2, 3], merged: 2 }),
-    ]);
-    const [low] = await signals.take('pm');
-    expect(low).toMatchObject({ kind: 'nudge', priority: 'P3', payload: 1, merged: 0 });
-    expect(low).not.toHaveProperty('payloads');
+    await signals.record({ kind: 'alarm', targetAgent: 'ops', priority: 'P1', payload: 5 }, 'test');
+    await signals.record({ kind: 'alarm', targetAgent: 'ops', priority: 'P1', payload: 6 }, 'test');
+    const payloads = async (agent: string) => (await signals.take(agent)).map((signal) => signal.payload);
+    expect(await payloads('pm')).toEqual([2]);
+    expect(await payloads('pm')).toEqual([3]);
+    expect(await payloads('pm')).toEqual([1]);
+    expect(await payloads('pm')).toEqual([]);
     expect(signals.hasPending('qa')).toBe(true);
-    expect(signals.hasPending('pm')).toBe(false);
+    // P0/P1 are all delivered together anyway: a repeat is merged, every payload kept.
+    expect(await signals.take('ops')).toEqual([
+      expect.objectContaining({ kind: 'alarm', payload: 6, payloads: [5, 6], merged: 1 }),
+    ]);
+  });
+
+  it('keeps delivered signals as `delivered` (the newest 200, across a restart) with when', async () => {
+    const store = await createStore({ url: 'memory://', stateDir: '.', logger });
+    const first = createSignalQueue({ store, logger });
+    for (let n = 0; n < 205; n += 1)
+      await first.record({ kind: 'tick', targetAgent: 'pm', priority: 'P3', payload: n }, 'test');
+    for (let n = 0; n < 205; n += 1) await first.acknowledge(await first.take('pm'));
+    await first.record({ kind: 'tick', targetAgent: 'pm', priority: 'P3', payload: 'waiting' }, 'test');
+    const second = createSignalQueue({ store, logger });
+    await second.load();
+    const rows = second.rows();
+    const delivered = rows.filter((row) => row.status === 'delivered');
+    expect(delivered).toHaveLength(200);
+    expect(delivered.map((row) => row.signal.payload)).toContain(204);
+    expect(delivered.map((row) => row.signal.payload)).not.toContain(4);
+    expect(delivered.every((row) => typeof row.deliveredAt === 'string')).toBe(true);
+    expect(rows.filter((row) => row.status === 'pending').map((row) => row.signal.payload)).toEqual([
+      'waiting',
+    ]);
+    const listed = await second.list();
+    expect(listed.filter((signal) => signal.status === 'delivered')).toHaveLength(200);
   });
 
   it('keeps who caused a signal, stored: never merges two payers, and a wake takes one payer', async () => {
@@ -192,6 +216,14 @@ describe('messages and signals for `user`', () => {
     priority: 'P2' as const,
     body: 'deployed',
   };
+
+  it('a message to an agent is a `message.created` signal, as Suzumio names it', async () => {
+    const { signals } = await signalsFor([]);
+    expect(await signals.send({ ...message, recipient: 'main' })).toEqual({ ok: true });
+    expect((await signals.queue.list()).map((signal) => [signal.kind, signal.targetAgent])).toEqual([
+      ['message.created', 'main'],
+    ]);
+  });
 
   it('go to the coordinator’s latest chat; without one, to each owner; without owners, refused', async () => {
     const withOwners = await signalsFor(['slack:U1', 'webchat:local']);

@@ -485,6 +485,28 @@ describe('resume after the process died', () => {
     expect((await childTurn(second, waiting)).request.entry.text).toBe('waiting');
   });
 
+  it('answers a steer a running child was sent just before the process died: a new run takes it', async () => {
+    const first = await setup();
+    const run = await first.spawn('work', 'worker');
+    await childTurn(first, run);
+    await expect.poll(async () => (await first.registry.get(run.subagentRunId))?.status).toBe('running');
+    expect(await first.manager.steer(caller, run, 'and this')).toMatchObject({
+      ok: true,
+      value: { mode: 'injected' },
+    });
+    first.crash();
+
+    const second = await setup({ store: first.store });
+    await second.manager.resume();
+    expect(await second.registry.get(run.subagentRunId)).toMatchObject({ status: 'interrupted' });
+    const turn = await childTurn(second, run);
+    expect(turn.request.entry).toMatchObject({ role: 'user', text: 'and this' });
+    await second.fake.end(turn, 'did this too');
+    await expect
+      .poll(async () => (await second.announcement(1).catch(() => undefined))?.result)
+      .toBe('did this too');
+  });
+
   it('completes a run whose announcement was stored but whose end was not written, announced once', async () => {
     const first = await setup({ holdEndWrite: true });
     const run = await first.spawn('count');

@@ -404,3 +404,28 @@ describe('runSubagentsAction', () => {
     expect(calls.kill).toEqual([]);
   });
 });
+
+describe("the subagents tool as Suzumio's original notes have it (issue 35)", () => {
+  it('lists with requesterSessionKey, callerSessionKey and callerIsSubagent', async () => {
+    const { service } = fakeService({ [PARENT]: [run('r1', 'a', 'alpha', 5)] });
+    const listed: any = await runSubagentsAction(service, caller, { action: 'list' }, NOW);
+    expect(listed).toMatchObject({
+      status: 'ok',
+      requesterSessionKey: PARENT,
+      callerSessionKey: PARENT,
+      callerIsSubagent: false,
+    });
+    const child = { ...caller, sessionKey: 'agent:main:subagent:a' };
+    const nested: any = await runSubagentsAction(fakeService({}).service, child, {}, NOW);
+    expect(nested).toMatchObject({ callerSessionKey: 'agent:main:subagent:a', callerIsSubagent: true });
+  });
+
+  it('answers an unknown action with Unsupported action. and the allowed ones', async () => {
+    const { service } = fakeService({});
+    expect(await runSubagentsAction(service, caller, { action: 'pause' as never }, NOW)).toEqual({
+      status: 'error',
+      action: 'pause',
+      error: 'Unsupported action. Allowed actions: list, kill, steer.',
+    });
+  });
+});

@@ -214,7 +214,12 @@ describe('the tool loop (in process)', () => {
     const rig = await setup([callTools(['explode', {}]), answer('That failed.')]);
     const { result } = await rig.turn('go');
     expect(await toolResults(rig.transcript)).toEqual([
-      { name: 'explode', isError: true, text: 'Tool explode failed: the fuse was lit' },
+      {
+        name: 'explode',
+        isError: true,
+        // The stack follows the message (issue 35).
+        text: expect.stringMatching(/^Tool explode failed: the fuse was lit\nStack:\n {2}at /),
+      },
     ]);
     expect(result.status).toBe('done');
     expect(rig.replies.at(-1)?.text).toBe('That failed.');

@@ -207,6 +207,29 @@ describe('a single toolpack', () => {
     }
   });
 
+  it('reads a WebUI entry without kind as a panel, and refuses a toolpack that offers nothing, as Suzumio does', async () => {
+    await writeToolpack('kindless', {
+      id: 'kindless',
+      tools: [],
+      webui: [{ id: 'kindless.board', title: 'Board' }],
+    });
+    const kindless = await loadToolpackManifest({ directory: 'kindless', configPath });
+    expect(kindless.ok && kindless.value.webui).toEqual([
+      { id: 'kindless.board', title: 'Board', kind: 'panel' },
+    ]);
+    await writeToolpack('empty-pack', { id: 'empty-pack', tools: [] });
+    const empty = await loadToolpackManifest({ directory: 'empty-pack', configPath });
+    expect(empty.ok).toBe(false);
+    if (empty.ok) return;
+    expect(empty.error).toEqual([
+      expect.objectContaining({
+        rule: 'nothing-offered',
+        pointer: '/tools',
+        message: expect.stringContaining('declare at least one tool in "tools" or one entry in "webui"'),
+      }),
+    ]);
+  });
+
   it('reads leniently where Suzumio does: unknown keys, default and blank module paths', async () => {
     await writeToolpack('lenient', {
       id: 'lenient',
@@ -225,7 +248,12 @@ describe('a single toolpack', () => {
   });
 
   it('follows symlinks: inside the directory is fine, a linked folder leading out is not', async () => {
-    await writeToolpack('linked/pack', { id: 'linked', controller: 'impl/controller.mjs', tools: [] });
+    await writeToolpack('linked/pack', {
+      id: 'linked',
+      controller: 'impl/controller.mjs',
+      tools: [],
+      webui: [{ id: 'x.panel', title: 'Panel' }],
+    });
     await mkdir(path.join(workspace, 'linked/real-impl'));
     await writeFile(path.join(workspace, 'linked/real-impl/controller.mjs'), 'export default () => ({});\n');
     await symlink(path.join(workspace, 'linked/real-impl'), path.join(workspace, 'linked/pack/impl'));
@@ -237,7 +265,7 @@ describe('a single toolpack', () => {
     await symlink(path.join(workspace, 'linked/pack'), path.join(workspace, 'linked/alias'));
     await writeFile(
       path.join(workspace, 'linked/pack', MANIFEST_FILE),
-      JSON.stringify({ id: 'linked', tools: [] }),
+      JSON.stringify({ id: 'linked', tools: [], webui: [{ id: 'x.panel', title: 'Panel' }] }),
     );
     const aliased = await loadToolpackManifest({ directory: 'linked/alias', configPath });
     expect(aliased.ok && aliased.value.directory).toBe(await realpath(path.join(workspace, 'linked/pack')));
@@ -245,7 +273,7 @@ describe('a single toolpack', () => {
 
   it('refuses "." and ".." as toolpack and WebUI ids, naming the rule', async () => {
     for (const id of ['.', '..']) {
-      await writeToolpack(`dots-${id.length}`, { id, tools: [] });
+      await writeToolpack(`dots-${id.length}`, { id, tools: [], webui: [{ id: 'x.panel', title: 'Panel' }] });
       const result = await loadToolpackManifest({ directory: `dots-${id.length}`, configPath });
       expect(result.ok ? [] : result.error).toEqual([
         {
@@ -266,7 +294,7 @@ describe('a single toolpack', () => {
       ]);
     }
     // Dots inside an id are still fine.
-    await writeToolpack('dotted', { id: 'a..b', tools: [] });
+    await writeToolpack('dotted', { id: 'a..b', tools: [], webui: [{ id: 'x.panel', title: 'Panel' }] });
     expect((await loadToolpackManifest({ directory: 'dotted', configPath })).ok).toBe(true);
   });
 
@@ -286,7 +314,11 @@ describe('a single toolpack', () => {
       `${MANIFEST_FILE} is a symlink to ${await realpath(path.join(workspace, 'outside', MANIFEST_FILE))}, outside the toolpack directory; the manifest must live in the toolpack`,
     );
     // A manifest linked from inside the directory is read.
-    await writeToolpack('inner-link', { id: 'inner-link', tools: [] });
+    await writeToolpack('inner-link', {
+      id: 'inner-link',
+      tools: [],
+      webui: [{ id: 'x.panel', title: 'Panel' }],
+    });
     await rename(
       path.join(workspace, 'inner-link', MANIFEST_FILE),
       path.join(workspace, 'inner-link', 'manifest.real.json'),
@@ -316,7 +348,7 @@ describe('loading the registered toolpacks', () => {
     await writeToolpack('dup/review-copy', { id: 'review-copy', tools: [tool('review.summarize')] });
     await writeToolpack('dup/review-again', { id: 'review-tools', tools: [tool('again.unique')] });
     await writeToolpack('dup/shadow', { id: 'shadow', tools: [tool('shadow.ok'), tool('sessions_spawn')] });
-    await writeToolpack('dup/core', { id: 'core', tools: [] });
+    await writeToolpack('dup/core', { id: 'core', tools: [], webui: [{ id: 'x.panel', title: 'Panel' }] });
     // Refused toolpacks claim nothing: `again.unique` is free for this one.
     await writeToolpack('dup/fine', { id: 'fine', tools: [tool('again.unique'), tool('shadow.ok')] });
     const entries = [

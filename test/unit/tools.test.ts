@@ -83,8 +83,35 @@ describe('tool registry', () => {
 
   it('turns an exception into a tool error and logs the stack', async () => {
     const outcome = await registry.execute('broken', '', everyone, context());
-    expect(outcome).toMatchObject({ content: 'Tool broken failed: disk on fire', isError: true });
+    expect(outcome).toMatchObject({ isError: true });
+    expect(outcome.content.split('\n')[0]).toBe('Tool broken failed: disk on fire');
     expect(logLines.some((line) => line.includes('disk on fire') && line.includes('"stack"'))).toBe(true);
+  });
+
+  it("shows the model a crashed tool's stack: trimmed, paths relative, secrets scrubbed (issue 35)", async () => {
+    const leaky = createToolRegistry({ scrub: (text) => text.replaceAll('hunter2', '[redacted]') });
+    leaky.register(
+      {
+        name: 'leaky',
+        description: 'Throws with a secret in its message.',
+        parameters: Type.Object({}),
+        execute: () => {
+          throw new Error('login with hunter2 failed');
+        },
+      },
+      'test',
+    );
+    const outcome = await leaky.execute('leaky', '', everyone, context());
+    const [first, ...frames] = outcome.content.split('\n');
+    expect(first).toBe('Tool leaky failed: login with [redacted] failed');
+    expect(frames[0]).toBe('Stack:');
+    const stack = frames.slice(1);
+    expect(stack.length).toBeGreaterThan(0);
+    expect(stack.length).toBeLessThanOrEqual(8);
+    expect(stack.every((line) => line.startsWith('  at '))).toBe(true);
+    expect(stack.join('\n')).toContain('test/unit/tools.test.ts');
+    expect(outcome.content).not.toContain(process.cwd());
+    expect(outcome.content).not.toContain('hunter2');
   });
 
   it('treats tools outside the allowlist as unknown', async () => {

@@ -1,16 +1,14 @@
 import { type AgentConfig, type Config, modelChain } from '../../config/index.js';
-import type { ModelMessage, ModelToolSpec } from '../providers/index.js';
+import { CHARS_PER_TOKEN } from '../providers/token-estimate.js';
+
+// The estimate (about 4 characters a token) is the providers' too: they count a call with it when
+// the server reports no usage. One definition, there; re-exported for the context's files.
+export { fixedTokens, messagesTokens, messageTokens, textTokens } from '../providers/token-estimate.js';
 
 /** `models.<name>.contextTokens` when absent. */
 export const DEFAULT_CONTEXT_TOKENS = 128_000;
 /** The reply room kept for a model without `maxTokens` (Anthropic's default reply bound too). */
 export const DEFAULT_REPLY_TOKENS = 4096;
-/** The estimate: about 4 characters a token (no tokenizer: it is a bound, not a count). */
-const CHARS_PER_TOKEN = 4;
-/** Each message's share of the wire format (role, ids, punctuation), in tokens. */
-const MESSAGE_OVERHEAD = 8;
-/** An image counted as this many tokens (its bytes are not text the budget can measure). */
-const IMAGE_TOKENS = 1600;
 
 /**
  * What of the model's context a turn may fill: `contextTokens` is the model's window (the
@@ -43,32 +41,6 @@ export function contextBudget(config: Config, model: AgentConfig['model']): Cont
     compactAtTokens: Math.floor((contextTokens * context.compactAtPercent) / 100),
     compaction: context.compaction,
   };
-}
-
-export function textTokens(text: string): number {
-  return Math.ceil(text.length / CHARS_PER_TOKEN);
-}
-
-/** One message's estimated tokens: its text, its tool calls, its images and its share of the wire format. */
-export function messageTokens(message: ModelMessage): number {
-  let chars = message.content.length;
-  if (message.role === 'assistant')
-    for (const call of message.toolCalls ?? [])
-      chars += call.id.length + call.name.length + call.arguments.length;
-  if (message.role === 'tool') chars += message.toolCallId.length + message.toolName.length;
-  const images = message.role === 'user' ? (message.images?.length ?? 0) : 0;
-  return Math.ceil(chars / CHARS_PER_TOKEN) + MESSAGE_OVERHEAD + images * IMAGE_TOKENS;
-}
-
-export function messagesTokens(messages: readonly ModelMessage[]): number {
-  let total = 0;
-  for (const message of messages) total += messageTokens(message);
-  return total;
-}
-
-/** What a call costs besides its messages: the system prompt and the tool specs. */
-export function fixedTokens(system: string, tools: readonly ModelToolSpec[]): number {
-  return textTokens(system) + (tools.length === 0 ? 0 : textTokens(JSON.stringify(tools)));
 }
 
 /**

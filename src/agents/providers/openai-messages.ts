@@ -35,15 +35,6 @@ export function toCompletionParams(
   };
 }
 
-/** Whether the base URL is OpenAI's own API, which accepts `stream_options`. */
-export function isOpenAIsOwnApi(baseUrl: string): boolean {
-  try {
-    return new URL(baseUrl).hostname === 'api.openai.com';
-  } catch {
-    return false;
-  }
-}
-
 /** System message first; tool results by `tool_call_id` (the API has no error flag: the content says so). */
 function toChatMessages(
   system: string,

@@ -1,7 +1,8 @@
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 import type { ChatCompletionChunk, ChatCompletionCreateParamsBase } from 'openai/resources/chat/completions';
 import { type CallHandle, createCallTarget, runModelCall } from './model-call.js';
-import { isOpenAIsOwnApi, stopReason, toCompletionParams, toToolCall } from './openai-messages.js';
+import { stopReason, toCompletionParams, toToolCall } from './openai-messages.js';
+import { estimateUsage } from './token-estimate.js';
 import { createRequestToolNameCodec, type ToolNameCodec } from './tool-names.js';
 import type { ModelProvider, ModelRequest, ModelResponse, ProviderOptions } from './types.js';
 
@@ -12,15 +13,32 @@ const OPENAI_BASE_URL = 'https://api.openai.com/v1';
  * A provider for any OpenAI-compatible server (OpenAI, Ollama, vLLM, LM Studio, OpenRouter)
  * through the Chat Completions API. Streaming (`config.stream`) sends text deltas as they
  * arrive; without streaming, `onTextDelta` is called once with the whole text (when there is
- * any), so callers see text the same way in both modes. Usage is reported when the server
- * sends it: streamed usage is requested (`stream_options.include_usage`) from OpenAI's own API
- * only, because some compatible servers reject options they do not know.
+ * any), so callers see text the same way in both modes. Streamed usage is asked of every server
+ * (`stream_options.include_usage`: OpenAI, vLLM, Ollama, LM Studio and OpenRouter send it only
+ * when asked); a server that rejects the option with a 400 naming it is asked again without it,
+ * and from then on. Where an answer carries no usage, it is estimated (`estimateUsage`, about 4
+ * characters a token) and marked `estimated`, so that every call is counted and budgeted.
  */
 export function createOpenAIProvider(options: ProviderOptions): ModelProvider {
   const { name, config } = options;
   const baseURL = config.baseUrl ?? OPENAI_BASE_URL;
   const target = createCallTarget(options, baseURL, OPENAI_ERRORS);
-  const includeUsage = isOpenAIsOwnApi(baseURL);
+  // Cleared for good when the server rejects `stream_options` (an older or stricter server).
+  let askUsage = true;
+  const streamOnce = async (body: ChatCompletionCreateParamsBase, call: CallHandle) => {
+    if (!askUsage) return openStream(client, body, call, false);
+    try {
+      return await openStream(client, body, call, true);
+    } catch (error) {
+      if (!rejectsStreamOptions(error)) throw error;
+      askUsage = false;
+      options.logger.warn(
+        { model: name, url: target.url },
+        `models.${name}: the server rejected stream_options (${(error as Error).message}); streamed calls are sent without it and their usage is estimated`,
+      );
+      return openStream(client, body, call, false);
+    }
+  };
 
   // Every value is explicit so that no OPENAI_* environment variable changes behaviour;
   // 'not-set' serves local servers that need no key (a real server answers 401).
@@ -38,9 +56,12 @@ export function createOpenAIProvider(options: ProviderOptions): ModelProvider {
   const complete = (request: ModelRequest, call: CallHandle): Promise<ModelResponse> => {
     const codec = createRequestToolNameCodec(request);
     const body = toCompletionParams(request, config, codec);
-    return config.stream
-      ? streamCompletion(client, body, request, call, codec, includeUsage)
+    const answer = config.stream
+      ? streamOnce(body, call).then((stream) => streamCompletion(stream, request, call, codec))
       : plainCompletion(client, body, request, call, codec);
+    return answer.then((response) =>
+      response.usage ? response : { ...response, usage: estimateUsage(request, response) },
+    );
   };
 
   return {
@@ -50,25 +71,33 @@ export function createOpenAIProvider(options: ProviderOptions): ModelProvider {
   };
 }
 
-async function streamCompletion(
+/** A 400 whose message names `stream_options`: the server does not take the option. */
+function rejectsStreamOptions(error: unknown): boolean {
+  return error instanceof APIError && error.status === 400 && /stream_options/.test(error.message);
+}
+
+function openStream(
   client: OpenAI,
   body: ChatCompletionCreateParamsBase,
+  call: CallHandle,
+  askUsage: boolean,
+): Promise<AsyncIterable<ChatCompletionChunk>> {
+  const streamOptions = askUsage ? { stream_options: { include_usage: true } } : {};
+  return client.chat.completions.create({ ...body, ...streamOptions, stream: true }, { signal: call.signal });
+}
+
+async function streamCompletion(
+  stream: AsyncIterable<ChatCompletionChunk>,
   request: ModelRequest,
   call: CallHandle,
   codec: ToolNameCodec,
-  includeUsage: boolean,
 ): Promise<ModelResponse> {
-  const streamOptions = includeUsage ? { stream_options: { include_usage: true } } : {};
-  const stream = await client.chat.completions.create(
-    { ...body, ...streamOptions, stream: true },
-    { signal: call.signal },
-  );
   call.alive();
   const response: ModelResponse = { text: '', toolCalls: [], stopReason: 'other' };
   // Tool calls arrive in pieces: the first delta of an index carries id and name, later ones more arguments.
   const parts = new Map<number, { id: string; name: string; arguments: string }>();
   let finishReason: string | null = null;
-  for await (const chunk of stream as AsyncIterable<ChatCompletionChunk>) {
+  for await (const chunk of stream) {
     call.alive();
     if (chunk.usage)
       response.usage = {

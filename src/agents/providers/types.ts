@@ -52,10 +52,12 @@ export interface ModelRequest {
 
 export type ModelStopReason = 'end' | 'tool_calls' | 'max_tokens' | 'other';
 
-/** Tokens one model call took, as the provider reported them. */
+/** Tokens one model call took, as the provider reported them (or estimated them, see `estimated`). */
 export interface TokenUsage {
   inputTokens: number;
   outputTokens: number;
+  /** True when the server reported no usage and the tokens are estimated (about 4 characters a token). */
+  estimated?: boolean;
 }
 
 export interface ModelResponse {

@@ -4,6 +4,7 @@ import type { Logger } from '../../logging/index.js';
 import type { InboundHandler, NativeCommand } from '../../messages/index.js';
 import { type ChannelMemory, createLocalMemory } from '../memory.js';
 import type { ChannelAdapter, ConnectionEvent, InboundFileStore } from '../types.js';
+import { createDiscordCatchUp, type DiscordCatchUp } from './catch-up.js';
 import { handleInteraction } from './click.js';
 import { registerCommands } from './command-registration.js';
 import { attachFile } from './discord-attach.js';
@@ -45,6 +46,8 @@ export interface DiscordState {
   readonly gate: DiscordGate;
   /** Reads a thread's earlier messages when the bot is first mentioned there (`discord-thread.ts`). */
   readonly threads: DiscordThreadReader;
+  /** Where each active channel is read from on a (re)connect (`catch-up.ts`). */
+  readonly catchUp: DiscordCatchUp;
   /** The client while started (set before its login, cleared by `stop`). */
   client?: Client | undefined;
   onInbound?: InboundHandler | undefined;
@@ -77,6 +80,7 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): ChannelAda
     logger,
     gate: createDiscordGate({ config, memory, logger }),
     threads: createDiscordThreadReader({ limit: config.threadHistoryLimit, memory, logger }),
+    catchUp: createDiscordCatchUp({ memory, logger }),
     lastMessage: new LRUCache({ max: REPLY_ROUTES }),
     directChannels: new Map(),
     files: options.files,
@@ -94,6 +98,7 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): ChannelAda
       state.onInbound = handler;
       await connectClient(state, {
         message: (message) => handleMessage(state, message),
+        connected: () => catchUp(state),
         interaction: (interaction) =>
           interaction.isChatInputCommand()
             ? handleCommand(state, interaction)
@@ -120,13 +125,31 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): ChannelAda
   };
 }
 
-/** A heard message goes to the handler, with typing shown until its turn ends. */
-async function handleMessage(state: DiscordState, message: Message): Promise<void> {
+/**
+ * A heard message goes to the handler, with typing shown until its turn ends. `stored` is called
+ * once the router stored it (or it was not for the bot, or could not be stored).
+ */
+async function handleMessage(
+  state: DiscordState,
+  message: Message,
+  options: { redelivery?: boolean; stored?: () => void } = {},
+): Promise<void> {
   const botId = state.client?.user?.id;
-  if (botId === undefined || state.onInbound === undefined) return;
-  const facts = await state.gate.admit(message, botId);
+  if (botId === undefined || state.onInbound === undefined) return options.stored?.();
+  state.catchUp.arrived(message);
+  let taken = false;
+  let facts: Awaited<ReturnType<DiscordState['gate']['admit']>>;
+  try {
+    facts = await state.gate.admit(message, botId);
+  } finally {
+    if (facts === undefined) {
+      state.catchUp.settled(message, false);
+      options.stored?.();
+    }
+  }
   const handler = state.onInbound;
-  if (facts === undefined || handler === undefined) return;
+  if (facts === undefined) return;
+  if (handler === undefined) return void state.gate.dropped(message.id);
   const [context, withFiles] = await Promise.all([
     state.threads.earlier(message, facts.threadId, botId),
     withDiscordFiles(state, message, toInbound(message, facts, botId)),
@@ -136,15 +159,39 @@ async function handleMessage(state: DiscordState, message: Message): Promise<voi
   state.lastMessage.set(key, message.id);
   if (inbound.chatType === 'direct') state.directChannels.set(facts.authorId, message.channelId);
   state.typing.hold(key, message.channelId);
+  const threadId = facts.threadId;
   try {
     await handler(inbound, {
+      ...(options.redelivery ? { redelivery: true } : {}),
       accepted: () => {
-        if (facts.threadId !== undefined) void state.threads.heard(facts.threadId);
+        taken = true;
+        void state.gate.taken(message.id);
+        state.catchUp.settled(message, true);
+        options.stored?.();
+        if (threadId !== undefined) void state.threads.heard(threadId);
       },
     });
   } catch (error) {
+    if (!taken) state.gate.dropped(message.id);
     state.logger.error({ err: error, route: key, messageId: message.id }, 'discord message was not handled');
   } finally {
+    options.stored?.();
     state.typing.release(key);
   }
+}
+
+/**
+ * On every (re)connect: each active channel's messages after the last one seen go to the
+ * handler as redeliveries (the router does not store one twice), one at a time, each once stored.
+ */
+async function catchUp(state: DiscordState): Promise<void> {
+  const client = state.client;
+  if (client === undefined) return;
+  await state.catchUp.read(
+    client,
+    (message) =>
+      new Promise<void>((stored) => {
+        void handleMessage(state, message, { redelivery: true, stored });
+      }),
+  );
 }

@@ -9,6 +9,8 @@ export interface ClientListeners {
   message(message: Message): Promise<void>;
   /** Every `interactionCreate` (button clicks; no intent is needed for them). */
   interaction(interaction: Interaction): Promise<void>;
+  /** The connection is (again) up: after the login, each resume and each new session. */
+  connected(): Promise<void>;
 }
 
 /**
@@ -28,7 +30,14 @@ export async function connectClient(state: DiscordState, listeners: ClientListen
     ],
     // Without it discord.js drops DMs whose channel is not cached yet.
     partials: [Partials.Channel],
-    ...(config.apiBase === undefined ? {} : { rest: { api: config.apiBase } }),
+    rest: {
+      ...(config.apiBase === undefined ? {} : { api: config.apiBase }),
+      // Node's own fetch, not @discordjs/rest's undici 6 `request`: that one hands a FormData body
+      // as it is to the process's global dispatcher, which is undici 7's once the Slack adapter
+      // (@slack/socket-mode) loaded first, and undici 7 cannot read another undici's FormData
+      // ("action is not a function"): every upload failed in a gateway with both platforms.
+      makeRequest: (url, init) => fetch(url, init as RequestInit),
+    },
   });
   state.client = created;
   created.on(Events.MessageCreate, (message) => {
@@ -47,8 +56,24 @@ export async function connectClient(state: DiscordState, listeners: ClientListen
     if (state.client === created && state.onInbound !== undefined) state.watcher?.(event, error);
   };
   created.on(Events.ShardReconnecting, () => tell('down'));
-  created.on(Events.ShardResume, () => tell('up'));
-  created.on(Events.ShardReady, () => tell('up'));
+  // One catch-up at a time; one asked for while another runs follows it.
+  let reading: Promise<void> = Promise.resolve();
+  const caughtUp = () => {
+    if (state.client !== created || state.onInbound === undefined) return;
+    reading = reading.then(() =>
+      listeners.connected().catch((error: unknown) => {
+        logger.warn({ err: error }, 'discord catch-up failed');
+      }),
+    );
+  };
+  created.on(Events.ShardResume, () => {
+    tell('up');
+    caughtUp();
+  });
+  created.on(Events.ShardReady, () => {
+    tell('up');
+    caughtUp();
+  });
   created.on(Events.ShardDisconnect, (event) =>
     tell('lost', new SwitchboardError('CHANNEL_CONNECTION_LOST', `gateway closed (${event.code})`)),
   );

@@ -15,10 +15,19 @@ const NO_THREADS: ReadonlySet<string> = new Set();
 
 export interface DiscordGate {
   /**
-   * The facts of `message` when it starts a turn: heard (`shouldHear`), for the first time (here
-   * or before a restart), and not one of two bots answering each other; else undefined.
+   * The facts of `message` when it starts a turn: heard (`shouldHear`), for the first time (here,
+   * or stored before a restart), and not one of two bots answering each other; else undefined.
+   * Marks it in this process only: call `taken` once it is stored.
    */
   admit(message: Message, botId: string): Promise<HearCandidate | undefined>;
+  /**
+   * The message is stored (the router's `accepted`): the store remembers it, so neither a replay
+   * nor a catch-up after a restart hands it on again. Written after the message, never before:
+   * a process that dies in between leaves the catch-up to the router's redelivery check.
+   */
+  taken(messageId: string): Promise<void>;
+  /** The message could not be stored: a catch-up may hand it on again. */
+  dropped(messageId: string): void;
   /** The bot takes part in `threadId` (it heard or posted there). */
   joinThread(threadId: string): Promise<void>;
 }
@@ -54,14 +63,16 @@ export function createDiscordGate(options: {
       const participating = thread !== undefined && (await threads.has(`thread:${thread}`));
       const activeThreads = participating ? new Set([thread]) : NO_THREADS;
       if (!shouldHear(facts, config, { botId, activeThreads })) return undefined;
-      // Heard before a restart (the store remembers): not again.
-      if (!(await seen.claim(messageKey))) {
+      // Stored before a restart (the store remembers): not again.
+      if (await seen.inStore(messageKey)) {
         logger.info({ messageId: message.id }, 'discord message already answered');
         return undefined;
       }
       if (thread !== undefined) await threads.add(`thread:${thread}`);
       return allowedTurn(facts, message.id) ? facts : undefined;
     },
+    taken: (messageId) => seen.add(`message:${messageId}`),
+    dropped: (messageId) => seen.forgetHere(`message:${messageId}`),
     joinThread: (threadId) => threads.add(`thread:${threadId}`),
   };
 }

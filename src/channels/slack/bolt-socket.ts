@@ -6,6 +6,8 @@ import { type BoltParts, newApp } from './bolt-parts.js';
 
 /** The longest wait in `stop` for the Socket Mode WebSocket to close. */
 const CLOSE_WAIT_MS = 5_000;
+/** `channels.slack.pongTimeoutMs` when a config built in code leaves it out (the schema's default). */
+const DEFAULT_PONG_TIMEOUT_MS = 15_000;
 
 /**
  * Socket Mode: the app connects to Slack over a WebSocket. A dropped connection is reconnected
@@ -24,6 +26,9 @@ export function createSocketBoltApp(parts: BoltParts): BoltApp {
     // apps.connections.open cannot be reached (a network error is "unrecoverable" to it). So the
     // reconnect is done here: at once, and when that fails the channel supervisor backs off.
     autoReconnectEnabled: false,
+    // `channels.slack.pongTimeoutMs`: pings go out every third of it, and a pong later than it drops
+    // the connection (reconnected below).
+    clientPingTimeout: config.pongTimeoutMs ?? DEFAULT_PONG_TIMEOUT_MS,
   });
   const app = newApp(parts, receiver);
   holdEnvelopeAcks(app);

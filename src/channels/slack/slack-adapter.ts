@@ -2,6 +2,7 @@ import type { RequestListener } from 'node:http';
 import type { App } from '@slack/bolt';
 import type { Logger } from '../../logging/index.js';
 import type { InboundHandler } from '../../messages/index.js';
+import { createHeldEvents, type HeldEvents } from '../held-events.js';
 import { type ChannelMemory, createLocalMemory } from '../memory.js';
 import type { ChannelAdapter, InboundFileStore } from '../types.js';
 import { type BoltApp, createBoltApp, type WebClientOptions } from './bolt-app.js';
@@ -10,13 +11,18 @@ import { createSlackGate, type SlackGate } from './gate.js';
 import { listenForClicks } from './slack-actions.js';
 import { uploadFile } from './slack-attach.js';
 import { listenForSlashCommand } from './slack-commands.js';
-import { listenForEvents } from './slack-receive.js';
+import { type HeldDelivery, handOnHeldEvents, listenForEvents } from './slack-receive.js';
 import { postReply } from './slack-send.js';
 import { createSlackStreaming } from './slack-stream.js';
 import { createSlackThreadReader, type SlackThreadReader } from './slack-thread.js';
 import type { SlackConfig } from './types.js';
 
 export { SLACK_TEXT_LIMIT } from './slack-send.js';
+
+/** A held event waits this long for the next start at most (Slack gave up on it long before). */
+const HELD_TTL_MS = 24 * 60 * 60 * 1000;
+/** Events acknowledged while their files download, at most; past it an event is not acknowledged. */
+const HELD_LIMIT = 200;
 
 export interface SlackAdapterOptions {
   config: SlackConfig;
@@ -56,6 +62,11 @@ export interface SlackState {
   readonly directChannels: Map<string, string>;
   onInbound?: InboundHandler | undefined;
   readonly files?: InboundFileStore | undefined;
+  /**
+   * Events acknowledged before their message was stored (a message whose files still download),
+   * kept in `ChannelMemory` until the router has the message (`slack-receive.ts`).
+   */
+  readonly held: HeldEvents<HeldDelivery>;
   /** Started and not stopped since. */
   connected: boolean;
   botUserId?: string | undefined;
@@ -92,6 +103,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     directChannels: new Map(),
     connected: false,
     files: options.files,
+    held: createHeldEvents({ memory, key: 'held-events', ttlMs: HELD_TTL_MS, limit: HELD_LIMIT, logger }),
   };
   listenForEvents(state);
   listenForClicks(state);
@@ -111,6 +123,10 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
       await bolt.start();
       state.connected = true;
       logger.info({ mode: config.mode, botUserId: state.botUserId }, 'slack connected');
+      // What the last process acknowledged and did not see stored: a failed read costs only those.
+      await handOnHeldEvents(state).catch((error: unknown) =>
+        logger.error({ err: error }, 'held slack events could not be read'),
+      );
     },
     tokenRefused: isRefusedTokenError,
     watch(listener) {

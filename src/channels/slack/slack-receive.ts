@@ -84,10 +84,58 @@ async function receive(state: SlackState, delivery: Delivery): Promise<void> {
   // Read again: the adapter may have stopped while the store answered.
   const handler = state.onInbound;
   if (handler === undefined) throw stopped();
+  if (withFiles(state, delivery.raw)) {
+    // Its files may take long to download (up to 30 s each): the event is kept first and
+    // acknowledged, and the message goes to the router once they arrived (or from the next start).
+    await state.held.add(heldId(delivery), delivery).catch((error: unknown) => {
+      state.gate.dropped(delivery.raw, delivery.body);
+      throw new EventNotStoredError({ cause: error });
+    });
+    handOnHeld(state, delivery);
+    return;
+  }
   await new Promise<void>((accepted, notStored) => {
     // A turn that ended is accepted too (whatever the handler said before).
     deliver(state, handler, delivery, accepted).then(() => accepted(), notStored);
   });
+}
+
+/** An event held until its message is stored (`HeldEvents`): the delivery as the listener got it. */
+export type HeldDelivery = Delivery;
+
+/** Whether the event's message comes with files to download (and there is somewhere to save them). */
+function withFiles(state: SlackState, raw: RawMessageEvent): boolean {
+  return state.files !== undefined && Array.isArray(raw.files) && raw.files.length > 0;
+}
+
+const heldId = ({ raw }: Delivery) => `${raw.channel}:${raw.ts}`;
+
+/**
+ * A held event's message, its files downloaded, to the router; forgotten once the router stored
+ * it. One the router did not store (the adapter stopped, the store failed) stays held for the
+ * next start.
+ */
+function handOnHeld(state: SlackState, delivery: Delivery): void {
+  const handler = state.onInbound;
+  if (handler === undefined) return;
+  const id = heldId(delivery);
+  deliver(state, handler, delivery, () => void state.held.remove(id)).catch((error: unknown) =>
+    state.logger.error(
+      { err: error, channel: delivery.raw.channel, ts: delivery.raw.ts },
+      'slack message with files not stored; it is handed on again at the next start',
+    ),
+  );
+}
+
+/**
+ * At start: the events the last process acknowledged but did not see stored (it died while their
+ * files downloaded) go to the router again, as redeliveries, so one it did store is not stored twice.
+ */
+export async function handOnHeldEvents(state: SlackState): Promise<void> {
+  const held = await state.held.list();
+  if (held.length > 0)
+    state.logger.info({ events: held.length }, 'slack events held by the last process handed on');
+  for (const { value } of held) handOnHeld(state, { ...value, redelivery: true });
 }
 
 /**

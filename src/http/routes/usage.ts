@@ -10,6 +10,8 @@ export interface UsageTotalsView {
   outputTokens: number;
   calls: number;
   cost?: number;
+  /** Of `calls`, those counted with an estimate (the server reported no usage); absent when none. */
+  estimatedCalls?: number;
 }
 
 /** What `GET /api/usage` answers: one row per agent, channel or user (most tokens first) and the total. */

@@ -1,8 +1,13 @@
 import { stat } from 'node:fs/promises';
+import nodePath from 'node:path';
 import { Type } from '@sinclair/typebox';
+import writeFileAtomic from 'write-file-atomic';
 import type { Tool } from '../../tools/index.js';
 import type { CompletionRecords } from './completion-records.js';
-import { type BuiltinToolpackOptions, resolveAgentPath } from './paths.js';
+import { type BuiltinToolpackOptions, ensureWorkspace, fileFailure, resolveAgentPath } from './paths.js';
+
+/** Where the report is written when the call names no file (Suzumio's name), in the agent's workspace. */
+export const FINAL_REPORT_FILE = 'final-report.md';
 
 /** The longest report one call submits (characters); a longer one belongs in a file named by `path`. */
 export const MAX_REPORT_CHARS = 100_000;
@@ -18,7 +23,7 @@ const CompletionSubmitParameters = Type.Object(
       Type.String({
         minLength: 1,
         description:
-          'A file that holds the full report or its main artifact: /workspace/… (relative paths are in /workspace), /artifacts/<agentId>/… or /mnt/<name>/…; it must exist.',
+          'A file that holds the full report or its main artifact: /workspace/… (relative paths are in /workspace), /artifacts/<agentId>/… or /mnt/<name>/…; it must exist. Without it, the report is written to /workspace/final-report.md.',
       }),
     ),
   },
@@ -33,8 +38,9 @@ export interface CompletionSubmitOptions extends BuiltinToolpackOptions {
  * `completion.submit`: hands in the final report for the people to approve. It is stored
  * (`completion-records.ts`, read by the WebUI entry `completion.report`), posted to the chat the
  * turn answers (a wake turn's chat is internal: nothing is posted), and ends the run, as Suzumio's
- * ends the activation. A `path` that is not a readable file is refused, naming it, and the run
- * goes on so that the model can fix the call.
+ * ends the activation. Without a `path`, the report is written to `final-report.md` in the agent's
+ * workspace (as Suzumio writes one) and that is its path. A `path` that is not a readable file is
+ * refused, naming it, and the run goes on so that the model can fix the call.
  */
 export function createCompletionSubmitTool(
   options: CompletionSubmitOptions,
@@ -54,6 +60,16 @@ export function createCompletionSubmitTool(
         const found = await stat(resolved.value.host).catch(() => undefined);
         if (!found?.isFile()) return { ok: false, reason: `path: ${resolved.value.virtual} is not a file` };
         path = resolved.value.virtual;
+      } else {
+        const workspace = await ensureWorkspace(options, context.agentId);
+        path = `/workspace/${FINAL_REPORT_FILE}`;
+        try {
+          await writeFileAtomic(nodePath.join(workspace, FINAL_REPORT_FILE), `${input.report.trim()}\n`, {
+            fsync: true,
+          });
+        } catch (error) {
+          return fileFailure('write', path, error);
+        }
       }
       const record = await options.records.submit({
         agentId: context.agentId,

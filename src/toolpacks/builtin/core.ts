@@ -26,7 +26,7 @@ export interface CoreToolsOptions extends BuiltinToolpackOptions {
 export function createCoreTools(options: CoreToolsOptions): Tool[] {
   return [
     createMessagesSendTool(options),
-    createWaitForSignalTool(),
+    createWaitForSignalTool({ ...options, agents: Object.keys(options.config.agents) }),
     createCompletionSubmitTool({ ...options, records: options.completions }),
     createFileReadTool(options),
     createFileWriteTool(options),

@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import writeFileAtomic from 'write-file-atomic';
 import { fail, ok, type Result } from '../../errors/index.js';
 import type { Tool } from '../../tools/index.js';
+import { applyOperations, PatchOperations } from './file-patch-operations.js';
 import { type BuiltinToolpackOptions, fileFailure, resolveAgentPath } from './paths.js';
 
 /** Files larger than this are not patched in memory. */
@@ -10,30 +11,35 @@ export const MAX_PATCH_BYTES = 10 * 1024 * 1024;
 
 const FilePatchParameters = Type.Object(
   {
-    path: Type.String({
-      minLength: 1,
-      description:
-        'File to change: /workspace/… (relative paths are in /workspace) or your own /artifacts/<agentId>/….',
-    }),
-    edits: Type.Array(
-      Type.Object(
-        {
-          oldText: Type.String({
-            minLength: 1,
-            description:
-              'Exact text to replace (spaces, indentation and line ends included); it must occur exactly once in the file.',
-          }),
-          newText: Type.String({ description: 'The text that replaces it; empty deletes it.' }),
-        },
-        { additionalProperties: false },
-      ),
-      {
-        minItems: 1,
-        maxItems: 100,
+    path: Type.Optional(
+      Type.String({
+        minLength: 1,
         description:
-          'Replacements, applied in order, each to the result of the ones before. If any fails, nothing is written.',
-      },
+          'File to change with `edits`: /workspace/… (relative paths are in /workspace) or your own /artifacts/<agentId>/….',
+      }),
     ),
+    edits: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            oldText: Type.String({
+              minLength: 1,
+              description:
+                'Exact text to replace (spaces, indentation and line ends included); it must occur exactly once in the file.',
+            }),
+            newText: Type.String({ description: 'The text that replaces it; empty deletes it.' }),
+          },
+          { additionalProperties: false },
+        ),
+        {
+          minItems: 1,
+          maxItems: 100,
+          description:
+            'Replacements in `path`, applied in order, each to the result of the ones before. If any fails, nothing is written.',
+        },
+      ),
+    ),
+    operations: Type.Optional(PatchOperations),
   },
   { additionalProperties: false },
 );
@@ -49,9 +55,16 @@ export function createFilePatchTool(options: BuiltinToolpackOptions): Tool<typeo
     name: 'file.patch',
     risk: ['write'],
     description:
-      'Change part of an existing text file in your workspace or your own artifacts directory by exact replacements: each oldText must match exactly once (copy it from file.read, with enough surrounding lines to be unique). All edits apply or none.',
+      'Change part of an existing text file in your workspace or your own artifacts directory by exact replacements: each oldText must match exactly once (copy it from file.read, with enough surrounding lines to be unique). All edits apply or none. Or, as in Suzumio, give `operations` (add a file, update by search/replace, delete a file), across files, all or none.',
     parameters: FilePatchParameters,
     async execute(input, context) {
+      if (input.operations !== undefined) {
+        if (input.path !== undefined || input.edits !== undefined)
+          return { ok: false, reason: 'give either operations, or path with edits, not both' };
+        return applyOperations(options, context.agentId, input.operations);
+      }
+      if (input.path === undefined || input.edits === undefined)
+        return { ok: false, reason: 'give path with edits, or operations' };
       const resolved = await resolveAgentPath(options, context.agentId, input.path, 'write', context);
       if (!resolved.ok) return { ok: false, reason: resolved.error };
       const { virtual, host } = resolved.value;

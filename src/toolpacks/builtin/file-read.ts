@@ -28,6 +28,13 @@ const FileReadParameters = Type.Object(
         description: `Most lines to return (default ${DEFAULT_LINES}); at most ${MAX_READ_CHARS} characters are returned either way.`,
       }),
     ),
+    maxBytes: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 100_000,
+        description: `Most characters of text to return (Suzumio's maxBytes; capped at ${MAX_READ_CHARS}). Whole lines only, unless the first line alone is longer.`,
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -53,6 +60,7 @@ export function createFileReadTool(options: BuiltinToolpackOptions): Tool<typeof
           resolved.value.host,
           input.offset ?? 1,
           input.limit ?? DEFAULT_LINES,
+          Math.min(input.maxBytes ?? MAX_READ_CHARS, MAX_READ_CHARS),
         );
       } catch (error) {
         return fileFailure('read', resolved.value.virtual, error);
@@ -61,7 +69,13 @@ export function createFileReadTool(options: BuiltinToolpackOptions): Tool<typeof
   };
 }
 
-async function readPath(virtual: string, host: string, offset: number, limit: number): Promise<unknown> {
+async function readPath(
+  virtual: string,
+  host: string,
+  offset: number,
+  limit: number,
+  maxChars: number,
+): Promise<unknown> {
   const stats = await stat(host);
   if (stats.isDirectory()) {
     const entries = await readdir(host, { withFileTypes: true });
@@ -73,7 +87,7 @@ async function readPath(virtual: string, host: string, offset: number, limit: nu
   if (await looksBinary(host)) {
     return { ok: false, reason: `${virtual} looks binary (it has NUL bytes); file.read returns text only` };
   }
-  const window = await readLines(host, offset, limit);
+  const window = await readLines(host, offset, limit, maxChars);
   if (window.lines === 0 && offset > 1) {
     return {
       ok: false,
@@ -90,7 +104,7 @@ async function readPath(virtual: string, host: string, offset: number, limit: nu
   };
   if (window.nextOffset === undefined) return result;
   const note = window.longLine
-    ? `line ${offset} is longer than ${MAX_READ_CHARS} characters: only its start is shown`
+    ? `line ${offset} is longer than ${maxChars} characters: only its start is shown`
     : `more follows: call file.read with offset ${window.nextOffset}`;
   return { ...result, nextOffset: window.nextOffset, note };
 }
@@ -121,7 +135,7 @@ interface LineWindow {
  * Streams the file so that a window deep in a large file costs no more memory than the window.
  * Whole lines only, unless the first line alone is over the cap.
  */
-async function readLines(file: string, offset: number, limit: number): Promise<LineWindow> {
+async function readLines(file: string, offset: number, limit: number, maxChars: number): Promise<LineWindow> {
   const stream = createReadStream(file, { encoding: 'utf8' });
   let lineNumber = 1;
   let atLineStart = true;
@@ -137,9 +151,9 @@ async function readLines(file: string, offset: number, limit: number): Promise<L
         if (lineNumber >= offset) {
           if (taken === limit) return { text, lines: taken, nextOffset: lineNumber };
           const piece = chunk.slice(start, stop);
-          if (text.length + piece.length > MAX_READ_CHARS) {
+          if (text.length + piece.length > maxChars) {
             if (taken > 0) return { text: text.slice(0, lineStart), lines: taken, nextOffset: lineNumber };
-            const cut = (text + piece).slice(0, MAX_READ_CHARS);
+            const cut = (text + piece).slice(0, maxChars);
             return { text: cut, lines: 1, nextOffset: lineNumber + 1, longLine: true };
           }
           text += piece;

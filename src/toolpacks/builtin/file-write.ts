@@ -19,6 +19,12 @@ const FileWriteParameters = Type.Object(
       maxLength: MAX_WRITE_CHARS,
       description: 'The whole new content of the file, as UTF-8 text.',
     }),
+    createDirs: Type.Optional(
+      Type.Boolean({
+        description:
+          "Create missing parent directories (Suzumio's key). Without it they are created; with false, a missing parent directory is refused.",
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -40,6 +46,12 @@ export function createFileWriteTool(options: BuiltinToolpackOptions): Tool<typeo
       const { virtual, host } = resolved.value;
       const existing = await stat(host).catch(() => undefined);
       if (existing && !existing.isFile()) return { ok: false, reason: `${virtual} exists and is not a file` };
+      if (input.createDirs === false && !(await stat(path.dirname(host)).catch(() => undefined))) {
+        return {
+          ok: false,
+          reason: `the directory of ${virtual} does not exist and createDirs is false; pass createDirs: true to create it`,
+        };
+      }
       try {
         await mkdir(path.dirname(host), { recursive: true });
         await writeFileAtomic(host, input.content, { fsync: true });

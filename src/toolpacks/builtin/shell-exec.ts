@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
+import { stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { Type } from '@sinclair/typebox';
 import { OWNER_ONLY_REFUSAL, type Tool } from '../../tools/index.js';
-import { type BuiltinToolpackOptions, ensureWorkspace } from './paths.js';
+import { type BuiltinToolpackOptions, ensureWorkspace, resolveAgentPath } from './paths.js';
 
 /** How long the pipes may stay open after the shell exits (a grandchild holding them) before we stop. */
 const CLOSE_GRACE_MS = 200;
@@ -19,10 +20,9 @@ export function shellEnvironment(workspace: string): NodeJS.ProcessEnv {
   };
 }
 
-/** `shell.exec`, owner-only: `/bin/sh -c` in the agent's workspace, within the `tools.shell` limits. */
-export function createShellExecTool(options: BuiltinToolpackOptions) {
-  const { timeoutMs: maxTimeoutMs, maxOutputBytes } = options.config.tools.shell;
-  const ShellExecParameters = Type.Object(
+/** The arguments, with the limits of `tools.shell` (Suzumio's `cwd` and `maxOutputBytes` among them). */
+function shellExecParameters(maxTimeoutMs: number, maxOutputBytes: number) {
+  return Type.Object(
     {
       command: Type.String({
         minLength: 1,
@@ -36,9 +36,29 @@ export function createShellExecTool(options: BuiltinToolpackOptions) {
           description: `Kill the command after this many milliseconds (default and maximum ${maxTimeoutMs}).`,
         }),
       ),
+      cwd: Type.Optional(
+        Type.String({
+          minLength: 1,
+          description:
+            "Directory to run in (Suzumio's key): /workspace/… (relative paths are in /workspace) or your own /artifacts/<agentId>/…; default /workspace.",
+        }),
+      ),
+      maxOutputBytes: Type.Optional(
+        Type.Integer({
+          minimum: 1,
+          maximum: 200_000,
+          description: `Cut each of stdout and stderr after this many bytes (Suzumio's key; at most ${maxOutputBytes}, tools.shell.maxOutputBytes).`,
+        }),
+      ),
     },
     { additionalProperties: false },
   );
+}
+
+/** `shell.exec`, owner-only: `/bin/sh -c` in the agent's workspace, within the `tools.shell` limits. */
+export function createShellExecTool(options: BuiltinToolpackOptions) {
+  const { timeoutMs: maxTimeoutMs, maxOutputBytes } = options.config.tools.shell;
+  const ShellExecParameters = shellExecParameters(maxTimeoutMs, maxOutputBytes);
 
   const tool: Tool<typeof ShellExecParameters> = {
     name: 'shell.exec',
@@ -55,13 +75,16 @@ export function createShellExecTool(options: BuiltinToolpackOptions) {
         return { ok: false, reason: 'the run was stopped before the command started' };
       }
       const workspace = await ensureWorkspace(options, context.agentId);
+      const directory = await workingDirectory(options, context.agentId, input.cwd, workspace);
+      if (!directory.ok) return { ok: false, reason: directory.reason };
       const timeoutMs = Math.min(input.timeoutMs ?? maxTimeoutMs, maxTimeoutMs);
       const started = Date.now();
       const run = await runCommand({
         command: input.command,
         workspace,
+        cwd: directory.host,
         timeoutMs,
-        maxOutputBytes,
+        maxOutputBytes: Math.min(input.maxOutputBytes ?? maxOutputBytes, maxOutputBytes),
         signal: context.signal,
       });
       if (run.exit instanceof Error)
@@ -88,9 +111,27 @@ export function createShellExecTool(options: BuiltinToolpackOptions) {
   return tool;
 }
 
+/** `cwd` checked like a file tool's write path (the workspace or the agent's own artifacts), and a directory. */
+async function workingDirectory(
+  options: BuiltinToolpackOptions,
+  agentId: string,
+  cwd: string | undefined,
+  workspace: string,
+): Promise<{ ok: true; host: string } | { ok: false; reason: string }> {
+  if (cwd === undefined) return { ok: true, host: workspace };
+  const resolved = await resolveAgentPath(options, agentId, cwd, 'write');
+  if (!resolved.ok) return { ok: false, reason: `cwd: ${resolved.error}` };
+  const stats = await stat(resolved.value.host).catch(() => undefined);
+  if (!stats?.isDirectory())
+    return { ok: false, reason: `cwd: ${resolved.value.virtual} is not a directory` };
+  return { ok: true, host: resolved.value.host };
+}
+
 interface CommandRun {
   command: string;
   workspace: string;
+  /** Where it runs (the workspace, or `cwd` inside it); HOME stays the workspace. */
+  cwd: string;
   timeoutMs: number;
   maxOutputBytes: number;
   signal: AbortSignal;
@@ -103,7 +144,7 @@ interface CommandRun {
 async function runCommand(run: CommandRun) {
   const { signal } = run;
   const child = spawn('/bin/sh', ['-c', run.command], {
-    cwd: run.workspace,
+    cwd: run.cwd,
     env: shellEnvironment(run.workspace),
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],

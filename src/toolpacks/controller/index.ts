@@ -30,4 +30,15 @@ export {
   type ProjectStore,
   type ProjectStoreOptions,
 } from './project-store.js';
+export {
+  createStoreDb,
+  STORE_DB_MAX_ROWS,
+  STORE_DB_TABLES,
+  type StoreDb,
+  type StoreDbActivation,
+  type StoreDbMessage,
+  type StoreDbSignal,
+  type StoreDbSources,
+  type StoreDbStatement,
+} from './store-db.js';
 export { type ToolpackKeyValue, toolpackNamespace } from './toolpack-kv.js';

@@ -17,6 +17,7 @@ import {
   type ProjectMessage,
   type SendMessageRequest,
 } from './project-message.js';
+import type { StoreDb } from './store-db.js';
 import { createToolpackKeyValue, type ToolpackKeyValue } from './toolpack-kv.js';
 
 /** One roster entry, as Suzumio's `listAgents()` shows it to toolpacks. */
@@ -30,12 +31,57 @@ export interface ProjectAgent {
   stateSince?: string;
 }
 
-/** The read-only config view: what Suzumio's packaged toolpacks read, and nothing else (no secrets). */
+/** `listAgents()` entry: Suzumio's `status` (`quiet`, `running`, `failed`); Switchboard's in `switchboardStatus`. */
+export interface ListedAgent {
+  id: string;
+  displayName: string;
+  role: string;
+  status: string;
+  /** Switchboard's `idle`/`running`. */
+  switchboardStatus: string;
+  /** The same as `status` where the roster has it (Switchboard's earlier field). */
+  state?: string;
+  stateSince?: string;
+}
+
+/** The communication keys, as Suzumio's config has them. */
+export interface ProjectCommunication {
+  readonly coordinatorAgent: string;
+  readonly restrictNonCoordinatorToCoordinator?: boolean;
+  readonly nonCoordinatorMaxPriority?: string;
+  readonly pmRoutineVerifierPriority?: string;
+}
+
+/** An agent in `config().agents`: what Suzumio's config says of it, without model keys or prompts. */
+export interface ProjectConfigAgent {
+  readonly id: string;
+  readonly displayName: string;
+  readonly tools: readonly string[];
+}
+
+/** The read-only config view: what Suzumio's toolpacks read, and nothing else (no secrets). */
 export interface ProjectConfigView {
+  /** The project's name (`project.id`). */
+  readonly name?: string;
   readonly channels: readonly string[];
-  readonly communication: { readonly coordinatorAgent: string };
+  readonly agents?: readonly ProjectConfigAgent[];
+  /** `tools.toolpacks`: built-in names and local `{ id }` (no paths). */
+  readonly tools?: { readonly toolpacks: readonly (string | { readonly id: string })[] };
+  readonly communication: ProjectCommunication;
   /** `scheduler.timezone` of the config (IANA; the config's default is `UTC`). */
   readonly scheduler: { readonly timezone: string };
+}
+
+/** Suzumio's `sendMessage` answer: the message record. */
+export interface SentMessageRecord {
+  id: string;
+  project: string;
+  sender: string;
+  recipient?: string;
+  channel?: string;
+  priority: string;
+  body: string;
+  createdAt: string;
 }
 
 /** `context.store` of a controller: the surface Suzumio's own packaged toolpacks use, plus `kv`. */
@@ -43,13 +89,13 @@ export interface ProjectStore {
   /** `root` is the state dir; a toolpack keeps its files under `<root>/toolpack-state/<id>/`. */
   readonly paths: { readonly root: string };
   config(): ProjectConfigView;
-  listAgents(): ProjectAgent[];
+  listAgents(): ListedAgent[];
   /**
    * Validates, journals the message in the outbox (when the store has one), hands it to the
    * gateway (which persists and delivers it) and returns its id. A `sendKey` the outbox remembers
    * sends nothing and returns the id of the message first sent with it.
    */
-  sendMessage(request: SendMessageRequest): { id: string };
+  sendMessage(request: SendMessageRequest): SentMessageRecord;
   /**
    * Switchboard: the latest status of a message this toolpack sent (kept across restarts, the
    * latest 1000), or undefined for an id it does not know. See docs/toolpack-store.md.
@@ -60,10 +106,11 @@ export interface ProjectStore {
   projectStats(): Record<string, unknown>;
   readonly kv: ToolpackKeyValue;
   /**
-   * Suzumio's SQLite handle: not provided (always undefined). Reading it is reported once
-   * (`onUnprovided('store.db')`: the log and `GET /api/toolpacks`).
+   * Suzumio's SQLite handle, read-only: Switchboard's signals, messages and wake turns in Suzumio's
+   * tables (`createStoreDb`, docs/toolpack-store.md). Undefined when the host gives none: reading it
+   * is then reported once (`onUnprovided('store.db')`).
    */
-  readonly db?: undefined;
+  readonly db?: StoreDb | undefined;
 }
 
 export interface ProjectStoreOptions {
@@ -73,6 +120,12 @@ export interface ProjectStoreOptions {
   /** The names of the configured chat routes (`#ops`); `sendMessage` refuses any other channel. */
   routeNames: readonly string[];
   coordinatorAgent: string;
+  /** The rest of `config()`: the project's name, agents, toolpacks, communication keys (no secrets). */
+  configView?: Omit<ProjectConfigView, 'channels' | 'scheduler' | 'communication'> & {
+    communication?: Omit<ProjectCommunication, 'coordinatorAgent'>;
+  };
+  /** The `project` of sent message records (`project.id`); default `default`. */
+  project?: string;
   listAgents(): readonly ProjectAgent[];
   projectStats(): Record<string, unknown>;
   /** `config().scheduler.timezone`; default `UTC`. */
@@ -93,7 +146,9 @@ export interface ProjectStoreOptions {
    * returns and is settled once delivery has ended, so a process killed in between replays it.
    */
   outbox?: Outbox;
-  /** A Suzumio-internal API the controller reached for and Switchboard does not provide (`store.db`). */
+  /** `store.db`: the gateway's read-only SQL view (`createStoreDb`); without it, undefined. */
+  db?: StoreDb;
+  /** A Suzumio-internal API the controller reached for and this host does not provide (`store.db` without `db`). */
   onUnprovided?(api: string): void;
   store: Store;
   logger: Logger;
@@ -105,31 +160,35 @@ export function createProjectStore(options: ProjectStoreOptions): ProjectStore {
   if (!path.isAbsolute(options.stateDir))
     throw new SwitchboardError('GATEWAY_STATE', 'createProjectStore: stateDir must be absolute');
   const routes = new Set(options.routeNames);
-  const configView: ProjectConfigView = Object.freeze({
-    channels: Object.freeze([...options.routeNames]),
-    communication: Object.freeze({ coordinatorAgent: options.coordinatorAgent }),
-    scheduler: Object.freeze({ timezone: options.timezone ?? 'UTC' }),
+  const { communication: moreCommunication, ...more } = options.configView ?? {};
+  const configView: ProjectConfigView = deepFreeze({
+    ...more,
+    channels: [...options.routeNames],
+    communication: { coordinatorAgent: options.coordinatorAgent, ...moreCommunication },
+    scheduler: { timezone: options.timezone ?? 'UTC' },
   });
+  const project = options.project ?? 'default';
   const sender = options.sender ?? senderOver(options);
 
-  function sendMessage(request: SendMessageRequest): { id: string } {
+  function sendMessage(request: SendMessageRequest): SentMessageRecord {
     const message = checkMessage(
       request,
       routes,
       options.listAgents().map((agent) => agent.id),
     );
+    const createdAt = new Date().toISOString();
     const earlier = message.sendKey === undefined ? undefined : options.outbox?.sentWith(message.sendKey);
-    if (earlier !== undefined) return { id: earlier };
+    if (earlier !== undefined) return messageRecord(project, { ...message, id: earlier, createdAt });
     const sent: ProjectMessage = {
       id: `msg_${randomUUID()}`,
       ...message,
-      createdAt: new Date().toISOString(),
+      createdAt,
       toolpackId,
     };
     // Before the caller sees the id: it may record the send as done at once (the scheduler does).
     options.outbox?.add(sent);
     void sender.send(sent);
-    return { id: sent.id };
+    return messageRecord(project, sent);
   }
 
   const kv = createToolpackKeyValue(options.store, toolpackId);
@@ -142,7 +201,9 @@ export function createProjectStore(options: ProjectStoreOptions): ProjectStore {
         id,
         displayName,
         role,
-        status,
+        status: state ?? (status === 'running' ? 'running' : 'quiet'),
+        switchboardStatus: status,
+        // Kept for toolpacks written against Switchboard before `status` took Suzumio's states.
         ...(state === undefined ? {} : { state }),
         ...(stateSince === undefined ? {} : { stateSince }),
       })),
@@ -152,11 +213,36 @@ export function createProjectStore(options: ProjectStoreOptions): ProjectStore {
       options.hasPendingSignalsForAgent?.(checkId(agentId, 'hasPendingSignalsForAgent: agentId')) ?? false,
     projectStats: () => options.projectStats(),
     kv,
-    get db(): undefined {
-      options.onUnprovided?.('store.db');
-      return undefined;
+    get db(): StoreDb | undefined {
+      if (options.db === undefined) options.onUnprovided?.('store.db');
+      return options.db;
     },
   });
+}
+
+/** Suzumio's message record (no send key, no toolpack id). */
+function messageRecord(
+  project: string,
+  message: Omit<ProjectMessage, 'toolpackId' | 'sendKey'> & { sendKey?: string },
+): SentMessageRecord {
+  return {
+    id: message.id,
+    project,
+    sender: message.sender,
+    ...(message.recipient === undefined ? {} : { recipient: message.recipient }),
+    ...(message.channel === undefined ? {} : { channel: message.channel }),
+    priority: message.priority,
+    body: message.body,
+    createdAt: message.createdAt,
+  };
+}
+
+function deepFreeze<Value>(value: Value): Value {
+  if (typeof value === 'object' && value !== null) {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
 }
 
 function senderOver(options: ProjectStoreOptions): MessageSender {

@@ -1,16 +1,16 @@
 import { Type } from '@sinclair/typebox';
-import { StringEnum } from '../../config/index.js';
-import { runSubagentsAction } from '../subagents/subagents-actions.js';
+import { runSubagentsAction, type SubagentsActionInput } from '../subagents/subagents-actions.js';
 import { causerOf } from '../turn-scope.js';
 import type { Tool } from '../types.js';
 
 const SubagentsParameters = Type.Object(
   {
+    // A string, not an enum: an unknown action is answered `Unsupported action.` naming the allowed ones.
     action: Type.Optional(
-      StringEnum(['list', 'kill', 'steer'] as const, {
+      Type.String({
         default: 'list',
         description:
-          'list: your active sub-agents and those that ended recently, numbered; kill: stop one (and its own sub-agents) or all; steer: send one a message.',
+          'list (default): your active sub-agents and those that ended recently, numbered; kill: stop one (and its own sub-agents) or all; steer: send one a message.',
       }),
     ),
     target: Type.Optional(
@@ -50,6 +50,7 @@ export const subagentsTool: Tool<typeof SubagentsParameters> = {
       // A steer that restarts an ended child makes a run charged to whoever this turn is charged to.
       chargedTo: causerOf(context),
     };
-    return runSubagentsAction(context.services.subagents, caller, input, Date.now());
+    const action = input.action as SubagentsActionInput['action'];
+    return runSubagentsAction(context.services.subagents, caller, { ...input, action }, Date.now());
   },
 };

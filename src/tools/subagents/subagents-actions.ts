@@ -1,4 +1,4 @@
-import { isActiveSubagentRun, type SubagentRun } from '../../sessions/index.js';
+import { isActiveSubagentRun, type SubagentRun, subagentDepth } from '../../sessions/index.js';
 import {
   buildSubagentList,
   displayName,
@@ -13,8 +13,11 @@ export const DEFAULT_RECENT_MINUTES = 30;
 export const MAX_RECENT_MINUTES = 1440;
 export const MAX_STEER_MESSAGE_CHARS = 4000;
 
+/** The actions the tool and `/subagents` take. */
+export const SUBAGENTS_ACTIONS = ['list', 'kill', 'steer'] as const;
+
 export interface SubagentsActionInput {
-  action?: 'list' | 'kill' | 'steer' | undefined;
+  action?: (typeof SUBAGENTS_ACTIONS)[number] | undefined;
   target?: string | undefined;
   message?: string | undefined;
   recentMinutes?: number | undefined;
@@ -24,6 +27,11 @@ export type SubagentsActionResult =
   | {
       status: 'ok';
       action: 'list';
+      /** The session whose children these are (Suzumio's original notes' fields). */
+      requesterSessionKey: string;
+      callerSessionKey: string;
+      /** Whether the caller is itself a sub-agent. */
+      callerIsSubagent: boolean;
       total: number;
       active: SubagentListEntry[];
       recent: SubagentListEntry[];
@@ -80,7 +88,14 @@ export async function runSubagentsAction(
   switch (action) {
     case 'list': {
       const list = buildSubagentList(await service.runs(caller.sessionKey), window);
-      return { status: 'ok', action, ...list };
+      return {
+        status: 'ok',
+        action,
+        requesterSessionKey: caller.sessionKey,
+        callerSessionKey: caller.sessionKey,
+        callerIsSubagent: subagentDepth(caller.sessionKey) > 0,
+        ...list,
+      };
     }
     case 'kill':
       if (target === '') return { status: 'error', action, error: 'target is required' };
@@ -90,7 +105,11 @@ export async function runSubagentsAction(
     case 'steer':
       return steer(service, caller, target, input.message?.trim() ?? '', window);
     default:
-      return { status: 'error', action: String(action), error: `Unsupported action: ${String(action)}` };
+      return {
+        status: 'error',
+        action: String(action),
+        error: `Unsupported action. Allowed actions: ${SUBAGENTS_ACTIONS.join(', ')}.`,
+      };
   }
 }
 

@@ -22,8 +22,8 @@ const SignalsInput = Type.Object(
 );
 
 /**
- * `coordination.signals`: the signal queue. `pending` waits for a wake turn, `delivered` is held
- * by a wake turn still running (it is forgotten once that turn ends), `closed` is a useful effect
+ * `coordination.signals`: the signal queue. `pending` waits for a wake turn, `delivered` was taken
+ * by a wake turn (kept after it ended, the newest 200), `closed` is a useful effect
  * recorded without a target. Payloads are summarized: a message's id and length, never its body.
  */
 export const coordinationSignalsEntry: CoreWebuiEntry = {

@@ -58,6 +58,11 @@ export function createMessageLog(options: MessageLogOptions) {
         return outcome;
       };
     },
+    /** The messages held, oldest first, as `store.db`'s `messages` table shows them. */
+    rows: () =>
+      messages
+        .filter((message) => message.refused === undefined)
+        .map(({ sentAt, refused: _refused, ...message }) => ({ ...message, createdAt: sentAt })),
     /** Messages sent since the start (including those the log no longer holds). */
     count: () => total,
     /** Direct messages between two participants (either way), oldest first, at most `count`. */
