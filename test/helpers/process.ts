@@ -32,7 +32,8 @@ export function childEnvironment(extra: Record<string, string> = {}): NodeJS.Pro
 export async function writeConfig(dir: string, config: unknown, name = 'gateway.jsonc'): Promise<string> {
   const file = path.join(dir, name);
   const text = typeof config === 'string' ? config : JSON.stringify(config, null, 2);
-  await writeFile(file, `// written by a process test\n${text}\n`);
+  // 0600 as an operator keeps a config holding secrets (doctor warns about a looser one).
+  await writeFile(file, `// written by a process test\n${text}\n`, { mode: 0o600 });
   return file;
 }
 
