@@ -25,6 +25,7 @@ export {
   BACKUP_DIR,
   BACKUPS_KEPT,
   type ConfigAuditRecord,
+  readConfigFile,
 } from './config-files.js';
 export {
   backUpRunningConfig,

@@ -7,6 +7,27 @@ import {
   TOOL_PROTECTED_KEYWORD,
 } from './schema-helpers.js';
 
+/**
+ * Link previews of the bot's posts, off by default: a preview is the platform fetching a URL the
+ * model wrote, a zero-click leak of whatever the URL carries. Never the model's to change.
+ */
+const LINK_PREVIEWS = Type.Optional(
+  Strict(
+    {
+      allowHosts: Type.Array(Type.String({ minLength: 1, pattern: '^[A-Za-z0-9.-]+$' }), {
+        default: [],
+        description:
+          'Host names (exact, e.g. `docs.example.com`) whose links may be previewed: a post keeps previews (Slack unfurls, Discord embeds) only when every link in it is on this list; otherwise they are off.',
+      }),
+    },
+    {
+      description:
+        "Link previews of the bot's posts. Without this (the default) every post goes out with previews off.",
+      [AGENT_EDITABLE_KEYWORD]: false,
+    },
+  ),
+);
+
 /** Who a chat platform's bot hears: the same keys for Slack and Discord. */
 const CHANNEL_ACCESS = {
   requireMention: Type.Boolean({
@@ -19,6 +40,22 @@ const CHANNEL_ACCESS = {
       {
         requireMention: Type.Optional(
           Type.Boolean({ description: 'Overrides `requireMention` in this channel.' }),
+        ),
+        linkPreviews: Type.Optional(
+          Strict(
+            {
+              allowHosts: Type.Array(Type.String({ minLength: 1, pattern: '^[A-Za-z0-9.-]+$' }), {
+                default: [],
+                description:
+                  'Host names (exact) whose links may be previewed in this channel; replaces the platform-wide `linkPreviews` here.',
+              }),
+            },
+            {
+              description:
+                "Link previews of the bot's posts in this channel (replaces the platform's setting).",
+              [AGENT_EDITABLE_KEYWORD]: false,
+            },
+          ),
         ),
       },
       { description: 'Settings for one channel.' },
@@ -47,6 +84,7 @@ const CHANNEL_ACCESS = {
     description:
       'With `allowBots`: how many turns in a row other bots may start in one thread (or channel) before the bot stops answering bots there; a person writing there starts the count again.',
   }),
+  linkPreviews: LINK_PREVIEWS,
   stream: Type.Optional(
     Type.Boolean({
       default: true,

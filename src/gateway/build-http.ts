@@ -23,6 +23,7 @@ import type { GatewayChannels } from './build-channels.js';
 import { buildToolUi, type Observed } from './build-core-webui.js';
 import { createConfigRoutesOptions } from './config-routes.js';
 import { createGatewayStatus, type GatewayStatusOptions } from './gateway-status.js';
+import type { SafeModeState } from './safe-mode.js';
 import { scrubbedSessionEvents, scrubbedSessionsView } from './session-views.js';
 import { storeReadiness } from './store-probe.js';
 
@@ -69,6 +70,7 @@ export function buildHttpServer(options: {
   usage: UsagePort;
   /** The host's metrics (`GET /metrics`); absent, the route is not served. */
   metrics?: MetricsPort | undefined;
+  safeMode?: SafeModeState | undefined;
   logger: Logger;
 }): Promise<HttpServer> {
   const { config, toolpacks, scrub } = options;
@@ -121,8 +123,15 @@ export function buildHttpServer(options: {
 }
 
 /** What `/healthz` and `/readyz` read: the channels, the store's probe, each MCP server that is not ready (`mcp:<name>`). */
-function healthParts(options: { channelStates: ChannelSupervisor['states']; ops: OpsParts }) {
+function healthParts(options: {
+  channelStates: ChannelSupervisor['states'];
+  ops: OpsParts;
+  safeMode?: SafeModeState | undefined;
+}) {
+  const safe = options.safeMode;
   return {
+    // A word and a count: /readyz is public.
+    safeMode: () => safe && { cause: safe.cause, uncleanStarts: safe.uncleanStarts, since: safe.since },
     channels: options.channelStates,
     storeProbe: () => storeReadiness(options.ops.sessions),
     components: () =>

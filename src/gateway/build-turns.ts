@@ -100,6 +100,7 @@ export async function buildTurns(base: Base, parts: TurnParts) {
     usage: base.usage,
     ...(parts.failover ? { failover: parts.failover } : {}),
     riskSummary: (agentId) => riskSummary(registry, config.agents[agentId]?.tools ?? []),
+    ...(options.rescue ? { rescue: options.rescue } : {}),
     deliver: base.channels.deliver,
     deliverDelta: base.channels.deliverDelta,
     deliverStatus: base.channels.deliverStatus,

@@ -106,7 +106,8 @@ async function startServices(options: GatewayOptions, running: Running) {
   await subagents.resume();
   // Messages the last process accepted and did not answer (a restart's drain, a crash).
   await router.resume();
-  scheduler.start();
+  // Safe mode runs no schedules (issue 32 §2).
+  if (!options.safeMode) scheduler.start();
   const restartNotes = createRestartNotes({
     sentinel: createRestartSentinel({ stateDir, logger }),
     instance: options.restartInstance ?? 'none',

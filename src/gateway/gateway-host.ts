@@ -10,9 +10,12 @@ import { describeIssues, type LoadStartableResult, loadStartable } from './check
 import { handChangeWarning, keepReady, restoreAfterFailedStart } from './config-lifecycle.js';
 import { createGateway, type Gateway, type GatewayExtensions } from './create-gateway.js';
 import type { RestartRecord } from './gateway-status.js';
+import { createRescuePort } from './rescue-port.js';
 import { createRestartPromises, type RestartPromises } from './restart-promises.js';
 import { createRestartSchedule, type RestartSchedule } from './restart-schedule.js';
 import type { RestartIntent } from './restart-sentinel.js';
+import { type SafeModeState, safeModeConfig } from './safe-mode.js';
+import { BREAKER_LIMITS, type BreakerLimits, CLEAN_AFTER_MS, StartRecord } from './start-record.js';
 
 /** How many boots `history` keeps. */
 const HISTORY_KEPT = 20;
@@ -36,6 +39,10 @@ export interface GatewayHostOptions {
    * process should exit non-zero then, for its supervisor to act.
    */
   onDown?: (error: unknown) => void;
+  /** The crash-loop breaker's limits (default 3 unclean starts in 5 min); tests shorten them. */
+  breaker?: BreakerLimits;
+  /** How long after ready a start becomes clean (default 1 min); tests shorten it. */
+  cleanAfterMs?: number;
 }
 
 /** What the host keeps between calls; each lifecycle step below takes it. */
@@ -61,6 +68,14 @@ interface HostState {
   waitingRestart: { promise?: Promise<void> } | undefined;
   /** The metrics of every gateway this host runs: counters survive the in-process restarts. */
   metrics: Metrics | undefined;
+  /** This process's entry in `<stateDir>/start-record.json` (the crash-loop breaker), from the start on. */
+  record: StartRecord | undefined;
+  /** The breaker tripped at the start: every boot runs safe mode's config until an owner leaves it. */
+  safeMode: SafeModeState | undefined;
+  /** Marks the start clean a minute after ready (unref'd). */
+  cleanTimer: NodeJS.Timeout | undefined;
+  /** Writes an uncaught error as this start's cause; removed at stop. */
+  onUncaught: ((error: Error) => void) | undefined;
 }
 
 /**
@@ -90,6 +105,10 @@ export function createGatewayHost(options: GatewayHostOptions) {
     stopped: false,
     waitingRestart: undefined,
     metrics: options.extensions?.collectMetrics === false ? undefined : createMetrics(),
+    record: undefined,
+    safeMode: undefined,
+    cleanTimer: undefined,
+    onUncaught: undefined,
   };
   return {
     /** Loads the config, checks it can start, and starts; throws ConfigError naming the file and each path. */
@@ -104,6 +123,10 @@ export function createGatewayHost(options: GatewayHostOptions) {
     },
     get loaded(): LoadedConfig | undefined {
       return state.current?.loaded;
+    },
+    /** Safe mode's cause while the breaker holds this host there. */
+    get safeMode(): SafeModeState | undefined {
+      return state.safeMode;
     },
   };
 }
@@ -120,11 +143,55 @@ async function start(state: HostState): Promise<void> {
     logger: state.checkLogger,
   });
   if (!checked.ok) throw checked.error.cause;
-  await boot(state, checked.value.loaded, 'start');
+  const { loaded } = checked.value;
+  await openStartRecord(state, loaded);
+  try {
+    await boot(state, loaded, 'start');
+  } catch (error) {
+    state.record?.causeSync(`start failed: ${errorText(error)}`);
+    throw error;
+  }
+}
+
+/**
+ * The crash-loop breaker (issue 32 §2): this start is written to the start record before anything
+ * else runs; three unclean starts within five minutes before it and this start is safe mode. An
+ * uncaught error is written as this start's cause as the process dies (a monitor: it changes nothing).
+ */
+async function openStartRecord(state: HostState, loaded: LoadedConfig): Promise<void> {
+  const limits = state.options.breaker ?? BREAKER_LIMITS;
+  try {
+    const { record, verdict } = await StartRecord.open(path.resolve(loaded.config.stateDir), limits);
+    state.record = record;
+    if (verdict.safeMode) {
+      state.safeMode = {
+        cause: 'crash-loop',
+        reason: verdict.reason,
+        uncleanStarts: verdict.unclean.length,
+        since: new Date().toISOString(),
+      };
+      state.logger.error(
+        { unclean: verdict.unclean.length },
+        `safe mode: ${verdict.reason}. No platform, toolpack, MCP server or schedule starts; an owner's /rescue status says why, /rescue leave-safe-mode ends it. The config file is not changed.`,
+      );
+    }
+  } catch (error) {
+    state.logger.warn(
+      { err: error },
+      'could not write the start record; the crash-loop breaker is off for this start',
+    );
+    return;
+  }
+  state.onUncaught = (error) => state.record?.causeSync(errorText(error));
+  process.on('uncaughtExceptionMonitor', state.onUncaught);
 }
 
 async function stop(state: HostState): Promise<void> {
   state.stopped = true;
+  clearTimeout(state.cleanTimer);
+  if (state.onUncaught) process.off('uncaughtExceptionMonitor', state.onUncaught);
+  // A graceful stop is a clean start, however soon after ready.
+  await state.record?.clean().catch(() => undefined);
   // A restart promised and not run: the next start is that restart, and brings its notes.
   await state.notes.commit(state.schedule.close());
   const running = state.current;
@@ -183,8 +250,9 @@ async function boot(state: HostState, loaded: LoadedConfig, reason: string): Pro
   await tightenConfigMode(loaded, logger);
   if (!loaded.path)
     logger.info('no config file found; running on built-in defaults (see config/gateway.example.jsonc)');
+  const safe = state.safeMode;
   const gateway = createGateway({
-    loaded,
+    loaded: safe ? safeModeConfig(loaded) : loaded,
     log: options.log,
     startedAt: state.startedAt,
     environment: options.configOptions?.environment ?? process.env,
@@ -193,6 +261,16 @@ async function boot(state: HostState, loaded: LoadedConfig, reason: string): Pro
     restartHistory: () => state.history,
     ...options.extensions,
     ...(state.metrics ? { metrics: state.metrics } : {}),
+    ...(safe ? { safeMode: safe } : {}),
+    rescue: createRescuePort({
+      loaded: () => state.current?.loaded,
+      safeMode: () => state.safeMode,
+      starts: () => state.record?.starts ?? [],
+      leaveSafeMode: async () => {
+        state.safeMode = undefined;
+        await state.record?.clear();
+      },
+    }),
   });
   const info = await gateway.start();
   state.history.push({ at: new Date().toISOString(), reason });
@@ -206,7 +284,24 @@ async function boot(state: HostState, loaded: LoadedConfig, reason: string): Pro
     : `Switchboard ready at ${info.url}`;
   logger.info({ url: info.url, restarts: state.restarts }, message);
   options.onReady?.({ ...info, restarts: state.restarts });
-  await keepReady(loaded, reason === 'start', logger);
+  await markReady(state);
+  // Safe mode reaching ready says nothing of the config: it is not kept as the last that started.
+  if (!safe) await keepReady(loaded, reason === 'start', logger);
+}
+
+/** The start reached ready; a minute later it is clean (the breaker no longer counts it). */
+async function markReady(state: HostState): Promise<void> {
+  const record = state.record;
+  if (!record || state.cleanTimer) return;
+  await record
+    .ready()
+    .catch((error: unknown) => state.logger.warn({ err: error }, 'could not write the start record'));
+  state.cleanTimer = setTimeout(() => {
+    record
+      .clean()
+      .catch((error: unknown) => state.logger.warn({ err: error }, 'could not write the start record'));
+  }, state.options.cleanAfterMs ?? CLEAN_AFTER_MS);
+  state.cleanTimer.unref();
 }
 
 /** Queues a restart; a request made while one waits to run joins it. */

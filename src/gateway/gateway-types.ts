@@ -6,7 +6,7 @@ import type { HttpServer, WebchatPort } from '../http/index.js';
 import type { Logger, LoggerHandle } from '../logging/index.js';
 import type { McpServers } from '../mcp/index.js';
 import type { Metrics, Observer } from '../observability/index.js';
-import type { Router } from '../routing/index.js';
+import type { RescuePort, Router } from '../routing/index.js';
 import type { RunStore, SessionEvents, SessionStore } from '../sessions/index.js';
 import type { Scheduler, SignalDelivery } from '../signals/index.js';
 import type { Store } from '../store/index.js';
@@ -18,6 +18,7 @@ import type { GatewayChannels } from './build-channels.js';
 import type { RestartRecord } from './gateway-status.js';
 import type { createRestartNotes } from './restart-note.js';
 import type { RestartRequest, ScheduledRestart } from './restart-schedule.js';
+import type { SafeModeState } from './safe-mode.js';
 
 /** What an embedder (or a test) may add to a gateway. */
 export interface GatewayExtensions {
@@ -70,6 +71,10 @@ export interface GatewayOptions extends GatewayExtensions {
   restartHistory?: () => readonly RestartRecord[];
   /** The host's metrics (they outlive restarts); absent, nothing is observed and `/metrics` is not served. */
   metrics?: Metrics;
+  /** The crash-loop breaker tripped: `loaded` is safe mode's config already, and no schedules run. */
+  safeMode?: SafeModeState;
+  /** `/rescue`'s access to the host (start record, last good config, leaving safe mode). */
+  rescue?: RescuePort;
 }
 
 export interface Gateway {

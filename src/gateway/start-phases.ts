@@ -208,6 +208,7 @@ export async function serve(base: Base, parts: ServeParts): Promise<string> {
     store: base.store,
     hookHealth: parts.scheduler.hookHealth,
     gatewayControl: parts.gateway,
+    safeMode: base.options.safeMode,
     scrub: parts.scrub,
     usage: base.usage,
     ops: opsParts(base, parts, supervisor.details),

@@ -2,7 +2,7 @@ export type { AccessPolicy } from './identity.js';
 export type { ApprovalsInbox, ApprovalView, InboxDecision } from './routes/approvals.js';
 export type { ConfigEditRequestView, ConfigPort, ConfigRoutesOptions } from './routes/config.js';
 export type { SessionEventsPort } from './routes/events.js';
-export type { ChannelStates, ComponentProblems, StoreProbe } from './routes/health.js';
+export type { ChannelStates, ComponentProblems, SafeModeView, StoreProbe } from './routes/health.js';
 export type { MetricsPort } from './routes/metrics.js';
 export type {
   SessionActionsPort,

@@ -19,6 +19,7 @@ import {
   type ChannelStates,
   type ComponentProblems,
   registerHealthRoutes,
+  type SafeModeView,
   type StoreProbe,
 } from './routes/health.js';
 import { registerMeRoute } from './routes/me.js';
@@ -70,6 +71,8 @@ export interface HttpServerOptions {
   storeProbe?: StoreProbe | undefined;
   /** Other components that are not ready (MCP servers), for `/readyz`. */
   components?: ComponentProblems | undefined;
+  /** Safe mode's cause while the gateway runs in it, for `/healthz` and `/readyz`. */
+  safeMode?: (() => SafeModeView | undefined) | undefined;
   /** `GET /metrics` (Prometheus text), behind the token unless `public`; absent, not served. */
   metrics?: { port: MetricsPort; public: boolean } | undefined;
   /** The config page's API (`/api/config…`, owner-only), when given. */
@@ -131,6 +134,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
     channels: options.channels,
     store: options.storeProbe,
     components: options.components,
+    safeMode: options.safeMode,
   });
   if (options.metrics)
     registerMetricsRoute(app, { metrics: options.metrics.port, public: options.metrics.public });

@@ -18,6 +18,8 @@ import {
   type ChatCommand,
   type ModelFailoverView,
   parseCommand,
+  RescuePlans,
+  type RescuePort,
 } from './commands/index.js';
 import { createInbox } from './inbox.js';
 import { createIntake } from './intake.js';
@@ -55,6 +57,8 @@ export interface RouterOptions {
   failover?: ModelFailoverView;
   /** An agent's risk summary (its tools' classes), for /status; absent, it shows none. */
   riskSummary?(agentId: string): RiskSummary;
+  /** `/rescue`'s reach into the host (the gateway's); absent, `/rescue` says it is not available. */
+  rescue?: RescuePort;
 }
 
 export interface Router {
@@ -99,6 +103,8 @@ export interface RouterState {
   queues: SessionQueues;
   /** Runtime turns are refused: the gateway is stopping. */
   closing: boolean;
+  /** `/rescue`'s one pending plan. */
+  rescuePlans: RescuePlans;
 }
 
 /**
@@ -129,6 +135,7 @@ export function createRouter(options: RouterOptions): Router {
     scrub,
     queues,
     closing: false,
+    rescuePlans: new RescuePlans(),
   };
   return {
     async dispatch(message, dispatchOptions = {}) {

@@ -120,6 +120,8 @@ async function commandReply(
     ...(options.failover ? { failover: options.failover } : {}),
     ...(options.riskSummary ? { riskSummary: options.riskSummary } : {}),
     ...(confirmed ? { confirmed } : {}),
+    ...(options.rescue ? { rescue: options.rescue } : {}),
+    rescuePlans: state.rescuePlans,
     runConfirmed: (held) => runConfirmed(state, held),
     compact: () => compactHere(state, sessionKey, agentId, message),
   });

@@ -52,6 +52,8 @@ export function createCommandParts(options: {
   channelOf(channelId: string, user: Record<string, unknown>): Record<string, unknown>;
   dispatchAll(type: string, data: unknown): void;
   answer(response: ServerResponse, status: number, body?: unknown): void;
+  /** Where the message flags a record's request carried are kept (`FakeDiscord.flagsOf`). */
+  flags: WeakMap<object, number>;
 }): CommandParts {
   const { botId, answer } = options;
   const registrations: Registration[] = [];
@@ -147,9 +149,13 @@ export function createCommandParts(options: {
     const interactionId = idOfToken(webhook?.[2]);
     if (webhook === null || webhook[1] !== botId || interactionId === undefined) return false;
     const content = String(fields.content ?? '');
+    const push = (record: CommandRecord) => {
+      records.push(record);
+      if (fields.flags !== undefined) options.flags.set(record, Number(fields.flags));
+    };
     const message = { id: options.snowflake(), channel_id: '0', content, author: { id: botId }, type: 20 };
     if (method === 'PATCH' && webhook[3] !== undefined) {
-      records.push({ kind: 'edit', interactionId, content });
+      push({ kind: 'edit', interactionId, content });
       answer(response, 200, { ...message, timestamp: new Date().toISOString() });
     } else if (method === 'DELETE' && webhook[3] !== undefined) {
       records.push({ kind: 'delete', interactionId });
@@ -157,7 +163,7 @@ export function createCommandParts(options: {
       response.end();
     } else if (method === 'POST' && webhook[3] === undefined) {
       const ephemeral = (Number(fields.flags ?? 0) & 64) !== 0;
-      records.push({ kind: 'follow-up', interactionId, content, ephemeral });
+      push({ kind: 'follow-up', interactionId, content, ephemeral });
       answer(response, 200, {
         ...message,
         timestamp: new Date().toISOString(),

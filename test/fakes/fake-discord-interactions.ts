@@ -69,6 +69,8 @@ export function createInteractionParts(options: {
   channelOf(channelId: string, user: Record<string, unknown>): Record<string, unknown>;
   dispatchAll(type: string, data: unknown): void;
   answer(response: ServerResponse, status: number, body?: unknown): void;
+  /** Where the message flags a record's request carried are kept (`FakeDiscord.flagsOf`). */
+  flags: WeakMap<object, number>;
 }): InteractionParts {
   const { botId, messages, answer } = options;
   const records: InteractionRecord[] = [];
@@ -128,18 +130,22 @@ export function createInteractionParts(options: {
       return true;
     }
     const content = String(body.content ?? '');
+    const push = (record: InteractionRecord) => {
+      records.push(record);
+      if (body.flags !== undefined) options.flags.set(record, Number(body.flags));
+    };
     if (method === 'PATCH' && webhook[3] !== undefined) {
       const message = messages.get(entry.messageId) as Record<string, unknown>;
       const edited = { ...message, content, components: body.components ?? message.components };
       messages.set(entry.messageId, edited);
       const buttons = buttonsOf(edited.components);
-      records.push({ kind: 'edit', interactionId: entry.id, messageId: entry.messageId, content, buttons });
+      push({ kind: 'edit', interactionId: entry.id, messageId: entry.messageId, content, buttons });
       answer(response, 200, { ...edited, edited_timestamp: new Date().toISOString() });
       return true;
     }
     if (method === 'POST' && webhook[3] === undefined) {
       const ephemeral = (Number(body.flags ?? 0) & 64) !== 0;
-      records.push({ kind: 'follow-up', interactionId: entry.id, content, ephemeral });
+      push({ kind: 'follow-up', interactionId: entry.id, content, ephemeral });
       const message = messages.get(entry.messageId) as Record<string, unknown>;
       const id = options.snowflake();
       answer(response, 200, { ...message, id, content, components: [], flags: Number(body.flags ?? 0) });

@@ -112,6 +112,11 @@ export interface FakeDiscord {
   connections(): number;
   /** The id of the bot's last post (as its MESSAGE_CREATE carried it), if any. */
   lastPostId(): string | undefined;
+  /**
+   * The message flags (4: SUPPRESS_EMBEDS) the request behind a record carried: one of `posted`,
+   * `edited`, `interactions` or `commandRecords`; undefined when it sent none.
+   */
+  flagsOf(record: object): number | undefined;
   /** The message id of one of `posted`. */
   idOf(post: PostedMessage): string | undefined;
   /** Answers the next `count` message posts with 429 and `Retry-After` (seconds). */
@@ -145,6 +150,8 @@ export async function createFakeDiscord(options: {
   const botId = snowflake();
   const botUser = { id: botId, username: 'switchboard', discriminator: '0', avatar: null, bot: true };
   const posted: PostedMessage[] = [];
+  /** The message flags each record's request carried (`flagsOf`). */
+  const flags = new WeakMap<object, number>();
   const postIds = new WeakMap<PostedMessage, string>();
   const typing: string[] = [];
   const unknown: string[] = [];
@@ -294,7 +301,9 @@ export async function createFakeDiscord(options: {
     const edited = editMatch?.[2] === undefined ? undefined : messages.get(editMatch[2]);
     if (method === 'PATCH' && editMatch?.[1] !== undefined && editMatch[2] !== undefined && edited) {
       const content = String(body.content ?? edited.content ?? '');
-      edits.push({ channelId: editMatch[1], messageId: editMatch[2], content, at: Date.now() });
+      const edit = { channelId: editMatch[1], messageId: editMatch[2], content, at: Date.now() };
+      edits.push(edit);
+      if (body.flags !== undefined) flags.set(edit, Number(body.flags));
       Object.assign(edited, {
         content,
         ...(body.components === undefined ? {} : { components: body.components }),
@@ -330,6 +339,7 @@ export async function createFakeDiscord(options: {
       };
       posted.push(post);
       postedAt.push(Date.now());
+      if (body.flags !== undefined) flags.set(post, Number(body.flags));
       const guild = guildOf(channelId);
       const id = dispatchMessage({
         channelId,
@@ -425,6 +435,7 @@ export async function createFakeDiscord(options: {
     return { id: channelId, type: 1, recipients: [user] };
   };
   const interactions = createInteractionParts({
+    flags,
     botId,
     snowflake,
     messages,
@@ -435,6 +446,7 @@ export async function createFakeDiscord(options: {
     answer,
   });
   const commands = createCommandParts({
+    flags,
     botId,
     snowflake,
     guildOf,
@@ -497,6 +509,7 @@ export async function createFakeDiscord(options: {
     apiBase: `http://127.0.0.1:${port}/api`,
     botId,
     posted,
+    flagsOf: (record) => flags.get(record),
     edited: edits,
     postedAt,
     typing,

@@ -52,6 +52,7 @@ describe('refused channel credentials at start', () => {
     );
     expect((await fetch(`${gateway.url}/healthz`).then((response) => response.json())) as unknown).toEqual({
       status: 'degraded',
+      mode: 'normal',
       channels: { webchat: 'connected', discord: 'refused' },
       down: ['discord'],
     });

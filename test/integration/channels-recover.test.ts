@@ -86,7 +86,12 @@ describe('a channel that could not start', () => {
     await slack.connected();
     await expect
       .poll(async () => (await getPublic(`${gateway.url}/healthz`)).body, { timeout: 10_000 })
-      .toEqual({ status: 'ok', channels: { webchat: 'connected', slack: 'connected' }, down: [] });
+      .toEqual({
+        status: 'ok',
+        mode: 'normal',
+        channels: { webchat: 'connected', slack: 'connected' },
+        down: [],
+      });
     expect((await getPublic(`${gateway.url}/readyz`)).status).toBe(200);
     await slack.deliver({
       type: 'message',

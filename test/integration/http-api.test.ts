@@ -19,7 +19,12 @@ describe('the HTTP API and web chat', () => {
   it('answers /healthz without a token', async () => {
     const response = await fetch(`${gateway.url}/healthz`);
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ status: 'ok', channels: { webchat: 'connected' }, down: [] });
+    expect(await response.json()).toEqual({
+      status: 'ok',
+      mode: 'normal',
+      channels: { webchat: 'connected' },
+      down: [],
+    });
   });
 
   it('refuses the API without the token or with a wrong one', async () => {

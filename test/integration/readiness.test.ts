@@ -43,6 +43,7 @@ describe('GET /readyz', () => {
     expect(ready.body).toEqual({
       ready: true,
       status: 'ok',
+      mode: 'normal',
       channels: { webchat: 'connected', slack: 'connected' },
       down: [],
       store: 'ok',

@@ -122,6 +122,7 @@ describe('health (public)', () => {
     expect(live.statusCode).toBe(200);
     expect(live.json()).toEqual({
       status: 'ok',
+      mode: 'normal',
       channels: { webchat: 'connected', slack: 'connected' },
       down: [],
     });
@@ -151,6 +152,7 @@ describe('readiness and metrics', () => {
     expect(ready.json()).toEqual({
       ready: false,
       status: 'ok',
+      mode: 'normal',
       channels: { webchat: 'connected', slack: 'connected' },
       down: [],
       store: 'timeout',

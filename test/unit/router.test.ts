@@ -76,7 +76,9 @@ describe('chat commands', () => {
       'Unknown command /nope. Commands: /help, /status, /new, /compact, /stop, /subagents, /usage, /whoami, /approve, /deny.',
     );
     const owner = await target.router.dispatch(slackMessage('/nope', { senderId: 'slack:OWNER' }));
-    expect(owner.replies[0]?.text).toContain('/whoami, /config, /restart, /approve, /deny, /confirm.');
+    expect(owner.replies[0]?.text).toContain(
+      '/whoami, /config, /restart, /rescue, /approve, /deny, /confirm.',
+    );
   });
 
   it('run the commands the router was given instead of the built-in ones', async () => {

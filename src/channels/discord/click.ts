@@ -2,6 +2,7 @@ import { type ButtonInteraction, type Interaction, MessageFlags } from 'discord.
 import type { DispatchResult, InboundMessage } from '../../messages/index.js';
 import { renderButtons } from './components.js';
 import type { DiscordState } from './discord-adapter.js';
+import { embedFlags } from './discord-send.js';
 
 /** Discord's limit on one message's content. */
 const MESSAGE_LIMIT = 2000;
@@ -59,6 +60,7 @@ export async function handleInteraction(state: DiscordState, interaction: Intera
       // The request stays readable (what was decided); the answer goes under it.
       content: clip(`${interaction.message.content}\n\n${answer.text}`),
       components: renderButtons(answer.actions).rows,
+      flags: embedFlags(state, inbound, `${interaction.message.content}\n\n${answer.text}`),
       allowedMentions: { parse: ['users'] },
     });
   } catch (error) {

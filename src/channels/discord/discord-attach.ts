@@ -2,11 +2,11 @@ import { Routes } from 'discord.js';
 import { SwitchboardError } from '../../errors/index.js';
 import type { DeliveryRoute, OutboundFile } from '../../messages/index.js';
 import type { DiscordState } from './discord-adapter.js';
-import { targetOf } from './discord-send.js';
+import { embedFlags, targetOf } from './discord-send.js';
 
 /**
  * Posts `file` as an attachment of a message in the route's chat (its thread), the comment as
- * the message's text; pings users only. Logs and rethrows a failure.
+ * the message's text; pings users only, previews off (`embedFlags`). Logs and rethrows a failure.
  */
 export async function attachFile(
   state: DiscordState,
@@ -21,6 +21,7 @@ export async function attachFile(
       body: {
         content: file.comment ?? '',
         allowed_mentions: { parse: ['users'] },
+        flags: embedFlags(state, route, file.comment ?? ''),
         attachments: [{ id: 0, filename: file.name }],
       },
       files: [{ name: file.name, data: Buffer.from(file.bytes) }],

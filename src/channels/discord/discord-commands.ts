@@ -15,6 +15,7 @@ import { splitMessage } from '../split-message.js';
 import { ARGS_OPTION } from './command-registration.js';
 import { renderButtons } from './components.js';
 import type { DiscordState } from './discord-adapter.js';
+import { embedFlags } from './discord-send.js';
 import { shouldHear } from './should-hear.js';
 
 /** Discord's limit on a message's content. */
@@ -63,7 +64,9 @@ export async function handleCommand(
     result = { sessionKey: '', replies: [{ id: 'failed', text: NOT_HANDLED, senderOnly: true }] };
   }
   try {
-    await showReplies(interaction, result.replies, privately);
+    await showReplies(interaction, result.replies, privately, (content) =>
+      embedFlags(state, inbound, content),
+    );
   } catch (error) {
     state.logger.error({ err: error, ...log }, 'discord command answer failed');
   }
@@ -73,22 +76,29 @@ async function showReplies(
   interaction: ChatInputCommandInteraction,
   replies: readonly OutboundMessage[],
   privately: boolean,
+  /** The message flags for a part: SUPPRESS_EMBEDS unless its links may be previewed. */
+  flagsOf: (content: string) => number,
 ): Promise<void> {
   let original = true;
   for (const reply of replies) {
     const parts = splitMessage(reply.text.trim() === '' ? 'Done.' : reply.text, MESSAGE_LIMIT);
     const ephemeral = privately || reply.senderOnly === true;
     for (const [index, content] of parts.entries()) {
+      const suppress = flagsOf(content);
       const message = {
         content,
         allowedMentions: { parse: ['users' as const] },
+        flags: suppress,
         ...(index === parts.length - 1 ? { components: renderButtons(reply.actions).rows } : {}),
       };
       if (original && ephemeral === privately) await interaction.editReply(message);
       else {
         // The public "thinking…" cannot turn private: it goes, the answer follows to the sender alone.
         if (original) await interaction.deleteReply();
-        await interaction.followUp({ ...message, ...(ephemeral ? { flags: MessageFlags.Ephemeral } : {}) });
+        await interaction.followUp({
+          ...message,
+          flags: ephemeral ? MessageFlags.Ephemeral | suppress : suppress,
+        });
       }
       original = false;
     }

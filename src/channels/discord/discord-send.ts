@@ -1,6 +1,7 @@
-import { type Client, Routes } from 'discord.js';
+import { type Client, MessageFlags, Routes } from 'discord.js';
 import { SwitchboardError } from '../../errors/index.js';
 import type { DeliveryRoute, OutboundMessage } from '../../messages/index.js';
+import { previewSettingsFor, previewsAllowed } from '../link-previews.js';
 import { splitMessage } from '../split-message.js';
 import { renderButtons } from './components.js';
 import type { DiscordState } from './discord-adapter.js';
@@ -12,7 +13,7 @@ export const MESSAGE_LIMIT = 2000;
 /**
  * Posts `message` on `route`, split at 2000 characters, the first part as a reply to the route's
  * last heard message and the last part with the message's `actions` as buttons (`components.ts`);
- * stops the route's typing first. Logs and rethrows a failure.
+ * stops the route's typing first. Each part carries `embedFlags`. Logs and rethrows a failure.
  */
 export async function sendReply(
   state: DiscordState,
@@ -44,7 +45,13 @@ export async function sendReply(
         index === parts.length - 1 && buttons.rows.length > 0 ? { components: buttons.rows } : {};
       // Only users may be pinged by a reply; never @everyone or roles from model text.
       await active.rest.post(Routes.channelMessages(target), {
-        body: { content, allowed_mentions: { parse: ['users'] }, ...reference, ...components },
+        body: {
+          content,
+          allowed_mentions: { parse: ['users'] },
+          flags: embedFlags(state, route, content),
+          ...reference,
+          ...components,
+        },
       });
     }
   } catch (error) {
@@ -61,4 +68,21 @@ export async function targetOf(state: DiscordState, active: Client, route: Deliv
   const dm = await active.users.createDM(route.chatId);
   state.directChannels.set(route.chatId, dm.id);
   return dm.id;
+}
+
+/**
+ * A message's `flags` for `content` on `route`: SUPPRESS_EMBEDS (no link previews), unless every
+ * link in it is on `linkPreviews.allowHosts` (the channel's, or its thread's parent's, own; else
+ * Discord's): see link-previews.ts. 0 on an edit turns previews back on.
+ */
+export function embedFlags(
+  state: Pick<DiscordState, 'config'>,
+  route: Pick<DeliveryRoute, 'chatType' | 'chatId' | 'threadId'> | undefined,
+  content: string,
+): number {
+  const channel = route?.chatType === 'channel' ? (route.threadId ?? route.chatId) : undefined;
+  const own = channel === undefined ? undefined : state.config.channels[channel]?.linkPreviews;
+  const parent = route?.chatType === 'channel' ? route.chatId : undefined;
+  const settings = own ?? previewSettingsFor(state.config, parent);
+  return previewsAllowed(content, settings) ? 0 : MessageFlags.SuppressEmbeds;
 }

@@ -4,7 +4,7 @@ import type { DeliveryRoute, OutboundDelta, OutboundMessage, ReplyAction } from 
 import { createEditBudget, createLiveReplies, createLiveReply, type LiveReply } from '../live-reply.js';
 import { renderButtons } from './components.js';
 import type { DiscordState } from './discord-adapter.js';
-import { MESSAGE_LIMIT, sendReply, targetOf } from './discord-send.js';
+import { embedFlags, MESSAGE_LIMIT, sendReply, targetOf } from './discord-send.js';
 import { routeKey } from './inbound.js';
 
 /**
@@ -44,7 +44,12 @@ export function createDiscordStreaming(state: DiscordState): DiscordStreaming {
     const body = (text: string, last: boolean) => {
       const rows = last ? renderButtons(actions.value).rows : [];
       // Only users may be pinged by a reply; never @everyone or roles from model text.
-      return { content: text, allowed_mentions: { parse: ['users'] }, components: rows };
+      return {
+        content: text,
+        allowed_mentions: { parse: ['users'] },
+        components: rows,
+        flags: embedFlags(state, route, text),
+      };
     };
     const live = createLiveReply<{ channel: string; id: string }>({
       limit: MESSAGE_LIMIT,

@@ -2,6 +2,7 @@ import type { DispatchResult } from '../../messages/index.js';
 import { answeredBlocks, escapeMrkdwn } from './blocks.js';
 import { readClick, type Where } from './read-click.js';
 import type { SlackState } from './slack-adapter.js';
+import { unfurls } from './slack-send.js';
 
 /**
  * Registers the listener for button clicks (every `block_actions` payload), in both modes: Socket
@@ -73,6 +74,7 @@ async function answerClick(state: SlackState, body: unknown, action: unknown): P
       ts: click.ts,
       text: escapeMrkdwn(answer.text),
       blocks: answeredBlocks(click.blocks, answer.text, answer.actions),
+      ...unfurls(state, click.channel, answer.text),
     });
   } catch (error) {
     // The decision stands (the router made it); whoever clicked still learns what happened.

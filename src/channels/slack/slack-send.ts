@@ -1,5 +1,6 @@
 import { SwitchboardError } from '../../errors/index.js';
 import type { DeliveryRoute, OutboundMessage } from '../../messages/index.js';
+import { previewSettingsFor, previewsAllowed } from '../link-previews.js';
 import { splitMessage } from '../split-message.js';
 import { escapeMrkdwn, replyBlocks, toMrkdwn } from './blocks.js';
 import type { SlackState } from './slack-adapter.js';
@@ -12,7 +13,7 @@ export const SLACK_TEXT_LIMIT = 4000;
  * the channel itself for a route without one (a named route); a direct route in the user's DM
  * channel. A message with `actions` has its buttons under its last part (Block Kit: the text as
  * sections, then an actions block; `text` stays as the fallback); other parts are the model's
- * Markdown as mrkdwn (`toMrkdwn`). Logs and rethrows a failure.
+ * Markdown as mrkdwn (`toMrkdwn`). Each part carries `unfurls`. Logs and rethrows a failure.
  */
 export async function postReply(
   state: SlackState,
@@ -35,6 +36,7 @@ export async function postReply(
         ...(withButtons
           ? { text: escapeMrkdwn(text), blocks: replyBlocks(text, actions) }
           : { text: toMrkdwn(text) }),
+        ...unfurls(state, route.chatType === 'channel' ? route.chatId : undefined, text),
         ...(threadTs === undefined ? {} : { thread_ts: threadTs }),
       });
     }
@@ -55,4 +57,18 @@ export async function directChannel(state: SlackState, user: string): Promise<st
     throw new SwitchboardError('CHANNEL_UNEXPECTED_ANSWER', `conversations.open gave no channel for ${user}`);
   state.directChannels.set(user, id);
   return id;
+}
+
+/**
+ * `unfurl_links` / `unfurl_media` for a post (or update) of `text` in channel `channelId` (undefined
+ * for a DM): false, unless every link in it is on `linkPreviews.allowHosts` (the channel's own, else
+ * Slack's): see link-previews.ts.
+ */
+export function unfurls(
+  state: Pick<SlackState, 'config'>,
+  channelId: string | undefined,
+  text: string,
+): { unfurl_links: boolean; unfurl_media: boolean } {
+  const allowed = previewsAllowed(text, previewSettingsFor(state.config, channelId));
+  return { unfurl_links: allowed, unfurl_media: allowed };
 }

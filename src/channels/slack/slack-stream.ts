@@ -10,7 +10,7 @@ import {
 import { escapeMrkdwn, replyBlocks, toMrkdwn } from './blocks.js';
 import { toBoltLogger } from './bolt-app.js';
 import type { SlackState } from './slack-adapter.js';
-import { directChannel, postReply, SLACK_TEXT_LIMIT } from './slack-send.js';
+import { directChannel, postReply, SLACK_TEXT_LIMIT, unfurls } from './slack-send.js';
 import { slackApiUrl } from './types.js';
 
 /** Slack allows about one `chat.update` per second per message. */
@@ -55,12 +55,17 @@ export function createSlackStreaming(state: SlackState): SlackStreaming {
           const posted = await client.chat.postMessage({
             channel,
             ...payload(part, actions.value),
+            ...unfurls(state, channelOf(route), part.text),
             ...(route.threadId === undefined ? {} : { thread_ts: route.threadId }),
           });
           return { channel: posted.channel ?? channel, ts: posted.ts ?? '' };
         },
         async edit(ref, part) {
-          await client.chat.update({ ...ref, ...payload(part, actions.value) });
+          await client.chat.update({
+            ...ref,
+            ...payload(part, actions.value),
+            ...unfurls(state, channelOf(route), part.text),
+          });
         },
         retryAfter: (error) => {
           const rateLimited = error as { code?: unknown; retryAfter?: unknown };
@@ -106,4 +111,9 @@ function payload(part: LivePart, actions: readonly ReplyAction[]): { text: strin
   if (part.lastOfFinal && actions.length > 0)
     return { text: escapeMrkdwn(part.text), blocks: replyBlocks(part.text, actions) };
   return { text: toMrkdwn(part.text) };
+}
+
+/** The channel a route's link-preview settings are looked up by: none for a DM. */
+function channelOf(route: DeliveryRoute): string | undefined {
+  return route.chatType === 'channel' ? route.chatId : undefined;
 }

@@ -18,9 +18,22 @@ export type StoreProbe = () => Promise<'ok' | 'unreachable' | 'timeout'>;
  */
 export type ComponentProblems = () => { component: string; state: string }[];
 
+/**
+ * The gateway runs in safe mode (the crash-loop breaker tripped): a cause word, how many unclean
+ * starts, since when. Public, so no error text: the owner's `/rescue status` has the rest.
+ */
+export interface SafeModeView {
+  cause: string;
+  uncleanStarts: number;
+  since: string;
+}
+
 /** What both health endpoints answer: states only, never an address, a token or an error text. */
 interface Health {
   status: 'ok' | 'degraded';
+  /** `safe-mode` while the breaker holds the gateway there (`safeMode` says why), else `normal`. */
+  mode: 'normal' | 'safe-mode';
+  safeMode?: SafeModeView;
   channels: Partial<Record<string, string>>;
   /** Channels that are not connected, by name. */
   down: string[];
@@ -32,10 +45,13 @@ interface NotReadyReason {
   state: string;
 }
 
-function health(channels: ChannelStates | undefined): Health {
+function health(channels: ChannelStates | undefined, safeMode: SafeModeView | undefined): Health {
   const states = channels?.() ?? {};
   const down = Object.keys(states).filter((name) => states[name] !== 'connected');
-  return { status: down.length === 0 ? 'ok' : 'degraded', channels: states, down };
+  const status = down.length === 0 && !safeMode ? 'ok' : 'degraded';
+  return safeMode
+    ? { status, mode: 'safe-mode', safeMode, channels: states, down }
+    : { status, mode: 'normal', channels: states, down };
 }
 
 /**
@@ -43,7 +59,8 @@ function health(channels: ChannelStates | undefined): Health {
  * - `/healthz` is liveness: 200 while the process serves, `degraded` naming the channels that
  *   are down (restarting would not bring a platform back; the gateway retries them itself);
  * - `/readyz` is readiness: 200 only while the store answers its probe and every configured
- *   channel and MCP server is connected, else 503 with `reasons` (component and state words).
+ *   channel and MCP server is connected, else 503 with `reasons` (component and state words);
+ *   in safe mode 503 with the reason `safe-mode` and its cause word (the process serves: pm2 keeps it).
  * Why a channel or the store is down is in the log and `/api/status`, not here.
  */
 export function registerHealthRoutes(
@@ -52,11 +69,15 @@ export function registerHealthRoutes(
     channels?: ChannelStates | undefined;
     store?: StoreProbe | undefined;
     components?: ComponentProblems | undefined;
+    safeMode?: (() => SafeModeView | undefined) | undefined;
   },
 ): void {
-  app.get('/healthz', { config: { public: true } }, async () => health(options.channels));
+  app.get('/healthz', { config: { public: true } }, async () =>
+    health(options.channels, options.safeMode?.()),
+  );
   app.get('/readyz', { config: { public: true } }, async (_request, reply) => {
-    const current = health(options.channels);
+    const safeMode = options.safeMode?.();
+    const current = health(options.channels, safeMode);
     const store = options.store ? await options.store() : 'ok';
     const reasons: NotReadyReason[] = current.down.map((name) => ({
       component: name,
@@ -64,6 +85,7 @@ export function registerHealthRoutes(
     }));
     if (store !== 'ok') reasons.unshift({ component: 'store', state: store });
     reasons.push(...(options.components?.() ?? []));
+    if (safeMode) reasons.unshift({ component: 'safe-mode', state: safeMode.cause });
     const ready = reasons.length === 0;
     return reply.code(ready ? 200 : 503).send({ ready, ...current, store, reasons });
   });

@@ -3,6 +3,7 @@ import { compactCommand } from './compact.js';
 import { configCommand } from './config.js';
 import { helpCommand } from './help.js';
 import { newCommand } from './new.js';
+import { rescueCommand } from './rescue.js';
 import { restartCommand } from './restart.js';
 import { statusCommand } from './status.js';
 import { stopCommand } from './stop.js';
@@ -11,7 +12,16 @@ import type { ChatCommand } from './types.js';
 import { usageCommand } from './usage.js';
 import { whoamiCommand } from './whoami.js';
 
-export type { ChatCommand, CommandContext, CommandReply, ModelFailoverView } from './types.js';
+export { RescuePlans } from './rescue-plans.js';
+export type {
+  ChatCommand,
+  CommandContext,
+  CommandReply,
+  ModelFailoverView,
+  RescueAuditStep,
+  RescuePort,
+  RescueStatus,
+} from './types.js';
 
 export const BUILTIN_COMMANDS: readonly ChatCommand[] = [
   helpCommand,
@@ -24,6 +34,7 @@ export const BUILTIN_COMMANDS: readonly ChatCommand[] = [
   whoamiCommand,
   configCommand,
   restartCommand,
+  rescueCommand,
   approveCommand,
   denyCommand,
   confirmCommand,

@@ -1,5 +1,6 @@
 import type { CompactResult, FailoverState } from '../../agents/index.js';
 import type { Config } from '../../config/index.js';
+import type { Result } from '../../errors/index.js';
 import type { DeliveryRoute, InboundMessage, NativeCommand, OutboundMessage } from '../../messages/index.js';
 import type { SessionStore } from '../../sessions/index.js';
 import type {
@@ -11,6 +12,7 @@ import type {
 } from '../../tools/index.js';
 import type { UsageLedger } from '../../usage/index.js';
 import type { SessionQueues } from '../session-queues.js';
+import type { RescuePlans } from './rescue-plans.js';
 
 /** What a chat command may read and do. */
 export interface CommandContext {
@@ -49,6 +51,44 @@ export interface CommandContext {
   compact(): Promise<CompactResult>;
   /** Runs a held command its owner just confirmed, once, as they typed it; its answer's text. */
   runConfirmed(command: HeldCommand): Promise<string>;
+  /** `/rescue`'s reach into the host; absent, `/rescue` says it is not available here. */
+  rescue?: RescuePort;
+  /** `/rescue`'s pending plan (one at a time, the router's). */
+  rescuePlans: RescuePlans;
+}
+
+/** What `/rescue status` reports (issue 32 §3), read without a model. */
+export interface RescueStatus {
+  /** Safe mode's reason, when the gateway runs in it. */
+  safeMode?: { reason: string; since: string };
+  /** The recent unclean starts, each in words (when, how far it got, why when known). */
+  uncleanStarts: string[];
+  /** The config file's hash now. */
+  fileHash: string;
+  /** The last config that reached ready: its hash, or undefined when none is kept. */
+  lastGoodHash: string | undefined;
+}
+
+/** One audited `/rescue` step: who, what, and the config file's hash before and after. */
+export interface RescueAuditStep {
+  actor: string;
+  action: string;
+  hashBefore: string;
+  hashAfter: string;
+  outcome: string;
+}
+
+/** The host's side of `/rescue`: the start record, the last config that reached ready, safe mode. */
+export interface RescuePort {
+  status(): Promise<RescueStatus>;
+  /** The text of the last config that reached ready, or why there is none. */
+  lastGood(): Promise<Result<{ text: string; hash: string }>>;
+  /** The redacted diff from the last config that reached ready to the file now ('' when equal). */
+  diffLastGood(): Promise<Result<string>>;
+  /** Leaves safe mode: the breaker's count is cleared; the next start (the command restarts) is normal. */
+  leaveSafeMode(request: { actor: string }): Promise<Result<string>>;
+  /** Appends a step to `<stateDir>/rescue-audit.jsonl`. */
+  audit(step: RescueAuditStep): Promise<void>;
 }
 
 /** What /status reads of the gateway's model failover state. */
