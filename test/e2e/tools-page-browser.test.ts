@@ -309,13 +309,13 @@ describe('Tools page: hostile toolpack output and a phone', () => {
         image.getAttributeNames().join(' ')),
       xss: window.__xss ?? null,
     }))()`);
-    // The image itself may stay (Markdown allows images), stripped of everything: only a data:
-    // image keeps its source, so an output cannot make the browser send a request.
+    // No image element is left: only a data: image is kept as one (issue 32 §5), so an output
+    // cannot make the browser send a request; `<img src=x>` shows its alt text (none here).
     expect(dom).toEqual({
       handlers: 0,
       javascriptLinks: 0,
       inlineScripts: 0,
-      imageAttributes: [''],
+      imageAttributes: [],
       xss: null,
     });
     // The title, the answer's title and the metric show the markup as text.
