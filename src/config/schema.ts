@@ -488,8 +488,34 @@ export const ConfigSchema = Strict(
           description:
             'On stop or restart, how long running turns may finish before they are aborted (their messages, and those arriving meanwhile, are answered after the next start).',
         }),
+        crashLoop: Strict(
+          {
+            uncleanStarts: Type.Integer({
+              minimum: 0,
+              maximum: 100,
+              default: 3,
+              description:
+                'Unclean starts (a start that did not reach ready, or a process that died within a minute of ready) within `windowMs` after which the next start comes up in safe mode; 0 turns the breaker off.',
+            }),
+            windowMs: Type.Integer({
+              minimum: 1000,
+              maximum: 86400000,
+              default: 300000,
+              description: 'How far back unclean starts count (default 5 minutes).',
+            }),
+          },
+          {
+            default: {},
+            description:
+              'The crash-loop breaker: when the gateway starts in safe mode (README, "Safe mode and /rescue").',
+          },
+        ),
       },
-      { default: {}, description: 'The gateway process: stop and restart.', ...NOT_EDITABLE },
+      {
+        default: {},
+        description: 'The gateway process: stop, restart and the crash-loop breaker.',
+        ...NOT_EDITABLE,
+      },
     ),
     agentEditable: Type.Array(
       Type.String({

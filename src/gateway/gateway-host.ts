@@ -15,7 +15,7 @@ import { createRestartPromises, type RestartPromises } from './restart-promises.
 import { createRestartSchedule, type RestartSchedule } from './restart-schedule.js';
 import type { RestartIntent } from './restart-sentinel.js';
 import { type SafeModeState, safeModeConfig } from './safe-mode.js';
-import { BREAKER_LIMITS, type BreakerLimits, CLEAN_AFTER_MS, StartRecord } from './start-record.js';
+import { type BreakerLimits, CLEAN_AFTER_MS, StartRecord } from './start-record.js';
 
 /** How many boots `history` keeps. */
 const HISTORY_KEPT = 20;
@@ -159,7 +159,10 @@ async function start(state: HostState): Promise<void> {
  * uncaught error is written as this start's cause as the process dies (a monitor: it changes nothing).
  */
 async function openStartRecord(state: HostState, loaded: LoadedConfig): Promise<void> {
-  const limits = state.options.breaker ?? BREAKER_LIMITS;
+  const { uncleanStarts, windowMs } = loaded.config.gateway.crashLoop;
+  const limits =
+    state.options.breaker ?? (uncleanStarts === 0 ? undefined : { threshold: uncleanStarts, windowMs });
+  if (!limits) return;
   try {
     const { record, verdict } = await StartRecord.open(path.resolve(loaded.config.stateDir), limits);
     state.record = record;

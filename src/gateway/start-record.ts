@@ -37,13 +37,12 @@ interface StartRecordFile {
 }
 
 export interface BreakerLimits {
-  /** Unclean starts that trip the breaker (3). */
+  /** Unclean starts that trip the breaker (`gateway.crashLoop.uncleanStarts`, 3). */
   threshold: number;
-  /** Within this long before the new start (5 min). */
+  /** Within this long before the new start (`gateway.crashLoop.windowMs`, 5 min). */
   windowMs: number;
 }
 
-export const BREAKER_LIMITS: BreakerLimits = { threshold: 3, windowMs: 5 * 60_000 };
 /** A start is clean once it lived this long past ready. */
 export const CLEAN_AFTER_MS = 60_000;
 

@@ -62,6 +62,8 @@ async function setup(name: string, extra: Record<string, unknown> = {}): Promise
     agents: { main: { model: 'fake', tools: ['*'] } },
     tools: { toolpacks: ['core', 'shell'] },
     approvals: { tools: { 'shell.exec': 'auto' } },
+    // Three SIGKILLs in a row would trip the crash-loop breaker (issue 32 §2); this tests resuming.
+    gateway: { crashLoop: { uncleanStarts: 0 } },
     ...extra,
   });
 }

@@ -400,7 +400,9 @@ export async function runKillLoop(options: KillLoopOptions): Promise<KillLoopRep
       tools: {
         toolpacks: ['core', { path: path.join(REPO_ROOT, 'toolpacks', 'scheduler'), id: 'scheduler' }],
       },
-      gateway: { drainTimeoutMs: 2000 },
+      // SIGKILLs a few seconds apart are what the crash-loop breaker is for (issue 32 §2): here they
+      // test durability, so the breaker is off and every start is a normal one.
+      gateway: { drainTimeoutMs: 2000, crashLoop: { uncleanStarts: 0 } },
       channels: { slack: slackChannelConfig(slack), discord: discordChannelConfig(discord) },
     });
     for (let cycle = 1; cycle <= options.kills; cycle += 1) {
