@@ -1,7 +1,7 @@
-import { collectDifferences } from './edit-text.js';
+import { collectDifferences, valueAt } from './edit-text.js';
 import { isPlainObject } from './merge-patch.js';
 import { ConfigSchema } from './schema.js';
-import { AGENT_EDITABLE_KEYWORD } from './schema-helpers.js';
+import { AGENT_EDITABLE_KEYWORD, type SchemaNode } from './schema-helpers.js';
 import { formatConfigPath } from './schema-lookup.js';
 
 /**
@@ -11,15 +11,6 @@ import { formatConfigPath } from './schema-lookup.js';
  * schema does not know) is refused. An owner opens more with `agentEditable` (dot paths, `*` for
  * any key); the protected paths of tool-guard.ts (owners, secrets, URLs, …) stay shut either way.
  */
-
-interface SchemaNode {
-  [keyword: string]: unknown;
-  properties?: Record<string, SchemaNode>;
-  patternProperties?: Record<string, SchemaNode>;
-  additionalProperties?: SchemaNode | boolean;
-  items?: SchemaNode;
-  anyOf?: SchemaNode[];
-}
 
 /** One path of the schema as the guard decides it (an array is one value), and its decision. */
 export interface AgentEditDecision {
@@ -113,7 +104,7 @@ export function refusedAgentEdit(
   collectDifferences(previous, next, [], differences);
   for (const difference of differences) {
     const at = [...difference.path];
-    const before = valueAtPath(previous, at);
+    const before = valueAt(previous, at);
     const leaves = [...leavesOf(before, at), ...leavesOf(difference.value, at)];
     for (const leaf of leaves) {
       if (openedByOwner(leaf, ownerPaths)) continue;
@@ -122,15 +113,6 @@ export function refusedAgentEdit(
     }
   }
   return undefined;
-}
-
-function valueAtPath(root: unknown, parts: readonly (string | number)[]): unknown {
-  let node = root;
-  for (const part of parts) {
-    if (!isPlainObject(node)) return undefined;
-    node = node[String(part)];
-  }
-  return node;
 }
 
 /** How an owner changes what the tool refused: every refusal of the guard ends with it. */

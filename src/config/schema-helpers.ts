@@ -19,6 +19,16 @@ export const TOOL_PROTECTED_KEYWORD = 'x-tool-protected';
 export const AGENT_EDITABLE_KEYWORD = 'x-agent-editable';
 
 /** An agent id (a key of `agents`). */
+/** A node of the config's JSON Schema as the schema walkers read it (the guards, the lookup). */
+export interface SchemaNode {
+  [keyword: string]: unknown;
+  properties?: Record<string, SchemaNode>;
+  patternProperties?: Record<string, SchemaNode>;
+  additionalProperties?: SchemaNode | boolean;
+  items?: SchemaNode;
+  anyOf?: SchemaNode[];
+}
+
 export const AGENT_ID_PATTERN = '^[a-z0-9][a-z0-9_-]{0,63}$';
 
 /** A secret string (token, key, signing secret). */

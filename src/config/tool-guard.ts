@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { collectDifferences, valueAt } from './edit-text.js';
 import { isPlainObject } from './merge-patch.js';
 import { ConfigSchema } from './schema.js';
-import { SECRET_KEYWORD, TOOL_PROTECTED_KEYWORD } from './schema-helpers.js';
+import { type SchemaNode, SECRET_KEYWORD, TOOL_PROTECTED_KEYWORD } from './schema-helpers.js';
 import { formatConfigPath } from './schema-lookup.js';
 
 /**
@@ -25,15 +25,6 @@ export interface ProtectedPath {
 
 /** The toolpack names that run code beyond reading and fetching: adding one is `added-code`. */
 const CODE_TOOLPACK_NAMES = new Set(['shell']);
-
-interface SchemaNode {
-  [keyword: string]: unknown;
-  properties?: Record<string, SchemaNode>;
-  patternProperties?: Record<string, SchemaNode>;
-  additionalProperties?: SchemaNode | boolean;
-  items?: SchemaNode;
-  anyOf?: SchemaNode[];
-}
 
 export function findToolProtectedPaths(schema: unknown = ConfigSchema): ProtectedPath[] {
   const found: ProtectedPath[] = [];

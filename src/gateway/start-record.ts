@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { renameSync, writeFileSync } from 'node:fs';
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import writeFileAtomic from 'write-file-atomic';
 
 /**
  * The crash-loop breaker's memory (issue 32 §2): `<stateDir>/start-record.json`, one entry per
@@ -139,18 +139,15 @@ export class StartRecord {
   causeSync(cause: string): void {
     this.#entry.cause = cause.slice(0, 300);
     try {
-      const temporary = `${this.#file}.${process.pid}.tmp`;
-      writeFileSync(temporary, JSON.stringify(this.#data), { mode: 0o600 });
-      renameSync(temporary, this.#file);
+      writeFileAtomic.sync(this.#file, JSON.stringify(this.#data), { mode: 0o600 });
     } catch {
       // Dying anyway: the start stays counted unclean without its cause.
     }
   }
 
+  /** Whole, atomically (write-file-atomic, as config writes): a SIGKILL leaves the old file or the new. */
   async #write(): Promise<void> {
-    const temporary = `${this.#file}.${process.pid}.tmp`;
-    await writeFile(temporary, JSON.stringify(this.#data), { mode: 0o600 });
-    await rename(temporary, this.#file);
+    await writeFileAtomic(this.#file, JSON.stringify(this.#data), { mode: 0o600 });
   }
 }
 

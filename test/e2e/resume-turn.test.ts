@@ -159,12 +159,14 @@ describe('a turn cut short by SIGKILL', () => {
   it('is ended with a message after its third SIGKILL', async () => {
     const configPath = await setup('thrice');
     step = () => ({ hang: true });
+    // Counted before each start: a resumed turn may call the model before its start is awaited.
+    let calls = model.received.length;
     let gateway = await start(configPath);
     ask(gateway.url, 'NEVER ANSWERED');
     for (let kill_ = 1; kill_ <= 3; kill_ += 1) {
-      const calls = model.received.length;
       // The turn is running: its model call arrived (the first start's, then each resumed one).
       await pollUntil(`model call of attempt ${kill_}`, () => model.received.length > calls);
+      calls = model.received.length;
       await kill(gateway.gateway);
       gateway = await start(configPath);
     }
@@ -177,9 +179,9 @@ describe('a turn cut short by SIGKILL', () => {
     });
     expect(entries.filter((entry) => entry.role === 'user')).toHaveLength(1);
     // The fourth start ended it without calling the model.
-    const calls = model.received.length;
+    const ended = model.received.length;
     await sleep(500); // past the start: no resumed turn calls the model
-    expect(model.received.length).toBe(calls);
+    expect(model.received.length).toBe(ended);
   }, 120_000);
 
   it('is ended, not resumed, when it was interrupted longer ago than agentLoop.resumeWithinMs', async () => {

@@ -3,9 +3,11 @@ import path from 'node:path';
 import { type Static, Type } from '@sinclair/typebox';
 import writeFileAtomic from 'write-file-atomic';
 import { StringEnum } from '../../config/index.js';
+import { fail, ok, type Result } from '../../errors/index.js';
 import { type BuiltinToolpackOptions, fileFailure, resolveAgentPath } from './paths.js';
 
-const MAX_OPERATION_BYTES = 10 * 1024 * 1024;
+/** The largest file `file.patch` edits, by `edits` or `operations`. */
+export const MAX_PATCH_BYTES = 10 * 1024 * 1024;
 
 /** Suzumio's `file.patch` `operations`, beside Switchboard's `edits`. */
 export const PatchOperations = Type.Array(
@@ -70,8 +72,13 @@ export async function applyOperations(
     const resolved = await resolveAgentPath(options, agentId, operation.path, 'write');
     if (!resolved.ok) return refuse(resolved.error);
     const { virtual, host } = resolved.value;
-    const current = planned.has(host) ? planned.get(host)?.content : await readText(host);
-    if (typeof current === 'object' && current !== null) return refuse(current.error);
+    let current: string | null | undefined;
+    if (planned.has(host)) current = planned.get(host)?.content;
+    else {
+      const read = await readPatchable(host, virtual);
+      if (!read.ok) return refuse(read.error);
+      current = read.value;
+    }
     if (operation.op === 'add') {
       if (typeof current === 'string') return refuse(`${virtual} exists; use op update or delete`);
       if (!operation.createDirs && !(await stat(path.dirname(host)).catch(() => undefined)))
@@ -122,13 +129,22 @@ export async function applyOperations(
   };
 }
 
-/** The file's text, undefined when it does not exist, or why it cannot be patched. */
-async function readText(host: string): Promise<string | undefined | { error: string }> {
-  const stats = await stat(host).catch(() => undefined);
-  if (stats === undefined) return undefined;
-  if (!stats.isFile()) return { error: 'it is not a regular file' };
-  if (stats.size > MAX_OPERATION_BYTES) return { error: `it is over ${MAX_OPERATION_BYTES} bytes` };
-  const bytes = await readFile(host);
-  if (bytes.includes(0)) return { error: 'it looks binary (it has NUL bytes)' };
-  return bytes.toString('utf8');
+/**
+ * The text of a file to patch, undefined when it does not exist, or why it cannot be patched (not a
+ * regular file, over MAX_PATCH_BYTES, binary): `edits` and `operations` read files alike.
+ */
+export async function readPatchable(host: string, virtual: string): Promise<Result<string | undefined>> {
+  let bytes: Buffer;
+  try {
+    const stats = await stat(host);
+    if (!stats.isFile()) return fail(`${virtual} is not a regular file`);
+    if (stats.size > MAX_PATCH_BYTES)
+      return fail(`${virtual} is ${stats.size} bytes; file.patch edits files up to ${MAX_PATCH_BYTES}`);
+    bytes = await readFile(host);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return ok(undefined);
+    return fail(fileFailure('read', virtual, error).reason);
+  }
+  if (bytes.includes(0)) return fail(`${virtual} looks binary (it has NUL bytes)`);
+  return ok(bytes.toString('utf8'));
 }

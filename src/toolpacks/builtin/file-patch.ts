@@ -1,13 +1,9 @@
-import { readFile, stat } from 'node:fs/promises';
 import { Type } from '@sinclair/typebox';
 import writeFileAtomic from 'write-file-atomic';
 import { fail, ok, type Result } from '../../errors/index.js';
 import type { Tool } from '../../tools/index.js';
-import { applyOperations, PatchOperations } from './file-patch-operations.js';
+import { applyOperations, PatchOperations, readPatchable } from './file-patch-operations.js';
 import { type BuiltinToolpackOptions, fileFailure, resolveAgentPath } from './paths.js';
-
-/** Files larger than this are not patched in memory. */
-export const MAX_PATCH_BYTES = 10 * 1024 * 1024;
 
 const FilePatchParameters = Type.Object(
   {
@@ -68,23 +64,11 @@ export function createFilePatchTool(options: BuiltinToolpackOptions): Tool<typeo
       const resolved = await resolveAgentPath(options, context.agentId, input.path, 'write', context);
       if (!resolved.ok) return { ok: false, reason: resolved.error };
       const { virtual, host } = resolved.value;
-      let original: string;
-      try {
-        const stats = await stat(host);
-        if (!stats.isFile()) return { ok: false, reason: `${virtual} is not a regular file` };
-        if (stats.size > MAX_PATCH_BYTES) {
-          return {
-            ok: false,
-            reason: `${virtual} is ${stats.size} bytes; file.patch edits files up to ${MAX_PATCH_BYTES}`,
-          };
-        }
-        const bytes = await readFile(host);
-        if (bytes.includes(0)) return { ok: false, reason: `${virtual} looks binary (it has NUL bytes)` };
-        original = bytes.toString('utf8');
-      } catch (error) {
-        return fileFailure('read', virtual, error);
-      }
-      const patched = applyEdits(original, input.edits, virtual);
+      const original = await readPatchable(host, virtual);
+      if (!original.ok) return { ok: false, reason: original.error };
+      if (original.value === undefined)
+        return { ok: false, reason: `cannot read ${virtual}: it does not exist` };
+      const patched = applyEdits(original.value, input.edits, virtual);
       if (!patched.ok) return { ok: false, reason: patched.error };
       try {
         await writeFileAtomic(host, patched.value, { fsync: true });

@@ -15,7 +15,8 @@ export {
 } from './completion-records.js';
 export { createCompletionSubmitTool, MAX_REPORT_CHARS } from './completion-submit.js';
 export { type CoreToolsOptions, createCoreTools } from './core.js';
-export { applyEdits, createFilePatchTool, MAX_PATCH_BYTES } from './file-patch.js';
+export { applyEdits, createFilePatchTool } from './file-patch.js';
+export { MAX_PATCH_BYTES } from './file-patch-operations.js';
 export { createFileReadTool, MAX_READ_CHARS } from './file-read.js';
 export { createFileWriteTool, MAX_WRITE_CHARS } from './file-write.js';
 export { htmlToText } from './html-text.js';
