@@ -4,11 +4,16 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 /**
- * No function in `src/` is longer than this many lines, counting everything between its first
- * and last line (nested functions included): a factory whose closures make a module's worth of
- * code is split into modules, so that each function can be read at once.
+ * A function in `src/` longer than this many lines, counting everything between its first and
+ * last line (nested functions included), fails this test unless it is named in `LONG_FUNCTIONS`
+ * with the reason it reads at once anyway. The limit is a warning sign, not a ruler: a stateful
+ * concept is a class with `#fields` (its methods are measured one by one), and files are split by
+ * a replaceable role, never to meet a number.
  */
-const MAX_FUNCTION_LINES = 80;
+const MAX_FUNCTION_LINES = 120;
+
+/** `file name` → why this long function is kept whole (a table, a parser's one switch). */
+const LONG_FUNCTIONS: Record<string, string> = {};
 const root = path.resolve(import.meta.dirname, '../..');
 
 function longFunctions(file: string, text: string, limit: number): string[] {
@@ -41,9 +46,9 @@ describe(`functions in src/ (at most ${MAX_FUNCTION_LINES} lines)`, () => {
     const files = readdirSync(path.join(root, 'src'), { withFileTypes: true, recursive: true })
       .filter((entry) => entry.isFile() && /\.(ts|mjs)$/.test(entry.name))
       .map((entry) => path.relative(root, path.join(entry.parentPath, entry.name)));
-    const long = files.flatMap((file) =>
-      longFunctions(file, readFileSync(path.join(root, file), 'utf8'), MAX_FUNCTION_LINES),
-    );
+    const long = files
+      .flatMap((file) => longFunctions(file, readFileSync(path.join(root, file), 'utf8'), MAX_FUNCTION_LINES))
+      .filter((found) => !(found.replace(/:\d+ /, ' ').replace(/ \(\d+ lines\)$/, '') in LONG_FUNCTIONS));
     expect(long).toEqual([]);
   });
 
