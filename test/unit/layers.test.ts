@@ -32,15 +32,18 @@ describe('the import layers of docs/architecture.md', () => {
       { file: 'src/store/planted.ts', text: "import { createRouter } from '../routing/index.js';" },
       { file: 'src/channels/planted.ts', text: "import type { Router } from '../routing/index.js';" },
       {
-        file: 'src/gateway/planted.ts',
+        file: 'src/app/planted.ts',
         text: "export { x } from '../routing/router.js';\nconst m = await import('../cli/index.js');",
       },
+      { file: 'src/app/planted-host.ts', text: "import type { GatewayHost } from '../host/index.js';" },
     ];
     expect(violations(planted, rules)).toEqual([
       'src/store/planted.ts imports ../routing/index.js: store may not import routing',
       'src/channels/planted.ts imports ../routing/index.js: channels may not import routing',
-      "src/gateway/planted.ts imports ../routing/router.js: another folder's files are reached through its index.js",
-      'src/gateway/planted.ts imports ../cli/index.js: gateway may not import cli',
+      "src/app/planted.ts imports ../routing/router.js: another folder's files are reached through its index.js",
+      'src/app/planted.ts imports ../cli/index.js: app may not import cli',
+      // The host hands the app what it declares (`app/host-ports.ts`): no arrow from app up to host.
+      'src/app/planted-host.ts imports ../host/index.js: app may not import host',
     ]);
   });
 });
