@@ -54,7 +54,6 @@ export async function buildTurns(base: Base, parts: TurnParts) {
     store,
     logger: logger.child({ component: 'subagents' }),
   });
-  base.running.subagents = subagents;
   const { runner: agentRunner, registry } = await buildAgentRunner({
     config,
     configPath,
@@ -109,8 +108,7 @@ export async function buildTurns(base: Base, parts: TurnParts) {
     deliverDelta: base.channels.deliverDelta,
     deliverStatus: base.channels.deliverStatus,
   });
-  base.running.router = router;
-  return { router, subagents, gateway, riskSummaries };
+  return { router, subagents, gateway, approvals, riskSummaries };
 }
 
 /** Each turn counted by outcome, timed and traced, when the host collects metrics. */
