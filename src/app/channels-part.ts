@@ -9,8 +9,8 @@ import { createWorkspaceFiles } from './workspace-files.js';
 
 /**
  * The channel adapters and delivery by route, with `workspace-files.ts` as their inbound file
- * store. Nothing connects yet (the `connect` part does, once the router exists); the adapters
- * are stopped by their supervisor, so this part's stop has nothing of its own.
+ * store, and their supervisor. Nothing connects yet (the `connect` part does, once the router
+ * exists, and stops them), so this part's stop has nothing of its own.
  */
 export function channelsPart(): Part<Storage, Base> {
   return {
@@ -23,17 +23,18 @@ export function channelsPart(): Part<Storage, Base> {
       const observed: GatewayChannels = observer
         ? { ...channels, deliver: observer.deliver(channels.deliver) }
         : channels;
-      return { ...storage, channels: observed };
+      return { ...storage, channels: observed, supervisor: channels.supervise(logger) };
     },
     async stop() {},
   };
 }
 
 /**
- * The channel supervisor: Slack or Discord failing to start costs only that channel, retried
- * until it connects. Then what the controllers sent just before the last process was killed
- * (with the channels up, for posts; before the scheduler's first tick). The stopping signal ends
- * the retries at once; the stop disconnects, after the drain.
+ * The channels connect through their supervisor: Slack or Discord failing to start costs only
+ * that channel, retried until it connects. Then what the controllers sent just before the last
+ * process was killed (with the channels up, for posts; before the scheduler's first tick). The
+ * stopping signal ends the retries at once; the stop disconnects, after the drain and before
+ * HTTP closes (a web chat's event stream ends with its adapter).
  */
 export function connectPart(): Part<
   { base: Base; router: Router; toolpacks: Toolpacks; metrics: Observing; stopping: AbortSignal },
@@ -43,7 +44,7 @@ export function connectPart(): Part<
   return {
     name: 'connect',
     async start({ base, router, toolpacks, metrics, stopping }) {
-      const started = base.channels.supervise(base.logger);
+      const started = base.supervisor;
       supervisor = started;
       stopping.addEventListener('abort', () => started.endRetries(), { once: true });
       metrics.bind({ queueDepth: router.queueDepth, channels: started.states });

@@ -15,10 +15,16 @@ import { turnsPart } from './turns-part.js';
 
 export type { Gateway, GatewayExtensions, GatewayOptions } from './gateway-types.js';
 
+/** What the gateway's own methods read of its parts once started. */
+interface Started {
+  toolpacks?: Toolpacks;
+  notes?: RestartNotes | undefined;
+}
+
 /** The composition root: the only place where services are constructed and wired together. */
 export function createGateway(options: GatewayOptions): Gateway {
   const parts = new PartList();
-  const started: { toolpacks?: Toolpacks; notes?: RestartNotes | undefined } = {};
+  const started: Started = {};
   return {
     async start() {
       try {
@@ -41,56 +47,29 @@ export function createGateway(options: GatewayOptions): Gateway {
 }
 
 /**
- * The parts in start order; a stop ends them in reverse (`part.ts`): the drain first, then HTTP
- * and the channels, the inbox sealed, the runners, the MCP servers, the store. The start-order
+ * The parts in start order; a stop ends them in reverse (`part.ts`): the drain first, then the
+ * channels and HTTP, the inbox sealed, the runners, the MCP servers, the store. The start-order
  * cycles (the router needs the agent runner, whose tools need the sub-agents and signal delivery,
  * which start turns on the router) go through one port, connected by the turns part.
  */
-async function startParts(
-  options: GatewayOptions,
-  parts: PartList,
-  started: { toolpacks?: Toolpacks; notes?: RestartNotes | undefined },
-) {
-  const { token } = options;
-  const { secrets, showToken } = applyLogSecrets(
-    options.log,
-    options.loaded.config,
-    token,
-    options.showTokenLink === true,
-  );
+async function startParts(options: GatewayOptions, parts: PartList, started: Started) {
+  const { token, log, loaded } = options;
+  const { secrets, showToken } = applyLogSecrets(log, loaded.config, token, options.showTokenLink === true);
   const scrub = createSecretScrubber(secrets);
   const { stopping } = parts;
   const port = createTurnPort();
   const metrics = await parts.start(metricsPart(), options);
-  const storage = await parts.start(storagePart(), {
-    options,
-    observer: metrics.observer,
-    status: port.turns.sessionStatus,
-  });
+  const storage = await parts.start(storagePart(), { options, metrics, status: port.turns.sessionStatus });
   const base = await parts.start(channelsPart(), storage);
   const mcp = await parts.start(mcpPart(), { base, scrub });
   const signals = await parts.start(signalsPart(), { base, turns: port.turns, stopping });
   const toolpacks = await parts.start(toolpacksPart(), { base, ...signals });
   started.toolpacks = toolpacks;
   const turns = await parts.start(turnsPart(), { base, port, ...signals, toolpacks, mcp, secrets, scrub });
-  const supervisor = await parts.start(connectPart(), {
-    base,
-    router: turns.router,
-    toolpacks,
-    metrics,
-    stopping,
-  });
-  const context = {
-    base,
-    turns,
-    toolpacks,
-    signals: signals.signals,
-    supervisor,
-    mcp,
-    token: token.token,
-    scrub,
-  };
-  const url = await parts.start(httpPart(), context);
-  started.notes = await parts.start(servingPart(), { base, turns, stopping });
-  return { url, webchatUrl: base.channels.webchat ? webchatSignIn(url, token, showToken) : undefined };
+  const http = await parts.start(httpPart(), { base, turns, toolpacks, ...signals, mcp, token, scrub });
+  await parts.start(connectPart(), { base, router: turns.router, toolpacks, metrics, stopping });
+  const serving = await parts.start(servingPart(), { base, turns, http, stopping });
+  started.notes = serving.notes;
+  const webchatUrl = base.channels.webchat ? webchatSignIn(serving.url, token, showToken) : undefined;
+  return { url: serving.url, webchatUrl };
 }

@@ -1,4 +1,5 @@
 import type { ModelProvider, ProviderOptions, TurnRunner } from '../agents/index.js';
+import type { ChannelSupervisor } from '../channels/index.js';
 import type { Config, LoadedConfig } from '../config/index.js';
 import type { WebchatPort } from '../http/index.js';
 import type { Logger, LoggerHandle } from '../logging/index.js';
@@ -117,4 +118,6 @@ export interface Storage {
 /** What every part after the channels shares: the storage and the channel adapters with delivery by route. */
 export interface Base extends Storage {
   channels: GatewayChannels;
+  /** Keeps the adapters connected; built with them, started by the `connect` part. */
+  supervisor: ChannelSupervisor;
 }

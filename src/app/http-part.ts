@@ -1,11 +1,11 @@
-import type { ChannelSupervisor } from '../channels/index.js';
-import { type HttpServer, SLACK_EVENTS_PATH } from '../http/index.js';
+import type { HttpServer } from '../http/index.js';
 import type { McpServers } from '../mcp/index.js';
 import type { SignalDelivery } from '../signals/index.js';
 import type { Toolpacks } from '../toolpacks/index.js';
 import { agentStatuses } from './agent-risk.js';
 import { buildHttpServer, type OpsParts } from './build-http.js';
 import type { Base } from './gateway-types.js';
+import type { HttpToken } from './host-ports.js';
 import type { Part } from './part.js';
 import { createSessionActions } from './session-actions.js';
 import { createSessionsView } from './session-views.js';
@@ -18,17 +18,16 @@ export interface HttpContext {
   turns: Turns;
   toolpacks: Toolpacks;
   signals: SignalDelivery;
-  supervisor: ChannelSupervisor;
   mcp: McpServers;
-  token: string;
+  token: HttpToken;
   scrub(text: string): string;
 }
 
 /**
- * The HTTP server (`build-http.ts`) over the control plane's read models and actions, listening;
- * starts with its URL. Closed after the drain and the channels, before the inbox is sealed.
+ * The HTTP server (`build-http.ts`) over the control plane's read models and actions; the
+ * `serving` part listens. Closed after the drain and the channels, before the inbox is sealed.
  */
-export function httpPart(): Part<HttpContext, string> {
+export function httpPart(): Part<HttpContext, HttpServer> {
   let http: HttpServer | undefined;
   return {
     name: 'http',
@@ -37,7 +36,7 @@ export function httpPart(): Part<HttpContext, string> {
       const { channels, options } = base;
       http = await buildHttpServer({
         config: base.config,
-        token: context.token,
+        token: context.token.token,
         sessions: createSessionsView(base.sessions, turns.router, turns.subagents),
         webchatHistory: createWebchatHistory({
           sessions: base.sessions,
@@ -53,7 +52,7 @@ export function httpPart(): Part<HttpContext, string> {
         }),
         sessionEvents: base.sessionEvents,
         channels,
-        channelStates: context.supervisor.states,
+        channelStates: base.supervisor.states,
         toolpacks: context.toolpacks,
         signals: context.signals,
         observed: turns.observed,
@@ -67,9 +66,7 @@ export function httpPart(): Part<HttpContext, string> {
         ...(base.observer && options.metrics ? { metrics: options.metrics } : {}),
         logger: base.logger.child({ component: 'http' }),
       });
-      const url = await http.listen();
-      announceStart(base, url);
-      return url;
+      return http;
     },
     async stop() {
       await http?.close();
@@ -78,33 +75,17 @@ export function httpPart(): Part<HttpContext, string> {
 }
 
 /** What the ops pages (approvals, `/api/status`) read of the running gateway. */
-function opsParts({ base, turns, supervisor, mcp }: HttpContext): OpsParts {
+function opsParts({ base, turns, mcp }: HttpContext): OpsParts {
   return {
     models: turns.models,
     configHistory: turns.control.configHistory,
     approvals: () => turns.approvals,
     router: turns.router,
-    channels: supervisor.details,
+    channels: base.supervisor.details,
     sessions: base.sessions,
     startedAt: base.options.startedAt,
     restarts: base.options.restartHistory ?? (() => []),
     mcpServers: mcp.statuses,
     agents: () => agentStatuses(base.config, turns.riskSummaries),
   };
-}
-
-function announceStart(base: Base, url: string): void {
-  const { logger, options, channels, store } = base;
-  const { loaded } = options;
-  // HTTP mode: until Slack is connected, the listener answers 503 and Slack delivers again.
-  if (channels.slack?.eventsListener !== undefined) {
-    logger.info(
-      { url: `${url}${SLACK_EVENTS_PATH}` },
-      "slack events are served here; set Slack's Request URL to this path behind your public address",
-    );
-  }
-  logger.info(
-    { store: store.location, config: loaded.path ?? 'built-in defaults', hash: loaded.hash.slice(0, 12) },
-    'gateway started',
-  );
 }

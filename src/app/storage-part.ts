@@ -47,13 +47,14 @@ export function metricsPart(): Part<GatewayOptions, Observing> {
  * view), which reads turn statuses through `status` (the turn port: idle until the router is connected).
  */
 export function storagePart(): Part<
-  { options: GatewayOptions; observer: Observer | undefined; status(sessionKey: string): QueueStatus },
+  { options: GatewayOptions; metrics: Observing; status(sessionKey: string): QueueStatus },
   Storage
 > {
   let opened: Store | undefined;
   return {
     name: 'storage',
-    async start({ options, observer, status }) {
+    async start({ options, metrics, status }) {
+      const { observer } = metrics;
       const { config } = options.loaded;
       const logger = options.log.logger;
       const stateDir = path.resolve(config.stateDir);
