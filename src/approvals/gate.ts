@@ -72,7 +72,8 @@ async function refuseAtOnce(
   );
   if (context.route.channel !== 'internal') {
     await state.options
-      .deliver(context.route, { id: crypto.randomUUID(), text: reason })
+      .outboundFor(context.route)
+      .reply({ id: crypto.randomUUID(), text: reason })
       .catch((error: unknown) => state.options.logger.warn({ err: error }, 'approval refusal not posted'));
   }
   return { status: 'denied', by: 'gateway', reason };
@@ -111,17 +112,19 @@ async function request(state: ApprovalsState, call: GatedCall, context: ToolCont
 
 /** Posts the request where config says; when no post got through, it is denied at once. */
 async function post(state: ApprovalsState, record: ApprovalRecord): Promise<void> {
-  const { deliver, logger } = state.options;
+  const { outboundFor, logger } = state.options;
   const message = requestMessage(record, state.now());
   let posted = 0;
   for (const route of destinations(state, record)) {
-    await deliver(route, message).then(
-      () => {
-        posted += 1;
-      },
-      (error: unknown) =>
-        logger.warn({ err: error, approval: record.id, route }, 'approval request not posted'),
-    );
+    await outboundFor(route)
+      .reply(message)
+      .then(
+        () => {
+          posted += 1;
+        },
+        (error: unknown) =>
+          logger.warn({ err: error, approval: record.id, route }, 'approval request not posted'),
+      );
   }
   if (posted > 0) return;
   record.status = 'denied';

@@ -57,9 +57,12 @@ export async function expire(state: ApprovalsState, id: string): Promise<void> {
 async function tellExpired(state: ApprovalsState, record: ApprovalRecord): Promise<void> {
   if (record.route.channel === 'internal') return;
   const message = { id: `approval-${record.id}-expired`, text: decidedText(record) };
-  await state.options.deliver(record.route, message).catch((error: unknown) => {
-    state.options.logger.warn({ err: error, approval: record.id }, 'approval expiry not posted');
-  });
+  await state.options
+    .outboundFor(record.route)
+    .reply(message)
+    .catch((error: unknown) => {
+      state.options.logger.warn({ err: error, approval: record.id }, 'approval expiry not posted');
+    });
 }
 
 /** What differs between a tool call's request and a held command's; the rest is filled in here. */

@@ -80,7 +80,7 @@ export async function buildTurns(base: Base, parts: TurnParts) {
     chatFiles: createChatFiles({
       workspaceFile: (agentId, written) =>
         workspaceFile({ config, configPath, stateDir: base.stateDir }, agentId, written),
-      deliverFile: base.channels.deliverFile,
+      outboundFor: base.channels.outboundFor,
       logger: logger.child({ component: 'chat-files' }),
     }),
     logger,
@@ -101,9 +101,7 @@ export async function buildTurns(base: Base, parts: TurnParts) {
     ...(parts.failover ? { failover: parts.failover } : {}),
     riskSummary: (agentId) => riskSummary(registry, config.agents[agentId]?.tools ?? []),
     ...(options.rescue ? { rescue: options.rescue } : {}),
-    deliver: base.channels.deliver,
-    deliverDelta: base.channels.deliverDelta,
-    deliverStatus: base.channels.deliverStatus,
+    outboundFor: base.channels.outboundFor,
   });
   base.running.router = router;
   return { router, subagents, gateway, registry };

@@ -112,7 +112,7 @@ async function startServices(options: GatewayOptions, running: Running) {
     sentinel: createRestartSentinel({ stateDir, logger }),
     instance: options.restartInstance ?? 'none',
     sessions: base.sessions,
-    deliver: base.channels.deliver,
+    outboundFor: base.channels.outboundFor,
     logger,
     signal: running.stopping.signal,
   });
