@@ -68,7 +68,7 @@ async function startServices(options: GatewayOptions, running: Running) {
   const models = createModelHealth({ scrub, failover });
   const mcp = startMcpServers({ config, configPath: base.configPath, logger, scrub, stateDir });
   running.mcp = mcp;
-  const { router, subagents, gateway, registry } = await buildTurns(base, {
+  const { router, subagents, gateway, riskSummaries } = await buildTurns(base, {
     turns: turnPort.turns,
     signals,
     toolpacks,
@@ -98,7 +98,7 @@ async function startServices(options: GatewayOptions, running: Running) {
     scrub,
     models,
     mcp,
-    registry,
+    riskSummaries,
   });
 
   // Before any turn resumes: a call the last process left waiting finds its request again.
