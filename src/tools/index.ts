@@ -27,7 +27,9 @@ export { TOOL_REQUIREMENTS, type ToolRequirement, unmetRequirement } from './req
 export {
   ASKING_RISK,
   asksByDefault,
+  createRiskSummaries,
   isRestartSafe,
+  type RiskSummaries,
   type RiskSummary,
   riskOf,
   riskSummary,

@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import lockfile from 'proper-lockfile';
+import type { RestartKind, RestartNoteRequest } from '../app/index.js';
 import type { Logger } from '../logging/index.js';
-import type { DeliveryRoute } from '../messages/index.js';
 import { readIntents, writeIntents } from './restart-sentinel-file.js';
 
-export type RestartKind = 'config-patch' | 'config-apply' | 'config-undo' | 'restart';
+export type { RestartKind, RestartNoteRequest };
 
 /** A note's delivery once its restart has happened: the text is fixed, attempts are counted. */
 export interface NoteDelivery {
@@ -25,27 +25,14 @@ export interface NoteDelivery {
  * - `committed`: the restart started (or a shell edit waits for the next start);
  * - `due`: the gateway that started after it delivers `delivery.text`, retrying until it is posted.
  */
-export interface RestartIntent {
+export interface RestartIntent extends RestartNoteRequest {
   id: string;
-  kind: RestartKind;
   status: 'promised' | 'committed' | 'due';
   /** The gateway host that promised it (`cli` for the shell). */
   owner: string;
   promisedAt: number;
-  actor?: string;
-  sessionKey?: string;
-  /** Where the note goes after the restart: the chat of the session that asked for it. */
-  route?: DeliveryRoute;
-  /** The owner's note; blank means none. */
-  message?: string;
-  stats?: Record<string, unknown>;
-  /** Said after the note: the new config file was changed by hand and drops something (config-lifecycle.ts). */
-  warning?: string;
   delivery?: NoteDelivery;
 }
-
-/** What a caller promising a note says; the sentinel adds id, status, owner and time. */
-export type RestartNoteRequest = Omit<RestartIntent, 'id' | 'status' | 'owner' | 'promisedAt' | 'delivery'>;
 
 export const SENTINEL_FILE = 'restart-sentinel.json';
 

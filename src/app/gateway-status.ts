@@ -4,14 +4,11 @@ import type { McpServerView, StatusPort, StatusView } from '../http/index.js';
 import type { SessionStore } from '../sessions/index.js';
 import type { Store } from '../store/index.js';
 import type { GatewayControl } from '../tools/index.js';
+import type { RestartRecord } from './host-ports.js';
 import type { ModelHealth } from './model-health.js';
 import { probeStore } from './store-probe.js';
 
-/** One start or in-process restart of this process's gateway, kept by the host. */
-export interface RestartRecord {
-  at: string;
-  reason: string;
-}
+export type { RestartRecord };
 
 const SHOWN_RESTARTS = 10;
 const SHOWN_CHANGES = 5;

@@ -1,5 +1,6 @@
 import pTimeout from 'p-timeout';
 import { readAgentInstructions } from '../agents/index.js';
+import { loadAgentSkills } from '../app/index.js';
 import type { ChannelCredentialCheck } from '../channels/index.js';
 import {
   type Config,
@@ -17,7 +18,6 @@ import {
   loadConfiguredToolpacks,
   type ToolpackProblem,
 } from '../toolpacks/index.js';
-import { loadAgentSkills } from './agent-skills.js';
 import { type ChannelCheckScope, checkChannels } from './check-channels.js';
 import { checkHttpHost } from './check-http.js';
 import { checkState } from './check-state.js';

@@ -2,20 +2,27 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import PQueue from 'p-queue';
 import pTimeout from 'p-timeout';
+import { createGateway, type Gateway, type GatewayExtensions, type RestartRecord } from '../app/index.js';
 import { type LoadConfigOptions, type LoadedConfig, modeText, tightenConfigFile } from '../config/index.js';
 import { ConfigError, errorText, fail, ok, type Result, SwitchboardError } from '../errors/index.js';
 import { type Logger, type LoggerHandle, logFileOptions } from '../logging/index.js';
 import { createMetrics, type Metrics } from '../observability/index.js';
-import { describeIssues, type LoadStartableResult, loadStartable } from './check-startable.js';
+import {
+  checkStartable,
+  describeIssues,
+  type LoadStartableResult,
+  loadStartable,
+} from './check-startable.js';
 import { handChangeWarning, keepReady, restoreAfterFailedStart } from './config-lifecycle.js';
-import { createGateway, type Gateway, type GatewayExtensions } from './create-gateway.js';
-import type { RestartRecord } from './gateway-status.js';
+import { resolveHttpToken } from './http-token.js';
 import { createRescuePort } from './rescue-port.js';
+import { createRestartNotes } from './restart-note.js';
 import { createRestartPromises, type RestartPromises } from './restart-promises.js';
 import { createRestartSchedule, type RestartSchedule } from './restart-schedule.js';
-import type { RestartIntent } from './restart-sentinel.js';
+import { createRestartSentinel, type RestartIntent } from './restart-sentinel.js';
 import { type SafeModeState, safeModeConfig } from './safe-mode.js';
 import { type BreakerLimits, CLEAN_AFTER_MS, StartRecord } from './start-record.js';
+import { makeStateDirPrivate } from './state-dir.js';
 
 /** How many boots `history` keeps. */
 const HISTORY_KEPT = 20;
@@ -254,26 +261,29 @@ async function boot(state: HostState, loaded: LoadedConfig, reason: string): Pro
   if (!loaded.path)
     logger.info('no config file found; running on built-in defaults (see config/gateway.example.jsonc)');
   const safe = state.safeMode;
+  const stateDir = path.resolve(loaded.config.stateDir);
+  const tightened = await makeStateDirPrivate(stateDir);
+  if (tightened.length > 0)
+    logger.info({ stateDir, entries: tightened.slice(0, 20) }, 'state dir made private');
   const gateway = createGateway({
     loaded: safe ? safeModeConfig(loaded) : loaded,
     log: options.log,
     startedAt: state.startedAt,
     environment: options.configOptions?.environment ?? process.env,
+    token: await resolveHttpToken(loaded.config.http.token, stateDir),
+    startCheck: async (next, file, check) => (await checkStartable(next, file, check)).issues,
     scheduleRestart: state.schedule.schedule,
-    restartInstance: state.instance,
+    restartNotes: (context) =>
+      createRestartNotes({
+        ...context,
+        sentinel: createRestartSentinel({ stateDir, logger }),
+        instance: state.instance,
+      }),
     restartHistory: () => state.history,
     ...options.extensions,
     ...(state.metrics ? { metrics: state.metrics } : {}),
     ...(safe ? { safeMode: safe } : {}),
-    rescue: createRescuePort({
-      loaded: () => state.current?.loaded,
-      safeMode: () => state.safeMode,
-      starts: () => state.record?.starts ?? [],
-      leaveSafeMode: async () => {
-        state.safeMode = undefined;
-        await state.record?.clear();
-      },
-    }),
+    rescue: rescuePort(state),
   });
   const info = await gateway.start();
   state.history.push({ at: new Date().toISOString(), reason });
@@ -290,6 +300,19 @@ async function boot(state: HostState, loaded: LoadedConfig, reason: string): Pro
   await markReady(state);
   // Safe mode reaching ready says nothing of the config: it is not kept as the last that started.
   if (!safe) await keepReady(loaded, reason === 'start', logger);
+}
+
+/** `/rescue`'s access to this host: the start record, the last config that reached ready, leaving safe mode. */
+function rescuePort(state: HostState) {
+  return createRescuePort({
+    loaded: () => state.current?.loaded,
+    safeMode: () => state.safeMode,
+    starts: () => state.record?.starts ?? [],
+    leaveSafeMode: async () => {
+      state.safeMode = undefined;
+      await state.record?.clear();
+    },
+  });
 }
 
 /** The start reached ready; a minute later it is clean (the breaker no longer counts it). */

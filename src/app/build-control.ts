@@ -1,7 +1,6 @@
 import path from 'node:path';
 import { absentConfigFile, createConfigEditor, DEFAULT_CONFIG_PATH } from '../config/index.js';
 import type { ToolpackProblem } from '../toolpacks/index.js';
-import { checkStartable } from './check-startable.js';
 import { createGatewayControl } from './gateway-control.js';
 import type { Base } from './gateway-types.js';
 
@@ -13,21 +12,19 @@ export function buildGatewayControl(
   base: Pick<Base, 'options' | 'stateDir' | 'sessions' | 'logger'>,
   parts: { toolpackProblems: readonly ToolpackProblem[]; scrub(text: string): string },
 ) {
-  const { loaded, environment, scheduleRestart } = base.options;
+  const { loaded, environment, scheduleRestart, startCheck } = base.options;
   const { logger } = base;
   const { config } = loaded;
   const editor = createConfigEditor({
     path: path.resolve(loaded.path ?? DEFAULT_CONFIG_PATH),
     stateDir: base.stateDir,
     environment,
-    dryRun: async (next, file, { via }) =>
-      (
-        await checkStartable(next, file, {
-          running: { config, toolpackProblems: parts.toolpackProblems },
-          via,
-          logger: logger.child({ component: 'start-check' }),
-        })
-      ).issues,
+    dryRun: (next, file, { via }) =>
+      startCheck(next, file, {
+        running: { config, toolpackProblems: parts.toolpackProblems },
+        via,
+        logger: logger.child({ component: 'start-check' }),
+      }),
     ...(loaded.path === undefined ? { absentFile: absentConfigFile(path.resolve(DEFAULT_CONFIG_PATH)) } : {}),
     scrub: parts.scrub,
   });

@@ -1,12 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { HttpToken } from '../app/index.js';
 
-export interface HttpToken {
-  token: string;
-  source: 'config' | 'file' | 'generated';
-  file?: string;
-}
+export type { HttpToken };
 
 /**
  * The HTTP token: `http.token` when set; else the one kept in `<stateDir>/http-token`;

@@ -23,7 +23,7 @@ import type { GatewayChannels } from './build-channels.js';
 import { buildToolUi, type Observed } from './build-core-webui.js';
 import { createConfigRoutesOptions } from './config-routes.js';
 import { createGatewayStatus, type GatewayStatusOptions } from './gateway-status.js';
-import type { SafeModeState } from './safe-mode.js';
+import type { SafeModeState } from './host-ports.js';
 import { scrubbedSessionEvents, scrubbedSessionsView } from './session-views.js';
 import { storeReadiness } from './store-probe.js';
 
@@ -31,7 +31,7 @@ import { storeReadiness } from './store-probe.js';
 export type OpsParts = Parameters<typeof createApprovalsInbox>[0] &
   Omit<GatewayStatusOptions, 'version' | 'store' | 'scrub'>;
 
-/** package.json's version: two levels up from both `src/gateway` and `dist/gateway`. */
+/** package.json's version: two levels up from both `src/app` and `dist/app`. */
 const PACKAGE_VERSION: string = JSON.parse(
   readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
 ).version;

@@ -2,7 +2,7 @@ import { type Config, collectSecretValues } from '../config/index.js';
 import type { LoggerHandle } from '../logging/index.js';
 import { mcpHeaderSecrets } from '../mcp/index.js';
 import { storeUrlSecrets } from '../store/index.js';
-import type { HttpToken } from './http-token.js';
+import type { HttpToken } from './host-ports.js';
 
 /**
  * The values scrubbed from the log (and from what the web UI shows): the config's secrets, the

@@ -1,23 +1,14 @@
+import type { RestartRequest } from '../app/index.js';
 import type { Logger } from '../logging/index.js';
 import type { ScheduledRestart } from '../tools/index.js';
 import type { RestartPromises } from './restart-promises.js';
-import type { RestartIntent, RestartNoteRequest } from './restart-sentinel.js';
+import type { RestartIntent } from './restart-sentinel.js';
 
 export const DEFAULT_RESTART_DELAY_MS = 2000;
 export const MAX_RESTART_DELAY_MS = 60_000;
 
-export interface RestartRequest {
-  delayMs?: number | undefined;
-  reason?: string | undefined;
-  /**
-   * The note promised to the chat that asked: recorded in the restart sentinel before
-   * scheduleRestart resolves, so that it arrives even if the process dies before the restart.
-   */
-  note?: RestartNoteRequest;
-}
-
 /** The answer to a request: declared with the port the gateway tool and commands call. */
-export type { ScheduledRestart };
+export type { RestartRequest, ScheduledRestart };
 
 export interface RestartScheduleOptions {
   notes: RestartPromises;

@@ -21,6 +21,7 @@ import {
 import {
   BUILTIN_TOOLS,
   createToolRegistry,
+  type RiskSummaries,
   type RiskSummary,
   riskSummary,
   type Tool,
@@ -122,16 +123,20 @@ async function addMcpTools(
 
 /** Each configured agent, its model chain and its risk summary over `registry`. */
 export function describeAgents(config: Config, registry: ToolRegistry): AgentRiskView[] {
+  return agentViews(config, (allowlist) => riskSummary(registry, allowlist));
+}
+
+function agentViews(config: Config, summarize: RiskSummaries): AgentRiskView[] {
   return Object.entries(config.agents).map(([agentId, agent]) => ({
     agentId,
     models: agent.model ? modelChainText(config, agent.model) : '(no model)',
-    risk: riskSummary(registry, agent.tools),
+    risk: summarize(agent.tools),
   }));
 }
 
-/** The health page's view of each agent (`GET /api/status`, `agents`). */
-export function agentStatuses(config: Config, registry: ToolRegistry): AgentRiskStatus[] {
-  return describeAgents(config, registry).map(({ agentId, models, risk }) => ({
+/** The health page's view of each agent (`GET /api/status`, `agents`), from the running gateway's kept summaries. */
+export function agentStatuses(config: Config, summarize: RiskSummaries): AgentRiskStatus[] {
+  return agentViews(config, summarize).map(({ agentId, models, risk }) => ({
     id: agentId,
     models,
     risk: risk.all,

@@ -24,7 +24,7 @@ import {
   loadConfiguredToolpacks,
   type Toolpacks,
 } from '../toolpacks/index.js';
-import type { GatewayControl, ToolRegistry } from '../tools/index.js';
+import type { GatewayControl, RiskSummaries } from '../tools/index.js';
 import { createUsageLedger } from '../usage/index.js';
 import { agentStatuses } from './agent-risk.js';
 import { createChannels, type GatewayChannels } from './build-channels.js';
@@ -163,8 +163,8 @@ interface ServeParts {
   models: OpsParts['models'];
   /** The MCP servers' states: `/readyz` and the health page. */
   mcp: McpServers;
-  /** The registry the agents' risk summaries are computed from (the health page). */
-  registry: ToolRegistry;
+  /** The agents' risk summaries, kept until the config or the registry changes (the health page). */
+  riskSummaries: RiskSummaries;
 }
 
 export async function serve(base: Base, parts: ServeParts): Promise<string> {
@@ -233,7 +233,7 @@ function opsParts(base: Base, parts: ServeParts, channels: OpsParts['channels'])
     startedAt: base.options.startedAt,
     restarts: base.options.restartHistory ?? (() => []),
     mcpServers: parts.mcp.statuses,
-    agents: () => agentStatuses(base.config, parts.registry),
+    agents: () => agentStatuses(base.config, parts.riskSummaries),
   };
 }
 

@@ -5,7 +5,7 @@ import { createSubagentRegistry } from '../sessions/index.js';
 import type { SignalDelivery } from '../signals/index.js';
 import { createSubagentManager } from '../subagents/index.js';
 import type { ToolActivity, Toolpacks } from '../toolpacks/index.js';
-import { riskSummary } from '../tools/index.js';
+import { createRiskSummaries } from '../tools/index.js';
 import { createBudgetGate } from '../usage/index.js';
 import { buildAgentRunner } from './build-agent-runner.js';
 import { buildApprovals } from './build-approvals.js';
@@ -15,6 +15,9 @@ import type { Base } from './gateway-types.js';
 import type { ModelHealth } from './model-health.js';
 import type { TurnPort } from './turn-port.js';
 import { workspaceFile } from './workspace-files.js';
+
+/** An agent the config does not name: no tools (one array, so its summary is kept too). */
+const NO_TOOLS: readonly string[] = [];
 
 /** What `buildTurns` takes besides the base. */
 export interface TurnParts {
@@ -85,6 +88,7 @@ export async function buildTurns(base: Base, parts: TurnParts) {
     }),
     logger,
   });
+  const riskSummaries = createRiskSummaries(registry);
   const router = createRouter({
     config,
     configFile: { path: loaded.path, hash: loaded.hash },
@@ -99,14 +103,14 @@ export async function buildTurns(base: Base, parts: TurnParts) {
     approvals,
     usage: base.usage,
     ...(parts.failover ? { failover: parts.failover } : {}),
-    riskSummary: (agentId) => riskSummary(registry, config.agents[agentId]?.tools ?? []),
+    riskSummary: (agentId) => riskSummaries(config.agents[agentId]?.tools ?? NO_TOOLS),
     ...(options.rescue ? { rescue: options.rescue } : {}),
     deliver: base.channels.deliver,
     deliverDelta: base.channels.deliverDelta,
     deliverStatus: base.channels.deliverStatus,
   });
   base.running.router = router;
-  return { router, subagents, gateway, registry };
+  return { router, subagents, gateway, riskSummaries };
 }
 
 /** Each turn counted by outcome, timed and traced, when the host collects metrics. */

@@ -18,8 +18,7 @@ import type {
   GatewayUndoRequest,
   ScheduledRestart,
 } from '../tools/index.js';
-import type { RestartRequest } from './restart-schedule.js';
-import type { RestartKind, RestartNoteRequest } from './restart-sentinel.js';
+import type { RestartKind, RestartNoteRequest, RestartRequest } from './host-ports.js';
 
 /**
  * Through the model-facing tool these stay as they are, found in the schema: what guards the

@@ -6,13 +6,9 @@ import { scheduleSignals } from '../signals/index.js';
 import { createToolActivity } from '../toolpacks/index.js';
 import { buildTurns } from './build-turns.js';
 import type { Gateway, GatewayOptions, Running } from './gateway-types.js';
-import { resolveHttpToken } from './http-token.js';
 import { applyLogSecrets, webchatSignIn } from './log-secrets.js';
 import { createModelHealth } from './model-health.js';
-import { createRestartNotes } from './restart-note.js';
-import { createRestartSentinel } from './restart-sentinel.js';
 import { buildSignalsAndToolpacks, openStorage, serve } from './start-phases.js';
-import { makeStateDirPrivate } from './state-dir.js';
 import { stopServices } from './stop-services.js';
 import { createTurnPort } from './turn-port.js';
 
@@ -51,10 +47,7 @@ async function startServices(options: GatewayOptions, running: Running) {
   const { config } = options.loaded;
   const logger = options.log.logger;
   const stateDir = path.resolve(config.stateDir);
-  const tightened = await makeStateDirPrivate(stateDir);
-  if (tightened.length > 0)
-    logger.info({ stateDir, entries: tightened.slice(0, 20) }, 'state dir made private');
-  const token = await resolveHttpToken(config.http.token, stateDir);
+  const { token } = options;
   const { secrets, showToken } = applyLogSecrets(options.log, config, token, options.showTokenLink === true);
   const turnPort = createTurnPort();
   const base = await openStorage(options, running, stateDir, turnPort.turns.sessionStatus);
@@ -68,7 +61,7 @@ async function startServices(options: GatewayOptions, running: Running) {
   const models = createModelHealth({ scrub, failover });
   const mcp = startMcpServers({ config, configPath: base.configPath, logger, scrub, stateDir });
   running.mcp = mcp;
-  const { router, subagents, gateway, registry } = await buildTurns(base, {
+  const { router, subagents, gateway, riskSummaries } = await buildTurns(base, {
     turns: turnPort.turns,
     signals,
     toolpacks,
@@ -98,7 +91,7 @@ async function startServices(options: GatewayOptions, running: Running) {
     scrub,
     models,
     mcp,
-    registry,
+    riskSummaries,
   });
 
   // Before any turn resumes: a call the last process left waiting finds its request again.
@@ -108,16 +101,14 @@ async function startServices(options: GatewayOptions, running: Running) {
   await router.resume();
   // Safe mode runs no schedules (issue 32 §2).
   if (!options.safeMode) scheduler.start();
-  const restartNotes = createRestartNotes({
-    sentinel: createRestartSentinel({ stateDir, logger }),
-    instance: options.restartInstance ?? 'none',
+  const restartNotes = options.restartNotes?.({
     sessions: base.sessions,
     deliver: base.channels.deliver,
     logger,
     signal: running.stopping.signal,
   });
   running.restartNotes = restartNotes;
-  running.restartNote = restartNotes.run();
+  running.restartNote = restartNotes?.run();
   options.onServing?.({ webchat: base.channels.webchat });
   return { url, webchatUrl: base.channels.webchat ? webchatSignIn(url, token, showToken) : undefined };
 }

@@ -12,13 +12,18 @@ import type { Scheduler, SignalDelivery } from '../signals/index.js';
 import type { Store } from '../store/index.js';
 import type { SubagentManager } from '../subagents/index.js';
 import type { DeliveryRetry, ToolpackProblem, Toolpacks } from '../toolpacks/index.js';
-import type { Tool } from '../tools/index.js';
+import type { ScheduledRestart, Tool } from '../tools/index.js';
 import type { UsageLedger } from '../usage/index.js';
 import type { GatewayChannels } from './build-channels.js';
-import type { RestartRecord } from './gateway-status.js';
-import type { createRestartNotes } from './restart-note.js';
-import type { RestartRequest, ScheduledRestart } from './restart-schedule.js';
-import type { SafeModeState } from './safe-mode.js';
+import type {
+  ConfigStartCheck,
+  HttpToken,
+  RestartNotes,
+  RestartNotesContext,
+  RestartRecord,
+  RestartRequest,
+  SafeModeState,
+} from './host-ports.js';
 
 /** What an embedder (or a test) may add to a gateway. */
 export interface GatewayExtensions {
@@ -63,10 +68,14 @@ export interface GatewayOptions extends GatewayExtensions {
   startedAt: number;
   /** The environment `${NAME}` references are read from (config edits validate against it too). */
   environment: NodeJS.ProcessEnv;
+  /** The HTTP token of this boot (the host resolves it after making the state dir private). */
+  token: HttpToken;
+  /** The host's start check: what the config editor dry-runs an edit through. */
+  startCheck: ConfigStartCheck;
   /** The host's restart scheduler (it outlives this gateway). */
   scheduleRestart(request: RestartRequest): Promise<ScheduledRestart>;
-  /** The host's id: restart notes it promised for a restart that has not run yet stay pending. */
-  restartInstance?: string;
+  /** The host's restart notes, delivered while this gateway serves; absent, none are. */
+  restartNotes?: (context: RestartNotesContext) => RestartNotes;
   /** The host's boots (start, restarts), oldest first, for the health page; absent, none are shown. */
   restartHistory?: () => readonly RestartRecord[];
   /** The host's metrics (they outlive restarts); absent, nothing is observed and `/metrics` is not served. */
@@ -102,7 +111,7 @@ export interface Running {
   signals?: SignalDelivery;
   scheduler?: Scheduler;
   toolpacks?: Toolpacks;
-  restartNotes?: ReturnType<typeof createRestartNotes>;
+  restartNotes?: RestartNotes;
   restartNote?: Promise<void>;
   approvals?: Approvals;
   /** The MCP servers' connections (stdio servers are child processes: stopped with the gateway). */

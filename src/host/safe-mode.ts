@@ -1,15 +1,7 @@
+import type { SafeModeState } from '../app/index.js';
 import type { LoadedConfig } from '../config/index.js';
 
-/** Why this gateway runs in safe mode: what `/readyz` (a word and a count) and `/rescue status` (all of it) say. */
-export interface SafeModeState {
-  /** `crash-loop`: the breaker tripped. */
-  cause: 'crash-loop';
-  /** The sentence for owners: the unclean starts, when, and why when known. */
-  reason: string;
-  uncleanStarts: number;
-  /** ISO time safe mode began. */
-  since: string;
-}
+export type { SafeModeState };
 
 const BUILTIN_TOOLPACKS = new Set(['core', 'file', 'shell', 'web']);
 
