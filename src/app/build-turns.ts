@@ -1,9 +1,8 @@
 import type { FailoverState, TurnRunner } from '../agents/index.js';
 import type { McpServers } from '../mcp/index.js';
 import { createRouter } from '../routing/index.js';
-import { createSubagentRegistry } from '../sessions/index.js';
 import type { SignalDelivery } from '../signals/index.js';
-import { createSubagentManager } from '../subagents/index.js';
+import { createSubagentManager, createSubagentRegistry } from '../subagents/index.js';
 import type { ToolActivity, Toolpacks } from '../toolpacks/index.js';
 import { createRiskSummaries } from '../tools/index.js';
 import { createBudgetGate } from '../usage/index.js';
@@ -99,7 +98,7 @@ export async function buildTurns(base: Base, parts: TurnParts) {
     startedAt: options.startedAt,
     secrets: [...parts.secrets],
     gateway,
-    subagents: () => subagents,
+    subagents,
     approvals,
     usage: base.usage,
     ...(parts.failover ? { failover: parts.failover } : {}),
