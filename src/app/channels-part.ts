@@ -21,7 +21,7 @@ export function channelsPart(): Part<Storage, Base> {
       const channels = await createChannels(config, store, logger, files);
       // Every delivered message counted by channel (replies, posts, approval requests, notes).
       const observed: GatewayChannels = observer
-        ? { ...channels, deliver: observer.deliver(channels.deliver) }
+        ? { ...channels, outboundFor: observer.outbound(channels.outboundFor) }
         : channels;
       return { ...storage, channels: observed, supervisor: channels.supervise(logger) };
     },

@@ -47,7 +47,7 @@ export function httpPart(): Part<HttpContext, HttpServer> {
         sessionActions: createSessionActions({
           sessions: base.sessions,
           subagents: turns.subagents,
-          deliver: channels.deliver,
+          outboundFor: channels.outboundFor,
           scrub,
         }),
         sessionEvents: base.sessionEvents,

@@ -38,7 +38,7 @@ export function servingPart(): Part<
       if (!options.safeMode) turns.scheduler.start();
       const notes = options.restartNotes?.({
         sessions: base.sessions,
-        deliver: base.channels.deliver,
+        outboundFor: base.channels.outboundFor,
         logger: base.logger,
         signal: stopping,
       });

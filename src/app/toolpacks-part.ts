@@ -33,7 +33,7 @@ export function signalsPart(): Part<{ base: Base; turns: TurnPort; stopping: Abo
         store: base.store,
         sessions: base.sessions,
         turns,
-        deliver: base.channels.deliver,
+        outboundFor: base.channels.outboundFor,
         logger: logger.child({ component: 'signals' }),
       });
       stopping.addEventListener('abort', () => signals.stop(), { once: true });
