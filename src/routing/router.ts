@@ -10,7 +10,7 @@ import type {
 } from '../messages/index.js';
 import type { RuntimeTurnRequest, SessionStore } from '../sessions/index.js';
 import type { Store } from '../store/index.js';
-import type { ApprovalsPort, GatewayControl, RiskSummary, SubagentsService } from '../tools/index.js';
+import type { ApprovalsPort, GatewayControl, RiskSummary, SubagentsPort } from '../tools/index.js';
 import type { UsageLedger } from '../usage/index.js';
 import { sessionForMessage } from './bindings.js';
 import {
@@ -47,8 +47,8 @@ export interface RouterOptions {
   secrets?: readonly string[];
   /** What the owner commands /config and /restart act on. */
   gateway: GatewayControl;
-  /** What /subagents and /stop act on; set once the sub-agent service exists (it needs the router). */
-  subagents: () => SubagentsService;
+  /** What /subagents and /stop act on. */
+  subagents: SubagentsPort;
   /** What /approve, /deny, /confirm and button clicks decide through. */
   approvals?: ApprovalsPort;
   /** What /usage reports from (the usage ledger). */

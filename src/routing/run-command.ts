@@ -114,7 +114,7 @@ async function commandReply(
     sessions: options.sessions,
     commands,
     gateway: options.gateway,
-    subagents: options.subagents(),
+    subagents: options.subagents,
     approvals: approvalsOf(state),
     ...(options.usage ? { usage: options.usage } : {}),
     ...(options.failover ? { failover: options.failover } : {}),

@@ -72,7 +72,7 @@ async function sdksLoadedAtStart(
   expect((await gateway.exited).code).toBe(0);
   const urls = (await readFile(imports, 'utf8')).split('\n');
   // Sanity: the recorder saw the gateway's own modules (an empty list would pass every case).
-  expect(urls.some((url) => url.endsWith('/dist/gateway/index.js'))).toBe(true);
+  expect(urls.some((url) => url.endsWith('/dist/app/index.js'))).toBe(true);
   return SDKS.filter((sdk) => urls.some((url) => url.includes(`/node_modules/${sdk}/`)));
 }
 

@@ -11,7 +11,7 @@ import { createInbox } from '../../src/routing/inbox.js';
 import { type ChatCommand, createRouter, type Router } from '../../src/routing/index.js';
 import { createSessionStore } from '../../src/sessions/index.js';
 import { createStore, type Store } from '../../src/store/index.js';
-import type { GatewayControl, SubagentsService } from '../../src/tools/index.js';
+import type { GatewayControl, SubagentsPort } from '../../src/tools/index.js';
 import { createGatedRunner } from './gated-runner.js';
 
 const logger = createLogger({ level: 'silent' }).logger;
@@ -22,7 +22,7 @@ export interface RouterRigOptions {
   /** Shares a store with an earlier rig: a restart in this process. */
   store?: Store;
   commands?: readonly ChatCommand[];
-  subagents?: SubagentsService;
+  subagents?: SubagentsPort;
 }
 
 /**
@@ -51,7 +51,7 @@ export async function createRouterRig(options: RouterRigOptions = {}) {
     startedAt: Date.now(),
     ...(options.commands ? { commands: options.commands } : {}),
     gateway: {} as GatewayControl,
-    subagents: () => options.subagents ?? ({} as SubagentsService),
+    subagents: options.subagents ?? ({} as SubagentsPort),
   });
   return {
     router,

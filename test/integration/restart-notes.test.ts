@@ -1,12 +1,8 @@
 import { access, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createRestartNotes, NOTE_GIVE_UP_MS } from '../../src/gateway/restart-note.js';
-import {
-  createRestartSentinel,
-  newRestartIntent,
-  SENTINEL_FILE,
-} from '../../src/gateway/restart-sentinel.js';
+import { createRestartNotes, NOTE_GIVE_UP_MS } from '../../src/host/restart-note.js';
+import { createRestartSentinel, newRestartIntent, SENTINEL_FILE } from '../../src/host/restart-sentinel.js';
 import { createLogger } from '../../src/logging/index.js';
 import type { DeliveryRoute, OutboundMessage } from '../../src/messages/index.js';
 import { createSessionStore } from '../../src/sessions/index.js';

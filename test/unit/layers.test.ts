@@ -46,6 +46,17 @@ describe('the import layers of docs/architecture.md', () => {
     ]);
   });
 
+  it('keep the app below the host: the host hands it what it declares (`app/host-ports.ts`)', () => {
+    const app = `src/${rules.folders.get('app')}`;
+    const specifier = `${path.posix.relative(app, `src/${rules.folders.get('host')}`)}/index.js`;
+    expect(
+      violations(
+        [{ file: `${app}/planted.ts`, text: `import type { GatewayHost } from '${specifier}';` }],
+        rules,
+      ),
+    ).toEqual([`${app}/planted.ts imports ${specifier}: app may not import host`]);
+  });
+
   it('reach another folder only through its index.js', () => {
     const gateway = `src/${rules.folders.get('cli')}`;
     const config = `src/${rules.folders.get('config')}`;

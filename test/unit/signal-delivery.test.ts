@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { createTurnPort } from '../../src/app/turn-port.js';
 import { validateConfig } from '../../src/config/index.js';
 import { SwitchboardError } from '../../src/errors/index.js';
-import { createTurnPort } from '../../src/gateway/turn-port.js';
 import { createLogger } from '../../src/logging/index.js';
 import type { DeliveryRoute, DispatchResult } from '../../src/messages/index.js';
 import type { Router } from '../../src/routing/index.js';
