@@ -17,7 +17,7 @@ export function buildApprovals(
     config: base.config,
     store: base.store,
     stateDir: base.stateDir,
-    deliver: base.channels.deliver,
+    outboundFor: base.channels.outboundFor,
     scrub: parts.scrub,
     ...(base.observer ? { onAudit: base.observer.approval } : {}),
     logger: base.logger.child({ component: 'approvals' }),

@@ -103,7 +103,7 @@ async function startServices(options: GatewayOptions, running: Running) {
   if (!options.safeMode) scheduler.start();
   const restartNotes = options.restartNotes?.({
     sessions: base.sessions,
-    deliver: base.channels.deliver,
+    outboundFor: base.channels.outboundFor,
     logger,
     signal: running.stopping.signal,
   });

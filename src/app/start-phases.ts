@@ -91,7 +91,7 @@ export async function openStorage(
 
 /** Every delivered message counted by channel (replies, posts, approval requests, notes). */
 function observeDelivery(observer: Observer | undefined, channels: GatewayChannels): GatewayChannels {
-  return observer ? { ...channels, deliver: observer.deliver(channels.deliver) } : channels;
+  return observer ? { ...channels, outboundFor: observer.outbound(channels.outboundFor) } : channels;
 }
 
 /** Signal delivery first (it reaches the router only through the port), then the toolpacks over it. */
@@ -102,7 +102,7 @@ export async function buildSignalsAndToolpacks(base: Base, turns: TurnPort) {
     store,
     sessions: base.sessions,
     turns,
-    deliver: base.channels.deliver,
+    outboundFor: base.channels.outboundFor,
     logger: logger.child({ component: 'signals' }),
   });
   running.signals = signals;
@@ -196,7 +196,7 @@ export async function serve(base: Base, parts: ServeParts): Promise<string> {
     sessionActions: createSessionActions({
       sessions: base.sessions,
       subagents: parts.subagents,
-      deliver: channels.deliver,
+      outboundFor: channels.outboundFor,
       scrub: parts.scrub,
     }),
     sessionEvents: base.sessionEvents,
