@@ -8,6 +8,7 @@ import {
   type UsagePort,
 } from '../agents/index.js';
 import { type Config, collectSecretValues, createSecretScrubber } from '../config/index.js';
+import { createSessionsService, type ModelHealth } from '../control/index.js';
 import type { Logger } from '../logging/index.js';
 import type { McpServers } from '../mcp/index.js';
 import { type AgentMessage, communicationPolicy, type SendOutcome } from '../messages/index.js';
@@ -36,8 +37,6 @@ import {
 } from '../tools/index.js';
 import { type AgentSkills, loadAgentSkills, withSkillCatalogs } from './agent-skills.js';
 import type { GatewayExtensions } from './gateway-types.js';
-import type { ModelHealth } from './model-health.js';
-import { createSessionsService } from './session-views.js';
 import { reportSuccess, type SucceededCall } from './tool-effects.js';
 import type { TurnPort } from './turn-port.js';
 import { createWorkspaceFiles } from './workspace-files.js';

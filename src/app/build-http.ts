@@ -3,29 +3,29 @@ import { approversOf } from '../approvals/index.js';
 import type { ChannelSupervisor } from '../channels/index.js';
 import type { Config } from '../config/index.js';
 import {
-  createHttpServer,
-  type HttpServer,
-  type MetricsPort,
-  type SchedulerHookView,
+  createApprovalsInbox,
+  createConfigRoutesOptions,
+  createControlServer,
+  createGatewayStatus,
+  type GatewayStatusOptions,
   type SessionActionsPort,
   type SessionEventsPort,
   type SessionsView,
+  scrubbedSessionEvents,
+  scrubbedSessionsView,
+  storeReadiness,
   type UsagePort,
   type WebchatHistoryPort,
-} from '../http/index.js';
+} from '../control/index.js';
+import type { HttpServer, MetricsPort, SchedulerHookView } from '../http/index.js';
 import type { Logger } from '../logging/index.js';
 import type { SignalDelivery } from '../signals/index.js';
 import type { Store } from '../store/index.js';
 import type { Toolpacks } from '../toolpacks/index.js';
 import type { GatewayControl } from '../tools/index.js';
-import { createApprovalsInbox } from './approvals-inbox.js';
 import type { GatewayChannels } from './build-channels.js';
 import { buildToolUi, type Observed } from './build-core-webui.js';
-import { createConfigRoutesOptions } from './config-routes.js';
-import { createGatewayStatus, type GatewayStatusOptions } from './gateway-status.js';
 import type { SafeModeState } from './host-ports.js';
-import { scrubbedSessionEvents, scrubbedSessionsView } from './session-views.js';
-import { storeReadiness } from './store-probe.js';
 
 /** What the approvals inbox and the health page read (`approvals-inbox.ts`, `gateway-status.ts`). */
 export type OpsParts = Parameters<typeof createApprovalsInbox>[0] &
@@ -75,7 +75,7 @@ export function buildHttpServer(options: {
 }): Promise<HttpServer> {
   const { config, toolpacks, scrub } = options;
   const toolUi = buildToolUi({ ...options, logger: options.logger.child({ component: 'tool-ui' }) });
-  return createHttpServer({
+  return createControlServer({
     host: config.http.host,
     port: config.http.port,
     trustProxy: config.http.trustProxy,

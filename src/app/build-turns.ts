@@ -1,4 +1,5 @@
 import type { FailoverState, TurnRunner } from '../agents/index.js';
+import type { ModelHealth } from '../control/index.js';
 import type { McpServers } from '../mcp/index.js';
 import { createRouter } from '../routing/index.js';
 import type { SignalDelivery } from '../signals/index.js';
@@ -11,7 +12,6 @@ import { buildApprovals } from './build-approvals.js';
 import { buildGatewayControl } from './build-control.js';
 import { createChatFiles } from './chat-files.js';
 import type { Base } from './gateway-types.js';
-import type { ModelHealth } from './model-health.js';
 import type { TurnPort } from './turn-port.js';
 import { workspaceFile } from './workspace-files.js';
 

@@ -54,11 +54,7 @@ export interface RestartRequest {
   note?: RestartNoteRequest;
 }
 
-/** One start or in-process restart of this process's gateway, kept by the host. */
-export interface RestartRecord {
-  at: string;
-  reason: string;
-}
+export type { RestartRecord } from '../control/index.js';
 
 /** What the restart notes' delivery loop is handed by a started gateway. */
 export interface RestartNotesContext {

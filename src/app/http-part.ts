@@ -1,16 +1,18 @@
+import {
+  agentStatuses,
+  createSessionActions,
+  createSessionsView,
+  createWebchatHistory,
+} from '../control/index.js';
 import type { HttpServer } from '../http/index.js';
 import type { McpServers } from '../mcp/index.js';
 import type { SignalDelivery } from '../signals/index.js';
 import type { Toolpacks } from '../toolpacks/index.js';
-import { agentStatuses } from './agent-risk.js';
 import { buildHttpServer, type OpsParts } from './build-http.js';
 import type { Base } from './gateway-types.js';
 import type { HttpToken } from './host-ports.js';
 import type { Part } from './part.js';
-import { createSessionActions } from './session-actions.js';
-import { createSessionsView } from './session-views.js';
 import type { Turns } from './turns-part.js';
-import { createWebchatHistory } from './webchat-history.js';
 
 /** What the HTTP part is handed. */
 export interface HttpContext {

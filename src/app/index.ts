@@ -1,7 +1,6 @@
 // The app: one gateway built from one config. The host (`src/host`) boots it and hands it what
 // it declares in `host-ports.ts`; the CLI reaches the other folders directly.
 
-export { type AgentRiskView, describeAgents, describeRegistry } from './agent-risk.js';
 export { type AgentSkills, loadAgentSkills } from './agent-skills.js';
 export {
   createGateway,

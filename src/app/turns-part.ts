@@ -1,5 +1,6 @@
 import { createFailoverState, type FailoverState } from '../agents/index.js';
 import type { Approvals } from '../approvals/index.js';
+import { createModelHealth, type ModelHealth } from '../control/index.js';
 import type { McpServers } from '../mcp/index.js';
 import type { Router } from '../routing/index.js';
 import { type Scheduler, scheduleSignals } from '../signals/index.js';
@@ -9,7 +10,6 @@ import type { GatewayControl, RiskSummaries } from '../tools/index.js';
 import type { Observed } from './build-core-webui.js';
 import { buildTurns } from './build-turns.js';
 import type { Base } from './gateway-types.js';
-import { createModelHealth, type ModelHealth } from './model-health.js';
 import type { Part } from './part.js';
 import type { Signals } from './toolpacks-part.js';
 import type { TurnPort } from './turn-port.js';

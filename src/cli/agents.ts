@@ -1,5 +1,5 @@
-import { type AgentRiskView, describeAgents, describeRegistry } from '../app/index.js';
 import { type Config, loadConfig } from '../config/index.js';
+import { type AgentRiskView, describeAgents, describeRegistry } from '../control/index.js';
 import { ConfigError } from '../errors/index.js';
 import { createLogger } from '../logging/index.js';
 import { loadConfiguredToolpacks } from '../toolpacks/index.js';

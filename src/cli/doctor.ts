@@ -1,4 +1,3 @@
-import { describeAgents, describeRegistry } from '../app/index.js';
 import type { ChannelCredentialCheck } from '../channels/index.js';
 import {
   type Config,
@@ -8,6 +7,7 @@ import {
   type LoadedConfig,
   modelChainText,
 } from '../config/index.js';
+import { describeAgents, describeRegistry } from '../control/index.js';
 import type { ConfigError } from '../errors/index.js';
 import { loadStartable, type StartCheckReport } from '../host/index.js';
 import { createLogger } from '../logging/index.js';

@@ -1,25 +1,16 @@
-export type { AccessPolicy } from './identity.js';
-export type { ApprovalsInbox, ApprovalView, InboxDecision } from './routes/approvals.js';
-export type { ConfigEditRequestView, ConfigPort, ConfigRoutesOptions } from './routes/config.js';
-export type { SessionEventsPort } from './routes/events.js';
+export { type EventStream, startEventStream } from './event-stream.js';
+export {
+  type AccessPolicy,
+  actsAsOwner,
+  type Identity,
+  identityOf,
+  requireOwner,
+  senderIdOf,
+} from './identity.js';
+export { NO_QUERY } from './query-schema.js';
 export type { ChannelStates, ComponentProblems, SafeModeView, StoreProbe } from './routes/health.js';
 export type { MetricsPort } from './routes/metrics.js';
-export type {
-  SessionActionsPort,
-  SubagentActionAnswer,
-  SubagentNode,
-} from './routes/session-actions.js';
-export type { SessionFilter, SessionsView } from './routes/sessions.js';
 export { SLACK_EVENTS_PATH } from './routes/slack-events.js';
-export type {
-  AgentRiskStatus,
-  ChannelStatus,
-  FailoverView,
-  McpServerView,
-  ModelStatus,
-  StatusPort,
-  StatusView,
-} from './routes/status.js';
 export type {
   RosterAgentView,
   ToolStatusView,
@@ -28,11 +19,11 @@ export type {
   WebuiOutput,
 } from './routes/tool-ui.js';
 export type { SchedulerHookView, ToolpacksView } from './routes/toolpacks.js';
-export type { UsagePort, UsageTotalsView, UsageView } from './routes/usage.js';
-export type { WebchatPort, WebchatStreamEvent } from './routes/webchat.js';
-export type {
-  WebchatHistoryMessage,
-  WebchatHistoryPort,
-  WebchatThreadView,
-} from './routes/webchat-history.js';
-export { createHttpServer, type HttpServer, type HttpServerOptions, type ServedRoute } from './server.js';
+export { MAX_MESSAGE_LENGTH, type WebchatPort, type WebchatStreamEvent } from './routes/webchat.js';
+export {
+  createHttpServer,
+  type HttpServer,
+  type HttpServerOptions,
+  type RouteContext,
+  type ServedRoute,
+} from './server.js';

@@ -12,9 +12,6 @@ import { handleHttpError } from './errors.js';
 import { createFailureLimit } from './failure-limit.js';
 import { type AccessPolicy, createOwnerGate } from './identity.js';
 import { createRequestGuard } from './request-guard.js';
-import { type ApprovalsInbox, registerApprovalRoutes } from './routes/approvals.js';
-import { type ConfigRoutesOptions, registerConfigRoutes } from './routes/config.js';
-import { registerEventsRoute, type SessionEventsPort } from './routes/events.js';
 import {
   type ChannelStates,
   type ComponentProblems,
@@ -24,16 +21,11 @@ import {
 } from './routes/health.js';
 import { registerMeRoute } from './routes/me.js';
 import { type MetricsPort, registerMetricsRoute } from './routes/metrics.js';
-import { registerSessionActionRoutes, type SessionActionsPort } from './routes/session-actions.js';
-import { registerSessionRoutes, type SessionsView } from './routes/sessions.js';
 import { registerSignInRoutes } from './routes/sign-in.js';
 import { registerSlackEventsRoute } from './routes/slack-events.js';
-import { registerStatusRoute, type StatusPort } from './routes/status.js';
 import { registerToolUiRoutes, type ToolUiOptions } from './routes/tool-ui.js';
 import { registerToolpackRoutes, type ToolpacksView } from './routes/toolpacks.js';
-import { registerUsageRoute, type UsagePort } from './routes/usage.js';
 import { MAX_MESSAGE_LENGTH, registerWebchatRoutes, type WebchatPort } from './routes/webchat.js';
-import { registerWebchatHistoryRoutes, type WebchatHistoryPort } from './routes/webchat-history.js';
 import { MAX_PARAM_LENGTH } from './session-key-limit.js';
 
 export interface HttpServerOptions {
@@ -51,16 +43,11 @@ export interface HttpServerOptions {
   projectId?: string | undefined;
   /** The gateway's version (package.json), shown by the control UI. */
   version?: string | undefined;
-  sessions: SessionsView;
-  /** The control UI's session actions (sub-agent tree, kill, steer, replies), when given. */
-  sessionActions?: SessionActionsPort | undefined;
-  /** The session events bus: `GET /api/events` (owner-only live updates), when given. */
-  sessionEvents?: SessionEventsPort | undefined;
+  /** The control plane's routes (`src/control`), registered after `/api/me`. */
+  routes?: ((app: FastifyInstance, context: RouteContext) => void) | undefined;
   toolpacks: ToolpacksView;
   /** The web chat, when enabled. */
   webchat?: WebchatPort | undefined;
-  /** The signed-in user's web chat threads and history (the chat page), with the web chat. */
-  webchatHistory?: WebchatHistoryPort | undefined;
   /** Toolpack WebUI entries: the Tools page and its API, when given. */
   toolUi?: ToolUiOptions | undefined;
   /** Slack in HTTP mode: the listener for `POST /slack/events` (it checks Slack's signatures). */
@@ -75,14 +62,15 @@ export interface HttpServerOptions {
   safeMode?: (() => SafeModeView | undefined) | undefined;
   /** `GET /metrics` (Prometheus text), behind the token unless `public`; absent, not served. */
   metrics?: { port: MetricsPort; public: boolean } | undefined;
-  /** The config page's API (`/api/config…`, owner-only), when given. */
-  config?: Omit<ConfigRoutesOptions, 'access'> | undefined;
-  /** The approvals inbox (`/api/approvals`), when given. */
-  approvals?: ApprovalsInbox | undefined;
-  /** The health page's report (`/api/status`), when given. */
-  status?: StatusPort | undefined;
-  /** The usage report (`/api/usage`, owner-only), when given. */
-  usage?: UsagePort | undefined;
+}
+
+/** What the server hands the routes registered from outside (`HttpServerOptions.routes`). */
+export interface RouteContext {
+  access: AccessPolicy;
+  /** The web chat, when enabled. */
+  webchat: WebchatPort | undefined;
+  /** The most characters one chat message may hold. */
+  maxMessageLength: number;
 }
 
 /** A route the server answers: `public` needs no token, `page` is a control UI page (served signed out). */
@@ -147,26 +135,11 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
     version: options.version ?? '0.0.0',
     maxMessageLength: MAX_MESSAGE_LENGTH,
   });
-  registerSessionRoutes(app, options.sessions);
-  if (options.sessionActions) {
-    registerSessionActionRoutes(app, {
-      actions: options.sessionActions,
-      access: options.access ?? DEFAULT_ACCESS,
-      webchat: options.webchat,
-      maxMessageLength: MAX_MESSAGE_LENGTH,
-    });
-  }
-  if (options.sessionEvents) registerEventsRoute(app, { events: options.sessionEvents, access });
+  options.routes?.(app, { access, webchat: options.webchat, maxMessageLength: MAX_MESSAGE_LENGTH });
   registerToolpackRoutes(app, options.toolpacks);
   if (options.webchat) registerWebchatRoutes(app, { webchat: options.webchat });
-  if (options.webchat && options.webchatHistory) registerWebchatHistoryRoutes(app, options.webchatHistory);
   if (options.slackEvents) registerSlackEventsRoute(app, options.slackEvents);
   if (options.toolUi) registerToolUiRoutes(app, options.toolUi, options.access ?? DEFAULT_ACCESS);
-  if (options.config)
-    registerConfigRoutes(app, { ...options.config, access: options.access ?? DEFAULT_ACCESS });
-  if (options.approvals) registerApprovalRoutes(app, { inbox: options.approvals, access });
-  if (options.status) registerStatusRoute(app, { status: options.status, access });
-  if (options.usage) registerUsageRoute(app, { usage: options.usage, access });
   app.setNotFoundHandler((request, reply) =>
     reply
       .code(404)

@@ -1,12 +1,8 @@
 import { mkdtemp, realpath } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import {
-  type AccessPolicy,
-  createHttpServer,
-  type SchedulerHookView,
-  type ToolStatusView,
-} from '../../src/http/index.js';
+import { createControlServer } from '../../src/control/index.js';
+import type { AccessPolicy, SchedulerHookView, ToolStatusView } from '../../src/http/index.js';
 import { createLogger } from '../../src/logging/index.js';
 import { createStore } from '../../src/store/index.js';
 import {
@@ -91,7 +87,7 @@ export async function startToolUiServer(options: {
   const controllers = new Map(toolpacks.map((toolpack) => [toolpack.id, hostFor(toolpack)]));
   const problems = await checkWebuiHandlers(toolpacks, controllers);
   const entries = listWebuiEntries(toolpacks, problems);
-  const http = await createHttpServer({
+  const http = await createControlServer({
     host: '127.0.0.1',
     port: 0,
     token: options.token,

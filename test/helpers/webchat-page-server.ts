@@ -1,5 +1,5 @@
 import type { WebchatAdapter } from '../../src/channels/index.js';
-import { createHttpServer } from '../../src/http/index.js';
+import { createControlServer } from '../../src/control/index.js';
 import type { Logger } from '../../src/logging/index.js';
 
 /**
@@ -12,7 +12,7 @@ export async function startWebchatPageServer(options: {
   logger: Logger;
   webchat: WebchatAdapter;
 }): Promise<{ url: string; close: () => Promise<void> }> {
-  const server = await createHttpServer({
+  const server = await createControlServer({
     host: '127.0.0.1',
     port: 0,
     token: options.token,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { describeAgents, describeRegistry } from '../../src/app/index.js';
 import { validateConfig } from '../../src/config/index.js';
+import { describeAgents, describeRegistry } from '../../src/control/index.js';
 import { createLogger } from '../../src/logging/index.js';
 import { createMcpServers } from '../../src/mcp/index.js';
 import { loadConfiguredToolpacks } from '../../src/toolpacks/index.js';

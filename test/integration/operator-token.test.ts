@@ -1,10 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type AccessPolicy,
-  createHttpServer,
-  type HttpServer,
-  type ServedRoute,
-} from '../../src/http/index.js';
+import { createControlServer } from '../../src/control/index.js';
+import type { AccessPolicy, HttpServer, ServedRoute } from '../../src/http/index.js';
 import { createLogger } from '../../src/logging/index.js';
 
 // The operator token (the gateway's own) is the operator: owner-equivalent on every route whatever
@@ -59,7 +55,7 @@ let server: HttpServer;
 let base: string;
 
 beforeAll(async () => {
-  server = await createHttpServer({
+  server = await createControlServer({
     host: '127.0.0.1',
     port: 0,
     token: TOKEN,

@@ -1,12 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { SwitchboardError } from '../../src/errors/index.js';
 import {
-  createHttpServer,
-  type HttpServerOptions,
+  type ControlServerOptions,
+  createControlServer,
   type SessionsView,
-  type WebchatPort,
-  type WebuiEntryView,
-} from '../../src/http/index.js';
+} from '../../src/control/index.js';
+import { SwitchboardError } from '../../src/errors/index.js';
+import type { WebchatPort, WebuiEntryView } from '../../src/http/index.js';
 import { createLogger } from '../../src/logging/index.js';
 
 /**
@@ -67,7 +66,7 @@ const sessions: SessionsView = {
   subagents: async (key, recentMinutes) => (key.startsWith('agent:') ? { key, recentMinutes } : undefined),
 };
 
-let server: Awaited<ReturnType<typeof createHttpServer>> | undefined;
+let server: Awaited<ReturnType<typeof createControlServer>> | undefined;
 afterEach(async () => {
   await server?.close();
   server = undefined;
@@ -75,7 +74,7 @@ afterEach(async () => {
   asked.transcripts.length = 0;
 });
 
-async function serve(overrides: Partial<HttpServerOptions> = {}) {
+async function serve(overrides: Partial<ControlServerOptions> = {}) {
   const received: Parameters<WebchatPort['receive']>[0][] = [];
   const webchat: WebchatPort = {
     async receive(input) {
@@ -89,7 +88,7 @@ async function serve(overrides: Partial<HttpServerOptions> = {}) {
     receiveClick: async (input) => ({ sessionKey: `agent:main:webchat:direct:${input.user}`, replies: [] }),
     subscribe: () => () => {},
   };
-  server = await createHttpServer({
+  server = await createControlServer({
     host: '0.0.0.0',
     port: 0,
     token: TOKEN,

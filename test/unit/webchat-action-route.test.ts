@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createWebchatAdapter, type WebchatEvent } from '../../src/channels/index.js';
-import { createHttpServer } from '../../src/http/index.js';
+import { createControlServer } from '../../src/control/index.js';
 import { createLogger } from '../../src/logging/index.js';
 import type { InboundMessage } from '../../src/messages/index.js';
 
@@ -18,7 +18,7 @@ const BUTTONS = [
   { label: 'Deny', value: 'approval:a1:deny', style: 'danger' as const },
 ];
 
-let server: Awaited<ReturnType<typeof createHttpServer>> | undefined;
+let server: Awaited<ReturnType<typeof createControlServer>> | undefined;
 afterEach(async () => {
   await server?.close();
   server = undefined;
@@ -34,7 +34,7 @@ async function serve() {
       return { sessionKey, replies: [{ id: 'q1', text: 'Run shell.exec?', actions: BUTTONS }] };
     return { sessionKey, replies: [{ id: 'answer', text: `Approved by ${message.senderId}` }] };
   });
-  server = await createHttpServer({
+  server = await createControlServer({
     host: '0.0.0.0',
     port: 0,
     token: TOKEN,

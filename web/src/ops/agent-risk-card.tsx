@@ -1,14 +1,10 @@
+import type { AgentRiskStatus } from '../../../src/control/contracts.js';
+
+export type { AgentRiskStatus };
+
 // The health page's Agents card: each agent's model chain and risk summary (the union of the risk
 // classes of the tools its allowlist lets it see), from `GET /api/status` `agents`. Owner-only
 // classes are marked; tools hidden for a missing prerequisite are named with why.
-
-export interface AgentRiskStatus {
-  id: string;
-  models: string;
-  risk: string[];
-  ownerOnly: string[];
-  unavailable: { name: string; reason: string }[];
-}
 
 /** Classes that ask an approver by default: shown as a warning, with the word. */
 const ASKING = new Set(['exec', 'control-plane']);

@@ -2,28 +2,12 @@
 // approvers) Approve and Deny. The arguments and details are shown as text (the API scrubbed
 // them of secrets; they may quote anything, so never as HTML).
 import { useState } from 'preact/hooks';
+import type { ApprovalView } from '../../../src/control/contracts.js';
 import { api, problemText } from '../api.js';
 import { hrefOf } from '../router.js';
 import { relativeTime } from '../time.js';
 
-export interface ApprovalView {
-  id: string;
-  code: string;
-  kind: 'tool' | 'command';
-  tool: string;
-  agentId: string;
-  sessionKey: string;
-  requester: string;
-  arguments: string;
-  details?: string;
-  approvers: string[];
-  createdAt: string;
-  expiresAt: string;
-  status: 'pending' | 'approved' | 'used' | 'denied' | 'expired';
-  decidedBy?: string;
-  decidedAt?: string;
-  reason?: string;
-}
+export type { ApprovalView };
 
 interface CardProps {
   request: ApprovalView;

@@ -1,47 +1,10 @@
 // The health page's cards, one per part of the gateway, from `GET /api/status`. Every text here
 // (a reason, an error) comes from the gateway, scrubbed of secrets, and is shown as text.
+
+import type { McpServerView, StatusView } from '../../../src/control/contracts.js';
 import { durationText, relativeTime } from '../time.js';
-import type { AgentRiskStatus } from './agent-risk-card.js';
 
-/** An MCP server: `ready`, or `connecting`/`failed` with the last error while it is retried. */
-export interface McpServerView {
-  name: string;
-  transport: 'stdio' | 'http';
-  state: string;
-  tools: number;
-  failures: number;
-  error?: string;
-}
-
-export interface StatusView {
-  version: string;
-  startedAt: string;
-  uptimeSeconds: number;
-  channels: { name: string; state: string; reason?: string; attempts: number; since?: string }[];
-  store: { driver: string; location: string; reachable: boolean; error?: string };
-  models: {
-    name: string;
-    description: string;
-    lastCall?: { at: string; ok: boolean; ms: number; error?: string };
-    /** Skipped by every model chain until then: it answered 429 with a retry-after. */
-    cooldownUntil?: string;
-  }[];
-  /** The last time a fallback model answered in place of an agent's first model. */
-  lastFailover?: { at: string; agentId: string; from: string; to: string; why: string };
-  /** Each configured MCP server (`mcp.servers`): absent from older gateways. */
-  mcpServers?: McpServerView[];
-  restarts: { at: string; reason: string }[];
-  configChanges: {
-    number: number;
-    ts: string;
-    actor: string;
-    action: string;
-    changedPaths: string[];
-    note?: string;
-  }[];
-  /** Each agent's risk summary (absent from an older gateway). */
-  agents?: AgentRiskStatus[];
-}
+export type { McpServerView, StatusView };
 
 /** `ok` (green), `warn` or `bad`: the card's mark, always with a word beside it. */
 export type Mark = 'ok' | 'warn' | 'bad';

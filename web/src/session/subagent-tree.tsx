@@ -2,22 +2,10 @@
 // under it. Kill asks to confirm first; steer opens a labelled message field. Labels, models and
 // ids are shown as text (a label came from a model).
 import { useState } from 'preact/hooks';
+import type { SubagentNode } from '../../../src/control/contracts.js';
 import { durationText } from '../time.js';
 
-/** One child as `GET /api/sessions/:key/subagents/tree` answers it (`SubagentNode` in src/http). */
-export interface SubagentNode {
-  index: number;
-  runId: string;
-  label: string;
-  status: string;
-  startedAt: number;
-  runtimeMs: number;
-  agentId: string;
-  model: string;
-  childSessionKey: string;
-  parentSessionKey: string;
-  children: SubagentNode[];
-}
+export type { SubagentNode };
 
 export type SubagentAct = (
   node: SubagentNode,

@@ -2,9 +2,8 @@ import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ConfigChange } from '../../config/index.js';
 import type { Result } from '../../errors/index.js';
+import { type AccessPolicy, identityOf, NO_QUERY, requireOwner, senderIdOf } from '../../http/index.js';
 import type { DeliveryRoute } from '../../messages/index.js';
-import { type AccessPolicy, identityOf, requireOwner, senderIdOf } from '../identity.js';
-import { NO_QUERY } from '../query-schema.js';
 import { sendRefusal } from './config-refusal.js';
 
 /** An edit as the config port takes it: an owner's, as if typed as `/config` (`via: 'command'`). */

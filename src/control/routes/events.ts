@@ -1,8 +1,12 @@
 import type { FastifyInstance } from 'fastify';
+import {
+  type AccessPolicy,
+  type EventStream,
+  NO_QUERY,
+  requireOwner,
+  startEventStream,
+} from '../../http/index.js';
 import type { SessionEventListener } from '../../sessions/index.js';
-import { type EventStream, startEventStream } from '../event-stream.js';
-import { type AccessPolicy, requireOwner } from '../identity.js';
-import { NO_QUERY } from '../query-schema.js';
 
 /** What the events stream reads: the session events bus (`createSessionEvents`); the gateway passes it. */
 export interface SessionEventsPort {

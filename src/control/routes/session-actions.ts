@@ -1,16 +1,16 @@
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import type { WebchatPort } from '../../http/index.js';
+import { type AccessPolicy, actsAsOwner, identityOf, senderIdOf } from '../../http/index.js';
 import type { DeliveryRoute } from '../../messages/index.js';
-import { type AccessPolicy, actsAsOwner, identityOf, senderIdOf } from '../identity.js';
 import {
   KeyParams,
   registerSubagentActionRoutes,
   type SubagentActions,
   unknownSession,
 } from './session-subagents.js';
-import type { WebchatPort } from './webchat.js';
 
-export type { SubagentActionAnswer, SubagentNode } from './session-subagents.js';
+export type { SubagentActionAnswer } from './session-subagents.js';
 
 /**
  * What the session action routes need; declared here (http may not import tools or channels),

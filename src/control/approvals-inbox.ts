@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { type ApprovalRecord, type Approvals, actionValue } from '../approvals/index.js';
-import type { ApprovalsInbox, ApprovalView } from '../http/index.js';
 import type { Router } from '../routing/index.js';
+import type { ApprovalView } from './contracts.js';
+import type { ApprovalsInbox } from './routes/approvals.js';
 
 /** How many decided requests the inbox lists. */
 const RECENT_DECIDED = 50;

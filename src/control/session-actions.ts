@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { errorText } from '../errors/index.js';
-import type { SessionActionsPort, SubagentNode } from '../http/index.js';
 import type { OutboundFor } from '../messages/index.js';
 import type { SessionStore } from '../sessions/index.js';
 import type { SubagentManager, SubagentRun } from '../subagents/index.js';
+import type { SubagentNode } from './contracts.js';
+import type { SessionActionsPort } from './routes/session-actions.js';
 
 /** What the control UI's actions need of the sub-agents: a session's runs and `/subagents`' actions. */
 type SubagentsView = Pick<SubagentManager, 'runs' | 'act'>;

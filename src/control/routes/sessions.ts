@@ -1,10 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import {
-  isSessionCursor,
-  type QueueStatus,
-  type SessionSummary,
-  type TranscriptReadOptions,
-} from '../../sessions/index.js';
+import { isSessionCursor, type TranscriptReadOptions } from '../../sessions/index.js';
+import type { QueueStatus, SessionPage, TranscriptPage } from '../contracts.js';
 
 /** Which sessions a list page holds: every given field must match (`q`: in the key or agent id, any case). */
 export interface SessionFilter {
@@ -17,19 +13,9 @@ export interface SessionFilter {
 /** What the HTTP layer may read of sessions; the gateway provides it. */
 export interface SessionsView {
   /** A page of sessions, most recently active first; `cursor` is checked (`isSessionCursor`). */
-  list(page: {
-    limit: number;
-    cursor?: string;
-    filter?: SessionFilter;
-  }): Promise<{ sessions: SessionSummary[]; next?: string }>;
+  list(page: { limit: number; cursor?: string; filter?: SessionFilter }): Promise<SessionPage>;
   /** The transcript, or a page of it; `next` is the `before` of the page below, when paged. */
-  transcript(
-    key: string,
-    read: TranscriptReadOptions,
-  ): Promise<
-    | { key: string; sessionId: string; summary?: SessionSummary; entries: unknown[]; next?: number }
-    | undefined
-  >;
+  transcript(key: string, read: TranscriptReadOptions): Promise<TranscriptPage | undefined>;
   /** The session's sub-agents as the `subagents` tool lists them; undefined for an unknown session. */
   subagents(key: string, recentMinutes: number | undefined): Promise<unknown | undefined>;
 }

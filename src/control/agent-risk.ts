@@ -6,7 +6,6 @@ import {
   DEFAULT_CONFIG_PATH,
   modelChainText,
 } from '../config/index.js';
-import type { AgentRiskStatus } from '../http/index.js';
 import type { Logger } from '../logging/index.js';
 import { createMcpServers } from '../mcp/index.js';
 import { communicationPolicy } from '../messages/index.js';
@@ -29,6 +28,7 @@ import {
   unmetRequirement,
   withRiskOverride,
 } from '../tools/index.js';
+import type { AgentRiskStatus } from './contracts.js';
 
 /** One agent as `switchboard agents` and `doctor` show it. */
 export interface AgentRiskView {

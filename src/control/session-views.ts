@@ -1,5 +1,4 @@
 import { type Config, primaryModel } from '../config/index.js';
-import type { SessionEventsPort, SessionFilter, SessionsView } from '../http/index.js';
 import type { Router } from '../routing/index.js';
 import {
   type QueueStatus,
@@ -10,6 +9,8 @@ import {
   type TranscriptEntry,
 } from '../sessions/index.js';
 import type { SessionsService, SubagentsPort } from '../tools/index.js';
+import type { SessionEventsPort } from './routes/events.js';
+import type { SessionFilter, SessionsView } from './routes/sessions.js';
 
 /** What tools see of the sessions (`sessions_list`, `session_status`). */
 export function createSessionsService(options: {

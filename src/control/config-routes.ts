@@ -1,6 +1,6 @@
 import { type Config, renderConfigJsonSchema } from '../config/index.js';
-import type { ConfigRoutesOptions } from '../http/index.js';
 import type { GatewayControl } from '../tools/index.js';
+import type { ConfigRoutesOptions } from './routes/config.js';
 import { webchatSessionKey } from './webchat-history.js';
 
 /**

@@ -1,30 +1,13 @@
 import type { FastifyInstance } from 'fastify';
-import { type AccessPolicy, actsAsOwner, type Identity, identityOf, senderIdOf } from '../identity.js';
-import { NO_QUERY } from '../query-schema.js';
-
-/**
- * One approval request as the control UI shows it: the record of the approvals service, its
- * arguments and details already scrubbed of secrets (as the posted request message has them).
- */
-export interface ApprovalView {
-  id: string;
-  /** What a person types: `/approve K7Q2XD`. */
-  code: string;
-  kind: 'tool' | 'command';
-  tool: string;
-  agentId: string;
-  sessionKey: string;
-  requester: string;
-  arguments: string;
-  details?: string;
-  approvers: string[];
-  createdAt: string;
-  expiresAt: string;
-  status: 'pending' | 'approved' | 'used' | 'denied' | 'expired';
-  decidedBy?: string;
-  decidedAt?: string;
-  reason?: string;
-}
+import {
+  type AccessPolicy,
+  actsAsOwner,
+  type Identity,
+  identityOf,
+  NO_QUERY,
+  senderIdOf,
+} from '../../http/index.js';
+import type { ApprovalView } from '../contracts.js';
 
 /** What a decision through the inbox did: decided (the service's text), or refused and why. */
 export type InboxDecision =

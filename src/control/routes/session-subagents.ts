@@ -1,29 +1,12 @@
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { type AccessPolicy, requireOwner } from '../identity.js';
+import { type AccessPolicy, requireOwner } from '../../http/index.js';
+import type { SubagentNode } from '../contracts.js';
 
 /** The most characters a steer may hold (the `subagents` tool's limit, `MAX_STEER_MESSAGE_CHARS`). */
 export const MAX_STEER_MESSAGE_LENGTH = 4000;
 /** The sub-agent tree stops here: deeper children are counted, not listed. */
 export const MAX_TREE_DEPTH = 5;
-
-/** One child of a session, as the control UI's sub-agents panel shows it: its latest run and its own children. */
-export interface SubagentNode {
-  /** The number a target names among its parent's children (it changes as runs start and end). */
-  index: number;
-  runId: string;
-  label: string;
-  status: string;
-  startedAt: number;
-  runtimeMs: number;
-  agentId: string;
-  /** `models.<name>` the child uses. */
-  model: string;
-  childSessionKey: string;
-  /** The session that spawned it: kill and steer it there. */
-  parentSessionKey: string;
-  children: SubagentNode[];
-}
 
 /** A kill or steer answered as `/subagents` answers it: a text, or an error naming what is wrong. */
 export type SubagentActionAnswer = { status: 'ok'; text: string } | { status: 'error'; error: string };

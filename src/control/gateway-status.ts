@@ -1,14 +1,18 @@
 import type { ChannelDetail } from '../channels/index.js';
 import { errorText } from '../errors/index.js';
-import type { McpServerView, StatusPort, StatusView } from '../http/index.js';
 import type { SessionStore } from '../sessions/index.js';
 import type { Store } from '../store/index.js';
 import type { GatewayControl } from '../tools/index.js';
-import type { RestartRecord } from './host-ports.js';
+import type { McpServerView, StatusView } from './contracts.js';
 import type { ModelHealth } from './model-health.js';
+import type { StatusPort } from './routes/status.js';
 import { probeStore } from './store-probe.js';
 
-export type { RestartRecord };
+/** One start or in-process restart of this process's gateway, kept by the host. */
+export interface RestartRecord {
+  at: string;
+  reason: string;
+}
 
 const SHOWN_RESTARTS = 10;
 const SHOWN_CHANGES = 5;

@@ -1,0 +1,236 @@
+// The control plane's HTTP contracts: one TypeBox schema per route answer, the one declaration of
+// each shape. The server's routes answer `Static<typeof X>`; the control UI (`web/`) imports these
+// types only (`import type`), so a change to a shape fails the side that disagrees at compile
+// time (`test/unit/control-contracts.test.ts`). Dependency-free: it imports TypeBox and nothing else.
+import { type Static, Type } from '@sinclair/typebox';
+
+/** A session's queue status (the router's `QueueStatus`). */
+export const QueueStatus = Type.Union([
+  Type.Literal('idle'),
+  Type.Literal('queued'),
+  Type.Literal('running'),
+]);
+export type QueueStatus = Static<typeof QueueStatus>;
+
+/** One session in the sessions list and in the events stream. */
+export const SessionSummary = Type.Object({
+  key: Type.String(),
+  agentId: Type.String(),
+  channel: Type.String(),
+  chatType: Type.String(),
+  status: QueueStatus,
+  transcriptLength: Type.Number(),
+  createdAt: Type.String(),
+  lastActivityAt: Type.String(),
+  /** Changes on `/new`; the transcript belongs to it. */
+  sessionId: Type.String(),
+});
+export type SessionSummary = Static<typeof SessionSummary>;
+
+/** `GET /api/sessions`: a page of sessions and the cursor of the next. */
+export const SessionPage = Type.Object({
+  sessions: Type.Array(SessionSummary),
+  next: Type.Optional(Type.String()),
+});
+export type SessionPage = Static<typeof SessionPage>;
+
+/** A tool call as the model wrote it (the raw JSON text of its arguments). */
+export const TranscriptToolCall = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  arguments: Type.String(),
+});
+export type TranscriptToolCall = Static<typeof TranscriptToolCall>;
+
+/** One transcript entry, as the pages read it (the server sends the stored entry, scrubbed). */
+export const TranscriptEntry = Type.Object({
+  seq: Type.Number(),
+  at: Type.String(),
+  role: Type.Union([
+    Type.Literal('user'),
+    Type.Literal('assistant'),
+    Type.Literal('tool'),
+    Type.Literal('system'),
+  ]),
+  text: Type.String(),
+  senderId: Type.Optional(Type.String()),
+  toolCalls: Type.Optional(Type.Array(TranscriptToolCall)),
+  toolCallId: Type.Optional(Type.String()),
+  toolName: Type.Optional(Type.String()),
+  isError: Type.Optional(Type.Boolean()),
+  /** A compaction: this system entry's text is a summary the model sees instead of entries fromSeq–toSeq. */
+  compaction: Type.Optional(
+    Type.Object({ fromSeq: Type.Number(), toSeq: Type.Number(), entries: Type.Number() }),
+  ),
+});
+export type TranscriptEntry = Static<typeof TranscriptEntry>;
+
+/** `GET /api/sessions/:key/transcript`: a page of entries, with the summary on the first. */
+export const TranscriptPage = Type.Object({
+  key: Type.String(),
+  sessionId: Type.String(),
+  summary: Type.Optional(SessionSummary),
+  entries: Type.Array(TranscriptEntry),
+  /** The `before` of the page further back; absent on the first page. */
+  next: Type.Optional(Type.Number()),
+});
+export type TranscriptPage = Static<typeof TranscriptPage>;
+
+/** `GET /api/events`: the stream's two kinds (`ready` aside). */
+export const SessionStreamEvent = Type.Union([
+  Type.Object({ type: Type.Literal('session'), summary: SessionSummary }),
+  Type.Object({ type: Type.Literal('entry'), key: Type.String(), entry: TranscriptEntry }),
+]);
+export type SessionStreamEvent = Static<typeof SessionStreamEvent>;
+
+/** `GET /api/sessions/:key/subagents/tree`: a child as its latest run, its own children nested. */
+export const SubagentNode = Type.Recursive((Node) =>
+  Type.Object({
+    /** The number a target names among its parent's children (it changes as runs start and end). */
+    index: Type.Number(),
+    runId: Type.String(),
+    label: Type.String(),
+    status: Type.String(),
+    startedAt: Type.Number(),
+    runtimeMs: Type.Number(),
+    agentId: Type.String(),
+    /** `models.<name>` the child uses. */
+    model: Type.String(),
+    childSessionKey: Type.String(),
+    /** The session that spawned it: kill and steer it there. */
+    parentSessionKey: Type.String(),
+    children: Type.Array(Node),
+  }),
+);
+export type SubagentNode = Static<typeof SubagentNode>;
+
+/** `GET /api/approvals`: one request, waiting or decided. */
+export const ApprovalView = Type.Object({
+  id: Type.String(),
+  /** What a person types: `/approve K7Q2XD`. */
+  code: Type.String(),
+  kind: Type.Union([Type.Literal('tool'), Type.Literal('command')]),
+  tool: Type.String(),
+  agentId: Type.String(),
+  sessionKey: Type.String(),
+  requester: Type.String(),
+  arguments: Type.String(),
+  details: Type.Optional(Type.String()),
+  approvers: Type.Array(Type.String()),
+  createdAt: Type.String(),
+  expiresAt: Type.String(),
+  status: Type.Union([
+    Type.Literal('pending'),
+    Type.Literal('approved'),
+    Type.Literal('used'),
+    Type.Literal('denied'),
+    Type.Literal('expired'),
+  ]),
+  decidedBy: Type.Optional(Type.String()),
+  decidedAt: Type.Optional(Type.String()),
+  reason: Type.Optional(Type.String()),
+});
+export type ApprovalView = Static<typeof ApprovalView>;
+
+/** A chat channel as the supervisor sees it; `reason` (scrubbed) says why it is not connected. */
+export const ChannelStatus = Type.Object({
+  name: Type.String(),
+  /** `connected`, `connecting`, `retrying` or `refused`. */
+  state: Type.String(),
+  reason: Type.Optional(Type.String()),
+  /** Failed attempts since it last connected. */
+  attempts: Type.Number(),
+  /** When the state last changed (ISO time). */
+  since: Type.Optional(Type.String()),
+});
+export type ChannelStatus = Static<typeof ChannelStatus>;
+
+/** A configured model and the outcome of its last call in this process (no call yet: none). */
+export const ModelStatus = Type.Object({
+  name: Type.String(),
+  /** The provider's own line (`openai gpt-4o-mini at http://…`), scrubbed. */
+  description: Type.String(),
+  lastCall: Type.Optional(
+    Type.Object({
+      at: Type.String(),
+      ok: Type.Boolean(),
+      ms: Type.Number(),
+      error: Type.Optional(Type.String()),
+    }),
+  ),
+  /** Skipped by every model chain until then (ISO time): it answered 429 with a `retry-after`. */
+  cooldownUntil: Type.Optional(Type.String()),
+});
+export type ModelStatus = Static<typeof ModelStatus>;
+
+/** The last time a fallback answered in place of an agent's first model (texts scrubbed). */
+export const FailoverView = Type.Object({
+  at: Type.String(),
+  agentId: Type.String(),
+  from: Type.String(),
+  to: Type.String(),
+  why: Type.String(),
+});
+export type FailoverView = Static<typeof FailoverView>;
+
+/** One agent on the health page: its model chain and its risk summary (the union of its tools' classes). */
+export const AgentRiskStatus = Type.Object({
+  id: Type.String(),
+  /** `a → b`, or `(no model)`. */
+  models: Type.String(),
+  /** Every class its tools carry, in the order of `RISK_CLASSES`. */
+  risk: Type.Array(Type.String()),
+  /** Those of them only owner-only tools carry. */
+  ownerOnly: Type.Array(Type.String()),
+  /** Tools its allowlist names that are hidden for a missing prerequisite, with why. */
+  unavailable: Type.Array(Type.Object({ name: Type.String(), reason: Type.String() })),
+});
+export type AgentRiskStatus = Static<typeof AgentRiskStatus>;
+
+/** An MCP server as the health page shows it. */
+export const McpServerView = Type.Object({
+  name: Type.String(),
+  transport: Type.Union([Type.Literal('stdio'), Type.Literal('http')]),
+  state: Type.String(),
+  tools: Type.Number(),
+  failures: Type.Number(),
+  error: Type.Optional(Type.String()),
+  pid: Type.Optional(Type.Number()),
+});
+export type McpServerView = Static<typeof McpServerView>;
+
+/** `GET /api/status`: the operator's health page. Nothing here may hold a secret. */
+export const StatusView = Type.Object({
+  version: Type.String(),
+  /** When the process started (ISO time); uptime counts from it, across in-process restarts. */
+  startedAt: Type.String(),
+  uptimeSeconds: Type.Number(),
+  channels: Type.Array(ChannelStatus),
+  store: Type.Object({
+    driver: Type.String(),
+    location: Type.String(),
+    reachable: Type.Boolean(),
+    error: Type.Optional(Type.String()),
+  }),
+  models: Type.Array(ModelStatus),
+  /** Each configured MCP server: its state, tool count, failed attempts and last error (scrubbed). */
+  mcpServers: Type.Optional(Type.Array(McpServerView)),
+  /** The last model failover since the gateway started, if any. */
+  lastFailover: Type.Optional(FailoverView),
+  /** This process's starts and in-process restarts, newest first. */
+  restarts: Type.Array(Type.Object({ at: Type.String(), reason: Type.String() })),
+  /** The latest config changes from the audit log (each one restarts the gateway), newest first. */
+  configChanges: Type.Array(
+    Type.Object({
+      number: Type.Number(),
+      ts: Type.String(),
+      actor: Type.String(),
+      action: Type.String(),
+      changedPaths: Type.Array(Type.String()),
+      note: Type.Optional(Type.String()),
+    }),
+  ),
+  /** Each configured agent's risk summary. */
+  agents: Type.Array(AgentRiskStatus),
+});
+export type StatusView = Static<typeof StatusView>;

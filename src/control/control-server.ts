@@ -1,0 +1,61 @@
+import type { FastifyInstance } from 'fastify';
+import {
+  createHttpServer,
+  type HttpServer,
+  type HttpServerOptions,
+  type RouteContext,
+} from '../http/index.js';
+import { type ApprovalsInbox, registerApprovalRoutes } from './routes/approvals.js';
+import { type ConfigRoutesOptions, registerConfigRoutes } from './routes/config.js';
+import { registerEventsRoute, type SessionEventsPort } from './routes/events.js';
+import { registerSessionActionRoutes, type SessionActionsPort } from './routes/session-actions.js';
+import { registerSessionRoutes, type SessionsView } from './routes/sessions.js';
+import { registerStatusRoute, type StatusPort } from './routes/status.js';
+import { registerUsageRoute, type UsagePort } from './routes/usage.js';
+import { registerWebchatHistoryRoutes, type WebchatHistoryPort } from './routes/webchat-history.js';
+
+/** The control plane's read models and actions, each answering its routes; absent, not served. */
+export interface ControlRoutesOptions {
+  sessions: SessionsView;
+  /** The control UI's session actions (sub-agent tree, kill, steer, replies). */
+  sessionActions?: SessionActionsPort | undefined;
+  /** The session events bus: `GET /api/events` (owner-only live updates). */
+  sessionEvents?: SessionEventsPort | undefined;
+  /** The signed-in user's web chat threads and history (the chat page), with the web chat. */
+  webchatHistory?: WebchatHistoryPort | undefined;
+  /** The config page's API (`/api/config…`, owner-only). */
+  config?: Omit<ConfigRoutesOptions, 'access'> | undefined;
+  /** The approvals inbox (`/api/approvals`). */
+  approvals?: ApprovalsInbox | undefined;
+  /** The health page's report (`/api/status`). */
+  status?: StatusPort | undefined;
+  /** The usage report (`/api/usage`, owner-only). */
+  usage?: UsagePort | undefined;
+}
+
+export type ControlServerOptions = Omit<HttpServerOptions, 'routes'> & ControlRoutesOptions;
+
+/** The HTTP server (`src/http`) with the control plane's routes. */
+export function createControlServer(options: ControlServerOptions): Promise<HttpServer> {
+  return createHttpServer({
+    ...options,
+    routes: (app, context) => registerControlRoutes(app, options, context),
+  });
+}
+
+/** Each route of the control plane, given the server's access policy and web chat. */
+export function registerControlRoutes(
+  app: FastifyInstance,
+  options: ControlRoutesOptions,
+  { access, webchat, maxMessageLength }: RouteContext,
+): void {
+  registerSessionRoutes(app, options.sessions);
+  if (options.sessionActions)
+    registerSessionActionRoutes(app, { actions: options.sessionActions, access, webchat, maxMessageLength });
+  if (options.sessionEvents) registerEventsRoute(app, { events: options.sessionEvents, access });
+  if (webchat && options.webchatHistory) registerWebchatHistoryRoutes(app, options.webchatHistory);
+  if (options.config) registerConfigRoutes(app, { ...options.config, access });
+  if (options.approvals) registerApprovalRoutes(app, { inbox: options.approvals, access });
+  if (options.status) registerStatusRoute(app, { status: options.status, access });
+  if (options.usage) registerUsageRoute(app, { usage: options.usage, access });
+}

@@ -1,0 +1,60 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import * as contracts from '../../src/control/contracts.js';
+import type {
+  ApprovalsInbox,
+  SessionActionsPort,
+  SessionEventsPort,
+  SessionsView,
+  StatusPort,
+} from '../../src/control/index.js';
+import type * as page from '../../web/src/transcript/types.js';
+
+const root = path.resolve(import.meta.dirname, '../..');
+
+type Answer<F extends (...args: never[]) => unknown> = Exclude<Awaited<ReturnType<F>>, undefined>;
+type Listened<Port extends SessionEventsPort> = Parameters<Parameters<Port['subscribe']>[0]>[0];
+
+/**
+ * Server and page share one typed contract per route (`src/control/contracts.ts`). What each port
+ * answers is checked against its route's contract by the compiler (`npm run typecheck` fails when
+ * they disagree), and the control UI (`web/`) imports the same types, declaring none of its own.
+ */
+describe('the control plane contracts', () => {
+  it('are what the server answers, route by route (checked by the type checker)', () => {
+    expectTypeOf<Answer<SessionsView['list']>>().toExtend<contracts.SessionPage>();
+    expectTypeOf<Answer<SessionsView['transcript']>>().toExtend<contracts.TranscriptPage>();
+    expectTypeOf<Listened<SessionEventsPort>>().toExtend<contracts.SessionStreamEvent>();
+    expectTypeOf<Answer<StatusPort['status']>>().toEqualTypeOf<contracts.StatusView>();
+    expectTypeOf<Answer<ApprovalsInbox['list']>>().toEqualTypeOf<{
+      open: contracts.ApprovalView[];
+      decided: contracts.ApprovalView[];
+    }>();
+    expectTypeOf<Answer<SessionActionsPort['tree']>>().toEqualTypeOf<contracts.SubagentNode[]>();
+    // The page's names are the contract's types, not twins that happen to agree today.
+    expectTypeOf<page.SessionSummary>().toEqualTypeOf<contracts.SessionSummary>();
+    expectTypeOf<page.TranscriptEntry>().toEqualTypeOf<contracts.TranscriptEntry>();
+  });
+
+  it('are declared once: the control UI declares none of their names itself', () => {
+    const names = new Set(Object.keys(contracts));
+    expect(names.size).toBeGreaterThan(10);
+    const twins = readdirSync(path.join(root, 'web/src'), { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile() && /\.tsx?$/.test(entry.name))
+      .flatMap((entry) => {
+        const file = path.relative(root, path.join(entry.parentPath, entry.name));
+        const text = readFileSync(path.join(root, file), 'utf8');
+        return [...text.matchAll(/^(?:export )?(?:interface|type) ([A-Z]\w*)/gm)]
+          .map((match) => match[1] ?? '')
+          .filter((name) => names.has(name))
+          .map((name) => `${file}: ${name}`);
+      });
+    expect(twins).toEqual([]);
+  });
+
+  it('are imported by the control UI as types only, from a file that imports only TypeBox', () => {
+    const text = readFileSync(path.join(root, 'src/control/contracts.ts'), 'utf8');
+    expect([...text.matchAll(/from '([^']+)'/g)].map((match) => match[1])).toEqual(['@sinclair/typebox']);
+  });
+});
