@@ -14,7 +14,8 @@ const MAX_RESULT_CHARS = 100_000;
 interface Entry {
   tool: Tool;
   source: string;
-  validate: ValidateFunction;
+  /** The tool's own (`validateParameters`), or compiled at the first call (`validatorOf`). */
+  validate: ValidateFunction | undefined;
 }
 
 export interface ToolRegistry {
@@ -49,8 +50,10 @@ export interface ToolRegistry {
 }
 
 /**
- * One ajv instance per registry; a schema is compiled once, when its tool is registered, unless the
- * tool brings its compiled validator (`validateParameters`: a toolpack tool, checked at load).
+ * One ajv instance per registry; a schema is checked against the JSON Schema meta-schema when its
+ * tool is registered and compiled once, at the tool's first call (issue 36: compiling every tool's
+ * schema was a fifth of start's CPU), unless the tool brings its compiled validator
+ * (`validateParameters`: a toolpack tool, checked at load).
  */
 export interface ToolRegistryOptions {
   /** Why a tool's prerequisite (`requires`) is missing; absent or undefined: it is available. */
@@ -117,8 +120,10 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
       if (missing !== undefined) return failure(`Tool ${name} is unavailable here: it ${missing}.`);
       const parsed = parseArguments(rawArguments);
       if (!parsed.ok) return failure(`Invalid arguments for ${name}: ${parsed.error}`);
-      if (!entry.validate(parsed.value)) {
-        const issues = dedupeIssues((entry.validate.errors ?? []).map(describeSchemaError));
+      const validate = validatorOf(entry, ajv);
+      if (!validate.ok) return failure(validate.error);
+      if (!validate.value(parsed.value)) {
+        const issues = dedupeIssues((validate.value.errors ?? []).map(describeSchemaError));
         const lines = issues.map((issue) => `${issue.path || '/'}: ${issue.message}`);
         return failure(
           `Invalid arguments for ${name}:\n${lines.join('\n')}\nFix the arguments and call again.`,
@@ -184,12 +189,32 @@ function checkedEntry(
       `tool "${tool.name}" is defined twice: by ${existing.source} and by ${source}`,
     );
   }
+  if (tool.validateParameters) return { tool, source, validate: tool.validateParameters };
+  let valid: unknown;
   try {
-    return { tool, source, validate: tool.validateParameters ?? ajv.compile(tool.parameters as TSchema) };
+    valid = ajv.validateSchema(tool.parameters as TSchema);
   } catch (error) {
+    valid = errorText(error);
+  }
+  if (valid !== true) {
+    const why = typeof valid === 'string' ? valid : ajv.errorsText(ajv.errors);
     throw new SwitchboardError(
       'TOOL_INVALID',
-      `${source}: tool "${tool.name}" has an invalid parameters schema: ${errorText(error)}`,
+      `${source}: tool "${tool.name}" has an invalid parameters schema: ${why}`,
+    );
+  }
+  return { tool, source, validate: undefined };
+}
+
+/** The entry's validator, compiled at its first call and kept; a schema that does not compile is said to the model. */
+function validatorOf(entry: Entry, ajv: ReturnType<typeof createAjv>): Result<ValidateFunction, string> {
+  if (entry.validate) return ok(entry.validate);
+  try {
+    entry.validate = ajv.compile(entry.tool.parameters as TSchema);
+    return ok(entry.validate);
+  } catch (error) {
+    return fail(
+      `Tool ${entry.tool.name} has an invalid parameters schema (${entry.source}): ${errorText(error)}`,
     );
   }
 }

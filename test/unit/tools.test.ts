@@ -151,6 +151,18 @@ describe('tool registry', () => {
     );
   });
 
+  it('compiles a schema at its first call: one that passes the meta-schema and does not compile is said to the model', async () => {
+    const fresh = createToolRegistry();
+    // Valid JSON Schema, but the reference leads nowhere: only compiling finds that.
+    const parameters = { type: 'object', properties: { name: { $ref: '#/definitions/missing' } } };
+    fresh.register({ ...add, name: 'dangling', parameters: parameters as never }, 'test');
+    const answered = await fresh.execute('dangling', '{}', everyone, context());
+    expect(answered).toMatchObject({
+      isError: true,
+      content: expect.stringContaining('Tool dangling has an invalid parameters schema (test)'),
+    });
+  });
+
   it('registers the built-in tools, each parameter described', () => {
     const fresh = createToolRegistry();
     for (const tool of BUILTIN_TOOLS) fresh.register(tool, 'builtin');
