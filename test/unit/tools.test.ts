@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
-import { toModelMessages } from '../../src/agents/model-context.js';
-import { createLogger } from '../../src/logging/index.js';
-import type { TranscriptEntry } from '../../src/sessions/index.js';
+import { createLogger } from '../../src/base/logging/index.js';
+import { createAjv } from '../../src/base/validation/index.js';
+import { toModelMessages } from '../../src/engine/agents/model-context.js';
 import {
   BUILTIN_TOOLS,
   createAllowlist,
@@ -11,8 +11,8 @@ import {
   type Tool,
   type ToolContext,
   type ToolPolicy,
-} from '../../src/tools/index.js';
-import { createAjv } from '../../src/validation/index.js';
+} from '../../src/engine/tools/index.js';
+import type { TranscriptEntry } from '../../src/records/sessions/index.js';
 import { testToolContext } from '../helpers/tool-context.js';
 
 const logLines: string[] = [];
