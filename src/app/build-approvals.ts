@@ -38,6 +38,5 @@ export function buildApprovals(
       return `Written to agents.${agentId}.approvals.tools in the config.`;
     },
   });
-  base.running.approvals = approvals;
   return approvals;
 }

@@ -53,7 +53,6 @@ export async function buildTurns(base: Base, parts: TurnParts) {
     store,
     logger: logger.child({ component: 'subagents' }),
   });
-  base.running.subagents = subagents;
   const { runner: agentRunner, registry } = await buildAgentRunner({
     config,
     configPath,
@@ -106,8 +105,7 @@ export async function buildTurns(base: Base, parts: TurnParts) {
     ...(options.rescue ? { rescue: options.rescue } : {}),
     outboundFor: base.channels.outboundFor,
   });
-  base.running.router = router;
-  return { router, subagents, gateway, riskSummaries };
+  return { router, subagents, gateway, approvals, riskSummaries };
 }
 
 /** Each turn counted by outcome, timed and traced, when the host collects metrics. */
