@@ -54,7 +54,6 @@ export async function buildTurns(base: Base, parts: TurnParts) {
     logger: logger.child({ component: 'subagents' }),
     deliver: base.channels.deliver,
   });
-  base.running.subagents = subagents;
   const { runner: agentRunner, registry } = await buildAgentRunner({
     config,
     configPath,
@@ -83,7 +82,7 @@ export async function buildTurns(base: Base, parts: TurnParts) {
     chatFiles: createChatFiles({
       workspaceFile: (agentId, written) =>
         workspaceFile({ config, configPath, stateDir: base.stateDir }, agentId, written),
-      deliverFile: base.channels.deliverFile,
+      outboundFor: base.channels.outboundFor,
       logger: logger.child({ component: 'chat-files' }),
     }),
     logger,
@@ -105,12 +104,9 @@ export async function buildTurns(base: Base, parts: TurnParts) {
     ...(parts.failover ? { failover: parts.failover } : {}),
     riskSummary: (agentId) => riskSummaries(config.agents[agentId]?.tools ?? NO_TOOLS),
     ...(options.rescue ? { rescue: options.rescue } : {}),
-    deliver: base.channels.deliver,
-    deliverDelta: base.channels.deliverDelta,
-    deliverStatus: base.channels.deliverStatus,
+    outboundFor: base.channels.outboundFor,
   });
-  base.running.router = router;
-  return { router, subagents, gateway, riskSummaries };
+  return { router, subagents, gateway, approvals, riskSummaries };
 }
 
 /** Each turn counted by outcome, timed and traced, when the host collects metrics. */

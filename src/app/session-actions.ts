@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { errorText } from '../errors/index.js';
 import type { SessionActionsPort, SubagentNode } from '../http/index.js';
-import type { DeliveryRoute, OutboundMessage } from '../messages/index.js';
+import type { OutboundFor } from '../messages/index.js';
 import type { SessionStore } from '../sessions/index.js';
 import type { SubagentManager, SubagentRun } from '../subagents/index.js';
 
@@ -22,7 +22,7 @@ const MAX_NODES = 200;
 export function createSessionActions(options: {
   sessions: SessionStore;
   subagents: SubagentsView;
-  deliver(route: DeliveryRoute, message: OutboundMessage): Promise<void>;
+  outboundFor: OutboundFor;
   /** Scrubs a delivery error before the web UI sees it. */
   scrub(text: string): string;
 }): SessionActionsPort {
@@ -45,7 +45,7 @@ export function createSessionActions(options: {
       if (!record) return { posted: false, reason: `unknown session: ${key}` };
       const posted = `${senderId} (control UI): ${text}`;
       try {
-        await options.deliver(record.route, { id: randomUUID(), text: posted });
+        await options.outboundFor(record.route).reply({ id: randomUUID(), text: posted });
       } catch (error) {
         return { posted: false, reason: options.scrub(errorText(error)) };
       }

@@ -13,6 +13,7 @@ import { createSessionStore } from '../../src/sessions/index.js';
 import { createStore, type Store } from '../../src/store/index.js';
 import type { GatewayControl, SubagentsPort } from '../../src/tools/index.js';
 import { createGatedRunner } from './gated-runner.js';
+import { outboundTo } from './outbound.js';
 
 const logger = createLogger({ level: 'silent' }).logger;
 
@@ -43,10 +44,11 @@ export async function createRouterRig(options: RouterRigOptions = {}) {
     sessions,
     store,
     runner: gated.runner,
-    deliver: async (route, message) => {
-      delivered.push({ route, message });
-    },
-    deliverDelta: () => {},
+    outboundFor: outboundTo({
+      reply: (route, message) => {
+        delivered.push({ route, message });
+      },
+    }),
     logger,
     startedAt: Date.now(),
     ...(options.commands ? { commands: options.commands } : {}),

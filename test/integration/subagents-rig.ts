@@ -13,6 +13,7 @@ import {
 } from '../../src/subagents/index.js';
 import type { GatewayControl } from '../../src/tools/index.js';
 import { createGatedRunner } from '../fakes/gated-runner.js';
+import { outboundTo } from '../fakes/outbound.js';
 import { gate, parseAnnouncement } from '../fakes/subagent-script.js';
 import { makeTempDir, removeDir } from '../helpers/machine.js';
 import { cleanupAfterEach } from '../helpers/teardown.js';
@@ -131,8 +132,7 @@ export async function rig(options: RigOptions = {}): Promise<Rig> {
     store,
     sessions,
     runner: withRunRecords(gated.runner, runs),
-    deliver: async () => {},
-    deliverDelta: () => {},
+    outboundFor: outboundTo({}),
     logger,
     startedAt: Date.now(),
     gateway: {} as GatewayControl,
