@@ -4,7 +4,7 @@ import { RESUMED_NOTICE } from '../agents/index.js';
 import type { Config } from '../config/index.js';
 import { fail, ok } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
-import type { DeliveryRoute, OutboundMessage } from '../messages/index.js';
+import type { OutboundFor } from '../messages/index.js';
 import {
   childSessionKey,
   type NewTranscriptEntry,
@@ -53,10 +53,10 @@ export interface SubagentManagerOptions {
   logger: Logger;
   now?: () => number;
   /**
-   * Sends a line to a chat: the "Resumed after a restart" of a sub-agent run a restart cut short
+   * Each chat's `Outbound`: the "Resumed after a restart" of a sub-agent run a restart cut short
    * goes to the chat its requesters answer in. Absent, nothing is sent.
    */
-  deliver?(route: DeliveryRoute, message: OutboundMessage): Promise<void>;
+  outboundFor?: OutboundFor;
 }
 
 /** How a run left running by the last process starts again: the entry its turn was answering. */
@@ -262,16 +262,18 @@ export class SubagentManager implements SubagentsService, SubagentsPort {
 
   /** A line for the chat the run's requesters answer in (the first requester that is not a sub-agent). */
   async #tellChat(run: SubagentRun, text: string): Promise<void> {
-    const { deliver, registry, sessions, logger } = this.#options;
-    if (!deliver) return;
+    const { outboundFor, registry, sessions, logger } = this.#options;
+    if (!outboundFor) return;
     let key = run.requesterSessionKey;
     for (let parent = await registry.latestByChild(key); parent; parent = await registry.latestByChild(key))
       key = parent.requesterSessionKey;
     const route = (await sessions.get(key))?.route;
     if (!route || route.channel === 'internal') return;
-    await deliver(route, { id: crypto.randomUUID(), text, notice: true }).catch((error: unknown) =>
-      logger.warn({ err: error, run: run.subagentRunId }, 'resumed line not delivered'),
-    );
+    await outboundFor(route)
+      .reply({ id: crypto.randomUUID(), text, notice: true })
+      .catch((error: unknown) =>
+        logger.warn({ err: error, run: run.subagentRunId }, 'resumed line not delivered'),
+      );
   }
 
   /**
