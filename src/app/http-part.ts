@@ -4,10 +4,10 @@ import {
   createSessionsView,
   createWebchatHistory,
 } from '../control/index.js';
-import type { HttpServer } from '../http/index.js';
-import type { McpServers } from '../mcp/index.js';
-import type { SignalDelivery } from '../signals/index.js';
-import type { Toolpacks } from '../toolpacks/index.js';
+import type { SignalDelivery } from '../engine/signals/index.js';
+import type { McpServers } from '../extensions/mcp/index.js';
+import type { Toolpacks } from '../extensions/toolpacks/index.js';
+import type { HttpServer } from '../surfaces/http/index.js';
 import { buildHttpServer, type OpsParts } from './build-http.js';
 import type { Base } from './gateway-types.js';
 import type { HttpToken } from './host-ports.js';

@@ -1,5 +1,5 @@
-import type { FailoverState, ModelProvider } from '../agents/index.js';
-import { errorText } from '../errors/index.js';
+import { errorText } from '../base/errors/index.js';
+import type { FailoverState, ModelProvider } from '../engine/agents/index.js';
 import type { FailoverView, ModelStatus } from './contracts.js';
 
 /**

@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { SwitchboardError } from '../../src/base/errors/index.js';
+import { createLogger } from '../../src/base/logging/index.js';
 import {
   type ControlServerOptions,
   createControlServer,
   type SessionsView,
 } from '../../src/control/index.js';
-import { SwitchboardError } from '../../src/errors/index.js';
-import type { WebchatPort, WebuiEntryView } from '../../src/http/index.js';
-import { createLogger } from '../../src/logging/index.js';
+import type { WebchatPort, WebuiEntryView } from '../../src/surfaces/http/index.js';
 
 /**
  * The HTTP routes through fastify's `inject()`: no socket, no gateway; the views and ports the
