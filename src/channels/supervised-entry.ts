@@ -19,6 +19,10 @@ export interface ChannelDetail {
   /** Failed attempts since it last connected. */
   attempts: number;
   since: number;
+  /** How often a deaf connection (open, hearing nothing) was found and opened again. */
+  deafReconnects: number;
+  /** The last time one was found, and why (ms since the epoch). */
+  lastDeaf?: { at: number; reason: string };
 }
 
 export interface SupervisedChannel {
@@ -56,6 +60,8 @@ export class SupervisedEntry {
   #reason: string | undefined;
   /** When `state` last changed (ms since the epoch). */
   #since = Date.now();
+  #deafReconnects = 0;
+  #lastDeaf: { at: number; reason: string } | undefined;
 
   constructor(channel: SupervisedChannel, run: SupervisorRun) {
     this.adapter = channel.adapter;
@@ -75,6 +81,8 @@ export class SupervisedEntry {
       ...(this.#reason === undefined ? {} : { reason: this.#reason }),
       attempts: this.#failures,
       since: this.#since,
+      deafReconnects: this.#deafReconnects,
+      ...(this.#lastDeaf === undefined ? {} : { lastDeaf: this.#lastDeaf }),
     };
   }
 
