@@ -179,13 +179,27 @@ export class SupervisedEntry {
         { channel: name, err: error },
         `${name} lost its connection for good; starting it again (with backoff while that fails)`,
       );
-      // At once: the platform may be back already; failures from here on back off.
-      void (async () => {
-        this.#restarting = true;
-        await this.adapter.stop().catch(() => {});
-        if (!this.#run.stopped()) await this.start().catch(() => {});
-      })();
+      this.#restart();
+    } else if (event === 'deaf' && this.#reconnect !== undefined) {
+      const why = error instanceof Error ? error.message : 'it hears nothing';
+      this.#deafReconnects += 1;
+      this.#lastDeaf = { at: Date.now(), reason: why };
+      this.#moveTo('retrying', `deaf: ${why}`);
+      logger.warn(
+        { channel: name, reason: why },
+        `${name} is connected but deaf (${why}); starting it again`,
+      );
+      this.#restart();
     }
+  }
+
+  /** Stops and starts the adapter at once: the platform may be back already; failures from here on back off. */
+  #restart(): void {
+    void (async () => {
+      this.#restarting = true;
+      await this.adapter.stop().catch(() => {});
+      if (!this.#run.stopped()) await this.start().catch(() => {});
+    })();
   }
 }
 

@@ -54,6 +54,9 @@ async function setup(config: Partial<SlackConfig> = {}): Promise<Harness> {
   return current;
 }
 
+/** A message `ts` as Slack writes them: seconds since the epoch, now, to the microsecond. */
+let sequence = 0;
+const nowTs = () => `${(Date.now() / 1000).toFixed(3)}${String(++sequence % 1000).padStart(3, '0')}`;
 const said = (ts: string, text: string) => ({
   type: 'message',
   channel: 'C1',
@@ -68,10 +71,10 @@ const posted = (fake: FakeSlack, text: string, timeoutMs = 5_000) =>
 describe('Slack Socket Mode liveness', () => {
   it('finds a connection that hears nothing while Slack shows a message, opens a new one, and the message is answered', async () => {
     const { fake, supervisor, inbound } = await setup();
-    await fake.deliver(said('10.1', '<@UBOT> before'));
+    await fake.deliver(said(nowTs(), '<@UBOT> before'));
     await posted(fake, 're: before');
     fake.deafen();
-    const missed = fake.deliver(said('11.1', '<@UBOT> while deaf'));
+    const missed = fake.deliver(said(nowTs(), '<@UBOT> while deaf'));
     // Slack delivers the unacknowledged event again once a connection hears.
     await posted(fake, 're: while deaf', NOTICED_WITHIN_MS + 5_000);
     await missed;
@@ -84,7 +87,7 @@ describe('Slack Socket Mode liveness', () => {
 
   it('leaves a quiet workspace alone: no messages, or only its own posts, is not deafness', async () => {
     const { fake, adapter, supervisor } = await setup();
-    await fake.deliver(said('10.1', '<@UBOT> before'));
+    await fake.deliver(said(nowTs(), '<@UBOT> before'));
     await posted(fake, 're: before');
     fake.deafen();
     // The bot's own post (a scheduled message) is never heard back as a sign of life either.
@@ -101,10 +104,10 @@ describe('Slack Socket Mode liveness', () => {
 
   it('never checks with deafAfterMs 0', async () => {
     const { fake, supervisor } = await setup({ liveness: { deafAfterMs: 0, checkIntervalMs: 500 } });
-    await fake.deliver(said('10.1', '<@UBOT> before'));
+    await fake.deliver(said(nowTs(), '<@UBOT> before'));
     await posted(fake, 're: before');
     fake.deafen();
-    void fake.deliver(said('11.1', '<@UBOT> while deaf')).catch(() => {});
+    void fake.deliver(said(nowTs(), '<@UBOT> while deaf')).catch(() => {});
     await new Promise((resolve) => setTimeout(resolve, NOTICED_WITHIN_MS * 2));
     expect(fake.callsTo('conversations.history')).toHaveLength(0);
     expect(fake.callsTo('apps.connections.open')).toHaveLength(1);
