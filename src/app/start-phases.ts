@@ -176,6 +176,8 @@ export async function serve(base: Base, parts: ServeParts): Promise<string> {
     running.unbindMetrics = observer.bind({
       queueDepth: parts.router.queueDepth,
       channels: supervisor.states,
+      deafReconnects: () =>
+        Object.fromEntries(supervisor.details().map((detail) => [detail.name, detail.deafReconnects ?? 0])),
     });
   }
   // Slack or Discord failing to start costs only that channel: it is retried until it connects.

@@ -6,10 +6,11 @@ import type { ChannelAdapter, ConnectionEvent } from './types.js';
 
 /**
  * Where a channel stands: `connecting` (its first attempt runs), `connected`, `retrying` (an
- * attempt failed; the next one is planned) or `refused` (the platform refused the credentials:
- * a config problem, retried slowly).
+ * attempt failed; the next one is planned), `refused` (the platform refused the credentials:
+ * a config problem, retried slowly) or `deaf` (its connection was open and heard nothing while
+ * the platform showed messages, `liveness.ts`; it is being started again).
  */
-export type ChannelState = 'connecting' | 'connected' | 'retrying' | 'refused';
+export type ChannelState = 'connecting' | 'connected' | 'retrying' | 'refused' | 'deaf';
 
 /** One channel for the health page: its state, why it is not connected, since when (ms since the epoch). */
 export interface ChannelDetail {
@@ -19,8 +20,8 @@ export interface ChannelDetail {
   /** Failed attempts since it last connected. */
   attempts: number;
   since: number;
-  /** How often a deaf connection (open, hearing nothing) was found and opened again. */
-  deafReconnects: number;
+  /** How often a deaf connection (open, hearing nothing) was found and opened again; absent: never. */
+  deafReconnects?: number;
   /** The last time one was found, and why (ms since the epoch). */
   lastDeaf?: { at: number; reason: string };
 }
@@ -81,8 +82,9 @@ export class SupervisedEntry {
       ...(this.#reason === undefined ? {} : { reason: this.#reason }),
       attempts: this.#failures,
       since: this.#since,
-      deafReconnects: this.#deafReconnects,
-      ...(this.#lastDeaf === undefined ? {} : { lastDeaf: this.#lastDeaf }),
+      ...(this.#lastDeaf === undefined
+        ? {}
+        : { deafReconnects: this.#deafReconnects, lastDeaf: this.#lastDeaf }),
     };
   }
 
@@ -184,7 +186,7 @@ export class SupervisedEntry {
       const why = error instanceof Error ? error.message : 'it hears nothing';
       this.#deafReconnects += 1;
       this.#lastDeaf = { at: Date.now(), reason: why };
-      this.#moveTo('retrying', `deaf: ${why}`);
+      this.#moveTo('deaf', why);
       logger.warn(
         { channel: name, reason: why },
         `${name} is connected but deaf (${why}); starting it again`,

@@ -100,6 +100,7 @@ describe('Discord gateway liveness', () => {
     // The check ran (it read the channel) and found nothing missed.
     expect(fake.historyReads.length).toBeGreaterThan(reads);
     expect(fake.identifies()).toBe(1);
-    expect(supervisor.details()[0]).toMatchObject({ state: 'connected', deafReconnects: 0 });
+    expect(supervisor.details()[0]).toMatchObject({ state: 'connected' });
+    expect(supervisor.details()[0]?.deafReconnects).toBeUndefined();
   }, 30_000);
 });

@@ -99,7 +99,8 @@ describe('Slack Socket Mode liveness', () => {
     // The check ran (it asked Slack) and found nothing to miss.
     expect(fake.callsTo('conversations.history').length).toBeGreaterThan(0);
     expect(fake.callsTo('apps.connections.open')).toHaveLength(1);
-    expect(supervisor.details()[0]).toMatchObject({ state: 'connected', deafReconnects: 0 });
+    expect(supervisor.details()[0]).toMatchObject({ state: 'connected' });
+    expect(supervisor.details()[0]?.deafReconnects).toBeUndefined();
   }, 30_000);
 
   it('never checks with deafAfterMs 0', async () => {
@@ -111,6 +112,6 @@ describe('Slack Socket Mode liveness', () => {
     await new Promise((resolve) => setTimeout(resolve, NOTICED_WITHIN_MS * 2));
     expect(fake.callsTo('conversations.history')).toHaveLength(0);
     expect(fake.callsTo('apps.connections.open')).toHaveLength(1);
-    expect(supervisor.details()[0]).toMatchObject({ deafReconnects: 0 });
+    expect(supervisor.details()[0]?.deafReconnects).toBeUndefined();
   }, 30_000);
 });
