@@ -28,7 +28,7 @@ import {
   createSkillsLoadTool,
   createToolRegistry,
   type GatewayControl,
-  type SubagentsService,
+  type SubagentsPort,
   type Tool,
   type ToolRegistry,
   unmetRequirement,
@@ -63,7 +63,7 @@ export interface AgentRunnerParts {
   /** What `sessions_list` and `session_status` read of the sessions' turns. */
   turns: Pick<TurnPort, 'sessionStatus' | 'sessionDepth'>;
   gateway: GatewayControl;
-  subagents: SubagentsService;
+  subagents: SubagentsPort;
   /** The gate every tool call passes. */
   approvals: ApprovalsPort;
   /** Records each model's last call (the health page); absent, none are. */

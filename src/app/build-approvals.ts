@@ -17,7 +17,7 @@ export function buildApprovals(
     config: base.config,
     store: base.store,
     stateDir: base.stateDir,
-    deliver: base.channels.deliver,
+    outboundFor: base.channels.outboundFor,
     scrub: parts.scrub,
     ...(base.observer ? { onAudit: base.observer.approval } : {}),
     logger: base.logger.child({ component: 'approvals' }),
@@ -38,6 +38,5 @@ export function buildApprovals(
       return `Written to agents.${agentId}.approvals.tools in the config.`;
     },
   });
-  base.running.approvals = approvals;
   return approvals;
 }

@@ -3,6 +3,7 @@ import {
   type ChannelAdapter,
   type ChannelSupervisor,
   createChannelSupervisor,
+  createOutboundFor,
   createWebchatAdapter,
   type InboundFileStore,
   loadDiscordAdapter,
@@ -11,26 +12,19 @@ import {
   type WebchatAdapter,
 } from '../channels/index.js';
 import type { Config } from '../config/index.js';
-import { SwitchboardError } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
-import type { DeliveryRoute, OutboundDelta, OutboundFile, OutboundMessage } from '../messages/index.js';
+import type { OutboundFor } from '../messages/index.js';
 import { BUILTIN_COMMANDS } from '../routing/index.js';
 import type { Store } from '../store/index.js';
 import { createStoreChannelMemory } from './channel-memory.js';
 
-/** The configured channel adapters, and delivery to them by route. */
+/** The configured channel adapters, and each route's `Outbound` over them. */
 export interface GatewayChannels {
   adapters: readonly ChannelAdapter[];
   webchat: WebchatAdapter | undefined;
   slack: SlackAdapter | undefined;
-  /** Sends a reply or post; an `internal` route is recorded elsewhere, never sent. */
-  deliver(route: DeliveryRoute, message: OutboundMessage): Promise<void>;
-  /** Sends a file to the route's chat; false when its channel takes no files. */
-  deliverFile(route: DeliveryRoute, file: OutboundFile): Promise<boolean>;
-  /** Sends a stream part, where the adapter streams; otherwise nothing. */
-  deliverDelta(route: DeliveryRoute, id: string, delta: OutboundDelta['delta']): void;
-  /** Shows a tool status line, where the adapter streams; otherwise nothing. */
-  deliverStatus(route: DeliveryRoute, text: string): void;
+  /** Each route's `Outbound`: replies, posts, deltas, status lines, files. */
+  outboundFor: OutboundFor;
   /** Keeps the adapters connected: Slack and Discord retry by their `reconnect` settings. */
   supervise(logger: Logger): ChannelSupervisor;
 }
@@ -66,30 +60,11 @@ export async function createChannels(
       })
     : undefined;
   const adapters = [webchat, discord, slack].filter((adapter) => adapter !== undefined);
-  const adapterFor = (route: DeliveryRoute) => adapters.find((adapter) => adapter.name === route.channel);
   return {
     adapters,
     webchat,
     slack,
-    async deliver(route, message) {
-      if (route.channel === 'internal') return;
-      const adapter = adapterFor(route);
-      if (!adapter)
-        throw new SwitchboardError('GATEWAY_NO_CHANNEL', `no channel adapter for ${route.channel}`);
-      await adapter.send(route, message);
-    },
-    async deliverFile(route, file) {
-      const adapter = route.channel === 'internal' ? undefined : adapterFor(route);
-      if (adapter?.sendFile === undefined) return false;
-      await adapter.sendFile(route, file);
-      return true;
-    },
-    deliverDelta(route, id, delta) {
-      adapterFor(route)?.sendDelta?.(route, { id, delta });
-    },
-    deliverStatus(route, text) {
-      adapterFor(route)?.sendStatus?.(route, text);
-    },
+    outboundFor: createOutboundFor(adapters),
     supervise: (supervisorLogger) =>
       createChannelSupervisor({
         channels: adapters.map((adapter) => ({ adapter, reconnect: reconnectOf(config, adapter.name) })),

@@ -1,9 +1,8 @@
 import type { FailoverState, TurnRunner } from '../agents/index.js';
 import type { McpServers } from '../mcp/index.js';
 import { createRouter } from '../routing/index.js';
-import { createSubagentRegistry } from '../sessions/index.js';
 import type { SignalDelivery } from '../signals/index.js';
-import { createSubagentManager } from '../subagents/index.js';
+import { createSubagentManager, createSubagentRegistry } from '../subagents/index.js';
 import type { ToolActivity, Toolpacks } from '../toolpacks/index.js';
 import { createRiskSummaries } from '../tools/index.js';
 import { createBudgetGate } from '../usage/index.js';
@@ -54,7 +53,6 @@ export async function buildTurns(base: Base, parts: TurnParts) {
     store,
     logger: logger.child({ component: 'subagents' }),
   });
-  base.running.subagents = subagents;
   const { runner: agentRunner, registry } = await buildAgentRunner({
     config,
     configPath,
@@ -83,7 +81,7 @@ export async function buildTurns(base: Base, parts: TurnParts) {
     chatFiles: createChatFiles({
       workspaceFile: (agentId, written) =>
         workspaceFile({ config, configPath, stateDir: base.stateDir }, agentId, written),
-      deliverFile: base.channels.deliverFile,
+      outboundFor: base.channels.outboundFor,
       logger: logger.child({ component: 'chat-files' }),
     }),
     logger,
@@ -99,18 +97,15 @@ export async function buildTurns(base: Base, parts: TurnParts) {
     startedAt: options.startedAt,
     secrets: [...parts.secrets],
     gateway,
-    subagents: () => subagents,
+    subagents,
     approvals,
     usage: base.usage,
     ...(parts.failover ? { failover: parts.failover } : {}),
     riskSummary: (agentId) => riskSummaries(config.agents[agentId]?.tools ?? NO_TOOLS),
     ...(options.rescue ? { rescue: options.rescue } : {}),
-    deliver: base.channels.deliver,
-    deliverDelta: base.channels.deliverDelta,
-    deliverStatus: base.channels.deliverStatus,
+    outboundFor: base.channels.outboundFor,
   });
-  base.running.router = router;
-  return { router, subagents, gateway, riskSummaries };
+  return { router, subagents, gateway, approvals, riskSummaries };
 }
 
 /** Each turn counted by outcome, timed and traced, when the host collects metrics. */

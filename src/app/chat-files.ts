@@ -2,7 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { errorText } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
-import type { DeliveryRoute, OutboundFile } from '../messages/index.js';
+import type { OutboundFor } from '../messages/index.js';
 import type { ChatAttachOutcome, ChatFilesPort } from '../tools/index.js';
 
 /** The largest file `chat.attach` sends: Discord's limit for a bot's upload (Slack takes more). */
@@ -11,8 +11,8 @@ const MAX_ATTACH_BYTES = 10 * 1_048_576;
 export interface ChatFilesOptions {
   /** The real host path of a file of the agent's workspace (`workspaceFile`); throws when it is not one. */
   workspaceFile(agentId: string, written: string): Promise<string>;
-  /** Hands the file to the route's channel; false when that channel takes no files. */
-  deliverFile(route: DeliveryRoute, file: OutboundFile): Promise<boolean>;
+  /** The route's `Outbound` the file goes to (`file` is false when that channel takes no files). */
+  outboundFor: OutboundFor;
   logger: Logger;
 }
 
@@ -33,7 +33,7 @@ export function createChatFiles(options: ChatFilesOptions): ChatFilesPort {
         if (info.size > MAX_ATTACH_BYTES)
           return { ok: false, reason: `${written} is larger than the 10 MB a chat file may be.` };
         const name = path.basename(file);
-        const sent = await options.deliverFile(request.route, {
+        const sent = await options.outboundFor(request.route).file({
           name,
           bytes: await readFile(file),
           ...(request.comment === undefined ? {} : { comment: request.comment }),

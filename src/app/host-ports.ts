@@ -1,7 +1,7 @@
 import type { Config, ConfigEditRequest } from '../config/index.js';
 import type { ConfigIssue } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
-import type { DeliveryRoute, OutboundMessage } from '../messages/index.js';
+import type { DeliveryRoute, OutboundFor } from '../messages/index.js';
 import type { SessionStore } from '../sessions/index.js';
 import type { ToolpackProblem } from '../toolpacks/index.js';
 
@@ -63,7 +63,7 @@ export interface RestartRecord {
 /** What the restart notes' delivery loop is handed by a started gateway. */
 export interface RestartNotesContext {
   sessions: SessionStore;
-  deliver(route: DeliveryRoute, message: OutboundMessage): Promise<void>;
+  outboundFor: OutboundFor;
   logger: Logger;
   /** Ends the delivery loop when the gateway stops (the notes left stay in the sentinel). */
   signal: AbortSignal;

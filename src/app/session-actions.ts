@@ -1,9 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { errorText } from '../errors/index.js';
 import type { SessionActionsPort, SubagentNode } from '../http/index.js';
-import type { DeliveryRoute, OutboundMessage } from '../messages/index.js';
-import type { SessionStore, SubagentRun } from '../sessions/index.js';
-import { runSubagentsAction, type SubagentsService } from '../tools/index.js';
+import type { OutboundFor } from '../messages/index.js';
+import type { SessionStore } from '../sessions/index.js';
+import type { SubagentManager, SubagentRun } from '../subagents/index.js';
+
+/** What the control UI's actions need of the sub-agents: a session's runs and `/subagents`' actions. */
+type SubagentsView = Pick<SubagentManager, 'runs' | 'act'>;
 
 /** The tree stops this deep (the HTTP layer's `MAX_TREE_DEPTH`) and at this many nodes. */
 const MAX_DEPTH = 5;
@@ -18,8 +21,8 @@ const MAX_NODES = 200;
  */
 export function createSessionActions(options: {
   sessions: SessionStore;
-  subagents: SubagentsService;
-  deliver(route: DeliveryRoute, message: OutboundMessage): Promise<void>;
+  subagents: SubagentsView;
+  outboundFor: OutboundFor;
   /** Scrubs a delivery error before the web UI sees it. */
   scrub(text: string): string;
 }): SessionActionsPort {
@@ -32,7 +35,7 @@ export function createSessionActions(options: {
     route: async (key) => (await sessions.get(key))?.route,
     tree: (key) => childrenOf(subagents, key, 1, { count: 0 }),
     async act(key, input) {
-      const result = await runSubagentsAction(subagents, await callerOf(key), input, Date.now());
+      const result = await subagents.act(await callerOf(key), input);
       return result.status === 'ok'
         ? { status: 'ok', text: result.text }
         : { status: 'error', error: result.error };
@@ -42,7 +45,7 @@ export function createSessionActions(options: {
       if (!record) return { posted: false, reason: `unknown session: ${key}` };
       const posted = `${senderId} (control UI): ${text}`;
       try {
-        await options.deliver(record.route, { id: randomUUID(), text: posted });
+        await options.outboundFor(record.route).reply({ id: randomUUID(), text: posted });
       } catch (error) {
         return { posted: false, reason: options.scrub(errorText(error)) };
       }
@@ -54,18 +57,13 @@ export function createSessionActions(options: {
 
 /** The session's children as `list` numbers them (active, then recent), each with its own children. */
 async function childrenOf(
-  subagents: SubagentsService,
+  subagents: SubagentsView,
   key: string,
   depth: number,
   seen: { count: number },
 ): Promise<SubagentNode[]> {
   if (depth > MAX_DEPTH || seen.count >= MAX_NODES) return [];
-  const list = await runSubagentsAction(
-    subagents,
-    { sessionKey: key, agentId: '' },
-    { action: 'list' },
-    Date.now(),
-  );
+  const list = await subagents.act({ sessionKey: key, agentId: '' }, { action: 'list' });
   if (list.status !== 'ok' || list.action !== 'list') return [];
   const runs = new Map<string, SubagentRun>(
     (await subagents.runs(key)).map((run) => [run.subagentRunId, run]),

@@ -9,7 +9,7 @@ import {
   summarizeSession,
   type TranscriptEntry,
 } from '../sessions/index.js';
-import { runSubagentsAction, type SessionsService, type SubagentsService } from '../tools/index.js';
+import type { SessionsService, SubagentsPort } from '../tools/index.js';
 
 /** What tools see of the sessions (`sessions_list`, `session_status`). */
 export function createSessionsService(options: {
@@ -42,18 +42,15 @@ export function createSessionsService(options: {
 export function createSessionsView(
   sessions: SessionStore,
   router: Router,
-  subagents: SubagentsService,
+  subagents: SubagentsPort,
 ): SessionsView {
   return {
     async subagents(key, recentMinutes) {
       if (!(await sessions.get(key))) return undefined;
-      const list = await runSubagentsAction(
-        subagents,
+      return subagents.act(
         { sessionKey: key, agentId: '' },
         { action: 'list', ...(recentMinutes === undefined ? {} : { recentMinutes }) },
-        Date.now(),
       );
-      return list;
     },
     async list({ filter, ...page }) {
       const where = filter && matching(filter, router);

@@ -258,9 +258,12 @@ class ApprovalsService implements Approvals {
     this.#settle(record);
     if (record.route.channel === 'internal') return;
     const message = { id: `approval-${record.id}-expired`, text: decidedText(record) };
-    await this.#options.deliver(record.route, message).catch((error: unknown) => {
-      this.#options.logger.warn({ err: error, approval: record.id }, 'approval expiry not posted');
-    });
+    await this.#options
+      .outboundFor(record.route)
+      .reply(message)
+      .catch((error: unknown) => {
+        this.#options.logger.warn({ err: error, approval: record.id }, 'approval expiry not posted');
+      });
   }
 
   /** This session's open request for the same tool and arguments that no call waits on. */
@@ -279,15 +282,15 @@ class ApprovalsService implements Approvals {
 
   /** A refusal nobody is asked about: the model reads it as the call's result, the chat is told. */
   async #refuseAtOnce(context: ToolContext, reason: string): Promise<ApprovalVerdict> {
-    const { logger, deliver } = this.#options;
+    const { logger, outboundFor } = this.#options;
     logger.info(
       { session: context.sessionKey, requester: causerOf(context) },
       'approval request refused: too many open',
     );
     if (context.route.channel !== 'internal') {
-      await deliver(context.route, { id: crypto.randomUUID(), text: reason }).catch((error: unknown) =>
-        logger.warn({ err: error }, 'approval refusal not posted'),
-      );
+      await outboundFor(context.route)
+        .reply({ id: crypto.randomUUID(), text: reason })
+        .catch((error: unknown) => logger.warn({ err: error }, 'approval refusal not posted'));
     }
     return { status: 'denied', by: 'gateway', reason };
   }
@@ -312,17 +315,19 @@ class ApprovalsService implements Approvals {
 
   /** Posts the request where config says; when no post got through, it is denied at once. */
   async #post(record: ApprovalRecord): Promise<void> {
-    const { deliver, logger, config } = this.#options;
+    const { outboundFor, logger, config } = this.#options;
     const message = requestMessage(record, this.#now());
     let posted = 0;
     for (const route of destinations(config.approvals.post, record)) {
-      await deliver(route, message).then(
-        () => {
-          posted += 1;
-        },
-        (error: unknown) =>
-          logger.warn({ err: error, approval: record.id, route }, 'approval request not posted'),
-      );
+      await outboundFor(route)
+        .reply(message)
+        .then(
+          () => {
+            posted += 1;
+          },
+          (error: unknown) =>
+            logger.warn({ err: error, approval: record.id, route }, 'approval request not posted'),
+        );
     }
     if (posted > 0) return;
     record.status = 'denied';

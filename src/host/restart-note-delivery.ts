@@ -1,5 +1,5 @@
 import type { Logger } from '../logging/index.js';
-import type { DeliveryRoute, OutboundMessage } from '../messages/index.js';
+import type { DeliveryRoute, OutboundFor } from '../messages/index.js';
 import type { SessionStore } from '../sessions/index.js';
 import type { NoteDelivery, RestartIntent, RestartSentinel } from './restart-sentinel.js';
 
@@ -17,7 +17,7 @@ export type DueNote = RestartIntent & { delivery: NoteDelivery };
 export interface NoteDeliveryContext {
   sentinel: RestartSentinel;
   sessions: SessionStore;
-  deliver(route: DeliveryRoute, message: OutboundMessage): Promise<void>;
+  outboundFor: OutboundFor;
   logger: Logger;
   now(): number;
 }
@@ -42,7 +42,7 @@ export async function attemptNote(context: NoteDeliveryContext, intent: DueNote)
   if (delivery.attempts === 0)
     logger.info({ kind: intent.kind, session: intent.sessionKey }, 'delivering the restart note');
   try {
-    await context.deliver(route, { id: intent.id, text: delivery.text, notice: true });
+    await context.outboundFor(route).reply({ id: intent.id, text: delivery.text, notice: true });
   } catch (error) {
     return retryLater(context, intent, route, error);
   }

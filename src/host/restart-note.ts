@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '../logging/index.js';
-import type { DeliveryRoute, OutboundMessage } from '../messages/index.js';
+import type { OutboundFor } from '../messages/index.js';
 import type { SessionStore } from '../sessions/index.js';
 import { attemptNote, type DueNote, type NoteDeliveryContext } from './restart-note-delivery.js';
 import { dueWith, type RestartIntent, type RestartSentinel } from './restart-sentinel.js';
@@ -15,7 +15,7 @@ export interface RestartNotesOptions {
   /** This host's id: the restarts it promised and has not run yet stay pending. */
   instance: string;
   sessions: SessionStore;
-  deliver(route: DeliveryRoute, message: OutboundMessage): Promise<void>;
+  outboundFor: OutboundFor;
   logger: Logger;
   /** Ends the delivery loop when the gateway stops (the notes left stay in the sentinel). */
   signal: AbortSignal;
@@ -65,11 +65,11 @@ interface NotesLoop {
  */
 export function createRestartNotes(options: RestartNotesOptions) {
   const clock = options.clock ?? REAL_CLOCK;
-  const { sentinel, sessions, deliver, logger } = options;
+  const { sentinel, sessions, outboundFor, logger } = options;
   const state: NotesLoop = {
     options,
     clock,
-    delivery: { sentinel, sessions, deliver, logger, now: () => clock.now() },
+    delivery: { sentinel, sessions, outboundFor, logger, now: () => clock.now() },
     wake: undefined,
     woken: false,
   };

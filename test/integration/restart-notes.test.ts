@@ -7,6 +7,7 @@ import { createLogger } from '../../src/logging/index.js';
 import type { DeliveryRoute, OutboundMessage } from '../../src/messages/index.js';
 import { createSessionStore } from '../../src/sessions/index.js';
 import { createStore } from '../../src/store/index.js';
+import { outboundTo } from '../fakes/outbound.js';
 import { startTestGateway } from '../helpers/gateway.js';
 import { makeTempDir, removeDir } from '../helpers/machine.js';
 import { pollUntil } from '../helpers/process.js';
@@ -68,11 +69,13 @@ async function setup(downForMs: number) {
     logger,
     signal: stopping.signal,
     clock,
-    async deliver(route, message) {
-      attempts.push(now);
-      if (now < upAt) throw new Error('service_unavailable');
-      posted.push({ route, message });
-    },
+    outboundFor: outboundTo({
+      reply(route, message) {
+        attempts.push(now);
+        if (now < upAt) throw new Error('service_unavailable');
+        posted.push({ route, message });
+      },
+    }),
   });
   const running = notes.run();
   const gone = () =>
@@ -160,9 +163,11 @@ describe('a restart sentinel written before notes were a list', () => {
       sessions: createSessionStore({ store }),
       logger,
       signal: stopping.signal,
-      async deliver(_route, message) {
-        posted.push(message.text);
-      },
+      outboundFor: outboundTo({
+        reply(_route, message) {
+          posted.push(message.text);
+        },
+      }),
     }).run();
     await pollUntil('the old note to be posted', async () => !(await exists(path.join(dir, SENTINEL_FILE))));
     stopping.abort();

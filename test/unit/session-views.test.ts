@@ -46,7 +46,7 @@ async function setup() {
       restart: unused,
       restartAllowed: unused,
     },
-    subagents: { spawn: unused, runs: unused, kill: unused, steer: unused },
+    subagents: { spawn: unused, act: unused },
   };
   const context: ToolContext = {
     sessionKey: KEY,

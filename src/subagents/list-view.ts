@@ -1,4 +1,5 @@
-import { isActiveSubagentRun, type SubagentRun } from '../../sessions/index.js';
+import type { SubagentListEntry } from '../tools/index.js';
+import { isActiveSubagentRun, type SubagentRun } from './registry.js';
 
 /** What `list` and index targets look at: the caller's runs, the clock and the recent window. */
 export interface ListWindow {
@@ -6,19 +7,6 @@ export interface ListWindow {
   now: number;
   /** Ended runs count as recent when they ended at most this many minutes before `now`. */
   recentMinutes: number;
-}
-
-/** One child session as `list` shows it (its latest run). */
-export interface SubagentListEntry {
-  /** 1-based, across active then recent: the number an index target names. */
-  index: number;
-  runId: string;
-  label: string;
-  status: SubagentRun['status'];
-  startedAt: number;
-  /** Time so far for an active run; the run's runtime for an ended one. */
-  runtimeMs: number;
-  childSessionKey: string;
 }
 
 export interface SubagentList {

@@ -1,6 +1,6 @@
-import { fail, ok, type Result } from '../../errors/index.js';
-import type { SubagentRun } from '../../sessions/index.js';
+import { fail, ok, type Result } from '../errors/index.js';
 import { type ListWindow, latestRunPerChild, listedRuns } from './list-view.js';
+import type { SubagentRun } from './registry.js';
 
 /** The run a target names, or the text saying why it names none. */
 export type ResolvedTarget = Result<SubagentRun>;

@@ -1,69 +1,21 @@
-import { isActiveSubagentRun, type SubagentRun, subagentDepth } from '../../sessions/index.js';
+import { subagentDepth } from '../sessions/index.js';
 import {
-  buildSubagentList,
-  displayName,
-  type ListWindow,
-  latestRunPerChild,
-  type SubagentListEntry,
-} from './list-view.js';
+  SUBAGENTS_ACTIONS,
+  type SubagentCaller,
+  type SubagentsActionInput,
+  type SubagentsActionResult,
+} from '../tools/index.js';
+import { buildSubagentList, displayName, type ListWindow, latestRunPerChild } from './list-view.js';
+import { isActiveSubagentRun, type SubagentRun } from './registry.js';
 import { resolveSubagentTarget } from './resolve-target.js';
-import type { SubagentCaller, SubagentsService } from './service.js';
+import type { SubagentsService } from './types.js';
+
+/** What an action needs of the sub-agents: the caller's runs, kill and steer. */
+type ActionTarget = Pick<SubagentsService, 'runs' | 'kill' | 'steer'>;
 
 export const DEFAULT_RECENT_MINUTES = 30;
 export const MAX_RECENT_MINUTES = 1440;
 export const MAX_STEER_MESSAGE_CHARS = 4000;
-
-/** The actions the tool and `/subagents` take. */
-export const SUBAGENTS_ACTIONS = ['list', 'kill', 'steer'] as const;
-
-export interface SubagentsActionInput {
-  action?: (typeof SUBAGENTS_ACTIONS)[number] | undefined;
-  target?: string | undefined;
-  message?: string | undefined;
-  recentMinutes?: number | undefined;
-}
-
-export type SubagentsActionResult =
-  | {
-      status: 'ok';
-      action: 'list';
-      /** The session whose children these are (Suzumio's original notes' fields). */
-      requesterSessionKey: string;
-      callerSessionKey: string;
-      /** Whether the caller is itself a sub-agent. */
-      callerIsSubagent: boolean;
-      total: number;
-      active: SubagentListEntry[];
-      recent: SubagentListEntry[];
-      text: string;
-    }
-  | {
-      status: 'ok';
-      action: 'kill';
-      target: string;
-      /** Absent for `all`. */
-      runId?: string;
-      sessionKey?: string;
-      label?: string;
-      /** Every run killed, descendants included. */
-      killed: number;
-      labels: string[];
-      /** Descendants killed with a single target. */
-      cascadeKilled?: number;
-      text: string;
-    }
-  | {
-      status: 'ok';
-      action: 'steer';
-      target: string;
-      /** The run that gets the message: the running one, or the new run of an ended child. */
-      runId: string;
-      sessionKey: string;
-      label: string;
-      mode: 'injected' | 'restarted';
-      text: string;
-    }
-  | { status: 'error'; action: string; target?: string; error: string };
 
 /** `recentMinutes` as given (floored) within 1–1440; the default when absent or not a number. */
 export function clampRecentMinutes(value: number | undefined): number {
@@ -77,7 +29,7 @@ export function clampRecentMinutes(value: number | undefined): number {
  * `{ status: 'error', error }` results, never exceptions. `target` and `message` are trimmed.
  */
 export async function runSubagentsAction(
-  service: SubagentsService,
+  service: ActionTarget,
   caller: SubagentCaller,
   input: SubagentsActionInput,
   now: number,
@@ -118,7 +70,7 @@ export async function runSubagentsAction(
  * most recently started first. `killed` counts every run killed, descendants included; a run a
  * cascade already killed is not killed (or counted) twice.
  */
-async function killAll(service: SubagentsService, caller: SubagentCaller): Promise<SubagentsActionResult> {
+async function killAll(service: ActionTarget, caller: SubagentCaller): Promise<SubagentsActionResult> {
   const children = latestRunPerChild(await service.runs(caller.sessionKey));
   const killed = new Map<string, SubagentRun>();
   for (const run of children) {
@@ -138,7 +90,7 @@ async function killAll(service: SubagentsService, caller: SubagentCaller): Promi
 
 /** Kills the child and what runs below it; a child that has ended is not an error, its descendants are still killed. */
 async function killOne(
-  service: SubagentsService,
+  service: ActionTarget,
   caller: SubagentCaller,
   target: string,
   window: ListWindow,
@@ -172,7 +124,7 @@ async function killOne(
 }
 
 async function steer(
-  service: SubagentsService,
+  service: ActionTarget,
   caller: SubagentCaller,
   target: string,
   message: string,
