@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { type ChannelSupervisor, createChannelSupervisor } from '../../src/channels/index.js';
-import type { SlackAdapter, SlackConfig } from '../../src/channels/slack/index.js';
-import { createLogger } from '../../src/logging/index.js';
-import type { InboundMessage } from '../../src/messages/index.js';
+import { createLogger } from '../../src/base/logging/index.js';
+import type { InboundMessage } from '../../src/base/messages/index.js';
+import { type ChannelSupervisor, createChannelSupervisor } from '../../src/surfaces/channels/index.js';
+import type { SlackAdapter, SlackConfig } from '../../src/surfaces/channels/slack/index.js';
 import { type FakeSlack, startFakeSlack } from '../fakes/fake-slack.js';
 import { createTestSlackAdapter } from '../fakes/slack-test-adapter.js';
 
