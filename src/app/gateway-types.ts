@@ -1,19 +1,15 @@
-import type { ModelProvider, ProviderOptions, TurnRunner } from '../agents/index.js';
-import type { Approvals } from '../approvals/index.js';
-import type { ChannelSupervisor } from '../channels/index.js';
-import type { Config, LoadedConfig } from '../config/index.js';
-import type { HttpServer, WebchatPort } from '../http/index.js';
-import type { Logger, LoggerHandle } from '../logging/index.js';
-import type { McpServers } from '../mcp/index.js';
-import type { Metrics, Observer } from '../observability/index.js';
-import type { RescuePort, Router } from '../routing/index.js';
-import type { RunStore, SessionEvents, SessionStore } from '../sessions/index.js';
-import type { Scheduler, SignalDelivery } from '../signals/index.js';
-import type { Store } from '../store/index.js';
-import type { SubagentManager } from '../subagents/index.js';
-import type { DeliveryRetry, ToolpackProblem, Toolpacks } from '../toolpacks/index.js';
-import type { ScheduledRestart, Tool } from '../tools/index.js';
-import type { UsageLedger } from '../usage/index.js';
+import type { Config, LoadedConfig } from '../base/config/index.js';
+import type { Logger, LoggerHandle } from '../base/logging/index.js';
+import type { ModelProvider, ProviderOptions, TurnRunner } from '../engine/agents/index.js';
+import type { Metrics, Observer } from '../engine/observability/index.js';
+import type { RescuePort } from '../engine/routing/index.js';
+import type { ScheduledRestart, Tool } from '../engine/tools/index.js';
+import type { UsageLedger } from '../engine/usage/index.js';
+import type { DeliveryRetry, ToolpackProblem } from '../extensions/toolpacks/index.js';
+import type { RunStore, SessionEvents, SessionStore } from '../records/sessions/index.js';
+import type { Store } from '../records/store/index.js';
+import type { ChannelSupervisor } from '../surfaces/channels/index.js';
+import type { WebchatPort } from '../surfaces/http/index.js';
 import type { GatewayChannels } from './build-channels.js';
 import type {
   ConfigStartCheck,
@@ -55,7 +51,7 @@ export interface GatewayExtensions {
    */
   now?: () => Date;
   /**
-   * Whether the host collects metrics and spans (`GET /metrics`, `src/observability`); default
+   * Whether the host collects metrics and spans (`GET /metrics`, `src/engine/observability`); default
    * true. The metrics benchmark turns it off to measure what collecting costs.
    */
   collectMetrics?: boolean;
@@ -100,30 +96,9 @@ export interface Gateway {
   wakeRestartNotes(): void;
 }
 
-/** What a started (or partly started) gateway has built: what `stop` closes, in its order. */
-export interface Running {
-  stopping: AbortController;
-  store?: Store;
-  router?: Router;
-  http?: HttpServer;
-  channels?: ChannelSupervisor;
-  subagents?: SubagentManager;
-  signals?: SignalDelivery;
-  scheduler?: Scheduler;
-  toolpacks?: Toolpacks;
-  restartNotes?: RestartNotes;
-  restartNote?: Promise<void>;
-  approvals?: Approvals;
-  /** The MCP servers' connections (stdio servers are child processes: stopped with the gateway). */
-  mcp?: McpServers;
-  /** Ends this gateway's binding of the metrics' scrape-time gauges. */
-  unbindMetrics?: () => void;
-}
-
-/** What every phase of a start shares: the options, the settings derived from them, the store. */
-export interface Base {
+/** What the storage part starts: the options, the settings derived from them, the store and records. */
+export interface Storage {
   options: GatewayOptions;
-  running: Running;
   config: Config;
   logger: Logger;
   stateDir: string;
@@ -136,7 +111,13 @@ export interface Base {
   runs: RunStore;
   /** Every model call's tokens by usage day: `/usage`, `GET /api/usage` and the budgets read it. */
   usage: UsageLedger;
-  channels: GatewayChannels;
   /** Wraps parts so they are counted and traced; absent when the host collects no metrics. */
   observer: Observer | undefined;
+}
+
+/** What every part after the channels shares: the storage and the channel adapters with delivery by route. */
+export interface Base extends Storage {
+  channels: GatewayChannels;
+  /** Keeps the adapters connected; built with them, started by the `connect` part. */
+  supervisor: ChannelSupervisor;
 }

@@ -10,8 +10,10 @@ import {
   createSubagentRegistry,
   type SubagentManager,
   type SubagentRegistry,
-} from '../../src/subagents/index.js';
-import type { GatewayControl } from '../../src/tools/index.js';
+} from '../../src/engine/subagents/index.js';
+import type { GatewayControl } from '../../src/engine/tools/index.js';
+import { createRunStore, createSessionStore, type RunStore } from '../../src/records/sessions/index.js';
+import { createStore, type NamespaceOptions, type Store } from '../../src/records/store/index.js';
 import { createGatedRunner } from '../fakes/gated-runner.js';
 import { outboundTo } from '../fakes/outbound.js';
 import { gate, parseAnnouncement } from '../fakes/subagent-script.js';

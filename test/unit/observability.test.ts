@@ -14,7 +14,7 @@ import { createStore } from '../../src/store/index.js';
 import { parseExposition } from '../helpers/prometheus.js';
 
 /**
- * `src/observability` without a gateway: a registry per host (never prom-client's global one),
+ * `src/engine/observability` without a gateway: a registry per host (never prom-client's global one),
  * the scrape-time gauges bound to the running gateway, the observed store's contract, and the
  * strictness of the Prometheus reader the `/metrics` tests rely on.
  */

@@ -1,15 +1,15 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { validateConfig } from '../../src/config/index.js';
-import { createLogger } from '../../src/logging/index.js';
-import { createRunStore, createSessionStore } from '../../src/sessions/index.js';
-import { createStore, type Store } from '../../src/store/index.js';
+import { validateConfig } from '../../src/base/config/index.js';
+import { createLogger } from '../../src/base/logging/index.js';
 import {
   createSubagentManager,
   createSubagentRegistry,
   type SubagentRegistry,
   type SubagentRun,
-} from '../../src/subagents/index.js';
-import type { SubagentCaller } from '../../src/tools/index.js';
+} from '../../src/engine/subagents/index.js';
+import type { SubagentCaller } from '../../src/engine/tools/index.js';
+import { createRunStore, createSessionStore } from '../../src/records/sessions/index.js';
+import { createStore, type Store } from '../../src/records/store/index.js';
 import { createFakeTurns, type FakeTurn } from '../fakes/fake-subagent-turns.js';
 import { gate, parseAnnouncement } from '../fakes/subagent-script.js';
 
