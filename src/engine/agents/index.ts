@@ -13,6 +13,7 @@ export {
   type ModelProvider,
   type ProviderOptions,
 } from './providers/index.js';
+export { RESUMED_NOTICE } from './resume-turn.js';
 export type { ModelCallUsage, UsagePort } from './run-usage.js';
 export { buildSystemPrompt, readAgentInstructions } from './system-prompt.js';
 export { createTurnStream } from './turn-stream.js';

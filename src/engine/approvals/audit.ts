@@ -1,12 +1,9 @@
 import { appendFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from '../../base/logging/index.js';
-import type { ApprovalRecord } from './types.js';
+import type { ApprovalRecord, AuditEvent } from './types.js';
 
 export const APPROVALS_AUDIT_FILE = 'approvals-audit.jsonl';
-
-/** What happened to a request: asked, decided, refused (a click that did not count), run. */
-export type AuditEvent = 'requested' | 'approved' | 'denied' | 'expired' | 'used' | 'refused';
 
 /**
  * Appends one line per event to `<stateDir>/approvals-audit.jsonl`: who asked, who decided, the

@@ -2,7 +2,9 @@ import type { Config } from '../../base/config/index.js';
 import type { Logger } from '../../base/logging/index.js';
 import type { DeliveryRoute, OutboundFor } from '../../base/messages/index.js';
 import type { Store } from '../../records/store/index.js';
-import type { AuditEvent } from './audit.js';
+
+/** What happened to a request: asked, decided, refused (a click that did not count), run. */
+export type AuditEvent = 'requested' | 'approved' | 'denied' | 'expired' | 'used' | 'refused';
 
 /** What an approval is for: a tool call a run waits on, or an owner's command held for confirmation. */
 export type ApprovalKind = 'tool' | 'command';

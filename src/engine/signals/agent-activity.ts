@@ -2,13 +2,6 @@ import type { TurnStatus } from '../../base/messages/index.js';
 import { mainSessionKey } from '../../records/sessions/index.js';
 import type { Signal } from './types.js';
 
-/**
- * Suzumio's agent states: `running` while any session of the agent has a turn, `failed` once its
- * last wake turn failed (until its next wake turn starts; a chat turn in between shows `running`
- * and leaves it `failed` after), else `quiet`.
- */
-export type AgentState = 'quiet' | 'running' | 'failed';
-
 /** Tools whose successful call in a wake turn is a useful effect (Suzumio's defaults). */
 export const USEFUL_EFFECT_TOOLS: ReadonlySet<string> = new Set([
   'messages.send',
@@ -17,7 +10,12 @@ export const USEFUL_EFFECT_TOOLS: ReadonlySet<string> = new Set([
 ]);
 
 export interface AgentActivityView {
-  state: AgentState;
+  /**
+   * Suzumio's agent states: `running` while any session of the agent has a turn, `failed` once its
+   * last wake turn failed (until its next wake turn starts; a chat turn in between shows `running`
+   * and leaves it `failed` after), else `quiet`.
+   */
+  state: 'quiet' | 'running' | 'failed';
   /** Since when it is in that state (ISO). */
   since: string;
   /** While `failed`: the wake turn that failed (its run id) and why. */

@@ -1,5 +1,5 @@
 export { type ActivationEntry, MAX_LOGGED_ACTIVATIONS } from './activation-log.js';
-export { type AgentActivityView, type AgentState, USEFUL_EFFECT_TOOLS } from './agent-activity.js';
+export { type AgentActivityView, USEFUL_EFFECT_TOOLS } from './agent-activity.js';
 export {
   createSignalDelivery,
   type SignalDelivery,

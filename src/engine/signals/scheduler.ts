@@ -1,5 +1,5 @@
 import type { Logger } from '../../base/logging/index.js';
-import type { AgentState } from './agent-activity.js';
+import type { AgentActivityView } from './agent-activity.js';
 import { createHookHealth } from './hook-health.js';
 import type { SignalQueue } from './signal-queue.js';
 import type { Signal, SignalInput } from './types.js';
@@ -10,7 +10,7 @@ export interface SchedulerAgent {
   role: string;
   status: 'idle' | 'running';
   /** Suzumio's state (`quiet`, `running`, `failed`; see agent-activity.ts) and since when (ISO). */
-  state?: AgentState;
+  state?: AgentActivityView['state'];
   stateSince?: string;
   /** While `failed`: why its last wake turn failed. */
   lastError?: string;

@@ -1,12 +1,11 @@
 export type {
-  ApprovalsPort,
   ApprovalVerdict,
   DecisionInput,
   DecisionOutcome,
   GatedCall,
   HeldCommand,
   ToolCallReview,
-} from './approvals-port.js';
+} from './approval-gate.js';
 export { BUILTIN_TOOLS } from './builtin/index.js';
 export { createSkillsLoadTool, type SkillsLoadOptions } from './builtin/skills-load.js';
 export type { ChatAttachOutcome, ChatAttachRequest, ChatFilesPort } from './chat-files-port.js';
@@ -50,5 +49,12 @@ export {
   type SubagentsPort,
 } from './subagents-port.js';
 export { causerOf, type TurnScope, turnScope } from './turn-scope.js';
-export type { SessionsService, Tool, ToolCallOutcome, ToolContext, ToolServices } from './types.js';
+export type {
+  ApprovalsPort,
+  SessionsService,
+  Tool,
+  ToolCallOutcome,
+  ToolContext,
+  ToolServices,
+} from './types.js';
 export { RISK_CLASSES, type RiskClass } from './types.js';

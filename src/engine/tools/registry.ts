@@ -2,7 +2,7 @@ import type { TSchema } from '@sinclair/typebox';
 import type { ValidateFunction } from 'ajv';
 import { errorText, fail, ok, type Result, SwitchboardError } from '../../base/errors/index.js';
 import { createAjv, dedupeIssues, describeSchemaError } from '../../base/validation/index.js';
-import type { ApprovalVerdict } from './approvals-port.js';
+import type { ApprovalVerdict } from './approval-gate.js';
 import { crashReport } from './crash-report.js';
 import { OWNER_ONLY_REFUSAL, type ToolPolicy } from './policy.js';
 import { asksByDefault } from './risk.js';

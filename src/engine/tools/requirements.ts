@@ -1,5 +1,4 @@
 import type { Config } from '../../base/config/index.js';
-import type { Tool } from './types.js';
 
 /**
  * What a tool may need besides being registered (`Tool.requires`). Kept to the prerequisites this
@@ -25,7 +24,10 @@ function missing(requirement: ToolRequirement, config: Config): string | undefin
 }
 
 /** The first of the tool's requirements this config misses, as a reason; all met (or none): undefined. */
-export function unmetRequirement(tool: Pick<Tool, 'requires'>, config: Config): string | undefined {
+export function unmetRequirement(
+  tool: { requires?: readonly ToolRequirement[] | undefined },
+  config: Config,
+): string | undefined {
   for (const requirement of tool.requires ?? []) {
     const reason = missing(requirement, config);
     if (reason !== undefined) return reason;

@@ -1,5 +1,4 @@
-import { createAllowlist } from './policy.js';
-import type { ToolRegistry } from './registry.js';
+import { createAllowlist, type ToolPolicy } from './policy.js';
 import { RISK_CLASSES, type RiskClass, type Tool } from './types.js';
 
 /**
@@ -42,8 +41,15 @@ export interface RiskSummary {
   unavailable: { name: string; reason: string }[];
 }
 
+/** What a risk summary reads of the tool registry (`ToolRegistry` has it). */
+export interface RegisteredTools {
+  visible(policy: ToolPolicy): Tool[];
+  unavailable(): { name: string; reason: string }[];
+  revision(): string;
+}
+
 export function riskSummary(
-  registry: Pick<ToolRegistry, 'visible' | 'unavailable'>,
+  registry: Pick<RegisteredTools, 'visible' | 'unavailable'>,
   allowlist: readonly string[],
 ): RiskSummary {
   const allows = createAllowlist(allowlist);
@@ -65,9 +71,7 @@ export type RiskSummaries = (allowlist: readonly string[]) => RiskSummary;
  * config, new arrays) computes afresh. `/status` and `GET /api/status` ask at every call; the
  * summaries are shared, not to be changed by the caller.
  */
-export function createRiskSummaries(
-  registry: Pick<ToolRegistry, 'visible' | 'unavailable' | 'revision'>,
-): RiskSummaries {
+export function createRiskSummaries(registry: RegisteredTools): RiskSummaries {
   const kept = new WeakMap<readonly string[], { revision: string; summary: RiskSummary }>();
   return (allowlist) => {
     const revision = registry.revision();

@@ -1,8 +1,16 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { ValidateFunction } from 'ajv';
 import type { Logger } from '../../base/logging/index.js';
+import type { OutboundMessage } from '../../base/messages/index.js';
 import type { SessionDetails, SessionSummary } from '../../records/sessions/index.js';
-import type { ApprovalsPort, ToolCallReview } from './approvals-port.js';
+import type {
+  ApprovalVerdict,
+  DecisionInput,
+  DecisionOutcome,
+  GatedCall,
+  HeldCommand,
+  ToolCallReview,
+} from './approval-gate.js';
 import type { ChatFilesPort } from './chat-files-port.js';
 import type { GatewayControl } from './gateway-control.js';
 import type { ToolRequirement } from './requirements.js';
@@ -14,6 +22,24 @@ export interface SessionsService {
   /** Sessions of one agent, most recently active first. */
   list(options: { agentId: string; limit: number }): Promise<SessionSummary[]>;
   details(sessionKey: string): Promise<SessionDetails | undefined>;
+}
+
+/**
+ * Approvals as tools and chat commands reach them; built by the composition root
+ * (`src/engine/approvals`). `check` is the gate every tool call passes after its arguments are checked.
+ */
+export interface ApprovalsPort {
+  /**
+   * The policy for this call (`auto`, `ask`, `deny`), and for `ask` the wait for a decision (the
+   * run's time limit paused meanwhile). Rejects only with the run's abort reason (the request stays
+   * pending in the store; the same call after a restart waits for it again).
+   */
+  check(call: GatedCall, context: ToolContext): Promise<ApprovalVerdict>;
+  decide(input: DecisionInput): Promise<DecisionOutcome>;
+  /** Whether a call of this session waits for a decision now (a drain stops such a turn at once). */
+  waiting(sessionKey: string): boolean;
+  /** Holds a command for its owner's confirmation; the reply to post (with a Confirm button). */
+  hold(command: HeldCommand): Promise<OutboundMessage>;
 }
 
 /** The services tools may use. */

@@ -1,4 +1,4 @@
-export type { McpServerState, McpServerStatus } from './mcp-connection.js';
+export type { McpServerStatus } from './mcp-connection.js';
 export {
   createMcpServers,
   type McpServers,

@@ -19,14 +19,12 @@ const loadSdk = () => {
 import { answerTooLarge, MAX_ANSWER_BYTES } from './answer-limit.js';
 import type { ProcessGroups } from './process-groups.js';
 
-/** `connecting` (first try or a retry), `ready`, `failed` (waiting to retry), `stopped`. */
-export type McpServerState = 'connecting' | 'ready' | 'failed' | 'stopped';
-
 /** One server as `/api/status`, doctor and the log see it; `error` is scrubbed of secrets. */
 export interface McpServerStatus {
   name: string;
   transport: 'stdio' | 'http';
-  state: McpServerState;
+  /** `connecting` (first try or a retry), `ready`, `failed` (waiting to retry), `stopped`. */
+  state: 'connecting' | 'ready' | 'failed' | 'stopped';
   tools: number;
   /** Failed attempts since the last success. */
   failures: number;
@@ -59,7 +57,7 @@ const STDERR_KEPT = 400;
 /** One MCP server: connects, lists its tools, and reconnects with backoff when it fails or dies. */
 export function createMcpConnection(options: McpConnectionOptions): McpConnection {
   const { name, config, logger } = options;
-  let state: McpServerState = 'connecting';
+  let state: McpServerStatus['state'] = 'connecting';
   let client: Client | undefined;
   let pid: number | undefined;
   let error: string | undefined;
@@ -89,7 +87,7 @@ export function createMcpConnection(options: McpConnectionOptions): McpConnectio
     state = 'connecting';
     const sdk = await loadSdk();
     // A stop may have come during the import (TypeScript does not see `state` change across it).
-    if ((state as McpServerState) === 'stopped') return;
+    if ((state as McpServerStatus['state']) === 'stopped') return;
     stderrTail = '';
     const current = createClient(sdk, (tools) => {
       if (client !== current) return;
@@ -143,7 +141,13 @@ export function createMcpConnection(options: McpConnectionOptions): McpConnectio
 function serverStatus(
   name: string,
   config: McpServerConfig,
-  now: { state: McpServerState; tools: number; failures: number; error?: string; pid?: number | undefined },
+  now: {
+    state: McpServerStatus['state'];
+    tools: number;
+    failures: number;
+    error?: string;
+    pid?: number | undefined;
+  },
 ): McpServerStatus {
   const { state, tools, failures, error, pid } = now;
   return {
@@ -158,7 +162,7 @@ function serverStatus(
 }
 
 /** Said of a server that is not ready: its state, why, and that it is retried. */
-function notReady(state: McpServerState, error: string | undefined): string {
+function notReady(state: McpServerStatus['state'], error: string | undefined): string {
   const why = error ? ` (${error})` : '';
   return `is ${state}${why}: its tools are unavailable until it reconnects; the gateway retries it with backoff`;
 }

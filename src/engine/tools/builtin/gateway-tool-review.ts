@@ -1,5 +1,5 @@
 import { clipDiff, REVIEW_DIFF_LIMIT } from '../../../base/config/index.js';
-import type { ToolCallReview } from '../approvals-port.js';
+import type { ToolCallReview } from '../approval-gate.js';
 import type { GatewayEditRequest } from '../gateway-control.js';
 import type { ToolContext } from '../types.js';
 

@@ -7,14 +7,12 @@ export const MAX_RECENT_CALLS = 200;
 const MAX_SUMMARY_CHARS = 200;
 const MAX_ERROR_CHARS = 600;
 
-export type ToolCallState = 'running' | 'completed' | 'failed';
-
 /** One call of a tool, as the activity panels and per-tool status show it. */
 export interface ToolCallRecord {
   tool: string;
   agentId: string;
   startedAt: string;
-  status: ToolCallState;
+  status: 'running' | 'completed' | 'failed';
   finishedAt?: string;
   durationMs?: number;
   /** What the call was about, never its contents: a path, a command's first line, a URL's origin and path. */

@@ -1,5 +1,4 @@
-import type { DeliveryRoute, OutboundMessage, ReplyAction } from '../../base/messages/index.js';
-import type { ToolContext } from './types.js';
+import type { DeliveryRoute, ReplyAction } from '../../base/messages/index.js';
 
 /**
  * What a tool says about one call before it runs, for the approval policy: whether the call is
@@ -76,22 +75,4 @@ export interface HeldCommand {
   summary: string;
   /** The change it makes (a diff), secrets removed. */
   details?: string;
-}
-
-/**
- * Approvals as tools and chat commands reach them; built by the composition root
- * (`src/engine/approvals`). `check` is the gate every tool call passes after its arguments are checked.
- */
-export interface ApprovalsPort {
-  /**
-   * The policy for this call (`auto`, `ask`, `deny`), and for `ask` the wait for a decision (the
-   * run's time limit paused meanwhile). Rejects only with the run's abort reason (the request stays
-   * pending in the store; the same call after a restart waits for it again).
-   */
-  check(call: GatedCall, context: ToolContext): Promise<ApprovalVerdict>;
-  decide(input: DecisionInput): Promise<DecisionOutcome>;
-  /** Whether a call of this session waits for a decision now (a drain stops such a turn at once). */
-  waiting(sessionKey: string): boolean;
-  /** Holds a command for its owner's confirmation; the reply to post (with a Confirm button). */
-  hold(command: HeldCommand): Promise<OutboundMessage>;
 }
