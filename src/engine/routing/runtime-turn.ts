@@ -31,6 +31,7 @@ export async function startRuntimeTurn(
     {
       entry: request.entry,
       ...(request.appended ? { stored: request.appended } : {}),
+      ...(request.resumed ? { resumed: true } : {}),
       senderId: configured.runtimeAs ?? request.senderId,
       ...(request.chargedTo === undefined ? {} : { chargedTo: request.chargedTo }),
       isOwner: configured.runtimeAs !== undefined && state.owners.has(configured.runtimeAs),
