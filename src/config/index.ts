@@ -76,6 +76,7 @@ export type {
   Config,
   ContextConfig,
   LogConfig,
+  UpdateConfig,
   McpServerConfig,
   ModelConfig,
 } from './schema.js';

@@ -28,6 +28,6 @@ export {
 export { createGatewayHost, type GatewayHost, type GatewayHostOptions } from './gateway-host.js';
 export { resolveHttpToken } from './http-token.js';
 export { checkGatewayPid, pidFileOf, readGatewayPid, removePidFileSync, writePidFile } from './pid-file.js';
-export { recordShellNote, type ShellNote, withdrawShellNote } from './restart-promises.js';
+export { recordDueNote, recordShellNote, type ShellNote, withdrawShellNote } from './restart-promises.js';
 export { installSignalHandlers } from './signals.js';
 export { makeStateDirPrivate, PRIVATE_UMASK } from './state-dir.js';
