@@ -76,9 +76,9 @@ export type {
   Config,
   ContextConfig,
   LogConfig,
-  UpdateConfig,
   McpServerConfig,
   ModelConfig,
+  UpdateConfig,
 } from './schema.js';
 export { ConfigSchema } from './schema.js';
 export {
