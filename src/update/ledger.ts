@@ -25,7 +25,7 @@ export function processAlive(pid: number): boolean {
 }
 
 /** A run still going: not an outcome, its holder alive and its lease not expired (a hung holder's lapses). */
-export function isActive(run: UpdateRun | undefined, now = Date.now()): run is UpdateRun {
+export function isActive(run: UpdateRun | undefined, now = Date.now()): boolean {
   if (run === undefined || isOutcome(run.phase)) return false;
   return run.lease.expiresAt > now && processAlive(run.lease.pid);
 }
@@ -96,7 +96,7 @@ export function createUpdateLedger(options: { stateDir: string }) {
     begin(run: UpdateRun): Promise<Result<UpdateRun>> {
       return change<Result<UpdateRun>>((ledger) => {
         const current = ledger.run;
-        if (isActive(current))
+        if (current && isActive(current))
           return {
             ledger,
             result: fail(

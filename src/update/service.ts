@@ -80,7 +80,7 @@ export function createUpdateService(options: UpdateServiceOptions) {
   async function run(request: UpdateRequest): Promise<Result<UpdateStarted>> {
     await recover();
     const current = (await ledger.read()).run;
-    if (isActive(current))
+    if (current && isActive(current))
       return fail(
         `an update is already running (run ${current.id} to ${versionName(current.to)}, phase ${current.phase}, asked by ${current.by}); see update.status`,
       );
@@ -213,7 +213,12 @@ export function createUpdateService(options: UpdateServiceOptions) {
         await new Promise((resolve) => setTimeout(resolve, FOLLOW_MS).unref());
         if (await recover()) break;
         const { run: current } = await ledger.read();
-        if (!isActive(current)) break;
+        // Ended, and its note written (or nobody left to write it).
+        if (current === undefined || isActive(current)) {
+          if (current === undefined) break;
+          continue;
+        }
+        if (current.noted || !current.route || !processAlive(current.lease.pid)) break;
       }
       options.wake();
     } finally {

@@ -115,12 +115,10 @@ export async function runUpdater(options: UpdaterOptions): Promise<UpdateRun> {
 }
 
 async function finishFailed(options: UpdaterOptions, run: UpdateRun): Promise<UpdateRun> {
+  const text = noteText.failed(run, run.cause?.phase ?? 'requested', run.cause?.reason ?? 'unknown');
+  const noted = await note(options, run, text);
   await git(run.root, 'worktree', 'remove', '--force', worktreeOf(run.runDir));
-  return note(
-    options,
-    run,
-    noteText.failed(run, run.cause?.phase ?? 'requested', run.cause?.reason ?? 'unknown'),
-  );
+  return noted;
 }
 
 /** Writes the outcome note once (the ledger's `noted` says it was). */

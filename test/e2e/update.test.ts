@@ -34,6 +34,7 @@ interface Ledger {
     cause?: { phase: string; reason: string };
     rollback?: { outcome: string };
     gateway: { pid: number };
+    durations?: Record<string, number>;
   };
   rolledBack: string[];
 }
@@ -75,9 +76,11 @@ async function outcome(runId?: string): Promise<NonNullable<Ledger['run']>> {
     async () => {
       const { run } = await readLedger();
       if (!run || (runId && run.id !== runId)) return undefined;
-      return ['done', 'failed', 'rolled-back', 'rollback-failed', 'interrupted'].includes(run.phase)
-        ? run
-        : undefined;
+      if (!['done', 'failed', 'rolled-back', 'rollback-failed', 'interrupted'].includes(run.phase))
+        return undefined;
+      // The phase times, for whoever reads the test's output (the bench reports medians).
+      console.info(`update ${run.id}: ${run.phase}`, JSON.stringify(run.durations));
+      return run;
     },
     { timeoutMs: 400_000, intervalMs: 500 },
   );
