@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { createModelProvider, type ModelProvider } from '../src/agents/providers/index.js';
-import type { GatewayExtensions } from '../src/gateway/index.js';
+import type { GatewayExtensions } from '../src/app/index.js';
 import type { Tool } from '../src/tools/index.js';
 import type { FakeRequest, FakeStep } from '../test/fakes/fake-model-server.js';
 import { startFakeOpenAIServer } from '../test/fakes/fake-openai-server.js';

@@ -3,7 +3,6 @@ export { type Approvals, createApprovals } from './approvals.js';
 export { APPROVALS_AUDIT_FILE, type AuditEvent } from './audit.js';
 export { type ApprovalPolicy, approversOf, resolvePolicy, runsAsRuntimeIdentity } from './policy.js';
 export type {
-  ApprovalDeliver,
   ApprovalKind,
   ApprovalRecord,
   ApprovalStatus,

@@ -1,4 +1,6 @@
 import type { Config } from '../config/index.js';
+import { causerOf, type ToolContext } from '../tools/index.js';
+import type { ApprovalRecord } from './types.js';
 
 export type ApprovalPolicy = 'ask' | 'auto' | 'deny';
 
@@ -50,4 +52,26 @@ function lookup(table: Readonly<Record<string, ApprovalPolicy>>, tool: string): 
 /** Who may decide: `approvals.approvers`, else the owners. */
 export function approversOf(config: Config): string[] {
   return [...(config.approvals.approvers ?? config.owners)];
+}
+
+/**
+ * Why a new request of this requester is refused: they have `approvals.maxOpenPerRequester`
+ * requests pending already (a non-owner turn's sender, or the user who caused a runtime turn).
+ * Owners' turns are not bounded.
+ */
+export function overRequesterBound(
+  open: readonly ApprovalRecord[],
+  context: ToolContext,
+  limit: number,
+): string | undefined {
+  if (context.isOwner) return undefined;
+  const requester = causerOf(context);
+  const pending = open.filter(
+    (record) => record.kind === 'tool' && record.status === 'pending' && record.requester === requester,
+  );
+  if (pending.length < limit) return undefined;
+  return (
+    `${requester} has ${pending.length} approval requests open (approvals.maxOpenPerRequester is ${limit}): ` +
+    'this call was not asked for. Wait until an approver decides one of them, then try again.'
+  );
 }

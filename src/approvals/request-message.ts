@@ -1,4 +1,5 @@
-import type { OutboundMessage, ReplyAction } from '../messages/index.js';
+import type { Config } from '../config/index.js';
+import type { DeliveryRoute, OutboundMessage, ReplyAction } from '../messages/index.js';
 import { actionValue } from './action-value.js';
 import type { ApprovalRecord } from './types.js';
 
@@ -74,4 +75,21 @@ export function decidedText(record: ApprovalRecord): string {
     default:
       return `Waiting for a decision (${record.code}).`;
   }
+}
+
+/** The chat that asked (`chat`), the approvers' direct messages (`direct`), or both; a chat no one reads posts direct. */
+export function destinations(where: Config['approvals']['post'], record: ApprovalRecord): DeliveryRoute[] {
+  const chat = record.route.channel === 'internal' ? undefined : record.route;
+  const direct = where === 'chat' && chat ? [] : record.approvers.flatMap(directRoute);
+  const routes = where === 'direct' ? direct : [...(chat ? [chat] : []), ...direct];
+  // The chat that asked may be one approver's direct chat already.
+  return routes.filter(
+    (route, index) => routes.findIndex((other) => JSON.stringify(other) === JSON.stringify(route)) === index,
+  );
+}
+
+function directRoute(senderId: string): DeliveryRoute[] {
+  const match = /^(webchat|slack|discord):(.+)$/.exec(senderId);
+  if (!match?.[1] || !match[2]) return [];
+  return [{ channel: match[1] as DeliveryRoute['channel'], chatType: 'direct', chatId: match[2] }];
 }

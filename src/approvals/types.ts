@@ -1,6 +1,6 @@
 import type { Config } from '../config/index.js';
 import type { Logger } from '../logging/index.js';
-import type { DeliveryRoute, OutboundMessage } from '../messages/index.js';
+import type { DeliveryRoute, OutboundFor } from '../messages/index.js';
 import type { Store } from '../store/index.js';
 import type { AuditEvent } from './audit.js';
 
@@ -48,15 +48,13 @@ export interface ApprovalRecord {
   alwaysInCall?: true;
 }
 
-/** Sends a request to a chat (with buttons where the platform has them); the gateway's delivery. */
-export type ApprovalDeliver = (route: DeliveryRoute, message: OutboundMessage) => Promise<void>;
-
 export interface ApprovalsOptions {
   config: Config;
   store: Store;
   /** `<stateDir>/approvals-audit.jsonl` is appended to. */
   stateDir: string;
-  deliver: ApprovalDeliver;
+  /** Where requests and decisions are posted (with buttons where the platform has them). */
+  outboundFor: OutboundFor;
   /**
    * Writes `agents.<agentId>.approvals.tools.<tool> = "auto"` through the config editor (validated,
    * audited); the text says what happened. The "always" decision.

@@ -1,31 +1,13 @@
 import type { Logger } from '../logging/index.js';
 import type { ChannelName, InboundHandler } from '../messages/index.js';
-import type { ReconnectSettings } from './backoff.js';
-import { connectionChanged, type SupervisorState, startAttempt } from './supervisor-attempts.js';
-import type { ChannelAdapter } from './types.js';
+import {
+  type ChannelDetail,
+  type ChannelState,
+  type SupervisedChannel,
+  SupervisedEntry,
+} from './supervised-entry.js';
 
-/**
- * Where a channel stands: `connecting` (its first attempt runs), `connected`, `retrying` (an
- * attempt failed; the next one is planned) or `refused` (the platform refused the credentials:
- * a config problem, retried slowly).
- */
-export type ChannelState = 'connecting' | 'connected' | 'retrying' | 'refused';
-
-/** One channel for the health page: its state, why it is not connected, since when (ms since the epoch). */
-export interface ChannelDetail {
-  name: ChannelName;
-  state: ChannelState;
-  reason?: string;
-  /** Failed attempts since it last connected. */
-  attempts: number;
-  since: number;
-}
-
-export interface SupervisedChannel {
-  adapter: ChannelAdapter;
-  /** How failed starts are retried; without it (the web chat) a failed start fails the gateway's start. */
-  reconnect?: ReconnectSettings | undefined;
-}
+export type { ChannelDetail, ChannelState, SupervisedChannel };
 
 export interface ChannelSupervisorOptions {
   channels: readonly SupervisedChannel[];
@@ -54,49 +36,37 @@ export interface ChannelSupervisor {
 /**
  * Keeps chat channels connected: a platform that is down when the gateway starts (or refuses the
  * token) costs that channel only, and the channel is tried again with capped, jittered backoff
- * (`supervisor-attempts.ts`).
+ * (`supervised-entry.ts`).
  */
 export function createChannelSupervisor(options: ChannelSupervisorOptions): ChannelSupervisor {
-  const state: SupervisorState = {
-    entries: options.channels.map((channel) => ({
-      ...channel,
-      state: 'connecting',
-      since: Date.now(),
-      failures: 0,
-      restarting: false,
-    })),
-    logger: options.logger,
+  const { logger } = options;
+  let stopped = false;
+  let handler: InboundHandler | undefined;
+  const run = {
+    logger,
     random: options.random ?? Math.random,
-    stopped: false,
+    stopped: () => stopped,
+    handler: () => handler as InboundHandler,
   };
-  const { entries, logger } = state;
-  for (const entry of entries)
-    entry.adapter.watch?.((event, error) => connectionChanged(state, entry, event, error));
+  const entries = options.channels.map((channel) => new SupervisedEntry(channel, run));
 
   function endRetries() {
-    state.stopped = true;
-    for (const entry of entries) clearTimeout(entry.timer);
+    stopped = true;
+    for (const entry of entries) entry.endRetries();
   }
 
   return {
     async start(onInbound) {
-      state.handler = onInbound;
-      state.stopped = false;
-      for (const entry of entries) await startAttempt(state, entry);
+      handler = onInbound;
+      stopped = false;
+      for (const entry of entries) await entry.start();
     },
     states: () => Object.fromEntries(entries.map((entry) => [entry.adapter.name, entry.state])),
-    details: () =>
-      entries.map((entry) => ({
-        name: entry.adapter.name,
-        state: entry.state,
-        ...(entry.reason === undefined ? {} : { reason: entry.reason }),
-        attempts: entry.failures,
-        since: entry.since,
-      })),
+    details: () => entries.map((entry) => entry.detail()),
     endRetries,
     async stop() {
       endRetries();
-      await Promise.all(entries.map((entry) => entry.attempt?.catch(() => {})));
+      await Promise.all(entries.map((entry) => entry.settled()));
       for (const entry of [...entries].reverse()) {
         await entry.adapter
           .stop()

@@ -1,14 +1,9 @@
+import { type AgentRiskView, describeAgents, describeRegistry } from '../app/index.js';
 import { type Config, loadConfig } from '../config/index.js';
 import { ConfigError } from '../errors/index.js';
-import {
-  type AgentRiskView,
-  describeAgents,
-  describeRegistry,
-  loadConfiguredToolpacks,
-  riskSummaryText,
-  unavailableText,
-} from '../gateway/index.js';
 import { createLogger } from '../logging/index.js';
+import { loadConfiguredToolpacks } from '../toolpacks/index.js';
+import { riskSummaryText, unavailableText } from '../tools/index.js';
 import { printProblem } from './output.js';
 
 /**

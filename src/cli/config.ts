@@ -87,7 +87,7 @@ export async function runConfigPatch(
     let noted = false;
     if (notify?.ok) {
       const stats = { mode: 'config.patch', changedPaths: result.changedPaths, hash: result.hash };
-      const { recordShellNote } = await import('../gateway/index.js');
+      const { recordShellNote } = await import('../host/index.js');
       const logger = createLogger({ level: 'warn', destination: process.stderr }).logger;
       const route = notify.value;
       const recorded = await recordShellNote({ stateDir, route, message: options.note, stats, logger });

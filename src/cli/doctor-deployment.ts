@@ -2,7 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { networkInterfaces } from 'node:os';
 import path from 'node:path';
 import { type Config, findLooseConfigFile, type LoadedConfig, modeText } from '../config/index.js';
-import { describeStoreUrl, probeRedisWithoutPassword, type SchedulerHookView } from '../gateway/index.js';
+import type { SchedulerHookView } from '../http/index.js';
+import { describeStoreUrl, probeRedisWithoutPassword } from '../store/index.js';
 
 const ASK_TIMEOUT_MS = 3000;
 

@@ -1,3 +1,5 @@
+import { describeAgents, describeRegistry } from '../app/index.js';
+import type { ChannelCredentialCheck } from '../channels/index.js';
 import {
   type Config,
   collectSecretValues,
@@ -7,19 +9,11 @@ import {
   modelChainText,
 } from '../config/index.js';
 import type { ConfigError } from '../errors/index.js';
-import {
-  type ChannelCredentialCheck,
-  describeAgents,
-  describeProblem,
-  describeRegistry,
-  describeRunnerSandbox,
-  describeStoreUrl,
-  loadStartable,
-  type McpServerStatus,
-  probeMcpServers,
-  type StartCheckReport,
-} from '../gateway/index.js';
+import { loadStartable, type StartCheckReport } from '../host/index.js';
 import { createLogger } from '../logging/index.js';
+import { type McpServerStatus, probeMcpServers } from '../mcp/index.js';
+import { describeStoreUrl } from '../store/index.js';
+import { describeProblem, describeRunnerSandbox } from '../toolpacks/index.js';
 import { agentLines } from './agents.js';
 import { checkConfigFileMode, checkDeployment, printDoctorLines } from './doctor-deployment.js';
 import { printProblem } from './output.js';

@@ -17,7 +17,7 @@ export interface RestartCommandOptions {
  */
 export async function runRestart(options: RestartCommandOptions): Promise<void> {
   const { loadConfig } = await import('../config/index.js');
-  const gateway = await import('../gateway/index.js');
+  const host = await import('../host/index.js');
   if (options.note !== undefined && options.notify === undefined)
     return printProblem('--note needs --notify <route>: the note is posted to that chat after the restart');
   const { parseNotifyRoute } = await import('./notify.js');
@@ -36,15 +36,15 @@ export async function runRestart(options: RestartCommandOptions): Promise<void> 
     );
   const pid =
     options.pid === undefined
-      ? await gateway.readGatewayPid(config.stateDir)
-      : await gateway.checkGatewayPid(Number(options.pid), '--pid');
+      ? await host.readGatewayPid(config.stateDir)
+      : await host.checkGatewayPid(Number(options.pid), '--pid');
   if (!pid.ok) return printProblem(pid.error);
   const logger = createLogger({ level: 'warn', destination: process.stderr }).logger;
   let noteId: string | undefined;
   if (route?.ok) {
     const stats = { mode: 'switchboard restart' };
     const stateDir = config.stateDir;
-    const recorded = await gateway.recordShellNote({
+    const recorded = await host.recordShellNote({
       kind: 'restart',
       stateDir,
       route: route.value,
@@ -58,7 +58,7 @@ export async function runRestart(options: RestartCommandOptions): Promise<void> 
   try {
     process.kill(pid.value, 'SIGUSR1');
   } catch (error) {
-    if (noteId !== undefined) await gateway.withdrawShellNote(config.stateDir, noteId, logger);
+    if (noteId !== undefined) await host.withdrawShellNote(config.stateDir, noteId, logger);
     return printProblem(
       `could not signal process ${pid.value}: ${(error as Error).message}; no note is left`,
     );

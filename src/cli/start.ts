@@ -5,7 +5,7 @@ import {
   PRIVATE_UMASK,
   removePidFileSync,
   writePidFile,
-} from '../gateway/index.js';
+} from '../host/index.js';
 import { createLogger } from '../logging/index.js';
 import { releaseYoungGeneration } from './young-generation.js';
 

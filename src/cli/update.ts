@@ -14,7 +14,7 @@ export interface UpdateCommandOptions {
 /** What `update` commands share: the config's service, with notes through the restart sentinel. */
 async function openService(options: UpdateCommandOptions) {
   const { loadConfig } = await import('../config/index.js');
-  const gateway = await import('../gateway/index.js');
+  const gateway = await import('../host/index.js');
   const update = await import('../update/index.js');
   let loaded: Awaited<ReturnType<typeof loadConfig>>;
   try {
@@ -109,7 +109,7 @@ export async function runUpdateRun(options: UpdateCommandOptions): Promise<void>
  * driving the run through its phases.
  */
 export async function runUpdateApply(runId: string, options: { stateDir: string }): Promise<void> {
-  const gateway = await import('../gateway/index.js');
+  const gateway = await import('../host/index.js');
   const update = await import('../update/index.js');
   const logger = createLogger({ level: 'warn', destination: process.stderr }).logger;
   const stateDir = path.resolve(options.stateDir);

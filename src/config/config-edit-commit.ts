@@ -1,6 +1,6 @@
 import type { EditPlan } from './config-edit-plan.js';
 import { STALE_HASH_ERROR } from './config-edit-plan.js';
-import type { AuditAction, ConfigEditRequest, ConfigEditResult, EditorState } from './config-edit-types.js';
+import type { AuditAction, ConfigEditRequest, ConfigEditResult } from './config-edit-types.js';
 import {
   appendConfigAudit,
   backupConfigFile,
@@ -11,7 +11,18 @@ import {
   writeConfigFile,
 } from './config-files.js';
 import { hashConfigText } from './load.js';
-import { collectSecretValues, createSecretScrubber } from './redact.js';
+import { collectSecretValues, createSecretScrubber, type SecretPath } from './redact.js';
+
+/** Where and when an edit is written, and how its note loses secrets. */
+export interface EditTarget {
+  /** The config file, absolute. */
+  file: string;
+  /** Absolute: backups and the audit log. */
+  stateDir: string;
+  at: Date;
+  secretPaths: SecretPath[];
+  scrub?: ((text: string) => string) | undefined;
+}
 
 /**
  * The planned edit under the cross-process lock. The lock is held only for this short step (not for
@@ -19,21 +30,21 @@ import { collectSecretValues, createSecretScrubber } from './redact.js';
  * stale time) loses it.
  */
 export async function writeEdit(
-  state: EditorState,
+  target: EditTarget,
   action: AuditAction,
   request: ConfigEditRequest,
   plan: EditPlan,
 ): Promise<ConfigEditResult> {
   let lock: ConfigFileLock;
   try {
-    lock = await lockConfigFile(state.file);
+    lock = await lockConfigFile(target.file);
   } catch (error) {
     if (error instanceof FileSystemError)
       return { ok: false, error: `${error.message}; the config was not changed` };
     throw error;
   }
   try {
-    return await commit(state, action, request, plan, lock);
+    return await commit(target, action, request, plan, lock);
   } finally {
     await lock.release();
   }
@@ -45,16 +56,15 @@ export async function writeEdit(
  * audit log is in the order of the writes).
  */
 async function commit(
-  state: EditorState,
+  target: EditTarget,
   action: AuditAction,
   request: ConfigEditRequest,
   plan: EditPlan,
   lock: ConfigFileLock,
 ): Promise<ConfigEditResult> {
-  const { file, stateDir } = state;
+  const { file, stateDir, at } = target;
   const { current, previousHash, text, changedPaths } = plan;
   const hash = hashConfigText(text);
-  const at = state.now();
   try {
     if (hashConfigText((await readConfigFile(file)) ?? '') !== previousHash)
       return { ok: false, error: STALE_HASH_ERROR };
@@ -77,7 +87,7 @@ async function commit(
     removedPaths,
     config,
   };
-  const scrub = noteScrubber(state, [current.object, plan.next, config]);
+  const scrub = noteScrubber(target, [current.object, plan.next, config]);
   try {
     await appendConfigAudit(stateDir, {
       ts: at.toISOString(),
@@ -98,10 +108,10 @@ async function commit(
 }
 
 /** Secrets of the old and the new config come out of notes too, not only those the logger knows. */
-function noteScrubber(state: EditorState, configs: unknown[]): (text: string) => string {
+function noteScrubber(target: EditTarget, configs: unknown[]): (text: string) => string {
   const ownScrub = createSecretScrubber(
-    configs.flatMap((config) => collectSecretValues(config, state.secretPaths)),
+    configs.flatMap((config) => collectSecretValues(config, target.secretPaths)),
   );
-  const { scrub } = state.options;
+  const { scrub } = target;
   return (text) => ownScrub(scrub ? scrub(text) : text);
 }

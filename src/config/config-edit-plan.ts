@@ -1,13 +1,13 @@
-import { isDeepStrictEqual } from 'node:util';
 import JSON5 from 'json5';
-import { ConfigError, type ConfigIssue, errorText, fail, ok, type Result } from '../errors/index.js';
+import { type ConfigIssue, errorText, fail, ok, type Result } from '../errors/index.js';
 import { agentEditRefusal, ownerWays, refusedAgentEdit } from './agent-editable.js';
-import type { ConfigEditRequest, EditAction, EditorState } from './config-edit-types.js';
-import { FileSystemError, readConfigFile } from './config-files.js';
-import { editConfigText, restorePlaceholders } from './edit-text.js';
+import type { ConfigEditRequest, EditAction } from './config-edit-types.js';
+import { readConfigFile } from './config-files.js';
+import { collectDifferences, restorePlaceholders } from './edit-text.js';
 import { findJsonValueProblem } from './json-limits.js';
-import { hashConfigText, parseConfigText, parseJsonc } from './load.js';
+import { parseJsonc } from './load.js';
 import { applyMergePatch, isPlainObject } from './merge-patch.js';
+import type { SecretPath } from './redact.js';
 import type { Config } from './schema.js';
 import { formatConfigPath, parseConfigPath } from './schema-lookup.js';
 import { addedEnvReference, findRemovals, type Parts, refusedProtectedPath } from './tool-guard.js';
@@ -41,78 +41,31 @@ export interface NoChange {
   hash: string;
 }
 
-export async function readCurrentFile(state: EditorState): Promise<CurrentFile> {
-  const text = await readConfigFile(state.file);
+/** The file as it is now; `absentFile` stands for a file that does not exist. */
+export async function readCurrentFile(
+  file: string,
+  absentFile: Record<string, unknown> | undefined,
+): Promise<CurrentFile> {
+  const text = await readConfigFile(file);
   return {
     exists: text !== undefined,
     text: text ?? '',
     object:
       text === undefined
-        ? structuredClone(state.options.absentFile ?? {})
-        : (parseJsonc(text, state.file) as Record<string, unknown>),
+        ? structuredClone(absentFile ?? {})
+        : (parseJsonc(text, file) as Record<string, unknown>),
   };
 }
 
-/** The file as it is now and its hash, refused (STALE_HASH_ERROR) unless the hash is `baseHash`. */
-export async function readAtHash(
-  state: EditorState,
-  baseHash: string,
-): Promise<Result<{ current: CurrentFile; previousHash: string }>> {
-  let current: CurrentFile;
-  try {
-    current = await readCurrentFile(state);
-  } catch (error) {
-    if (error instanceof FileSystemError || error instanceof ConfigError) return fail(error.message);
-    throw error;
-  }
-  const previousHash = hashConfigText(current.text);
-  if (baseHash !== previousHash) return fail(STALE_HASH_ERROR);
-  return ok({ current, previousHash });
-}
-
-/** Everything short of writing: the new text, checked as a start would load it. */
-export async function planEdit(
-  state: EditorState,
-  action: EditAction,
-  request: ConfigEditRequest,
-): Promise<Result<EditPlan | NoChange>> {
-  const { file } = state;
-  const read = await readAtHash(state, request.baseHash);
-  if (!read.ok) return read;
-  const { current, previousHash } = read.value;
-  const next = nextObject(state, action, request, current.object);
-  if (!next.ok) return next;
-  const { object, removed } = next.value;
-  if (isDeepStrictEqual(current.object, object)) {
-    return ok({ changed: false, hash: previousHash });
-  }
-  let edited: ReturnType<typeof editConfigText>;
-  try {
-    edited = editConfigText(current.text, object);
-  } catch (error) {
-    // A file jsonc-parser cannot edit faithfully (duplicate keys): refuse rather than guess.
-    return fail(`cannot edit ${file}: ${errorText(error)}`);
-  }
-  const checked = await checkText(state, edited.text, request.via);
-  if (!checked.ok) return checked;
-  return ok({
-    changed: true,
-    current,
-    previousHash,
-    next: object,
-    text: edited.text,
-    changedPaths: edited.changedPaths,
-    removedPaths: removed.map(formatConfigPath),
-    config: checked.value,
-  });
-}
-
-/** The object the edit asks for (secrets put back), refused when the tool's guard forbids it. */
-function nextObject(
-  state: EditorState,
+/**
+ * The object the edit asks for (secrets put back), refused when the tool's guard forbids it.
+ * `file` only names the file in a refusal.
+ */
+export function nextObject(
   action: EditAction,
   request: ConfigEditRequest,
   previous: Record<string, unknown>,
+  where: { file: string; secretPaths: SecretPath[] },
 ): Result<{ object: Record<string, unknown>; removed: Parts[] }> {
   const raw = parseRaw(request.raw);
   if (!raw.ok) return raw;
@@ -122,12 +75,12 @@ function nextObject(
     replacePaths.value.some((parts) => startsWith(at, parts));
   const candidate =
     action === 'config.patch' ? applyMergePatch(previous, raw.value, { replace: replaced }) : raw.value;
-  const restored = restorePlaceholders(candidate as Record<string, unknown>, previous, state.secretPaths);
+  const restored = restorePlaceholders(candidate as Record<string, unknown>, previous, where.secretPaths);
   if (!restored.ok) return restored;
   const object = restored.value;
   const removed = findRemovals(previous, object);
   if (request.guard) {
-    const refused = guardRefusal(state.file, previous, object, request.guard);
+    const refused = guardRefusal(where.file, previous, object, request.guard);
     if (refused !== undefined) return fail(refused);
     const unlisted = removed.filter((at) => !replaced(at));
     if (unlisted.length > 0) {
@@ -163,24 +116,6 @@ function guardRefusal(
   return undefined;
 }
 
-/** Validates the new text exactly as the gateway will load it, then runs the dry run. */
-export async function checkText(
-  state: EditorState,
-  text: string,
-  via: ConfigEditRequest['via'],
-): Promise<Result<Config>> {
-  const { file, options } = state;
-  let config: Config;
-  try {
-    config = parseConfigText(text, file, options.environment);
-  } catch (error) {
-    if (error instanceof ConfigError) return invalid(error.issues);
-    throw error;
-  }
-  const issues = options.dryRun ? await options.dryRun(config, file, { via }) : [];
-  return issues.length > 0 ? invalid(issues) : ok(config);
-}
-
 function parseRaw(raw: string): Result<Record<string, unknown>> {
   let value: unknown;
   try {
@@ -211,7 +146,30 @@ function startsWith(path: readonly (string | number)[], prefix: readonly (string
   return prefix.length <= path.length && prefix.every((part, index) => part === path[index]);
 }
 
-function invalid(issues: ConfigIssue[]): { ok: false; error: string } {
+/** A refusal listing why the new config does not load. */
+export function invalid(issues: ConfigIssue[]): { ok: false; error: string } {
   const lines = issues.map((issue) => `${issue.path || '/'}: ${issue.message}`);
   return fail(`the new config is invalid; nothing was written:\n${lines.join('\n')}`);
+}
+
+/** `/config undo`'s plan: the text before a change, written back as it is (never re-serialized). */
+export function restorePlan(
+  current: CurrentFile,
+  previousHash: string,
+  text: string,
+  checked: { file: string; config: Config },
+): EditPlan {
+  const next = parseJsonc(text, checked.file) as Record<string, unknown>;
+  const differences: Parameters<typeof collectDifferences>[3] = [];
+  collectDifferences(current.object, next, [], differences);
+  return {
+    changed: true,
+    current,
+    previousHash,
+    next,
+    text,
+    changedPaths: differences.map((difference) => formatConfigPath(difference.path)),
+    removedPaths: findRemovals(current.object, next).map(formatConfigPath),
+    config: checked.config,
+  };
 }

@@ -1,6 +1,5 @@
 import type { ConfigIssue } from '../errors/index.js';
 import type { ConfigAuditRecord } from './config-files.js';
-import type { SecretPath } from './redact.js';
 import type { Config } from './schema.js';
 import type { lookupConfigSchema } from './schema-lookup.js';
 import type { ProtectedPath } from './tool-guard.js';
@@ -134,14 +133,3 @@ export interface ConfigEditor {
 export type EditAction = 'config.patch' | 'config.apply';
 /** What the audit log records: an edit, or an undo that wrote back the text before a change. */
 export type AuditAction = EditAction | 'config.undo';
-
-/** What every step of an edit reads: fixed when the editor is made. */
-export interface EditorState {
-  readonly options: ConfigEditorOptions;
-  /** Absolute. */
-  readonly file: string;
-  /** Absolute. */
-  readonly stateDir: string;
-  readonly now: () => Date;
-  readonly secretPaths: SecretPath[];
-}

@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fail, ok, type Result } from '../errors/index.js';
-import type { ConfigChange, EditorState } from './config-edit-types.js';
+import type { ConfigChange } from './config-edit-types.js';
 import {
   AUDIT_FILE,
   BACKUP_DIR,
@@ -43,10 +43,10 @@ export async function readConfigHistory(stateDir: string): Promise<ConfigChange[
 
 /** The change numbered `number`, with its texts; an error naming what is missing otherwise. */
 export async function findConfigChange(
-  state: EditorState,
+  where: { stateDir: string; file: string },
   number: number,
 ): Promise<Result<ConfigChangeTexts>> {
-  const history = await readConfigHistory(state.stateDir);
+  const history = await readConfigHistory(where.stateDir);
   const change = history.find((candidate) => candidate.number === number);
   if (!change) {
     const last = history.at(-1)?.number;
@@ -56,21 +56,21 @@ export async function findConfigChange(
     }
     return fail(`no config change ${number}; the changes are numbered up to ${last} (see /config history)`);
   }
-  const texts = await textsByHash(state);
+  const texts = await textsByHash(where);
   const before = change.previousHash === hashConfigText('') ? '' : texts.get(change.previousHash);
   const after = texts.get(change.hash);
   if (before === undefined) {
     return fail(
-      `the file before change ${number} is no longer kept (only the ${BACKUPS_KEPT} newest backups are, in ${path.join(state.stateDir, BACKUP_DIR)})`,
+      `the file before change ${number} is no longer kept (only the ${BACKUPS_KEPT} newest backups are, in ${path.join(where.stateDir, BACKUP_DIR)})`,
     );
   }
   return ok({ change, before, after });
 }
 
 /** The config file's backups and its current text, by the hash of their text. */
-async function textsByHash(state: EditorState): Promise<Map<string, string>> {
-  const dir = path.join(state.stateDir, BACKUP_DIR);
-  const base = path.basename(state.file);
+async function textsByHash(where: { stateDir: string; file: string }): Promise<Map<string, string>> {
+  const dir = path.join(where.stateDir, BACKUP_DIR);
+  const base = path.basename(where.file);
   const texts = new Map<string, string>();
   const entries = await readdir(dir).catch(() => [] as string[]);
   for (const entry of entries) {
@@ -78,7 +78,7 @@ async function textsByHash(state: EditorState): Promise<Map<string, string>> {
     const text = await readFile(path.join(dir, entry), 'utf8').catch(() => undefined);
     if (text !== undefined) texts.set(hashConfigText(text), text);
   }
-  const current = await readConfigFile(state.file);
+  const current = await readConfigFile(where.file);
   if (current !== undefined) texts.set(hashConfigText(current), current);
   return texts;
 }

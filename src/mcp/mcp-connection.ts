@@ -1,6 +1,5 @@
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { McpServerConfig } from '../config/index.js';
 import { errorText } from '../errors/index.js';
@@ -8,8 +7,17 @@ import type { Logger } from '../logging/index.js';
 import { retryDelay } from './backoff.js';
 import { boundedFetch } from './bounded-fetch.js';
 import type { McpCaller, McpCallResult, McpToolInfo } from './mcp-tool.js';
+
+type Sdk = typeof import('./mcp-sdk.js');
+let sdkLoading: Promise<Sdk> | undefined;
+/** The SDK, imported once, with the first attempt of the first server. */
+const loadSdk = () => {
+  sdkLoading ??= import('./mcp-sdk.js');
+  return sdkLoading;
+};
+
+import { answerTooLarge, MAX_ANSWER_BYTES } from './answer-limit.js';
 import type { ProcessGroups } from './process-groups.js';
-import { answerTooLarge, MAX_ANSWER_BYTES, StdioServerTransport } from './stdio-transport.js';
 
 /** `connecting` (first try or a retry), `ready`, `failed` (waiting to retry), `stopped`. */
 export type McpServerState = 'connecting' | 'ready' | 'failed' | 'stopped';
@@ -79,23 +87,26 @@ export function createMcpConnection(options: McpConnectionOptions): McpConnectio
     timer = undefined;
     if (state === 'stopped') return;
     state = 'connecting';
+    const sdk = await loadSdk();
+    // A stop may have come during the import (TypeScript does not see `state` change across it).
+    if ((state as McpServerState) === 'stopped') return;
     stderrTail = '';
-    const current = createClient((tools) => {
+    const current = createClient(sdk, (tools) => {
       if (client !== current) return;
       toolCount = tools.length;
       options.onTools(tools);
     });
     client = current;
-    const transport = createTransport(options, (text) => {
+    const transport = createTransport(sdk, options, (text) => {
       stderrTail = `${stderrTail}${text}`.slice(-STDERR_KEPT);
     });
-    closeReason = () => (transport instanceof StdioServerTransport ? transport.closeReason : undefined);
+    closeReason = () => (transport instanceof sdk.StdioServerTransport ? transport.closeReason : undefined);
     try {
       current.onclose = () =>
         fail(closeReason() ?? 'the connection closed (the server exited or hung up)', current);
       // No await before connect: a stop from here on closes this transport (and its process).
       await current.connect(transport, { timeout: config.timeoutMs });
-      pid = transport instanceof StdioServerTransport ? transport.pid : undefined;
+      pid = transport instanceof sdk.StdioServerTransport ? transport.pid : undefined;
       const tools = await listTools(current, config.timeoutMs);
       if (client !== current) return;
       state = 'ready';
@@ -160,16 +171,16 @@ function errorResult(text: string): McpCallResult {
  * Stdio: the command with its args, env (over PATH, HOME…) and cwd, in a process group of its own
  * (`stdio-transport.ts`); HTTP: the url with its headers.
  */
-function createTransport(options: McpConnectionOptions, stderr: (text: string) => void): Transport {
+function createTransport(sdk: Sdk, options: McpConnectionOptions, stderr: (text: string) => void): Transport {
   const { config } = options;
   if (config.command === undefined) {
-    return new StreamableHTTPClientTransport(new URL(config.url ?? ''), {
+    return new sdk.StreamableHTTPClientTransport(new URL(config.url ?? ''), {
       requestInit: { headers: config.headers },
       fetch: boundedFetch(MAX_ANSWER_BYTES, answerTooLarge(options.name)),
     });
   }
   const cwd = config.cwd && path.resolve(path.dirname(options.configPath), config.cwd);
-  return new StdioServerTransport({
+  return new sdk.StdioServerTransport({
     server: options.name,
     command: config.command,
     args: config.args,
@@ -218,8 +229,8 @@ async function callTool(
 }
 
 /** A client that hands each refreshed tool list (`notifications/tools/list_changed`) to `onTools`. */
-function createClient(onTools: (tools: McpToolInfo[]) => void): Client {
-  return new Client(
+function createClient(sdk: Sdk, onTools: (tools: McpToolInfo[]) => void): Client {
+  return new sdk.Client(
     { name: 'switchboard', version: '1' },
     {
       listChanged: {

@@ -2,10 +2,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { type JSONRPCMessage, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 import { errorText } from '../errors/index.js';
+import { answerTooLarge, MAX_ANSWER_BYTES } from './answer-limit.js';
 import { killGroup, type ProcessGroups } from './process-groups.js';
-
-/** The largest answer (one JSON-RPC line) a stdio server may send: the SDK's own limit. */
-export const MAX_ANSWER_BYTES = 10 * 1024 * 1024;
 
 /** How long a server has to exit after its input ends, then after SIGTERM, before its group is killed. */
 const EXIT_GRACE_MS = 2000;
@@ -165,11 +163,6 @@ export class StdioServerTransport implements Transport {
       if (!ended) killGroup(pid, 'SIGKILL');
     });
   }
-}
-
-/** `answer over 10 MB from MCP server "<name>"`: what the call, the log and the status say. */
-export function answerTooLarge(server: string, maxBytes = MAX_ANSWER_BYTES): string {
-  return `answer over ${Math.round(maxBytes / (1024 * 1024))} MB from MCP server "${server}"`;
 }
 
 function inheritedEnv(): Record<string, string> {

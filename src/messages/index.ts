@@ -18,6 +18,7 @@ export {
   communicationRules,
   type PolicedSend,
 } from './communication-policy.js';
+export type { Outbound, OutboundFor } from './outbound.js';
 export { parseRoute } from './route-text.js';
 export type {
   ChannelName,

@@ -1,4 +1,4 @@
-import type { DeliveryRoute, InboundHandler, OutboundMessage } from '../messages/index.js';
+import type { InboundHandler, OutboundFor } from '../messages/index.js';
 import type { Observation } from './observation.js';
 
 /** The router's inbound handler with each message counted by its channel. */
@@ -10,16 +10,20 @@ export function observeInbound(observation: Observation, handler: InboundHandler
   };
 }
 
-type Deliver = (route: DeliveryRoute, message: OutboundMessage) => Promise<void>;
-
 /**
- * Delivery with each message the platform took counted by channel; an `internal` route (recorded,
- * never sent) and a refused delivery are not.
+ * Each route's `Outbound` with each reply or post the platform took counted by channel; an
+ * `internal` route (recorded, never sent) and a refused one are not.
  */
-export function observeDeliver(observation: Observation, deliver: Deliver): Deliver {
+export function observeOutbound(observation: Observation, outboundFor: OutboundFor): OutboundFor {
   const { messagesSent } = observation.metrics.instruments;
-  return async (route, message) => {
-    await deliver(route, message);
-    if (route.channel !== 'internal') messagesSent.inc({ channel: route.channel });
+  return (route) => {
+    const outbound = outboundFor(route);
+    return {
+      ...outbound,
+      async reply(message) {
+        await outbound.reply(message);
+        if (route.channel !== 'internal') messagesSent.inc({ channel: route.channel });
+      },
+    };
   };
 }

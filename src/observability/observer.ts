@@ -1,11 +1,11 @@
 import type { ModelProvider, TurnRunner } from '../agents/index.js';
 import type { Config } from '../config/index.js';
-import type { InboundHandler } from '../messages/index.js';
+import type { InboundHandler, OutboundFor } from '../messages/index.js';
 import type { Store } from '../store/index.js';
 import type { Tool } from '../tools/index.js';
 import type { Metrics, ScrapeSources } from './metrics.js';
 import type { Observation } from './observation.js';
-import { observeDeliver, observeInbound } from './observe-channels.js';
+import { observeInbound, observeOutbound } from './observe-channels.js';
 import { observeModel } from './observe-model.js';
 import { observeStore } from './observe-store.js';
 import { observeTool } from './observe-tools.js';
@@ -29,7 +29,7 @@ export function createObserver(options: { metrics: Metrics; config: Config }) {
     tool: <T extends Tool>(tool: T) => observeTool(observation, tool),
     store: (store: Store) => observeStore(observation, store),
     inbound: (handler: InboundHandler) => observeInbound(observation, handler),
-    deliver: (deliver: Parameters<typeof observeDeliver>[1]) => observeDeliver(observation, deliver),
+    outbound: (outboundFor: OutboundFor) => observeOutbound(observation, outboundFor),
     approval: (event: ApprovalEventName) => instruments.approvals.inc({ event }),
     /** The running gateway's gauges until the returned function is called. */
     bind: (sources: ScrapeSources) => options.metrics.bind(sources),

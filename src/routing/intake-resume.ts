@@ -64,7 +64,10 @@ async function requeue(state: IntakeState, item: InboxItem): Promise<void> {
   if (agent) await endTurn(state, item, text);
   else {
     await inbox.remove(item.id);
-    await state.options.deliver(item.route, { id: crypto.randomUUID(), text }).catch(() => {});
+    await state.options
+      .outboundFor(item.route)
+      .reply({ id: crypto.randomUUID(), text })
+      .catch(() => {});
   }
 }
 
@@ -117,7 +120,10 @@ async function endTurn(state: IntakeState, item: InboxItem, text: string): Promi
   await sessions.append(item.sessionKey, { role: 'system', text }).catch((error: unknown) => {
     logger.warn({ err: error, session: item.sessionKey }, 'ended turn not recorded');
   });
-  await state.options.deliver(item.route, { id: crypto.randomUUID(), text }).catch(() => {});
+  await state.options
+    .outboundFor(item.route)
+    .reply({ id: crypto.randomUUID(), text })
+    .catch(() => {});
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { AgentConfig, Config } from '../config/index.js';
 import type { Logger } from '../logging/index.js';
-import type { DeliveryRoute, DispatchResult, OutboundMessage } from '../messages/index.js';
+import type { DispatchResult, OutboundFor } from '../messages/index.js';
 import type { SessionStore, TranscriptEntry } from '../sessions/index.js';
 import type { Inbox, InboxItem } from './inbox.js';
 import type { SessionQueues } from './session-queues.js';
@@ -14,7 +14,7 @@ export interface IntakeOptions {
   inbox: Inbox;
   queues: SessionQueues;
   scrub(text: string): string;
-  deliver(route: DeliveryRoute, message: OutboundMessage): Promise<void>;
+  outboundFor: OutboundFor;
   logger: Logger;
   /** The clock an interrupted turn's age is measured with (`agentLoop.resumeWithinMs`); `Date.now` unless given. */
   now?: () => number;

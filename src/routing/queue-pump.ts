@@ -142,7 +142,8 @@ export async function tellKept(
   const notice = { id: crypto.randomUUID(), text: KEPT_FOR_RESTART };
   state.told.set(target.sessionKey, notice);
   await state.options
-    .deliver(target.route, notice)
+    .outboundFor(target.route)
+    .reply(notice)
     .catch((error: unknown) =>
       state.options.logger.warn({ err: error, route: target.route }, 'notice not sent'),
     );

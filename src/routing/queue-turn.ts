@@ -32,6 +32,7 @@ export async function runQueueTurn(
 ): Promise<{ result: TurnResult; replies: OutboundMessage[] }> {
   const { options, target, batch, signal } = input;
   const logger = options.logger.child({ session: target.sessionKey });
+  const outbound = options.outboundFor(target.route);
   const replies: OutboundMessage[] = [];
   const first = batch[0];
   if (!first) return { result: { status: 'done' }, replies };
@@ -57,12 +58,12 @@ export async function runQueueTurn(
       signal,
       yieldSlot: () => input.slot.yield(),
       logger,
-      onDelta: (id, delta) => options.deliverDelta(target.route, id, options.scrub(delta)),
-      onStatus: (text) => options.deliverStatus?.(target.route, options.scrub(text)),
+      onDelta: (id, delta) => outbound.delta(id, options.scrub(delta)),
+      onStatus: (text) => outbound.status(options.scrub(text)),
       reply: async (message) => {
         const reply = { id: message.id, text: options.scrub(message.text) };
         replies.push(reply);
-        await options.deliver(target.route, reply).catch((error: unknown) => {
+        await outbound.reply(reply).catch((error: unknown) => {
           logger.warn({ err: error, route: target.route }, 'reply delivery failed');
         });
       },
@@ -78,7 +79,7 @@ export async function runQueueTurn(
     const reply = { id: crypto.randomUUID(), text: options.scrub(`The turn failed: ${errorText(error)}`) };
     replies.push(reply);
     result = { status: 'error' };
-    await options.deliver(target.route, reply).catch(() => {});
+    await outbound.reply(reply).catch(() => {});
   }
   logger.debug({ status: result.status, messages: batch.length, replies: replies.length }, 'turn ended');
   return { result, replies };

@@ -1,6 +1,6 @@
 import type { TurnAbort, TurnRequest, TurnRunner } from '../agents/index.js';
 import type { Logger } from '../logging/index.js';
-import type { DeliveryRoute, DispatchResult, OutboundMessage } from '../messages/index.js';
+import type { DispatchResult, OutboundFor, OutboundMessage } from '../messages/index.js';
 import type { NewTranscriptEntry, SessionStore, TranscriptEntry } from '../sessions/index.js';
 import type { Inbox, InboxItem } from './inbox.js';
 import type { TurnSlots } from './turn-slots.js';
@@ -45,10 +45,8 @@ export interface SessionQueuesOptions {
   queueMode: QueueMode;
   /** The global limit on concurrent turns (`session.maxConcurrentTurns`). */
   slots: TurnSlots;
-  deliver(route: DeliveryRoute, message: OutboundMessage): Promise<void>;
-  deliverDelta(route: DeliveryRoute, id: string, delta: string): void;
-  /** Shows a tool status line where the channel streams; optional (nothing shown without it). */
-  deliverStatus?(route: DeliveryRoute, text: string): void;
+  /** Where a turn's replies, deltas and status lines go: its route's `Outbound`. */
+  outboundFor: OutboundFor;
   logger: Logger;
   /** Removes secret values from reply text before it is stored or sent. */
   scrub(text: string): string;

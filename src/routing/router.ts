@@ -1,16 +1,10 @@
 import type { TurnRunner } from '../agents/index.js';
 import { type Config, createSecretScrubber } from '../config/index.js';
 import type { Logger } from '../logging/index.js';
-import type {
-  DeliveryRoute,
-  DispatchOptions,
-  DispatchResult,
-  InboundMessage,
-  OutboundMessage,
-} from '../messages/index.js';
+import type { DispatchOptions, DispatchResult, InboundMessage, OutboundFor } from '../messages/index.js';
 import type { RuntimeTurnRequest, SessionStore } from '../sessions/index.js';
 import type { Store } from '../store/index.js';
-import type { ApprovalsPort, GatewayControl, RiskSummary, SubagentsService } from '../tools/index.js';
+import type { ApprovalsPort, GatewayControl, RiskSummary, SubagentsPort } from '../tools/index.js';
 import type { UsageLedger } from '../usage/index.js';
 import { sessionForMessage } from './bindings.js';
 import {
@@ -35,10 +29,8 @@ export interface RouterOptions {
   /** Where accepted messages wait until they are answered (the `inbox` namespace). */
   store: Store;
   runner: TurnRunner;
-  deliver(route: DeliveryRoute, message: OutboundMessage): Promise<void>;
-  deliverDelta(route: DeliveryRoute, id: string, delta: string): void;
-  /** Shows a tool status line where the channel streams; optional (nothing shown without it). */
-  deliverStatus?(route: DeliveryRoute, text: string): void;
+  /** Where replies, their deltas and status lines go: each route's `Outbound` (built by channels). */
+  outboundFor: OutboundFor;
   logger: Logger;
   /** When the process started, for /status. */
   startedAt: number;
@@ -47,8 +39,8 @@ export interface RouterOptions {
   secrets?: readonly string[];
   /** What the owner commands /config and /restart act on. */
   gateway: GatewayControl;
-  /** What /subagents and /stop act on; set once the sub-agent service exists (it needs the router). */
-  subagents: () => SubagentsService;
+  /** What /subagents and /stop act on. */
+  subagents: SubagentsPort;
   /** What /approve, /deny, /confirm and button clicks decide through. */
   approvals?: ApprovalsPort;
   /** What /usage reports from (the usage ledger). */
@@ -122,12 +114,18 @@ export function createRouter(options: RouterOptions): Router {
     runner: options.runner,
     queueMode: config.session.queueMode,
     slots: new TurnSlots(config.session.maxConcurrentTurns),
-    deliver: options.deliver,
-    deliverDelta: options.deliverDelta,
-    ...(options.deliverStatus === undefined ? {} : { deliverStatus: options.deliverStatus }),
+    outboundFor: options.outboundFor,
     logger,
   });
-  const intake = createIntake({ config, sessions, inbox, queues, scrub, deliver: options.deliver, logger });
+  const intake = createIntake({
+    config,
+    sessions,
+    inbox,
+    queues,
+    scrub,
+    outboundFor: options.outboundFor,
+    logger,
+  });
   const state: RouterState = {
     options,
     commands: options.commands ?? BUILTIN_COMMANDS,

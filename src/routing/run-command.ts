@@ -28,9 +28,12 @@ export async function runCommand(
   };
   // A platform's own command is answered by its adapter, where the platform wants it.
   if (message.nativeCommand === true) return { sessionKey, replies: [reply] };
-  await state.options.deliver(routeOf(message), reply).catch((error: unknown) => {
-    state.options.logger.warn({ err: error, session: sessionKey }, 'command reply delivery failed');
-  });
+  await state.options
+    .outboundFor(routeOf(message))
+    .reply(reply)
+    .catch((error: unknown) => {
+      state.options.logger.warn({ err: error, session: sessionKey }, 'command reply delivery failed');
+    });
   return { sessionKey, replies: [reply] };
 }
 
@@ -114,7 +117,7 @@ async function commandReply(
     sessions: options.sessions,
     commands,
     gateway: options.gateway,
-    subagents: options.subagents(),
+    subagents: options.subagents,
     approvals: approvalsOf(state),
     ...(options.usage ? { usage: options.usage } : {}),
     ...(options.failover ? { failover: options.failover } : {}),

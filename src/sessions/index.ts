@@ -23,15 +23,6 @@ export {
   type SessionSummary,
   summarizeSession,
 } from './session-summary.js';
-export {
-  createSubagentRegistry,
-  isActiveSubagentRun,
-  type SubagentOutcome,
-  type SubagentOutcomeStatus,
-  type SubagentRegistry,
-  type SubagentRun,
-  type SubagentRunStatus,
-} from './subagent-registry.js';
 export type {
   NewTranscriptEntry,
   SessionIdentity,

@@ -5,6 +5,7 @@ import {
   type AgentMessage,
   communicationPolicy,
   notAnAgent,
+  type OutboundFor,
   type SendOutcome,
   USER_RECIPIENT,
 } from '../messages/index.js';
@@ -12,7 +13,7 @@ import type { SessionStore } from '../sessions/index.js';
 import type { Store } from '../store/index.js';
 import { createActivationLog } from './activation-log.js';
 import type { AgentActivity } from './agent-activity.js';
-import type { Deliver, SignalTurns } from './ports.js';
+import type { SignalTurns } from './ports.js';
 import { createPoster, type Poster } from './posts.js';
 import { createScheduler, type ScheduledHook, type Scheduler, type SchedulerAgent } from './scheduler.js';
 import { createSignalQueue, type SignalQueue, signalRefusal } from './signal-queue.js';
@@ -27,7 +28,8 @@ export interface SignalDeliveryOptions {
   sessions: SessionStore;
   /** The router's turns; reached only once a signal is delivered or the roster is read. */
   turns: SignalTurns;
-  deliver: Deliver;
+  /** Where posts go (each route's `Outbound`); an `internal` route is recorded, never sent. */
+  outboundFor: OutboundFor;
   logger: Logger;
 }
 

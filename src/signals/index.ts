@@ -9,7 +9,7 @@ export {
 export { MAX_HOOK_BACKOFF_MS } from './hook-health.js';
 export { renderTemplate } from './monitors.js';
 export { backoffDelay, NUDGE_KINDS, SCHEDULER_SOURCE } from './nudges.js';
-export type { Deliver, SignalTurns, WakeTurnRequest } from './ports.js';
+export type { SignalTurns, WakeTurnRequest } from './ports.js';
 export { createPoster, type Poster } from './posts.js';
 export {
   createScheduler,

@@ -1,4 +1,4 @@
-import type { DeliveryRoute, DispatchResult, OutboundMessage } from '../messages/index.js';
+import type { DispatchResult } from '../messages/index.js';
 import type { RuntimeTurnRequest } from '../sessions/index.js';
 
 /** A turn signal delivery asks for: in an agent's main session, its entry the signals woken with. */
@@ -14,6 +14,3 @@ export interface SignalTurns {
   /** Whether any session of the agent has a turn queued or running. */
   agentBusy(agentId: string): boolean;
 }
-
-/** Sends a post to a chat (the channel adapters); an `internal` route is recorded, never sent. */
-export type Deliver = (route: DeliveryRoute, message: OutboundMessage) => Promise<void>;

@@ -1,8 +1,13 @@
 import type { Config } from '../config/index.js';
 import { SwitchboardError } from '../errors/index.js';
-import { communicationPolicy, type DeliveryRoute, parseRoute, type SendOutcome } from '../messages/index.js';
+import {
+  communicationPolicy,
+  type DeliveryRoute,
+  type OutboundFor,
+  parseRoute,
+  type SendOutcome,
+} from '../messages/index.js';
 import type { SessionStore } from '../sessions/index.js';
-import type { Deliver } from './ports.js';
 
 /** Posts of signals and messages in chats: to a named route, or to `user`. */
 export interface Poster {
@@ -17,8 +22,12 @@ export interface Poster {
   toUser(text: string): Promise<SendOutcome>;
 }
 
-export function createPoster(options: { config: Config; sessions: SessionStore; deliver: Deliver }): Poster {
-  const { config, deliver } = options;
+export function createPoster(options: {
+  config: Config;
+  sessions: SessionStore;
+  outboundFor: OutboundFor;
+}): Poster {
+  const { config, outboundFor } = options;
   const coordinator = communicationPolicy(config).coordinator;
   const notice = (text: string) => ({ id: crypto.randomUUID(), text, notice: true });
 
@@ -45,7 +54,7 @@ export function createPoster(options: { config: Config; sessions: SessionStore; 
         const known = Object.keys(config.routes).join(', ') || 'none';
         throw new SwitchboardError('SIGNAL_ROUTE_UNKNOWN', `unknown route ${routeName} (routes: ${known})`);
       }
-      await deliver(route, notice(text));
+      await outboundFor(route).reply(notice(text));
     },
     async toUser(text) {
       const routes = await userRoutes();
@@ -53,7 +62,7 @@ export function createPoster(options: { config: Config; sessions: SessionStore; 
         const reason = `no chat reaches the user: agent ${coordinator} has no chat session yet and owners lists no one`;
         return { ok: false, reason };
       }
-      for (const route of routes) await deliver(route, notice(text));
+      for (const route of routes) await outboundFor(route).reply(notice(text));
       return { ok: true };
     },
   };

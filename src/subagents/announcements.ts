@@ -1,4 +1,4 @@
-import type { SubagentOutcome, SubagentRun } from '../sessions/index.js';
+import type { SubagentOutcome, SubagentRun } from './registry.js';
 
 /**
  * What the requester's model reads when a child ends: built by the runtime, not the model. Its JSON

@@ -1,6 +1,13 @@
+export { runSubagentsAction } from './actions.js';
+export { buildSubagentList, latestRunPerChild, type SubagentList } from './list-view.js';
 export {
-  createSubagentManager,
-  type SubagentManager,
-  type SubagentManagerOptions,
-} from './subagent-manager.js';
-export type { SubagentTurns, TurnReport } from './types.js';
+  createSubagentRegistry,
+  isActiveSubagentRun,
+  type SubagentOutcome,
+  type SubagentOutcomeStatus,
+  type SubagentRegistry,
+  type SubagentRun,
+  type SubagentRunStatus,
+} from './registry.js';
+export { createSubagentManager, SubagentManager, type SubagentManagerOptions } from './subagent-manager.js';
+export type { SteerDelivery, SteerResult, SubagentsService, SubagentTurns, TurnReport } from './types.js';

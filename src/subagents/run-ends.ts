@@ -1,11 +1,12 @@
-import type { RunRecord, SubagentOutcome, SubagentRun, SubagentRunStatus } from '../sessions/index.js';
-import type { Announcement } from './announcements.js';
+import type { NewTranscriptEntry, RunRecord } from '../sessions/index.js';
+import { ANNOUNCEMENT_SENDER, type Announcement } from './announcements.js';
+import type { SubagentOutcome, SubagentRun, SubagentRunStatus } from './registry.js';
 import type { TurnEnd } from './types.js';
 
 /**
  * The ended record of a sub-agent run, built from the stored one: by its turn, without a turn
  * (killed while waiting, interrupted by a stop), or from the announcement a crashed process had
- * stored for it. Pure: the service writes them.
+ * stored for it; and the next run of an ended child. Pure: the manager writes them.
  */
 
 /** The run's last turn ended as `end`; `wasKilled`: a kill came before its end was decided. */
@@ -55,5 +56,27 @@ export function endedFromAnnouncement(run: SubagentRun, announcement: Announceme
     endedAt: run.startedAt + stats.runtimeMs,
     runtimeMs: stats.runtimeMs,
     outcome,
+  };
+}
+
+/** The run an ended child gets for a message: the message is its task. */
+export function nextRun(
+  ended: SubagentRun,
+  entry: NewTranscriptEntry,
+  startedAt: number,
+  chargedTo: string | undefined,
+): SubagentRun {
+  const { endedAt: _endedAt, runtimeMs: _runtimeMs, outcome: _outcome, steers: _steers, ...kept } = ended;
+  return {
+    ...kept,
+    ...(chargedTo === undefined ? {} : { chargedTo }),
+    subagentRunId: crypto.randomUUID(),
+    task: entry.text,
+    taskFrom: {
+      role: entry.role === 'system' ? 'system' : 'user',
+      senderId: entry.senderId ?? ANNOUNCEMENT_SENDER,
+    },
+    status: 'queued',
+    startedAt,
   };
 }

@@ -13,7 +13,7 @@ export type KillReason = 'requested' | 'with-ancestor';
  * decided and being recorded (a kill no longer reaches it). A run this process has no state for has
  * ended here, or was left in the store by the last process.
  */
-export type RunState =
+type RunState =
   | { phase: 'queued' }
   | { phase: 'starting'; killed?: KillReason }
   | { phase: 'running'; steered: Promise<TurnEnd>[]; killed?: KillReason }

@@ -1,7 +1,8 @@
 import { type Config, modelChain } from '../config/index.js';
 import { fail, ok, type Result } from '../errors/index.js';
-import { isActiveSubagentRun, type SubagentRun, subagentDepth } from '../sessions/index.js';
+import { subagentDepth } from '../sessions/index.js';
 import type { SpawnRequest, SubagentCaller } from '../tools/index.js';
+import { isActiveSubagentRun, type SubagentRun } from './registry.js';
 
 /**
  * The `subagents` limits, checked before a spawn: depth, which agents, which model, and how

@@ -1,5 +1,8 @@
+import type { Result } from '../errors/index.js';
 import type { TurnStatus } from '../messages/index.js';
 import type { RuntimeTurnRequest } from '../sessions/index.js';
+import type { SubagentCaller, SubagentsPort } from '../tools/index.js';
+import type { SubagentRun } from './registry.js';
 
 /** What the sub-agents hear when a turn they started ends (a part of what the router reports). */
 export interface TurnReport {
@@ -40,3 +43,27 @@ export function turnEndOf(report: TurnReport): TurnEnd {
 
 /** A turn that never ran (it failed to start, or a steer was not answered). */
 export const FAILED_TURN: TurnEnd = { status: 'error', lastReply: '' };
+
+/** How a steer reached the child: into its waiting or running run, or as a new run of an ended child. */
+export interface SteerDelivery {
+  mode: 'injected' | 'restarted';
+  /** The run that gets the message. */
+  subagentRunId: string;
+}
+
+export type SteerResult = Result<SteerDelivery>;
+
+/** The sub-agents' own operations, below the actions of `SubagentsPort` (`list`, `kill`, `steer`). */
+export interface SubagentsService extends Pick<SubagentsPort, 'spawn'> {
+  /** Every run the session spawned (all runs of all its children), oldest first. */
+  runs(sessionKey: string): Promise<SubagentRun[]>;
+  /**
+   * Aborts the child's run and, recursively, its descendants' runs (also below children that
+   * have ended), and drops their queued messages. Returns the runs that were active and are now
+   * killed (the target first when it was among them); a run whose completion was already being
+   * recorded is not killed and not returned.
+   */
+  kill(run: SubagentRun): Promise<SubagentRun[]>;
+  /** A running child gets the message before its next model call; an ended one a new turn. */
+  steer(caller: SubagentCaller, run: SubagentRun, message: string): Promise<SteerResult>;
+}

@@ -29,7 +29,9 @@ export { TOOL_REQUIREMENTS, type ToolRequirement, unmetRequirement } from './req
 export {
   ASKING_RISK,
   asksByDefault,
+  createRiskSummaries,
   isRestartSafe,
+  type RiskSummaries,
   type RiskSummary,
   riskOf,
   riskSummary,
@@ -38,17 +40,17 @@ export {
   unavailableText,
   withRiskOverride,
 } from './risk.js';
-export { buildSubagentList, latestRunPerChild, type SubagentList } from './subagents/list-view.js';
-export type {
-  SpawnedRun,
-  SpawnRequest,
-  SpawnResult,
-  SteerDelivery,
-  SteerResult,
-  SubagentCaller,
-  SubagentsService,
-} from './subagents/service.js';
-export { runSubagentsAction, type SubagentsActionInput } from './subagents/subagents-actions.js';
+export {
+  type SpawnedRun,
+  type SpawnRequest,
+  type SpawnResult,
+  SUBAGENTS_ACTIONS,
+  type SubagentCaller,
+  type SubagentListEntry,
+  type SubagentsActionInput,
+  type SubagentsActionResult,
+  type SubagentsPort,
+} from './subagents-port.js';
 export { causerOf, type TurnScope, turnScope } from './turn-scope.js';
 export type { SessionsService, Tool, ToolCallOutcome, ToolContext, ToolServices } from './types.js';
 export { RISK_CLASSES, type RiskClass } from './types.js';

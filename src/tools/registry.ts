@@ -31,6 +31,12 @@ export interface ToolRegistry {
   /** The registered tools whose prerequisite is missing, with why (doctor, /status). */
   unavailable(): { name: string; reason: string }[];
   /**
+   * Changes whenever `visible` or `unavailable` may answer differently: a tool registered or
+   * removed, or a tool with live availability (an MCP server's) going up or down. What is
+   * computed from them may be kept until it changes (`createRiskSummaries`).
+   */
+  revision(): string;
+  /**
    * Runs one call as the model wrote it. Never throws: unknown tools, refusals, invalid
    * arguments and exceptions all become an error outcome the model can read.
    */
@@ -58,6 +64,9 @@ export interface ToolRegistryOptions {
 export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegistry {
   const ajv = createAjv('authored');
   const entries = new Map<string, Entry>();
+  /** Bumped at each register and unregister; the tools whose availability is live, apart. */
+  let changes = 0;
+  const live = new Map<string, Tool>();
   const unmet = (tool: Tool) =>
     tool.unavailable?.() ?? (tool.requires?.length ? options.unmet?.(tool) : undefined);
 
@@ -69,8 +78,20 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
   return {
     register(tool, source) {
       entries.set(tool.name, checkedEntry(tool, source, entries, ajv));
+      changes += 1;
+      if (tool.unavailable) live.set(tool.name, tool);
+      else live.delete(tool.name);
     },
-    unregister: (name) => entries.delete(name),
+    unregister(name) {
+      changes += 1;
+      live.delete(name);
+      return entries.delete(name);
+    },
+    revision() {
+      let revision = String(changes);
+      for (const tool of live.values()) revision += `|${tool.unavailable?.() ?? ''}`;
+      return revision;
+    },
     get: (name) => entries.get(name)?.tool,
     visible(policy) {
       return [...entries.values()]

@@ -56,6 +56,29 @@ export function riskSummary(
   };
 }
 
+/** An agent's risk summary by its allowlist. */
+export type RiskSummaries = (allowlist: readonly string[]) => RiskSummary;
+
+/**
+ * `riskSummary` over `registry`, kept per allowlist until the registry's revision changes. An
+ * allowlist is known by identity: the arrays of one loaded config, so a config change (a new
+ * config, new arrays) computes afresh. `/status` and `GET /api/status` ask at every call; the
+ * summaries are shared, not to be changed by the caller.
+ */
+export function createRiskSummaries(
+  registry: Pick<ToolRegistry, 'visible' | 'unavailable' | 'revision'>,
+): RiskSummaries {
+  const kept = new WeakMap<readonly string[], { revision: string; summary: RiskSummary }>();
+  return (allowlist) => {
+    const revision = registry.revision();
+    const hit = kept.get(allowlist);
+    if (hit?.revision === revision) return hit.summary;
+    const summary = riskSummary(registry, allowlist);
+    kept.set(allowlist, { revision, summary });
+    return summary;
+  };
+}
+
 /** `read, write, exec (owner only)`; `none (no tools)` for an agent without tools. */
 export function riskSummaryText(summary: RiskSummary): string {
   if (summary.all.length === 0) return 'none (no tools)';

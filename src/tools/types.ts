@@ -6,7 +6,7 @@ import type { ApprovalsPort, ToolCallReview } from './approvals-port.js';
 import type { ChatFilesPort } from './chat-files-port.js';
 import type { GatewayControl } from './gateway-control.js';
 import type { ToolRequirement } from './requirements.js';
-import type { SubagentsService } from './subagents/service.js';
+import type { SubagentsPort } from './subagents-port.js';
 import type { TurnScope } from './turn-scope.js';
 
 /** What tools may ask of the sessions; built by the composition root. */
@@ -20,7 +20,7 @@ export interface SessionsService {
 export interface ToolServices {
   sessions: SessionsService;
   gateway: GatewayControl;
-  subagents: SubagentsService;
+  subagents: SubagentsPort;
   /** The approval gate every call passes; absent, every call runs (tests of one tool alone). */
   approvals?: ApprovalsPort;
   /** What `chat.attach` sends files through; absent, it answers that files cannot be sent. */

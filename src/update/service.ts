@@ -84,60 +84,11 @@ export function createUpdateService(options: UpdateServiceOptions) {
       return fail(
         `an update is already running (run ${current.id} to ${versionName(current.to)}, phase ${current.phase}, asked by ${current.by}); see update.status`,
       );
-    const top = await checkoutRoot(root);
-    if (!top.ok) return top;
-    const clean = await checkClean(top.value);
-    if (!clean.ok) return clean;
-    const source = await resolveSource(top.value, options.settings.source);
-    if (!source.ok) return source;
-    const fetched = await fetchSource(top.value, source.value);
-    if (!fetched.ok) return fetched;
-    const from = await runningVersion(top.value);
-    if (!from.ok) return from;
-    const to = await versionAt(top.value, request.target ?? fetched.value);
-    if (!to.ok)
-      return fail(`${request.target ?? fetched.value} is not a commit of ${top.value}: ${to.error}`);
-    if (to.value.commit === from.value.commit)
-      return ok({ started: false, text: `Already running ${versionName(from.value)}: nothing to update.` });
-    const { rolledBack } = await ledger.read();
-    if (request.target === undefined && rolledBack.includes(to.value.commit))
-      return ok({
-        started: false,
-        text: `${versionName(to.value)} rolled back before; it is not tried again unless an owner names it (update.run with target ${to.value.commit.slice(0, 7)}).`,
-      });
-    const pid = await options.gatewayPid();
-    if (!pid.ok) return pid;
-    const launch = await describeLaunch(pid.value);
-    if (!launch.ok) return launch;
-    const cwd = await readlink(`/proc/${pid.value}/cwd`).catch(() => process.cwd());
-    const id = `${new Date().toISOString().replace(/[-:]/g, '').slice(0, 15)}-${randomUUID().slice(0, 8)}`;
-    const now = Date.now();
-    const runDir = path.join(updateDir(options.stateDir), 'runs', id);
-    const begun = await ledger.begin({
-      id,
-      requestedAt: now,
-      by: request.by,
-      route: request.route,
-      sessionKey: request.sessionKey,
-      root: top.value,
-      configFile: options.configFile,
-      stateDir: options.stateDir,
-      cwd,
-      runDir,
-      settings: {
-        watchMs: options.settings.watchMs,
-        startTimeoutMs: options.settings.startTimeoutMs,
-        keepMs: options.settings.keepMs,
-        stopTimeoutMs: options.drainTimeoutMs + 10_000,
-      },
-      source: source.value,
-      from: from.value,
-      to: to.value,
-      phase: 'requested',
-      phases: [{ phase: 'requested', at: now }],
-      lease: { pid: process.pid, expiresAt: now + LEASE_MS },
-      gateway: { pid: pid.value, launch: launch.value },
-    });
+    const planned = await planRun(options, root, (await ledger.read()).rolledBack, request);
+    if (!planned.ok) return planned;
+    if ('started' in planned.value) return ok(planned.value);
+    const { id, runDir, from, to } = planned.value;
+    const begun = await ledger.begin(planned.value);
     if (!begun.ok) return begun;
     await mkdir(runDir, { recursive: true, mode: 0o700 });
     const launched = await launchUpdater({ run: begun.value, main: path.join(root, 'dist', 'main.js') });
@@ -152,9 +103,9 @@ export function createUpdateService(options: UpdateServiceOptions) {
     return ok({
       started: true,
       runId: id,
-      from: versionName(from.value),
-      to: versionName(to.value),
-      text: `Updating ${versionName(from.value)} → ${versionName(to.value)} (run ${id}): proving the new version while this one serves; the outcome is posted here.`,
+      from: versionName(from),
+      to: versionName(to),
+      text: `Updating ${versionName(from)} → ${versionName(to)} (run ${id}): proving the new version while this one serves; the outcome is posted here.`,
     });
   }
 
@@ -227,6 +178,70 @@ export function createUpdateService(options: UpdateServiceOptions) {
   }
 
   return { check, run, status, recover, prune, follow, ledger };
+}
+
+/**
+ * What `update.run` would do: refused (not a clean git checkout, no source, no gateway), nothing to
+ * do (already there, or the version rolled back before and was not named), or the run to begin.
+ */
+async function planRun(
+  options: UpdateServiceOptions,
+  root: string,
+  rolledBack: readonly string[],
+  request: UpdateRequest,
+): Promise<Result<UpdateRun | { started: false; text: string }>> {
+  const top = await checkoutRoot(root);
+  if (!top.ok) return top;
+  const clean = await checkClean(top.value);
+  if (!clean.ok) return clean;
+  const source = await resolveSource(top.value, options.settings.source);
+  if (!source.ok) return source;
+  const fetched = await fetchSource(top.value, source.value);
+  if (!fetched.ok) return fetched;
+  const from = await runningVersion(top.value);
+  if (!from.ok) return from;
+  const to = await versionAt(top.value, request.target ?? fetched.value);
+  if (!to.ok) return fail(`${request.target ?? fetched.value} is not a commit of ${top.value}: ${to.error}`);
+  if (to.value.commit === from.value.commit)
+    return ok({ started: false, text: `Already running ${versionName(from.value)}: nothing to update.` });
+  if (request.target === undefined && rolledBack.includes(to.value.commit))
+    return ok({
+      started: false,
+      text: `${versionName(to.value)} rolled back before; it is not tried again unless an owner names it (update.run with target ${to.value.commit.slice(0, 7)}).`,
+    });
+  const pid = await options.gatewayPid();
+  if (!pid.ok) return pid;
+  const launch = await describeLaunch(pid.value);
+  if (!launch.ok) return launch;
+  const cwd = await readlink(`/proc/${pid.value}/cwd`).catch(() => process.cwd());
+  const id = `${new Date().toISOString().replace(/[-:]/g, '').slice(0, 15)}-${randomUUID().slice(0, 8)}`;
+  const now = Date.now();
+  const runDir = path.join(updateDir(options.stateDir), 'runs', id);
+  return ok({
+    id,
+    requestedAt: now,
+    by: request.by,
+    route: request.route,
+    sessionKey: request.sessionKey,
+    root: top.value,
+    configFile: options.configFile,
+    stateDir: options.stateDir,
+    cwd,
+    runDir,
+    settings: {
+      watchMs: options.settings.watchMs,
+      startTimeoutMs: options.settings.startTimeoutMs,
+      keepMs: options.settings.keepMs,
+      stopTimeoutMs: options.drainTimeoutMs + 10_000,
+    },
+    source: source.value,
+    from: from.value,
+    to: to.value,
+    phase: 'requested',
+    phases: [{ phase: 'requested', at: now }],
+    lease: { pid: process.pid, expiresAt: now + LEASE_MS },
+    gateway: { pid: pid.value, launch: launch.value },
+  });
 }
 
 /** `update.status` in words. */

@@ -11,8 +11,9 @@ import { createInbox } from '../../src/routing/inbox.js';
 import { type ChatCommand, createRouter, type Router } from '../../src/routing/index.js';
 import { createSessionStore } from '../../src/sessions/index.js';
 import { createStore, type Store } from '../../src/store/index.js';
-import type { GatewayControl, SubagentsService } from '../../src/tools/index.js';
+import type { GatewayControl, SubagentsPort } from '../../src/tools/index.js';
 import { createGatedRunner } from './gated-runner.js';
+import { outboundTo } from './outbound.js';
 
 const logger = createLogger({ level: 'silent' }).logger;
 
@@ -22,7 +23,7 @@ export interface RouterRigOptions {
   /** Shares a store with an earlier rig: a restart in this process. */
   store?: Store;
   commands?: readonly ChatCommand[];
-  subagents?: SubagentsService;
+  subagents?: SubagentsPort;
 }
 
 /**
@@ -43,15 +44,16 @@ export async function createRouterRig(options: RouterRigOptions = {}) {
     sessions,
     store,
     runner: gated.runner,
-    deliver: async (route, message) => {
-      delivered.push({ route, message });
-    },
-    deliverDelta: () => {},
+    outboundFor: outboundTo({
+      reply: (route, message) => {
+        delivered.push({ route, message });
+      },
+    }),
     logger,
     startedAt: Date.now(),
     ...(options.commands ? { commands: options.commands } : {}),
     gateway: {} as GatewayControl,
-    subagents: () => options.subagents ?? ({} as SubagentsService),
+    subagents: options.subagents ?? ({} as SubagentsPort),
   });
   return {
     router,

@@ -1,6 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { createGatewayHost, type GatewayExtensions, type GatewayHost } from '../../src/gateway/index.js';
+import type { GatewayExtensions } from '../../src/app/index.js';
+import { createGatewayHost, type GatewayHost } from '../../src/host/index.js';
 import { createLogger, type LoggerHandle } from '../../src/logging/index.js';
 import { makeTempDir, removeDir } from './machine.js';
 

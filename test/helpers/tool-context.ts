@@ -34,7 +34,7 @@ export function testToolContext(logger: Logger, overrides: Partial<ToolContext> 
         restart: unused,
         restartAllowed: unused,
       },
-      subagents: { spawn: unused, runs: unused, kill: unused, steer: unused },
+      subagents: { spawn: unused, act: unused },
     },
     ...overrides,
   };

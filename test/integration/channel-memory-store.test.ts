@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createStoreChannelMemory } from '../../src/gateway/channel-memory.js';
+import { createStoreChannelMemory } from '../../src/app/channel-memory.js';
 import { createLogger } from '../../src/logging/index.js';
 import { createStore, type Store } from '../../src/store/index.js';
 import { makeTempDir, removeDir } from '../helpers/machine.js';

@@ -1,6 +1,7 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createGatewayControl } from '../../src/app/gateway-control.js';
 import {
   createConfigEditor,
   hashConfigText,
@@ -8,7 +9,6 @@ import {
   REDACTED,
   validateConfig,
 } from '../../src/config/index.js';
-import { createGatewayControl } from '../../src/gateway/gateway-control.js';
 import { createLogger } from '../../src/logging/index.js';
 import type { InboundMessage } from '../../src/messages/index.js';
 import {

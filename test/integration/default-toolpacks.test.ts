@@ -1,8 +1,10 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createGateway, type Gateway } from '../../src/app/index.js';
 import { hashConfigText, loadConfig, validateConfig } from '../../src/config/index.js';
-import { createGateway, type Gateway, loadConfiguredToolpacks } from '../../src/gateway/index.js';
+import { checkStartable } from '../../src/host/index.js';
 import { createLogger } from '../../src/logging/index.js';
+import { loadConfiguredToolpacks } from '../../src/toolpacks/index.js';
 import { TEST_TOKEN } from '../helpers/gateway.js';
 import { makeTempDir, removeDir } from '../helpers/machine.js';
 import { REPO_ROOT } from '../helpers/process.js';
@@ -52,6 +54,8 @@ describe('built-in defaults', () => {
       log: createLogger({ level: 'silent', destination: { write: () => undefined } }),
       startedAt: Date.now(),
       environment: {},
+      token: { token: TEST_TOKEN, source: 'config' },
+      startCheck: async (next, file, check) => (await checkStartable(next, file, check)).issues,
       scheduleRestart: () => {
         throw new Error('not used');
       },

@@ -1,8 +1,8 @@
 import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createWorkspaceFiles } from '../../src/app/workspace-files.js';
 import { validateConfig } from '../../src/config/index.js';
-import { createWorkspaceFiles } from '../../src/gateway/workspace-files.js';
 import { createLogger } from '../../src/logging/index.js';
 import type { DeliveryRoute, InboundMessage } from '../../src/messages/index.js';
 import { createFileReadTool, createFileWriteTool } from '../../src/toolpacks/builtin/index.js';

@@ -1,16 +1,13 @@
 import { access, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createRestartNotes, NOTE_GIVE_UP_MS } from '../../src/gateway/restart-note.js';
-import {
-  createRestartSentinel,
-  newRestartIntent,
-  SENTINEL_FILE,
-} from '../../src/gateway/restart-sentinel.js';
+import { createRestartNotes, NOTE_GIVE_UP_MS } from '../../src/host/restart-note.js';
+import { createRestartSentinel, newRestartIntent, SENTINEL_FILE } from '../../src/host/restart-sentinel.js';
 import { createLogger } from '../../src/logging/index.js';
 import type { DeliveryRoute, OutboundMessage } from '../../src/messages/index.js';
 import { createSessionStore } from '../../src/sessions/index.js';
 import { createStore } from '../../src/store/index.js';
+import { outboundTo } from '../fakes/outbound.js';
 import { startTestGateway } from '../helpers/gateway.js';
 import { makeTempDir, removeDir } from '../helpers/machine.js';
 import { pollUntil } from '../helpers/process.js';
@@ -72,11 +69,13 @@ async function setup(downForMs: number) {
     logger,
     signal: stopping.signal,
     clock,
-    async deliver(route, message) {
-      attempts.push(now);
-      if (now < upAt) throw new Error('service_unavailable');
-      posted.push({ route, message });
-    },
+    outboundFor: outboundTo({
+      reply(route, message) {
+        attempts.push(now);
+        if (now < upAt) throw new Error('service_unavailable');
+        posted.push({ route, message });
+      },
+    }),
   });
   const running = notes.run();
   const gone = () =>
@@ -164,9 +163,11 @@ describe('a restart sentinel written before notes were a list', () => {
       sessions: createSessionStore({ store }),
       logger,
       signal: stopping.signal,
-      async deliver(_route, message) {
-        posted.push(message.text);
-      },
+      outboundFor: outboundTo({
+        reply(_route, message) {
+          posted.push(message.text);
+        },
+      }),
     }).run();
     await pollUntil('the old note to be posted', async () => !(await exists(path.join(dir, SENTINEL_FILE))));
     stopping.abort();

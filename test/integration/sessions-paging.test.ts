@@ -2,14 +2,9 @@ import { copyFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logging/index.js';
-import {
-  createSessionStore,
-  createSubagentRegistry,
-  type SessionRecord,
-  type SessionStore,
-  type SubagentRun,
-} from '../../src/sessions/index.js';
+import { createSessionStore, type SessionRecord, type SessionStore } from '../../src/sessions/index.js';
 import { createStore, type Store } from '../../src/store/index.js';
+import { createSubagentRegistry, type SubagentRun } from '../../src/subagents/index.js';
 import { makeTempDir, removeDir } from '../helpers/machine.js';
 import { REPO_ROOT } from '../helpers/process.js';
 import { recordingStore, valuesRead } from '../helpers/recording-store.js';

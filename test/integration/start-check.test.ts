@@ -6,7 +6,7 @@ import { createServer as createNetServer } from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseConfigText } from '../../src/config/index.js';
-import { checkStartable } from '../../src/gateway/index.js';
+import { checkStartable } from '../../src/host/index.js';
 import { createLogger } from '../../src/logging/index.js';
 import type { FakeRequest } from '../fakes/fake-model-server.js';
 import { startFakeOpenAIServer } from '../fakes/fake-openai-server.js';

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
+import type { SubagentManager } from '../../src/subagents/index.js';
 import type { Tool } from '../../src/tools/index.js';
 import {
   childRequests,
@@ -488,8 +489,9 @@ describe('the subagents tool: steer', () => {
       name: 'steer_self',
       description: 'Test tool: asks the sub-agent service to steer the calling session.',
       parameters: Type.Object({}),
+      // The port tools get is the gateway's `SubagentManager`: this tool asks it directly.
       execute: (_input, context) =>
-        context.services.subagents.steer(
+        (context.services.subagents as SubagentManager).steer(
           { sessionKey: context.sessionKey, agentId: context.agentId },
           {
             subagentRunId: context.runId ?? '',

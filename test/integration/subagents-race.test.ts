@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SubagentRun } from '../../src/sessions/index.js';
-import { runSubagentsAction } from '../../src/tools/subagents/subagents-actions.js';
+import { runSubagentsAction, type SubagentRun } from '../../src/subagents/index.js';
 import { announcementTurn, caller, type Rig, rig } from './subagents-rig.js';
 
 /**

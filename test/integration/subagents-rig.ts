@@ -3,17 +3,17 @@ import type { TurnRunner } from '../../src/agents/index.js';
 import { validateConfig } from '../../src/config/index.js';
 import { createLogger } from '../../src/logging/index.js';
 import { createRouter, type Router } from '../../src/routing/index.js';
-import {
-  createRunStore,
-  createSessionStore,
-  createSubagentRegistry,
-  type RunStore,
-  type SubagentRegistry,
-} from '../../src/sessions/index.js';
+import { createRunStore, createSessionStore, type RunStore } from '../../src/sessions/index.js';
 import { createStore, type NamespaceOptions, type Store } from '../../src/store/index.js';
-import { createSubagentManager, type SubagentManager } from '../../src/subagents/index.js';
+import {
+  createSubagentManager,
+  createSubagentRegistry,
+  type SubagentManager,
+  type SubagentRegistry,
+} from '../../src/subagents/index.js';
 import type { GatewayControl } from '../../src/tools/index.js';
 import { createGatedRunner } from '../fakes/gated-runner.js';
+import { outboundTo } from '../fakes/outbound.js';
 import { gate, parseAnnouncement } from '../fakes/subagent-script.js';
 import { makeTempDir, removeDir } from '../helpers/machine.js';
 import { cleanupAfterEach } from '../helpers/teardown.js';
@@ -103,20 +103,7 @@ export async function rig(options: RigOptions = {}): Promise<Rig> {
       await realRegistry.update(run);
     },
   };
-  let manager: SubagentManager | undefined;
-  const router = createRouter({
-    config,
-    configFile: { path: undefined, hash: 'test' },
-    store,
-    sessions,
-    runner: withRunRecords(gated.runner, runs),
-    deliver: async () => {},
-    deliverDelta: () => {},
-    logger,
-    startedAt: Date.now(),
-    gateway: {} as GatewayControl,
-    subagents: () => manager as SubagentManager,
-  });
+  // The manager reaches the router's turns only once a test runs them (after both exist).
   const service = createSubagentManager({
     config,
     registry,
@@ -139,7 +126,18 @@ export async function rig(options: RigOptions = {}): Promise<Rig> {
     store,
     logger,
   });
-  manager = service;
+  const router = createRouter({
+    config,
+    configFile: { path: undefined, hash: 'test' },
+    store,
+    sessions,
+    runner: withRunRecords(gated.runner, runs),
+    outboundFor: outboundTo({}),
+    logger,
+    startedAt: Date.now(),
+    gateway: {} as GatewayControl,
+    subagents: service,
+  });
   await sessions.ensure(PARENT, {
     agentId: 'main',
     route: { channel: 'webchat', chatType: 'direct', chatId: 'local' },

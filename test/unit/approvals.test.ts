@@ -8,6 +8,7 @@ import { createLogger } from '../../src/logging/index.js';
 import type { DeliveryRoute, OutboundMessage } from '../../src/messages/index.js';
 import { createStore, type Store } from '../../src/store/index.js';
 import type { ApprovalVerdict, GatedCall, ToolContext } from '../../src/tools/index.js';
+import { outboundTo } from '../fakes/outbound.js';
 import { testToolContext } from '../helpers/tool-context.js';
 
 const logger = createLogger({ level: 'silent' }).logger;
@@ -46,9 +47,11 @@ async function rig(
     config: options.config ?? configOf(),
     store,
     stateDir,
-    deliver: async (route, message) => {
-      posts.push({ route, message });
-    },
+    outboundFor: outboundTo({
+      reply: (route, message) => {
+        posts.push({ route, message });
+      },
+    }),
     rememberAlways: async ({ agentId, tool }) => {
       remembered.push(`${agentId}/${tool}`);
       return 'written';

@@ -5,6 +5,7 @@ import type { DeliveryRoute } from '../../src/messages/index.js';
 import { createSessionStore } from '../../src/sessions/index.js';
 import { createPoster } from '../../src/signals/index.js';
 import { createStore } from '../../src/store/index.js';
+import { outboundTo } from '../fakes/outbound.js';
 
 /** Posts for `user`: the coordinator's most recently active chat, read from a page of the session list. */
 
@@ -20,7 +21,7 @@ async function rig(owners: string[] = []) {
   const poster = createPoster({
     config: checked.value,
     sessions,
-    deliver: async (route) => void posted.push(route),
+    outboundFor: outboundTo({ reply: (route) => void posted.push(route) }),
   });
   const chat = (chatId: string): DeliveryRoute => ({ channel: 'webchat', chatType: 'direct', chatId });
   return { sessions, poster, posted, chat };

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { RestartPromises } from '../../src/gateway/restart-promises.js';
-import { createRestartSchedule } from '../../src/gateway/restart-schedule.js';
-import type { RestartIntent } from '../../src/gateway/restart-sentinel.js';
+import type { RestartPromises } from '../../src/host/restart-promises.js';
+import { createRestartSchedule } from '../../src/host/restart-schedule.js';
+import type { RestartIntent } from '../../src/host/restart-sentinel.js';
 import { createLogger } from '../../src/logging/index.js';
 
 /** The host's scheduled restart, in-process: fake timers, a notes double that only counts. */

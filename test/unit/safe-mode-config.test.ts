@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { hashConfigText, validateConfig } from '../../src/config/index.js';
-import { safeModeConfig } from '../../src/gateway/safe-mode.js';
+import { safeModeConfig } from '../../src/host/safe-mode.js';
 
 // Safe mode's config (issue 32 §2) is the file's config with platforms, local toolpacks and MCP
 // servers not started, in memory: the file's text, hash and the original object stay as they were.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { createSessionsService } from '../../src/app/session-views.js';
 import { validateConfig } from '../../src/config/index.js';
-import { createSessionsService } from '../../src/gateway/session-views.js';
 import { createLogger } from '../../src/logging/index.js';
 import { createSessionStore, summarizeSession } from '../../src/sessions/index.js';
 import { createStore } from '../../src/store/index.js';
@@ -46,7 +46,7 @@ async function setup() {
       restart: unused,
       restartAllowed: unused,
     },
-    subagents: { spawn: unused, runs: unused, kill: unused, steer: unused },
+    subagents: { spawn: unused, act: unused },
   };
   const context: ToolContext = {
     sessionKey: KEY,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { createTurnPort } from '../../src/app/turn-port.js';
 import { validateConfig } from '../../src/config/index.js';
 import { SwitchboardError } from '../../src/errors/index.js';
-import { createTurnPort } from '../../src/gateway/turn-port.js';
 import { createLogger } from '../../src/logging/index.js';
 import type { DeliveryRoute, DispatchResult } from '../../src/messages/index.js';
 import type { Router } from '../../src/routing/index.js';
@@ -13,6 +13,7 @@ import {
   type WakeTurnRequest,
 } from '../../src/signals/index.js';
 import { createStore } from '../../src/store/index.js';
+import { outboundTo } from '../fakes/outbound.js';
 
 /**
  * Signal delivery and the turn port, in-process: a memory store, a scripted router side (each
@@ -49,7 +50,7 @@ async function rig(busy: readonly string[] = []) {
     store,
     sessions: createSessionStore({ store }),
     turns,
-    deliver: async (route, message) => void posted.push([route, message.text]),
+    outboundFor: outboundTo({ reply: (route, message) => void posted.push([route, message.text]) }),
     logger,
   });
   const pendingFor = async (agentId: string) =>

@@ -10,6 +10,7 @@ import {
   type Signal,
 } from '../../src/signals/index.js';
 import { createStore } from '../../src/store/index.js';
+import { outboundTo } from '../fakes/outbound.js';
 
 const logLines: string[] = [];
 const { logger } = createLogger({
@@ -204,7 +205,7 @@ describe('messages and signals for `user`', () => {
       store,
       sessions,
       turns: { startTurn: noTurn, agentBusy: noTurn },
-      deliver: async (route, message) => void posted.push([route, message.text]),
+      outboundFor: outboundTo({ reply: (route, message) => void posted.push([route, message.text]) }),
       logger,
     });
     return { signals, sessions, posted };

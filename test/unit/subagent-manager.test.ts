@@ -1,15 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { validateConfig } from '../../src/config/index.js';
 import { createLogger } from '../../src/logging/index.js';
+import { createRunStore, createSessionStore } from '../../src/sessions/index.js';
+import { createStore, type Store } from '../../src/store/index.js';
 import {
-  createRunStore,
-  createSessionStore,
+  createSubagentManager,
   createSubagentRegistry,
   type SubagentRegistry,
   type SubagentRun,
-} from '../../src/sessions/index.js';
-import { createStore, type Store } from '../../src/store/index.js';
-import { createSubagentManager } from '../../src/subagents/index.js';
+} from '../../src/subagents/index.js';
 import type { SubagentCaller } from '../../src/tools/index.js';
 import { createFakeTurns, type FakeTurn } from '../fakes/fake-subagent-turns.js';
 import { gate, parseAnnouncement } from '../fakes/subagent-script.js';

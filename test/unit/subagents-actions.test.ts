@@ -1,9 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { isActiveSubagentRun, type SubagentRun } from '../../src/sessions/index.js';
-import type { SteerResult, SubagentCaller, SubagentsService } from '../../src/tools/index.js';
-import { buildSubagentList, formatRuntime } from '../../src/tools/subagents/list-view.js';
-import { resolveSubagentTarget } from '../../src/tools/subagents/resolve-target.js';
-import { clampRecentMinutes, runSubagentsAction } from '../../src/tools/subagents/subagents-actions.js';
+import { clampRecentMinutes, runSubagentsAction } from '../../src/subagents/actions.js';
+import {
+  isActiveSubagentRun,
+  type SteerResult,
+  type SubagentRun,
+  type SubagentsService,
+} from '../../src/subagents/index.js';
+import { buildSubagentList, formatRuntime } from '../../src/subagents/list-view.js';
+import { resolveSubagentTarget } from '../../src/subagents/resolve-target.js';
+import type { SubagentCaller } from '../../src/tools/index.js';
 
 const NOW = Date.UTC(2025, 0, 1, 12, 0, 0);
 const MINUTE = 60_000;

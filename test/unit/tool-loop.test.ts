@@ -94,7 +94,7 @@ const services: ToolServices = {
     restart: unused,
     restartAllowed: unused,
   },
-  subagents: { spawn: unused, runs: unused, kill: unused, steer: unused },
+  subagents: { spawn: unused, act: unused },
 };
 
 async function setup(steps: readonly ScriptStep[], agentLoop: Record<string, unknown> = {}) {

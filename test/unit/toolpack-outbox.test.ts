@@ -13,6 +13,7 @@ import {
   outboxFile,
   type ProjectMessage,
 } from '../../src/toolpacks/index.js';
+import { outboundTo } from '../fakes/outbound.js';
 
 /**
  * A controller's outbox (src/toolpacks/controller/outbox.ts): a sent message is on disk before
@@ -147,7 +148,7 @@ describe('the toolpack outbox', () => {
       store,
       sessions: createSessionStore({ store }),
       turns,
-      deliver: async () => undefined,
+      outboundFor: outboundTo({}),
       logger,
     });
     await signals.send(message('msg_a'));

@@ -1,8 +1,10 @@
 import { type ButtonInteraction, type Interaction, MessageFlags } from 'discord.js';
-import type { DispatchResult, InboundMessage } from '../../messages/index.js';
+import type { Logger } from '../../logging/index.js';
+import type { DispatchResult, InboundHandler, InboundMessage } from '../../messages/index.js';
+import type { DirectChannels } from '../direct-channels.js';
 import { renderButtons } from './components.js';
-import type { DiscordState } from './discord-adapter.js';
 import { embedFlags } from './discord-send.js';
+import type { DiscordConfig } from './should-hear.js';
 
 /** Discord's limit on one message's content. */
 const MESSAGE_LIMIT = 2000;
@@ -10,6 +12,15 @@ const MESSAGE_LIMIT = 2000;
 const NOT_A_BUTTON = 'Only the buttons under my messages are answered here; nothing changed.';
 /** Shown (to the clicker only) when the handler failed: nothing was decided, the buttons stay. */
 const NOT_HANDLED = 'That click could not be handled; nothing changed. Answer in text as the message says.';
+
+/** What a click is dispatched and answered with. */
+export interface ClickOptions {
+  config: DiscordConfig;
+  logger: Logger;
+  directChannels: DirectChannels;
+  /** The router's dispatch while the adapter runs; undefined while it is stopped. */
+  handler(): InboundHandler | undefined;
+}
 
 /**
  * A click on one of the bot's buttons, transport only: acknowledged at once (`deferUpdate`, before
@@ -19,15 +30,16 @@ const NOT_HANDLED = 'That click could not be handled; nothing changed. Answer in
  * (none: `components: []`). What the click means is the router's to decide. Any other interaction
  * (the bot posts no menus; its commands go to `discord-commands.ts`) is told so, to its user only. Never throws.
  */
-export async function handleInteraction(state: DiscordState, interaction: Interaction): Promise<void> {
-  const handler = state.onInbound;
+export async function handleInteraction(interaction: Interaction, options: ClickOptions): Promise<void> {
+  const { logger } = options;
+  const handler = options.handler();
   if (handler === undefined) return;
   if (!interaction.isButton()) {
     if (!interaction.isRepliable()) return;
     await interaction
       .reply({ content: NOT_A_BUTTON, flags: MessageFlags.Ephemeral })
       .catch((error: unknown) =>
-        state.logger.warn({ err: error, interactionId: interaction.id }, 'discord interaction answer failed'),
+        logger.warn({ err: error, interactionId: interaction.id }, 'discord interaction answer failed'),
       );
     return;
   }
@@ -36,21 +48,19 @@ export async function handleInteraction(state: DiscordState, interaction: Intera
     await interaction.deferUpdate();
   } catch (error) {
     // Discord refuses a second answer to one interaction: a replayed event is not dispatched twice.
-    state.logger.warn({ err: error, ...log }, 'discord click could not be acknowledged; not dispatched');
+    logger.warn({ err: error, ...log }, 'discord click could not be acknowledged; not dispatched');
     return;
   }
   const inbound = toClick(interaction);
-  if (inbound.chatType === 'direct') state.directChannels.set(interaction.user.id, interaction.channelId);
+  if (inbound.chatType === 'direct') options.directChannels.learn(interaction.user.id, interaction.channelId);
   let result: DispatchResult;
   try {
     result = await handler(inbound);
   } catch (error) {
-    state.logger.error({ err: error, ...log }, 'discord click was not handled');
+    logger.error({ err: error, ...log }, 'discord click was not handled');
     await interaction
       .followUp({ content: NOT_HANDLED, flags: MessageFlags.Ephemeral })
-      .catch((followError: unknown) =>
-        state.logger.warn({ err: followError, ...log }, 'discord follow-up failed'),
-      );
+      .catch((followError: unknown) => logger.warn({ err: followError, ...log }, 'discord follow-up failed'));
     return;
   }
   const answer = result.replies[0];
@@ -60,11 +70,11 @@ export async function handleInteraction(state: DiscordState, interaction: Intera
       // The request stays readable (what was decided); the answer goes under it.
       content: clip(`${interaction.message.content}\n\n${answer.text}`),
       components: renderButtons(answer.actions).rows,
-      flags: embedFlags(state, inbound, `${interaction.message.content}\n\n${answer.text}`),
+      flags: embedFlags(options.config, inbound, `${interaction.message.content}\n\n${answer.text}`),
       allowedMentions: { parse: ['users'] },
     });
   } catch (error) {
-    state.logger.error({ err: error, ...log }, 'discord clicked message could not be edited');
+    logger.error({ err: error, ...log }, 'discord clicked message could not be edited');
   }
 }
 

@@ -1,6 +1,6 @@
-import { ApplicationCommandOptionType, Routes } from 'discord.js';
+import { ApplicationCommandOptionType, type Client, Routes } from 'discord.js';
+import type { Logger } from '../../logging/index.js';
 import type { CommandOption, NativeCommand } from '../../messages/index.js';
-import type { DiscordState } from './discord-adapter.js';
 
 /** Discord's limit on a command's or option's description. */
 const DESCRIPTION_LIMIT = 100;
@@ -42,20 +42,25 @@ function optionDefinition(option: CommandOption): Record<string, unknown> {
  * One bulk overwrite of the bot's commands at start: in each of `guilds` when set (there they show
  * at once), else globally. A refusal is logged: the text commands still work.
  */
-export async function registerCommands(state: DiscordState): Promise<void> {
-  const client = state.client;
+export async function registerCommands(options: {
+  client: Client | undefined;
+  commands: readonly NativeCommand[] | undefined;
+  guilds: readonly string[];
+  logger: Logger;
+}): Promise<void> {
+  const { client, commands, guilds } = options;
   const applicationId = client?.application?.id ?? client?.user?.id;
-  if (state.commands === undefined || client === undefined || applicationId === undefined) return;
-  const body = commandDefinitions(state.commands);
+  if (commands === undefined || client === undefined || applicationId === undefined) return;
+  const body = commandDefinitions(commands);
   const routes =
-    state.config.guilds.length === 0
+    guilds.length === 0
       ? [Routes.applicationCommands(applicationId)]
-      : state.config.guilds.map((guildId) => Routes.applicationGuildCommands(applicationId, guildId));
+      : guilds.map((guildId) => Routes.applicationGuildCommands(applicationId, guildId));
   for (const route of routes) {
     try {
       await client.rest.put(route, { body });
     } catch (error) {
-      state.logger.error({ err: error, route }, 'discord commands not registered');
+      options.logger.error({ err: error, route }, 'discord commands not registered');
     }
   }
 }

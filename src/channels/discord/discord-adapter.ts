@@ -1,23 +1,23 @@
-import { type Client, type Message, Routes } from 'discord.js';
+import { type Client, Routes } from 'discord.js';
 import { LRUCache } from 'lru-cache';
+import { SwitchboardError } from '../../errors/index.js';
 import type { Logger } from '../../logging/index.js';
 import type { InboundHandler, NativeCommand } from '../../messages/index.js';
+import { createDirectChannels } from '../direct-channels.js';
 import { type ChannelMemory, createLocalMemory } from '../memory.js';
 import type { ChannelAdapter, ConnectionEvent, InboundFileStore } from '../types.js';
-import { createDiscordCatchUp, type DiscordCatchUp } from './catch-up.js';
+import { createDiscordCatchUp } from './catch-up.js';
 import { handleInteraction } from './click.js';
 import { registerCommands } from './command-registration.js';
-import { attachFile } from './discord-attach.js';
-import { connectClient } from './discord-client.js';
+import { connectClient, createClient } from './discord-client.js';
 import { handleCommand } from './discord-commands.js';
-import { withDiscordFiles } from './discord-files.js';
-import { sendReply } from './discord-send.js';
+import { DiscordMessages } from './discord-receive.js';
+import { createDiscordSender } from './discord-send.js';
 import { createDiscordStreaming } from './discord-stream.js';
-import { createDiscordThreadReader, type DiscordThreadReader } from './discord-thread.js';
-import { createDiscordGate, type DiscordGate } from './gate.js';
-import { routeKey, toInbound } from './inbound.js';
+import { createDiscordThreadReader } from './discord-thread.js';
+import { createDiscordGate } from './gate.js';
 import type { DiscordConfig } from './should-hear.js';
-import { createTypingIndicator, type TypingIndicator } from './typing.js';
+import { createTypingIndicator } from './typing.js';
 
 /** Routes whose last message (the reply reference) is kept. */
 const REPLY_ROUTES = 10000;
@@ -39,29 +39,6 @@ export interface DiscordAdapterOptions {
   commands?: readonly NativeCommand[];
 }
 
-/** What the adapter's parts share (`discord-client.ts`, `discord-send.ts`). */
-export interface DiscordState {
-  readonly config: DiscordConfig;
-  readonly logger: Logger;
-  readonly gate: DiscordGate;
-  /** Reads a thread's earlier messages when the bot is first mentioned there (`discord-thread.ts`). */
-  readonly threads: DiscordThreadReader;
-  /** Where each active channel is read from on a (re)connect (`catch-up.ts`). */
-  readonly catchUp: DiscordCatchUp;
-  /** The client while started (set before its login, cleared by `stop`). */
-  client?: Client | undefined;
-  onInbound?: InboundHandler | undefined;
-  /** Told how the connection fares once started (the channel supervisor). */
-  watcher?: ((event: ConnectionEvent, error?: unknown) => void) | undefined;
-  /** The last heard message per route key, which replies refer to. */
-  readonly lastMessage: LRUCache<string, string>;
-  /** DM channel ids by user id, learnt from inbound DMs. */
-  readonly directChannels: Map<string, string>;
-  readonly typing: TypingIndicator;
-  readonly files?: InboundFileStore | undefined;
-  readonly commands?: readonly NativeCommand[] | undefined;
-}
-
 /**
  * Discord through discord.js v14, transport only: normalizes `messageCreate` into
  * InboundMessages (threads keep their parent as chat id, DMs the user id), decides who is
@@ -73,125 +50,88 @@ export interface DiscordState {
  * written: a placeholder edited as it streams (`discord-stream.ts`).
  */
 export function createDiscordAdapter(options: DiscordAdapterOptions): ChannelAdapter {
-  const { config, logger } = options;
+  const { config, logger, commands } = options;
   const memory = options.memory ?? createLocalMemory();
-  const state: DiscordState = {
-    config,
+  /** The client while started (set before its login, cleared by `stop`). */
+  let client: Client | undefined;
+  /** The router's dispatch, from `start` until `stop`. */
+  let onInbound: InboundHandler | undefined;
+  /** Told how the connection fares once started (the channel supervisor). */
+  let watcher: ((event: ConnectionEvent, error?: unknown) => void) | undefined;
+  const handler = () => onInbound;
+  const botId = () => client?.user?.id;
+  const running = (): Client => {
+    if (client === undefined) throw new SwitchboardError('CHANNEL_NOT_CONNECTED', 'discord is not connected');
+    return client;
+  };
+  const gate = createDiscordGate({ config, memory, logger });
+  const joinThread = (threadId: string) => gate.joinThread(threadId);
+  const lastMessage = new LRUCache<string, string>({ max: REPLY_ROUTES });
+  const replyTo = (key: string) => lastMessage.get(key);
+  const directChannels = createDirectChannels(async (user) => (await running().users.createDM(user)).id);
+  const typing = createTypingIndicator((channelId) => {
+    client?.rest.post(Routes.channelTyping(channelId)).catch((error: unknown) => {
+      logger.debug({ err: error, channelId }, 'discord typing failed');
+    });
+  });
+  const messages = new DiscordMessages({
     logger,
-    gate: createDiscordGate({ config, memory, logger }),
+    gate,
     threads: createDiscordThreadReader({ limit: config.threadHistoryLimit, memory, logger }),
     catchUp: createDiscordCatchUp({ memory, logger }),
-    lastMessage: new LRUCache({ max: REPLY_ROUTES }),
-    directChannels: new Map(),
     files: options.files,
-    commands: options.commands,
-    typing: createTypingIndicator((channelId) => {
-      state.client?.rest.post(Routes.channelTyping(channelId)).catch((error: unknown) => {
-        logger.debug({ err: error, channelId }, 'discord typing failed');
-      });
-    }),
-  };
-  const streaming = config.stream === false ? undefined : createDiscordStreaming(state);
+    typing,
+    lastMessage,
+    directChannels,
+    handler,
+    botId,
+  });
+  const answers = { config, logger, directChannels, handler };
+  const outbound = { client: running, config, logger, typing, directChannels, replyTo, joinThread };
+  const sender = createDiscordSender(outbound);
+  const streaming = config.stream === false ? undefined : createDiscordStreaming({ ...outbound, sender });
   return {
     name: 'discord',
-    async start(handler) {
-      state.onInbound = handler;
-      await connectClient(state, {
-        message: (message) => handleMessage(state, message),
-        connected: () => catchUp(state),
-        interaction: (interaction) =>
-          interaction.isChatInputCommand()
-            ? handleCommand(state, interaction)
-            : handleInteraction(state, interaction),
-      });
-      await registerCommands(state);
+    async start(next) {
+      onInbound = next;
+      const created = createClient(config);
+      client = created;
+      try {
+        await connectClient(created, {
+          token: config.token,
+          logger,
+          current: () => client === created && onInbound !== undefined,
+          listeners: {
+            message: (message) => messages.handle(message),
+            connected: () => messages.catchUp(created),
+            interaction: (interaction) =>
+              interaction.isChatInputCommand()
+                ? handleCommand(interaction, { ...answers, commands, botId })
+                : handleInteraction(interaction, answers),
+            connection: (event, error) => watcher?.(event, error),
+          },
+        });
+      } catch (error) {
+        if (client === created) client = undefined;
+        throw error;
+      }
+      await registerCommands({ client, commands, guilds: config.guilds, logger });
     },
     watch(listener) {
-      state.watcher = listener;
+      watcher = listener;
     },
     // discord.js turns a 401 from Discord into its TokenInvalid error.
     tokenRefused: (error) => (error as { code?: unknown } | undefined)?.code === 'TokenInvalid',
     async stop() {
-      state.onInbound = undefined;
-      state.typing.stopAll();
-      const active = state.client;
-      state.client = undefined;
+      onInbound = undefined;
+      typing.stopAll();
+      const active = client;
+      client = undefined;
       await active?.destroy();
     },
     send: (route, message) =>
-      streaming === undefined ? sendReply(state, route, message) : streaming.send(route, message),
+      streaming === undefined ? sender.post(route, message) : streaming.send(route, message),
     ...(streaming === undefined ? {} : { sendDelta: streaming.sendDelta, sendStatus: streaming.sendStatus }),
-    sendFile: (route, file) => attachFile(state, route, file),
+    sendFile: (route, file) => sender.attach(route, file),
   };
-}
-
-/**
- * A heard message goes to the handler, with typing shown until its turn ends. `stored` is called
- * once the router stored it (or it was not for the bot, or could not be stored).
- */
-async function handleMessage(
-  state: DiscordState,
-  message: Message,
-  options: { redelivery?: boolean; stored?: () => void } = {},
-): Promise<void> {
-  const botId = state.client?.user?.id;
-  if (botId === undefined || state.onInbound === undefined) return options.stored?.();
-  state.catchUp.arrived(message);
-  let taken = false;
-  let facts: Awaited<ReturnType<DiscordState['gate']['admit']>>;
-  try {
-    facts = await state.gate.admit(message, botId);
-  } finally {
-    if (facts === undefined) {
-      state.catchUp.settled(message, false);
-      options.stored?.();
-    }
-  }
-  const handler = state.onInbound;
-  if (facts === undefined) return;
-  if (handler === undefined) return void state.gate.dropped(message.id);
-  const [context, withFiles] = await Promise.all([
-    state.threads.earlier(message, facts.threadId, botId),
-    withDiscordFiles(state, message, toInbound(message, facts, botId)),
-  ]);
-  const inbound = context.length > 0 ? { ...withFiles, context } : withFiles;
-  const key = routeKey(inbound);
-  state.lastMessage.set(key, message.id);
-  if (inbound.chatType === 'direct') state.directChannels.set(facts.authorId, message.channelId);
-  state.typing.hold(key, message.channelId);
-  const threadId = facts.threadId;
-  try {
-    await handler(inbound, {
-      ...(options.redelivery ? { redelivery: true } : {}),
-      accepted: () => {
-        taken = true;
-        void state.gate.taken(message.id);
-        state.catchUp.settled(message, true);
-        options.stored?.();
-        if (threadId !== undefined) void state.threads.heard(threadId);
-      },
-    });
-  } catch (error) {
-    if (!taken) state.gate.dropped(message.id);
-    state.logger.error({ err: error, route: key, messageId: message.id }, 'discord message was not handled');
-  } finally {
-    options.stored?.();
-    state.typing.release(key);
-  }
-}
-
-/**
- * On every (re)connect: each active channel's messages after the last one seen go to the
- * handler as redeliveries (the router does not store one twice), one at a time, each once stored.
- */
-async function catchUp(state: DiscordState): Promise<void> {
-  const client = state.client;
-  if (client === undefined) return;
-  await state.catchUp.read(
-    client,
-    (message) =>
-      new Promise<void>((stored) => {
-        void handleMessage(state, message, { redelivery: true, stored });
-      }),
-  );
 }

@@ -1,8 +1,9 @@
 import { once } from 'node:events';
 import { Client, Events, GatewayIntentBits, type Interaction, type Message, Partials } from 'discord.js';
 import { SwitchboardError } from '../../errors/index.js';
+import type { Logger } from '../../logging/index.js';
 import type { ConnectionEvent } from '../types.js';
-import type { DiscordState } from './discord-adapter.js';
+import type { DiscordConfig } from './should-hear.js';
 
 /** What the client's events go to; neither may throw synchronously (rejections are logged). */
 export interface ClientListeners {
@@ -11,17 +12,13 @@ export interface ClientListeners {
   interaction(interaction: Interaction): Promise<void>;
   /** The connection is (again) up: after the login, each resume and each new session. */
   connected(): Promise<void>;
+  /** How the connection fares (for the channel supervisor). */
+  connection(event: ConnectionEvent, error?: unknown): void;
 }
 
-/**
- * Creates the discord.js client, logs in and resolves once it is ready; `listeners` get every
- * `messageCreate` and `interactionCreate`. The client is the adapter's (`state.client`) from before the login, so its
- * connection events reach the watcher only while it still is: `stop` destroying it is no loss.
- * A failed login destroys the client and rethrows.
- */
-export async function connectClient(state: DiscordState, listeners: ClientListeners): Promise<void> {
-  const { config, logger } = state;
-  const created = new Client({
+/** The discord.js client for `config`: its intents and partials, REST through Node's fetch. */
+export function createClient(config: Pick<DiscordConfig, 'apiBase'>): Client {
+  return new Client({
     intents: [
       GatewayIntentBits.Guilds,
       GatewayIntentBits.GuildMessages,
@@ -39,7 +36,19 @@ export async function connectClient(state: DiscordState, listeners: ClientListen
       makeRequest: (url, init) => fetch(url, init as RequestInit),
     },
   });
-  state.client = created;
+}
+
+/**
+ * Logs `created` in and resolves once it is ready; `listeners` get every `messageCreate` and
+ * `interactionCreate`, and its connection events and (re)connects only while `current()` says the
+ * client is still the adapter's running one: `stop` destroying it is no loss. A failed login
+ * destroys the client and rethrows.
+ */
+export async function connectClient(
+  created: Client,
+  options: { token: string; logger: Logger; listeners: ClientListeners; current(): boolean },
+): Promise<void> {
+  const { logger, listeners, current } = options;
   created.on(Events.MessageCreate, (message) => {
     listeners.message(message).catch((error: unknown) => {
       logger.warn({ err: error, messageId: message.id }, 'discord message could not be read');
@@ -53,13 +62,13 @@ export async function connectClient(state: DiscordState, listeners: ClientListen
   created.on(Events.Error, (error) => logger.error({ err: error }, 'discord client error'));
   // discord.js reconnects by itself; a shard that will not reconnect is lost for good.
   const tell = (event: ConnectionEvent, error?: unknown) => {
-    if (state.client === created && state.onInbound !== undefined) state.watcher?.(event, error);
+    if (current()) listeners.connection(event, error);
   };
   created.on(Events.ShardReconnecting, () => tell('down'));
   // One catch-up at a time; one asked for while another runs follows it.
   let reading: Promise<void> = Promise.resolve();
   const caughtUp = () => {
-    if (state.client !== created || state.onInbound === undefined) return;
+    if (!current()) return;
     reading = reading.then(() =>
       listeners.connected().catch((error: unknown) => {
         logger.warn({ err: error }, 'discord catch-up failed');
@@ -81,11 +90,10 @@ export async function connectClient(state: DiscordState, listeners: ClientListen
   // Awaited only after a successful login; a failed login must not leave it unhandled.
   ready.catch(() => undefined);
   try {
-    await created.login(config.token);
+    await created.login(options.token);
     if (!created.isReady()) await ready;
   } catch (error) {
     logger.error({ err: error }, 'discord login failed (check channels.discord.token)');
-    state.client = undefined;
     await created.destroy();
     throw error;
   }

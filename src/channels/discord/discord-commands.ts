@@ -4,19 +4,34 @@ import {
   type CommandInteractionOption,
   MessageFlags,
 } from 'discord.js';
+import type { Logger } from '../../logging/index.js';
 import type {
   CommandOption,
   DispatchResult,
+  InboundHandler,
   InboundMessage,
   NativeCommand,
   OutboundMessage,
 } from '../../messages/index.js';
+import type { DirectChannels } from '../direct-channels.js';
 import { splitMessage } from '../split-message.js';
 import { ARGS_OPTION } from './command-registration.js';
 import { renderButtons } from './components.js';
-import type { DiscordState } from './discord-adapter.js';
 import { embedFlags } from './discord-send.js';
-import { shouldHear } from './should-hear.js';
+import { type DiscordConfig, type HearSettings, shouldHear } from './should-hear.js';
+
+/** What a command run is checked, dispatched and answered with. */
+export interface CommandOptions {
+  config: DiscordConfig;
+  logger: Logger;
+  directChannels: DirectChannels;
+  /** The router's command table (as registered). */
+  commands: readonly NativeCommand[] | undefined;
+  /** The router's dispatch while the adapter runs; undefined while it is stopped. */
+  handler(): InboundHandler | undefined;
+  /** The bot's user id, once logged in. */
+  botId(): string | undefined;
+}
 
 /** Discord's limit on a message's content. */
 const MESSAGE_LIMIT = 2000;
@@ -34,41 +49,42 @@ const NOT_HANDLED = 'That command could not be handled; try again, or type it af
  * dispatched twice. Never throws.
  */
 export async function handleCommand(
-  state: DiscordState,
   interaction: ChatInputCommandInteraction,
+  options: CommandOptions,
 ): Promise<void> {
-  const handler = state.onInbound;
+  const { logger } = options;
+  const handler = options.handler();
   if (handler === undefined) return;
-  const spec = state.commands?.find((command) => command.name === interaction.commandName);
+  const spec = options.commands?.find((command) => command.name === interaction.commandName);
   const privately = spec === undefined || spec.ownerOnly === true;
   const log = { interactionId: interaction.id, command: interaction.commandName };
-  if (!heard(state, interaction)) {
+  if (!heard(options.config, options.botId(), interaction)) {
     await interaction
       .reply({ content: NOT_HERE, flags: MessageFlags.Ephemeral })
-      .catch((error: unknown) => state.logger.warn({ err: error, ...log }, 'discord command refusal failed'));
+      .catch((error: unknown) => logger.warn({ err: error, ...log }, 'discord command refusal failed'));
     return;
   }
   try {
     await interaction.deferReply(privately ? { flags: MessageFlags.Ephemeral } : {});
   } catch (error) {
-    state.logger.warn({ err: error, ...log }, 'discord command could not be deferred; not dispatched');
+    logger.warn({ err: error, ...log }, 'discord command could not be deferred; not dispatched');
     return;
   }
   const inbound = toCommandMessage(interaction, spec);
-  if (inbound.chatType === 'direct') state.directChannels.set(interaction.user.id, interaction.channelId);
+  if (inbound.chatType === 'direct') options.directChannels.learn(interaction.user.id, interaction.channelId);
   let result: DispatchResult;
   try {
     result = await handler(inbound);
   } catch (error) {
-    state.logger.error({ err: error, ...log }, 'discord command was not handled');
+    logger.error({ err: error, ...log }, 'discord command was not handled');
     result = { sessionKey: '', replies: [{ id: 'failed', text: NOT_HANDLED, senderOnly: true }] };
   }
   try {
     await showReplies(interaction, result.replies, privately, (content) =>
-      embedFlags(state, inbound, content),
+      embedFlags(options.config, inbound, content),
     );
   } catch (error) {
-    state.logger.error({ err: error, ...log }, 'discord command answer failed');
+    logger.error({ err: error, ...log }, 'discord command answer failed');
   }
 }
 
@@ -109,8 +125,11 @@ async function showReplies(
  * Whether the bot hears the user there, by the same rules as a message that mentions it: DMs by
  * `dmPolicy` / `allowFrom`, guilds and channels by their lists.
  */
-function heard(state: DiscordState, interaction: ChatInputCommandInteraction): boolean {
-  const botId = state.client?.user?.id;
+function heard(
+  settings: HearSettings,
+  botId: string | undefined,
+  interaction: ChatInputCommandInteraction,
+): boolean {
   if (botId === undefined) return false;
   const thread = interaction.channel?.isThread() ? interaction.channel : undefined;
   const candidate = {
@@ -121,7 +140,7 @@ function heard(state: DiscordState, interaction: ChatInputCommandInteraction): b
     threadId: thread?.id,
     mentionsBot: true,
   };
-  return shouldHear(candidate, state.config, { botId, activeThreads: new Set() });
+  return shouldHear(candidate, settings, { botId, activeThreads: new Set() });
 }
 
 /** The interaction as every adapter's message, routed like a message in the same place. */

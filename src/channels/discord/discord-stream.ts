@@ -1,10 +1,8 @@
-import { type Client, Routes } from 'discord.js';
-import { SwitchboardError } from '../../errors/index.js';
+import { Routes } from 'discord.js';
 import type { DeliveryRoute, OutboundDelta, OutboundMessage, ReplyAction } from '../../messages/index.js';
 import { createEditBudget, createLiveReplies, createLiveReply, type LiveReply } from '../live-reply.js';
 import { renderButtons } from './components.js';
-import type { DiscordState } from './discord-adapter.js';
-import { embedFlags, MESSAGE_LIMIT, sendReply, targetOf } from './discord-send.js';
+import { type DiscordSender, type DiscordSenderOptions, embedFlags, MESSAGE_LIMIT } from './discord-send.js';
 import { routeKey } from './inbound.js';
 
 /**
@@ -17,7 +15,7 @@ const EDITS_PER_CHANNEL = { max: 1, windowMs: 1000 };
 export interface DiscordStreaming {
   sendDelta(route: DeliveryRoute, delta: OutboundDelta): void;
   sendStatus(route: DeliveryRoute, text: string): void;
-  /** Sends `message`: into its streamed placeholder when there is one, else as `sendReply` does. */
+  /** Sends `message`: into its streamed placeholder when there is one, else as the sender's `post` does. */
   send(route: DeliveryRoute, message: OutboundMessage): Promise<void>;
 }
 
@@ -27,19 +25,24 @@ export interface DiscordStreaming {
  * text replaces it (buttons under its last part) and a reply over 2000 characters continues in
  * more messages. Rate-limited calls are waited out by @discordjs/rest.
  */
-export function createDiscordStreaming(state: DiscordState): DiscordStreaming {
+export function createDiscordStreaming(
+  options: Pick<
+    DiscordSenderOptions,
+    'client' | 'config' | 'logger' | 'typing' | 'replyTo' | 'joinThread'
+  > & {
+    /** Posts a reply that did not stream, and finds a route's channel. */
+    sender: DiscordSender;
+  },
+): DiscordStreaming {
+  const { config, logger, typing, sender } = options;
   const budget = createEditBudget(EDITS_PER_CHANNEL);
   const open = createLiveReplies();
   const actionsOf = new WeakMap<LiveReply, { value: readonly ReplyAction[] }>();
-  const active = (): Client => {
-    if (state.client === undefined)
-      throw new SwitchboardError('CHANNEL_NOT_CONNECTED', 'discord is not connected');
-    return state.client;
-  };
+  const active = options.client;
   const make = (route: DeliveryRoute) => (): LiveReply => {
     const key = routeKey(route);
     const actions = { value: [] as readonly ReplyAction[] };
-    let replyTo = state.lastMessage.get(key);
+    let replyTo = options.replyTo(key);
     const channel = route.chatType === 'channel' ? (route.threadId ?? route.chatId) : `dm:${route.chatId}`;
     const body = (text: string, last: boolean) => {
       const rows = last ? renderButtons(actions.value).rows : [];
@@ -48,18 +51,18 @@ export function createDiscordStreaming(state: DiscordState): DiscordStreaming {
         content: text,
         allowed_mentions: { parse: ['users'] },
         components: rows,
-        flags: embedFlags(state, route, text),
+        flags: embedFlags(config, route, text),
       };
     };
     const live = createLiveReply<{ channel: string; id: string }>({
       limit: MESSAGE_LIMIT,
       budget,
       budgetKey: channel,
-      logger: state.logger,
+      logger,
       transport: {
         async post(part) {
-          state.typing.stop(key);
-          const target = await targetOf(state, active(), route);
+          typing.stop(key);
+          const target = await sender.target(route);
           const reference =
             replyTo === undefined
               ? {}
@@ -87,16 +90,16 @@ export function createDiscordStreaming(state: DiscordState): DiscordStreaming {
     async send(route, message) {
       const buttons = (message.actions?.length ?? 0) > 0;
       const live = open.take(routeKey(route), message.id, buttons);
-      if (live === undefined) return sendReply(state, route, message);
+      if (live === undefined) return sender.post(route, message);
       const actions = actionsOf.get(live);
       if (actions !== undefined) actions.value = message.actions ?? [];
-      state.typing.stop(routeKey(route));
+      typing.stop(routeKey(route));
       try {
         if (route.chatType === 'channel' && route.threadId !== undefined)
-          await state.gate.joinThread(route.threadId);
+          await options.joinThread(route.threadId);
         await live.finish(message.text, buttons);
       } catch (error) {
-        state.logger.error(
+        logger.error(
           { err: error, route: routeKey(route), replyId: message.id },
           'discord streamed reply failed',
         );

@@ -1,8 +1,13 @@
 import type { RequestListener } from 'node:http';
-import { type App, type Logger as BoltLogger, LogLevel, webApi } from '@slack/bolt';
+import {
+  App,
+  type Logger as BoltLogger,
+  type HTTPReceiver,
+  LogLevel,
+  type SocketModeReceiver,
+  webApi,
+} from '@slack/bolt';
 import type { Logger } from '../../logging/index.js';
-import { createHttpBoltApp } from './bolt-http.js';
-import { createSocketBoltApp } from './bolt-socket.js';
 import { type SlackConfig, slackApiUrl } from './types.js';
 
 /** Three retries within about 10 s (Slack's 429s are waited out separately, per Retry-After). */
@@ -13,6 +18,11 @@ export type WebClientOptions = NonNullable<
   NonNullable<ConstructorParameters<typeof App>[0]>['clientOptions']
 >;
 
+/**
+ * The Bolt app on one of its two receivers, a strategy: Socket Mode (`bolt-socket.ts`, the default)
+ * or Bolt's HTTP receiver (`bolt-http.ts`), whose request listener the gateway mounts on its own
+ * server. Both are built from the same `BoltParts`.
+ */
 export interface BoltApp {
   app: App;
   /**
@@ -36,16 +46,20 @@ export interface BoltApp {
   onLost(listener: (error: unknown) => void): void;
 }
 
-/**
- * A Bolt app for `config`: Socket Mode (the default, `bolt-socket.ts`) or Bolt's HTTP receiver,
- * whose request listener the gateway mounts on its own server. Bolt's `ignoreSelf` is off:
- * `shouldHear` decides. Bolt calls `auth.test` while constructing, so the Web API must answer by then.
- */
-export function createBoltApp(options: {
+/** What both receivers' apps are built from. */
+export interface BoltParts {
+  config: SlackConfig;
+  clientOptions: WebClientOptions;
+  boltLogger: BoltLogger;
+  startClient: webApi.WebClient;
+}
+
+/** The parts of a Bolt app for `config`. */
+export function boltParts(options: {
   config: SlackConfig;
   logger: Logger;
   webClientOptions: Pick<WebClientOptions, 'retryConfig'> | undefined;
-}): BoltApp {
+}): BoltParts {
   const { config, logger } = options;
   const clientOptions: WebClientOptions = {
     // The Web API client's default retries for about 30 minutes: a start (auth.test) against an
@@ -61,8 +75,23 @@ export function createBoltApp(options: {
     logger: boltLogger,
     retryConfig: { retries: 0 },
   });
-  const parts = { config, clientOptions, boltLogger, startClient };
-  return config.mode === 'http' ? createHttpBoltApp(parts) : createSocketBoltApp(parts);
+  return { config, clientOptions, boltLogger, startClient };
+}
+
+/**
+ * The Bolt app on a receiver: Bolt's `ignoreSelf` is off (`shouldHear` decides about the bot's own
+ * messages, with everything else), and no auth.test in the constructor, whose failure would be an
+ * unhandled rejection: `start` awaits `init`.
+ */
+export function newApp(parts: BoltParts, receiver: HTTPReceiver | SocketModeReceiver): App {
+  return new App({
+    token: parts.config.botToken,
+    receiver,
+    clientOptions: parts.clientOptions,
+    logger: parts.boltLogger,
+    ignoreSelf: false,
+    deferInitialization: true,
+  });
 }
 
 /** Bolt's logger interface on top of ours; Bolt's info chatter goes to debug. */

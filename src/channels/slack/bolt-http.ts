@@ -1,7 +1,6 @@
 import { HTTPReceiver } from '@slack/bolt';
 import { SwitchboardError } from '../../errors/index.js';
-import type { BoltApp } from './bolt-app.js';
-import { type BoltParts, newApp } from './bolt-parts.js';
+import { type BoltApp, type BoltParts, newApp } from './bolt-app.js';
 
 /** HTTP mode: Slack POSTs to the gateway's server, which hands the requests to Bolt's listener. */
 export function createHttpBoltApp(parts: BoltParts): BoltApp {

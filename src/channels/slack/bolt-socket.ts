@@ -1,8 +1,7 @@
 import { SocketModeReceiver } from '@slack/bolt';
 import { SwitchboardError } from '../../errors/index.js';
 import { holdEnvelopeAcks } from './ack.js';
-import type { BoltApp } from './bolt-app.js';
-import { type BoltParts, newApp } from './bolt-parts.js';
+import { type BoltApp, type BoltParts, newApp } from './bolt-app.js';
 
 /** The longest wait in `stop` for the Socket Mode WebSocket to close. */
 const CLOSE_WAIT_MS = 5_000;

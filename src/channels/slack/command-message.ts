@@ -1,6 +1,6 @@
 import type { InboundMessage } from '../../messages/index.js';
-import { shouldHear } from './hear.js';
-import type { SlackState } from './slack-adapter.js';
+import { type HearSettings, shouldHear } from './hear.js';
+import type { SlackIdentity } from './types.js';
 
 /** A chat command's first word, as the router reads it (`/name args`). */
 const COMMAND_WORD = /^[A-Za-z][\w-]*$/;
@@ -19,7 +19,11 @@ export interface SlashPayload {
  * Whether the bot hears the sender there, by the same rules as a message that mentions it: DMs by
  * `dmPolicy` / `allowFrom`, channels by the `channels` list.
  */
-export function heard(state: SlackState, facts: { channel: string; user: string }): boolean {
+export function heard(
+  settings: HearSettings,
+  identity: SlackIdentity,
+  facts: { channel: string; user: string },
+): boolean {
   const event = {
     channelType: facts.channel.startsWith('D') ? 'im' : 'channel',
     channel: facts.channel,
@@ -30,11 +34,7 @@ export function heard(state: SlackState, facts: { channel: string; user: string 
     threadTs: undefined,
     mentionEvent: true,
   };
-  return shouldHear(event, state.config, {
-    botUserId: state.botUserId,
-    botId: state.botId,
-    inThread: () => false,
-  });
+  return shouldHear(event, settings, { ...identity, inThread: () => false });
 }
 
 /** `status now` → `/status now`; empty → `/help`; a first word that is no command name → undefined. */

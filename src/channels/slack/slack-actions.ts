@@ -1,8 +1,22 @@
-import type { DispatchResult } from '../../messages/index.js';
+import type { App } from '@slack/bolt';
+import type { Logger } from '../../logging/index.js';
+import type { DispatchResult, InboundHandler } from '../../messages/index.js';
+import type { DirectChannels } from '../direct-channels.js';
 import { answeredBlocks, escapeMrkdwn } from './blocks.js';
 import { readClick, type Where } from './read-click.js';
-import type { SlackState } from './slack-adapter.js';
 import { unfurls } from './slack-send.js';
+import type { SlackConfig } from './types.js';
+
+/** What the click listener reads and answers with. */
+export interface ClickListenerOptions {
+  app: App;
+  client: App['client'];
+  config: SlackConfig;
+  logger: Logger;
+  directChannels: DirectChannels;
+  /** The router's dispatch while the adapter runs; undefined while it is stopped. */
+  handler(): InboundHandler | undefined;
+}
 
 /**
  * Registers the listener for button clicks (every `block_actions` payload), in both modes: Socket
@@ -15,11 +29,11 @@ import { unfurls } from './slack-send.js';
  * `ack()` (HTTP mode holds its 200 until the listener returns, Socket Mode its envelope ack, see
  * ack.ts), so the dispatch runs detached and can never hold Slack past its 3 s.
  */
-export function listenForClicks(state: SlackState): void {
-  state.bolt.app.action({ type: 'block_actions' }, async ({ ack, body, action }) => {
+export function listenForClicks(options: ClickListenerOptions): void {
+  options.app.action({ type: 'block_actions' }, async ({ ack, body, action }) => {
     await ack();
-    void answerClick(state, body, action).catch((error: unknown) =>
-      state.logger.error({ err: error }, 'slack click not answered'),
+    void answerClick(options, body, action).catch((error: unknown) =>
+      options.logger.error({ err: error }, 'slack click not answered'),
     );
   });
 }
@@ -29,32 +43,32 @@ export function listenForClicks(state: SlackState): void {
  * clicked message's buttons (`chat.update`). The adapter decides nothing: whatever the first
  * reply says (approved, refused, already decided) is shown; its own buttons, if any, stay.
  */
-async function answerClick(state: SlackState, body: unknown, action: unknown): Promise<void> {
-  const { logger } = state;
+async function answerClick(options: ClickListenerOptions, body: unknown, action: unknown): Promise<void> {
+  const { logger } = options;
   const read = readClick(body, action);
   if (!read.ok) {
     logger.warn({ problem: read.error.problem }, 'slack click not readable; nothing dispatched');
     await tellClicker(
-      state,
+      options,
       read.error.where,
       `That button could not be read (${read.error.problem}); nothing changed.`,
     );
     return;
   }
   const click = read.value;
-  const handler = state.onInbound;
+  const handler = options.handler();
   if (handler === undefined) {
     logger.warn({ channel: click.channel, ts: click.ts }, 'slack click while stopped; nothing dispatched');
     return;
   }
-  if (click.message.chatType === 'direct') state.directChannels.set(click.user, click.channel);
+  if (click.message.chatType === 'direct') options.directChannels.learn(click.user, click.channel);
   let result: DispatchResult;
   try {
     result = await handler(click.message);
   } catch (error) {
     logger.error({ err: error, channel: click.channel, ts: click.ts }, 'slack click not dispatched');
     await tellClicker(
-      state,
+      options,
       click,
       'That click could not be handled; nothing changed. Try again, or answer in text.',
     );
@@ -69,12 +83,12 @@ async function answerClick(state: SlackState, body: unknown, action: unknown): P
     return;
   }
   try {
-    await state.client.chat.update({
+    await options.client.chat.update({
       channel: click.channel,
       ts: click.ts,
       text: escapeMrkdwn(answer.text),
       blocks: answeredBlocks(click.blocks, answer.text, answer.actions),
-      ...unfurls(state, click.channel, answer.text),
+      ...unfurls(options.config, click.channel, answer.text),
     });
   } catch (error) {
     // The decision stands (the router made it); whoever clicked still learns what happened.
@@ -82,14 +96,18 @@ async function answerClick(state: SlackState, body: unknown, action: unknown): P
       { err: error, channel: click.channel, ts: click.ts },
       'chat.update failed; answered the clicker',
     );
-    await tellClicker(state, click, answer.text);
+    await tellClicker(options, click, answer.text);
   }
 }
 
 /** An ephemeral note to whoever clicked, when the payload says who and where; failures only logged. */
-async function tellClicker(state: SlackState, where: Where, text: string): Promise<void> {
+async function tellClicker(
+  { client, logger }: Pick<ClickListenerOptions, 'client' | 'logger'>,
+  where: Where,
+  text: string,
+): Promise<void> {
   if (where.channel === undefined || where.user === undefined) return;
-  await state.client.chat
+  await client.chat
     .postEphemeral({
       channel: where.channel,
       user: where.user,
@@ -97,6 +115,6 @@ async function tellClicker(state: SlackState, where: Where, text: string): Promi
       ...(where.threadTs === undefined ? {} : { thread_ts: where.threadTs }),
     })
     .catch((error: unknown) =>
-      state.logger.warn({ err: error, channel: where.channel }, 'chat.postEphemeral failed'),
+      logger.warn({ err: error, channel: where.channel }, 'chat.postEphemeral failed'),
     );
 }

@@ -1,21 +1,24 @@
 import type { RequestListener } from 'node:http';
-import type { App } from '@slack/bolt';
+import { SwitchboardError } from '../../errors/index.js';
 import type { Logger } from '../../logging/index.js';
 import type { InboundHandler } from '../../messages/index.js';
-import { createHeldEvents, type HeldEvents } from '../held-events.js';
+import { createDirectChannels } from '../direct-channels.js';
+import { createHeldEvents } from '../held-events.js';
 import { type ChannelMemory, createLocalMemory } from '../memory.js';
 import type { ChannelAdapter, InboundFileStore } from '../types.js';
-import { type BoltApp, createBoltApp, type WebClientOptions } from './bolt-app.js';
+import { boltParts, type WebClientOptions } from './bolt-app.js';
+import { createHttpBoltApp } from './bolt-http.js';
+import { createSocketBoltApp } from './bolt-socket.js';
 import { isRefusedTokenError } from './check-credentials.js';
-import { createSlackGate, type SlackGate } from './gate.js';
+import { createSlackGate } from './gate.js';
 import { listenForClicks } from './slack-actions.js';
-import { uploadFile } from './slack-attach.js';
 import { listenForSlashCommand } from './slack-commands.js';
-import { type HeldDelivery, handOnHeldEvents, listenForEvents } from './slack-receive.js';
-import { postReply } from './slack-send.js';
+import { withSlackFiles } from './slack-files.js';
+import { SlackEvents } from './slack-receive.js';
+import { createSlackSender } from './slack-send.js';
 import { createSlackStreaming } from './slack-stream.js';
-import { createSlackThreadReader, type SlackThreadReader } from './slack-thread.js';
-import type { SlackConfig } from './types.js';
+import { createSlackThreadReader } from './slack-thread.js';
+import type { SlackConfig, SlackIdentity } from './types.js';
 
 export { SLACK_TEXT_LIMIT } from './slack-send.js';
 
@@ -49,30 +52,6 @@ export interface SlackAdapter extends ChannelAdapter {
   readonly eventsListener: RequestListener | undefined;
 }
 
-/** What the adapter's parts share (`slack-receive.ts`, `slack-send.ts`). */
-export interface SlackState {
-  readonly config: SlackConfig;
-  readonly logger: Logger;
-  readonly bolt: BoltApp;
-  readonly client: App['client'];
-  readonly gate: SlackGate;
-  /** Reads a thread's earlier messages when the bot is first mentioned there (`slack-thread.ts`). */
-  readonly threads: SlackThreadReader;
-  /** User id → DM channel id, from inbound DMs and `conversations.open`. */
-  readonly directChannels: Map<string, string>;
-  onInbound?: InboundHandler | undefined;
-  readonly files?: InboundFileStore | undefined;
-  /**
-   * Events acknowledged before their message was stored (a message whose files still download),
-   * kept in `ChannelMemory` until the router has the message (`slack-receive.ts`).
-   */
-  readonly held: HeldEvents<HeldDelivery>;
-  /** Started and not stopped since. */
-  connected: boolean;
-  botUserId?: string | undefined;
-  botId?: string | undefined;
-}
-
 /**
  * Slack through @slack/bolt: Socket Mode by default, Bolt's HTTP receiver with `mode: 'http'`
  * (mounted by the gateway's HTTP server at `/slack/events`).
@@ -85,76 +64,111 @@ export interface SlackState {
  */
 export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
   const { config, logger } = options;
-  const bolt = createBoltApp({ config, logger, webClientOptions: options.webClientOptions });
+  const parts = boltParts({ config, logger, webClientOptions: options.webClientOptions });
+  const bolt = config.mode === 'http' ? createHttpBoltApp(parts) : createSocketBoltApp(parts);
+  const { app } = bolt;
+  const { client } = app;
   const memory = options.memory ?? createLocalMemory();
-  const state: SlackState = {
+  /** The router's dispatch, from `start` until `stop`. */
+  let onInbound: InboundHandler | undefined;
+  let identity: SlackIdentity = { botUserId: undefined, botId: undefined };
+  /** Started and not stopped since. */
+  let connected = false;
+  const handler = () => onInbound;
+  const gate = createSlackGate({ config, memory, logger });
+  const joinThread = (chatId: string, threadTs: string) => gate.joinThread(chatId, threadTs);
+  const directChannels = createDirectChannels(async (user) => {
+    const id = (await client.conversations.open({ users: user })).channel?.id;
+    if (id === undefined)
+      throw new SwitchboardError(
+        'CHANNEL_UNEXPECTED_ANSWER',
+        `conversations.open gave no channel for ${user}`,
+      );
+    return id;
+  });
+  const sender = createSlackSender({ client, config, logger, directChannels, joinThread });
+  const threads = createSlackThreadReader({
+    client,
+    limit: config.threadHistoryLimit,
+    memory,
+    logger,
+    identity: () => identity,
+  });
+  const events = new SlackEvents({
+    app,
+    client,
+    logger,
+    gate,
+    threads,
+    held: createHeldEvents({ memory, key: 'held-events', ttlMs: HELD_TTL_MS, limit: HELD_LIMIT, logger }),
+    directChannels,
+    takesFiles: options.files !== undefined,
+    withFiles: (raw, message) => withSlackFiles(raw, message, { store: options.files, config, logger }),
+    handler,
+    identity: () => identity,
+  });
+  listenForClicks({ app, client, config, logger, directChannels, handler });
+  listenForSlashCommand({
+    app,
+    client,
     config,
     logger,
-    bolt,
-    client: bolt.app.client,
-    gate: createSlackGate({ config, memory, logger }),
-    threads: createSlackThreadReader({
-      client: bolt.app.client,
-      limit: config.threadHistoryLimit,
-      memory,
-      logger,
-      identity: () => ({ botUserId: state.botUserId, botId: state.botId }),
-    }),
-    directChannels: new Map(),
-    connected: false,
-    files: options.files,
-    held: createHeldEvents({ memory, key: 'held-events', ttlMs: HELD_TTL_MS, limit: HELD_LIMIT, logger }),
-  };
-  listenForEvents(state);
-  listenForClicks(state);
-  listenForSlashCommand(state);
-  const streaming = config.stream === false ? undefined : createSlackStreaming(state);
+    directChannels,
+    sender,
+    handler,
+    identity: () => identity,
+  });
+  const streaming =
+    config.stream === false
+      ? undefined
+      : createSlackStreaming({ config, logger, directChannels, sender, joinThread });
   return {
     name: 'slack',
     get botUserId() {
-      return state.botUserId;
+      return identity.botUserId;
     },
-    eventsListener: eventsListener(state),
-    async start(handler) {
-      const identity = await bolt.startClient.auth.test();
-      state.botUserId = identity.user_id;
-      state.botId = identity.bot_id;
-      state.onInbound = handler;
+    eventsListener: whileConnected(bolt.requestListener, () => connected),
+    async start(next) {
+      const found = await bolt.startClient.auth.test();
+      identity = { botUserId: found.user_id, botId: found.bot_id };
+      onInbound = next;
       await bolt.start();
-      state.connected = true;
-      logger.info({ mode: config.mode, botUserId: state.botUserId }, 'slack connected');
+      connected = true;
+      logger.info({ mode: config.mode, botUserId: identity.botUserId }, 'slack connected');
       // What the last process acknowledged and did not see stored: a failed read costs only those.
-      await handOnHeldEvents(state).catch((error: unknown) =>
-        logger.error({ err: error }, 'held slack events could not be read'),
-      );
+      await events
+        .handOnHeldEvents()
+        .catch((error: unknown) => logger.error({ err: error }, 'held slack events could not be read'));
     },
     tokenRefused: isRefusedTokenError,
     watch(listener) {
       bolt.onLost((error) => {
-        state.connected = false;
+        connected = false;
         logger.warn({ err: error }, 'slack connection lost; reconnecting failed');
         listener('lost', error);
       });
     },
     async stop() {
-      state.onInbound = undefined;
-      state.connected = false;
+      onInbound = undefined;
+      connected = false;
       // Turns still running end on their own (the gateway interrupts them); their replies may still post.
       await bolt.stop();
     },
     send: (route, message) =>
-      streaming === undefined ? postReply(state, route, message) : streaming.send(route, message),
+      streaming === undefined ? sender.post(route, message) : streaming.send(route, message),
     ...(streaming === undefined ? {} : { sendDelta: streaming.sendDelta, sendStatus: streaming.sendStatus }),
-    sendFile: (route, file) => uploadFile(state, route, file),
+    sendFile: (route, file) => sender.upload(route, file),
   };
 }
 
 /** Bolt's listener while Slack is connected; before (or between) starts, 503 and Slack tries again. */
-function eventsListener(state: SlackState): RequestListener | undefined {
-  const listener = state.bolt.requestListener;
+function whileConnected(
+  listener: RequestListener | undefined,
+  connected: () => boolean,
+): RequestListener | undefined {
   if (listener === undefined) return undefined;
   return (request, response) => {
-    if (state.connected) return listener(request, response);
+    if (connected()) return listener(request, response);
     request.resume();
     response
       .writeHead(503, { 'content-type': 'text/plain', 'retry-after': '10' })

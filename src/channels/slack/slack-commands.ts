@@ -1,8 +1,16 @@
-import type { DispatchResult, InboundMessage, OutboundMessage } from '../../messages/index.js';
+import type { App } from '@slack/bolt';
+import type { Logger } from '../../logging/index.js';
+import type {
+  DispatchResult,
+  InboundHandler,
+  InboundMessage,
+  OutboundMessage,
+} from '../../messages/index.js';
+import type { DirectChannels } from '../direct-channels.js';
 import { splitMessage } from '../split-message.js';
 import { commandText, heard, type SlashPayload, toCommandMessage } from './command-message.js';
-import type { SlackState } from './slack-adapter.js';
-import { postReply, SLACK_TEXT_LIMIT } from './slack-send.js';
+import { SLACK_TEXT_LIMIT, type SlackSender } from './slack-send.js';
+import type { SlackConfig, SlackIdentity } from './types.js';
 
 /** The slash command when `channels.slack.slashCommand` is not set. */
 export const DEFAULT_SLASH_COMMAND = '/switchboard';
@@ -24,21 +32,34 @@ const NOT_HERE = 'I do not take commands from you here (not here, or not from yo
  * channel (or DM), or to the sender alone (`chat.postEphemeral`) when the reply is `senderOnly`
  * (an error, owner-only output) or the dispatch failed.
  */
-export function listenForSlashCommand(state: SlackState): void {
-  const name = state.config.slashCommand ?? DEFAULT_SLASH_COMMAND;
-  state.bolt.app.command(name, async ({ ack, command }) => {
+export function listenForSlashCommand(options: SlashCommandOptions): void {
+  const name = options.config.slashCommand ?? DEFAULT_SLASH_COMMAND;
+  options.app.command(name, async ({ ack, command }) => {
     await ack();
-    void answerCommand(state, command as SlashPayload).catch((error: unknown) =>
-      state.logger.error({ err: error }, 'slack slash command not answered'),
+    void answerCommand(options, command as SlashPayload).catch((error: unknown) =>
+      options.logger.error({ err: error }, 'slack slash command not answered'),
     );
   });
 }
 
-async function answerCommand(state: SlackState, payload: SlashPayload): Promise<void> {
-  const { logger } = state;
+/** What the slash command's listener reads and posts with. */
+export interface SlashCommandOptions {
+  app: App;
+  client: App['client'];
+  config: SlackConfig;
+  logger: Logger;
+  directChannels: DirectChannels;
+  sender: SlackSender;
+  /** The router's dispatch while the adapter runs; undefined while it is stopped. */
+  handler(): InboundHandler | undefined;
+  identity(): SlackIdentity;
+}
+
+async function answerCommand(options: SlashCommandOptions, payload: SlashPayload): Promise<void> {
+  const { logger } = options;
   const user = payload.user_id;
   const channel = payload.channel_id;
-  const handler = state.onInbound;
+  const handler = options.handler();
   if (user === undefined || channel === undefined || handler === undefined) {
     logger.warn(
       { hasUser: user !== undefined, hasChannel: channel !== undefined },
@@ -47,66 +68,59 @@ async function answerCommand(state: SlackState, payload: SlashPayload): Promise<
     return;
   }
   const where = { channel, user };
-  if (!heard(state, { channel, user })) {
-    await tellSender(state, where, NOT_HERE);
+  const tell = (text: string) => tellSender(options, where, text);
+  if (!heard(options.config, options.identity(), where)) {
+    await tell(NOT_HERE);
     return;
   }
   const text = commandText(payload.text ?? '');
   if (text === undefined) {
-    await tellSender(
-      state,
-      where,
-      `Usage: ${payload.command ?? DEFAULT_SLASH_COMMAND} <command> [args], e.g. status or help.`,
-    );
+    await tell(`Usage: ${payload.command ?? DEFAULT_SLASH_COMMAND} <command> [args], e.g. status or help.`);
     return;
   }
   const message = toCommandMessage(payload, { user, channel, text });
-  if (message.chatType === 'direct') state.directChannels.set(user, channel);
+  if (message.chatType === 'direct') options.directChannels.learn(user, channel);
   let result: DispatchResult;
   try {
     result = await handler(message);
   } catch (error) {
     logger.error({ err: error, channel }, 'slack slash command dispatch failed');
-    await tellSender(
-      state,
-      where,
-      'That command could not be handled; try again, or type it after a mention.',
-    );
+    await tell('That command could not be handled; try again, or type it after a mention.');
     return;
   }
-  for (const reply of result.replies) await show(state, where, message, reply);
+  for (const reply of result.replies) await show(options.sender, tell, message, reply);
 }
 
 /** In the channel (or DM) for everyone, or to the sender alone; a failed post tells the sender. */
 async function show(
-  state: SlackState,
-  where: { channel: string; user: string },
+  sender: SlackSender,
+  tell: (text: string) => Promise<void>,
   message: InboundMessage,
   reply: OutboundMessage,
 ): Promise<void> {
-  if (reply.senderOnly === true) return tellSender(state, where, reply.text);
+  if (reply.senderOnly === true) return tell(reply.text);
   const route = { channel: 'slack', chatType: message.chatType, chatId: message.chatId } as const;
   try {
-    await postReply(state, route, reply);
+    await sender.post(route, reply);
   } catch {
     // Not in the channel (`not_in_channel`), or Slack refused: the sender still gets the answer.
-    await tellSender(state, where, reply.text);
+    await tell(reply.text);
   }
 }
 
 /** Ephemeral parts to the sender; failures only logged. */
 async function tellSender(
-  state: SlackState,
+  { client, logger }: Pick<SlashCommandOptions, 'client' | 'logger'>,
   where: { channel: string; user: string },
   text: string,
 ): Promise<void> {
   for (const part of splitMessage(text, SLACK_TEXT_LIMIT)) {
-    const sent = await state.client.chat
+    const sent = await client.chat
       .postEphemeral({ channel: where.channel, user: where.user, text: part })
       .then(
         () => true,
         (error: unknown) => {
-          state.logger.warn({ err: error, channel: where.channel }, 'chat.postEphemeral failed');
+          logger.warn({ err: error, channel: where.channel }, 'chat.postEphemeral failed');
           return false;
         },
       );

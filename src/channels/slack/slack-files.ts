@@ -1,17 +1,8 @@
+import type { Logger } from '../../logging/index.js';
 import type { InboundMessage } from '../../messages/index.js';
 import { type OfferedFile, saveOfferedFiles } from '../file-download.js';
-import type { SlackState } from './slack-adapter.js';
-import { slackApiUrl } from './types.js';
-
-/** The fields of a file in a Slack event the adapter reads. */
-export interface RawSlackFile {
-  name?: string;
-  title?: string;
-  mimetype?: string;
-  size?: number;
-  url_private_download?: string;
-  url_private?: string;
-}
+import type { InboundFileStore } from '../types.js';
+import { type RawSlackFile, type SlackConfig, slackApiUrl } from './types.js';
 
 /** What a missing `files:read` scope gets from Slack instead of the file: a redirect to its sign-in page. */
 export const SLACK_FILE_REFUSED =
@@ -23,26 +14,26 @@ export const SLACK_FILE_REFUSED =
  * The token goes only to Slack's file host or the configured API's host, never to another.
  */
 export async function withSlackFiles(
-  state: SlackState,
   raw: { files?: RawSlackFile[] },
   message: InboundMessage,
+  options: { store: InboundFileStore | undefined; config: SlackConfig; logger: Logger },
 ): Promise<InboundMessage> {
-  const store = state.files;
+  const { store, config } = options;
   if (store === undefined || !Array.isArray(raw.files) || raw.files.length === 0) return message;
   const offered = raw.files.map((file): OfferedFile => {
     const url = file.url_private_download ?? file.url_private;
-    const trusted = url !== undefined && trustedHost(url, state.config.apiUrl);
+    const trusted = url !== undefined && trustedHost(url, config.apiUrl);
     return {
       name: file.name ?? file.title ?? 'file',
       type: file.mimetype,
       size: file.size,
       url: trusted ? url : undefined,
-      headers: { authorization: `Bearer ${state.config.botToken}` },
+      headers: { authorization: `Bearer ${config.botToken}` },
     };
   });
   const files = await saveOfferedFiles(message, offered, { store, refused: SLACK_FILE_REFUSED });
   for (const file of files.filter((each) => each.error !== undefined))
-    state.logger.warn(
+    options.logger.warn(
       { file: file.name, messageId: message.messageId, reason: file.error },
       'slack file not saved',
     );

@@ -1,5 +1,7 @@
 import { webApi } from '@slack/bolt';
+import type { Logger } from '../../logging/index.js';
 import type { DeliveryRoute, OutboundDelta, OutboundMessage, ReplyAction } from '../../messages/index.js';
+import type { DirectChannels } from '../direct-channels.js';
 import {
   createEditBudget,
   createLiveReplies,
@@ -9,9 +11,8 @@ import {
 } from '../live-reply.js';
 import { escapeMrkdwn, replyBlocks, toMrkdwn } from './blocks.js';
 import { toBoltLogger } from './bolt-app.js';
-import type { SlackState } from './slack-adapter.js';
-import { directChannel, postReply, SLACK_TEXT_LIMIT, unfurls } from './slack-send.js';
-import { slackApiUrl } from './types.js';
+import { channelOf, SLACK_TEXT_LIMIT, type SlackSender, unfurls } from './slack-send.js';
+import { type SlackConfig, slackApiUrl } from './types.js';
 
 /** Slack allows about one `chat.update` per second per message. */
 const UPDATES_PER_SECOND = { max: 1, windowMs: 1000 };
@@ -20,7 +21,7 @@ const UPDATES_PER_SECOND = { max: 1, windowMs: 1000 };
 export interface SlackStreaming {
   sendDelta(route: DeliveryRoute, delta: OutboundDelta): void;
   sendStatus(route: DeliveryRoute, text: string): void;
-  /** Sends `message`: into its streamed placeholder when there is one, else as `postReply` does. */
+  /** Sends `message`: into its streamed placeholder when there is one, else as the sender's `post` does. */
   send(route: DeliveryRoute, message: OutboundMessage): Promise<void>;
 }
 
@@ -31,10 +32,19 @@ export interface SlackStreaming {
  * messages. Its own Web API client rejects rate-limited calls so a 429 is waited out here
  * (Retry-After) and the wait ends with the newest text.
  */
-export function createSlackStreaming(state: SlackState): SlackStreaming {
-  const client = new webApi.WebClient(state.config.botToken, {
-    slackApiUrl: slackApiUrl(state.config),
-    logger: toBoltLogger(state.logger),
+export function createSlackStreaming(options: {
+  config: SlackConfig;
+  logger: Logger;
+  directChannels: DirectChannels;
+  /** Where a reply that did not stream goes. */
+  sender: SlackSender;
+  /** The bot takes part in a thread it posted in (`SlackGate.joinThread`). */
+  joinThread(chatId: string, threadTs: string): Promise<void>;
+}): SlackStreaming {
+  const { config, logger, directChannels, sender } = options;
+  const client = new webApi.WebClient(config.botToken, {
+    slackApiUrl: slackApiUrl(config),
+    logger: toBoltLogger(logger),
     rejectRateLimitedCalls: true,
     retryConfig: { retries: 0 },
   });
@@ -47,15 +57,15 @@ export function createSlackStreaming(state: SlackState): SlackStreaming {
       limit: SLACK_TEXT_LIMIT,
       budget,
       budgetKey: where.id,
-      logger: state.logger,
+      logger,
       transport: {
         async post(part) {
           const channel =
-            route.chatType === 'direct' ? await directChannel(state, route.chatId) : route.chatId;
+            route.chatType === 'direct' ? await directChannels.resolve(route.chatId) : route.chatId;
           const posted = await client.chat.postMessage({
             channel,
             ...payload(part, actions.value),
-            ...unfurls(state, channelOf(route), part.text),
+            ...unfurls(config, channelOf(route), part.text),
             ...(route.threadId === undefined ? {} : { thread_ts: route.threadId }),
           });
           return { channel: posted.channel ?? channel, ts: posted.ts ?? '' };
@@ -64,7 +74,7 @@ export function createSlackStreaming(state: SlackState): SlackStreaming {
           await client.chat.update({
             ...ref,
             ...payload(part, actions.value),
-            ...unfurls(state, channelOf(route), part.text),
+            ...unfurls(config, channelOf(route), part.text),
           });
         },
         retryAfter: (error) => {
@@ -90,18 +100,18 @@ export function createSlackStreaming(state: SlackState): SlackStreaming {
     async send(route, message) {
       const buttons = (message.actions?.length ?? 0) > 0;
       const live = open.take(keyOf(route), message.id, buttons);
-      if (live === undefined) return postReply(state, route, message);
+      if (live === undefined) return sender.post(route, message);
       const actions = actionsOf.get(live);
       actionsOf.delete(live);
       if (actions !== undefined) actions.value = message.actions ?? [];
       try {
         await live.finish(message.text, buttons);
       } catch (error) {
-        state.logger.error({ err: error, route, messageId: message.id }, 'slack streamed reply failed');
+        logger.error({ err: error, route, messageId: message.id }, 'slack streamed reply failed');
         throw error;
       }
       if (route.threadId !== undefined && route.chatType === 'channel')
-        await state.gate.joinThread(route.chatId, route.threadId);
+        await options.joinThread(route.chatId, route.threadId);
     },
   };
 }
@@ -111,9 +121,4 @@ function payload(part: LivePart, actions: readonly ReplyAction[]): { text: strin
   if (part.lastOfFinal && actions.length > 0)
     return { text: escapeMrkdwn(part.text), blocks: replyBlocks(part.text, actions) };
   return { text: toMrkdwn(part.text) };
-}
-
-/** The channel a route's link-preview settings are looked up by: none for a DM. */
-function channelOf(route: DeliveryRoute): string | undefined {
-  return route.chatType === 'channel' ? route.chatId : undefined;
 }

@@ -1,5 +1,4 @@
 import type { Config } from '../../config/index.js';
-import type { RawSlackFile } from './slack-files.js';
 
 /** The `channels.slack` config (with schema defaults applied). */
 export type SlackConfig = NonNullable<Config['channels']['slack']>;
@@ -31,4 +30,20 @@ export interface RawMessageEvent {
 export interface RawEventBody {
   event_id?: string;
   team_id?: string;
+}
+
+/** The fields of a file in a Slack event the adapter reads. */
+export interface RawSlackFile {
+  name?: string;
+  title?: string;
+  mimetype?: string;
+  size?: number;
+  url_private_download?: string;
+  url_private?: string;
+}
+
+/** Who the bot is on Slack (`auth.test` at start); both unknown before the first start. */
+export interface SlackIdentity {
+  botUserId: string | undefined;
+  botId: string | undefined;
 }

@@ -14,7 +14,7 @@ export type { SubagentActionAnswer, SubagentNode } from './session-subagents.js'
 
 /**
  * What the session action routes need; declared here (http may not import tools or channels),
- * the gateway passes the real thing (`src/gateway/session-actions.ts`).
+ * the gateway passes the real thing (`src/app/session-actions.ts`).
  */
 export interface SessionActionsPort extends SubagentActions {
   /** The session's delivery route; undefined for an unknown session. */

@@ -34,7 +34,7 @@ export interface SubagentActions {
   route(key: string): Promise<unknown>;
   /** The children the session spawned (and theirs), most recently started first. */
   tree(key: string): Promise<SubagentNode[]>;
-  /** The same `runSubagentsAction` as `/subagents`, with the session as the caller. */
+  /** The same sub-agent action (`SubagentManager.act`) as `/subagents`, with the session as the caller. */
   act(
     key: string,
     input: { action: 'kill' | 'steer'; target: string; message?: string | undefined },

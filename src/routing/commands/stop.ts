@@ -1,4 +1,3 @@
-import { runSubagentsAction } from '../../tools/index.js';
 import type { ChatCommand } from './types.js';
 
 export const stopCommand: ChatCommand = {
@@ -6,12 +5,7 @@ export const stopCommand: ChatCommand = {
   summary: "Stop the turn running in this session, and this session's sub-agents.",
   async run({ agentId, queues, sessionKey, subagents }) {
     const stopped = queues.stop(sessionKey);
-    const kill = await runSubagentsAction(
-      subagents,
-      { sessionKey, agentId },
-      { action: 'kill', target: 'all' },
-      Date.now(),
-    );
+    const kill = await subagents.act({ sessionKey, agentId }, { action: 'kill', target: 'all' });
     const killed = kill.status === 'ok' && 'killed' in kill ? kill.killed : 0;
     const turn = stopped ? 'Stopped the running turn.' : 'No turn is running in this session.';
     return killed > 0 ? `${turn} Killed ${killed} sub-agent${killed === 1 ? '' : 's'}.` : turn;

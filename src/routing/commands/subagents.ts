@@ -1,4 +1,4 @@
-import { runSubagentsAction, type SubagentsActionInput } from '../../tools/index.js';
+import type { SubagentsActionInput } from '../../tools/index.js';
 import type { ChatCommand } from './types.js';
 
 const USAGE = 'Usage: /subagents list | /subagents kill <target|all> | /subagents steer <target> <message>';
@@ -45,8 +45,7 @@ export const subagentsCommand: ChatCommand = {
       agentId: context.agentId,
       chargedTo: context.message.senderId,
     };
-    const act = (input: SubagentsActionInput) =>
-      runSubagentsAction(context.subagents, caller, input, Date.now());
+    const act = (input: SubagentsActionInput) => context.subagents.act(caller, input);
     switch (subcommand.toLowerCase()) {
       case '':
       case 'list':

@@ -8,7 +8,7 @@ import type {
   GatewayControl,
   HeldCommand,
   RiskSummary,
-  SubagentsService,
+  SubagentsPort,
 } from '../../tools/index.js';
 import type { UsageLedger } from '../../usage/index.js';
 import type { SessionQueues } from '../session-queues.js';
@@ -33,7 +33,7 @@ export interface CommandContext {
   /** Owner commands (/config, /restart) act through it. */
   gateway: GatewayControl;
   /** /subagents lists, kills and steers this session's children through it. */
-  subagents: SubagentsService;
+  subagents: SubagentsPort;
   /** /approve, /deny and /confirm decide through it; /config holds risky edits with it. */
   approvals: ApprovalsPort;
   /** What /usage reports from; absent when the gateway records no usage. */

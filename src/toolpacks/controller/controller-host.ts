@@ -1,11 +1,24 @@
+import { pathToFileURL } from 'node:url';
+import { errorText, SwitchboardError } from '../../errors/index.js';
+import { inputRefusal, ToolpackInputError } from '../input-error.js';
+import type { ToolOutput } from '../runner/types.js';
 import {
-  type ControllerState,
-  findWebuiHandler,
-  hostedSchedulerHook,
-  runSupport,
-  runWebui,
-} from './controller-run.js';
-import type { ControllerHost, ControllerHostOptions } from './controller-types.js';
+  type BoundHandler,
+  controllerFactory,
+  type ModuleExports,
+  schedulerHook,
+  supportHandler,
+  toolOutputFromController,
+  webuiHandler,
+} from './controller-exports.js';
+import type {
+  ControllerAgent,
+  ControllerHost,
+  ControllerHostOptions,
+  ControllerSupportRequest,
+  SchedulerHook,
+} from './controller-types.js';
+import type { ProjectAgent } from './project-store.js';
 
 export type {
   ControllerAgent,
@@ -32,14 +45,162 @@ export type {
  *   distinct error and backs the hook off.
  */
 export function createControllerHost(options: ControllerHostOptions): ControllerHost {
-  const state: ControllerState = { options, project: options.project ?? 'default', loading: undefined };
-  return {
-    support: (request) => runSupport(state, request),
-    webui: (entryId, input) => runWebui(state, entryId, input),
-    async hasWebuiHandler(entryId) {
-      if (!options.toolpack.webui.some((entry) => entry.id === entryId)) return false;
-      return (await findWebuiHandler(state, entryId)) !== undefined;
-    },
-    schedulerHook: () => hostedSchedulerHook(state),
-  };
+  return new ToolpackControllerHost(options);
+}
+
+/** One toolpack's controller: its options and the module, imported once on first use. */
+class ToolpackControllerHost implements ControllerHost {
+  readonly #options: ControllerHostOptions;
+  /** `project` in WebUI and scheduler contexts. */
+  readonly #project: string;
+  #loading: Promise<ModuleExports> | undefined;
+
+  constructor(options: ControllerHostOptions) {
+    this.#options = options;
+    this.#project = options.project ?? 'default';
+  }
+
+  async hasWebuiHandler(entryId: string): Promise<boolean> {
+    if (!this.#options.toolpack.webui.some((entry) => entry.id === entryId)) return false;
+    return (await this.#findWebuiHandler(entryId)) !== undefined;
+  }
+
+  #loadModule(): Promise<ModuleExports> {
+    const { toolpack, logger } = this.#options;
+    const { id, controllerModule: file } = toolpack;
+    this.#loading ??= import(pathToFileURL(file).href).then(
+      (module: ModuleExports) => module,
+      (error: unknown) => {
+        logger.error({ err: error, toolpack: id, file }, 'toolpack controller module failed to load');
+        throw new SwitchboardError(
+          'TOOLPACK_CONTROLLER_LOAD',
+          `cannot load the ${id} controller module ${file}: ${errorText(error)}`,
+          { cause: error },
+        );
+      },
+    );
+    return this.#loading;
+  }
+
+  /** `log: false` when the caller logs the failure itself (the scheduler, once per distinct error). */
+  async #guarded<T>(label: string, task: () => Promise<T>, log = true): Promise<T> {
+    const { toolpack, logger } = this.#options;
+    try {
+      return await task();
+    } catch (error) {
+      if (log)
+        logger.error(
+          { err: error, toolpack: toolpack.id, handler: label },
+          'toolpack controller handler failed',
+        );
+      throw new SwitchboardError(
+        'TOOLPACK_HANDLER_FAILED',
+        `${label} failed in the ${toolpack.id} controller: ${errorText(error)}`,
+        { cause: error },
+      );
+    }
+  }
+
+  async support(request: ControllerSupportRequest): Promise<ToolOutput> {
+    const { tool, input, agent, activationId, chargedTo } = request;
+    const { toolpack, store } = this.#options;
+    const { id, controllerModule: file } = toolpack;
+    if (!toolpack.tools.some((declared) => declared.name === tool)) {
+      throw new SwitchboardError('TOOLPACK_UNDECLARED', `the ${id} toolpack declares no tool ${tool}`);
+    }
+    const factory = controllerFactory(await this.#loadModule());
+    if (factory === undefined) {
+      throw new SwitchboardError(
+        'TOOLPACK_NO_HANDLER',
+        `the ${id} controller module ${file} exports no createControllerToolpack and no default factory`,
+      );
+    }
+    const recordSignal = (signal: unknown) =>
+      this.#options.recordSignal({ toolpackId: id, activationId, signal });
+    const context = {
+      store,
+      agent: agentRecord(store.listAgents(), agent),
+      activationId,
+      toolpackId: id,
+      recordSignal,
+      // Switchboard: who the calling turn is charged to (a chat sender id), for what the handler sends later.
+      ...(chargedTo === undefined ? {} : { chargedTo }),
+    };
+    return this.#guarded(tool, async () => {
+      const handler = supportHandler(await factory(context), tool);
+      if (handler === undefined) {
+        const output = `Tool ${tool} was not handled by the ${id} controller.`;
+        return { title: 'toolpack support', output, metadata: { toolpack: id, tool } };
+      }
+      return toolOutputFromController(await handler(input));
+    });
+  }
+
+  async #findWebuiHandler(entryId: string): Promise<BoundHandler | undefined> {
+    const { store, toolpack } = this.#options;
+    const module = await this.#loadModule();
+    const recordSignal = (signal: unknown) => this.#options.recordSignal({ toolpackId: toolpack.id, signal });
+    const context = { store, project: this.#project, toolpackId: toolpack.id, recordSignal };
+    return this.#guarded(entryId, () => webuiHandler(module, entryId, context));
+  }
+
+  async webui(entryId: string, input: unknown): Promise<ToolOutput> {
+    const { toolpack, logger } = this.#options;
+    const { id } = toolpack;
+    if (!toolpack.webui.some((entry) => entry.id === entryId)) {
+      throw new SwitchboardError(
+        'TOOLPACK_UNDECLARED',
+        `the ${id} toolpack declares no WebUI entry ${entryId}`,
+      );
+    }
+    const handler = await this.#findWebuiHandler(entryId);
+    if (handler === undefined) {
+      throw new SwitchboardError(
+        'TOOLPACK_NO_HANDLER',
+        `the ${id} controller has no WebUI handler for ${entryId}`,
+      );
+    }
+    // Input the handler refuses (input-error.ts) is the caller's mistake: info, not an error.
+    const outcome = await this.#guarded(entryId, async () => {
+      try {
+        return toolOutputFromController(await handler(input));
+      } catch (error) {
+        const refused = inputRefusal(error, entryId);
+        if (refused === undefined) throw error;
+        logger.info(
+          { toolpack: id, entry: entryId, reason: refused.message },
+          'toolpack WebUI entry refused the input',
+        );
+        return refused;
+      }
+    });
+    if (outcome instanceof ToolpackInputError) throw outcome;
+    return outcome;
+  }
+
+  async schedulerHook(): Promise<SchedulerHook | undefined> {
+    const hook = schedulerHook(await this.#loadModule());
+    if (hook === undefined) return undefined;
+    const { store, toolpack } = this.#options;
+    const project = this.#project;
+    return (context) =>
+      this.#guarded(
+        'schedulerTick',
+        () => hook({ project, ...context, store, toolpackId: toolpack.id }),
+        false,
+      );
+  }
+}
+
+/** The agent as a controller sees it: Suzumio hands controllers the full record; the roster adds role and status where it has them. */
+function agentRecord(
+  roster: readonly ProjectAgent[],
+  agent: ControllerAgent,
+): Readonly<ControllerAgent & Partial<ProjectAgent>> {
+  const known = roster.find((entry) => entry.id === agent.id);
+  return Object.freeze({
+    ...known,
+    id: agent.id,
+    displayName: agent.displayName ?? known?.displayName ?? agent.id,
+  });
 }

@@ -1,21 +1,37 @@
-import { fork } from 'node:child_process';
-import { fail } from '../../errors/index.js';
+import { type ChildProcess, fork } from 'node:child_process';
+import { fail, ok } from '../../errors/index.js';
+import type { Logger } from '../../logging/index.js';
 import { forwardLines } from './output-lines.js';
-import { isRunnerMessage } from './protocol.js';
 import {
-  type ChildState,
-  endChild,
-  probeChild,
-  type RunnerChildOptions,
-  receiveFromChild,
-  sendToChild,
-} from './runner-child-state.js';
+  type HostMessage,
+  isRunnerMessage,
+  type RunnerMessage,
+  type RunnerRequest,
+  toolOutputFromRunner,
+} from './protocol.js';
 import type { RunnerCallResult } from './types.js';
-
-export type { RunnerChildOptions } from './runner-child-state.js';
 
 /** How long a runner may take to import its modules and answer `init`. */
 const STARTUP_TIMEOUT_MS = 10_000;
+/** How long a runner whose call timed out has to answer a ping before it is taken for stuck and killed. */
+const PROBE_TIMEOUT_MS = 2_000;
+
+export interface RunnerChildOptions {
+  agentId: string;
+  bootstrap: string;
+  /** The program that starts the runner: Node itself, or a sandbox that starts Node (see sandbox.ts). */
+  execPath: string;
+  execArgv: string[];
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  init: Extract<HostMessage, { type: 'init' }>;
+  timeoutMs: number;
+  logger: Logger;
+  /** Answers a runner's callSupport/recordSignal; the returned message is sent back as is. */
+  answer(request: RunnerRequest): Promise<Extract<HostMessage, { type: 'reply' }>>;
+  /** Called once when the process is gone or being killed, so the host starts a new one next time. */
+  onEnd(): void;
+}
 
 export interface RunnerCall {
   toolpackId: string;
@@ -39,114 +55,212 @@ export interface RunnerChild {
 
 /** Forks one runner and tracks its calls; it fails them all when the process ends, for whatever reason. */
 export function startRunnerChild(options: RunnerChildOptions): RunnerChild {
-  const { agentId } = options;
-  const child = fork(options.bootstrap, [], {
-    execPath: options.execPath,
-    execArgv: options.execArgv,
-    // Its own session and process group: a signal to "my group" (kill(0)) never reaches the gateway.
-    detached: true,
-    env: options.env,
-    cwd: options.cwd,
-    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-    serialization: 'json',
-  });
-  let markStarted: (reason: string | undefined) => void = () => {};
-  const startup = new Promise<string | undefined>((resolve) => {
-    markStarted = resolve;
-  });
-  let markClosed: () => void = () => {};
-  // 'close' follows the exit once the pipes are drained; a process that never spawned has neither.
-  const closed = new Promise<void>((resolve) => {
-    markClosed = resolve;
-  });
-  child.once('close', () => markClosed());
-  const state: ChildState = {
-    options,
-    child,
-    log: options.logger.child({ agentId, runnerPid: child.pid }),
-    pending: new Map(),
-    nextId: 1,
-    started: false,
-    endReason: undefined,
-    probing: undefined,
-    settleProbe: undefined,
-    markStarted,
-    startupTimer: setTimeout(() => {
-      endChild(
-        state,
-        `the toolpack runner for agent ${agentId} did not start within ${STARTUP_TIMEOUT_MS} ms`,
-      );
-    }, STARTUP_TIMEOUT_MS),
-  };
-  watchChild(state, markClosed);
-  sendToChild(state, options.init);
-  state.log.debug({ execArgv: options.execArgv }, 'toolpack runner started');
-
-  return {
-    get started() {
-      return state.started;
-    },
-    async available() {
-      const reason = await startup;
-      while (state.probing !== undefined) await state.probing;
-      return reason ?? state.endReason;
-    },
-    call: (call) => callChild(state, call),
-    closed,
-    async stop(reason) {
-      endChild(state, reason);
-      await closed;
-    },
-  };
+  return new RunnerProcess(options);
 }
 
-/** Output to the log, messages to `receiveFromChild`, the end of the process to `endChild`. */
-function watchChild(state: ChildState, markClosed: () => void): void {
-  const { child, log } = state;
-  const { agentId } = state.options;
-  forwardLines(child.stdout, (line) => log.info({ stream: 'stdout' }, line));
-  forwardLines(child.stderr, (line) => log.warn({ stream: 'stderr' }, line));
-  child.on('message', (message: unknown) => {
-    if (isRunnerMessage(message)) receiveFromChild(state, message);
-  });
-  child.on('error', (error) => {
-    log.warn({ error: error.message }, 'toolpack runner process error');
-    if (child.pid === undefined) {
-      endChild(state, `the toolpack runner for agent ${agentId} could not start: ${error.message}`);
-      markClosed();
-    }
-  });
-  child.on('exit', (code, signal) => {
-    const how = signal === null ? `code ${code}` : `signal ${signal}`;
-    if (state.endReason === undefined) log.warn({ code, signal }, 'toolpack runner exited');
-    endChild(state, `the toolpack runner for agent ${agentId} exited (${how})`);
-  });
+interface Pending {
+  tool: string;
+  finish(result: RunnerCallResult): void;
 }
 
-/** One call: answered by the runner, or failed by its timeout (which starts a probe), the abort or the end. */
-function callChild(state: ChildState, call: RunnerCall): Promise<RunnerCallResult> {
-  const { tool, signal } = call;
-  const { timeoutMs } = state.options;
-  const id = state.nextId++;
-  return new Promise<RunnerCallResult>((resolve) => {
-    const timer = setTimeout(() => {
-      finish(fail(`Tool ${tool} timed out after ${timeoutMs} ms`));
-      probeChild(state, tool);
-    }, timeoutMs);
-    const abort = () => finish(fail(`Tool ${tool} was aborted`));
-    function finish(result: RunnerCallResult): void {
-      if (!state.pending.delete(id)) return;
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', abort);
-      resolve(result);
+/** One runner process and what waits on it, private to this object. */
+class RunnerProcess implements RunnerChild {
+  readonly closed: Promise<void>;
+  readonly #options: RunnerChildOptions;
+  readonly #child: ChildProcess;
+  readonly #log: Logger;
+  /** Calls sent and not answered, by id. */
+  readonly #pending = new Map<number, Pending>();
+  /** The next id of a call or a ping (the runner numbers its own requests). */
+  #nextId = 1;
+  /** Whether the runner answered `init`. */
+  #started = false;
+  /** Set once, when the process ended or is being killed: why. */
+  #endReason: string | undefined;
+  /** The outstanding liveness probe, if any. */
+  #probing: Promise<void> | undefined;
+  /** Ends the outstanding probe: on the pong with its id, or (with `undefined`) when the process ends. */
+  #settleProbe: ((answered: number | undefined) => void) | undefined;
+  /** Resolves to `undefined` when the runner is ready, else to why it ended first. */
+  readonly #startup: Promise<string | undefined>;
+  #markStarted: (reason: string | undefined) => void = () => {};
+  readonly #startupTimer: NodeJS.Timeout;
+
+  constructor(options: RunnerChildOptions) {
+    const { agentId } = options;
+    this.#options = options;
+    this.#child = fork(options.bootstrap, [], {
+      execPath: options.execPath,
+      execArgv: options.execArgv,
+      // Its own session and process group: a signal to "my group" (kill(0)) never reaches the gateway.
+      detached: true,
+      env: options.env,
+      cwd: options.cwd,
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+      serialization: 'json',
+    });
+    this.#startup = new Promise<string | undefined>((resolve) => {
+      this.#markStarted = resolve;
+    });
+    let markClosed: () => void = () => {};
+    // 'close' follows the exit once the pipes are drained; a process that never spawned has neither.
+    this.closed = new Promise<void>((resolve) => {
+      markClosed = resolve;
+    });
+    this.#child.once('close', () => markClosed());
+    this.#log = options.logger.child({ agentId, runnerPid: this.#child.pid });
+    this.#startupTimer = setTimeout(() => {
+      this.#end(`the toolpack runner for agent ${agentId} did not start within ${STARTUP_TIMEOUT_MS} ms`);
+    }, STARTUP_TIMEOUT_MS);
+    this.#watch(markClosed);
+    this.#send(options.init);
+    this.#log.debug({ execArgv: options.execArgv }, 'toolpack runner started');
+  }
+
+  get started(): boolean {
+    return this.#started;
+  }
+
+  async available(): Promise<string | undefined> {
+    const reason = await this.#startup;
+    while (this.#probing !== undefined) await this.#probing;
+    return reason ?? this.#endReason;
+  }
+
+  async stop(reason: string): Promise<void> {
+    this.#end(reason);
+    await this.closed;
+  }
+
+  /** One call: answered by the runner, or failed by its timeout (which starts a probe), the abort or the end. */
+  call(call: RunnerCall): Promise<RunnerCallResult> {
+    const { tool, signal } = call;
+    const { timeoutMs } = this.#options;
+    const id = this.#nextId++;
+    return new Promise<RunnerCallResult>((resolve) => {
+      const timer = setTimeout(() => {
+        finish(fail(`Tool ${tool} timed out after ${timeoutMs} ms`));
+        this.#probe(tool);
+      }, timeoutMs);
+      const abort = () => finish(fail(`Tool ${tool} was aborted`));
+      const finish = (result: RunnerCallResult): void => {
+        if (!this.#pending.delete(id)) return;
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', abort);
+        resolve(result);
+      };
+      this.#pending.set(id, { tool, finish });
+      signal?.addEventListener('abort', abort, { once: true });
+      const { toolpackId, input, activationId } = call;
+      if (this.#endReason !== undefined) finish(fail(this.#endReason));
+      else if (signal?.aborted) abort();
+      else if (!this.#send({ type: 'call', id, toolpackId, tool, input: input ?? {}, activationId })) {
+        finish(fail(`${tool} failed: its input cannot be sent to the toolpack runner`));
+      }
+    });
+  }
+
+  /** Output to the log, messages to `#receive`, the end of the process to `#end`. */
+  #watch(markClosed: () => void): void {
+    const child = this.#child;
+    const log = this.#log;
+    const { agentId } = this.#options;
+    forwardLines(child.stdout, (line) => log.info({ stream: 'stdout' }, line));
+    forwardLines(child.stderr, (line) => log.warn({ stream: 'stderr' }, line));
+    child.on('message', (message: unknown) => {
+      if (isRunnerMessage(message)) this.#receive(message);
+    });
+    child.on('error', (error) => {
+      log.warn({ error: error.message }, 'toolpack runner process error');
+      if (child.pid === undefined) {
+        this.#end(`the toolpack runner for agent ${agentId} could not start: ${error.message}`);
+        markClosed();
+      }
+    });
+    child.on('exit', (code, signal) => {
+      const how = signal === null ? `code ${code}` : `signal ${signal}`;
+      if (this.#endReason === undefined) log.warn({ code, signal }, 'toolpack runner exited');
+      this.#end(`the toolpack runner for agent ${agentId} exited (${how})`);
+    });
+  }
+
+  /** Fails everything still waiting and kills the process (a no-op when it already exited). */
+  #end(reason: string): void {
+    if (this.#endReason !== undefined) return;
+    this.#endReason = reason;
+    clearTimeout(this.#startupTimer);
+    this.#markStarted(reason);
+    this.#settleProbe?.(undefined);
+    for (const entry of this.#pending.values()) entry.finish(fail(reason));
+    this.#child.kill('SIGKILL');
+    this.#options.onEnd();
+  }
+
+  /** Whether the message went out: false once the process ended or when it cannot be serialized. */
+  #send(message: HostMessage): boolean {
+    const child = this.#child;
+    if (this.#endReason !== undefined || !child.connected) return false;
+    try {
+      child.send(message, (error) => {
+        if (error) this.#log.debug({ error: error.message }, 'toolpack runner message not sent');
+      });
+      return true;
+    } catch (error) {
+      this.#log.warn({ error: (error as Error).message }, 'toolpack runner message cannot be serialized');
+      return false;
     }
-    state.pending.set(id, { tool, finish });
-    signal?.addEventListener('abort', abort, { once: true });
-    const { toolpackId, input, activationId } = call;
-    if (state.endReason !== undefined) finish(fail(state.endReason));
-    else if (signal?.aborted) abort();
-    else if (!sendToChild(state, { type: 'call', id, toolpackId, tool, input: input ?? {}, activationId })) {
-      finish(fail(`${tool} failed: its input cannot be sent to the toolpack runner`));
+  }
+
+  /**
+   * After a timeout: a runner that still answers a ping keeps running (the hung handler is left behind);
+   * one whose event loop is stuck is killed. One probe at a time; calls wait for it (see `available`).
+   */
+  #probe(tool: string): void {
+    if (this.#probing !== undefined || this.#endReason !== undefined) return;
+    const id = this.#nextId++;
+    this.#probing = new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        this.#log.warn({ tool }, 'toolpack runner stopped responding after a timeout; killing it');
+        this.#end(
+          `the toolpack runner for agent ${this.#options.agentId} was killed: it stopped responding after ${tool} timed out`,
+        );
+      }, PROBE_TIMEOUT_MS);
+      this.#settleProbe = (answered) => {
+        if (answered !== undefined && answered !== id) return;
+        clearTimeout(timer);
+        this.#probing = undefined;
+        this.#settleProbe = undefined;
+        resolve();
+      };
+    });
+    if (!this.#send({ type: 'ping', id })) this.#settleProbe?.(undefined);
+  }
+
+  #receive(message: RunnerMessage): void {
+    const pending = this.#pending;
+    switch (message.type) {
+      case 'ready':
+        this.#started = true;
+        clearTimeout(this.#startupTimer);
+        for (const [toolpackId, reason] of Object.entries(message.rejected))
+          this.#log.warn({ toolpackId }, reason);
+        this.#markStarted(undefined);
+        return;
+      case 'result':
+        pending.get(message.id)?.finish(ok(toolOutputFromRunner(message.result)));
+        return;
+      case 'error': {
+        const entry = pending.get(message.id);
+        if (message.stack !== undefined)
+          this.#log.warn({ tool: entry?.tool, stack: message.stack }, message.error);
+        entry?.finish(fail(message.error));
+        return;
+      }
+      case 'pong':
+        this.#settleProbe?.(message.id);
+        return;
+      default:
+        void this.#options.answer(message).then((reply) => this.#send(reply));
     }
-  });
+  }
 }

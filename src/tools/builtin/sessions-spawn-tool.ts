@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { type SpawnToolOutput, spawnToolOutput } from '../subagents/service.js';
+import type { SpawnResult } from '../subagents-port.js';
 import { causerOf } from '../turn-scope.js';
 import type { Tool } from '../types.js';
 
@@ -42,6 +42,20 @@ const SessionsSpawnParameters = Type.Object(
   },
   { additionalProperties: false },
 );
+
+/**
+ * The model-facing JSON of `sessions_spawn` (its shape predates `Result` and does not change):
+ * `{ status: 'accepted', runId, childSessionKey }`, or `{ ok: false, reason }`.
+ */
+type SpawnToolOutput =
+  | { status: 'accepted'; runId: string; childSessionKey: string }
+  | { ok: false; reason: string };
+
+function spawnToolOutput(result: SpawnResult): SpawnToolOutput {
+  return result.ok
+    ? { status: 'accepted', runId: result.value.subagentRunId, childSessionKey: result.value.childSessionKey }
+    : { ok: false, reason: result.error };
+}
 
 /**
  * Starts a child run and returns at once: `{ status: 'accepted', runId, childSessionKey }`, or

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { runSubagentsAction, type SubagentsActionInput } from '../subagents/subagents-actions.js';
+import type { SubagentsActionInput } from '../subagents-port.js';
 import { causerOf } from '../turn-scope.js';
 import type { Tool } from '../types.js';
 
@@ -51,6 +51,6 @@ export const subagentsTool: Tool<typeof SubagentsParameters> = {
       chargedTo: causerOf(context),
     };
     const action = input.action as SubagentsActionInput['action'];
-    return runSubagentsAction(context.services.subagents, caller, { ...input, action }, Date.now());
+    return context.services.subagents.act(caller, { ...input, action });
   },
 };

@@ -1,0 +1,78 @@
+import path from 'node:path';
+import {
+  type ChannelAdapter,
+  type ChannelSupervisor,
+  createChannelSupervisor,
+  createOutboundFor,
+  createWebchatAdapter,
+  type InboundFileStore,
+  loadDiscordAdapter,
+  loadSlackAdapter,
+  type SlackAdapter,
+  type WebchatAdapter,
+} from '../channels/index.js';
+import type { Config } from '../config/index.js';
+import type { Logger } from '../logging/index.js';
+import type { OutboundFor } from '../messages/index.js';
+import { BUILTIN_COMMANDS } from '../routing/index.js';
+import type { Store } from '../store/index.js';
+import { createStoreChannelMemory } from './channel-memory.js';
+
+/** The configured channel adapters, and each route's `Outbound` over them. */
+export interface GatewayChannels {
+  adapters: readonly ChannelAdapter[];
+  webchat: WebchatAdapter | undefined;
+  slack: SlackAdapter | undefined;
+  /** Each route's `Outbound`: replies, posts, deltas, status lines, files. */
+  outboundFor: OutboundFor;
+  /** Keeps the adapters connected: Slack and Discord retry by their `reconnect` settings. */
+  supervise(logger: Logger): ChannelSupervisor;
+}
+
+export async function createChannels(
+  config: Config,
+  store: Store,
+  logger: Logger,
+  files?: InboundFileStore,
+): Promise<GatewayChannels> {
+  const webchat = config.channels.webchat.enabled
+    ? createWebchatAdapter({
+        logger: logger.child({ channel: 'webchat' }),
+        filesDir: path.join(path.resolve(config.stateDir), 'webchat-files'),
+      })
+    : undefined;
+  const discord = config.channels.discord
+    ? await loadDiscordAdapter({
+        config: config.channels.discord,
+        logger: logger.child({ channel: 'discord' }),
+        memory: createStoreChannelMemory({ store, channel: 'discord' }),
+        ...(files ? { files } : {}),
+        // The router's table (it is built with the same default): registered as application commands.
+        commands: BUILTIN_COMMANDS,
+      })
+    : undefined;
+  const slack = config.channels.slack
+    ? await loadSlackAdapter({
+        config: config.channels.slack,
+        logger: logger.child({ channel: 'slack' }),
+        memory: createStoreChannelMemory({ store, channel: 'slack' }),
+        ...(files ? { files } : {}),
+      })
+    : undefined;
+  const adapters = [webchat, discord, slack].filter((adapter) => adapter !== undefined);
+  return {
+    adapters,
+    webchat,
+    slack,
+    outboundFor: createOutboundFor(adapters),
+    supervise: (supervisorLogger) =>
+      createChannelSupervisor({
+        channels: adapters.map((adapter) => ({ adapter, reconnect: reconnectOf(config, adapter.name) })),
+        logger: supervisorLogger,
+      }),
+  };
+}
+
+function reconnectOf(config: Config, name: string) {
+  return name === 'slack' || name === 'discord' ? config.channels[name]?.reconnect : undefined;
+}

@@ -1,0 +1,147 @@
+import { readFileSync } from 'node:fs';
+import { approversOf } from '../approvals/index.js';
+import type { ChannelSupervisor } from '../channels/index.js';
+import type { Config } from '../config/index.js';
+import {
+  createHttpServer,
+  type HttpServer,
+  type MetricsPort,
+  type SchedulerHookView,
+  type SessionActionsPort,
+  type SessionEventsPort,
+  type SessionsView,
+  type UsagePort,
+  type WebchatHistoryPort,
+} from '../http/index.js';
+import type { Logger } from '../logging/index.js';
+import type { SignalDelivery } from '../signals/index.js';
+import type { Store } from '../store/index.js';
+import type { Toolpacks } from '../toolpacks/index.js';
+import type { GatewayControl } from '../tools/index.js';
+import { createVersionProbe } from '../update/index.js';
+import { createApprovalsInbox } from './approvals-inbox.js';
+import type { GatewayChannels } from './build-channels.js';
+import { buildToolUi, type Observed } from './build-core-webui.js';
+import { createConfigRoutesOptions } from './config-routes.js';
+import { createGatewayStatus, type GatewayStatusOptions } from './gateway-status.js';
+import type { SafeModeState } from './host-ports.js';
+import { scrubbedSessionEvents, scrubbedSessionsView } from './session-views.js';
+import { storeReadiness } from './store-probe.js';
+
+/** What the approvals inbox and the health page read (`approvals-inbox.ts`, `gateway-status.ts`). */
+export type OpsParts = Parameters<typeof createApprovalsInbox>[0] &
+  Omit<GatewayStatusOptions, 'version' | 'store' | 'scrub'>;
+
+/** package.json's version: two levels up from both `src/app` and `dist/app`. */
+const PACKAGE_VERSION: string = JSON.parse(
+  readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
+).version;
+
+/** The commit this build runs, read once per process (`/readyz`). */
+const RUNNING_VERSION = createVersionProbe();
+
+/**
+ * The HTTP server of this gateway: the API, the web chat, the Tools page and its toolpacks report,
+ * Slack's events (HTTP mode: until Slack is connected, the listener answers 503 and Slack
+ * delivers again), health from the channels' states.
+ */
+export function buildHttpServer(options: {
+  config: Config;
+  token: string;
+  sessions: SessionsView;
+  /** The chat page's threads and history of the signed-in user. */
+  webchatHistory: WebchatHistoryPort;
+  /** The control UI's actions on a session (`session-actions.ts`). */
+  sessionActions: SessionActionsPort;
+  /** The session events bus, for `GET /api/events`. */
+  sessionEvents: SessionEventsPort;
+  channels: GatewayChannels;
+  channelStates: ChannelSupervisor['states'];
+  toolpacks: Toolpacks;
+  signals: SignalDelivery;
+  /** Tool calls and messages, for the built-in WebUI entries and per-tool status. */
+  observed: Observed;
+  /** The gateway's store (the core WebUI entries read `completion.submit`'s records in it). */
+  store: Store;
+  /** The signal scheduler's report, checked here against the view http declares. */
+  hookHealth(): SchedulerHookView[];
+  /** The config page's edits: the same control as the owner's `/config`. */
+  gatewayControl?: GatewayControl | undefined;
+  scrub(text: string): string;
+  /** The approvals inbox and the health page. */
+  ops: OpsParts;
+  /** The usage ledger, for `GET /api/usage`. */
+  usage: UsagePort;
+  /** The host's metrics (`GET /metrics`); absent, the route is not served. */
+  metrics?: MetricsPort | undefined;
+  safeMode?: SafeModeState | undefined;
+  logger: Logger;
+}): Promise<HttpServer> {
+  const { config, toolpacks, scrub } = options;
+  const toolUi = buildToolUi({ ...options, logger: options.logger.child({ component: 'tool-ui' }) });
+  return createHttpServer({
+    host: config.http.host,
+    port: config.http.port,
+    trustProxy: config.http.trustProxy,
+    token: options.token,
+    users: Object.fromEntries(Object.entries(config.http.users).map(([name, user]) => [name, user.token])),
+    logger: options.logger,
+    access: {
+      isOwner: (senderId) => config.owners.includes(senderId),
+      isApprover: (senderId) => approversOf(config).includes(senderId),
+    },
+    projectId: config.project.id,
+    version: PACKAGE_VERSION,
+    sessions: scrubbedSessionsView(options.sessions, scrub),
+    sessionActions: options.sessionActions,
+    sessionEvents: scrubbedSessionEvents(options.sessionEvents, scrub),
+    slackEvents: options.channels.slack?.eventsListener,
+    ...healthParts(options),
+    metrics: options.metrics && { port: options.metrics, public: config.metrics.public },
+    toolUi: {
+      projectId: config.project.id,
+      entries: toolUi.entries,
+      run: toolUi.run,
+      toolStatus: toolUi.toolStatus,
+      roster: () =>
+        Object.entries(config.agents).map(([id, agent]) => ({ id, displayName: agent.displayName ?? id })),
+    },
+    toolpacks: {
+      report: () => ({
+        ...toolpacks.report(),
+        // An error text may quote anything: scrubbed like the log before it reaches the web UI.
+        schedulerHooks: options
+          .hookHealth()
+          .map((hook) => (hook.error === undefined ? hook : { ...hook, error: scrub(hook.error) })),
+      }),
+    },
+    webchat: options.channels.webchat,
+    webchatHistory: options.webchatHistory,
+    ...(options.gatewayControl
+      ? { config: createConfigRoutesOptions({ config, control: options.gatewayControl }) }
+      : {}),
+    approvals: createApprovalsInbox(options.ops),
+    usage: options.usage,
+    status: createGatewayStatus({ ...options.ops, version: PACKAGE_VERSION, store: options.store, scrub }),
+  });
+}
+
+/** What `/healthz` and `/readyz` read: the channels, the store's probe, each MCP server that is not ready (`mcp:<name>`). */
+function healthParts(options: {
+  channelStates: ChannelSupervisor['states'];
+  ops: OpsParts;
+  safeMode?: SafeModeState | undefined;
+}) {
+  const safe = options.safeMode;
+  return {
+    // A word and a count: /readyz is public.
+    safeMode: () => safe && { cause: safe.cause, uncleanStarts: safe.uncleanStarts, since: safe.since },
+    channels: options.channelStates,
+    storeProbe: () => storeReadiness(options.ops.sessions),
+    runningVersion: RUNNING_VERSION,
+    components: () =>
+      (options.ops.mcpServers?.() ?? [])
+        .filter((server) => server.state !== 'ready')
+        .map((server) => ({ component: `mcp:${server.name}`, state: server.state })),
+  };
+}
