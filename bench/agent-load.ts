@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
-import { createModelProvider, type ModelProvider } from '../src/agents/providers/index.js';
 import type { GatewayExtensions } from '../src/app/index.js';
-import type { Tool } from '../src/tools/index.js';
+import { createModelProvider, type ModelProvider } from '../src/engine/agents/providers/index.js';
+import type { Tool } from '../src/engine/tools/index.js';
 import type { FakeRequest, FakeStep } from '../test/fakes/fake-model-server.js';
 import { startFakeOpenAIServer } from '../test/fakes/fake-openai-server.js';
 import { createFailureTally } from './load.js';

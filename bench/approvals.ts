@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { Tool } from '../src/tools/index.js';
+import type { Tool } from '../src/engine/tools/index.js';
 import { startFakeOpenAIServer } from '../test/fakes/fake-openai-server.js';
 import { startTestGateway, type TestGateway } from '../test/helpers/gateway.js';
 import { describeMachine, printFigures } from './report.js';

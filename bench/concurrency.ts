@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { type ClientRequest, request } from 'node:http';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { defaultToolpackEntries } from '../src/config/index.js';
+import { defaultToolpackEntries } from '../src/base/config/index.js';
 import { startFakeOpenAIServer } from '../test/fakes/fake-openai-server.js';
 import { freePort, makeTempDir, removeDir } from '../test/helpers/machine.js';
 import { childEnvironment, MAIN_SCRIPT, pollUntil, REPO_ROOT, writeConfig } from '../test/helpers/process.js';

@@ -1,7 +1,7 @@
 import path from 'node:path';
-import { createLogger } from '../src/logging/index.js';
-import { createSessionStore, type NewTranscriptEntry } from '../src/sessions/index.js';
-import { createStore } from '../src/store/index.js';
+import { createLogger } from '../src/base/logging/index.js';
+import { createSessionStore, type NewTranscriptEntry } from '../src/records/sessions/index.js';
+import { createStore } from '../src/records/store/index.js';
 import { closeBrowser, launchBrowser } from '../test/helpers/browser.js';
 import { openControlUi } from '../test/helpers/control-ui.js';
 import { startTestGateway } from '../test/helpers/gateway.js';

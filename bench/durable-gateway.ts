@@ -1,6 +1,6 @@
 import { Agent, request } from 'node:http';
 import Fastify from 'fastify';
-import type { WebchatPort } from '../src/http/index.js';
+import type { WebchatPort } from '../src/surfaces/http/index.js';
 import { startTestGateway, type TestGateway, type TestGatewayOptions } from '../test/helpers/gateway.js';
 import type { Send } from './durable-drive.js';
 

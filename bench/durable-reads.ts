@@ -1,4 +1,4 @@
-import type { SessionStore } from '../src/sessions/index.js';
+import type { SessionStore } from '../src/records/sessions/index.js';
 import { timeReads } from './durable-drive.js';
 import { openSessions, type Seeded } from './durable-seed.js';
 

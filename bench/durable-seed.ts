@@ -1,12 +1,12 @@
 import path from 'node:path';
-import { createLogger } from '../src/logging/index.js';
+import { createLogger } from '../src/base/logging/index.js';
 import {
   createSessionStore,
   type SessionRecord,
   type SessionStore,
   type TranscriptEntry,
-} from '../src/sessions/index.js';
-import { createStore, type Store } from '../src/store/index.js';
+} from '../src/records/sessions/index.js';
+import { createStore, type Store } from '../src/records/store/index.js';
 
 /**
  * State for the read and RSS cells of the durable bench, written to the store directly (not

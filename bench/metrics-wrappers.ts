@@ -1,8 +1,8 @@
-import type { TurnRequest, TurnRunner } from '../src/agents/index.js';
-import { validateConfig } from '../src/config/index.js';
-import { createLogger } from '../src/logging/index.js';
-import { createMetrics, createObserver } from '../src/observability/index.js';
-import { createStore, type KeyValueNamespace } from '../src/store/index.js';
+import { validateConfig } from '../src/base/config/index.js';
+import { createLogger } from '../src/base/logging/index.js';
+import type { TurnRequest, TurnRunner } from '../src/engine/agents/index.js';
+import { createMetrics, createObserver } from '../src/engine/observability/index.js';
+import { createStore, type KeyValueNamespace } from '../src/records/store/index.js';
 import { figures } from './report.js';
 
 /**

@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { createLogger } from '../src/logging/index.js';
-import { createStore } from '../src/store/index.js';
+import { createLogger } from '../src/base/logging/index.js';
 import {
   createControllerHost,
   createProjectStore,
   loadToolpackManifest,
   type SchedulerHook,
-} from '../src/toolpacks/index.js';
+} from '../src/extensions/toolpacks/index.js';
+import { createStore } from '../src/records/store/index.js';
 import { makeTempDir, removeDir } from '../test/helpers/machine.js';
 import { REPO_ROOT } from '../test/helpers/process.js';
 import { describeMachine, fixed, printFigures } from './report.js';

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { defaultToolpackEntries } from '../src/config/index.js';
+import { defaultToolpackEntries } from '../src/base/config/index.js';
 import { freePort, makeTempDir, removeDir } from '../test/helpers/machine.js';
 import { childEnvironment, MAIN_SCRIPT, writeConfig } from '../test/helpers/process.js';
 import { describeMachine, figures, fixed, printFigures, printTable, ratio } from './report.js';

@@ -1,8 +1,8 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { createLogger } from '../src/logging/index.js';
-import { createStore } from '../src/store/index.js';
-import { SCHEMA_SQL } from '../src/store/sqlite-schema.js';
+import { createLogger } from '../src/base/logging/index.js';
+import { createStore } from '../src/records/store/index.js';
+import { SCHEMA_SQL } from '../src/records/store/sqlite-schema.js';
 import { makeTempDir, removeDir } from '../test/helpers/machine.js';
 import { describeMachine, figures, printTable, ratio } from './report.js';
 

@@ -1,11 +1,11 @@
-import { createLogger } from '../src/logging/index.js';
-import { createStore } from '../src/store/index.js';
+import { createLogger } from '../src/base/logging/index.js';
 import {
   createSubagentRegistry,
   runSubagentsAction,
   type SubagentRun,
   type SubagentsService,
-} from '../src/subagents/index.js';
+} from '../src/engine/subagents/index.js';
+import { createStore } from '../src/records/store/index.js';
 import type { FakeRequest, FakeStep } from '../test/fakes/fake-model-server.js';
 import { startFakeOpenAIServer } from '../test/fakes/fake-openai-server.js';
 import { startTestGateway } from '../test/helpers/gateway.js';

@@ -1,8 +1,6 @@
 import path from 'node:path';
-import { parseConfigText } from '../src/config/index.js';
-import { createLogger } from '../src/logging/index.js';
-import { createRunStore } from '../src/sessions/index.js';
-import { createStore } from '../src/store/index.js';
+import { parseConfigText } from '../src/base/config/index.js';
+import { createLogger } from '../src/base/logging/index.js';
 import {
   createRunnerHost,
   createRunnerSandbox,
@@ -10,7 +8,9 @@ import {
   type LoadedToolpack,
   type RunnerCallResult,
   type ToolpackSignals,
-} from '../src/toolpacks/index.js';
+} from '../src/extensions/toolpacks/index.js';
+import { createRunStore } from '../src/records/sessions/index.js';
+import { createStore } from '../src/records/store/index.js';
 import { benchToolContext, type GeneratedToolpack } from './toolpack-fixtures.js';
 
 /**

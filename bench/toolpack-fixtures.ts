@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { createLogger } from '../src/logging/index.js';
-import type { ToolContext } from '../src/tools/index.js';
+import { createLogger } from '../src/base/logging/index.js';
+import type { ToolContext } from '../src/engine/tools/index.js';
 
 /**
  * Generated toolpacks for the toolpack bench: each a valid `suzumio.toolpack.json` with three tools

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { type LoadedToolpack, loadToolpacks, reservedToolNames } from '../src/toolpacks/index.js';
+import { type LoadedToolpack, loadToolpacks, reservedToolNames } from '../src/extensions/toolpacks/index.js';
 import { startTestGateway } from '../test/helpers/gateway.js';
 import { makeTempDir, removeDir } from '../test/helpers/machine.js';
 import { percentile } from './load.js';

@@ -1,6 +1,6 @@
 // Writes config/gateway.schema.json from the TypeBox schema (the single source). A test fails when it is stale.
 import { writeFile } from 'node:fs/promises';
-import { renderConfigJsonSchema } from '../src/config/index.js';
+import { renderConfigJsonSchema } from '../src/base/config/index.js';
 
 const target = new URL('../config/gateway.schema.json', import.meta.url);
 await writeFile(target, renderConfigJsonSchema());

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 
-// The control UI: built into web/dist, which the gateway serves at / (src/http/control-ui.ts).
+// The control UI: built into web/dist, which the gateway serves at / (src/surfaces/http/control-ui.ts).
 // No CDN and no inline script: the page's CSP allows only its own scripts and styles.
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),

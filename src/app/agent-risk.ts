@@ -5,19 +5,9 @@ import {
   createSecretScrubber,
   DEFAULT_CONFIG_PATH,
   modelChainText,
-} from '../config/index.js';
-import type { AgentRiskStatus } from '../http/index.js';
-import type { Logger } from '../logging/index.js';
-import { createMcpServers } from '../mcp/index.js';
-import { communicationPolicy } from '../messages/index.js';
-import { createStore } from '../store/index.js';
-import {
-  createBuiltinToolpackTools,
-  createCompletionRecords,
-  createCoreTools,
-  declaredTool,
-  type LoadToolpacksResult,
-} from '../toolpacks/index.js';
+} from '../base/config/index.js';
+import type { Logger } from '../base/logging/index.js';
+import { communicationPolicy } from '../base/messages/index.js';
 import {
   BUILTIN_TOOLS,
   createToolRegistry,
@@ -28,7 +18,17 @@ import {
   type ToolRegistry,
   unmetRequirement,
   withRiskOverride,
-} from '../tools/index.js';
+} from '../engine/tools/index.js';
+import { createMcpServers } from '../extensions/mcp/index.js';
+import {
+  createBuiltinToolpackTools,
+  createCompletionRecords,
+  createCoreTools,
+  declaredTool,
+  type LoadToolpacksResult,
+} from '../extensions/toolpacks/index.js';
+import { createStore } from '../records/store/index.js';
+import type { AgentRiskStatus } from '../surfaces/http/index.js';
 
 /** One agent as `switchboard agents` and `doctor` show it. */
 export interface AgentRiskView {

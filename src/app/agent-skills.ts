@@ -1,8 +1,8 @@
 import path from 'node:path';
-import { type Config, DEFAULT_CONFIG_PATH } from '../config/index.js';
-import type { ConfigIssue } from '../errors/index.js';
-import { type Skill, scanSkills, shownPath, skillCatalogText } from '../personas/index.js';
-import { createAllowlist } from '../tools/index.js';
+import { type Config, DEFAULT_CONFIG_PATH } from '../base/config/index.js';
+import type { ConfigIssue } from '../base/errors/index.js';
+import { type Skill, scanSkills, shownPath, skillCatalogText } from '../base/personas/index.js';
+import { createAllowlist } from '../engine/tools/index.js';
 
 /** The skills of one start: scanned once (a restart rescans), then fixed. */
 export interface AgentSkills {

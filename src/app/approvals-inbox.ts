@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { type ApprovalRecord, type Approvals, actionValue } from '../approvals/index.js';
-import type { ApprovalsInbox, ApprovalView } from '../http/index.js';
-import type { Router } from '../routing/index.js';
+import { type ApprovalRecord, type Approvals, actionValue } from '../engine/approvals/index.js';
+import type { Router } from '../engine/routing/index.js';
+import type { ApprovalsInbox, ApprovalView } from '../surfaces/http/index.js';
 
 /** How many decided requests the inbox lists. */
 const RECENT_DECIDED = 50;

@@ -1,3 +1,6 @@
+import { type Config, collectSecretValues, createSecretScrubber } from '../base/config/index.js';
+import type { Logger } from '../base/logging/index.js';
+import { type AgentMessage, communicationPolicy, type SendOutcome } from '../base/messages/index.js';
 import {
   type AgentRunner,
   createAgentRunner,
@@ -6,21 +9,8 @@ import {
   type ModelProvider,
   readAgentInstructions,
   type UsagePort,
-} from '../agents/index.js';
-import { type Config, collectSecretValues, createSecretScrubber } from '../config/index.js';
-import type { Logger } from '../logging/index.js';
-import type { McpServers } from '../mcp/index.js';
-import { type AgentMessage, communicationPolicy, type SendOutcome } from '../messages/index.js';
-import type { Observer } from '../observability/index.js';
-import type { RunStore, SessionStore } from '../sessions/index.js';
-import type { Store } from '../store/index.js';
-import {
-  type BuiltinToolpackName,
-  createBuiltinToolpackTools,
-  createCompletionRecords,
-  createCoreTools,
-  type ToolActivity,
-} from '../toolpacks/index.js';
+} from '../engine/agents/index.js';
+import type { Observer } from '../engine/observability/index.js';
 import {
   type ApprovalsPort,
   BUILTIN_TOOLS,
@@ -33,7 +23,17 @@ import {
   type ToolRegistry,
   unmetRequirement,
   withRiskOverride,
-} from '../tools/index.js';
+} from '../engine/tools/index.js';
+import type { McpServers } from '../extensions/mcp/index.js';
+import {
+  type BuiltinToolpackName,
+  createBuiltinToolpackTools,
+  createCompletionRecords,
+  createCoreTools,
+  type ToolActivity,
+} from '../extensions/toolpacks/index.js';
+import type { RunStore, SessionStore } from '../records/sessions/index.js';
+import type { Store } from '../records/store/index.js';
 import { type AgentSkills, loadAgentSkills, withSkillCatalogs } from './agent-skills.js';
 import type { GatewayExtensions } from './gateway-types.js';
 import type { ModelHealth } from './model-health.js';

@@ -1,5 +1,5 @@
-import { type Approvals, createApprovals } from '../approvals/index.js';
-import type { GatewayControl } from '../tools/index.js';
+import { type Approvals, createApprovals } from '../engine/approvals/index.js';
+import type { GatewayControl } from '../engine/tools/index.js';
 import { alwaysPatch } from './gateway-control.js';
 import type { Base } from './gateway-types.js';
 

@@ -1,4 +1,9 @@
 import path from 'node:path';
+import type { Config } from '../base/config/index.js';
+import type { Logger } from '../base/logging/index.js';
+import type { OutboundFor } from '../base/messages/index.js';
+import { BUILTIN_COMMANDS } from '../engine/routing/index.js';
+import type { Store } from '../records/store/index.js';
 import {
   type ChannelAdapter,
   type ChannelSupervisor,
@@ -10,12 +15,7 @@ import {
   loadSlackAdapter,
   type SlackAdapter,
   type WebchatAdapter,
-} from '../channels/index.js';
-import type { Config } from '../config/index.js';
-import type { Logger } from '../logging/index.js';
-import type { OutboundFor } from '../messages/index.js';
-import { BUILTIN_COMMANDS } from '../routing/index.js';
-import type { Store } from '../store/index.js';
+} from '../surfaces/channels/index.js';
 import { createStoreChannelMemory } from './channel-memory.js';
 
 /** The configured channel adapters, and each route's `Outbound` over them. */

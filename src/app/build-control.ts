@@ -1,6 +1,6 @@
 import path from 'node:path';
-import { absentConfigFile, createConfigEditor, DEFAULT_CONFIG_PATH } from '../config/index.js';
-import type { ToolpackProblem } from '../toolpacks/index.js';
+import { absentConfigFile, createConfigEditor, DEFAULT_CONFIG_PATH } from '../base/config/index.js';
+import type { ToolpackProblem } from '../extensions/toolpacks/index.js';
 import { createGatewayControl } from './gateway-control.js';
 import type { Base } from './gateway-types.js';
 

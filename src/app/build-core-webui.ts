@@ -1,8 +1,7 @@
-import type { Config } from '../config/index.js';
-import type { Logger } from '../logging/index.js';
-import { communicationPolicy } from '../messages/index.js';
-import type { SignalDelivery } from '../signals/index.js';
-import type { Store } from '../store/index.js';
+import type { Config } from '../base/config/index.js';
+import type { Logger } from '../base/logging/index.js';
+import { communicationPolicy } from '../base/messages/index.js';
+import type { SignalDelivery } from '../engine/signals/index.js';
 import {
   type CoreWebui,
   createCompletionRecords,
@@ -11,7 +10,8 @@ import {
   type MessageLog,
   type ToolActivity,
   type Toolpacks,
-} from '../toolpacks/index.js';
+} from '../extensions/toolpacks/index.js';
+import type { Store } from '../records/store/index.js';
 
 /** What the gateway watches for the Tools page: every tool call, every message sent. */
 export interface Observed {

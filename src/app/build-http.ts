@@ -1,7 +1,12 @@
 import { readFileSync } from 'node:fs';
-import { approversOf } from '../approvals/index.js';
-import type { ChannelSupervisor } from '../channels/index.js';
-import type { Config } from '../config/index.js';
+import type { Config } from '../base/config/index.js';
+import type { Logger } from '../base/logging/index.js';
+import { approversOf } from '../engine/approvals/index.js';
+import type { SignalDelivery } from '../engine/signals/index.js';
+import type { GatewayControl } from '../engine/tools/index.js';
+import type { Toolpacks } from '../extensions/toolpacks/index.js';
+import type { Store } from '../records/store/index.js';
+import type { ChannelSupervisor } from '../surfaces/channels/index.js';
 import {
   createHttpServer,
   type HttpServer,
@@ -12,12 +17,7 @@ import {
   type SessionsView,
   type UsagePort,
   type WebchatHistoryPort,
-} from '../http/index.js';
-import type { Logger } from '../logging/index.js';
-import type { SignalDelivery } from '../signals/index.js';
-import type { Store } from '../store/index.js';
-import type { Toolpacks } from '../toolpacks/index.js';
-import type { GatewayControl } from '../tools/index.js';
+} from '../surfaces/http/index.js';
 import { createVersionProbe } from '../update/index.js';
 import { createApprovalsInbox } from './approvals-inbox.js';
 import type { GatewayChannels } from './build-channels.js';

@@ -1,11 +1,11 @@
-import type { FailoverState, TurnRunner } from '../agents/index.js';
-import type { McpServers } from '../mcp/index.js';
-import { createRouter } from '../routing/index.js';
-import type { SignalDelivery } from '../signals/index.js';
-import { createSubagentManager, createSubagentRegistry } from '../subagents/index.js';
-import type { ToolActivity, Toolpacks } from '../toolpacks/index.js';
-import { createRiskSummaries } from '../tools/index.js';
-import { createBudgetGate } from '../usage/index.js';
+import type { FailoverState, TurnRunner } from '../engine/agents/index.js';
+import { createRouter } from '../engine/routing/index.js';
+import type { SignalDelivery } from '../engine/signals/index.js';
+import { createSubagentManager, createSubagentRegistry } from '../engine/subagents/index.js';
+import { createRiskSummaries } from '../engine/tools/index.js';
+import { createBudgetGate } from '../engine/usage/index.js';
+import type { McpServers } from '../extensions/mcp/index.js';
+import type { ToolActivity, Toolpacks } from '../extensions/toolpacks/index.js';
 import { buildAgentRunner } from './build-agent-runner.js';
 import { buildApprovals } from './build-approvals.js';
 import { buildGatewayControl } from './build-control.js';
@@ -52,6 +52,7 @@ export async function buildTurns(base: Base, parts: TurnParts) {
     turns: parts.turns,
     store,
     logger: logger.child({ component: 'subagents' }),
+    outboundFor: base.channels.outboundFor,
   });
   const { runner: agentRunner, registry } = await buildAgentRunner({
     config,

@@ -1,5 +1,5 @@
-import type { ChannelMemory } from '../channels/index.js';
-import type { KeyValueNamespace, Store } from '../store/index.js';
+import type { KeyValueNamespace, Store } from '../records/store/index.js';
+import type { ChannelMemory } from '../surfaces/channels/index.js';
 
 /** An entry with the time it expires (ms since the epoch), so every store kind expires alike. */
 interface Remembered {

@@ -1,6 +1,6 @@
-import type { ChannelSupervisor } from '../channels/index.js';
-import type { Router } from '../routing/index.js';
-import type { Toolpacks } from '../toolpacks/index.js';
+import type { Router } from '../engine/routing/index.js';
+import type { Toolpacks } from '../extensions/toolpacks/index.js';
+import type { ChannelSupervisor } from '../surfaces/channels/index.js';
 import { createChannels, type GatewayChannels } from './build-channels.js';
 import type { Base, Storage } from './gateway-types.js';
 import type { Part } from './part.js';

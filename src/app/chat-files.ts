@@ -1,9 +1,9 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { errorText } from '../errors/index.js';
-import type { Logger } from '../logging/index.js';
-import type { OutboundFor } from '../messages/index.js';
-import type { ChatAttachOutcome, ChatFilesPort } from '../tools/index.js';
+import { errorText } from '../base/errors/index.js';
+import type { Logger } from '../base/logging/index.js';
+import type { OutboundFor } from '../base/messages/index.js';
+import type { ChatAttachOutcome, ChatFilesPort } from '../engine/tools/index.js';
 
 /** The largest file `chat.attach` sends: Discord's limit for a bot's upload (Slack takes more). */
 const MAX_ATTACH_BYTES = 10 * 1_048_576;

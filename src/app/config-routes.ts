@@ -1,6 +1,6 @@
-import { type Config, renderConfigJsonSchema } from '../config/index.js';
-import type { ConfigRoutesOptions } from '../http/index.js';
-import type { GatewayControl } from '../tools/index.js';
+import { type Config, renderConfigJsonSchema } from '../base/config/index.js';
+import type { GatewayControl } from '../engine/tools/index.js';
+import type { ConfigRoutesOptions } from '../surfaces/http/index.js';
 import { webchatSessionKey } from './webchat-history.js';
 
 /**

@@ -1,5 +1,5 @@
-import { createSecretScrubber } from '../config/index.js';
-import type { Toolpacks } from '../toolpacks/index.js';
+import { createSecretScrubber } from '../base/config/index.js';
+import type { Toolpacks } from '../extensions/toolpacks/index.js';
 import { channelsPart, connectPart } from './channels-part.js';
 import type { Gateway, GatewayOptions } from './gateway-types.js';
 import type { RestartNotes } from './host-ports.js';

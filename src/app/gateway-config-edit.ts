@@ -5,11 +5,10 @@ import {
   type ConfigEditRequest,
   type ConfigEditResult,
   findToolProtectedPaths,
-} from '../config/index.js';
-import { errorText, fail, ok, type Result } from '../errors/index.js';
-import type { Logger } from '../logging/index.js';
-import type { DeliveryRoute } from '../messages/index.js';
-import type { SessionStore } from '../sessions/index.js';
+} from '../base/config/index.js';
+import { errorText, fail, ok, type Result } from '../base/errors/index.js';
+import type { Logger } from '../base/logging/index.js';
+import type { DeliveryRoute } from '../base/messages/index.js';
 import type {
   ConfigEditOutcome,
   ConfigEditPlanView,
@@ -17,13 +16,14 @@ import type {
   GatewayEditRequest,
   GatewayUndoRequest,
   ScheduledRestart,
-} from '../tools/index.js';
+} from '../engine/tools/index.js';
+import type { SessionStore } from '../records/sessions/index.js';
 import type { RestartKind, RestartNoteRequest, RestartRequest } from './host-ports.js';
 
 /**
  * Through the model-facing tool these stay as they are, found in the schema: what guards the
  * gateway itself (owners, http, commands, channels), every secret, every URL a secret is sent to,
- * and toolpack entries that add code (see src/config/tool-guard.ts).
+ * and toolpack entries that add code (see src/base/config/tool-guard.ts).
  */
 export const TOOL_PROTECTED_PATHS = findToolProtectedPaths();
 export const RESTART_DISABLED = 'Gateway restart is disabled (commands.restart=false).';

@@ -1,6 +1,11 @@
-import type { ConfigEditor } from '../config/index.js';
-import { errorText, fail, ok, type Result } from '../errors/index.js';
-import type { ConfigView, GatewayControl, GatewayRestartRequest, ScheduledRestart } from '../tools/index.js';
+import type { ConfigEditor } from '../base/config/index.js';
+import { errorText, fail, ok, type Result } from '../base/errors/index.js';
+import type {
+  ConfigView,
+  GatewayControl,
+  GatewayRestartRequest,
+  ScheduledRestart,
+} from '../engine/tools/index.js';
 import {
   configChange,
   configEdit,

@@ -1,9 +1,9 @@
-import type { ChannelDetail } from '../channels/index.js';
-import { errorText } from '../errors/index.js';
-import type { McpServerView, StatusPort, StatusView } from '../http/index.js';
-import type { SessionStore } from '../sessions/index.js';
-import type { Store } from '../store/index.js';
-import type { GatewayControl } from '../tools/index.js';
+import { errorText } from '../base/errors/index.js';
+import type { GatewayControl } from '../engine/tools/index.js';
+import type { SessionStore } from '../records/sessions/index.js';
+import type { Store } from '../records/store/index.js';
+import type { ChannelDetail } from '../surfaces/channels/index.js';
+import type { McpServerView, StatusPort, StatusView } from '../surfaces/http/index.js';
 import type { RestartRecord } from './host-ports.js';
 import type { ModelHealth } from './model-health.js';
 import { probeStore } from './store-probe.js';

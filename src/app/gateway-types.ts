@@ -1,15 +1,15 @@
-import type { ModelProvider, ProviderOptions, TurnRunner } from '../agents/index.js';
-import type { ChannelSupervisor } from '../channels/index.js';
-import type { Config, LoadedConfig } from '../config/index.js';
-import type { WebchatPort } from '../http/index.js';
-import type { Logger, LoggerHandle } from '../logging/index.js';
-import type { Metrics, Observer } from '../observability/index.js';
-import type { RescuePort } from '../routing/index.js';
-import type { RunStore, SessionEvents, SessionStore } from '../sessions/index.js';
-import type { Store } from '../store/index.js';
-import type { DeliveryRetry, ToolpackProblem } from '../toolpacks/index.js';
-import type { ScheduledRestart, Tool, UpdatePort } from '../tools/index.js';
-import type { UsageLedger } from '../usage/index.js';
+import type { Config, LoadedConfig } from '../base/config/index.js';
+import type { Logger, LoggerHandle } from '../base/logging/index.js';
+import type { ModelProvider, ProviderOptions, TurnRunner } from '../engine/agents/index.js';
+import type { Metrics, Observer } from '../engine/observability/index.js';
+import type { RescuePort } from '../engine/routing/index.js';
+import type { ScheduledRestart, Tool, UpdatePort } from '../engine/tools/index.js';
+import type { UsageLedger } from '../engine/usage/index.js';
+import type { DeliveryRetry, ToolpackProblem } from '../extensions/toolpacks/index.js';
+import type { RunStore, SessionEvents, SessionStore } from '../records/sessions/index.js';
+import type { Store } from '../records/store/index.js';
+import type { ChannelSupervisor } from '../surfaces/channels/index.js';
+import type { WebchatPort } from '../surfaces/http/index.js';
 import type { GatewayChannels } from './build-channels.js';
 import type {
   ConfigStartCheck,
@@ -51,7 +51,7 @@ export interface GatewayExtensions {
    */
   now?: () => Date;
   /**
-   * Whether the host collects metrics and spans (`GET /metrics`, `src/observability`); default
+   * Whether the host collects metrics and spans (`GET /metrics`, `src/engine/observability`); default
    * true. The metrics benchmark turns it off to measure what collecting costs.
    */
   collectMetrics?: boolean;

@@ -1,9 +1,9 @@
-import type { Config, ConfigEditRequest } from '../config/index.js';
-import type { ConfigIssue } from '../errors/index.js';
-import type { Logger } from '../logging/index.js';
-import type { DeliveryRoute, OutboundFor } from '../messages/index.js';
-import type { SessionStore } from '../sessions/index.js';
-import type { ToolpackProblem } from '../toolpacks/index.js';
+import type { Config, ConfigEditRequest } from '../base/config/index.js';
+import type { ConfigIssue } from '../base/errors/index.js';
+import type { Logger } from '../base/logging/index.js';
+import type { DeliveryRoute, OutboundFor } from '../base/messages/index.js';
+import type { ToolpackProblem } from '../extensions/toolpacks/index.js';
+import type { SessionStore } from '../records/sessions/index.js';
 
 /**
  * What the app needs of the host above it (`src/host`), declared here so the arrow points down:

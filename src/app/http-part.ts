@@ -1,7 +1,7 @@
-import type { HttpServer } from '../http/index.js';
-import type { McpServers } from '../mcp/index.js';
-import type { SignalDelivery } from '../signals/index.js';
-import type { Toolpacks } from '../toolpacks/index.js';
+import type { SignalDelivery } from '../engine/signals/index.js';
+import type { McpServers } from '../extensions/mcp/index.js';
+import type { Toolpacks } from '../extensions/toolpacks/index.js';
+import type { HttpServer } from '../surfaces/http/index.js';
 import { agentStatuses } from './agent-risk.js';
 import { buildHttpServer, type OpsParts } from './build-http.js';
 import type { Base } from './gateway-types.js';

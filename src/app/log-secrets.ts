@@ -1,7 +1,7 @@
-import { type Config, collectSecretValues } from '../config/index.js';
-import type { LoggerHandle } from '../logging/index.js';
-import { mcpHeaderSecrets } from '../mcp/index.js';
-import { storeUrlSecrets } from '../store/index.js';
+import { type Config, collectSecretValues } from '../base/config/index.js';
+import type { LoggerHandle } from '../base/logging/index.js';
+import { mcpHeaderSecrets } from '../extensions/mcp/index.js';
+import { storeUrlSecrets } from '../records/store/index.js';
 import type { HttpToken } from './host-ports.js';
 
 /**

@@ -1,4 +1,4 @@
-import { createMcpServers, type McpServers } from '../mcp/index.js';
+import { createMcpServers, type McpServers } from '../extensions/mcp/index.js';
 import type { Base } from './gateway-types.js';
 import type { Part } from './part.js';
 

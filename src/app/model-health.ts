@@ -1,6 +1,6 @@
-import type { FailoverState, ModelProvider } from '../agents/index.js';
-import { errorText } from '../errors/index.js';
-import type { FailoverView, ModelStatus } from '../http/index.js';
+import { errorText } from '../base/errors/index.js';
+import type { FailoverState, ModelProvider } from '../engine/agents/index.js';
+import type { FailoverView, ModelStatus } from '../surfaces/http/index.js';
 
 /**
  * Each configured model's reachability for the health page: the outcome of its last call in this

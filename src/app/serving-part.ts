@@ -1,4 +1,4 @@
-import { type HttpServer, SLACK_EVENTS_PATH } from '../http/index.js';
+import { type HttpServer, SLACK_EVENTS_PATH } from '../surfaces/http/index.js';
 import type { Base } from './gateway-types.js';
 import type { RestartNotes } from './host-ports.js';
 import type { Part } from './part.js';

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { errorText } from '../errors/index.js';
-import type { SessionActionsPort, SubagentNode } from '../http/index.js';
-import type { OutboundFor } from '../messages/index.js';
-import type { SessionStore } from '../sessions/index.js';
-import type { SubagentManager, SubagentRun } from '../subagents/index.js';
+import { errorText } from '../base/errors/index.js';
+import type { OutboundFor } from '../base/messages/index.js';
+import type { SubagentManager, SubagentRun } from '../engine/subagents/index.js';
+import type { SessionStore } from '../records/sessions/index.js';
+import type { SessionActionsPort, SubagentNode } from '../surfaces/http/index.js';
 
 /** What the control UI's actions need of the sub-agents: a session's runs and `/subagents`' actions. */
 type SubagentsView = Pick<SubagentManager, 'runs' | 'act'>;
@@ -13,7 +13,7 @@ const MAX_DEPTH = 5;
 const MAX_NODES = 200;
 
 /**
- * What the control UI does to a session (`src/http/routes/session-actions.ts`): the sub-agent
+ * What the control UI does to a session (`src/surfaces/http/routes/session-actions.ts`): the sub-agent
  * tree and `/subagents`' kill and steer, with the session as the caller (so only its own
  * children), and an owner's post into a Slack or Discord thread or another user's web chat:
  * delivered as the bot, then recorded as a system entry so the transcript (and the agent's next

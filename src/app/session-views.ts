@@ -1,6 +1,6 @@
-import { type Config, primaryModel } from '../config/index.js';
-import type { SessionEventsPort, SessionFilter, SessionsView } from '../http/index.js';
-import type { Router } from '../routing/index.js';
+import { type Config, primaryModel } from '../base/config/index.js';
+import type { Router } from '../engine/routing/index.js';
+import type { SessionsService, SubagentsPort } from '../engine/tools/index.js';
 import {
   type QueueStatus,
   type SessionIdentity,
@@ -8,8 +8,8 @@ import {
   type SessionStore,
   summarizeSession,
   type TranscriptEntry,
-} from '../sessions/index.js';
-import type { SessionsService, SubagentsPort } from '../tools/index.js';
+} from '../records/sessions/index.js';
+import type { SessionEventsPort, SessionFilter, SessionsView } from '../surfaces/http/index.js';
 
 /** What tools see of the sessions (`sessions_list`, `session_status`). */
 export function createSessionsService(options: {

@@ -1,14 +1,14 @@
 import path from 'node:path';
-import { DEFAULT_CONFIG_PATH } from '../config/index.js';
-import { createObserver, type Observer, type ScrapeSources } from '../observability/index.js';
+import { DEFAULT_CONFIG_PATH } from '../base/config/index.js';
+import { createObserver, type Observer, type ScrapeSources } from '../engine/observability/index.js';
+import { createUsageLedger } from '../engine/usage/index.js';
 import {
   createRunStore,
   createSessionEvents,
   createSessionStore,
   type QueueStatus,
-} from '../sessions/index.js';
-import { createStore, type Store } from '../store/index.js';
-import { createUsageLedger } from '../usage/index.js';
+} from '../records/sessions/index.js';
+import { createStore, type Store } from '../records/store/index.js';
 import type { GatewayOptions, Storage } from './gateway-types.js';
 import type { Part } from './part.js';
 

@@ -1,4 +1,4 @@
-import type { Tool } from '../tools/index.js';
+import type { Tool } from '../engine/tools/index.js';
 
 /** A tool call that succeeded, as signals' useful-effect tracking reads it. */
 export interface SucceededCall {

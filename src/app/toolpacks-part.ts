@@ -1,12 +1,12 @@
-import { communicationPolicy } from '../messages/index.js';
-import { createSignalDelivery, type SignalDelivery, type SignalInput } from '../signals/index.js';
+import { communicationPolicy } from '../base/messages/index.js';
+import { createSignalDelivery, type SignalDelivery, type SignalInput } from '../engine/signals/index.js';
 import {
   createMessageLog,
   createToolpacks,
   loadConfiguredToolpacks,
   type MessageLog,
   type Toolpacks,
-} from '../toolpacks/index.js';
+} from '../extensions/toolpacks/index.js';
 import type { Base } from './gateway-types.js';
 import type { Part } from './part.js';
 import type { TurnPort } from './turn-port.js';

@@ -1,5 +1,5 @@
-import { SwitchboardError } from '../errors/index.js';
-import type { Router } from '../routing/index.js';
+import { SwitchboardError } from '../base/errors/index.js';
+import type { Router } from '../engine/routing/index.js';
 
 /** The router's turns, as the services built before it (sub-agents, signals, tools) reach them. */
 export type TurnPort = Pick<

@@ -1,8 +1,8 @@
-import type { Config } from '../config/index.js';
-import type { WebchatHistoryMessage, WebchatHistoryPort } from '../http/index.js';
-import type { InboundMessage } from '../messages/index.js';
-import { type Router, sessionForMessage } from '../routing/index.js';
-import { type SessionStore, subagentDepth, type TranscriptEntry } from '../sessions/index.js';
+import type { Config } from '../base/config/index.js';
+import type { InboundMessage } from '../base/messages/index.js';
+import { type Router, sessionForMessage } from '../engine/routing/index.js';
+import { type SessionStore, subagentDepth, type TranscriptEntry } from '../records/sessions/index.js';
+import type { WebchatHistoryMessage, WebchatHistoryPort } from '../surfaces/http/index.js';
 
 /** Raw transcript entries read per step while filling a history page (tool rounds are skipped). */
 const READ_STEP = 200;

@@ -1,18 +1,18 @@
 import { constants } from 'node:fs';
 import { mkdir, open, readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
-import type { InboundFileStore } from '../channels/index.js';
-import type { Config } from '../config/index.js';
-import { SwitchboardError } from '../errors/index.js';
-import type { DeliveryRoute, InboundMessage } from '../messages/index.js';
-import { resolveAgentId } from '../routing/index.js';
+import type { Config } from '../base/config/index.js';
+import { SwitchboardError } from '../base/errors/index.js';
+import type { DeliveryRoute, InboundMessage } from '../base/messages/index.js';
+import { resolveAgentId } from '../engine/routing/index.js';
 import {
   type BuiltinToolpackOptions,
   resolveAgentPath,
   safeSegment,
   uploadFolder,
   uploadsRoot,
-} from '../toolpacks/index.js';
+} from '../extensions/toolpacks/index.js';
+import type { InboundFileStore } from '../surfaces/channels/index.js';
 
 export interface WorkspaceFilesOptions {
   config: Config;

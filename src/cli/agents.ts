@@ -1,9 +1,9 @@
 import { type AgentRiskView, describeAgents, describeRegistry } from '../app/index.js';
-import { type Config, loadConfig } from '../config/index.js';
-import { ConfigError } from '../errors/index.js';
-import { createLogger } from '../logging/index.js';
-import { loadConfiguredToolpacks } from '../toolpacks/index.js';
-import { riskSummaryText, unavailableText } from '../tools/index.js';
+import { type Config, loadConfig } from '../base/config/index.js';
+import { ConfigError } from '../base/errors/index.js';
+import { createLogger } from '../base/logging/index.js';
+import { riskSummaryText, unavailableText } from '../engine/tools/index.js';
+import { loadConfiguredToolpacks } from '../extensions/toolpacks/index.js';
 import { printProblem } from './output.js';
 
 /**

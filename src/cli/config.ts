@@ -9,9 +9,9 @@ import {
   lookupConfigSchema,
   parseConfigPath,
   substituteEnv,
-} from '../config/index.js';
-import { ConfigError } from '../errors/index.js';
-import { createLogger } from '../logging/index.js';
+} from '../base/config/index.js';
+import { ConfigError } from '../base/errors/index.js';
+import { createLogger } from '../base/logging/index.js';
 import { printJson, printProblem } from './output.js';
 
 /**

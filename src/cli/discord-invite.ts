@@ -15,7 +15,7 @@ export const DISCORD_PERMISSIONS: readonly { name: string; bit: bigint; why: str
 /**
  * The REST calls of the Discord adapter (`Routes.<name>` of discord.js, and discord.js methods that
  * call one) and the permissions each needs in the channel; `test/unit/discord-invite.test.ts` fails on
- * a call in src/channels/discord that is not here. Interaction answers (defer, edit, follow up) use
+ * a call in src/surfaces/channels/discord that is not here. Interaction answers (defer, edit, follow up) use
  * the interaction's token and need none.
  */
 export const DISCORD_CALLS: Readonly<Record<string, readonly string[]>> = {

@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { networkInterfaces } from 'node:os';
 import path from 'node:path';
-import { type Config, findLooseConfigFile, type LoadedConfig, modeText } from '../config/index.js';
-import type { SchedulerHookView } from '../http/index.js';
-import { describeStoreUrl, probeRedisWithoutPassword } from '../store/index.js';
+import { type Config, findLooseConfigFile, type LoadedConfig, modeText } from '../base/config/index.js';
+import { describeStoreUrl, probeRedisWithoutPassword } from '../records/store/index.js';
+import type { SchedulerHookView } from '../surfaces/http/index.js';
 
 const ASK_TIMEOUT_MS = 3000;
 

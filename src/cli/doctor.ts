@@ -1,5 +1,4 @@
 import { describeAgents, describeRegistry } from '../app/index.js';
-import type { ChannelCredentialCheck } from '../channels/index.js';
 import {
   type Config,
   collectSecretValues,
@@ -7,13 +6,14 @@ import {
   DEFAULT_CONFIG_PATH,
   type LoadedConfig,
   modelChainText,
-} from '../config/index.js';
-import type { ConfigError } from '../errors/index.js';
+} from '../base/config/index.js';
+import type { ConfigError } from '../base/errors/index.js';
+import { createLogger } from '../base/logging/index.js';
+import { type McpServerStatus, probeMcpServers } from '../extensions/mcp/index.js';
+import { describeProblem, describeRunnerSandbox } from '../extensions/toolpacks/index.js';
 import { loadStartable, type StartCheckReport } from '../host/index.js';
-import { createLogger } from '../logging/index.js';
-import { type McpServerStatus, probeMcpServers } from '../mcp/index.js';
-import { describeStoreUrl } from '../store/index.js';
-import { describeProblem, describeRunnerSandbox } from '../toolpacks/index.js';
+import { describeStoreUrl } from '../records/store/index.js';
+import type { ChannelCredentialCheck } from '../surfaces/channels/index.js';
 import { agentLines } from './agents.js';
 import { checkConfigFileMode, checkDeployment, printDoctorLines } from './doctor-deployment.js';
 import { printProblem } from './output.js';

@@ -1,8 +1,14 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { loadConfig } from '../config/index.js';
-import { ConfigError } from '../errors/index.js';
-import { followLog, formatLogLine, listLogFiles, logFileOptions, readLastLinesOf } from '../logging/index.js';
+import { loadConfig } from '../base/config/index.js';
+import { ConfigError } from '../base/errors/index.js';
+import {
+  followLog,
+  formatLogLine,
+  listLogFiles,
+  logFileOptions,
+  readLastLinesOf,
+} from '../base/logging/index.js';
 import { printProblem } from './output.js';
 
 interface LogsOptions {

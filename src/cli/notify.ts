@@ -1,6 +1,6 @@
-import { fail, ok, type Result } from '../errors/index.js';
-import type { DeliveryRoute } from '../messages/index.js';
-import { parseRoute } from '../messages/index.js';
+import { fail, ok, type Result } from '../base/errors/index.js';
+import type { DeliveryRoute } from '../base/messages/index.js';
+import { parseRoute } from '../base/messages/index.js';
 
 /**
  * `config patch --notify <route>`: a shell edit has no chat, so the operator names one. The note

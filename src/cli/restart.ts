@@ -1,5 +1,5 @@
-import { ConfigError } from '../errors/index.js';
-import { createLogger } from '../logging/index.js';
+import { ConfigError } from '../base/errors/index.js';
+import { createLogger } from '../base/logging/index.js';
 import { printProblem } from './output.js';
 
 export interface RestartCommandOptions {
@@ -16,7 +16,7 @@ export interface RestartCommandOptions {
  * signal. Refused, with nothing sent or recorded, when `commands.restart` is false.
  */
 export async function runRestart(options: RestartCommandOptions): Promise<void> {
-  const { loadConfig } = await import('../config/index.js');
+  const { loadConfig } = await import('../base/config/index.js');
   const host = await import('../host/index.js');
   if (options.note !== undefined && options.notify === undefined)
     return printProblem('--note needs --notify <route>: the note is posted to that chat after the restart');

@@ -1,9 +1,9 @@
-import type { ConfigEditorOptions } from '../config/index.js';
-import { loadConfig } from '../config/index.js';
-import { ConfigError } from '../errors/index.js';
+import type { ConfigEditorOptions } from '../base/config/index.js';
+import { loadConfig } from '../base/config/index.js';
+import { ConfigError } from '../base/errors/index.js';
+import { createLogger } from '../base/logging/index.js';
+import { loadConfiguredToolpacks } from '../extensions/toolpacks/index.js';
 import { checkStartable, type RunningGateway } from '../host/index.js';
-import { createLogger } from '../logging/index.js';
-import { loadConfiguredToolpacks } from '../toolpacks/index.js';
 
 /**
  * The shell CLI's dry run for `config patch`: the gateway's start check, with the file as it is

@@ -1,4 +1,5 @@
-import { ConfigError, errorText } from '../errors/index.js';
+import { ConfigError, errorText } from '../base/errors/index.js';
+import { createLogger } from '../base/logging/index.js';
 import {
   createGatewayHost,
   installSignalHandlers,
@@ -6,7 +7,6 @@ import {
   removePidFileSync,
   writePidFile,
 } from '../host/index.js';
-import { createLogger } from '../logging/index.js';
 import { releaseYoungGeneration } from './young-generation.js';
 
 /** `switchboard start`: run the gateway until SIGTERM/SIGINT; SIGUSR1 restarts it in-process. */

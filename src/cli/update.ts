@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ConfigError } from '../errors/index.js';
-import { createLogger } from '../logging/index.js';
-import type { DeliveryRoute } from '../messages/index.js';
+import { ConfigError } from '../base/errors/index.js';
+import { createLogger } from '../base/logging/index.js';
+import type { DeliveryRoute } from '../base/messages/index.js';
 import { printProblem } from './output.js';
 
 export interface UpdateCommandOptions {
@@ -13,7 +13,7 @@ export interface UpdateCommandOptions {
 
 /** What `update` commands share: the config's service, with notes through the restart sentinel. */
 async function openService(options: UpdateCommandOptions) {
-  const { loadConfig } = await import('../config/index.js');
+  const { loadConfig } = await import('../base/config/index.js');
   const gateway = await import('../host/index.js');
   const update = await import('../update/index.js');
   let loaded: Awaited<ReturnType<typeof loadConfig>>;

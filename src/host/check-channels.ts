@@ -1,6 +1,6 @@
-import { type ChannelCredentialCheck, checkChannelCredentials } from '../channels/index.js';
-import type { Config } from '../config/index.js';
-import type { ConfigIssue } from '../errors/index.js';
+import type { Config } from '../base/config/index.js';
+import type { ConfigIssue } from '../base/errors/index.js';
+import { type ChannelCredentialCheck, checkChannelCredentials } from '../surfaces/channels/index.js';
 
 /** Which platforms a start check asks: those whose connection changed, every configured one, or none. */
 export type ChannelCheckScope = 'changed' | 'all' | 'none';

@@ -2,8 +2,8 @@ import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import pTimeout from 'p-timeout';
-import type { Config } from '../config/index.js';
-import { type ConfigIssue, errorText } from '../errors/index.js';
+import type { Config } from '../base/config/index.js';
+import { type ConfigIssue, errorText } from '../base/errors/index.js';
 
 /** A name that does not resolve in this time is reported, not waited on. */
 const LOOKUP_TIMEOUT_MS = 5000;

@@ -1,7 +1,5 @@
 import pTimeout from 'p-timeout';
-import { readAgentInstructions } from '../agents/index.js';
 import { loadAgentSkills } from '../app/index.js';
-import type { ChannelCredentialCheck } from '../channels/index.js';
 import {
   type Config,
   type ConfigEditRequest,
@@ -9,15 +7,17 @@ import {
   type LoadConfigOptions,
   type LoadedConfig,
   loadConfig,
-} from '../config/index.js';
-import { ConfigError, type ConfigIssue, fail, ok, type Result } from '../errors/index.js';
-import type { Logger } from '../logging/index.js';
+} from '../base/config/index.js';
+import { ConfigError, type ConfigIssue, fail, ok, type Result } from '../base/errors/index.js';
+import type { Logger } from '../base/logging/index.js';
+import { readAgentInstructions } from '../engine/agents/index.js';
 import {
   describeProblem,
   type LoadToolpacksResult,
   loadConfiguredToolpacks,
   type ToolpackProblem,
-} from '../toolpacks/index.js';
+} from '../extensions/toolpacks/index.js';
+import type { ChannelCredentialCheck } from '../surfaces/channels/index.js';
 import { type ChannelCheckScope, checkChannels } from './check-channels.js';
 import { checkHttpHost } from './check-http.js';
 import { checkState } from './check-state.js';

@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { access, mkdir, realpath, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import pTimeout from 'p-timeout';
-import type { Config } from '../config/index.js';
-import { type ConfigIssue, errorText } from '../errors/index.js';
-import { type Logger, logFileOptions } from '../logging/index.js';
-import { createStore } from '../store/index.js';
+import type { Config } from '../base/config/index.js';
+import { type ConfigIssue, errorText } from '../base/errors/index.js';
+import { type Logger, logFileOptions } from '../base/logging/index.js';
+import { createStore } from '../records/store/index.js';
 
 /** Longer than the store's own connect timeout (5 s for Redis): a guard, not the usual answer. */
 const STORE_CHECK_TIMEOUT_MS = 10_000;

@@ -6,11 +6,11 @@ import {
   type LoadedConfig,
   restoreStartedConfig,
   writtenByEditor,
-} from '../config/index.js';
-import type { Logger } from '../logging/index.js';
+} from '../base/config/index.js';
+import type { Logger } from '../base/logging/index.js';
 
 /**
- * The host's side of the config file across starts (issue 28 §6), in src/config's file functions:
+ * The host's side of the config file across starts (issue 28 §6), in src/base/config's file functions:
  * the last config that reached ready is kept, a restart onto a file changed by hand backs up the
  * running one and warns when things are dropped, a failed restart puts back the config that started.
  */

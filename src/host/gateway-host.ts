@@ -3,10 +3,15 @@ import path from 'node:path';
 import PQueue from 'p-queue';
 import pTimeout from 'p-timeout';
 import { createGateway, type Gateway, type GatewayExtensions, type RestartRecord } from '../app/index.js';
-import { type LoadConfigOptions, type LoadedConfig, modeText, tightenConfigFile } from '../config/index.js';
-import { ConfigError, errorText, fail, ok, type Result, SwitchboardError } from '../errors/index.js';
-import { type Logger, type LoggerHandle, logFileOptions } from '../logging/index.js';
-import { createMetrics, type Metrics } from '../observability/index.js';
+import {
+  type LoadConfigOptions,
+  type LoadedConfig,
+  modeText,
+  tightenConfigFile,
+} from '../base/config/index.js';
+import { ConfigError, errorText, fail, ok, type Result, SwitchboardError } from '../base/errors/index.js';
+import { type Logger, type LoggerHandle, logFileOptions } from '../base/logging/index.js';
+import { createMetrics, type Metrics } from '../engine/observability/index.js';
 import {
   checkStartable,
   describeIssues,

@@ -1,8 +1,8 @@
 import path from 'node:path';
-import { DEFAULT_CONFIG_PATH, type LoadedConfig } from '../config/index.js';
-import { ok } from '../errors/index.js';
-import type { Logger } from '../logging/index.js';
-import type { DeliveryRoute } from '../messages/index.js';
+import { DEFAULT_CONFIG_PATH, type LoadedConfig } from '../base/config/index.js';
+import { ok } from '../base/errors/index.js';
+import type { Logger } from '../base/logging/index.js';
+import type { DeliveryRoute } from '../base/messages/index.js';
 import { createUpdateService, type UpdateService } from '../update/index.js';
 import { recordDueNote } from './restart-promises.js';
 

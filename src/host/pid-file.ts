@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fail, ok, type Result } from '../errors/index.js';
+import { fail, ok, type Result } from '../base/errors/index.js';
 
 /**
  * `<stateDir>/gateway.pid`: the pid of the `switchboard start` serving from this state dir, written

@@ -1,4 +1,4 @@
-import type { Logger } from '../logging/index.js';
+import type { Logger } from '../base/logging/index.js';
 import type { GatewayHost } from './gateway-host.js';
 
 /** Extra time past the graceful stop before the process exits anyway. */

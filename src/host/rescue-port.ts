@@ -7,9 +7,9 @@ import {
   type LoadedConfig,
   lastReadyFile,
   readConfigFile,
-} from '../config/index.js';
-import { errorText, fail, ok, type Result } from '../errors/index.js';
-import type { RescueAuditStep, RescuePort, RescueStatus } from '../routing/index.js';
+} from '../base/config/index.js';
+import { errorText, fail, ok, type Result } from '../base/errors/index.js';
+import type { RescueAuditStep, RescuePort, RescueStatus } from '../engine/routing/index.js';
 import type { SafeModeState } from './safe-mode.js';
 import { describeStart, type StartEntry } from './start-record.js';
 
@@ -26,7 +26,7 @@ export interface RescueHost {
   leaveSafeMode(): Promise<void>;
 }
 
-/** The `RescuePort` of `src/routing` over the host: reads files, never a model or a toolpack. */
+/** The `RescuePort` of `src/engine/routing` over the host: reads files, never a model or a toolpack. */
 export function createRescuePort(host: RescueHost): RescuePort {
   const files = () => {
     const loaded = host.loaded();

@@ -1,6 +1,6 @@
-import type { Logger } from '../logging/index.js';
-import type { DeliveryRoute, OutboundFor } from '../messages/index.js';
-import type { SessionStore } from '../sessions/index.js';
+import type { Logger } from '../base/logging/index.js';
+import type { DeliveryRoute, OutboundFor } from '../base/messages/index.js';
+import type { SessionStore } from '../records/sessions/index.js';
 import type { NoteDelivery, RestartIntent, RestartSentinel } from './restart-sentinel.js';
 
 const FIRST_RETRY_MS = 500;

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Logger } from '../logging/index.js';
-import type { OutboundFor } from '../messages/index.js';
-import type { SessionStore } from '../sessions/index.js';
+import type { Logger } from '../base/logging/index.js';
+import type { OutboundFor } from '../base/messages/index.js';
+import type { SessionStore } from '../records/sessions/index.js';
 import { attemptNote, type DueNote, type NoteDeliveryContext } from './restart-note-delivery.js';
 import { dueWith, type RestartIntent, type RestartSentinel } from './restart-sentinel.js';
 

@@ -1,7 +1,7 @@
 import PQueue from 'p-queue';
-import { errorText, fail, ok, type Result } from '../errors/index.js';
-import type { Logger } from '../logging/index.js';
-import type { DeliveryRoute } from '../messages/index.js';
+import { errorText, fail, ok, type Result } from '../base/errors/index.js';
+import type { Logger } from '../base/logging/index.js';
+import type { DeliveryRoute } from '../base/messages/index.js';
 import {
   createRestartSentinel,
   dueWith,

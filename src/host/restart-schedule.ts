@@ -1,6 +1,6 @@
 import type { RestartRequest } from '../app/index.js';
-import type { Logger } from '../logging/index.js';
-import type { ScheduledRestart } from '../tools/index.js';
+import type { Logger } from '../base/logging/index.js';
+import type { ScheduledRestart } from '../engine/tools/index.js';
 import type { RestartPromises } from './restart-promises.js';
 import type { RestartIntent } from './restart-sentinel.js';
 

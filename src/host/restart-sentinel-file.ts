@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { SwitchboardError } from '../errors/index.js';
-import type { Logger } from '../logging/index.js';
-import type { DeliveryRoute } from '../messages/index.js';
+import { SwitchboardError } from '../base/errors/index.js';
+import type { Logger } from '../base/logging/index.js';
+import type { DeliveryRoute } from '../base/messages/index.js';
 import type { RestartIntent } from './restart-sentinel.js';
 
 /**

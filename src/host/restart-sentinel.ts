@@ -3,7 +3,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import lockfile from 'proper-lockfile';
 import type { RestartKind, RestartNoteRequest } from '../app/index.js';
-import type { Logger } from '../logging/index.js';
+import type { Logger } from '../base/logging/index.js';
 import { readIntents, writeIntents } from './restart-sentinel-file.js';
 
 export type { RestartKind, RestartNoteRequest };

@@ -1,5 +1,5 @@
 import type { SafeModeState } from '../app/index.js';
-import type { LoadedConfig } from '../config/index.js';
+import type { LoadedConfig } from '../base/config/index.js';
 
 export type { SafeModeState };
 

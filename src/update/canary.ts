@@ -6,7 +6,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { applyEdits, type JSONPath, modify, parse } from 'jsonc-parser';
-import { errorText, fail, ok, type Result } from '../errors/index.js';
+import { errorText, fail, ok, type Result } from '../base/errors/index.js';
 
 /** A port nobody listens on now, on loopback. */
 export function spareLoopbackPort(): Promise<number> {

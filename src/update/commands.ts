@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { fail, ok, type Result } from '../errors/index.js';
+import { fail, ok, type Result } from '../base/errors/index.js';
 
 /** What a command printed, or why it failed: the command, its exit and the end of its output. */
 export interface CommandRun {

@@ -3,7 +3,7 @@ import { open, readFile, readlink } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parse } from 'jsonc-parser';
-import { errorText, fail, ok, type Result } from '../errors/index.js';
+import { errorText, fail, ok, type Result } from '../base/errors/index.js';
 import { readReadiness, waitUntilReady } from './canary.js';
 import { processAlive } from './ledger.js';
 import type { GatewayLaunch } from './types.js';

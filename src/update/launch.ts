@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { open } from 'node:fs/promises';
 import path from 'node:path';
-import { errorText, fail, ok, type Result } from '../errors/index.js';
+import { errorText, fail, ok, type Result } from '../base/errors/index.js';
 import type { UpdateRun } from './types.js';
 
 /** The updater's command line: `switchboard update apply <run> --state-dir <dir>`. */

@@ -2,7 +2,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import lockfile from 'proper-lockfile';
 import writeFileAtomic from 'write-file-atomic';
-import { fail, ok, type Result } from '../errors/index.js';
+import { fail, ok, type Result } from '../base/errors/index.js';
 import { isOutcome, type LedgerFile, type UpdatePhase, type UpdateRun } from './types.js';
 
 /** How long a lease lasts without renewal; the updater renews it every LEASE_MS / 4. */

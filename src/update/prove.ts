@@ -1,6 +1,6 @@
 import { access, cp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fail, ok, type Result } from '../errors/index.js';
+import { fail, ok, type Result } from '../base/errors/index.js';
 import {
   askCanary,
   canaryLogTail,

@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { UpdateConfig } from '../config/index.js';
-import { fail, ok, type Result } from '../errors/index.js';
+import type { UpdateConfig } from '../base/config/index.js';
+import { fail, ok, type Result } from '../base/errors/index.js';
 import { git } from './commands.js';
 import type { GitSource, UpdateCheck, UpdateVersion } from './types.js';
 

@@ -1,6 +1,6 @@
 import { cp, lstat, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { errorText, fail, ok, type Result } from '../errors/index.js';
+import { errorText, fail, ok, type Result } from '../base/errors/index.js';
 import { backupSqlite } from './canary.js';
 import { git } from './commands.js';
 import type { Checkpoint, UpdateVersion } from './types.js';

@@ -1,4 +1,4 @@
-import type { DeliveryRoute } from '../messages/index.js';
+import type { DeliveryRoute } from '../base/messages/index.js';
 
 /** A version of the gateway: its commit (full), the tag on it if any, package.json's version. */
 export interface UpdateVersion {

@@ -1,6 +1,6 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { fail, ok, type Result } from '../errors/index.js';
+import { fail, ok, type Result } from '../base/errors/index.js';
 import { readStoreSettings, sqliteFileOf } from './canary.js';
 import { git } from './commands.js';
 import {

@@ -1,7 +1,7 @@
 import { cp, mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { hashConfigText, loadConfig, REDACTED, STALE_HASH_ERROR } from '../../src/config/index.js';
+import { hashConfigText, loadConfig, REDACTED, STALE_HASH_ERROR } from '../../src/base/config/index.js';
 import { freePort, makeTempDir, removeDir } from '../helpers/machine.js';
 import {
   childEnvironment,

@@ -2,11 +2,11 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { configSchemaText } from '../../src/config/config-validator.js';
+import { configSchemaText } from '../../src/base/config/config-validator.js';
 import { REPO_ROOT } from '../helpers/process.js';
 
 // The built gateway validates its config with the code `npm run build` generated
-// (dist/config/config-validator.cjs), made from the schema in src; test/unit/config-validator.test.ts
+// (dist/base/config/config-validator.cjs), made from the schema in src; test/unit/config-validator.test.ts
 // checks that such code is the same validator as the compiled schema.
 
 const DIST_CONFIG = path.join(REPO_ROOT, 'dist', 'config');

@@ -1,7 +1,7 @@
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { listLogFiles } from '../../src/logging/index.js';
+import { listLogFiles } from '../../src/base/logging/index.js';
 import { freePort, makeTempDir, removeDir } from '../helpers/machine.js';
 import {
   isReadyLine,

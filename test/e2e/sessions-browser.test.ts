@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Type } from '@sinclair/typebox';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Tool } from '../../src/tools/index.js';
+import type { Tool } from '../../src/engine/tools/index.js';
 import type { FakeDiscord } from '../fakes/fake-discord.js';
 import type { FakeSlack } from '../fakes/fake-slack.js';
 import { startSessionScriptedModel } from '../fakes/subagent-script.js';

@@ -1,8 +1,8 @@
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createWebchatAdapter, type WebchatAdapter } from '../../src/channels/index.js';
-import { createLogger } from '../../src/logging/index.js';
-import type { InboundMessage, ReplyAction } from '../../src/messages/index.js';
+import { createLogger } from '../../src/base/logging/index.js';
+import type { InboundMessage, ReplyAction } from '../../src/base/messages/index.js';
+import { createWebchatAdapter, type WebchatAdapter } from '../../src/surfaces/channels/index.js';
 import { type Browser, closeBrowser, launchBrowser } from '../helpers/browser.js';
 import { openControlUi, saveScreenshot } from '../helpers/control-ui.js';
 import { makeTempDir } from '../helpers/machine.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createWebchatAdapter, type WebchatAdapter } from '../../src/channels/index.js';
-import { createLogger } from '../../src/logging/index.js';
+import { createLogger } from '../../src/base/logging/index.js';
+import { createWebchatAdapter, type WebchatAdapter } from '../../src/surfaces/channels/index.js';
 import { type Browser, closeBrowser, launchBrowser } from '../helpers/browser.js';
 import { openControlUi, saveScreenshot } from '../helpers/control-ui.js';
 import { makeTempDir, removeDir } from '../helpers/machine.js';

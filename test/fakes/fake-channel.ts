@@ -1,4 +1,3 @@
-import type { ChannelAdapter, ConnectionEvent } from '../../src/channels/index.js';
 import type {
   ChannelName,
   DeliveryRoute,
@@ -8,7 +7,8 @@ import type {
   InboundMessage,
   OutboundDelta,
   OutboundMessage,
-} from '../../src/messages/index.js';
+} from '../../src/base/messages/index.js';
+import type { ChannelAdapter, ConnectionEvent } from '../../src/surfaces/channels/index.js';
 
 /** The error a fake start fails with; `refused` makes `tokenRefused` say yes. */
 export class FakeStartError extends Error {

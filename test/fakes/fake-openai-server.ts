@@ -1,4 +1,4 @@
-import { encodeToolName } from '../../src/agents/providers/tool-names.js';
+import { encodeToolName } from '../../src/engine/agents/providers/tool-names.js';
 import {
   argumentsText,
   type FakeDialect,

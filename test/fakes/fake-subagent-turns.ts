@@ -1,6 +1,6 @@
-import type { TurnStatus } from '../../src/messages/index.js';
-import type { RunStore, RuntimeTurnRequest } from '../../src/sessions/index.js';
-import type { SubagentTurns, TurnReport } from '../../src/subagents/index.js';
+import type { TurnStatus } from '../../src/base/messages/index.js';
+import type { SubagentTurns, TurnReport } from '../../src/engine/subagents/index.js';
+import type { RunStore, RuntimeTurnRequest } from '../../src/records/sessions/index.js';
 
 export interface FakeTurn {
   request: RuntimeTurnRequest;

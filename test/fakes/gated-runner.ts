@@ -1,4 +1,4 @@
-import type { TurnRequest, TurnResult, TurnRunner } from '../../src/agents/index.js';
+import type { TurnRequest, TurnResult, TurnRunner } from '../../src/engine/agents/index.js';
 
 interface OpenTurn {
   request: TurnRequest;

@@ -1,4 +1,9 @@
-import type { DeliveryRoute, OutboundFile, OutboundFor, OutboundMessage } from '../../src/messages/index.js';
+import type {
+  DeliveryRoute,
+  OutboundFile,
+  OutboundFor,
+  OutboundMessage,
+} from '../../src/base/messages/index.js';
 
 /** What a test does with each kind of output, told the route it went to; a kind left out is dropped. */
 export interface OutboundHandlers {

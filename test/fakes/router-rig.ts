@@ -1,17 +1,17 @@
-import { validateConfig } from '../../src/config/index.js';
-import { createLogger } from '../../src/logging/index.js';
+import { validateConfig } from '../../src/base/config/index.js';
+import { createLogger } from '../../src/base/logging/index.js';
 import type {
   DeliveryRoute,
   DispatchOptions,
   DispatchResult,
   InboundMessage,
   OutboundMessage,
-} from '../../src/messages/index.js';
-import { createInbox } from '../../src/routing/inbox.js';
-import { type ChatCommand, createRouter, type Router } from '../../src/routing/index.js';
-import { createSessionStore } from '../../src/sessions/index.js';
-import { createStore, type Store } from '../../src/store/index.js';
-import type { GatewayControl, SubagentsPort } from '../../src/tools/index.js';
+} from '../../src/base/messages/index.js';
+import { createInbox } from '../../src/engine/routing/inbox.js';
+import { type ChatCommand, createRouter, type Router } from '../../src/engine/routing/index.js';
+import type { GatewayControl, SubagentsPort } from '../../src/engine/tools/index.js';
+import { createSessionStore } from '../../src/records/sessions/index.js';
+import { createStore, type Store } from '../../src/records/store/index.js';
 import { createGatedRunner } from './gated-runner.js';
 import { outboundTo } from './outbound.js';
 

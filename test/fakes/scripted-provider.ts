@@ -1,4 +1,4 @@
-import type { ModelProvider } from '../../src/agents/index.js';
+import type { ModelProvider } from '../../src/engine/agents/index.js';
 
 type ModelRequest = Parameters<ModelProvider['complete']>[0];
 type ModelResponse = Awaited<ReturnType<ModelProvider['complete']>>;

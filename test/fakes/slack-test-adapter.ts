@@ -1,5 +1,9 @@
 import pino from 'pino';
-import { createSlackAdapter, type SlackAdapter, type SlackConfig } from '../../src/channels/slack/index.js';
+import {
+  createSlackAdapter,
+  type SlackAdapter,
+  type SlackConfig,
+} from '../../src/surfaces/channels/slack/index.js';
 import type { FakeSlack } from './fake-slack.js';
 
 // Apart from fake-slack.ts: importing the Slack adapter (Bolt) changes the process's HTTP stack, and

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { TurnRequest, TurnResult, TurnRunner } from '../../src/agents/index.js';
+import type { TurnRequest, TurnResult, TurnRunner } from '../../src/engine/agents/index.js';
 
 export interface StreamingRunnerScript {
   /** The parts streamed through `onDelta`, one per step. */

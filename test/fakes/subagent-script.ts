@@ -1,4 +1,4 @@
-import { SYSTEM_MARKER } from '../../src/agents/index.js';
+import { SYSTEM_MARKER } from '../../src/engine/agents/index.js';
 import type { Cleanups } from '../helpers/teardown.js';
 import type { FakeModelServer, FakeRequest, FakeStep } from './fake-model-server.js';
 import { startFakeOpenAIServer } from './fake-openai-server.js';

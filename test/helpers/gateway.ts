@@ -1,8 +1,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { GatewayExtensions } from '../../src/app/index.js';
+import { createLogger, type LoggerHandle } from '../../src/base/logging/index.js';
 import { createGatewayHost, type GatewayHost } from '../../src/host/index.js';
-import { createLogger, type LoggerHandle } from '../../src/logging/index.js';
 import { makeTempDir, removeDir } from './machine.js';
 
 export interface TestGateway {

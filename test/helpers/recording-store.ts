@@ -1,4 +1,4 @@
-import type { KeyValueNamespace, NamespaceOptions, Store } from '../../src/store/index.js';
+import type { KeyValueNamespace, NamespaceOptions, Store } from '../../src/records/store/index.js';
 
 /** One call a namespace took: what, where, and (for reads) how many values it returned. */
 export interface StoreCall {

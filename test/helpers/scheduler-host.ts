@@ -1,13 +1,13 @@
 import path from 'node:path';
-import { createLogger } from '../../src/logging/index.js';
-import type { Store } from '../../src/store/index.js';
+import { createLogger } from '../../src/base/logging/index.js';
 import {
   type ControllerHost,
   createControllerHost,
   createProjectStore,
   type ProjectMessage,
   type ProjectStore,
-} from '../../src/toolpacks/index.js';
+} from '../../src/extensions/toolpacks/index.js';
+import type { Store } from '../../src/records/store/index.js';
 import { REPO_ROOT } from './process.js';
 import { loadToolpackFixture } from './toolpacks.js';
 

@@ -1,7 +1,7 @@
 // A child process for the SQLite store's SIGKILL test: writes keys 0, 1, 2, … to the store at
 // argv[2], several at a time (so they share commits), and prints each key once its write resolved.
-import { createLogger } from '../../src/logging/index.js';
-import { createStore } from '../../src/store/index.js';
+import { createLogger } from '../../src/base/logging/index.js';
+import { createStore } from '../../src/records/store/index.js';
 
 const file = process.argv[2] as string;
 const store = await createStore({

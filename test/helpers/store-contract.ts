@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { NamespaceIndex, PageEntry, Store } from '../../src/store/index.js';
+import type { NamespaceIndex, PageEntry, Store } from '../../src/records/store/index.js';
 
 /** The key/value contract every store kind keeps. */
 export async function checkStoreContract(store: Store): Promise<void> {

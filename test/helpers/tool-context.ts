@@ -1,5 +1,5 @@
-import type { Logger } from '../../src/logging/index.js';
-import type { ToolContext } from '../../src/tools/index.js';
+import type { Logger } from '../../src/base/logging/index.js';
+import type { ToolContext } from '../../src/engine/tools/index.js';
 
 /** A service the tool under test never reaches: calling it fails the test loudly. */
 function unused(): never {

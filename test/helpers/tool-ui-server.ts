@@ -1,14 +1,7 @@
 import { mkdtemp, realpath } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import {
-  type AccessPolicy,
-  createHttpServer,
-  type SchedulerHookView,
-  type ToolStatusView,
-} from '../../src/http/index.js';
-import { createLogger } from '../../src/logging/index.js';
-import { createStore } from '../../src/store/index.js';
+import { createLogger } from '../../src/base/logging/index.js';
 import {
   type ControllerHost,
   checkWebuiHandlers,
@@ -17,7 +10,14 @@ import {
   type LoadedToolpack,
   listWebuiEntries,
   type ToolpackProblem,
-} from '../../src/toolpacks/index.js';
+} from '../../src/extensions/toolpacks/index.js';
+import { createStore } from '../../src/records/store/index.js';
+import {
+  type AccessPolicy,
+  createHttpServer,
+  type SchedulerHookView,
+  type ToolStatusView,
+} from '../../src/surfaces/http/index.js';
 import { removeDir } from './machine.js';
 import { FIXTURES_DIR, loadToolpackFixture } from './toolpacks.js';
 
@@ -38,7 +38,7 @@ export interface ToolUiServer {
 
 /**
  * Toolpack fixtures (paths under test/fixtures) behind a real HTTP server with the Tools page and
- * its API, their controllers wired as `createToolpacks` (src/toolpacks/create-toolpacks.ts) wires them, on a memory store.
+ * its API, their controllers wired as `createToolpacks` (src/extensions/toolpacks/create-toolpacks.ts) wires them, on a memory store.
  */
 export async function startToolUiServer(options: {
   fixtures: string[];

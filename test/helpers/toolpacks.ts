@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { type LoadedToolpack, loadToolpackManifest } from '../../src/toolpacks/index.js';
+import { type LoadedToolpack, loadToolpackManifest } from '../../src/extensions/toolpacks/index.js';
 
 /** The test fixtures folder (`test/fixtures`), absolute. */
 export const FIXTURES_DIR = path.resolve(import.meta.dirname, '../fixtures');

@@ -1,6 +1,6 @@
-import type { WebchatAdapter } from '../../src/channels/index.js';
-import { createHttpServer } from '../../src/http/index.js';
-import type { Logger } from '../../src/logging/index.js';
+import type { Logger } from '../../src/base/logging/index.js';
+import type { WebchatAdapter } from '../../src/surfaces/channels/index.js';
+import { createHttpServer } from '../../src/surfaces/http/index.js';
 
 /**
  * The real HTTP server with only a web chat behind it, for the chat page's browser tests: no

@@ -2,7 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
-import type { Tool } from '../../src/tools/index.js';
+import type { Tool } from '../../src/engine/tools/index.js';
 import { startFakeAnthropicServer } from '../fakes/fake-anthropic-server.js';
 import type { FakeModelServer } from '../fakes/fake-model-server.js';
 import { startFakeOpenAIServer } from '../fakes/fake-openai-server.js';

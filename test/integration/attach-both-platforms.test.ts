@@ -1,6 +1,6 @@
 // First, as in a process where Slack's adapter loads before Discord's: @slack/socket-mode's undici 7
 // then installs the process's global dispatcher, which @discordjs/rest's undici 6 `request` uses.
-import '../../src/channels/slack/index.js';
+import '../../src/surfaces/channels/slack/index.js';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';

@@ -3,8 +3,14 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { validateConfig } from '../../src/config/index.js';
-import { createLogger } from '../../src/logging/index.js';
+import { validateConfig } from '../../src/base/config/index.js';
+import { createLogger } from '../../src/base/logging/index.js';
+import {
+  createToolRegistry,
+  OWNER_ONLY_REFUSAL,
+  type Tool,
+  type ToolContext,
+} from '../../src/engine/tools/index.js';
 import {
   type BuiltinToolpackOptions,
   checkHost,
@@ -12,13 +18,7 @@ import {
   isPrivateAddress,
   MAX_READ_CHARS,
   workspaceFor,
-} from '../../src/toolpacks/builtin/index.js';
-import {
-  createToolRegistry,
-  OWNER_ONLY_REFUSAL,
-  type Tool,
-  type ToolContext,
-} from '../../src/tools/index.js';
+} from '../../src/extensions/toolpacks/builtin/index.js';
 import { makeTempDir, removeDir } from '../helpers/machine.js';
 import { testToolContext } from '../helpers/tool-context.js';
 

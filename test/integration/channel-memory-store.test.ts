@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createStoreChannelMemory } from '../../src/app/channel-memory.js';
-import { createLogger } from '../../src/logging/index.js';
-import { createStore, type Store } from '../../src/store/index.js';
+import { createLogger } from '../../src/base/logging/index.js';
+import { createStore, type Store } from '../../src/records/store/index.js';
 import { makeTempDir, removeDir } from '../helpers/machine.js';
 import { startRedisServer } from '../helpers/redis-server.js';
 

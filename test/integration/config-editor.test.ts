@@ -11,7 +11,7 @@ import {
   hashConfigText,
   loadConfig,
   REDACTED,
-} from '../../src/config/index.js';
+} from '../../src/base/config/index.js';
 import { makeTempDir, removeDir } from '../helpers/machine.js';
 
 // The editor on real files: what the file holds after each edit is what an owner will see.

@@ -8,16 +8,16 @@ import {
   parseJsonc,
   REDACTED,
   validateConfig,
-} from '../../src/config/index.js';
-import { createLogger } from '../../src/logging/index.js';
-import type { InboundMessage } from '../../src/messages/index.js';
+} from '../../src/base/config/index.js';
+import { createLogger } from '../../src/base/logging/index.js';
+import type { InboundMessage } from '../../src/base/messages/index.js';
 import {
   BUILTIN_COMMANDS,
   type CommandContext,
   type CommandReply,
-} from '../../src/routing/commands/index.js';
-import { gatewayTool } from '../../src/tools/builtin/gateway-tool.js';
-import type { ApprovalsPort, HeldCommand } from '../../src/tools/index.js';
+} from '../../src/engine/routing/commands/index.js';
+import { gatewayTool } from '../../src/engine/tools/builtin/gateway-tool.js';
+import type { ApprovalsPort, HeldCommand } from '../../src/engine/tools/index.js';
 import { makeTempDir, removeDir } from '../helpers/machine.js';
 import { testToolContext } from '../helpers/tool-context.js';
 

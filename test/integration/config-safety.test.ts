@@ -7,7 +7,7 @@ import {
   hashConfigText,
   parseJsonc,
   REDACTED,
-} from '../../src/config/index.js';
+} from '../../src/base/config/index.js';
 import { startTestGateway, TEST_TOKEN, type TestGateway } from '../helpers/gateway.js';
 import { makeTempDir, removeDir } from '../helpers/machine.js';
 import { pollUntil } from '../helpers/process.js';

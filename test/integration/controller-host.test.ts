@@ -3,8 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/logging/index.js';
-import { createStore, type Store } from '../../src/store/index.js';
+import { createLogger } from '../../src/base/logging/index.js';
 import {
   type ControllerHost,
   type ControllerSignalRequest,
@@ -13,7 +12,8 @@ import {
   type ProjectMessage,
   type ProjectStoreOptions,
   toolpackNamespace,
-} from '../../src/toolpacks/index.js';
+} from '../../src/extensions/toolpacks/index.js';
+import { createStore, type Store } from '../../src/records/store/index.js';
 import { loadToolpackFixture } from '../helpers/toolpacks.js';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/', import.meta.url));

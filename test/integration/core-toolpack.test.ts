@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/logging/index.js';
-import { createStore } from '../../src/store/index.js';
-import { createCompletionRecords } from '../../src/toolpacks/index.js';
+import { createLogger } from '../../src/base/logging/index.js';
+import { createCompletionRecords } from '../../src/extensions/toolpacks/index.js';
+import { createStore } from '../../src/records/store/index.js';
 import { startFakeOpenAIServer } from '../fakes/fake-openai-server.js';
 import { toolResults } from '../fakes/subagent-script.js';
 import { startTestGateway } from '../helpers/gateway.js';

@@ -1,10 +1,10 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createGateway, type Gateway } from '../../src/app/index.js';
-import { hashConfigText, loadConfig, validateConfig } from '../../src/config/index.js';
+import { hashConfigText, loadConfig, validateConfig } from '../../src/base/config/index.js';
+import { createLogger } from '../../src/base/logging/index.js';
+import { loadConfiguredToolpacks } from '../../src/extensions/toolpacks/index.js';
 import { checkStartable } from '../../src/host/index.js';
-import { createLogger } from '../../src/logging/index.js';
-import { loadConfiguredToolpacks } from '../../src/toolpacks/index.js';
 import { TEST_TOKEN } from '../helpers/gateway.js';
 import { makeTempDir, removeDir } from '../helpers/machine.js';
 import { REPO_ROOT } from '../helpers/process.js';

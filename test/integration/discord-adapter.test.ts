@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createDiscordAdapter, type DiscordConfig } from '../../src/channels/discord/index.js';
-import type { ChannelAdapter } from '../../src/channels/index.js';
-import { createLogger } from '../../src/logging/index.js';
-import type { InboundMessage } from '../../src/messages/index.js';
+import { createLogger } from '../../src/base/logging/index.js';
+import type { InboundMessage } from '../../src/base/messages/index.js';
+import { createDiscordAdapter, type DiscordConfig } from '../../src/surfaces/channels/discord/index.js';
+import type { ChannelAdapter } from '../../src/surfaces/channels/index.js';
 import { createFakeDiscord, type FakeDiscord } from '../fakes/fake-discord.js';
 import { countResources } from '../helpers/resources.js';
 

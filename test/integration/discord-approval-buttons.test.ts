@@ -1,8 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createDiscordAdapter, type DiscordConfig } from '../../src/channels/discord/index.js';
-import type { ChannelAdapter } from '../../src/channels/index.js';
-import { createLogger } from '../../src/logging/index.js';
-import type { DeliveryRoute, DispatchResult, InboundMessage, ReplyAction } from '../../src/messages/index.js';
+import { createLogger } from '../../src/base/logging/index.js';
+import type {
+  DeliveryRoute,
+  DispatchResult,
+  InboundMessage,
+  ReplyAction,
+} from '../../src/base/messages/index.js';
+import { createDiscordAdapter, type DiscordConfig } from '../../src/surfaces/channels/discord/index.js';
+import type { ChannelAdapter } from '../../src/surfaces/channels/index.js';
 import { createFakeDiscord, type FakeDiscord } from '../fakes/fake-discord.js';
 
 /**

@@ -1,9 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createDiscordAdapter, type DiscordConfig } from '../../src/channels/discord/index.js';
-import type { ChannelAdapter } from '../../src/channels/index.js';
-import { type ChannelMemory, createLocalMemory } from '../../src/channels/memory.js';
-import { createLogger } from '../../src/logging/index.js';
-import type { InboundMessage } from '../../src/messages/index.js';
+import { createLogger } from '../../src/base/logging/index.js';
+import type { InboundMessage } from '../../src/base/messages/index.js';
+import { createDiscordAdapter, type DiscordConfig } from '../../src/surfaces/channels/discord/index.js';
+import type { ChannelAdapter } from '../../src/surfaces/channels/index.js';
+import { type ChannelMemory, createLocalMemory } from '../../src/surfaces/channels/memory.js';
 import { startDiscordForTest } from '../helpers/channels.js';
 import { cleanupAfterEach } from '../helpers/teardown.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { REDACTED } from '../../src/config/index.js';
+import { REDACTED } from '../../src/base/config/index.js';
 import type { FakeDiscord } from '../fakes/fake-discord.js';
 import { startFakeOpenAIServer } from '../fakes/fake-openai-server.js';
 import { startDiscordForTest, startGatewayForTest, startSlackForTest } from '../helpers/channels.js';

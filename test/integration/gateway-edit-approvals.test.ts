@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { hashConfigText, parseJsonc } from '../../src/config/index.js';
+import { hashConfigText, parseJsonc } from '../../src/base/config/index.js';
 import type { FakeModelServer, FakeRequest } from '../fakes/fake-model-server.js';
 import { startFakeOpenAIServer } from '../fakes/fake-openai-server.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { WebchatPort } from '../../src/http/index.js';
+import type { WebchatPort } from '../../src/surfaces/http/index.js';
 import { startGatewayForTest } from '../helpers/channels.js';
 import { cleanupAfterEach } from '../helpers/teardown.js';
 

@@ -1,7 +1,7 @@
 import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REDACTED } from '../../src/config/index.js';
+import { REDACTED } from '../../src/base/config/index.js';
 import type { FakeModelServer, FakeRequest } from '../fakes/fake-model-server.js';
 import { startFakeOpenAIServer } from '../fakes/fake-openai-server.js';
 import { startTestGateway, TEST_TOKEN, type TestGateway } from '../helpers/gateway.js';

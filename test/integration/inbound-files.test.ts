@@ -2,10 +2,10 @@ import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWorkspaceFiles } from '../../src/app/workspace-files.js';
-import { validateConfig } from '../../src/config/index.js';
-import { createLogger } from '../../src/logging/index.js';
-import type { DeliveryRoute, InboundMessage } from '../../src/messages/index.js';
-import { createFileReadTool, createFileWriteTool } from '../../src/toolpacks/builtin/index.js';
+import { validateConfig } from '../../src/base/config/index.js';
+import { createLogger } from '../../src/base/logging/index.js';
+import type { DeliveryRoute, InboundMessage } from '../../src/base/messages/index.js';
+import { createFileReadTool, createFileWriteTool } from '../../src/extensions/toolpacks/builtin/index.js';
 import { makeTempDir, removeDir } from '../helpers/machine.js';
 import { testToolContext } from '../helpers/tool-context.js';
 

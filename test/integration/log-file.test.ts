@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { listLogFiles } from '../../src/logging/index.js';
+import { listLogFiles } from '../../src/base/logging/index.js';
 import { startTestGateway, TEST_TOKEN, type TestGateway } from '../helpers/gateway.js';
 import { openFiles } from '../helpers/resources.js';
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { describeAgents, describeRegistry } from '../../src/app/index.js';
-import { validateConfig } from '../../src/config/index.js';
-import { createLogger } from '../../src/logging/index.js';
-import { createMcpServers } from '../../src/mcp/index.js';
-import { loadConfiguredToolpacks } from '../../src/toolpacks/index.js';
-import { riskSummaryText, type Tool } from '../../src/tools/index.js';
+import { validateConfig } from '../../src/base/config/index.js';
+import { createLogger } from '../../src/base/logging/index.js';
+import { riskSummaryText, type Tool } from '../../src/engine/tools/index.js';
+import { createMcpServers } from '../../src/extensions/mcp/index.js';
+import { loadConfiguredToolpacks } from '../../src/extensions/toolpacks/index.js';
 import { makeTempDir, removeDir } from '../helpers/machine.js';
 import { mcpServerEntry } from '../helpers/mcp-servers.js';
 import { cleanupAfterEach } from '../helpers/teardown.js';

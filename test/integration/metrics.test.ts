@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tokenCost } from '../../src/config/index.js';
+import { tokenCost } from '../../src/base/config/index.js';
 import type { FakeModelServer } from '../fakes/fake-model-server.js';
 import { startFakeOpenAIServer } from '../fakes/fake-openai-server.js';
 import { startGatewayForTest } from '../helpers/channels.js';

@@ -1,4 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ModelConfig } from '../../src/base/config/index.js';
+import { createLogger } from '../../src/base/logging/index.js';
 import {
   createModelProvider,
   createToolNameCodec,
@@ -6,9 +8,7 @@ import {
   ModelCallError,
   type ModelMessage,
   type ModelRequest,
-} from '../../src/agents/providers/index.js';
-import type { ModelConfig } from '../../src/config/index.js';
-import { createLogger } from '../../src/logging/index.js';
+} from '../../src/engine/agents/providers/index.js';
 import { startFakeAnthropicServer } from '../fakes/fake-anthropic-server.js';
 import type { FakeModelServer } from '../fakes/fake-model-server.js';
 import { startFakeOpenAIServer } from '../fakes/fake-openai-server.js';

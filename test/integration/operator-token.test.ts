@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/base/logging/index.js';
 import {
   type AccessPolicy,
   createHttpServer,
   type HttpServer,
   type ServedRoute,
-} from '../../src/http/index.js';
-import { createLogger } from '../../src/logging/index.js';
+} from '../../src/surfaces/http/index.js';
 
 // The operator token (the gateway's own) is the operator: owner-equivalent on every route whatever
 // `owners` says. Here `owners` names nobody, and every route the server registers is walked with

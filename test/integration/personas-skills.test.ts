@@ -2,7 +2,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
-import type { Tool } from '../../src/tools/index.js';
+import type { Tool } from '../../src/engine/tools/index.js';
 import { startFakeOpenAIServer } from '../fakes/fake-openai-server.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { makeTempDir, removeDir } from '../helpers/machine.js';

@@ -2,14 +2,14 @@ import { mkdtemp, readdir, readFile, realpath, rm, writeFile } from 'node:fs/pro
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/logging/index.js';
-import { createStore, type Store } from '../../src/store/index.js';
+import { createLogger } from '../../src/base/logging/index.js';
 import {
   type ControllerHost,
   createControllerHost,
   createProjectStore,
   type LoadedToolpack,
-} from '../../src/toolpacks/index.js';
+} from '../../src/extensions/toolpacks/index.js';
+import { createStore, type Store } from '../../src/records/store/index.js';
 import { startFakeOpenAIServer } from '../fakes/fake-openai-server.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { REPO_ROOT } from '../helpers/process.js';

@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/logging/index.js';
-import { createInbox } from '../../src/routing/inbox.js';
-import { createSessionStore } from '../../src/sessions/index.js';
-import { createStore } from '../../src/store/index.js';
+import { createLogger } from '../../src/base/logging/index.js';
+import { createInbox } from '../../src/engine/routing/inbox.js';
+import { createSessionStore } from '../../src/records/sessions/index.js';
+import { createStore } from '../../src/records/store/index.js';
 import { type FakeSlack, startFakeSlack } from '../fakes/fake-slack.js';
 import { createGatedRunner } from '../fakes/gated-runner.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';

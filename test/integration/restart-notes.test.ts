@@ -1,12 +1,12 @@
 import { access, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/base/logging/index.js';
+import type { DeliveryRoute, OutboundMessage } from '../../src/base/messages/index.js';
 import { createRestartNotes, NOTE_GIVE_UP_MS } from '../../src/host/restart-note.js';
 import { createRestartSentinel, newRestartIntent, SENTINEL_FILE } from '../../src/host/restart-sentinel.js';
-import { createLogger } from '../../src/logging/index.js';
-import type { DeliveryRoute, OutboundMessage } from '../../src/messages/index.js';
-import { createSessionStore } from '../../src/sessions/index.js';
-import { createStore } from '../../src/store/index.js';
+import { createSessionStore } from '../../src/records/sessions/index.js';
+import { createStore } from '../../src/records/store/index.js';
 import { outboundTo } from '../fakes/outbound.js';
 import { startTestGateway } from '../helpers/gateway.js';
 import { makeTempDir, removeDir } from '../helpers/machine.js';

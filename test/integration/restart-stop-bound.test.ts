@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
-import type { Tool } from '../../src/tools/index.js';
+import type { Tool } from '../../src/engine/tools/index.js';
 import { startFakeOpenAIServer } from '../fakes/fake-openai-server.js';
 import { childRequests, createSubagentScript, toolResults } from '../fakes/subagent-script.js';
 import { startTestGateway } from '../helpers/gateway.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/logging/index.js';
+import { createLogger } from '../../src/base/logging/index.js';
 import {
   createRunnerHost,
   createRunnerSandbox,
@@ -12,7 +12,7 @@ import {
   type RunnerHostOptions,
   type RunnerSignalRequest,
   type RunnerSupportRequest,
-} from '../../src/toolpacks/index.js';
+} from '../../src/extensions/toolpacks/index.js';
 import { activeResources, settledResources } from '../helpers/resources.js';
 import { loadToolpackFixture } from '../helpers/toolpacks.js';
 
@@ -133,7 +133,7 @@ describe('toolpack runner host', () => {
     expect(await call(runner, 'workbench.echo')).toMatchObject({ ok: true });
     const started = logLines.find((line) => line.msg === 'toolpack runner started');
     const bootstrap = fileURLToPath(
-      new URL('../../src/toolpacks/runner/runner-process.mjs', import.meta.url),
+      new URL('../../src/extensions/toolpacks/runner/runner-process.mjs', import.meta.url),
     );
     const fixtures = await realpath(FIXTURES);
     const [workspace, artifacts] = [path.join(root, 'workspace'), path.join(root, 'artifacts', 'builder')];

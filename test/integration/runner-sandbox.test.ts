@@ -6,7 +6,7 @@ import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/logging/index.js';
+import { createLogger } from '../../src/base/logging/index.js';
 import {
   createRunnerHost,
   createRunnerSandbox,
@@ -14,8 +14,8 @@ import {
   type RunnerHost,
   type RunnerSandboxSetting,
   type SandboxProbe,
-} from '../../src/toolpacks/index.js';
-import { sandboxPrefix } from '../../src/toolpacks/runner/sandbox.js';
+} from '../../src/extensions/toolpacks/index.js';
+import { sandboxPrefix } from '../../src/extensions/toolpacks/runner/sandbox.js';
 import { freePort } from '../helpers/machine.js';
 import { childEnvironment, REPO_ROOT, runCommand } from '../helpers/process.js';
 import { type RedisServer, startRedisServer } from '../helpers/redis-server.js';

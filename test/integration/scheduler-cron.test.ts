@@ -2,9 +2,9 @@ import { mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createLogger } from '../../src/logging/index.js';
-import { createStore, type Store } from '../../src/store/index.js';
-import type { ProjectMessage } from '../../src/toolpacks/index.js';
+import { createLogger } from '../../src/base/logging/index.js';
+import type { ProjectMessage } from '../../src/extensions/toolpacks/index.js';
+import { createStore, type Store } from '../../src/records/store/index.js';
 import { type SchedulerHostOptions, startSchedulerHost } from '../helpers/scheduler-host.js';
 
 /**

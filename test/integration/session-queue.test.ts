@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { KEPT_FOR_RESTART } from '../../src/routing/index.js';
+import { KEPT_FOR_RESTART } from '../../src/engine/routing/index.js';
 import { createGatedRunner } from '../fakes/gated-runner.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 

@@ -1,10 +1,14 @@
 import { copyFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/logging/index.js';
-import { createSessionStore, type SessionRecord, type SessionStore } from '../../src/sessions/index.js';
-import { createStore, type Store } from '../../src/store/index.js';
-import { createSubagentRegistry, type SubagentRun } from '../../src/subagents/index.js';
+import { createLogger } from '../../src/base/logging/index.js';
+import { createSubagentRegistry, type SubagentRun } from '../../src/engine/subagents/index.js';
+import {
+  createSessionStore,
+  type SessionRecord,
+  type SessionStore,
+} from '../../src/records/sessions/index.js';
+import { createStore, type Store } from '../../src/records/store/index.js';
 import { makeTempDir, removeDir } from '../helpers/machine.js';
 import { REPO_ROOT } from '../helpers/process.js';
 import { recordingStore, valuesRead } from '../helpers/recording-store.js';

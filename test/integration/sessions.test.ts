@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/logging/index.js';
-import { createRunStore, createSessionStore } from '../../src/sessions/index.js';
-import { createStore } from '../../src/store/index.js';
+import { createLogger } from '../../src/base/logging/index.js';
+import { createRunStore, createSessionStore } from '../../src/records/sessions/index.js';
+import { createStore } from '../../src/records/store/index.js';
 import { makeTempDir, removeDir } from '../helpers/machine.js';
 
 const route = { channel: 'webchat', chatType: 'direct', chatId: 'local' } as const;

@@ -1,8 +1,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
-import type { SlackAdapter, SlackConfig } from '../../src/channels/slack/index.js';
-import type { DeliveryRoute, InboundMessage } from '../../src/messages/index.js';
+import type { DeliveryRoute, InboundMessage } from '../../src/base/messages/index.js';
+import type { SlackAdapter, SlackConfig } from '../../src/surfaces/channels/slack/index.js';
 import { eventCallback, type FakeSlack, postSignedEvent, startFakeSlack } from '../fakes/fake-slack.js';
 import { createTestSlackAdapter } from '../fakes/slack-test-adapter.js';
 

@@ -1,13 +1,13 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
-import type { SlackAdapter, SlackConfig } from '../../src/channels/slack/index.js';
 import type {
   DeliveryRoute,
   DispatchResult,
   InboundMessage,
   OutboundMessage,
-} from '../../src/messages/index.js';
+} from '../../src/base/messages/index.js';
+import type { SlackAdapter, SlackConfig } from '../../src/surfaces/channels/slack/index.js';
 import { type FakeSlack, startFakeSlack } from '../fakes/fake-slack.js';
 import { blockActions, buttonsOf, postSignedPayload } from '../fakes/fake-slack-actions.js';
 import { createTestSlackAdapter } from '../fakes/slack-test-adapter.js';

@@ -1,8 +1,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
-import type { SlackAdapter, SlackConfig } from '../../src/channels/slack/index.js';
-import type { InboundMessage } from '../../src/messages/index.js';
+import type { InboundMessage } from '../../src/base/messages/index.js';
+import type { SlackAdapter, SlackConfig } from '../../src/surfaces/channels/slack/index.js';
 import { type FakeSlack, startFakeSlack } from '../fakes/fake-slack.js';
 import { postSignedCommand, slashCommand } from '../fakes/fake-slack-commands.js';
 import { createRouterRig, type RouterRig, slackMessage } from '../fakes/router-rig.js';

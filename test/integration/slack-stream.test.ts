@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { toMrkdwn } from '../../src/channels/slack/blocks.js';
+import { toMrkdwn } from '../../src/surfaces/channels/slack/blocks.js';
 import type { FakeModelServer } from '../fakes/fake-model-server.js';
 import { startFakeOpenAIServer } from '../fakes/fake-openai-server.js';
 import { type FakeSlack, type FakeSlackCall, startFakeSlack } from '../fakes/fake-slack.js';

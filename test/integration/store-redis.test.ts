@@ -1,7 +1,7 @@
 import { createClient } from '@keyv/redis';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createLogger } from '../../src/logging/index.js';
-import { createStore, type Store } from '../../src/store/index.js';
+import { createLogger } from '../../src/base/logging/index.js';
+import { createStore, type Store } from '../../src/records/store/index.js';
 import { makeTempDir } from '../helpers/machine.js';
 import { type RedisServer, startRedisServer } from '../helpers/redis-server.js';
 import { type Item, itemIndex, keysOf } from '../helpers/store-contract.js';

@@ -2,8 +2,8 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/logging/index.js';
-import { createStore, probeRedisWithoutPassword } from '../../src/store/index.js';
+import { createLogger } from '../../src/base/logging/index.js';
+import { createStore, probeRedisWithoutPassword } from '../../src/records/store/index.js';
 import { type RedisServer, startRedisServer } from '../helpers/redis-server.js';
 import { checkIndexContract, checkStoreContract } from '../helpers/store-contract.js';
 

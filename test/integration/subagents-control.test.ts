@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
-import type { SubagentManager } from '../../src/subagents/index.js';
-import type { Tool } from '../../src/tools/index.js';
+import type { SubagentManager } from '../../src/engine/subagents/index.js';
+import type { Tool } from '../../src/engine/tools/index.js';
 import {
   childRequests,
   gate,

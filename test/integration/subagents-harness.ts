@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { Tool } from '../../src/tools/index.js';
+import type { Tool } from '../../src/engine/tools/index.js';
 import type { FakeModelServer, FakeRequest } from '../fakes/fake-model-server.js';
 import { startFakeOpenAIServer } from '../fakes/fake-openai-server.js';
 import {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runSubagentsAction, type SubagentRun } from '../../src/subagents/index.js';
+import { runSubagentsAction, type SubagentRun } from '../../src/engine/subagents/index.js';
 import { announcementTurn, caller, type Rig, rig } from './subagents-rig.js';
 
 /**

@@ -1,17 +1,17 @@
 import path from 'node:path';
-import type { TurnRunner } from '../../src/agents/index.js';
-import { validateConfig } from '../../src/config/index.js';
-import { createLogger } from '../../src/logging/index.js';
-import { createRouter, type Router } from '../../src/routing/index.js';
-import { createRunStore, createSessionStore, type RunStore } from '../../src/sessions/index.js';
-import { createStore, type NamespaceOptions, type Store } from '../../src/store/index.js';
+import { validateConfig } from '../../src/base/config/index.js';
+import { createLogger } from '../../src/base/logging/index.js';
+import type { TurnRunner } from '../../src/engine/agents/index.js';
+import { createRouter, type Router } from '../../src/engine/routing/index.js';
 import {
   createSubagentManager,
   createSubagentRegistry,
   type SubagentManager,
   type SubagentRegistry,
-} from '../../src/subagents/index.js';
-import type { GatewayControl } from '../../src/tools/index.js';
+} from '../../src/engine/subagents/index.js';
+import type { GatewayControl } from '../../src/engine/tools/index.js';
+import { createRunStore, createSessionStore, type RunStore } from '../../src/records/sessions/index.js';
+import { createStore, type NamespaceOptions, type Store } from '../../src/records/store/index.js';
 import { createGatedRunner } from '../fakes/gated-runner.js';
 import { outboundTo } from '../fakes/outbound.js';
 import { gate, parseAnnouncement } from '../fakes/subagent-script.js';

@@ -2,15 +2,15 @@ import { mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/logging/index.js';
-import { createSignalQueue } from '../../src/signals/index.js';
-import { createStore } from '../../src/store/index.js';
+import { createLogger } from '../../src/base/logging/index.js';
+import { createSignalQueue } from '../../src/engine/signals/index.js';
 import {
   createControllerHost,
   createProjectStore,
   createStoreDb,
   type SchedulerHook,
-} from '../../src/toolpacks/index.js';
+} from '../../src/extensions/toolpacks/index.js';
+import { createStore } from '../../src/records/store/index.js';
 import { startFakeOpenAIServer } from '../fakes/fake-openai-server.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { FIXTURES_DIR, loadToolpackFixture } from '../helpers/toolpacks.js';

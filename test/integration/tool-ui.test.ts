@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkWebuiHandlers, type LoadedToolpack, type ToolpackProblem } from '../../src/toolpacks/index.js';
+import {
+  checkWebuiHandlers,
+  type LoadedToolpack,
+  type ToolpackProblem,
+} from '../../src/extensions/toolpacks/index.js';
 import { startToolUiServer, type ToolUiServer } from '../helpers/tool-ui-server.js';
 
 const TOKEN = 'tool-ui-test-token';

@@ -1,13 +1,13 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { validateConfig } from '../../src/config/index.js';
-import { createLogger } from '../../src/logging/index.js';
+import { validateConfig } from '../../src/base/config/index.js';
+import { createLogger } from '../../src/base/logging/index.js';
+import type { ToolContext } from '../../src/engine/tools/index.js';
 import {
   createToolpackRuntime,
   type LoadedToolpack,
   type ToolpackRuntime,
-} from '../../src/toolpacks/index.js';
-import type { ToolContext } from '../../src/tools/index.js';
+} from '../../src/extensions/toolpacks/index.js';
 import { makeTempDir, removeDir } from '../helpers/machine.js';
 import { REPO_ROOT } from '../helpers/process.js';
 import { testToolContext } from '../helpers/tool-context.js';

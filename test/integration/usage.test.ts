@@ -1,11 +1,11 @@
 import path from 'node:path';
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
-import { tokenCost } from '../../src/config/index.js';
-import { createLogger } from '../../src/logging/index.js';
-import type { RunRecord } from '../../src/sessions/index.js';
-import { createStore } from '../../src/store/index.js';
-import type { Tool } from '../../src/tools/index.js';
+import { tokenCost } from '../../src/base/config/index.js';
+import { createLogger } from '../../src/base/logging/index.js';
+import type { Tool } from '../../src/engine/tools/index.js';
+import type { RunRecord } from '../../src/records/sessions/index.js';
+import { createStore } from '../../src/records/store/index.js';
 import type { FakeModelServer, FakeStep } from '../fakes/fake-model-server.js';
 import { startFakeOpenAIServer } from '../fakes/fake-openai-server.js';
 import { startTestGateway, TEST_TOKEN, type TestGateway } from '../helpers/gateway.js';

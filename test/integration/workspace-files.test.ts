@@ -2,7 +2,7 @@ import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWorkspaceFiles } from '../../src/app/workspace-files.js';
-import { validateConfig } from '../../src/config/index.js';
+import { validateConfig } from '../../src/base/config/index.js';
 import { makeTempDir, removeDir } from '../helpers/machine.js';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createActivationRegistry } from '../../src/toolpacks/activations.js';
+import { createActivationRegistry } from '../../src/extensions/toolpacks/activations.js';
 
 describe('callSupport checks', () => {
   const running = new Set(['run-1', 'run-2']);

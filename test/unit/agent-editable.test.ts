@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { findAgentEditDecisions, refusedAgentEdit } from '../../src/config/index.js';
+import { findAgentEditDecisions, refusedAgentEdit } from '../../src/base/config/index.js';
 
 /**
  * The model's `gateway` tool edits only what the schema marks `x-agent-editable: true` (an allow
- * list: src/config/agent-editable.ts). Every path of the schema carries a decision, on itself or
+ * list: src/base/config/agent-editable.ts). Every path of the schema carries a decision, on itself or
  * on an object above it; these tests fail when a path is added without one, and when a path
  * becomes editable by inheritance (a new key under an editable object) without being listed here.
  */
@@ -33,7 +33,9 @@ describe('what the model may edit', () => {
     const undecided = findAgentEditDecisions()
       .filter((leaf) => leaf.editable === undefined)
       .map((leaf) => leaf.path);
-    expect(undecided, 'mark each with x-agent-editable: true or false in src/config/schema*.ts').toEqual([]);
+    expect(undecided, 'mark each with x-agent-editable: true or false in src/base/config/schema*.ts').toEqual(
+      [],
+    );
   });
 
   it('the editable paths are exactly the decided list', () => {

@@ -2,12 +2,17 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { type Approvals, actionValue, createApprovals, resolvePolicy } from '../../src/approvals/index.js';
-import { type Config, validateConfig } from '../../src/config/index.js';
-import { createLogger } from '../../src/logging/index.js';
-import type { DeliveryRoute, OutboundMessage } from '../../src/messages/index.js';
-import { createStore, type Store } from '../../src/store/index.js';
-import type { ApprovalVerdict, GatedCall, ToolContext } from '../../src/tools/index.js';
+import { type Config, validateConfig } from '../../src/base/config/index.js';
+import { createLogger } from '../../src/base/logging/index.js';
+import type { DeliveryRoute, OutboundMessage } from '../../src/base/messages/index.js';
+import {
+  type Approvals,
+  actionValue,
+  createApprovals,
+  resolvePolicy,
+} from '../../src/engine/approvals/index.js';
+import type { ApprovalVerdict, GatedCall, ToolContext } from '../../src/engine/tools/index.js';
+import { createStore, type Store } from '../../src/records/store/index.js';
 import { outboundTo } from '../fakes/outbound.js';
 import { testToolContext } from '../helpers/tool-context.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createBotTurnLimit } from '../../src/channels/bot-turns.js';
-import { isBotReplyToUs } from '../../src/channels/slack/hear.js';
+import { createBotTurnLimit } from '../../src/surfaces/channels/bot-turns.js';
+import { isBotReplyToUs } from '../../src/surfaces/channels/slack/hear.js';
 
 describe('the bot turn limit', () => {
   it('allows `limit` bot turns in a row per conversation; a person resets the count', () => {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createChannelSupervisor } from '../../src/channels/index.js';
-import { createLogger } from '../../src/logging/index.js';
+import { createLogger } from '../../src/base/logging/index.js';
+import { createChannelSupervisor } from '../../src/surfaces/channels/index.js';
 import { createFakeChannel } from '../fakes/fake-channel.js';
 import { createRouterRig, type RouterRig } from '../fakes/router-rig.js';
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createChannelSupervisor, type ReconnectSettings } from '../../src/channels/index.js';
-import { createLogger } from '../../src/logging/index.js';
-import type { DispatchOptions, InboundMessage } from '../../src/messages/index.js';
+import { createLogger } from '../../src/base/logging/index.js';
+import type { DispatchOptions, InboundMessage } from '../../src/base/messages/index.js';
+import { createChannelSupervisor, type ReconnectSettings } from '../../src/surfaces/channels/index.js';
 import { createFakeChannel, type FakeChannel } from '../fakes/fake-channel.js';
 
 /**

@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { retryDelay } from '../../src/channels/backoff.js';
+import { createLogger } from '../../src/base/logging/index.js';
+import { retryDelay } from '../../src/surfaces/channels/backoff.js';
 import {
   type ChannelAdapter,
   createChannelSupervisor,
   type ReconnectSettings,
-} from '../../src/channels/index.js';
-import { createLogger } from '../../src/logging/index.js';
+} from '../../src/surfaces/channels/index.js';
 
 /**
  * The supervisor's retry plan, with vi's fake timers standing in for time only: an adapter whose

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/logging/index.js';
-import { createStore } from '../../src/store/index.js';
-import { createCompletionRecords } from '../../src/toolpacks/index.js';
+import { createLogger } from '../../src/base/logging/index.js';
+import { createCompletionRecords } from '../../src/extensions/toolpacks/index.js';
+import { createStore } from '../../src/records/store/index.js';
 
 /** `completion.submit`'s records: stored in `completions`, listed newest first, the latest per agent. */
 

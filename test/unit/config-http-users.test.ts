@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { validateConfig } from '../../src/config/index.js';
+import { validateConfig } from '../../src/base/config/index.js';
 
 // `http.users`: each named user's token, checked when the config is read (start, edit, restart).
 const token = (letter: string) => letter.repeat(16);

@@ -5,7 +5,7 @@ import {
   lookupConfigSchema,
   parseConfigPath,
   type SchemaLookupResult,
-} from '../../src/config/index.js';
+} from '../../src/base/config/index.js';
 
 function lookup(path: string): SchemaLookupResult {
   const found = lookupConfigSchema(path);

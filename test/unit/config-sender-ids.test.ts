@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { validateConfig } from '../../src/config/index.js';
+import { validateConfig } from '../../src/base/config/index.js';
 
 /** Issue 28 §6: `owners` and `approvals.approvers` are exact sender ids, never patterns. */
 describe('sender ids in owners and approvers', () => {

@@ -3,9 +3,9 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { ValidateFunction } from 'ajv';
 import { describe, expect, it } from 'vitest';
-import { configSchemaText } from '../../src/config/config-validator.js';
-import { configValidatorSource } from '../../src/config/config-validator-source.js';
-import { compileConfigValidator, parseJsonc } from '../../src/config/index.js';
+import { configSchemaText } from '../../src/base/config/config-validator.js';
+import { configValidatorSource } from '../../src/base/config/config-validator-source.js';
+import { compileConfigValidator, parseJsonc } from '../../src/base/config/index.js';
 import { REPO_ROOT } from '../helpers/process.js';
 
 /**
@@ -17,8 +17,8 @@ import { REPO_ROOT } from '../helpers/process.js';
 
 function loadSource(source: string): ValidateFunction {
   const module = { exports: {} as unknown };
-  // The generated module requires ajv's runtime and ajv-formats, resolved as from dist/config.
-  const require = createRequire(path.join(REPO_ROOT, 'dist/config/config-validator.js'));
+  // The generated module requires ajv's runtime and ajv-formats, resolved as from dist/base/config.
+  const require = createRequire(path.join(REPO_ROOT, 'dist/base/config/config-validator.js'));
   new Function('module', 'exports', 'require', source)(module, module.exports, require);
   return module.exports as ValidateFunction;
 }

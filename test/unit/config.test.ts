@@ -13,8 +13,8 @@ import {
   REDACTED,
   redactConfig,
   renderConfigJsonSchema,
-} from '../../src/config/index.js';
-import { ConfigError } from '../../src/errors/index.js';
+} from '../../src/base/config/index.js';
+import { ConfigError } from '../../src/base/errors/index.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 

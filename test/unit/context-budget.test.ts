@@ -1,26 +1,26 @@
 import { describe, expect, it } from 'vitest';
-import { compactSession } from '../../src/agents/context/compaction.js';
+import { validateConfig } from '../../src/base/config/index.js';
+import { createLogger } from '../../src/base/logging/index.js';
+import { compactSession } from '../../src/engine/agents/context/compaction.js';
 import {
   type ContextBudget,
   contextBudget,
   messagesTokens,
   truncateResult,
-} from '../../src/agents/context/context-budget.js';
-import { fitMessages } from '../../src/agents/context/context-fit.js';
+} from '../../src/engine/agents/context/context-budget.js';
+import { fitMessages } from '../../src/engine/agents/context/context-fit.js';
 import {
   contextMessages,
   readSessionContext,
   sessionContext,
-} from '../../src/agents/context/session-context.js';
-import type { ModelMessage } from '../../src/agents/providers/index.js';
-import { validateConfig } from '../../src/config/index.js';
-import { createLogger } from '../../src/logging/index.js';
+} from '../../src/engine/agents/context/session-context.js';
+import type { ModelMessage } from '../../src/engine/agents/providers/index.js';
 import {
   createSessionStore,
   type NewTranscriptEntry,
   type TranscriptEntry,
-} from '../../src/sessions/index.js';
-import { createStore } from '../../src/store/index.js';
+} from '../../src/records/sessions/index.js';
+import { createStore } from '../../src/records/store/index.js';
 import { answer, createScriptedProvider } from '../fakes/scripted-provider.js';
 
 /**

@@ -2,16 +2,16 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { validateConfig } from '../../src/config/index.js';
-import { createLogger } from '../../src/logging/index.js';
-import { type AgentMessage, communicationPolicy } from '../../src/messages/index.js';
-import { createStore } from '../../src/store/index.js';
+import { validateConfig } from '../../src/base/config/index.js';
+import { createLogger } from '../../src/base/logging/index.js';
+import { type AgentMessage, communicationPolicy } from '../../src/base/messages/index.js';
+import { createToolRegistry } from '../../src/engine/tools/index.js';
 import {
   BUILTIN_TOOLPACK_TOOLS,
   createCompletionRecords,
   createCoreTools,
-} from '../../src/toolpacks/index.js';
-import { createToolRegistry } from '../../src/tools/index.js';
+} from '../../src/extensions/toolpacks/index.js';
+import { createStore } from '../../src/records/store/index.js';
 import { testToolContext } from '../helpers/tool-context.js';
 
 /** The core toolpack's tools: Suzumio's six, registrable, every parameter described, its boundaries. */

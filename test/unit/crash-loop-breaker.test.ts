@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { RESCUE_PLAN_TTL_MS, RescuePlans } from '../../src/engine/routing/commands/rescue-plans.js';
 import { breakerVerdict, type StartEntry } from '../../src/host/start-record.js';
-import { RESCUE_PLAN_TTL_MS, RescuePlans } from '../../src/routing/commands/rescue-plans.js';
 
 // The crash-loop breaker's rule (issue 32 §2) and /rescue's plans (§3), as pure cores.
 

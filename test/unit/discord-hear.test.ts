@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { type HearCandidate, type HearSettings, shouldHear } from '../../src/channels/discord/index.js';
-import { splitMessage } from '../../src/channels/split-message.js';
+import {
+  type HearCandidate,
+  type HearSettings,
+  shouldHear,
+} from '../../src/surfaces/channels/discord/index.js';
+import { splitMessage } from '../../src/surfaces/channels/split-message.js';
 
 const BOT = '100';
 const state = { botId: BOT, activeThreads: new Set(['700']) };

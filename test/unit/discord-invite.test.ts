@@ -10,7 +10,7 @@ import {
   discordPermissions,
 } from '../../src/cli/discord-invite.js';
 
-const DISCORD_SOURCE = path.resolve(import.meta.dirname, '../../src/channels/discord');
+const DISCORD_SOURCE = path.resolve(import.meta.dirname, '../../src/surfaces/channels/discord');
 const CLIENT = path.join(DISCORD_SOURCE, 'discord-client.ts');
 /** REST routes, and the discord.js methods of DISCORD_CALLS that call one. */
 const CALL = /Routes\.(\w+)\(|\.(messages)\s*\.\s*(fetch)\(|\.(fetchStarterMessage)\(/g;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigSchema } from '../../src/config/index.js';
-import { ToolpackManifestSchema } from '../../src/toolpacks/index.js';
-import { createAjv } from '../../src/validation/index.js';
+import { ConfigSchema } from '../../src/base/config/index.js';
+import { createAjv } from '../../src/base/validation/index.js';
+import { ToolpackManifestSchema } from '../../src/extensions/toolpacks/index.js';
 
 // The config and manifest validators skip ajv's meta-schema check at run time (GATEWAY_SCHEMA_ONCE,
 // 30–35 ms of CPU per start each): this is where those two schemas are checked against it.

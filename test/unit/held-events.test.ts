@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createHeldEvents } from '../../src/channels/held-events.js';
-import { type ChannelMemory, createLocalMemory } from '../../src/channels/memory.js';
-import { createLogger } from '../../src/logging/index.js';
+import { createLogger } from '../../src/base/logging/index.js';
+import { createHeldEvents } from '../../src/surfaces/channels/held-events.js';
+import { type ChannelMemory, createLocalMemory } from '../../src/surfaces/channels/memory.js';
 
 const { logger } = createLogger({ level: 'silent', destination: { write: () => {} } });
 const held = (memory: ChannelMemory, limit = 10) =>

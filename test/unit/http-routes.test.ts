@@ -1,13 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { SwitchboardError } from '../../src/errors/index.js';
+import { SwitchboardError } from '../../src/base/errors/index.js';
+import { createLogger } from '../../src/base/logging/index.js';
 import {
   createHttpServer,
   type HttpServerOptions,
   type SessionsView,
   type WebchatPort,
   type WebuiEntryView,
-} from '../../src/http/index.js';
-import { createLogger } from '../../src/logging/index.js';
+} from '../../src/surfaces/http/index.js';
 
 /**
  * The HTTP routes through fastify's `inject()`: no socket, no gateway; the views and ports the

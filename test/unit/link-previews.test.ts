@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { linkHosts, previewSettingsFor, previewsAllowed } from '../../src/channels/link-previews.js';
-import { findAgentEditDecisions } from '../../src/config/agent-editable.js';
+import { findAgentEditDecisions } from '../../src/base/config/editor/agent-editable.js';
+import { linkHosts, previewSettingsFor, previewsAllowed } from '../../src/surfaces/channels/link-previews.js';
 
 const DOCS = { allowHosts: ['docs.example.com'] };
 

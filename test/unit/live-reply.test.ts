@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/base/logging/index.js';
 import {
   createEditBudget,
   createLiveReplies,
   createLiveReply,
   type LivePart,
-} from '../../src/channels/live-reply.js';
-import { createLogger } from '../../src/logging/index.js';
+} from '../../src/surfaces/channels/live-reply.js';
 
 const logger = createLogger({ level: 'silent' }).logger;
 const FENCE = /^\s*```/gm;

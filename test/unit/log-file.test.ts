@@ -1,7 +1,7 @@
 import { appendFile, chmod, mkdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createLogger, followLog, listLogFiles, readLastLinesOf } from '../../src/logging/index.js';
+import { createLogger, followLog, listLogFiles, readLastLinesOf } from '../../src/base/logging/index.js';
 import { makeTempDir, removeDir } from '../helpers/machine.js';
 
 let dir: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatLogLine } from '../../src/logging/index.js';
+import { formatLogLine } from '../../src/base/logging/index.js';
 
 const TIME = Date.UTC(2026, 4, 4, 9, 12, 3, 120);
 

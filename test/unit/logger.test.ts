@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/logging/index.js';
+import { createLogger } from '../../src/base/logging/index.js';
 
 describe('the logger', () => {
   it('scrubs secrets from every line, in messages, fields, errors and children', () => {

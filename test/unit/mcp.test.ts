@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { findToolProtectedPaths, refusedProtectedPath, validateConfig } from '../../src/config/index.js';
-import { mcpHeaderSecrets, mcpToolName, mcpToolRisk, resultValue } from '../../src/mcp/index.js';
+import { findToolProtectedPaths, refusedProtectedPath, validateConfig } from '../../src/base/config/index.js';
+import { mcpHeaderSecrets, mcpToolName, mcpToolRisk, resultValue } from '../../src/extensions/mcp/index.js';
 
 describe('mcp.servers config', () => {
   it('needs exactly one of command or url, naming the server', () => {

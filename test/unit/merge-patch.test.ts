@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyMergePatch } from '../../src/config/index.js';
+import { applyMergePatch } from '../../src/base/config/index.js';
 
 // RFC 7396, Appendix A: target, patch, result.
 const rfcExamples: [unknown, unknown, unknown][] = [

@@ -2,17 +2,17 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createLogger } from '../../src/logging/index.js';
+import { createLogger } from '../../src/base/logging/index.js';
 import {
   createMessageSender,
   createOutbox,
   type DeliveryOutcome,
   outboxFile,
   type ProjectMessage,
-} from '../../src/toolpacks/index.js';
+} from '../../src/extensions/toolpacks/index.js';
 
 /**
- * A toolpack's message delivery with receipts (src/toolpacks/controller/message-sender.ts) over a
+ * A toolpack's message delivery with receipts (src/extensions/toolpacks/controller/message-sender.ts) over a
  * real outbox file: a restart while a refusal is being retried retries on with the attempts
  * counted, a replay after a kill that lost the settle line does not post twice, a wake turn makes
  * a queued message delivered (and never back), and `stop` clears the retry timers.

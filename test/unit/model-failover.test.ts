@@ -1,10 +1,14 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 import { describe, expect, it } from 'vitest';
-import { createFailoverProvider, createFailoverState } from '../../src/agents/failover/index.js';
-import { ModelCallError, type ModelProvider, type ModelRequest } from '../../src/agents/providers/index.js';
-import { type CallTarget, runModelCall } from '../../src/agents/providers/model-call.js';
-import type { Config } from '../../src/config/index.js';
-import { createLogger } from '../../src/logging/index.js';
+import type { Config } from '../../src/base/config/index.js';
+import { createLogger } from '../../src/base/logging/index.js';
+import { createFailoverProvider, createFailoverState } from '../../src/engine/agents/failover/index.js';
+import {
+  ModelCallError,
+  type ModelProvider,
+  type ModelRequest,
+} from '../../src/engine/agents/providers/index.js';
+import { type CallTarget, runModelCall } from '../../src/engine/agents/providers/model-call.js';
 
 /**
  * Model failover in this process: which final failures may fail over (the real SDK error

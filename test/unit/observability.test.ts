@@ -1,14 +1,14 @@
 import { register as globalRegistry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
-import type { CompactRequest, TurnRequest, TurnRunner } from '../../src/agents/index.js';
-import { type Config, validateConfig } from '../../src/config/index.js';
-import { createLogger } from '../../src/logging/index.js';
-import { createMetrics, createObserver } from '../../src/observability/index.js';
-import { createStore } from '../../src/store/index.js';
+import { type Config, validateConfig } from '../../src/base/config/index.js';
+import { createLogger } from '../../src/base/logging/index.js';
+import type { CompactRequest, TurnRequest, TurnRunner } from '../../src/engine/agents/index.js';
+import { createMetrics, createObserver } from '../../src/engine/observability/index.js';
+import { createStore } from '../../src/records/store/index.js';
 import { parseExposition } from '../helpers/prometheus.js';
 
 /**
- * `src/observability` without a gateway: a registry per host (never prom-client's global one),
+ * `src/engine/observability` without a gateway: a registry per host (never prom-client's global one),
  * the scrape-time gauges bound to the running gateway, the observed store's contract, and the
  * strictness of the Prometheus reader the `/metrics` tests rely on.
  */

@@ -1,15 +1,15 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config/index.js';
-import { ConfigError } from '../../src/errors/index.js';
+import { loadConfig } from '../../src/base/config/index.js';
+import { ConfigError } from '../../src/base/errors/index.js';
 import {
   describeProblem,
   PERSONA_FIELDS,
   parseFrontmatter,
   scanSkills,
   skillCatalogText,
-} from '../../src/personas/index.js';
+} from '../../src/base/personas/index.js';
 import { makeTempDir, removeDir } from '../helpers/machine.js';
 
 const root = path.resolve(import.meta.dirname, '../..');

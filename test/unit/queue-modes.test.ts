@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { KEPT_FOR_RESTART } from '../../src/routing/index.js';
+import { KEPT_FOR_RESTART } from '../../src/engine/routing/index.js';
 import {
   answered,
   createRouterRig,

@@ -1,18 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { openCalls, resumeOpenCalls, unknownOutcome } from '../../src/agents/resume-turn.js';
-import { validateConfig } from '../../src/config/index.js';
-import { createLogger } from '../../src/logging/index.js';
-import { createMcpTool } from '../../src/mcp/mcp-tool.js';
-import { communicationPolicy } from '../../src/messages/index.js';
-import type { NewTranscriptEntry, TranscriptEntry } from '../../src/sessions/index.js';
-import { createStore } from '../../src/store/index.js';
+import { validateConfig } from '../../src/base/config/index.js';
+import { createLogger } from '../../src/base/logging/index.js';
+import { communicationPolicy } from '../../src/base/messages/index.js';
+import { openCalls, resumeOpenCalls, unknownOutcome } from '../../src/engine/agents/resume-turn.js';
+import { BUILTIN_TOOLS, isRestartSafe, type Tool } from '../../src/engine/tools/index.js';
+import { createMcpTool } from '../../src/extensions/mcp/mcp-tool.js';
 import {
   createBuiltinToolpackTools,
   createCompletionRecords,
   createCoreTools,
   declaredTool,
-} from '../../src/toolpacks/index.js';
-import { BUILTIN_TOOLS, isRestartSafe, type Tool } from '../../src/tools/index.js';
+} from '../../src/extensions/toolpacks/index.js';
+import type { NewTranscriptEntry, TranscriptEntry } from '../../src/records/sessions/index.js';
+import { createStore } from '../../src/records/store/index.js';
 
 /** Issue 32 §1: which tools a resumed turn may run again, and what it does with the calls left without a result. */
 

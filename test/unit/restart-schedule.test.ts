@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createLogger } from '../../src/base/logging/index.js';
 import type { RestartPromises } from '../../src/host/restart-promises.js';
 import { createRestartSchedule } from '../../src/host/restart-schedule.js';
 import type { RestartIntent } from '../../src/host/restart-sentinel.js';
-import { createLogger } from '../../src/logging/index.js';
 
 /** The host's scheduled restart, in-process: fake timers, a notes double that only counts. */
 

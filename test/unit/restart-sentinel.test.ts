@@ -1,8 +1,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/base/logging/index.js';
 import { createRestartSentinel, newRestartIntent, SENTINEL_FILE } from '../../src/host/restart-sentinel.js';
-import { createLogger } from '../../src/logging/index.js';
 import { makeTempDir, removeDir } from '../helpers/machine.js';
 
 /**

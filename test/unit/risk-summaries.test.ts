@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
-import { type Config, validateConfig } from '../../src/config/index.js';
-import { createRiskSummaries, createToolRegistry, type Tool } from '../../src/tools/index.js';
+import { type Config, validateConfig } from '../../src/base/config/index.js';
+import { createRiskSummaries, createToolRegistry, type Tool } from '../../src/engine/tools/index.js';
 
 /**
  * `/status` and `GET /api/status` read each agent's risk summary at every call: it is kept

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createLogger } from '../../src/logging/index.js';
-import { createStore } from '../../src/store/index.js';
+import { createLogger } from '../../src/base/logging/index.js';
+import { createStore } from '../../src/records/store/index.js';
 import {
   answered,
   createRouterRig,

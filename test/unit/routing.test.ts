@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { Binding } from '../../src/config/index.js';
-import type { InboundMessage } from '../../src/messages/index.js';
-import { parseCommand, resolveAgentId } from '../../src/routing/index.js';
-import { chatSessionKey } from '../../src/sessions/index.js';
+import type { Binding } from '../../src/base/config/index.js';
+import type { InboundMessage } from '../../src/base/messages/index.js';
+import { parseCommand, resolveAgentId } from '../../src/engine/routing/index.js';
+import { chatSessionKey } from '../../src/records/sessions/index.js';
 
 const message = (overrides: Partial<InboundMessage> = {}): InboundMessage => ({
   channel: 'slack',

@@ -1,6 +1,6 @@
 import { getEventListeners } from 'node:events';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createRunSignal } from '../../src/agents/run-signal.js';
+import { createRunSignal } from '../../src/engine/agents/run-signal.js';
 
 /** A run's signal: the turn's abort or the run's time limit, whichever comes first; nothing left behind. */
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { resolvePolicy, runsAsRuntimeIdentity } from '../../src/approvals/index.js';
-import { validateConfig } from '../../src/config/index.js';
+import { validateConfig } from '../../src/base/config/index.js';
+import { resolvePolicy, runsAsRuntimeIdentity } from '../../src/engine/approvals/index.js';
 
 function config(extra: Record<string, unknown> = {}) {
   const checked = validateConfig({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hashConfigText, validateConfig } from '../../src/config/index.js';
+import { hashConfigText, validateConfig } from '../../src/base/config/index.js';
 import { safeModeConfig } from '../../src/host/safe-mode.js';
 
 // Safe mode's config (issue 32 §2) is the file's config with platforms, local toolpacks and MCP

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lddPaths } from '../../src/toolpacks/runner/sandbox.js';
+import { lddPaths } from '../../src/extensions/toolpacks/runner/sandbox.js';
 
 // The runner sandbox binds the libraries `ldd` names for Node: what is read from its answer.
 

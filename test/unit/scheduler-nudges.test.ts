@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { backoffDelay, renderTemplate } from '../../src/signals/index.js';
+import { backoffDelay, renderTemplate } from '../../src/engine/signals/index.js';
 
 /** The pure parts of the nudges and monitors; their behaviour is in test/integration/scheduler-nudges.test.ts. */
 

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/logging/index.js';
+import { createLogger } from '../../src/base/logging/index.js';
 import {
   createSessionEvents,
   createSessionStore,
   type QueueStatus,
   type SessionEvent,
-} from '../../src/sessions/index.js';
-import { createStore } from '../../src/store/index.js';
+} from '../../src/records/sessions/index.js';
+import { createStore } from '../../src/records/store/index.js';
 import { pollUntil } from '../helpers/process.js';
 
 const { logger } = createLogger({ level: 'silent', destination: { write: () => undefined } });

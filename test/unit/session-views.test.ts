@@ -1,10 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { createSessionsService } from '../../src/app/session-views.js';
-import { validateConfig } from '../../src/config/index.js';
-import { createLogger } from '../../src/logging/index.js';
-import { createSessionStore, summarizeSession } from '../../src/sessions/index.js';
-import { createStore } from '../../src/store/index.js';
-import { BUILTIN_TOOLS, type Tool, type ToolContext, type ToolServices } from '../../src/tools/index.js';
+import { validateConfig } from '../../src/base/config/index.js';
+import { createLogger } from '../../src/base/logging/index.js';
+import {
+  BUILTIN_TOOLS,
+  type Tool,
+  type ToolContext,
+  type ToolServices,
+} from '../../src/engine/tools/index.js';
+import { createSessionStore, summarizeSession } from '../../src/records/sessions/index.js';
+import { createStore } from '../../src/records/store/index.js';
 
 const { logger } = createLogger({ level: 'silent' });
 const KEY = 'agent:main:webchat:direct:carol';

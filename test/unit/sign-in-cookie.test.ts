@@ -1,9 +1,9 @@
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { createAuthHook, createIdentify } from '../../src/http/auth.js';
-import { createFailureLimit } from '../../src/http/failure-limit.js';
-import { registerPageRoute } from '../../src/http/routes/page.js';
-import { registerSignInRoutes } from '../../src/http/routes/sign-in.js';
+import { createAuthHook, createIdentify } from '../../src/surfaces/http/auth.js';
+import { createFailureLimit } from '../../src/surfaces/http/failure-limit.js';
+import { registerPageRoute } from '../../src/surfaces/http/routes/page.js';
+import { registerSignInRoutes } from '../../src/surfaces/http/routes/sign-in.js';
 
 // `Secure` follows `request.protocol`: a server behind a TLS proxy it trusts (trustProxy) sees
 // `https` from X-Forwarded-Proto. The gateway trusts one only with `http.trustProxy`

@@ -1,9 +1,9 @@
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { createAuthHook, createIdentify } from '../../src/http/auth.js';
-import { createFailureLimit, sourceKey, TOKEN_FAILURE_LIMIT } from '../../src/http/failure-limit.js';
-import { registerPageRoute } from '../../src/http/routes/page.js';
-import { registerSignInRoutes } from '../../src/http/routes/sign-in.js';
+import { createAuthHook, createIdentify } from '../../src/surfaces/http/auth.js';
+import { createFailureLimit, sourceKey, TOKEN_FAILURE_LIMIT } from '../../src/surfaces/http/failure-limit.js';
+import { registerPageRoute } from '../../src/surfaces/http/routes/page.js';
+import { registerSignInRoutes } from '../../src/surfaces/http/routes/sign-in.js';
 
 // Wrong tokens are limited per source and per class (sign-in, API token), never per token: past
 // 10 in a minute that source gets 429 with Retry-After in that class, the right token included,

@@ -1,18 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { createTurnPort } from '../../src/app/turn-port.js';
-import { validateConfig } from '../../src/config/index.js';
-import { SwitchboardError } from '../../src/errors/index.js';
-import { createLogger } from '../../src/logging/index.js';
-import type { DeliveryRoute, DispatchResult } from '../../src/messages/index.js';
-import type { Router } from '../../src/routing/index.js';
-import { createSessionStore } from '../../src/sessions/index.js';
+import { validateConfig } from '../../src/base/config/index.js';
+import { SwitchboardError } from '../../src/base/errors/index.js';
+import { createLogger } from '../../src/base/logging/index.js';
+import type { DeliveryRoute, DispatchResult } from '../../src/base/messages/index.js';
+import type { Router } from '../../src/engine/routing/index.js';
 import {
   createSignalDelivery,
   createSignalQueue,
   type SignalTurns,
   type WakeTurnRequest,
-} from '../../src/signals/index.js';
-import { createStore } from '../../src/store/index.js';
+} from '../../src/engine/signals/index.js';
+import { createSessionStore } from '../../src/records/sessions/index.js';
+import { createStore } from '../../src/records/store/index.js';
 import { outboundTo } from '../fakes/outbound.js';
 
 /**

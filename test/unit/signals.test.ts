@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { validateConfig } from '../../src/config/index.js';
-import { createLogger } from '../../src/logging/index.js';
-import type { DeliveryRoute } from '../../src/messages/index.js';
-import { createSessionStore } from '../../src/sessions/index.js';
+import { validateConfig } from '../../src/base/config/index.js';
+import { createLogger } from '../../src/base/logging/index.js';
+import type { DeliveryRoute } from '../../src/base/messages/index.js';
 import {
   createScheduler,
   createSignalDelivery,
   createSignalQueue,
   type Signal,
-} from '../../src/signals/index.js';
-import { createStore } from '../../src/store/index.js';
+} from '../../src/engine/signals/index.js';
+import { createSessionStore } from '../../src/records/sessions/index.js';
+import { createStore } from '../../src/records/store/index.js';
 import { outboundTo } from '../fakes/outbound.js';
 
 const logLines: string[] = [];

@@ -4,8 +4,8 @@ import {
   type SlackEventFacts,
   shouldHear,
   stripMention,
-} from '../../src/channels/slack/index.js';
-import { splitMessage } from '../../src/channels/split-message.js';
+} from '../../src/surfaces/channels/slack/index.js';
+import { splitMessage } from '../../src/surfaces/channels/split-message.js';
 
 const settings: HearSettings = {
   requireMention: true,

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { createSlackManifest, type SlackManifestOptions } from '../../src/cli/slack-manifest.js';
 import { SLACK_BOT_EVENTS, SLACK_METHOD_SCOPES } from '../../src/cli/slack-scopes.js';
 
-const SLACK_SOURCE = path.resolve(import.meta.dirname, '../../src/channels/slack');
+const SLACK_SOURCE = path.resolve(import.meta.dirname, '../../src/surfaces/channels/slack');
 /** The Web API's method families (api.slack.com/methods): `<client>.<family>.<method>(`. */
 const FAMILIES =
   'admin|apps|auth|bookmarks|bots|chat|conversations|dnd|emoji|files|pins|reactions|reminders|search|team|usergroups|users|views';
@@ -63,7 +63,10 @@ describe('the Slack app manifest', () => {
       const caller = CALLED_FOR_US[method];
       const called =
         found.has(method) || (caller !== undefined && (found.has(caller) || caller === 'Socket Mode'));
-      expect(called, `${method} is in slack-scopes.ts but no code in src/channels/slack calls it`).toBe(true);
+      expect(
+        called,
+        `${method} is in slack-scopes.ts but no code in src/surfaces/channels/slack calls it`,
+      ).toBe(true);
     }
   });
 

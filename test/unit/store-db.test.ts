@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { createStoreDb, STORE_DB_MAX_ROWS, type StoreDbSignal } from '../../src/toolpacks/index.js';
+import {
+  createStoreDb,
+  STORE_DB_MAX_ROWS,
+  type StoreDbSignal,
+} from '../../src/extensions/toolpacks/index.js';
 
 const signal = (n: number, status: 'pending' | 'delivered' = 'pending'): StoreDbSignal => ({
   id: `sig_${n}`,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRunStates } from '../../src/subagents/run-states.js';
+import { createRunStates } from '../../src/engine/subagents/run-states.js';
 
 /** The transitions of a sub-agent run's state, one by one (no store, no turns). */
 describe('sub-agent run states', () => {

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { clampRecentMinutes, runSubagentsAction } from '../../src/subagents/actions.js';
+import { clampRecentMinutes, runSubagentsAction } from '../../src/engine/subagents/actions.js';
 import {
   isActiveSubagentRun,
   type SteerResult,
   type SubagentRun,
   type SubagentsService,
-} from '../../src/subagents/index.js';
-import { buildSubagentList, formatRuntime } from '../../src/subagents/list-view.js';
-import { resolveSubagentTarget } from '../../src/subagents/resolve-target.js';
-import type { SubagentCaller } from '../../src/tools/index.js';
+} from '../../src/engine/subagents/index.js';
+import { buildSubagentList, formatRuntime } from '../../src/engine/subagents/list-view.js';
+import { resolveSubagentTarget } from '../../src/engine/subagents/resolve-target.js';
+import type { SubagentCaller } from '../../src/engine/tools/index.js';
 
 const NOW = Date.UTC(2025, 0, 1, 12, 0, 0);
 const MINUTE = 60_000;

@@ -1,10 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/logging/index.js';
-import { createToolActivity } from '../../src/toolpacks/builtin/tool-activity.js';
-import { summarizeInput } from '../../src/toolpacks/builtin/tool-call-summary.js';
-import { listToolStatus } from '../../src/toolpacks/builtin/webui/tool-status.js';
-import type { Tool } from '../../src/tools/index.js';
+import { createLogger } from '../../src/base/logging/index.js';
+import type { Tool } from '../../src/engine/tools/index.js';
+import { createToolActivity } from '../../src/extensions/toolpacks/builtin/tool-activity.js';
+import { summarizeInput } from '../../src/extensions/toolpacks/builtin/tool-call-summary.js';
+import { listToolStatus } from '../../src/extensions/toolpacks/builtin/webui/tool-status.js';
 import { testToolContext } from '../helpers/tool-context.js';
 
 const { logger } = createLogger({ level: 'silent', destination: { write: () => undefined } });

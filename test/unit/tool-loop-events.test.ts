@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { ModelMessage } from '../../src/agents/providers/index.js';
-import { runToolLoop } from '../../src/agents/tool-loop.js';
-import type { ToolLoopEvent } from '../../src/agents/tool-loop-events.js';
-import { turnTools } from '../../src/agents/turn-tools.js';
-import { createLogger } from '../../src/logging/index.js';
-import type { NewTranscriptEntry, TranscriptEntry } from '../../src/sessions/index.js';
-import { BUILTIN_TOOLS, createToolRegistry } from '../../src/tools/index.js';
+import { createLogger } from '../../src/base/logging/index.js';
+import type { ModelMessage } from '../../src/engine/agents/providers/index.js';
+import { runToolLoop } from '../../src/engine/agents/tool-loop.js';
+import type { ToolLoopEvent } from '../../src/engine/agents/tool-loop-events.js';
+import { turnTools } from '../../src/engine/agents/turn-tools.js';
+import { BUILTIN_TOOLS, createToolRegistry } from '../../src/engine/tools/index.js';
+import type { NewTranscriptEntry, TranscriptEntry } from '../../src/records/sessions/index.js';
 import { answer, callTools, createScriptedProvider } from '../fakes/scripted-provider.js';
 import { testToolContext } from '../helpers/tool-context.js';
 

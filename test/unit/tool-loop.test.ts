@@ -1,12 +1,26 @@
 import { Type } from '@sinclair/typebox';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createAgentRunner, ModelCallError, TurnAbort, type TurnRequest } from '../../src/agents/index.js';
-import { validateConfig } from '../../src/config/index.js';
-import { createLogger } from '../../src/logging/index.js';
-import type { OutboundMessage } from '../../src/messages/index.js';
-import { createRunStore, createSessionStore, type TranscriptEntry } from '../../src/sessions/index.js';
-import { createStore } from '../../src/store/index.js';
-import { BUILTIN_TOOLS, createToolRegistry, type Tool, type ToolServices } from '../../src/tools/index.js';
+import { validateConfig } from '../../src/base/config/index.js';
+import { createLogger } from '../../src/base/logging/index.js';
+import type { OutboundMessage } from '../../src/base/messages/index.js';
+import {
+  createAgentRunner,
+  ModelCallError,
+  TurnAbort,
+  type TurnRequest,
+} from '../../src/engine/agents/index.js';
+import {
+  BUILTIN_TOOLS,
+  createToolRegistry,
+  type Tool,
+  type ToolServices,
+} from '../../src/engine/tools/index.js';
+import {
+  createRunStore,
+  createSessionStore,
+  type TranscriptEntry,
+} from '../../src/records/sessions/index.js';
+import { createStore } from '../../src/records/store/index.js';
 import {
   answer,
   callTools,

@@ -3,25 +3,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Type } from '@sinclair/typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolvePolicy } from '../../src/approvals/index.js';
 import {
   CONFIG_RISK_CLASSES,
   type Config,
   findToolProtectedPaths,
   validateConfig,
-} from '../../src/config/index.js';
-import { createLogger } from '../../src/logging/index.js';
-import { communicationPolicy } from '../../src/messages/index.js';
-import { createStore } from '../../src/store/index.js';
-import {
-  BUILTIN_TOOLPACK_TOOLS,
-  createBuiltinToolpackTools,
-  createCompletionRecords,
-  createCoreTools,
-  loadToolpackManifest,
-  MANIFEST_FILE,
-  toolpackRisk,
-} from '../../src/toolpacks/index.js';
+} from '../../src/base/config/index.js';
+import { createLogger } from '../../src/base/logging/index.js';
+import { communicationPolicy } from '../../src/base/messages/index.js';
+import { resolvePolicy } from '../../src/engine/approvals/index.js';
 import {
   asksByDefault,
   BUILTIN_TOOLS,
@@ -33,7 +23,17 @@ import {
   type Tool,
   unmetRequirement,
   withRiskOverride,
-} from '../../src/tools/index.js';
+} from '../../src/engine/tools/index.js';
+import {
+  BUILTIN_TOOLPACK_TOOLS,
+  createBuiltinToolpackTools,
+  createCompletionRecords,
+  createCoreTools,
+  loadToolpackManifest,
+  MANIFEST_FILE,
+  toolpackRisk,
+} from '../../src/extensions/toolpacks/index.js';
+import { createStore } from '../../src/records/store/index.js';
 import { testToolContext } from '../helpers/tool-context.js';
 
 /** Risk classes (issue 21): declared by every built-in, by manifests, overridden by config; summaries; approval defaults; `requires`. */
@@ -99,7 +99,7 @@ describe('risk classes of the shipped tools', () => {
     expect(risk['file.read']).toEqual(['read']);
   });
 
-  it('config keeps the same six classes as src/tools (config sits below tools)', () => {
+  it('config keeps the same six classes as src/engine/tools (config sits below tools)', () => {
     expect([...CONFIG_RISK_CLASSES]).toEqual([...RISK_CLASSES]);
   });
 });

@@ -2,13 +2,13 @@ import { cp, mkdir, mkdtemp, readdir, realpath, rename, rm, symlink, writeFile }
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { validateConfig } from '../../src/config/index.js';
+import { validateConfig } from '../../src/base/config/index.js';
 import {
   loadToolpackManifest,
   loadToolpacks,
   MANIFEST_FILE,
   type ToolpackRule,
-} from '../../src/toolpacks/index.js';
+} from '../../src/extensions/toolpacks/index.js';
 
 const fixtures = path.resolve(import.meta.dirname, '../fixtures');
 const reviewTools = path.join(fixtures, 'toolpacks/review-tools');

@@ -2,21 +2,21 @@ import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'n
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { validateConfig } from '../../src/config/index.js';
-import { createLogger } from '../../src/logging/index.js';
-import { createSessionStore } from '../../src/sessions/index.js';
-import { createSignalDelivery, createSignalQueue, type SignalTurns } from '../../src/signals/index.js';
-import { createStore } from '../../src/store/index.js';
+import { validateConfig } from '../../src/base/config/index.js';
+import { createLogger } from '../../src/base/logging/index.js';
+import { createSignalDelivery, createSignalQueue, type SignalTurns } from '../../src/engine/signals/index.js';
 import {
   createOutbox,
   createProjectStore,
   outboxFile,
   type ProjectMessage,
-} from '../../src/toolpacks/index.js';
+} from '../../src/extensions/toolpacks/index.js';
+import { createSessionStore } from '../../src/records/sessions/index.js';
+import { createStore } from '../../src/records/store/index.js';
 import { outboundTo } from '../fakes/outbound.js';
 
 /**
- * A controller's outbox (src/toolpacks/controller/outbox.ts): a sent message is on disk before
+ * A controller's outbox (src/extensions/toolpacks/controller/outbox.ts): a sent message is on disk before
  * `sendMessage` returns, settled once delivery ended, replayed by a new outbox over the same file
  * (a restart), and a replayed message to an agent is not queued twice. In-process: temp files,
  * a memory store, no timers.

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { SwitchboardError } from '../../src/errors/index.js';
-import { toolOutputFromController } from '../../src/toolpacks/controller/controller-exports.js';
-import { inputRefusal, ToolpackInputError } from '../../src/toolpacks/input-error.js';
-import { toolOutputFromRunner } from '../../src/toolpacks/runner/protocol.js';
+import { SwitchboardError } from '../../src/base/errors/index.js';
+import { toolOutputFromController } from '../../src/extensions/toolpacks/controller/controller-exports.js';
+import { inputRefusal, ToolpackInputError } from '../../src/extensions/toolpacks/input-error.js';
+import { toolOutputFromRunner } from '../../src/extensions/toolpacks/runner/protocol.js';
 
 /**
  * The two rules that turn a handler's return value into a tool output. They differ on purpose

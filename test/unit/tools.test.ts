@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
-import { toModelMessages } from '../../src/agents/model-context.js';
-import { createLogger } from '../../src/logging/index.js';
-import type { TranscriptEntry } from '../../src/sessions/index.js';
+import { createLogger } from '../../src/base/logging/index.js';
+import { createAjv } from '../../src/base/validation/index.js';
+import { toModelMessages } from '../../src/engine/agents/model-context.js';
 import {
   BUILTIN_TOOLS,
   createAllowlist,
@@ -11,8 +11,8 @@ import {
   type Tool,
   type ToolContext,
   type ToolPolicy,
-} from '../../src/tools/index.js';
-import { createAjv } from '../../src/validation/index.js';
+} from '../../src/engine/tools/index.js';
+import type { TranscriptEntry } from '../../src/records/sessions/index.js';
 import { testToolContext } from '../helpers/tool-context.js';
 
 const logLines: string[] = [];
@@ -149,6 +149,18 @@ describe('tool registry', () => {
     expect(() => fresh.register({ ...add, name: 'other', parameters: parameters as never }, 'test')).toThrow(
       /tool "other" has an invalid parameters schema/,
     );
+  });
+
+  it('compiles a schema at its first call: one that passes the meta-schema and does not compile is said to the model', async () => {
+    const fresh = createToolRegistry();
+    // Valid JSON Schema, but the reference leads nowhere: only compiling finds that.
+    const parameters = { type: 'object', properties: { name: { $ref: '#/definitions/missing' } } };
+    fresh.register({ ...add, name: 'dangling', parameters: parameters as never }, 'test');
+    const answered = await fresh.execute('dangling', '{}', everyone, context());
+    expect(answered).toMatchObject({
+      isError: true,
+      content: expect.stringContaining('Tool dangling has an invalid parameters schema (test)'),
+    });
   });
 
   it('registers the built-in tools, each parameter described', () => {

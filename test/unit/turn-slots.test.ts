@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TurnSlots } from '../../src/routing/index.js';
+import { TurnSlots } from '../../src/engine/routing/index.js';
 
 /** The global turn slots alone: the limit, the order, a wait given up by an abort. */
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/logging/index.js';
-import { createStore } from '../../src/store/index.js';
-import { createUsageLedger, type UsageCall, usageTable } from '../../src/usage/index.js';
+import { createLogger } from '../../src/base/logging/index.js';
+import { createUsageLedger, type UsageCall, usageTable } from '../../src/engine/usage/index.js';
+import { createStore } from '../../src/records/store/index.js';
 
 /** Estimated usage in the ledger: counted like reported tokens, and the estimated calls said so. */
 

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { type BudgetsConfig, tokenCost } from '../../src/config/index.js';
-import { createLogger } from '../../src/logging/index.js';
-import { parseUsageArgs } from '../../src/routing/commands/usage.js';
-import { createStore } from '../../src/store/index.js';
+import { type BudgetsConfig, tokenCost } from '../../src/base/config/index.js';
+import { createLogger } from '../../src/base/logging/index.js';
+import { parseUsageArgs } from '../../src/engine/routing/commands/usage.js';
 import {
   createBudgetGate,
   createUsageLedger,
@@ -11,7 +10,8 @@ import {
   type UsageCall,
   usageDay,
   usageTable,
-} from '../../src/usage/index.js';
+} from '../../src/engine/usage/index.js';
+import { createStore } from '../../src/records/store/index.js';
 
 /** The usage ledger, its days in `budgets.timeZone`, the budget gate and the `/usage` words. */
 

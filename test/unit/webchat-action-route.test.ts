@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createWebchatAdapter, type WebchatEvent } from '../../src/channels/index.js';
-import { createHttpServer } from '../../src/http/index.js';
-import { createLogger } from '../../src/logging/index.js';
-import type { InboundMessage } from '../../src/messages/index.js';
+import { createLogger } from '../../src/base/logging/index.js';
+import type { InboundMessage } from '../../src/base/messages/index.js';
+import { createWebchatAdapter, type WebchatEvent } from '../../src/surfaces/channels/index.js';
+import { createHttpServer } from '../../src/surfaces/http/index.js';
 
 /**
  * `POST /api/webchat/action` through fastify's `inject()` into the real web chat adapter, whose

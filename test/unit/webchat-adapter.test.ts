@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createWebchatAdapter, type WebchatEvent } from '../../src/channels/index.js';
-import { SwitchboardError } from '../../src/errors/index.js';
-import { createLogger } from '../../src/logging/index.js';
-import type { InboundMessage } from '../../src/messages/index.js';
+import { SwitchboardError } from '../../src/base/errors/index.js';
+import { createLogger } from '../../src/base/logging/index.js';
+import type { InboundMessage } from '../../src/base/messages/index.js';
+import { createWebchatAdapter, type WebchatEvent } from '../../src/surfaces/channels/index.js';
 
 /** The web chat adapter in-process: what it hands the router, and what reaches which page. */
 

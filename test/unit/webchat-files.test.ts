@@ -1,7 +1,7 @@
 import { mkdir, readdir, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createWebchatFileStore, safeFileName } from '../../src/channels/webchat/webchat-files.js';
+import { createWebchatFileStore, safeFileName } from '../../src/surfaces/channels/webchat/webchat-files.js';
 import { makeTempDir, removeDir } from '../helpers/machine.js';
 
 let dir: string | undefined;

@@ -1,4 +1,4 @@
-// What the session page reads from a session key (`src/sessions/session-key.ts` builds them):
+// What the session page reads from a session key (`src/records/sessions/session-key.ts` builds them):
 // `agent:<agent>:<channel>:<chatType>:<chat>[:thread:<thread>]` for a chat, `…:subagent:<uuid>`
 // for a sub-agent, `agent:<agent>:main` for an agent's main session.
 

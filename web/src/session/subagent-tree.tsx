@@ -4,7 +4,7 @@
 import { useState } from 'preact/hooks';
 import { durationText } from '../time.js';
 
-/** One child as `GET /api/sessions/:key/subagents/tree` answers it (`SubagentNode` in src/http). */
+/** One child as `GET /api/sessions/:key/subagents/tree` answers it (`SubagentNode` in src/surfaces/http). */
 export interface SubagentNode {
   index: number;
   runId: string;

@@ -1,7 +1,7 @@
 // What the sessions API answers (`GET /api/sessions`, `/api/sessions/:key/transcript`) and the
 // events stream (`GET /api/events`) carries, as the pages read it.
 
-/** A session's queue status (`QueueStatus` in src/routing): the chat and the sessions pages read it. */
+/** A session's queue status (`QueueStatus` in src/engine/routing): the chat and the sessions pages read it. */
 export type QueueStatus = 'idle' | 'queued' | 'running';
 
 export interface SessionSummary {

@@ -1,0 +1,26 @@
+export { type AgentRunner, type AgentRunnerOptions, createAgentRunner } from './agent-runner.js';
+export {
+  clockText,
+  createFailoverState,
+  type FailoverRecord,
+  type FailoverState,
+} from './failover/index.js';
+export { SYSTEM_MARKER, senderMarker } from './model-context.js';
+export { noModelReply } from './no-model-reply.js';
+export {
+  createModelProvider,
+  ModelCallError,
+  type ModelProvider,
+  type ProviderOptions,
+} from './providers/index.js';
+export { RESUMED_NOTICE } from './resume-turn.js';
+export type { ModelCallUsage, UsagePort } from './run-usage.js';
+export { buildSystemPrompt, readAgentInstructions } from './system-prompt.js';
+export {
+  type CompactRequest,
+  type CompactResult,
+  TurnAbort,
+  type TurnRequest,
+  type TurnResult,
+  type TurnRunner,
+} from './types.js';

@@ -1,0 +1,65 @@
+import { tokenCost } from '../../base/config/index.js';
+import { causerOf, type TurnScope } from '../tools/index.js';
+import type { RunnerState } from './runner-state.js';
+import type { ToolLoopEvent } from './tool-loop-events.js';
+import type { TurnRequest } from './types.js';
+
+/** One model call's tokens, for the usage ledger: who, where, which model, what it cost. */
+export interface ModelCallUsage {
+  runId: string;
+  sessionKey: string;
+  agentId: string;
+  /** The turn's channel (`route.channel`). */
+  channel: string;
+  senderId: string;
+  /** `models.<name>` that answered. */
+  model: string;
+  inputTokens: number;
+  outputTokens: number;
+  /** `tokenCost` at `models.<name>.price`; absent when the model has none. */
+  cost?: number;
+  /** The server reported no usage: the tokens are the provider's estimate (`TokenUsage.estimated`). */
+  estimated?: boolean;
+}
+
+/**
+ * What the runner needs of usage and budgets (the composition root builds it over `src/engine/usage`):
+ * each model call recorded as it ends, and a budget check before a turn's first model call.
+ */
+export interface UsagePort {
+  /** Resolves once the call is durably counted (a run that fails later still counted it). */
+  record(call: ModelCallUsage): Promise<void>;
+  /** Why this turn may not start (a spent daily budget), said for the chat; undefined when it may. */
+  refusal(turn: TurnScope): Promise<string | undefined>;
+}
+
+/**
+ * Counts a `model_end`'s tokens: the run's total (its record) and the usage ledger, both before
+ * the loop goes on. A server that reports no usage has an estimate here (the OpenAI-compatible
+ * provider's, marked `estimated`), counted like reported tokens and flagged as estimated.
+ */
+export async function recordModelUsage(
+  state: RunnerState,
+  request: TurnRequest,
+  runId: string,
+  event: Extract<ToolLoopEvent, { type: 'model_end' }>,
+): Promise<void> {
+  if (!event.usage) return;
+  const { inputTokens, outputTokens } = event.usage;
+  const price = state.options.config.models[event.model]?.price;
+  const priced = price === undefined ? {} : { cost: tokenCost(price, event.usage) };
+  await state.options.runs.addUsage(runId, { inputTokens, outputTokens, ...priced });
+  await state.options.usage?.record({
+    runId,
+    sessionKey: request.sessionKey,
+    agentId: request.agentId,
+    channel: request.route.channel,
+    // The one who caused the turn pays for it (a sub-agent's, a wake's): their usage, their budget.
+    senderId: causerOf(request),
+    model: event.model,
+    inputTokens,
+    outputTokens,
+    ...priced,
+    ...(event.usage.estimated && { estimated: true }),
+  });
+}

@@ -1,0 +1,123 @@
+import type { Logger } from '../../base/logging/index.js';
+import { communicationPolicy } from '../../base/messages/index.js';
+import type { TranscriptEntry } from '../../records/sessions/index.js';
+import { createAllowlist, type ToolContext, type ToolPolicy, turnScope } from '../tools/index.js';
+import { buildTurnContext } from './context/index.js';
+import { toMessage } from './model-context.js';
+import { loadImages } from './model-files.js';
+import type { ModelMessage, ModelProvider } from './providers/index.js';
+import { RESUMED_NOTICE, resumeOpenCalls } from './resume-turn.js';
+import type { RunnerState } from './runner-state.js';
+import { buildSystemPrompt } from './system-prompt.js';
+import { runToolLoop, type ToolLoopEnd } from './tool-loop.js';
+import type { ToolLoopEvent } from './tool-loop-events.js';
+import { type TurnTools, turnTools } from './turn-tools.js';
+import type { TurnRequest } from './types.js';
+
+const SPAWN_TOOLS = new Set(['sessions_spawn', 'subagents']);
+
+/** The run a turn's loop belongs to, as the runner started it. */
+export interface LoopRun {
+  runId: string;
+  provider: ModelProvider;
+  signal: AbortSignal;
+  /** Stops the run's time limit while a tool call waits for a human. */
+  pauseTimeLimit?(): () => void;
+  logger: Logger;
+  /** The session's last `agentLoop.historyEntries` entries, read while the run started. */
+  history: Promise<readonly TranscriptEntry[]>;
+  emit(event: ToolLoopEvent): void | Promise<void>;
+  /** The model takes images (`models.<name>.images`). */
+  takesImages: boolean;
+}
+
+/** Takes the session's history and runs the tool loop for `request` with the tools it may use. */
+export async function runTurnLoop(
+  state: RunnerState,
+  request: TurnRequest,
+  run: LoopRun,
+): Promise<ToolLoopEnd> {
+  const { config, registry, services } = state.options;
+  const policy = turnPolicy(request, config.subagents.maxSpawnDepth);
+  const context: ToolContext = {
+    ...turnScope(request),
+    runId: run.runId,
+    logger: run.logger,
+    signal: run.signal,
+    services,
+    ...(run.pauseTimeLimit ? { pauseTimeLimit: run.pauseTimeLimit } : {}),
+    ...(request.yieldSlot ? { yieldSlot: request.yieldSlot } : {}),
+  };
+  const tools = turnTools(registry, policy, context);
+  const multiUser = request.route.chatType === 'channel';
+  const read = await run.history;
+  const history = request.resumed ? await resume(request, run, tools, read) : read;
+  const system = buildSystemPrompt({
+    ...turnScope(request),
+    displayName: request.agent.displayName,
+    instructions: state.options.instructions.get(request.agentId),
+    tools: tools.visible,
+    now: state.now(),
+    communication: communicationPolicy(config),
+  });
+  const session = await buildTurnContext(state, request, run, { history, system, tools: tools.specs });
+  return runToolLoop({
+    provider: run.provider,
+    tools,
+    system,
+    history: await loadImages(session.history, {
+      reader: { agentId: request.agentId, senderId: request.senderId, route: request.route },
+      takesImages: run.takesImages,
+      read: state.options.readWorkspaceFile,
+    }),
+    fit: session.fit,
+    maxBurst: config.agentLoop.maxBurst,
+    runId: run.runId,
+    signal: run.signal,
+    transcript: { record: request.record, takeSteered: steeredAfter(request, history, multiUser) },
+    emit: run.emit,
+  });
+}
+
+/**
+ * A turn a restart cut short goes on from its transcript: the calls its last round left without
+ * a result get one (run again when restart-safe, else "outcome unknown"), and the chat is told in
+ * one line instead of hearing the answer again.
+ */
+async function resume(
+  request: TurnRequest,
+  run: LoopRun,
+  tools: TurnTools,
+  history: readonly TranscriptEntry[],
+): Promise<readonly TranscriptEntry[]> {
+  const calls = await resumeOpenCalls(history, tools, request.record, run.runId);
+  run.logger.info({ repeated: calls.repeated, unknown: calls.unknown }, 'turn resumed after a restart');
+  await request.reply({ id: crypto.randomUUID(), text: RESUMED_NOTICE });
+  return [...history, ...calls.entries];
+}
+
+/** The agent's allowlist; spawning tools only where one more level of sub-agents is allowed. */
+function turnPolicy(request: TurnRequest, maxSpawnDepth: number): ToolPolicy {
+  const allowlist = createAllowlist(request.agent.tools);
+  const maySpawn = request.depth < maxSpawnDepth;
+  return {
+    allows: (name) => allowlist(name) && (maySpawn || !SPAWN_TOOLS.has(name)),
+    isOwner: request.isOwner,
+  };
+}
+
+/** Steered messages as model messages; one already in `history` is not added twice. */
+function steeredAfter(
+  request: TurnRequest,
+  history: readonly TranscriptEntry[],
+  multiUser: boolean,
+): () => Promise<ModelMessage[]> {
+  let lastSeq = history.at(-1)?.seq ?? -1;
+  return async () =>
+    (await request.takeSteered())
+      .filter((entry) => entry.seq > lastSeq)
+      .map((entry) => {
+        lastSeq = Math.max(lastSeq, entry.seq);
+        return toMessage(entry, { multiUser });
+      });
+}

@@ -1,0 +1,95 @@
+import type { Config } from '../../base/config/index.js';
+import type { DeliveryRoute, OutboundMessage, ReplyAction } from '../../base/messages/index.js';
+import { actionValue } from './action-value.js';
+import type { ApprovalRecord } from './types.js';
+
+/** How much of the arguments and details a request shows. */
+const SHOWN_CHARS = 2000;
+
+export function shorten(text: string, limit = SHOWN_CHARS): string {
+  return text.length <= limit ? text : `${text.slice(0, limit)}… [${text.length - limit} more characters]`;
+}
+
+/** The request as posted: what will run, for whom, until when, and how to answer in text. */
+export function requestMessage(record: ApprovalRecord, now: Date): OutboundMessage {
+  const minutes = Math.max(1, Math.round((Date.parse(record.expiresAt) - now.getTime()) / 60_000));
+  const until = `${record.expiresAt.slice(11, 16)} UTC`;
+  const lines =
+    record.kind === 'tool'
+      ? [
+          `Approval needed (${record.code}): agent ${record.agentId} wants to run ${record.tool}.`,
+          `Asked by ${record.requester} in ${record.sessionKey}.`,
+          'Arguments:',
+          fence(record.arguments),
+        ]
+      : [`Confirm (${record.code}): ${record.command ?? record.tool}`, record.arguments];
+  if (record.details) lines.push(record.kind === 'tool' ? 'Change:' : '', fence(record.details, 'diff'));
+  const answer =
+    record.kind === 'tool'
+      ? `Approve: /approve ${record.code} · Deny: /deny ${record.code} [reason]`
+      : `Confirm: /confirm ${record.code} · Cancel: /deny ${record.code}`;
+  lines.push(`${answer}. Without a decision in ${minutes} min (${until}) it is denied.`);
+  return {
+    id: `approval-${record.id}`,
+    text: lines.filter((line) => line !== '').join('\n'),
+    actions: requestActions(record),
+  };
+}
+
+function requestActions(record: ApprovalRecord): ReplyAction[] {
+  const value = (decision: 'approve' | 'deny' | 'always') =>
+    actionValue(record.id, decision, record.argumentsHash);
+  if (record.kind === 'command') {
+    return [
+      { label: 'Confirm', value: value('approve'), style: 'primary' },
+      { label: 'Cancel', value: value('deny'), style: 'danger' },
+    ];
+  }
+  return [
+    { label: 'Approve', value: value('approve'), style: 'primary' },
+    { label: 'Deny', value: value('deny'), style: 'danger' },
+    { label: `Always for ${record.tool} in ${record.agentId}`, value: value('always') },
+  ];
+}
+
+function fence(text: string, language = 'json'): string {
+  return `\`\`\`${language}\n${shorten(text).replaceAll('```', "'''")}\n\`\`\``;
+}
+
+/** The one line that replaces a decided request's buttons, and answers whoever decided. */
+export function decidedText(record: ApprovalRecord): string {
+  const what = record.kind === 'tool' ? record.tool : (record.command ?? record.tool);
+  const by = record.decidedBy ?? 'nobody';
+  switch (record.status) {
+    case 'approved':
+    case 'used':
+      if (record.kind === 'command') return `Confirmed by ${by}: ${what}`;
+      return record.always
+        ? `Approved by ${by}, and from now on always for ${record.tool} in agent ${record.agentId}: it runs now.`
+        : `Approved by ${by}: ${what} runs now.`;
+    case 'denied':
+      if (record.kind === 'command') return `Cancelled by ${by}: ${what} was not run.`;
+      return `Denied by ${by}: ${what} does not run${record.reason ? ` (${record.reason})` : ''}.`;
+    case 'expired':
+      return `Expired: nobody decided in time, so ${what} does not run.`;
+    default:
+      return `Waiting for a decision (${record.code}).`;
+  }
+}
+
+/** The chat that asked (`chat`), the approvers' direct messages (`direct`), or both; a chat no one reads posts direct. */
+export function destinations(where: Config['approvals']['post'], record: ApprovalRecord): DeliveryRoute[] {
+  const chat = record.route.channel === 'internal' ? undefined : record.route;
+  const direct = where === 'chat' && chat ? [] : record.approvers.flatMap(directRoute);
+  const routes = where === 'direct' ? direct : [...(chat ? [chat] : []), ...direct];
+  // The chat that asked may be one approver's direct chat already.
+  return routes.filter(
+    (route, index) => routes.findIndex((other) => JSON.stringify(other) === JSON.stringify(route)) === index,
+  );
+}
+
+function directRoute(senderId: string): DeliveryRoute[] {
+  const match = /^(webchat|slack|discord):(.+)$/.exec(senderId);
+  if (!match?.[1] || !match[2]) return [];
+  return [{ channel: match[1] as DeliveryRoute['channel'], chatType: 'direct', chatId: match[2] }];
+}

@@ -1,0 +1,168 @@
+import { type Static, Type } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ConfigChange } from '../../../base/config/index.js';
+import type { Result } from '../../../base/errors/index.js';
+import type { DeliveryRoute } from '../../../base/messages/index.js';
+import { type AccessPolicy, identityOf, requireOwner, senderIdOf } from '../identity.js';
+import { NO_QUERY } from '../query-schema.js';
+import { sendRefusal } from './config-refusal.js';
+
+/** An edit as the config port takes it: an owner's, as if typed as `/config` (`via: 'command'`). */
+export interface ConfigEditRequestView {
+  raw: string;
+  baseHash: string;
+  note?: string | undefined;
+  /** The session whose chat gets the restart note: the owner's own web chat session. */
+  sessionKey: string;
+  route?: DeliveryRoute | undefined;
+  actor: string;
+  via: 'command';
+}
+
+/**
+ * What the config routes need of the gateway, declared here (http may not import tools): the
+ * gateway passes its `GatewayControl`, whose edits check the hash, validate, run the start check,
+ * audit, and restart with a note. Every refusal is an error result naming what is wrong.
+ */
+export interface ConfigPort {
+  configGet(): Promise<Result<{ path: string; hash: string } & Record<string, unknown>>>;
+  configPreview(action: EditAction, request: ConfigEditRequestView): Promise<Result<object>>;
+  configEdit(action: EditAction, request: ConfigEditRequestView): Promise<Result<object>>;
+  configHistory(): Promise<Result<ConfigChange[]>>;
+  configChange(number: number): Promise<Result<{ change: ConfigChange; diff: string }>>;
+  configUndo(number: number, request: Omit<ConfigEditRequestView, 'raw' | 'via'>): Promise<Result<object>>;
+}
+
+type EditAction = 'config.patch' | 'config.apply';
+
+export interface ConfigRoutesOptions {
+  control: ConfigPort;
+  /** The config's JSON schema (the TypeBox source, with its descriptions and `x-secret` marks). */
+  schema: object;
+  access: AccessPolicy;
+  /** The web chat session (and its chat) of `user` with no thread: where the restart note goes. */
+  noteSession(user: string): { sessionKey: string; route: DeliveryRoute };
+}
+
+/** A route that takes nothing but the path: every query key is a 400 naming it. */
+const NONE = { schema: { querystring: NO_QUERY } };
+
+const HASH = Type.String({ pattern: '^[0-9a-f]{64}$', description: 'The hash the edit was made from.' });
+const NOTE = Type.Optional(
+  Type.String({ minLength: 1, maxLength: 500, description: 'Why: kept in the audit log and the note.' }),
+);
+
+const EditBody = Type.Object(
+  {
+    action: Type.Union([Type.Literal('patch'), Type.Literal('apply')], {
+      description: '`patch`: a JSON merge patch; `apply`: the whole new config.',
+    }),
+    raw: Type.String({ minLength: 1, maxLength: 512 * 1024, description: 'JSON or JSONC text.' }),
+    baseHash: HASH,
+    note: NOTE,
+  },
+  { additionalProperties: false },
+);
+
+const UndoBody = Type.Object({ baseHash: HASH, note: NOTE }, { additionalProperties: false });
+
+const NumberParams = Type.Object(
+  { number: Type.String({ pattern: '^[1-9][0-9]{0,8}$', description: 'A change number.' }) },
+  { additionalProperties: false },
+);
+
+/**
+ * The config page's API, owner-only (403 naming the sender before anything else is read): the
+ * redacted file and its hash, the schema, preview (the diff) and edit, the audit history with
+ * each change's diff, and undo. An edit's answer says where to look for the restart note.
+ */
+export function registerConfigRoutes(app: FastifyInstance, options: ConfigRoutesOptions): void {
+  const { control } = options;
+  void app.register(async (scope) => {
+    scope.addHook('preValidation', async (request, reply) => {
+      if (!requireOwner(request, reply, options.access)) return reply;
+    });
+    scope.get('/api/config', NONE, async (_request, reply) => answer(reply, await control.configGet()));
+    scope.get('/api/config/schema', NONE, async () => options.schema);
+    scope.post<{ Body: Static<typeof EditBody> }>(
+      '/api/config/preview',
+      { schema: { querystring: NO_QUERY, body: EditBody } },
+      async (request, reply) => {
+        const { action, edit } = editOf(request, options);
+        return answer(reply, await control.configPreview(action, edit));
+      },
+    );
+    scope.post<{ Body: Static<typeof EditBody> }>(
+      '/api/config',
+      { schema: { querystring: NO_QUERY, body: EditBody } },
+      async (request, reply) => {
+        const { action, edit } = editOf(request, options);
+        const since = new Date().toISOString();
+        const result = await control.configEdit(action, edit);
+        return answer(reply, result, (outcome) => ({
+          outcome,
+          note: { sessionKey: edit.sessionKey, since },
+        }));
+      },
+    );
+    scope.get('/api/config/history', NONE, async (_request, reply) =>
+      answer(reply, await control.configHistory(), (changes) => ({ changes })),
+    );
+    scope.get<{ Params: Static<typeof NumberParams> }>(
+      '/api/config/history/:number',
+      { schema: { querystring: NO_QUERY, params: NumberParams } },
+      async (request, reply) => answer(reply, await control.configChange(Number(request.params.number))),
+    );
+    scope.post<{ Params: Static<typeof NumberParams>; Body: Static<typeof UndoBody> }>(
+      '/api/config/history/:number/undo',
+      { schema: { querystring: NO_QUERY, params: NumberParams, body: UndoBody } },
+      async (request, reply) => {
+        const number = Number(request.params.number);
+        const { edit } = editOf(request, options, `control UI config.undo ${number}`);
+        const { raw: _raw, via: _via, ...undo } = edit;
+        const since = new Date().toISOString();
+        const result = await control.configUndo(number, undo);
+        return answer(reply, result, (outcome) => ({
+          outcome,
+          note: { sessionKey: edit.sessionKey, since },
+        }));
+      },
+    );
+  });
+}
+
+interface EditFields {
+  action?: 'patch' | 'apply';
+  raw?: string;
+  baseHash: string;
+  note?: string | undefined;
+}
+
+/** The edit of a request: the owner's sender id, their web chat session for the note. */
+function editOf(
+  request: FastifyRequest<{ Body: EditFields }>,
+  options: ConfigRoutesOptions,
+  what = `control UI config.${request.body.action}`,
+): { action: EditAction; edit: ConfigEditRequestView } {
+  const identity = identityOf(request);
+  const actor = senderIdOf(identity);
+  const { sessionKey, route } = options.noteSession(identity.user);
+  const { body } = request;
+  return {
+    action: body.action === 'apply' ? 'config.apply' : 'config.patch',
+    edit: {
+      raw: body.raw ?? '',
+      baseHash: body.baseHash,
+      note: body.note ?? `${what} by ${actor}`,
+      sessionKey,
+      route,
+      actor,
+      via: 'command',
+    },
+  };
+}
+
+function answer<T>(reply: FastifyReply, result: Result<T>, shape: (value: T) => unknown = (value) => value) {
+  if (!result.ok) return sendRefusal(reply, result.error);
+  return shape(result.value);
+}
