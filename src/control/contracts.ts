@@ -135,13 +135,17 @@ export type ApprovalView = Static<typeof ApprovalView>;
 /** A chat channel as the supervisor sees it; `reason` (scrubbed) says why it is not connected. */
 export const ChannelStatus = Type.Object({
   name: Type.String(),
-  /** `connected`, `connecting`, `retrying` or `refused`. */
+  /** `connected`, `connecting`, `retrying`, `refused` or `deaf`. */
   state: Type.String(),
   reason: Type.Optional(Type.String()),
   /** Failed attempts since it last connected. */
   attempts: Type.Number(),
   /** When the state last changed (ISO time). */
   since: Type.Optional(Type.String()),
+  /** How often its connection was found deaf (open, hearing nothing) and opened again. */
+  deafReconnects: Type.Optional(Type.Number()),
+  /** The last time, and why (scrubbed). */
+  lastDeaf: Type.Optional(Type.Object({ at: Type.String(), reason: Type.String() })),
 });
 export type ChannelStatus = Static<typeof ChannelStatus>;
 

@@ -2,7 +2,13 @@ import { register as globalRegistry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
 import { type Config, validateConfig } from '../../src/base/config/index.js';
 import { createLogger } from '../../src/base/logging/index.js';
-import type { CompactRequest, TurnRequest, TurnRunner } from '../../src/engine/agents/index.js';
+import {
+  type CompactRequest,
+  createTurnStream,
+  type TurnRequest,
+  type TurnRunner,
+  type TurnSession,
+} from '../../src/engine/agents/index.js';
 import { createMetrics, createObserver } from '../../src/engine/observability/index.js';
 import { createStore } from '../../src/records/store/index.js';
 import { parseExposition } from '../helpers/prometheus.js';
@@ -51,6 +57,24 @@ describe('createMetrics', () => {
     expect(scraped.value('switchboard_queue_depth')).toBe(1);
     expect(scraped.value('switchboard_channel_connected', { channel: 'slack' })).toBeUndefined();
   });
+
+  it('counts deaf reconnects across in-process restarts, each gateway counting from 0', async () => {
+    const metrics = createMetrics({ processMetrics: false });
+    let deaf = 1;
+    const channels = () => ({ slack: 'connected' });
+    metrics.bind({ queueDepth: () => 0, channels, deafReconnects: () => ({ slack: deaf }) });
+    const read = async () =>
+      parseExposition(await metrics.text()).value('switchboard_channel_deaf_reconnects_total', {
+        channel: 'slack',
+      });
+    expect(await read()).toBe(1);
+    deaf = 3;
+    expect(await read()).toBe(3);
+    expect(await read()).toBe(3);
+    // The next gateway's supervisor starts from 0; the counter goes on.
+    metrics.bind({ queueDepth: () => 0, channels, deafReconnects: () => ({ slack: 2 }) });
+    expect(await read()).toBe(5);
+  });
 });
 
 describe('the observed turn runner', () => {
@@ -58,7 +82,7 @@ describe('the observed turn runner', () => {
     const metrics = createMetrics({ processMetrics: false });
     const compacted: string[] = [];
     const runner: TurnRunner = {
-      runTurn: async () => ({ status: 'done' }),
+      runTurn: () => createTurnStream(async () => ({ status: 'done' })),
       compact: async (request) => {
         compacted.push(request.sessionKey);
         return { status: 'nothing', reason: 'short' };
@@ -70,7 +94,12 @@ describe('the observed turn runner', () => {
       reason: 'short',
     });
     expect(compacted).toEqual(['agent:main:main']);
-    await observed.runTurn({ agentId: 'main', route: { channel: 'webchat' }, depth: 0 } as TurnRequest);
+    const turn = observed.runTurn(
+      { agentId: 'main', route: { channel: 'webchat' }, depth: 0 } as TurnRequest,
+      {} as TurnSession,
+    );
+    for await (const _event of turn);
+    await turn.result;
     const scraped = parseExposition(await metrics.text());
     expect(scraped.value('switchboard_turns_total', { agent: 'main', outcome: 'done' })).toBe(1);
   });

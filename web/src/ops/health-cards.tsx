@@ -45,6 +45,12 @@ export function ChannelsCard({ channels }: { channels: StatusView['channels'] })
             {channel.since ? <span class="muted"> since {relativeTime(channel.since)}</span> : null}
             {channel.attempts > 0 ? <span class="muted"> · {channel.attempts} failed attempts</span> : null}
             {channel.reason ? <p class="reason">{channel.reason}</p> : null}
+            {channel.lastDeaf ? (
+              <p class="reason" data-deaf>
+                Found deaf {channel.deafReconnects ?? 1} {channel.deafReconnects === 1 ? 'time' : 'times'},
+                last {relativeTime(channel.lastDeaf.at)}: {channel.lastDeaf.reason}
+              </p>
+            ) : null}
           </li>
         ))}
       </ul>
