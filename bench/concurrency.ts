@@ -25,7 +25,8 @@ import { describeLoad, describeMachine } from './report.js';
  * bench/reports/concurrency.md. Not a test: nothing here asserts on speed.
  *
  * Knobs: BENCH_LEVELS (default 0,8,32,128), BENCH_PHASE_MS (measured phase per level, 20000),
- * BENCH_TOKENS (deltas per answer, 100), BENCH_TOKENS_PER_S (50), BENCH_PROBE_MS (between probes, 20).
+ * BENCH_TOKENS (deltas per answer, 100), BENCH_TOKENS_PER_S (50), BENCH_PROBE_MS (between probes, 20),
+ * BENCH_PROFILE=<dir> (the gateway runs with --cpu-prof and writes its profile there when it stops).
  */
 
 const LEVELS = (process.env.BENCH_LEVELS ?? '0,8,32,128').split(',').map(Number);
@@ -56,7 +57,9 @@ async function startGateway(dir: string, modelUrl: string): Promise<Gateway> {
     agents: { main: { model: 'fake' } },
     tools: { toolpacks: defaultToolpackEntries(file) },
   });
-  const child = spawn(process.execPath, [MAIN_SCRIPT, 'start', '--config', file], {
+  const profile = process.env.BENCH_PROFILE;
+  const flags = profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profile)}`] : [];
+  const child = spawn(process.execPath, [...flags, MAIN_SCRIPT, 'start', '--config', file], {
     cwd: dir,
     env: childEnvironment(),
     stdio: ['ignore', 'ignore', 'inherit'],

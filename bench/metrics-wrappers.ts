@@ -1,8 +1,14 @@
-import { validateConfig } from '../src/base/config/index.js';
-import { createLogger } from '../src/base/logging/index.js';
-import type { TurnRequest, TurnRunner } from '../src/engine/agents/index.js';
-import { createMetrics, createObserver } from '../src/engine/observability/index.js';
-import { createStore, type KeyValueNamespace } from '../src/records/store/index.js';
+import {
+  createTurnStream,
+  type TurnRequest,
+  type TurnRunner,
+  type TurnSession,
+  type TurnStream,
+} from '../src/agents/index.js';
+import { validateConfig } from '../src/config/index.js';
+import { createLogger } from '../src/logging/index.js';
+import { createMetrics, createObserver } from '../src/observability/index.js';
+import { createStore, type KeyValueNamespace } from '../src/store/index.js';
 import { figures } from './report.js';
 
 /**
@@ -49,9 +55,10 @@ export async function measureWrappers(): Promise<WrapperCost[]> {
   const plainNamespace: KeyValueNamespace<number> = store.namespace('bench');
   const observedNamespace = observer.store(store).namespace<number>('bench');
   await plainNamespace.set('key', 1);
-  const runner: TurnRunner = { runTurn: async () => ({ status: 'done' }) };
+  const runner: TurnRunner = { runTurn: () => createTurnStream(async () => ({ status: 'done' })) };
   const observedRunner = observer.turns(runner);
   const request = { agentId: 'main', depth: 0, route: { channel: 'webchat' } } as unknown as TurnRequest;
+  const session = {} as TurnSession;
   const costs = [
     await compare(
       'store get',
@@ -60,10 +67,16 @@ export async function measureWrappers(): Promise<WrapperCost[]> {
     ),
     await compare(
       'turn',
-      () => runner.runTurn(request),
-      () => observedRunner.runTurn(request),
+      () => runToEnd(runner.runTurn(request, session)),
+      () => runToEnd(observedRunner.runTurn(request, session)),
     ),
   ];
   await store.close();
   return costs;
+}
+
+/** A turn's events taken (and dropped) to its end: a turn waits for each to be taken. */
+async function runToEnd(turn: TurnStream) {
+  for await (const _event of turn);
+  return turn.result;
 }

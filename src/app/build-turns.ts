@@ -52,6 +52,7 @@ export async function buildTurns(base: Base, parts: TurnParts) {
     turns: parts.turns,
     store,
     logger: logger.child({ component: 'subagents' }),
+    outboundFor: base.channels.outboundFor,
   });
   const { runner: agentRunner, registry } = await buildAgentRunner({
     config,

@@ -1,7 +1,16 @@
-import type { TurnRequest, TurnResult, TurnRunner } from '../../src/engine/agents/index.js';
+import {
+  createTurnStream,
+  type TurnRequest,
+  type TurnResult,
+  type TurnRunner,
+  type TurnSession,
+} from '../../src/agents/index.js';
+
+/** A turn as the test sees it: its request and what its session lends it (`takeSteered`, `yieldSlot`). */
+export type GatedTurn = TurnRequest & TurnSession;
 
 interface OpenTurn {
-  request: TurnRequest;
+  request: GatedTurn;
   /** Ends the turn with a reply naming the texts it answered. */
   release(): void;
 }
@@ -11,47 +20,51 @@ interface OpenTurn {
  * messages each turn answered. An aborted turn ends at once with status `killed`.
  */
 export function createGatedRunner() {
-  const turns: TurnRequest[] = [];
+  const turns: GatedTurn[] = [];
   const open: OpenTurn[] = [];
   const waiters: (() => void)[] = [];
   let running = 0;
   let maxRunning = 0;
 
   const runner: TurnRunner = {
-    runTurn(request): Promise<TurnResult> {
+    runTurn(turnRequest, session) {
+      const request: GatedTurn = { ...turnRequest, ...session };
       turns.push(request);
       running += 1;
       maxRunning = Math.max(maxRunning, running);
-      return new Promise<TurnResult>((resolve) => {
-        let finished = false;
-        const finish = (result: TurnResult) => {
-          if (finished) return;
-          finished = true;
-          running -= 1;
-          const index = open.findIndex((turn) => turn.request === request);
-          if (index >= 0) open.splice(index, 1);
-          resolve(result);
-        };
-        request.signal.addEventListener('abort', () => finish({ status: 'killed' }), {
-          once: true,
-        });
-        open.push({
-          request,
-          release: () => {
-            // Leaves the open list at once: the reply is written asynchronously.
-            open.splice(
-              open.findIndex((turn) => turn.request === request),
-              1,
-            );
-            const text = `answered: ${request.messages.map((message) => message.text).join(' + ')}`;
-            void request
-              .record({ role: 'assistant', text })
-              .then(() => request.reply({ id: crypto.randomUUID(), text }))
-              .then(() => finish({ status: 'done' }));
-          },
-        });
-        for (const wake of waiters.splice(0)) wake();
-      });
+      return createTurnStream(
+        (emit) =>
+          new Promise<TurnResult>((resolve) => {
+            let finished = false;
+            const finish = (result: TurnResult) => {
+              if (finished) return;
+              finished = true;
+              running -= 1;
+              const index = open.findIndex((turn) => turn.request === request);
+              if (index >= 0) open.splice(index, 1);
+              resolve(result);
+            };
+            request.signal.addEventListener('abort', () => finish({ status: 'killed' }), {
+              once: true,
+            });
+            open.push({
+              request,
+              release: () => {
+                // Leaves the open list at once: the reply is written asynchronously.
+                open.splice(
+                  open.findIndex((turn) => turn.request === request),
+                  1,
+                );
+                const text = `answered: ${request.messages.map((message) => message.text).join(' + ')}`;
+                void request
+                  .record({ role: 'assistant', text })
+                  .then(() => emit({ type: 'reply', message: { id: crypto.randomUUID(), text } }))
+                  .then(() => finish({ status: 'done' }));
+              },
+            });
+            for (const wake of waiters.splice(0)) wake();
+          }),
+      );
     },
   };
 

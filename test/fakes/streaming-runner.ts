@@ -1,8 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import type { TurnRequest, TurnResult, TurnRunner } from '../../src/engine/agents/index.js';
+import {
+  createTurnStream,
+  type TurnEmit,
+  type TurnRequest,
+  type TurnResult,
+  type TurnRunner,
+  type TurnSession,
+  type TurnStream,
+} from '../../src/agents/index.js';
 
 export interface StreamingRunnerScript {
-  /** The parts streamed through `onDelta`, one per step. */
+  /** The parts streamed as `text_delta` events, one per step. */
   deltas: string[];
   /** The complete reply returned at the end; defaults to the deltas joined. */
   final?: string;
@@ -32,7 +40,11 @@ export class StreamingRunner implements TurnRunner {
 
   constructor(private readonly script: StreamingRunnerScript) {}
 
-  async runTurn(request: TurnRequest): Promise<TurnResult> {
+  runTurn(request: TurnRequest, session: TurnSession): TurnStream {
+    return createTurnStream((emit) => this.stream(request, session, emit));
+  }
+
+  private async stream(request: TurnRequest, session: TurnSession, emit: TurnEmit): Promise<TurnResult> {
     this.turns.push(request);
     for (const waiter of this.startWaiters.splice(0)) {
       if (this.turns.length >= waiter.count) waiter.resolve();
@@ -43,11 +55,11 @@ export class StreamingRunner implements TurnRunner {
     for (let index = 0; index <= deltas.length; index++) {
       if (!(await this.waitForStep(this.consumed++, request.signal))) return { status: 'killed' };
       const delta = deltas[index];
-      if (delta !== undefined) request.onDelta(id, delta);
+      if (delta !== undefined) void emit({ type: 'text_delta', replyId: id, delta });
     }
     const text = this.script.final ?? deltas.join('');
-    await request.record({ role: 'assistant', text });
-    await request.reply({ id, text });
+    await session.record({ role: 'assistant', text });
+    await emit({ type: 'reply', message: { id, text } });
     return { status: 'done' };
   }
 

@@ -1,8 +1,10 @@
 import path from 'node:path';
-import { validateConfig } from '../../src/base/config/index.js';
-import { createLogger } from '../../src/base/logging/index.js';
-import type { TurnRunner } from '../../src/engine/agents/index.js';
-import { createRouter, type Router } from '../../src/engine/routing/index.js';
+import { createTurnStream, type TurnRunner } from '../../src/agents/index.js';
+import { validateConfig } from '../../src/config/index.js';
+import { createLogger } from '../../src/logging/index.js';
+import { createRouter, type Router } from '../../src/routing/index.js';
+import { createRunStore, createSessionStore, type RunStore } from '../../src/sessions/index.js';
+import { createStore, type NamespaceOptions, type Store } from '../../src/store/index.js';
 import {
   createSubagentManager,
   createSubagentRegistry,
@@ -182,18 +184,24 @@ export async function rig(options: RigOptions = {}): Promise<Rig> {
 /** Keeps a run record per turn and tags what it writes with its run id, as the agent runner does. */
 function withRunRecords(runner: TurnRunner, runs: RunStore): TurnRunner {
   return {
-    async runTurn(request) {
-      const run = await runs.start({
-        sessionKey: request.sessionKey,
-        agentId: request.agentId,
-        model: 'fake',
+    runTurn(request, session) {
+      return createTurnStream(async (emit) => {
+        const run = await runs.start({
+          sessionKey: request.sessionKey,
+          agentId: request.agentId,
+          model: 'fake',
+        });
+        const turn = runner.runTurn(request, {
+          ...session,
+          record: (entry) => session.record({ ...entry, runId: run.runId }),
+        });
+        // The inner turn's own start and end are this one's.
+        for await (const event of turn)
+          if (event.type !== 'turn_start' && event.type !== 'turn_end') await emit(event);
+        const result = await turn.result;
+        await runs.finish(run.runId, { status: result.status, rounds: 1, toolCalls: 0 });
+        return { ...result, runId: run.runId };
       });
-      const result = await runner.runTurn({
-        ...request,
-        record: (entry) => request.record({ ...entry, runId: run.runId }),
-      });
-      await runs.finish(run.runId, { status: result.status, rounds: 1, toolCalls: 0 });
-      return { ...result, runId: run.runId };
     },
   };
 }

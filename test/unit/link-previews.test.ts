@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findAgentEditDecisions } from '../../src/base/config/agent-editable.js';
+import { findAgentEditDecisions } from '../../src/base/config/editor/agent-editable.js';
 import { linkHosts, previewSettingsFor, previewsAllowed } from '../../src/surfaces/channels/link-previews.js';
 
 const DOCS = { allowHosts: ['docs.example.com'] };

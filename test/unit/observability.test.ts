@@ -1,10 +1,16 @@
 import { register as globalRegistry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
-import { type Config, validateConfig } from '../../src/base/config/index.js';
-import { createLogger } from '../../src/base/logging/index.js';
-import type { CompactRequest, TurnRequest, TurnRunner } from '../../src/engine/agents/index.js';
-import { createMetrics, createObserver } from '../../src/engine/observability/index.js';
-import { createStore } from '../../src/records/store/index.js';
+import {
+  type CompactRequest,
+  createTurnStream,
+  type TurnRequest,
+  type TurnRunner,
+  type TurnSession,
+} from '../../src/agents/index.js';
+import { type Config, validateConfig } from '../../src/config/index.js';
+import { createLogger } from '../../src/logging/index.js';
+import { createMetrics, createObserver } from '../../src/observability/index.js';
+import { createStore } from '../../src/store/index.js';
 import { parseExposition } from '../helpers/prometheus.js';
 
 /**
@@ -58,7 +64,7 @@ describe('the observed turn runner', () => {
     const metrics = createMetrics({ processMetrics: false });
     const compacted: string[] = [];
     const runner: TurnRunner = {
-      runTurn: async () => ({ status: 'done' }),
+      runTurn: () => createTurnStream(async () => ({ status: 'done' })),
       compact: async (request) => {
         compacted.push(request.sessionKey);
         return { status: 'nothing', reason: 'short' };
@@ -70,7 +76,12 @@ describe('the observed turn runner', () => {
       reason: 'short',
     });
     expect(compacted).toEqual(['agent:main:main']);
-    await observed.runTurn({ agentId: 'main', route: { channel: 'webchat' }, depth: 0 } as TurnRequest);
+    const turn = observed.runTurn(
+      { agentId: 'main', route: { channel: 'webchat' }, depth: 0 } as TurnRequest,
+      {} as TurnSession,
+    );
+    for await (const _event of turn);
+    await turn.result;
     const scraped = parseExposition(await metrics.text());
     expect(scraped.value('switchboard_turns_total', { agent: 'main', outcome: 'done' })).toBe(1);
   });

@@ -126,6 +126,9 @@ type Setup = Awaited<ReturnType<typeof setup>>;
 const childTurn = (rig: Setup, run: SubagentRun, index = 0): Promise<FakeTurn> =>
   rig.fake.turnIn(run.childSessionKey, index);
 
+/** Agent main does not resume what a restart cut short (`agents.main.resume`). */
+const NO_RESUME = { agents: { main: { model: 'fake', resume: 'off' } } };
+
 describe('the model of a child', () => {
   it("keeps its agent's model chain without a model in the request, and takes the one it names", async () => {
     const fake = { provider: 'openai', model: 'fake-1', baseUrl: 'http://127.0.0.1:9', apiKey: 'sk-x' };
@@ -224,7 +227,8 @@ describe('spawn and complete', () => {
     expect((await childTurn(first, running)).request.chargedTo).toBe('slack:UBOB');
     first.crash();
 
-    const second = await setup({ store: first.store, subagents: { maxConcurrent: 1 } });
+    // Not resumed (`resume: "off"`): its `interrupted` announcement is what is charged here.
+    const second = await setup({ store: first.store, subagents: { maxConcurrent: 1 }, config: NO_RESUME });
     await second.manager.resume();
     expect((await second.fake.turnIn(PARENT)).request).toMatchObject({
       senderId: 'system:subagents',
@@ -467,14 +471,14 @@ describe('steer', () => {
 });
 
 describe('resume after the process died', () => {
-  it('ends a run left running as interrupted (announced) and starts the one left waiting', async () => {
+  it('with resume: "off", ends a run left running as interrupted (announced) and starts the one left waiting', async () => {
     const first = await setup({ subagents: { maxConcurrent: 1 } });
     const running = await first.spawn('running');
     const waiting = await first.spawn('waiting');
     await childTurn(first, running);
     first.crash();
 
-    const second = await setup({ store: first.store, subagents: { maxConcurrent: 1 } });
+    const second = await setup({ store: first.store, subagents: { maxConcurrent: 1 }, config: NO_RESUME });
     await second.manager.resume();
     expect(await second.registry.get(running.subagentRunId)).toMatchObject({ status: 'interrupted' });
     expect(await second.announcement()).toMatchObject({
@@ -482,6 +486,50 @@ describe('resume after the process died', () => {
       runId: running.subagentRunId,
     });
     expect((await childTurn(second, waiting)).request.entry.text).toBe('waiting');
+  });
+
+  it('resumes a run left running: its turn starts again, charged as before, and it is announced once', async () => {
+    const first = await setup({ subagents: { maxConcurrent: 1 } });
+    const bob = { ...caller, chargedTo: 'slack:UBOB' };
+    const running = await first.spawn('running', undefined, bob);
+    const waiting = await first.spawn('waiting', undefined, bob);
+    await childTurn(first, running);
+    await expect.poll(async () => (await first.registry.get(running.subagentRunId))?.status).toBe('running');
+    first.crash();
+
+    const second = await setup({ store: first.store, subagents: { maxConcurrent: 1 } });
+    await second.manager.resume();
+    expect(await second.registry.get(running.subagentRunId)).toMatchObject({ status: 'running', resumes: 1 });
+    // The fake turns write no transcript: the resumed turn starts on its task again.
+    const again = await childTurn(second, running);
+    expect(again.request).toMatchObject({ entry: { text: 'running' }, chargedTo: 'slack:UBOB' });
+    expect(second.fake.openIn(waiting.childSessionKey)).toBeUndefined();
+    await second.fake.end(again, 'done after all');
+    expect(await second.announcement()).toMatchObject({
+      status: 'success',
+      result: 'done after all',
+      runId: running.subagentRunId,
+    });
+    expect((await childTurn(second, waiting)).request.entry.text).toBe('waiting');
+  });
+
+  it('ends a run at its third interruption instead of resuming it again', async () => {
+    let rig = await setup();
+    const run = await rig.spawn('fragile');
+    await childTurn(rig, run);
+    await expect.poll(async () => (await rig.registry.get(run.subagentRunId))?.status).toBe('running');
+    for (const resumes of [1, 2, 3]) {
+      rig.crash();
+      rig = await setup({ store: rig.store });
+      await rig.manager.resume();
+      if (resumes < 3) {
+        expect(await rig.registry.get(run.subagentRunId)).toMatchObject({ status: 'running', resumes });
+        await childTurn(rig, run);
+      }
+    }
+    // Three attempts (its start and two resumes), as a turn gets.
+    expect(await rig.registry.get(run.subagentRunId)).toMatchObject({ status: 'interrupted', resumes: 2 });
+    expect(await rig.announcement()).toMatchObject({ status: 'interrupted', runId: run.subagentRunId });
   });
 
   it('answers a steer a running child was sent just before the process died: a new run takes it', async () => {

@@ -155,11 +155,10 @@ async function setup(steps: readonly ScriptStep[], agentLoop: Record<string, unk
       isOwner: true,
       messages: [entry],
       signal: controller.signal,
+      ...overrides,
+    };
+    const stream = runner.runTurn(request, {
       logger,
-      onDelta: (id, delta) => deltas.push({ id, delta }),
-      reply: async (message) => {
-        replies.push(message);
-      },
       record: (recorded) => sessions.append(SESSION, recorded),
       takeSteered: async () => {
         const taken: TranscriptEntry[] = [];
@@ -169,9 +168,12 @@ async function setup(steps: readonly ScriptStep[], agentLoop: Record<string, unk
           );
         return taken;
       },
-      ...overrides,
-    };
-    const result = await runner.runTurn(request);
+    });
+    for await (const event of stream) {
+      if (event.type === 'text_delta') deltas.push({ id: event.replyId, delta: event.delta });
+      if (event.type === 'reply') replies.push(event.message);
+    }
+    const result = await stream.result;
     const run = result.runId === undefined ? undefined : await runs.get(result.runId);
     return { result, run };
   }

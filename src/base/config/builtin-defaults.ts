@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Config } from './schema.js';
+import type { Config } from './schema/schema.js';
 
 /** The toolpacks shipped with Switchboard (`toolpacks/` in the package; the same from `src/` and `dist/`). */
 export const PACKAGED_TOOLPACKS_DIR = fileURLToPath(new URL('../../../toolpacks/', import.meta.url));

@@ -1,6 +1,6 @@
 import { chmod, stat } from 'node:fs/promises';
 import { collectSecretValues } from './redact.js';
-import type { Config } from './schema.js';
+import type { Config } from './schema/schema.js';
 
 /** A config file that holds a secret while its group or others may read it. */
 export interface LooseConfigFile {

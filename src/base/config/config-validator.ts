@@ -1,8 +1,8 @@
 import { createRequire } from 'node:module';
 import type { Options, ValidateFunction } from 'ajv';
 import { createAjv, GATEWAY_SCHEMA_ONCE } from '../validation/index.js';
-import { type Config, ConfigSchema } from './schema.js';
-import { AGENT_EDITABLE_KEYWORD, SECRET_KEYWORD, TOOL_PROTECTED_KEYWORD } from './schema-helpers.js';
+import { type Config, ConfigSchema } from './schema/schema.js';
+import { AGENT_EDITABLE_KEYWORD, SECRET_KEYWORD, TOOL_PROTECTED_KEYWORD } from './schema/schema-helpers.js';
 
 /**
  * The config validator's generated code, written beside this module by `npm run build`

@@ -6,7 +6,7 @@ import { ConfigError } from '../errors/index.js';
 import { applyPersonas } from './apply-personas.js';
 import { substituteEnv } from './env.js';
 import { findJsonTextProblem } from './json-limits.js';
-import type { Config } from './schema.js';
+import type { Config } from './schema/schema.js';
 import { validateConfig } from './validate.js';
 
 export const DEFAULT_CONFIG_PATH = 'config/gateway.jsonc';

@@ -1,4 +1,4 @@
-import type { AgentConfig, Config } from './schema.js';
+import type { AgentConfig, Config } from './schema/schema.js';
 
 /** The models an agent's turn may use, in order: the first answers, the rest are its fallbacks. */
 export function modelChain(config: Pick<Config, 'models'>, model: AgentConfig['model']): string[] {

@@ -1,4 +1,4 @@
-import type { ModelConfig } from './schema.js';
+import type { ModelConfig } from './schema/schema.js';
 
 /**
  * What a call's tokens cost at `models.<name>.price` (per million tokens), or 0 without a price.

@@ -1,5 +1,5 @@
-import { ConfigSchema } from './schema.js';
-import { SECRET_KEYWORD } from './schema-helpers.js';
+import { ConfigSchema } from './schema/schema.js';
+import { SECRET_KEYWORD } from './schema/schema-helpers.js';
 
 /** What every secret value is replaced with in any output. */
 export const REDACTED = '__SWITCHBOARD_REDACTED__';

@@ -2,7 +2,7 @@ import type { ValidateFunction } from 'ajv';
 import { type ConfigIssue, fail, ok, type Result } from '../errors/index.js';
 import { dedupeIssues, describeSchemaError } from '../validation/index.js';
 import { loadConfigValidator } from './config-validator.js';
-import type { Config } from './schema.js';
+import type { Config } from './schema/schema.js';
 
 /**
  * Validates a parsed config against the schema, filling in defaults (the input is not

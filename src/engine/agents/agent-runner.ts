@@ -27,11 +27,11 @@ export function createAgentRunner(options: AgentRunnerOptions): AgentRunner {
     compactionFailures: new Map(),
   };
   return {
-    runTurn: (request) => runTurn(state, request),
+    runTurn: (request, session) => runTurn(state, request, session),
     compact: (request) => compactOnDemand(state, request),
     activity(sessionKey) {
       const runId = state.running.get(sessionKey);
-      return { ...(runId === undefined ? {} : { runId }), burst: state.bursts.get(sessionKey)?.value ?? 0 };
+      return { ...(runId === undefined ? {} : { runId }), burst: state.bursts.get(sessionKey) ?? 0 };
     },
   };
 }

@@ -13,13 +13,19 @@ export {
   type ModelProvider,
   type ProviderOptions,
 } from './providers/index.js';
+export { RESUMED_NOTICE } from './resume-turn.js';
 export type { ModelCallUsage, UsagePort } from './run-usage.js';
 export { buildSystemPrompt, readAgentInstructions } from './system-prompt.js';
+export { createTurnStream } from './turn-stream.js';
 export {
   type CompactRequest,
   type CompactResult,
   TurnAbort,
+  type TurnEmit,
+  type TurnEvent,
   type TurnRequest,
   type TurnResult,
   type TurnRunner,
+  type TurnSession,
+  type TurnStream,
 } from './types.js';

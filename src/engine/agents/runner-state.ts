@@ -30,8 +30,8 @@ export interface AgentRunnerOptions {
 export interface RunnerState {
   options: AgentRunnerOptions;
   now(): Date;
-  /** The burst counter of each session's current or last turn (one cell per turn). */
-  bursts: Map<string, { value: number }>;
+  /** The burst counter of each session's current or last turn (rounds since its start or last steered message). */
+  bursts: Map<string, number>;
   /** The run id of each session's running turn. */
   running: Map<string, string>;
   failover: FailoverState;

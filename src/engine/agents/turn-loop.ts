@@ -1,7 +1,13 @@
-import type { Logger } from '../../base/logging/index.js';
-import { communicationPolicy } from '../../base/messages/index.js';
-import type { TranscriptEntry } from '../../records/sessions/index.js';
-import { createAllowlist, type ToolContext, type ToolPolicy, turnScope } from '../tools/index.js';
+import type { Logger } from '../logging/index.js';
+import { communicationPolicy } from '../messages/index.js';
+import type { TranscriptEntry } from '../sessions/index.js';
+import {
+  createAllowlist,
+  type ToolContext,
+  type ToolPolicy,
+  type ToolRegistry,
+  turnScope,
+} from '../tools/index.js';
 import { buildTurnContext } from './context/index.js';
 import { toMessage } from './model-context.js';
 import { loadImages } from './model-files.js';
@@ -12,9 +18,7 @@ import { buildSystemPrompt } from './system-prompt.js';
 import { runToolLoop, type ToolLoopEnd } from './tool-loop.js';
 import type { ToolLoopEvent } from './tool-loop-events.js';
 import { type TurnTools, turnTools } from './turn-tools.js';
-import type { TurnRequest } from './types.js';
-
-const SPAWN_TOOLS = new Set(['sessions_spawn', 'subagents']);
+import type { TurnRequest, TurnSession } from './types.js';
 
 /** The run a turn's loop belongs to, as the runner started it. */
 export interface LoopRun {
@@ -26,6 +30,8 @@ export interface LoopRun {
   logger: Logger;
   /** The session's last `agentLoop.historyEntries` entries, read while the run started. */
   history: Promise<readonly TranscriptEntry[]>;
+  /** Appends an entry to the session's transcript (the turn's `TurnSession.record`). */
+  record: TurnSession['record'];
   emit(event: ToolLoopEvent): void | Promise<void>;
   /** The model takes images (`models.<name>.images`). */
   takesImages: boolean;
@@ -35,23 +41,24 @@ export interface LoopRun {
 export async function runTurnLoop(
   state: RunnerState,
   request: TurnRequest,
+  session: TurnSession,
   run: LoopRun,
 ): Promise<ToolLoopEnd> {
   const { config, registry, services } = state.options;
-  const policy = turnPolicy(request, config.subagents.maxSpawnDepth);
-  const context: ToolContext = {
+  const policy = turnPolicy(request, registry, config.subagents.maxSpawnDepth);
+  const toolContext: ToolContext = {
     ...turnScope(request),
     runId: run.runId,
     logger: run.logger,
     signal: run.signal,
     services,
     ...(run.pauseTimeLimit ? { pauseTimeLimit: run.pauseTimeLimit } : {}),
-    ...(request.yieldSlot ? { yieldSlot: request.yieldSlot } : {}),
+    ...(session.yieldSlot ? { yieldSlot: session.yieldSlot } : {}),
   };
-  const tools = turnTools(registry, policy, context);
+  const tools = turnTools(registry, policy, toolContext);
   const multiUser = request.route.chatType === 'channel';
   const read = await run.history;
-  const history = request.resumed ? await resume(request, run, tools, read) : read;
+  const history = request.resumed ? await resume(run, tools, read) : read;
   const system = buildSystemPrompt({
     ...turnScope(request),
     displayName: request.agent.displayName,
@@ -60,21 +67,21 @@ export async function runTurnLoop(
     now: state.now(),
     communication: communicationPolicy(config),
   });
-  const session = await buildTurnContext(state, request, run, { history, system, tools: tools.specs });
+  const context = await buildTurnContext(state, request, run, { history, system, tools: tools.specs });
   return runToolLoop({
     provider: run.provider,
     tools,
     system,
-    history: await loadImages(session.history, {
+    history: await loadImages(context.history, {
       reader: { agentId: request.agentId, senderId: request.senderId, route: request.route },
       takesImages: run.takesImages,
       read: state.options.readWorkspaceFile,
     }),
-    fit: session.fit,
+    fit: context.fit,
     maxBurst: config.agentLoop.maxBurst,
     runId: run.runId,
     signal: run.signal,
-    transcript: { record: request.record, takeSteered: steeredAfter(request, history, multiUser) },
+    transcript: { record: run.record, takeSteered: steeredAfter(session, history, multiUser) },
     emit: run.emit,
   });
 }
@@ -85,36 +92,36 @@ export async function runTurnLoop(
  * one line instead of hearing the answer again.
  */
 async function resume(
-  request: TurnRequest,
   run: LoopRun,
   tools: TurnTools,
   history: readonly TranscriptEntry[],
 ): Promise<readonly TranscriptEntry[]> {
-  const calls = await resumeOpenCalls(history, tools, request.record, run.runId);
+  const calls = await resumeOpenCalls(history, tools, run.record, run.runId);
   run.logger.info({ repeated: calls.repeated, unknown: calls.unknown }, 'turn resumed after a restart');
-  await request.reply({ id: crypto.randomUUID(), text: RESUMED_NOTICE });
+  await run.emit({ type: 'reply', message: { id: crypto.randomUUID(), text: RESUMED_NOTICE } });
   return [...history, ...calls.entries];
 }
 
-/** The agent's allowlist; spawning tools only where one more level of sub-agents is allowed. */
-function turnPolicy(request: TurnRequest, maxSpawnDepth: number): ToolPolicy {
+/** The agent's allowlist; a tool that requires `spawn-depth` only where one more level of sub-agents is allowed. */
+function turnPolicy(request: TurnRequest, registry: ToolRegistry, maxSpawnDepth: number): ToolPolicy {
   const allowlist = createAllowlist(request.agent.tools);
   const maySpawn = request.depth < maxSpawnDepth;
+  const spawns = (name: string) => registry.get(name)?.requires?.includes('spawn-depth') === true;
   return {
-    allows: (name) => allowlist(name) && (maySpawn || !SPAWN_TOOLS.has(name)),
+    allows: (name) => allowlist(name) && (maySpawn || !spawns(name)),
     isOwner: request.isOwner,
   };
 }
 
 /** Steered messages as model messages; one already in `history` is not added twice. */
 function steeredAfter(
-  request: TurnRequest,
+  session: TurnSession,
   history: readonly TranscriptEntry[],
   multiUser: boolean,
 ): () => Promise<ModelMessage[]> {
   let lastSeq = history.at(-1)?.seq ?? -1;
   return async () =>
-    (await request.takeSteered())
+    (await session.takeSteered())
       .filter((entry) => entry.seq > lastSeq)
       .map((entry) => {
         lastSeq = Math.max(lastSeq, entry.seq);

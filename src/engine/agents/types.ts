@@ -1,42 +1,42 @@
-import type { AgentConfig } from '../../base/config/index.js';
-import { SwitchboardError } from '../../base/errors/index.js';
-import type { Logger } from '../../base/logging/index.js';
-import type { OutboundMessage, TurnStatus } from '../../base/messages/index.js';
-import type { NewTranscriptEntry, TranscriptEntry } from '../../records/sessions/index.js';
+import type { AgentConfig } from '../config/index.js';
+import { SwitchboardError } from '../errors/index.js';
+import type { Logger } from '../logging/index.js';
+import type { TurnStatus } from '../messages/index.js';
+import type { NewTranscriptEntry, TranscriptEntry } from '../sessions/index.js';
 import type { TurnScope } from '../tools/index.js';
+import type { ToolLoopEvent } from './tool-loop-events.js';
 
-/** One turn to run: its description (`TurnScope`), what it answers, and where its output goes. */
+/**
+ * One turn to run: its scope (`TurnScope`: session, agent, route, sender, depth), the agent's
+ * config, the messages it answers and the signal that stops it. What it says comes back as its
+ * `TurnStream`'s events.
+ */
 export interface TurnRequest extends TurnScope {
   agent: AgentConfig;
-  /** Overrides `agentLoop.runTimeoutSeconds` (a sub-agent spawned with its own timeout). */
-  runTimeoutSeconds?: number;
   /**
    * The messages this turn answers (several in `collect` mode): user messages or runtime entries,
    * written to the transcript as the turn started (after everything recorded before it).
    */
   messages: TranscriptEntry[];
+  /** Aborted by `/stop`, `interrupt` mode or the gateway stopping; the reason is a `TurnAbort`. */
+  signal: AbortSignal;
+  /** Overrides `agentLoop.runTimeoutSeconds` (a sub-agent spawned with its own timeout). */
+  runTimeoutSeconds?: number;
   /**
    * The turn resumes one a restart cut short (its messages were in the transcript already): tool
    * calls left without a result are repeated when restart-safe, the others get a result saying
    * their outcome is unknown, and the chat is told in one line (`resumeOpenCalls`).
    */
   resumed?: boolean;
-  /** Aborted by `/stop`, `interrupt` mode or the gateway stopping; the reason is a `TurnAbort`. */
-  signal: AbortSignal;
-  /**
-   * Gives the turn's global slot (`session.maxConcurrentTurns`) back while a tool call waits for a
-   * human; the returned function takes one again (ahead of turns waiting to start) and resolves
-   * once the turn holds it. Absent: the turn keeps its slot (a runner outside the session queues).
-   */
-  yieldSlot?(): () => Promise<void>;
-  logger: Logger;
-  /** Streams part of the reply `id` to the chat while it is being written. */
-  onDelta(id: string, delta: string): void;
-  /** Shows a short status line in the chat ("running schedule.once…"), replaced by the next reply. */
-  onStatus?(text: string): void;
-  /** Sends a complete reply to the chat (secrets removed). It is not recorded: see `record`. */
-  reply(message: OutboundMessage): Promise<void>;
-  /** Appends an entry to the session's transcript (secrets removed). */
+}
+
+/**
+ * What the session a turn runs in lends it while it runs (pi-mono's loop config: the transcript
+ * and the steering messages are the caller's): where its entries are written, the messages
+ * steered into it, its turn slot, its logger.
+ */
+export interface TurnSession {
+  /** Appends an entry to the session's transcript (secrets removed); the turn goes on from the entry as written. */
   record(entry: NewTranscriptEntry): Promise<TranscriptEntry>;
   /**
    * `steer` mode: messages that arrived while this turn ran, written to the transcript by this
@@ -44,12 +44,38 @@ export interface TurnRequest extends TurnScope {
    * the turn answers them too.
    */
   takeSteered(): Promise<TranscriptEntry[]>;
+  /**
+   * Gives the turn's global slot (`session.maxConcurrentTurns`) back while a tool call waits for a
+   * human; the returned function takes one again (ahead of turns waiting to start) and resolves
+   * once the turn holds it. Absent: the turn keeps its slot (a runner outside the session queues).
+   */
+  yieldSlot?(): () => Promise<void>;
+  logger: Logger;
 }
 
 export interface TurnResult {
   status: TurnStatus;
   runId?: string;
 }
+
+/**
+ * What a turn tells whoever runs it, in order: `turn_start`, the tool loop's events (and the
+ * runner's own `reply`s: a refusal, a timeout, the resumed notice), then `turn_end` with the result.
+ */
+export type TurnEvent = { type: 'turn_start' } | ToolLoopEvent | { type: 'turn_end'; result: TurnResult };
+
+/**
+ * A running turn: its events (iterate them to the end) and its result (pi-mono's `agentLoop`
+ * stream). The turn waits for each event it awaits to be taken: the consumer asks for the next
+ * event only once it has handled this one, so a `reply` is sent before the loop goes on. A
+ * consumer that stops iterating early lets the turn run on without it.
+ */
+export interface TurnStream extends AsyncIterable<TurnEvent> {
+  readonly result: Promise<TurnResult>;
+}
+
+/** Hands one event to the turn's consumer; resolves once it has been handled. */
+export type TurnEmit = (event: TurnEvent) => Promise<void>;
 
 /** `/compact`: a session's older entries summarized on demand, outside a turn. */
 export interface CompactRequest {
@@ -69,9 +95,10 @@ export type CompactResult =
   | { status: 'nothing'; reason: string }
   | { status: 'failed'; reason: string };
 
-/** Runs one turn of an agent. It must not throw for an expected failure: it returns a status. */
+/** Runs turns of agents. A turn must not fail for an expected failure: its result has a status. */
 export interface TurnRunner {
-  runTurn(request: TurnRequest): Promise<TurnResult>;
+  /** Starts the turn; its events and result come back on the stream (iterate it to the end). */
+  runTurn(request: TurnRequest, session: TurnSession): TurnStream;
   /** Compacts a session now (`/compact`); never throws for a model failure. Absent: no compaction. */
   compact?(request: CompactRequest): Promise<CompactResult>;
 }

@@ -1,4 +1,4 @@
-import type { TurnRunner } from '../agents/index.js';
+import type { TurnRunner, TurnStream } from '../agents/index.js';
 import type { Observation } from './observation.js';
 import { inSpan } from './tracing.js';
 
@@ -13,29 +13,36 @@ export function observeTurns(observation: Observation, runner: TurnRunner): Turn
   const compact = runner.compact?.bind(runner);
   return {
     ...(compact ? { compact } : {}),
-    runTurn(request) {
+    runTurn(request, session) {
       const agent = request.agentId;
       const attributes = {
         'switchboard.agent': agent,
         'switchboard.channel': request.route.channel,
         'switchboard.depth': request.depth,
       };
-      return inSpan(observation.tracer, 'switchboard.turn', attributes, async (span) => {
+      // Started inside the span (its work runs at once), so the turn's model and tool call spans are its children.
+      let turn: TurnStream | undefined;
+      const result = inSpan(observation.tracer, 'switchboard.turn', attributes, async (span) => {
         const started = performance.now();
         instruments.turnsRunning.inc();
         let outcome = 'error';
         try {
-          const result = await runner.runTurn(request);
-          outcome = result.status;
+          turn = runner.runTurn(request, session);
+          const ended = await turn.result;
+          outcome = ended.status;
           span.setAttribute('switchboard.outcome', outcome);
-          if (result.runId !== undefined) span.setAttribute('switchboard.run_id', result.runId);
-          return result;
+          if (ended.runId !== undefined) span.setAttribute('switchboard.run_id', ended.runId);
+          return ended;
         } finally {
           instruments.turnsRunning.dec();
           instruments.turns.inc({ agent, outcome });
           instruments.turnDuration.observe({ agent }, (performance.now() - started) / 1000);
         }
       });
+      return {
+        result,
+        [Symbol.asyncIterator]: () => (turn as TurnStream)[Symbol.asyncIterator](),
+      };
     },
   };
 }

@@ -1,7 +1,8 @@
-import { errorText } from '../../base/errors/index.js';
-import type { OutboundMessage } from '../../base/messages/index.js';
-import type { NewTranscriptEntry, TranscriptEntry } from '../../records/sessions/index.js';
-import type { TurnResult } from '../agents/index.js';
+import type { TurnEvent, TurnResult } from '../agents/index.js';
+import { errorText } from '../errors/index.js';
+import type { Logger } from '../logging/index.js';
+import type { DeliveryRoute, Outbound, OutboundMessage } from '../messages/index.js';
+import type { NewTranscriptEntry, TranscriptEntry } from '../sessions/index.js';
 import type { PendingMessage, QueueTarget, SessionQueuesOptions } from './queue-types.js';
 import type { SlotHold } from './turn-slots.js';
 
@@ -43,37 +44,35 @@ export async function runQueueTurn(
   let result: TurnResult;
   try {
     const messages = await input.admit(batch);
-    result = await options.runner.runTurn({
-      sessionKey: target.sessionKey,
-      agentId: target.agentId,
-      agent: target.agent,
-      route: target.route,
-      depth: target.depth,
-      ...(target.runTimeoutSeconds === undefined ? {} : { runTimeoutSeconds: target.runTimeoutSeconds }),
-      messages,
-      senderId: first.senderId,
-      ...(batch.some((message) => message.resumed) ? { resumed: true } : {}),
-      ...(first.chargedTo === undefined ? {} : { chargedTo: first.chargedTo }),
-      isOwner: input.isOwner,
-      signal,
-      yieldSlot: () => input.slot.yield(),
-      logger,
-      onDelta: (id, delta) => outbound.delta(id, options.scrub(delta)),
-      onStatus: (text) => outbound.status(options.scrub(text)),
-      reply: async (message) => {
-        const reply = { id: message.id, text: options.scrub(message.text) };
-        replies.push(reply);
-        await outbound.reply(reply).catch((error: unknown) => {
-          logger.warn({ err: error, route: target.route }, 'reply delivery failed');
-        });
+    const turn = options.runner.runTurn(
+      {
+        sessionKey: target.sessionKey,
+        agentId: target.agentId,
+        agent: target.agent,
+        route: target.route,
+        depth: target.depth,
+        ...(target.runTimeoutSeconds === undefined ? {} : { runTimeoutSeconds: target.runTimeoutSeconds }),
+        messages,
+        senderId: first.senderId,
+        ...(batch.some((message) => message.resumed) ? { resumed: true } : {}),
+        ...(first.chargedTo === undefined ? {} : { chargedTo: first.chargedTo }),
+        isOwner: input.isOwner,
+        signal,
       },
-      record: (entry) => options.sessions.append(target.sessionKey, scrubEntry(entry, options.scrub)),
-      takeSteered: () => {
-        const taken = input.takeSteering();
-        batch.push(...taken);
-        return input.admit(taken);
+      {
+        yieldSlot: () => input.slot.yield(),
+        logger,
+        record: (entry) => options.sessions.append(target.sessionKey, scrubEntry(entry, options.scrub)),
+        takeSteered: () => {
+          const taken = input.takeSteering();
+          batch.push(...taken);
+          return input.admit(taken);
+        },
       },
-    });
+    );
+    for await (const event of turn)
+      await forward(event, { outbound, scrub: options.scrub, replies, logger, route: target.route });
+    result = await turn.result;
   } catch (error) {
     logger.error({ err: error }, 'turn failed');
     const reply = { id: crypto.randomUUID(), text: options.scrub(`The turn failed: ${errorText(error)}`) };
@@ -83,6 +82,42 @@ export async function runQueueTurn(
   }
   logger.debug({ status: result.status, messages: batch.length, replies: replies.length }, 'turn ended');
   return { result, replies };
+}
+
+/** Where a turn's events go: its route's chat, with secret values removed, its replies kept for the caller. */
+interface TurnOutlet {
+  outbound: Outbound;
+  scrub(text: string): string;
+  replies: OutboundMessage[];
+  logger: Logger;
+  route: DeliveryRoute;
+}
+
+/**
+ * One event of a turn to its chat: a reply sent (a failed send is logged: the turn goes on), a
+ * reply's part while it is written, a round's tool calls as a status line. The rest is the runner's.
+ */
+async function forward(event: TurnEvent, outlet: TurnOutlet): Promise<void> {
+  const { outbound, scrub } = outlet;
+  switch (event.type) {
+    case 'text_delta':
+      return outbound.delta(event.replyId, scrub(event.delta));
+    case 'tool_start':
+      return outbound.status(scrub(toolStatus(event.calls)));
+    case 'reply': {
+      const reply = { id: event.message.id, text: scrub(event.message.text) };
+      outlet.replies.push(reply);
+      await outbound.reply(reply).catch((error: unknown) => {
+        outlet.logger.warn({ err: error, route: outlet.route }, 'reply delivery failed');
+      });
+    }
+  }
+}
+
+/** The status line of a round's tool calls: "running schedule.once…", "running a, b…". */
+function toolStatus(calls: readonly { name: string }[]): string {
+  const names = [...new Set(calls.map((call) => call.name))];
+  return `running ${names.join(', ')}…`;
 }
 
 export function scrubEntry(entry: NewTranscriptEntry, scrub: (text: string) => string): NewTranscriptEntry {

@@ -109,6 +109,7 @@ class MessageRouter implements Router {
       {
         entry: request.entry,
         ...(request.appended ? { stored: request.appended } : {}),
+        ...(request.resumed ? { resumed: true } : {}),
         senderId: configured.runtimeAs ?? request.senderId,
         ...(request.chargedTo === undefined ? {} : { chargedTo: request.chargedTo }),
         isOwner: configured.runtimeAs !== undefined && this.#owners.has(configured.runtimeAs),

@@ -66,6 +66,8 @@ export interface SubagentRun {
    * and its announcement count to their budget. Stored, so a restart charges them still.
    */
   chargedTo?: string;
+  /** Restarts that cut the run short and resumed it (at most 2: its third interruption ends it). */
+  resumes?: number;
   /** `false`: its end is not announced to the requester (the spawn's `announce`, else `agents.<id>.announce`). */
   announce?: boolean;
 }

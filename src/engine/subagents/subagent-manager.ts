@@ -3,14 +3,17 @@ import PQueue from 'p-queue';
 import type { Config } from '../../base/config/index.js';
 import { fail, ok } from '../../base/errors/index.js';
 import type { Logger } from '../../base/logging/index.js';
+import type { OutboundFor } from '../../base/messages/index.js';
 import {
   childSessionKey,
   type NewTranscriptEntry,
   type RunStore,
   type SessionStore,
   subagentDepth,
+  type TranscriptEntry,
 } from '../../records/sessions/index.js';
 import { createKeyQueue, type Store } from '../../records/store/index.js';
+import { RESUMED_NOTICE } from '../agents/index.js';
 import type {
   SpawnRequest,
   SpawnResult,
@@ -24,7 +27,7 @@ import { ANNOUNCEMENT_SENDER, announcementFor, announcementText } from './announ
 import { Announcer } from './announcer.js';
 import { latestRunPerChild } from './list-view.js';
 import { isActiveSubagentRun, type SubagentRegistry, type SubagentRun } from './registry.js';
-import { resumePlan } from './resume.js';
+import { resumeDecision, resumePlan } from './resume.js';
 import { endedByTurn, endedFromAnnouncement, endedWithoutTurn, nextRun } from './run-ends.js';
 import { createRunStates, type KillReason } from './run-states.js';
 import { checkSpawn } from './spawn-policy.js';
@@ -49,7 +52,21 @@ export interface SubagentManagerOptions {
   store: Store;
   logger: Logger;
   now?: () => number;
+  /**
+   * Each chat's `Outbound`: the "Resumed after a restart" of a sub-agent run a restart cut short
+   * goes to the chat its requesters answer in. Absent, nothing is sent.
+   */
+  outboundFor?: OutboundFor;
 }
+
+/** How a run left running by the last process starts again: the entry its turn was answering. */
+interface Resumed {
+  /** The entry in the child's transcript; absent when the turn had not taken its task yet. */
+  entry: TranscriptEntry | undefined;
+}
+
+/** How far back the child's transcript is read for the entry a resumed turn answers. */
+const RECENT_ENTRIES = 50;
 
 const STEER_INTERVAL_MS = 2000;
 /** How long past the drain a stop waits for announcement turns to end (a turn may ignore its abort). */
@@ -177,7 +194,12 @@ export class SubagentManager implements SubagentsService, SubagentsPort {
       await this.#endRun(run.subagentRunId, (latest) => endedFromAnnouncement(latest, announcement), false);
     }
     for (const item of items) await this.#announcer.send(item);
+    let resumed = 0;
     for (const run of plan.interrupted) {
+      if (await this.#resumeRun(run)) {
+        resumed += 1;
+        continue;
+      }
       await this.#endWithoutTurn(run, 'interrupted', true);
       // Steers it was sent while running and had not answered: the requester was told they reached
       // it, so they become the task of its next run (as a steer of an ended child does).
@@ -194,10 +216,64 @@ export class SubagentManager implements SubagentsService, SubagentsPort {
     }
     if (items.length + left.length > 0) {
       this.#options.logger.info(
-        { announcements: items.length, interrupted: plan.interrupted.length, requeued: plan.waiting.length },
+        {
+          announcements: items.length,
+          resumed,
+          interrupted: plan.interrupted.length - resumed,
+          requeued: plan.waiting.length,
+        },
         'sub-agents resumed after a stop',
       );
     }
+  }
+
+  /**
+   * A run the last process left running goes on from its child's transcript when `resumeDecision`
+   * says so: its turn is started again on the entry it was answering (`resumed`: the calls its last
+   * round left without a result are repeated when restart-safe, else told unknown), and the chat
+   * hears "Resumed after a restart" once. False when it is not resumed (the caller ends it).
+   */
+  async #resumeRun(run: SubagentRun): Promise<boolean> {
+    const { config, sessions, registry, logger } = this.#options;
+    const tail = await sessions.transcript(run.childSessionKey, { last: RECENT_ENTRIES });
+    const last = tail.at(-1);
+    const decision = resumeDecision(run, {
+      agent: config.agents[run.agentId],
+      lastEntryAt: last === undefined ? undefined : Date.parse(last.at),
+      now: this.#now(),
+      resumeWithinMs: config.agentLoop.resumeWithinMs,
+    });
+    if (decision.kind === 'end') {
+      logger.warn({ run: run.subagentRunId, why: decision.why }, 'sub-agent run ended, not resumed');
+      return false;
+    }
+    const record: SubagentRun = { ...run, resumes: decision.resumes };
+    await registry.update(record);
+    const entry = tail.findLast((written) => written.role === 'user' || written.role === 'system');
+    this.#states.queue(run.subagentRunId);
+    this.#launch(record, { entry });
+    logger.info(
+      { run: run.subagentRunId, resumes: decision.resumes },
+      'sub-agent run resumed after a restart',
+    );
+    await this.#tellChat(run, RESUMED_NOTICE);
+    return true;
+  }
+
+  /** A line for the chat the run's requesters answer in (the first requester that is not a sub-agent). */
+  async #tellChat(run: SubagentRun, text: string): Promise<void> {
+    const { outboundFor, registry, sessions, logger } = this.#options;
+    if (!outboundFor) return;
+    let key = run.requesterSessionKey;
+    for (let parent = await registry.latestByChild(key); parent; parent = await registry.latestByChild(key))
+      key = parent.requesterSessionKey;
+    const route = (await sessions.get(key))?.route;
+    if (!route || route.channel === 'internal') return;
+    await outboundFor(route)
+      .reply({ id: crypto.randomUUID(), text, notice: true })
+      .catch((error: unknown) =>
+        logger.warn({ err: error, run: run.subagentRunId }, 'resumed line not delivered'),
+      );
   }
 
   /**
@@ -232,12 +308,12 @@ export class SubagentManager implements SubagentsService, SubagentsPort {
    * A run's life in this process, from its slot to its recorded end. The run's state must be
    * `queued` already (see `RunStates.queue`); one killed before its slot came does not start.
    */
-  #launch(run: SubagentRun): void {
+  #launch(run: SubagentRun, resumed?: Resumed): void {
     this.#slots
       .add(async () => {
         if (!this.#states.take(run.subagentRunId)) return;
         try {
-          await this.#runToEnd(run);
+          await this.#runToEnd(run, resumed);
         } finally {
           this.#states.end(run.subagentRunId);
         }
@@ -247,11 +323,11 @@ export class SubagentManager implements SubagentsService, SubagentsPort {
       );
   }
 
-  async #runToEnd(run: SubagentRun): Promise<void> {
+  async #runToEnd(run: SubagentRun, resumed: Resumed | undefined): Promise<void> {
     const { turns, logger, runs } = this.#options;
     let ended: { end: TurnEnd; killed: KillReason | undefined };
     try {
-      const started = await this.#startChildTurn(run);
+      const started = await this.#startChildTurn(run, resumed);
       if (!started) return;
       // A kill that came between `starting` and the turn's start found no turn to stop: stop it now.
       if (this.#states.killReason(run.subagentRunId))
@@ -275,23 +351,28 @@ export class SubagentManager implements SubagentsService, SubagentsPort {
   /**
    * Marks a run that took its slot `running` and starts its turn on its task and the steers it was
    * sent while waiting; undefined when it is no longer waiting. Holds the run's lock until the turn
-   * is queued, so a steer either joins the task or reaches the started turn.
+   * is queued, so a steer either joins the task or reaches the started turn. A `resumed` run (left
+   * running by the last process) starts its turn again on the entry that turn was answering.
    */
-  #startChildTurn(run: SubagentRun) {
+  #startChildTurn(run: SubagentRun, resumed: Resumed | undefined) {
     const { registry, turns } = this.#options;
     return this.#withRun(run.subagentRunId, async () => {
       const current = await registry.get(run.subagentRunId);
-      if (this.#states.closing || current?.status !== 'queued') return undefined;
+      if (this.#states.closing || current?.status !== (resumed ? 'running' : 'queued')) return undefined;
       const from = current.taskFrom ?? { role: 'user', senderId: `session:${current.requesterSessionKey}` };
+      const task = [current.task, ...(current.steers ?? [])].join('\n\n');
+      const written = resumed?.entry;
       const started = await turns.startTurn({
         sessionKey: run.childSessionKey,
         agentId: run.agentId,
         route: { channel: 'internal', chatType: 'direct', chatId: run.childSessionKey },
-        entry: {
-          role: from.role,
-          text: [current.task, ...(current.steers ?? [])].join('\n\n'),
-          senderId: from.senderId,
-        },
+        ...(written
+          ? {
+              entry: { role: written.role, text: written.text, senderId: from.senderId },
+              appended: written,
+              resumed: true,
+            }
+          : { entry: { role: from.role, text: task, senderId: from.senderId } }),
         senderId: from.senderId,
         ...(current.chargedTo === undefined ? {} : { chargedTo: current.chargedTo }),
         agentOverrides: { model: run.models ?? run.model },

@@ -31,4 +31,9 @@ export interface RuntimeTurnRequest {
    * delivered again): its turn is queued without appending it again.
    */
   appended?: TranscriptEntry;
+  /**
+   * A turn the last process began for `appended` and a restart cut short (a sub-agent's run): this
+   * turn resumes it from the transcript (`TurnRequest.resumed`).
+   */
+  resumed?: boolean;
 }

@@ -74,7 +74,7 @@ async function compactForTurn(
       ...(request.messages[0] ? { keepFrom: request.messages[0].seq } : {}),
       multiUser,
       signal: run.signal,
-      record: request.record,
+      record: run.record,
       // Its tokens count like any call's: a `model_end` without a reply (nothing is streamed).
       answered: (response) =>
         run.emit({

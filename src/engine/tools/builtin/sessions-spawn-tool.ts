@@ -64,6 +64,7 @@ function spawnToolOutput(result: SpawnResult): SpawnToolOutput {
 export const sessionsSpawnTool: Tool<typeof SessionsSpawnParameters> = {
   name: 'sessions_spawn',
   risk: ['write'],
+  requires: ['spawn-depth'],
   description:
     'Start a sub-agent that works on a task in its own session, in the background, and return at once. When it finishes, its result is announced back into this session by itself (unless `announce` is false): do not wait, sleep or poll for it; go on with other work or end your reply. Use subagents to list, kill or steer the sub-agents you started.',
   parameters: SessionsSpawnParameters,

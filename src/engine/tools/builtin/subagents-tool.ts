@@ -39,6 +39,7 @@ const SubagentsParameters = Type.Object(
 export const subagentsTool: Tool<typeof SubagentsParameters> = {
   name: 'subagents',
   risk: ['read', 'write'],
+  requires: ['spawn-depth'],
   description:
     'List, kill, or steer the sub-agents this session spawned with sessions_spawn. list shows active ones and those that ended in the last `recentMinutes`, numbered. kill stops a sub-agent and its own sub-agents (`target: "all"` stops every one). steer sends a message to a sub-agent: a running one reads it before its next step, an ended one starts a new turn with it. Name the target as `last`, the number from list, its label or a label prefix, a run id prefix, or its session key. You only ever see and manage your own sub-agents.',
   parameters: SubagentsParameters,

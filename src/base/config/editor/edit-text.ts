@@ -1,11 +1,11 @@
 import { isDeepStrictEqual } from 'node:util';
 import { applyEdits, type FormattingOptions, type JSONPath, modify } from 'jsonc-parser';
-import { fail, ok, type Result, SwitchboardError } from '../errors/index.js';
-import { escapePointer } from './env.js';
-import { parseJsonc } from './load.js';
+import { fail, ok, type Result, SwitchboardError } from '../../errors/index.js';
+import { escapePointer } from '../env.js';
+import { parseJsonc } from '../load.js';
+import { REDACTED, type SecretPath } from '../redact.js';
+import { formatConfigPath } from '../schema/schema-lookup.js';
 import { isPlainObject } from './merge-patch.js';
-import { REDACTED, type SecretPath } from './redact.js';
-import { formatConfigPath } from './schema-lookup.js';
 
 /**
  * Edits at the level of values: the new file text for a new config object, the paths that differ,

@@ -1,4 +1,4 @@
-import { fail, ok, type Result } from '../errors/index.js';
+import { fail, ok, type Result } from '../../errors/index.js';
 import { ConfigSchema } from './schema.js';
 import { AGENT_EDITABLE_KEYWORD, SECRET_KEYWORD, TOOL_PROTECTED_KEYWORD } from './schema-helpers.js';
 

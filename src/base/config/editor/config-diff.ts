@@ -1,8 +1,8 @@
 import { createTwoFilesPatch } from 'diff';
-import { ConfigError, SwitchboardError } from '../errors/index.js';
+import { ConfigError, SwitchboardError } from '../../errors/index.js';
+import { parseJsonc } from '../load.js';
+import { collectSecretValues, createSecretScrubber, redactConfig, type SecretPath } from '../redact.js';
 import { editConfigText } from './edit-text.js';
-import { parseJsonc } from './load.js';
-import { collectSecretValues, createSecretScrubber, redactConfig, type SecretPath } from './redact.js';
 
 /**
  * The unified diff between two config texts as an owner reviews it: comments and formatting as in

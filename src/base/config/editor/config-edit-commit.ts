@@ -1,3 +1,5 @@
+import { hashConfigText } from '../load.js';
+import { collectSecretValues, createSecretScrubber, type SecretPath } from '../redact.js';
 import type { EditPlan } from './config-edit-plan.js';
 import { STALE_HASH_ERROR } from './config-edit-plan.js';
 import type { AuditAction, ConfigEditRequest, ConfigEditResult } from './config-edit-types.js';
@@ -10,8 +12,6 @@ import {
   readConfigFile,
   writeConfigFile,
 } from './config-files.js';
-import { hashConfigText } from './load.js';
-import { collectSecretValues, createSecretScrubber, type SecretPath } from './redact.js';
 
 /** Where and when an edit is written, and how its note loses secrets. */
 export interface EditTarget {

@@ -2,7 +2,7 @@ import { appendFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/pro
 import path from 'node:path';
 import { lock } from 'proper-lockfile';
 import writeFileAtomic from 'write-file-atomic';
-import { errorText, SwitchboardError } from '../errors/index.js';
+import { errorText, SwitchboardError } from '../../errors/index.js';
 
 /**
  * The file side of config edits: reading, backups, the atomic write and the audit log. Every

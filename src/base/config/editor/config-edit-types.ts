@@ -1,7 +1,7 @@
-import type { ConfigIssue } from '../errors/index.js';
+import type { ConfigIssue } from '../../errors/index.js';
+import type { Config } from '../schema/schema.js';
+import type { lookupConfigSchema } from '../schema/schema-lookup.js';
 import type { ConfigAuditRecord } from './config-files.js';
-import type { Config } from './schema.js';
-import type { lookupConfigSchema } from './schema-lookup.js';
 import type { ProtectedPath } from './tool-guard.js';
 
 export interface ConfigEditorOptions {

@@ -1,5 +1,7 @@
 import path from 'node:path';
-import { errorText, fail, ok, type Result } from '../errors/index.js';
+import { errorText, fail, ok, type Result } from '../../errors/index.js';
+import { hashConfigText } from '../load.js';
+import type { Config } from '../schema/schema.js';
 import {
   BACKUP_DIR,
   backupConfigFile,
@@ -9,8 +11,6 @@ import {
   writeConfigFile,
 } from './config-files.js';
 import { readConfigHistory } from './config-history.js';
-import { hashConfigText } from './load.js';
-import type { Config } from './schema.js';
 
 /**
  * The config file across starts, whoever wrote it (issue 28 §6): the last config that reached

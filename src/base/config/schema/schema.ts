@@ -178,7 +178,7 @@ export const AgentConfigSchema = Strict(
     resume: Type.Optional(
       StringEnum(['safe', 'off'] as const, {
         description:
-          "A turn of this agent that a crash or SIGKILL cut short: `safe` (default) resumes it at the next start from its transcript (tool calls left without a result are repeated only when restart-safe, the model is told the others' outcome is unknown); `off` ends it with a message in its chat instead.",
+          "A turn of this agent (or a sub-agent run of it) that a crash or SIGKILL cut short: `safe` (default) resumes it at the next start from its transcript (tool calls left without a result are repeated only when restart-safe, the model is told the others' outcome is unknown); `off` ends it with a message in its chat instead.",
         ...NOT_EDITABLE,
       }),
     ),

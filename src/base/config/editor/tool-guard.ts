@@ -1,9 +1,9 @@
 import { isDeepStrictEqual } from 'node:util';
+import { ConfigSchema } from '../schema/schema.js';
+import { type SchemaNode, SECRET_KEYWORD, TOOL_PROTECTED_KEYWORD } from '../schema/schema-helpers.js';
+import { formatConfigPath } from '../schema/schema-lookup.js';
 import { collectDifferences, valueAt } from './edit-text.js';
 import { isPlainObject } from './merge-patch.js';
-import { ConfigSchema } from './schema.js';
-import { type SchemaNode, SECRET_KEYWORD, TOOL_PROTECTED_KEYWORD } from './schema-helpers.js';
-import { formatConfigPath } from './schema-lookup.js';
 
 /**
  * What the model-facing `gateway` tool may not change, found in the schema rather than listed by

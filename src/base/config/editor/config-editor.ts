@@ -1,7 +1,11 @@
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import PQueue from 'p-queue';
-import { ConfigError, errorText, fail, ok, type Result } from '../errors/index.js';
+import { ConfigError, errorText, fail, ok, type Result } from '../../errors/index.js';
+import { hashConfigText, parseConfigText } from '../load.js';
+import { findSecretPaths, redactConfig, type SecretPath } from '../redact.js';
+import type { Config } from '../schema/schema.js';
+import { formatConfigPath, lookupConfigSchema } from '../schema/schema-lookup.js';
 import { diffConfigTexts } from './config-diff.js';
 import { writeEdit } from './config-edit-commit.js';
 import {
@@ -29,10 +33,6 @@ import type {
 import { FileSystemError } from './config-files.js';
 import { findConfigChange, readConfigHistory } from './config-history.js';
 import { editConfigText } from './edit-text.js';
-import { hashConfigText, parseConfigText } from './load.js';
-import { findSecretPaths, redactConfig, type SecretPath } from './redact.js';
-import type { Config } from './schema.js';
-import { formatConfigPath, lookupConfigSchema } from './schema-lookup.js';
 
 export { STALE_HASH_ERROR } from './config-edit-plan.js';
 export type {

@@ -1,6 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fail, ok, type Result } from '../errors/index.js';
+import { fail, ok, type Result } from '../../errors/index.js';
+import { hashConfigText } from '../load.js';
 import type { ConfigChange } from './config-edit-types.js';
 import {
   AUDIT_FILE,
@@ -10,7 +11,6 @@ import {
   FileSystemError,
   readConfigFile,
 } from './config-files.js';
-import { hashConfigText } from './load.js';
 
 /**
  * The changes the audit log records, numbered by their line (ConfigChange). The texts before and

@@ -1,8 +1,8 @@
+import { ConfigSchema } from '../schema/schema.js';
+import { AGENT_EDITABLE_KEYWORD, type SchemaNode } from '../schema/schema-helpers.js';
+import { formatConfigPath } from '../schema/schema-lookup.js';
 import { collectDifferences, valueAt } from './edit-text.js';
 import { isPlainObject } from './merge-patch.js';
-import { ConfigSchema } from './schema.js';
-import { AGENT_EDITABLE_KEYWORD, type SchemaNode } from './schema-helpers.js';
-import { formatConfigPath } from './schema-lookup.js';
 
 /**
  * What the model-facing `gateway` tool may change: an allow list. A schema node marked

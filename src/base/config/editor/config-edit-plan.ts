@@ -1,15 +1,15 @@
 import JSON5 from 'json5';
-import { type ConfigIssue, errorText, fail, ok, type Result } from '../errors/index.js';
+import { type ConfigIssue, errorText, fail, ok, type Result } from '../../errors/index.js';
+import { findJsonValueProblem } from '../json-limits.js';
+import { parseJsonc } from '../load.js';
+import type { SecretPath } from '../redact.js';
+import type { Config } from '../schema/schema.js';
+import { formatConfigPath, parseConfigPath } from '../schema/schema-lookup.js';
 import { agentEditRefusal, ownerWays, refusedAgentEdit } from './agent-editable.js';
 import type { ConfigEditRequest, EditAction } from './config-edit-types.js';
 import { readConfigFile } from './config-files.js';
 import { collectDifferences, restorePlaceholders } from './edit-text.js';
-import { findJsonValueProblem } from './json-limits.js';
-import { parseJsonc } from './load.js';
 import { applyMergePatch, isPlainObject } from './merge-patch.js';
-import type { SecretPath } from './redact.js';
-import type { Config } from './schema.js';
-import { formatConfigPath, parseConfigPath } from './schema-lookup.js';
 import { addedEnvReference, findRemovals, type Parts, refusedProtectedPath } from './tool-guard.js';
 
 export const STALE_HASH_ERROR = 'config changed since last load; re-run config.get and retry';
