@@ -9,7 +9,7 @@ import { REPO_ROOT } from '../helpers/process.js';
 // (dist/base/config/config-validator.cjs), made from the schema in src; test/unit/config-validator.test.ts
 // checks that such code is the same validator as the compiled schema.
 
-const DIST_CONFIG = path.join(REPO_ROOT, 'dist', 'config');
+const DIST_CONFIG = path.join(REPO_ROOT, 'dist', 'base', 'config');
 
 describe('the built config validator', () => {
   it('is generated from the current schema and is what dist loads', async () => {
