@@ -1,14 +1,14 @@
+import { validateConfig } from '../src/base/config/index.js';
+import { createLogger } from '../src/base/logging/index.js';
 import {
   createTurnStream,
   type TurnRequest,
   type TurnRunner,
   type TurnSession,
   type TurnStream,
-} from '../src/agents/index.js';
-import { validateConfig } from '../src/config/index.js';
-import { createLogger } from '../src/logging/index.js';
-import { createMetrics, createObserver } from '../src/observability/index.js';
-import { createStore, type KeyValueNamespace } from '../src/store/index.js';
+} from '../src/engine/agents/index.js';
+import { createMetrics, createObserver } from '../src/engine/observability/index.js';
+import { createStore, type KeyValueNamespace } from '../src/records/store/index.js';
 import { figures } from './report.js';
 
 /**

@@ -4,7 +4,7 @@ import {
   type TurnResult,
   type TurnRunner,
   type TurnSession,
-} from '../../src/agents/index.js';
+} from '../../src/engine/agents/index.js';
 
 /** A turn as the test sees it: its request and what its session lends it (`takeSteered`, `yieldSlot`). */
 export type GatedTurn = TurnRequest & TurnSession;

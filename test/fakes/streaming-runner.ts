@@ -7,7 +7,7 @@ import {
   type TurnRunner,
   type TurnSession,
   type TurnStream,
-} from '../../src/agents/index.js';
+} from '../../src/engine/agents/index.js';
 
 export interface StreamingRunnerScript {
   /** The parts streamed as `text_delta` events, one per step. */

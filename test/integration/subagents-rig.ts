@@ -1,10 +1,8 @@
 import path from 'node:path';
-import { createTurnStream, type TurnRunner } from '../../src/agents/index.js';
-import { validateConfig } from '../../src/config/index.js';
-import { createLogger } from '../../src/logging/index.js';
-import { createRouter, type Router } from '../../src/routing/index.js';
-import { createRunStore, createSessionStore, type RunStore } from '../../src/sessions/index.js';
-import { createStore, type NamespaceOptions, type Store } from '../../src/store/index.js';
+import { validateConfig } from '../../src/base/config/index.js';
+import { createLogger } from '../../src/base/logging/index.js';
+import { createTurnStream, type TurnRunner } from '../../src/engine/agents/index.js';
+import { createRouter, type Router } from '../../src/engine/routing/index.js';
 import {
   createSubagentManager,
   createSubagentRegistry,

@@ -16,13 +16,15 @@ const root = path.resolve(import.meta.dirname, '../..');
  */
 const KNOWN_CYCLES: Record<string, string> = {
   // lane stream: runTurn returns its event stream; the turn loop and the context part ways there.
-  'src/engine/agents/context/index.ts src/engine/agents/context/turn-context.ts src/engine/agents/turn-loop.ts': 'stream',
+  'src/engine/agents/context/index.ts src/engine/agents/context/turn-context.ts src/engine/agents/turn-loop.ts':
+    'stream',
   // lane stream: the runner's usage and its state go with the runTurn rewrite.
   'src/engine/agents/run-usage.ts src/engine/agents/runner-state.ts': 'stream',
   // lane app: the host's restart sentinel and its file.
   'src/host/restart-sentinel-file.ts src/host/restart-sentinel.ts': 'app',
   // lane engine, next: the router's state bag goes with the session queues' rework.
-  'src/engine/routing/router.ts src/engine/routing/run-command.ts src/engine/routing/runtime-turn.ts': 'engine',
+  'src/engine/routing/router.ts src/engine/routing/run-command.ts src/engine/routing/runtime-turn.ts':
+    'engine',
 };
 
 describe('file cycles in src/', () => {

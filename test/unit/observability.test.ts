@@ -1,16 +1,16 @@
 import { register as globalRegistry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
+import { type Config, validateConfig } from '../../src/base/config/index.js';
+import { createLogger } from '../../src/base/logging/index.js';
 import {
   type CompactRequest,
   createTurnStream,
   type TurnRequest,
   type TurnRunner,
   type TurnSession,
-} from '../../src/agents/index.js';
-import { type Config, validateConfig } from '../../src/config/index.js';
-import { createLogger } from '../../src/logging/index.js';
-import { createMetrics, createObserver } from '../../src/observability/index.js';
-import { createStore } from '../../src/store/index.js';
+} from '../../src/engine/agents/index.js';
+import { createMetrics, createObserver } from '../../src/engine/observability/index.js';
+import { createStore } from '../../src/records/store/index.js';
 import { parseExposition } from '../helpers/prometheus.js';
 
 /**

@@ -1,6 +1,6 @@
-import type { Logger } from '../logging/index.js';
-import { communicationPolicy } from '../messages/index.js';
-import type { TranscriptEntry } from '../sessions/index.js';
+import type { Logger } from '../../base/logging/index.js';
+import { communicationPolicy } from '../../base/messages/index.js';
+import type { TranscriptEntry } from '../../records/sessions/index.js';
 import {
   createAllowlist,
   type ToolContext,

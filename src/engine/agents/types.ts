@@ -1,8 +1,8 @@
-import type { AgentConfig } from '../config/index.js';
-import { SwitchboardError } from '../errors/index.js';
-import type { Logger } from '../logging/index.js';
-import type { TurnStatus } from '../messages/index.js';
-import type { NewTranscriptEntry, TranscriptEntry } from '../sessions/index.js';
+import type { AgentConfig } from '../../base/config/index.js';
+import { SwitchboardError } from '../../base/errors/index.js';
+import type { Logger } from '../../base/logging/index.js';
+import type { TurnStatus } from '../../base/messages/index.js';
+import type { NewTranscriptEntry, TranscriptEntry } from '../../records/sessions/index.js';
 import type { TurnScope } from '../tools/index.js';
 import type { ToolLoopEvent } from './tool-loop-events.js';
 

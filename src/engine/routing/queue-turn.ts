@@ -1,8 +1,8 @@
+import { errorText } from '../../base/errors/index.js';
+import type { Logger } from '../../base/logging/index.js';
+import type { DeliveryRoute, Outbound, OutboundMessage } from '../../base/messages/index.js';
+import type { NewTranscriptEntry, TranscriptEntry } from '../../records/sessions/index.js';
 import type { TurnEvent, TurnResult } from '../agents/index.js';
-import { errorText } from '../errors/index.js';
-import type { Logger } from '../logging/index.js';
-import type { DeliveryRoute, Outbound, OutboundMessage } from '../messages/index.js';
-import type { NewTranscriptEntry, TranscriptEntry } from '../sessions/index.js';
 import type { PendingMessage, QueueTarget, SessionQueuesOptions } from './queue-types.js';
 import type { SlotHold } from './turn-slots.js';
 
