@@ -28,11 +28,13 @@ export function buildGatewayControl(
     ...(loaded.path === undefined ? { absentFile: absentConfigFile(path.resolve(DEFAULT_CONFIG_PATH)) } : {}),
     scrub: parts.scrub,
   });
-  return createGatewayControl({
+  const control = createGatewayControl({
     config,
     editor,
     sessions: base.sessions,
     scheduleRestart,
     logger: logger.child({ component: 'gateway-control' }),
   });
+  // update.check / update.run / update.status: the host's (src/update through src/host).
+  return base.options.update ? { ...control, update: base.options.update } : control;
 }

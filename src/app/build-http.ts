@@ -18,6 +18,7 @@ import {
   type UsagePort,
   type WebchatHistoryPort,
 } from '../surfaces/http/index.js';
+import { createVersionProbe } from '../update/index.js';
 import { createApprovalsInbox } from './approvals-inbox.js';
 import type { GatewayChannels } from './build-channels.js';
 import { buildToolUi, type Observed } from './build-core-webui.js';
@@ -35,6 +36,9 @@ export type OpsParts = Parameters<typeof createApprovalsInbox>[0] &
 const PACKAGE_VERSION: string = JSON.parse(
   readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
 ).version;
+
+/** The commit this build runs, read once per process (`/readyz`). */
+const RUNNING_VERSION = createVersionProbe();
 
 /**
  * The HTTP server of this gateway: the API, the web chat, the Tools page and its toolpacks report,
@@ -134,6 +138,7 @@ function healthParts(options: {
     safeMode: () => safe && { cause: safe.cause, uncleanStarts: safe.uncleanStarts, since: safe.since },
     channels: options.channelStates,
     storeProbe: () => storeReadiness(options.ops.sessions),
+    runningVersion: RUNNING_VERSION,
     components: () =>
       (options.ops.mcpServers?.() ?? [])
         .filter((server) => server.state !== 'ready')

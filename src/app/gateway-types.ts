@@ -3,7 +3,7 @@ import type { Logger, LoggerHandle } from '../base/logging/index.js';
 import type { ModelProvider, ProviderOptions, TurnRunner } from '../engine/agents/index.js';
 import type { Metrics, Observer } from '../engine/observability/index.js';
 import type { RescuePort } from '../engine/routing/index.js';
-import type { ScheduledRestart, Tool } from '../engine/tools/index.js';
+import type { ScheduledRestart, Tool, UpdatePort } from '../engine/tools/index.js';
 import type { UsageLedger } from '../engine/usage/index.js';
 import type { DeliveryRetry, ToolpackProblem } from '../extensions/toolpacks/index.js';
 import type { RunStore, SessionEvents, SessionStore } from '../records/sessions/index.js';
@@ -80,6 +80,8 @@ export interface GatewayOptions extends GatewayExtensions {
   safeMode?: SafeModeState;
   /** `/rescue`'s access to the host (start record, last good config, leaving safe mode). */
   rescue?: RescuePort;
+  /** The host's updater (issue 31): the gateway tool's update actions and `/update`; absent, they say so. */
+  update?: UpdatePort;
 }
 
 export interface Gateway {

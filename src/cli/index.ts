@@ -26,6 +26,13 @@ const runLogs = async (...args: Parameters<typeof import('./logs.js').runLogs>) 
 const runDiscordInvite = async (...args: Parameters<typeof import('./discord-invite.js').runDiscordInvite>) =>
   (await import('./discord-invite.js')).runDiscordInvite(...args);
 
+const updateCommand = async <Name extends 'runUpdateCheck' | 'runUpdateRun' | 'runUpdateStatus'>(
+  name: Name,
+  ...args: Parameters<typeof import('./update.js')[Name]>
+) => (await import('./update.js'))[name](...(args as [never]));
+const runUpdateApply = async (...args: Parameters<typeof import('./update.js').runUpdateApply>) =>
+  (await import('./update.js')).runUpdateApply(...args);
+
 export async function runCli(argv: readonly string[]): Promise<void> {
   const program = new Command()
     .name('switchboard')
@@ -96,6 +103,7 @@ export async function runCli(argv: readonly string[]): Promise<void> {
     .option('--err', "read pm2's error log instead (start failures, crashes)")
     .action(runLogs);
   addSetupCommands(program);
+  addUpdateCommands(program, configOption);
   await program.parseAsync([...argv]);
 }
 
@@ -133,4 +141,45 @@ function addSetupCommands(program: Command): void {
     .option('--client-id <id>', "the application's Application ID (Developer Portal, General Information)")
     .option('--guild <id>', 'preselect this server in the invite')
     .action(runDiscordInvite);
+}
+
+/** `update check|run|status` (README, "Updating"); `update apply` is the updater `update run` starts. */
+function addUpdateCommands(program: Command, configOption: readonly [string, string]): void {
+  const update = program
+    .command('update')
+    .description(
+      'update the gateway from its configured git source: proved first, switched, watched, rolled back by itself',
+    );
+  update
+    .command('check')
+    .description(
+      'fetch the source and list the commits the update brings, and whether the lockfile or config schema changed',
+    )
+    .option(...configOption)
+    .action((options) => updateCommand('runUpdateCheck', options));
+  update
+    .command('run')
+    .description(
+      'update the running gateway (pid from <stateDir>/gateway.pid), printing each phase until the outcome',
+    )
+    .option(...configOption)
+    .option(
+      '--notify <route>',
+      'post the outcome to this chat too (webchat:<user>, slack:<channel>, discord:<channel>)',
+    )
+    .option(
+      '--target <commit>',
+      'a commit or tag to update to instead of the head (to retry a version that rolled back)',
+    )
+    .action((options) => updateCommand('runUpdateRun', options));
+  update
+    .command('status')
+    .description('the last update run: phases and times, cause, rollback')
+    .option(...configOption)
+    .action((options) => updateCommand('runUpdateStatus', options));
+  update
+    .command('apply <run>', { hidden: true })
+    .description('the updater process that `update run` starts (not for use by hand)')
+    .requiredOption('--state-dir <dir>', 'the state dir holding the update ledger')
+    .action(runUpdateApply);
 }

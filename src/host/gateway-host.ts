@@ -19,6 +19,7 @@ import {
   loadStartable,
 } from './check-startable.js';
 import { handChangeWarning, keepReady, restoreAfterFailedStart } from './config-lifecycle.js';
+import { afterReady, createHostUpdates } from './host-updates.js';
 import { resolveHttpToken } from './http-token.js';
 import { createRescuePort } from './rescue-port.js';
 import { createRestartNotes } from './restart-note.js';
@@ -270,6 +271,8 @@ async function boot(state: HostState, loaded: LoadedConfig, reason: string): Pro
   const tightened = await makeStateDirPrivate(stateDir);
   if (tightened.length > 0)
     logger.info({ stateDir, entries: tightened.slice(0, 20) }, 'state dir made private');
+  const wake = () => state.current?.gateway.wakeRestartNotes();
+  const updates = createHostUpdates({ loaded, logger, wake });
   const gateway = createGateway({
     loaded: safe ? safeModeConfig(loaded) : loaded,
     log: options.log,
@@ -289,6 +292,7 @@ async function boot(state: HostState, loaded: LoadedConfig, reason: string): Pro
     ...(state.metrics ? { metrics: state.metrics } : {}),
     ...(safe ? { safeMode: safe } : {}),
     rescue: rescuePort(state),
+    update: updates,
   });
   const info = await gateway.start();
   state.history.push({ at: new Date().toISOString(), reason });
@@ -303,6 +307,7 @@ async function boot(state: HostState, loaded: LoadedConfig, reason: string): Pro
   logger.info({ url: info.url, restarts: state.restarts }, message);
   options.onReady?.({ ...info, restarts: state.restarts });
   await markReady(state);
+  afterReady(updates, wake, logger);
   // Safe mode reaching ready says nothing of the config: it is not kept as the last that started.
   if (!safe) await keepReady(loaded, reason === 'start', logger);
 }

@@ -16,5 +16,5 @@ export { createGatewayHost, type GatewayHost, type GatewayHostOptions } from './
 export { resolveHttpToken } from './http-token.js';
 export { checkGatewayPid, pidFileOf, readGatewayPid, removePidFileSync, writePidFile } from './pid-file.js';
 export { installSignalHandlers } from './process-signals.js';
-export { recordShellNote, type ShellNote, withdrawShellNote } from './restart-promises.js';
+export { recordDueNote, recordShellNote, type ShellNote, withdrawShellNote } from './restart-promises.js';
 export { makeStateDirPrivate, PRIVATE_UMASK } from './state-dir.js';

@@ -126,3 +126,30 @@ export async function recordShellNote(note: ShellNote): Promise<Result<string>> 
 export async function withdrawShellNote(stateDir: string, id: string, logger: Logger): Promise<void> {
   await createRestartSentinel({ stateDir, logger }).take([id]);
 }
+
+/**
+ * A note whose text is final (an update's outcome, issue 31): recorded due under `id` (recording
+ * it again replaces it), posted by the gateway that runs now (after a wake) or starts next.
+ */
+export async function recordDueNote(note: {
+  stateDir: string;
+  id: string;
+  route: DeliveryRoute;
+  sessionKey?: string | undefined;
+  actor: string;
+  text: string;
+  logger: Logger;
+}): Promise<void> {
+  const intent = newRestartIntent(
+    {
+      kind: 'restart',
+      actor: note.actor,
+      route: note.route,
+      ...(note.sessionKey ? { sessionKey: note.sessionKey } : {}),
+    },
+    'update',
+  );
+  await createRestartSentinel({ stateDir: note.stateDir, logger: note.logger }).record([
+    dueWith({ ...intent, id: note.id }, note.text),
+  ]);
+}

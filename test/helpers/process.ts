@@ -141,14 +141,14 @@ const running = new Set<ChildProcess>();
 
 export function spawnGateway(
   args: string[],
-  options: { cwd?: string; env?: NodeJS.ProcessEnv; nice?: number } = {},
+  options: { cwd?: string; env?: NodeJS.ProcessEnv; nice?: number; main?: string } = {},
 ): GatewayProcess {
   // `nice` (an exec, so the pid stays the gateway's): a load test's crowd of processes then takes
   // the CPU only when the other test files running beside it leave some.
   const command =
     options.nice === undefined ? [process.execPath] : ['nice', '-n', String(options.nice), process.execPath];
   const [file = process.execPath, ...prefix] = command;
-  const child = spawn(file, [...prefix, MAIN_SCRIPT, ...args], {
+  const child = spawn(file, [...prefix, options.main ?? MAIN_SCRIPT, ...args], {
     cwd: options.cwd ?? REPO_ROOT,
     env: options.env ?? childEnvironment(),
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -77,7 +77,7 @@ describe('chat commands', () => {
     );
     const owner = await target.router.dispatch(slackMessage('/nope', { senderId: 'slack:OWNER' }));
     expect(owner.replies[0]?.text).toContain(
-      '/whoami, /config, /restart, /rescue, /approve, /deny, /confirm.',
+      '/whoami, /config, /restart, /update, /rescue, /approve, /deny, /confirm.',
     );
   });
 

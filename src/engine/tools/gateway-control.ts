@@ -107,4 +107,25 @@ export interface GatewayControl {
   restart(request: GatewayRestartRequest): Promise<Result<ScheduledRestart>>;
   /** Whether `restart` would be refused (`commands.restart` false), asked before anyone approves one. */
   restartAllowed(): Result<void>;
+  /** update.check / update.run / update.status; absent where updates are not wired (tests of one tool). */
+  update?: UpdatePort | undefined;
+}
+
+/** Who asks for an update (`update.run`) and where its outcome note goes. */
+export interface UpdateRunRequest {
+  by: string;
+  sessionKey?: string | undefined;
+  route?: DeliveryRoute | undefined;
+  /** A commit or tag to update to instead of the source's head (an owner naming a version that rolled back). */
+  target?: string | undefined;
+}
+
+/**
+ * Updates from the configured source (src/update): each answer carries `text`, its words for a
+ * chat. `run` answers once the updater has started; the outcome comes as a restart note.
+ */
+export interface UpdatePort {
+  check(): Promise<Result<{ text: string }>>;
+  run(request: UpdateRunRequest): Promise<Result<{ text: string; started: boolean }>>;
+  status(): Promise<Result<{ text: string }>>;
 }

@@ -19,6 +19,8 @@ export type {
   GatewayRestartRequest,
   GatewayUndoRequest,
   ScheduledRestart,
+  UpdatePort,
+  UpdateRunRequest,
 } from './gateway-control.js';
 export { createAllowlist, OWNER_ONLY_REFUSAL, type ToolPolicy } from './policy.js';
 export { createToolRegistry, type ToolRegistry, type ToolRegistryOptions } from './registry.js';

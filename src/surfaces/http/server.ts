@@ -18,6 +18,7 @@ import { registerEventsRoute, type SessionEventsPort } from './routes/events.js'
 import {
   type ChannelStates,
   type ComponentProblems,
+  type RunningVersion,
   registerHealthRoutes,
   type SafeModeView,
   type StoreProbe,
@@ -73,6 +74,8 @@ export interface HttpServerOptions {
   components?: ComponentProblems | undefined;
   /** Safe mode's cause while the gateway runs in it, for `/healthz` and `/readyz`. */
   safeMode?: (() => SafeModeView | undefined) | undefined;
+  /** The version (commit) this gateway runs, for `/readyz`. */
+  runningVersion?: (() => RunningVersion | undefined) | undefined;
   /** `GET /metrics` (Prometheus text), behind the token unless `public`; absent, not served. */
   metrics?: { port: MetricsPort; public: boolean } | undefined;
   /** The config page's API (`/api/config…`, owner-only), when given. */
@@ -135,6 +138,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
     store: options.storeProbe,
     components: options.components,
     safeMode: options.safeMode,
+    version: options.runningVersion,
   });
   if (options.metrics)
     registerMetricsRoute(app, { metrics: options.metrics.port, public: options.metrics.public });

@@ -8,6 +8,7 @@ export type {
   LogConfig,
   McpServerConfig,
   ModelConfig,
+  UpdateConfig,
 } from './schema.js';
 export { ConfigSchema } from './schema.js';
 export {

@@ -27,6 +27,7 @@ import {
 } from './schema-operations.js';
 import { CommunicationSchema, SchedulerSchema } from './schema-scheduler.js';
 import { ToolsSchema } from './schema-tools.js';
+import { UpdateSchema } from './schema-update.js';
 
 /**
  * The config schema: the single source of truth. It validates the file (ajv), generates
@@ -517,6 +518,7 @@ export const ConfigSchema = Strict(
         ...NOT_EDITABLE,
       },
     ),
+    update: UpdateSchema,
     agentEditable: Type.Array(
       Type.String({
         pattern: '^(\\*|[A-Za-z0-9_$#-]+)(\\.(\\*|[A-Za-z0-9_$#-]+))*$',
@@ -547,4 +549,5 @@ export type McpServerConfig = Static<typeof McpServerSchema>;
 export type BudgetsConfig = Static<typeof BudgetsSchema>;
 export type ContextConfig = Static<typeof ContextSchema>;
 export type LogConfig = Static<typeof LogSchema>;
+export type UpdateConfig = Static<typeof UpdateSchema>;
 export type Binding = Static<typeof BindingSchema>;

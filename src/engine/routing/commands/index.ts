@@ -9,6 +9,7 @@ import { statusCommand } from './status.js';
 import { stopCommand } from './stop.js';
 import { subagentsCommand } from './subagents.js';
 import type { ChatCommand } from './types.js';
+import { updateCommand } from './update.js';
 import { usageCommand } from './usage.js';
 import { whoamiCommand } from './whoami.js';
 
@@ -34,6 +35,7 @@ export const BUILTIN_COMMANDS: readonly ChatCommand[] = [
   whoamiCommand,
   configCommand,
   restartCommand,
+  updateCommand,
   rescueCommand,
   approveCommand,
   denyCommand,

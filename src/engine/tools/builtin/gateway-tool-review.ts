@@ -5,7 +5,16 @@ import type { ToolContext } from '../types.js';
 
 /** The gateway tool's arguments this file reads (its schema is in gateway-tool.ts). */
 export interface GatewayCallInput {
-  action: 'config.get' | 'config.schema.lookup' | 'config.patch' | 'config.apply' | 'restart';
+  action:
+    | 'config.get'
+    | 'config.schema.lookup'
+    | 'config.patch'
+    | 'config.apply'
+    | 'restart'
+    | 'update.check'
+    | 'update.run'
+    | 'update.status';
+  target?: string | undefined;
   raw?: string | undefined;
   baseHash?: string | undefined;
   note?: string | undefined;
@@ -30,7 +39,14 @@ export async function reviewGatewayCall(
   switch (input.action) {
     case 'config.get':
     case 'config.schema.lookup':
+    case 'update.check':
+    case 'update.status':
       return { risky: false };
+    case 'update.run':
+      return {
+        risky: true,
+        details: `Update the gateway to ${input.target ? `\`${input.target}\`` : 'the head of its configured source'}: proved on a copy first, then switched and restarted; rolled back by itself if it does not stay ready.`,
+      };
     case 'restart': {
       const allowed = context.services.gateway.restartAllowed();
       if (!allowed.ok) return { risky: true, answer: { ok: false, error: allowed.error } };

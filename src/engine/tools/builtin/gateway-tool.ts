@@ -10,10 +10,19 @@ type GatewayToolOutput = { ok: true; result: unknown } | { ok: false; error: str
 const GatewayParameters = Type.Object(
   {
     action: StringEnum(
-      ['config.get', 'config.schema.lookup', 'config.patch', 'config.apply', 'restart'] as const,
+      [
+        'config.get',
+        'config.schema.lookup',
+        'config.patch',
+        'config.apply',
+        'restart',
+        'update.check',
+        'update.run',
+        'update.status',
+      ] as const,
       {
         description:
-          'config.get: the config and its hash; config.schema.lookup: what a config path accepts; config.patch: merge a partial change; config.apply: replace the whole config; restart: restart the gateway.',
+          'config.get: the config and its hash; config.schema.lookup: what a config path accepts; config.patch: merge a partial change; config.apply: replace the whole config; restart: restart the gateway; update.check: fetch the configured update source and list what is new; update.run: update to it (proved first, switched, watched, rolled back by itself; the outcome is posted to this chat); update.status: the last update run.',
       },
     ),
     path: Type.Optional(
@@ -66,6 +75,15 @@ const GatewayParameters = Type.Object(
     sessionKey: Type.Optional(
       Type.String({ minLength: 1, description: 'The session whose chat gets the note; default: this one.' }),
     ),
+    target: Type.Optional(
+      Type.String({
+        minLength: 4,
+        maxLength: 100,
+        pattern: '^[A-Za-z0-9._/-]+$',
+        description:
+          'update.run: a commit or tag of the configured source to update to instead of its head; only to retry a version that rolled back when an owner named it. The source itself is config (update.source), never an argument.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -78,7 +96,7 @@ export const gatewayTool: Tool<typeof GatewayParameters> = {
   name: 'gateway',
   risk: ['read', 'control-plane'],
   description:
-    'Inspect and change the gateway config, or restart the gateway (owners only). Before editing, call config.get for the current hash and config.schema.lookup with the exact dot path you will change. Prefer config.patch (a partial change); use config.apply only to replace the whole config. Both validate the change, write it and restart the gateway (unless commands.restart is false: then the result says restartNeeded). You may change only what config.schema.lookup marks `x-agent-editable: true` (on the path or an object above it: agents’ displayName, model, systemPrompt and skills; a model’s model id and tuning; routes; session.queueMode; agentLoop.failoverNotice) and the paths an owner listed in `agentEditable`; never owners, secrets, URLs (`format: uri`: where secrets are sent), paths marked `x-tool-protected`, local or shell toolpacks, or new `${ENV}` references. For anything else ask an owner (the Config page or /config). Always pass `note`: it is posted to the chat after the restart.',
+    'Inspect and change the gateway config, or restart the gateway (owners only). Before editing, call config.get for the current hash and config.schema.lookup with the exact dot path you will change. Prefer config.patch (a partial change); use config.apply only to replace the whole config. Both validate the change, write it and restart the gateway (unless commands.restart is false: then the result says restartNeeded). You may change only what config.schema.lookup marks `x-agent-editable: true` (on the path or an object above it: agents’ displayName, model, systemPrompt and skills; a model’s model id and tuning; routes; session.queueMode; agentLoop.failoverNotice) and the paths an owner listed in `agentEditable`; never owners, secrets, URLs (`format: uri`: where secrets are sent), paths marked `x-tool-protected`, local or shell toolpacks, or new `${ENV}` references. For anything else ask an owner (the Config page or /config). Always pass `note`: it is posted to the chat after the restart. update.check lists what the configured source has that this gateway does not; update.run updates to it (the new version is built and tried on a copy while this one serves, then switched, watched and rolled back by itself if it fails; the outcome is posted to this chat, do not wait for it); update.status reads the last run.',
   parameters: GatewayParameters,
   ownerOnly: true,
   review: reviewGatewayCall,
@@ -110,6 +128,10 @@ async function runAction(
       if (request === undefined) return fail(missingInput(input));
       return gateway.configEdit(input.action, request);
     }
+    case 'update.check':
+    case 'update.run':
+    case 'update.status':
+      return runUpdateAction(input, context, route);
     case 'restart':
       return gateway.restart({
         delayMs: input.delayMs,
@@ -120,4 +142,22 @@ async function runAction(
         actor: context.senderId,
       });
   }
+}
+
+/** The update actions (src/update through `GatewayControl.update`): each answer's `text` is for the chat. */
+async function runUpdateAction(
+  input: Static<typeof GatewayParameters>,
+  context: ToolContext,
+  route: ToolContext['route'] | undefined,
+): Promise<Result<unknown>> {
+  const update = context.services.gateway.update;
+  if (update === undefined) return fail('updates are not available in this gateway');
+  if (input.action === 'update.check') return update.check();
+  if (input.action === 'update.status') return update.status();
+  return update.run({
+    by: context.senderId,
+    sessionKey: input.sessionKey ?? context.sessionKey,
+    route: input.sessionKey === undefined ? route : undefined,
+    target: input.target,
+  });
 }

@@ -28,6 +28,13 @@ export interface SafeModeView {
   since: string;
 }
 
+/** The version this gateway runs (`/readyz`: the updater's watch waits for the target's commit). */
+export interface RunningVersion {
+  package?: string | undefined;
+  commit?: string | undefined;
+  tag?: string | undefined;
+}
+
 /** What both health endpoints answer: states only, never an address, a token or an error text. */
 interface Health {
   status: 'ok' | 'degraded';
@@ -60,7 +67,8 @@ function health(channels: ChannelStates | undefined, safeMode: SafeModeView | un
  *   are down (restarting would not bring a platform back; the gateway retries them itself);
  * - `/readyz` is readiness: 200 only while the store answers its probe and every configured
  *   channel and MCP server is connected, else 503 with `reasons` (component and state words);
- *   in safe mode 503 with the reason `safe-mode` and its cause word (the process serves: pm2 keeps it).
+ *   in safe mode 503 with the reason `safe-mode` and its cause word (the process serves: pm2 keeps it);
+ *   `version` names the commit this gateway runs (what an update's watch waits for).
  * Why a channel or the store is down is in the log and `/api/status`, not here.
  */
 export function registerHealthRoutes(
@@ -70,6 +78,7 @@ export function registerHealthRoutes(
     store?: StoreProbe | undefined;
     components?: ComponentProblems | undefined;
     safeMode?: (() => SafeModeView | undefined) | undefined;
+    version?: (() => RunningVersion | undefined) | undefined;
   },
 ): void {
   app.get('/healthz', { config: { public: true } }, async () =>
@@ -87,7 +96,10 @@ export function registerHealthRoutes(
     reasons.push(...(options.components?.() ?? []));
     if (safeMode) reasons.unshift({ component: 'safe-mode', state: safeMode.cause });
     const ready = reasons.length === 0;
-    return reply.code(ready ? 200 : 503).send({ ready, ...current, store, reasons });
+    const version = options.version?.();
+    return reply
+      .code(ready ? 200 : 503)
+      .send({ ready, ...current, store, reasons, ...(version ? { version } : {}) });
   });
   // Browsers ask for it on every page; an empty answer keeps their consoles free of 404s.
   app.get('/favicon.ico', { config: { public: true } }, async (_request, reply) => reply.code(204).send());

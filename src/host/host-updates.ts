@@ -1,0 +1,54 @@
+import path from 'node:path';
+import { DEFAULT_CONFIG_PATH, type LoadedConfig } from '../base/config/index.js';
+import { ok } from '../base/errors/index.js';
+import type { Logger } from '../base/logging/index.js';
+import type { DeliveryRoute } from '../base/messages/index.js';
+import { createUpdateService, type UpdateService } from '../update/index.js';
+import { recordDueNote } from './restart-promises.js';
+
+/**
+ * The host's updater for one boot (issue 31, src/update): this process is the gateway it
+ * restarts; outcome notes go through the restart sentinel of the config's state dir, and `wake`
+ * has the running gateway post them now.
+ */
+export function createHostUpdates(options: {
+  loaded: LoadedConfig;
+  logger: Logger;
+  wake: () => void;
+}): UpdateService {
+  const { config } = options.loaded;
+  const stateDir = path.resolve(config.stateDir);
+  const logger = options.logger.child({ component: 'update' });
+  return createUpdateService({
+    configFile: path.resolve(options.loaded.path ?? DEFAULT_CONFIG_PATH),
+    stateDir,
+    settings: config.update,
+    drainTimeoutMs: config.gateway.drainTimeoutMs,
+    gatewayPid: async () => ok(process.pid),
+    recordNote: (run, text) =>
+      recordDueNote({
+        stateDir,
+        id: `update-${run.id}`,
+        route: run.route as DeliveryRoute,
+        sessionKey: run.sessionKey,
+        actor: run.by,
+        text,
+        logger,
+      }),
+    wake: options.wake,
+  });
+}
+
+/**
+ * After a boot reached ready: a run whose updater was killed is ended (its note says which
+ * version runs), old runs' kept builds and checkpoints are pruned, a run still going is followed
+ * so that its note is posted when it ends. In the background; failures are logged.
+ */
+export function afterReady(updates: UpdateService, wake: () => void, logger: Logger): void {
+  void updates
+    .recover()
+    .then((ended) => ended && wake())
+    .then(() => updates.prune())
+    .then(() => updates.follow())
+    .catch((error: unknown) => logger.warn({ err: error }, 'the update ledger could not be read'));
+}

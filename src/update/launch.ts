@@ -1,0 +1,74 @@
+import { spawn } from 'node:child_process';
+import { open } from 'node:fs/promises';
+import path from 'node:path';
+import { errorText, fail, ok, type Result } from '../base/errors/index.js';
+import type { UpdateRun } from './types.js';
+
+/** The updater's command line: `switchboard update apply <run> --state-dir <dir>`. */
+function updaterArgs(run: UpdateRun): string[] {
+  return ['update', 'apply', run.id, '--state-dir', run.stateDir];
+}
+
+/** The environment without pm2's per-app variables (the updater is not the gateway's app). */
+function updaterEnvironment(): NodeJS.ProcessEnv {
+  const environment = { ...process.env };
+  for (const key of Object.keys(environment))
+    if (key.startsWith('pm_') || key === 'name' || key === 'NODE_APP_INSTANCE' || key === 'PM2_USAGE')
+      delete environment[key];
+  return environment;
+}
+
+/**
+ * Starts the updater where stopping the gateway cannot reach it: under pm2 a sibling pm2 app
+ * (pm2's tree-kill signals every descendant of the gateway, detached or not), started through
+ * pm2's API, not restarted when it ends; elsewhere a detached process in its own session
+ * (setsid), its output in `<runDir>/updater.log`. Resolves to its pid.
+ */
+export async function launchUpdater(options: { run: UpdateRun; main: string }): Promise<Result<number>> {
+  const { run } = options;
+  try {
+    if (run.gateway.launch.supervisor === 'pm2') return await launchPm2Sibling(options);
+    const log = await open(path.join(run.runDir, 'updater.log'), 'a', 0o600);
+    const child = spawn(process.execPath, [options.main, ...updaterArgs(run)], {
+      cwd: run.cwd,
+      env: updaterEnvironment(),
+      detached: true,
+      stdio: ['ignore', log.fd, log.fd],
+    });
+    await log.close();
+    child.unref();
+    return child.pid === undefined
+      ? fail(`${process.execPath} ${options.main} did not start`)
+      : ok(child.pid);
+  } catch (error) {
+    return fail(errorText(error));
+  }
+}
+
+async function launchPm2Sibling(options: { run: UpdateRun; main: string }): Promise<Result<number>> {
+  const pm2 = (await import('pm2')).default;
+  await new Promise<void>((resolve, reject) => pm2.connect((error) => (error ? reject(error) : resolve())));
+  try {
+    const name = `switchboard-update-${options.run.id}`;
+    const started = await new Promise<{ pid?: number; process?: { pid?: number } }[]>((resolve, reject) =>
+      pm2.start(
+        {
+          name,
+          script: options.main,
+          args: updaterArgs(options.run),
+          cwd: options.run.cwd,
+          autorestart: false,
+          env: updaterEnvironment() as Record<string, string>,
+          output: path.join(options.run.runDir, 'updater.log'),
+          error: path.join(options.run.runDir, 'updater.log'),
+        },
+        (error, apps) =>
+          error ? reject(error) : resolve(apps as { pid?: number; process?: { pid?: number } }[]),
+      ),
+    );
+    const pid = started[0]?.process?.pid ?? started[0]?.pid;
+    return pid ? ok(pid) : fail(`pm2 started ${name} without a pid`);
+  } finally {
+    pm2.disconnect();
+  }
+}

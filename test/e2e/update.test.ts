@@ -1,0 +1,253 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FakeModelServer } from '../fakes/fake-model-server.js';
+import { startFakeOpenAIServer } from '../fakes/fake-openai-server.js';
+import { freePort, makeTempDir, removeDir } from '../helpers/machine.js';
+import {
+  childEnvironment,
+  type GatewayProcess,
+  killRunningChildren,
+  PROCESS_TEST_TOKEN,
+  pollUntil,
+  request,
+  runCommand,
+  sendMessage,
+  spawnGateway,
+  WEBCHAT_SESSION_KEY,
+  writeConfig,
+} from '../helpers/process.js';
+import { git, makeUpdateWorld } from '../helpers/update-remote.js';
+
+// issue 31: the real gateway updated from a local bare repository. The remote is this repository's
+// HEAD; the checkout the gateway runs from is a clone of it with this build's dist/ (its tsc
+// incremental record makes each fixture's build compile only the changed files) and node_modules
+// linked (the lockfile never changes here). The tests run in order on one checkout: the update to
+// two new commits, then fixtures on top of it that each must fail or roll back.
+
+interface Ledger {
+  run?: {
+    id: string;
+    phase: string;
+    from: { commit: string };
+    to: { commit: string };
+    cause?: { phase: string; reason: string };
+    rollback?: { outcome: string };
+    gateway: { pid: number };
+    durations?: Record<string, number>;
+  };
+  rolledBack: string[];
+}
+
+let dir: string;
+let model: FakeModelServer;
+let world: Awaited<ReturnType<typeof makeUpdateWorld>>;
+let configPath: string;
+let stateDir: string;
+let url: string;
+let gateway: GatewayProcess;
+/** The version the gateway runs after the successful update: the fixtures build on it. */
+let updated: string;
+
+const WATCH_MS = 25_000;
+
+const readLedger = async (): Promise<Ledger> =>
+  JSON.parse(await readFile(path.join(stateDir, 'update', 'ledger.json'), 'utf8')) as Ledger;
+
+const readyz = async () =>
+  (await request<{ ready: boolean; version?: { commit?: string } }>(url, 'GET', '/readyz')).body;
+
+/** The system entries of the web chat session: restart notes are recorded there. */
+async function notes(): Promise<string[]> {
+  const transcript = await request<{ entries: { role: string; text: string }[] }>(
+    url,
+    'GET',
+    `/api/sessions/${encodeURIComponent(WEBCHAT_SESSION_KEY)}/transcript`,
+  );
+  return (transcript.body.entries ?? [])
+    .filter((entry) => entry.role === 'system')
+    .map((entry) => entry.text);
+}
+
+/** Waits for the run to reach an outcome (phases are slow: a build, a canary, a watch window). */
+async function outcome(runId?: string): Promise<NonNullable<Ledger['run']>> {
+  return pollUntil(
+    'the update run to end',
+    async () => {
+      const { run } = await readLedger();
+      if (!run || (runId && run.id !== runId)) return undefined;
+      if (!['done', 'failed', 'rolled-back', 'rollback-failed', 'interrupted'].includes(run.phase))
+        return undefined;
+      // The phase times, for whoever reads the test's output (the bench reports medians).
+      console.info(`update ${run.id}: ${run.phase}`, JSON.stringify(run.durations));
+      return run;
+    },
+    { timeoutMs: 400_000, intervalMs: 500 },
+  );
+}
+
+/** `/update run` from the web chat as the owner; resolves to the run's id. */
+async function askForUpdate(): Promise<string> {
+  const answer = await sendMessage(url, '/update run');
+  const text = answer.body.replies[0]?.text ?? '';
+  expect(text).toMatch(/^Updating \w{7} → \w{7} \(run [\w-]+\)/);
+  return /\(run ([\w-]+)\)/.exec(text)?.[1] ?? '';
+}
+
+/** Kills whatever gateway the updater left running (it is detached: not the test's child). */
+async function killDetached(): Promise<void> {
+  const pid = Number((await readFile(path.join(stateDir, 'gateway.pid'), 'utf8').catch(() => '')).trim());
+  if (pid > 0) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {}
+  }
+}
+
+beforeAll(async () => {
+  dir = await makeTempDir('switchboard-update-');
+  model = await startFakeOpenAIServer();
+  world = await makeUpdateWorld(dir);
+  stateDir = path.join(dir, 'state');
+  configPath = await writeConfig(
+    dir,
+    {
+      stateDir,
+      http: { port: await freePort(), token: PROCESS_TEST_TOKEN },
+      models: { fake: { provider: 'openai', model: 'fake-1', baseUrl: model.url } },
+      agents: { main: { model: 'fake' } },
+      update: { watchMs: WATCH_MS, startTimeoutMs: 60_000 },
+      gateway: { crashLoop: { uncleanStarts: 0 } },
+    },
+    'gateway.jsonc',
+  );
+  gateway = spawnGateway(['start', '--config', configPath], {
+    cwd: world.checkout,
+    main: path.join(world.checkout, 'dist', 'main.js'),
+    env: childEnvironment(),
+  });
+  url = await gateway.waitForReady();
+}, 120_000);
+
+afterAll(async () => {
+  await killDetached();
+  await killRunningChildren();
+  await model?.close();
+  await removeDir(dir);
+});
+
+describe('update from a git remote (issue 31)', { timeout: 420_000 }, () => {
+  it('update check lists the commits between, and that the lockfile and schema did not change', async () => {
+    await world.push(world.base, 'first new commit for the update test', {
+      'docs/update-test.md': 'the first commit of the update test\n',
+    });
+    await world.push(await git(world.work, 'rev-parse', 'HEAD'), 'second new commit for the update test', {
+      'docs/update-test.md': 'the second commit of the update test\n',
+    });
+    const { stdout } = await runCommand(
+      process.execPath,
+      [path.join(world.checkout, 'dist', 'main.js'), 'update', 'check', '--config', configPath],
+      { cwd: world.checkout, env: childEnvironment() },
+    );
+    expect(stdout).toContain(`Update available from origin main: ${world.base.slice(0, 7)} → `);
+    expect(stdout).toContain('first new commit for the update test');
+    expect(stdout).toContain('second new commit for the update test');
+    expect(stdout).toContain('package-lock.json unchanged (node_modules reused); config schema unchanged.');
+  });
+
+  it('update run proves, switches and restarts: the new version answers and the note names both', async () => {
+    const target = await git(world.work, 'rev-parse', 'HEAD');
+    expect((await readyz()).version?.commit).toBe(world.base);
+    const runId = await askForUpdate();
+    // A second run while this one runs is refused.
+    const second = await sendMessage(url, '/update run');
+    expect(second.body.replies[0]?.text).toMatch(/^Update: an update is already running \(run /);
+    const run = await outcome(runId);
+    expect({ phase: run.phase, cause: run.cause }).toEqual({ phase: 'done', cause: undefined });
+    expect((await readyz()).version?.commit).toBe(target);
+    expect(await git(world.checkout, 'rev-parse', 'HEAD')).toBe(target);
+    const note = `Gateway updated to ${target.slice(0, 7)} (from ${world.base.slice(0, 7)}).`;
+    await pollUntil('the outcome note', async () => (await notes()).includes(note));
+    expect((await notes()).filter((text) => text === note)).toHaveLength(1);
+    const whoami = await sendMessage(url, '/whoami');
+    expect(whoami.body.replies[0]?.text).toMatch(/^You are/);
+    updated = target;
+  });
+
+  it('a commit that does not build: failed at build, the running version untouched, the chat told why', async () => {
+    const pid = (await readLedger()).run?.gateway.pid;
+    const broken = await world.push(updated, 'a commit that does not build', {
+      'src/update/types.ts': (old) => `${old}\nexport const broken: number = 'not a number';\n`,
+    });
+    const run = await outcome(await askForUpdate());
+    expect(run.phase).toBe('failed');
+    expect(run.cause?.phase).toBe('build');
+    expect(run.cause?.reason).toContain('npm run build');
+    expect((await readyz()).version?.commit).toBe(updated);
+    expect((await readLedger()).run?.gateway.pid).toBe(pid);
+    const note = await pollUntil('the failure note', async () =>
+      (await notes()).find((text) => text.startsWith(`Update to ${broken.slice(0, 7)} failed at build:`)),
+    );
+    expect(note).toContain(`Still running ${updated.slice(0, 7)}; nothing was changed.`);
+  });
+
+  it('a commit that exits at start: the canary fails, the running version untouched', async () => {
+    const exits = await world.push(updated, 'a commit that exits at start', {
+      'src/main.ts': (old) =>
+        old.replace(
+          'holdYoungGeneration();',
+          "if (process.argv[2] === 'start') process.exit(3);\nholdYoungGeneration();",
+        ),
+    });
+    const run = await outcome(await askForUpdate());
+    expect({ phase: run.phase, at: run.cause?.phase }).toEqual({ phase: 'failed', at: 'canary' });
+    expect(run.cause?.reason).toContain('the canary exited (code 3)');
+    expect((await readyz()).version?.commit).toBe(updated);
+    await pollUntil('the failure note', async () =>
+      (await notes()).some((text) => text.startsWith(`Update to ${exits.slice(0, 7)} failed at canary:`)),
+    );
+  });
+
+  it('a commit whose start check refuses the current config: failed at start-check', async () => {
+    const refuses = await world.push(updated, 'a commit whose schema refuses the config', {
+      'src/config/schema-update.ts': (old) => old.replace('maximum: 3600000,', 'maximum: 20000,'),
+    });
+    const run = await outcome(await askForUpdate());
+    expect({ phase: run.phase, at: run.cause?.phase }).toEqual({ phase: 'failed', at: 'start-check' });
+    expect(run.cause?.reason).toContain("the new version's start check refuses the current config");
+    expect(run.cause?.reason).toContain('watchMs');
+    await pollUntil('the failure note', async () =>
+      (await notes()).some((text) =>
+        text.startsWith(`Update to ${refuses.slice(0, 7)} failed at start-check:`),
+      ),
+    );
+  });
+
+  it('a commit that exits 20 s after it started: switched, then rolled back by itself, and remembered', async () => {
+    const dies = await world.push(updated, 'a commit that exits 20 s after its start', {
+      'src/main.ts': (old) =>
+        old.replace(
+          'holdYoungGeneration();',
+          "if (process.argv[2] === 'start') setTimeout(() => process.exit(4), 20_000).unref();\nholdYoungGeneration();",
+        ),
+    });
+    const run = await outcome(await askForUpdate());
+    expect({ phase: run.phase, at: run.cause?.phase, rollback: run.rollback?.outcome }).toEqual({
+      phase: 'rolled-back',
+      at: 'watch',
+      rollback: 'restored',
+    });
+    expect((await readyz()).version?.commit).toBe(updated);
+    expect(await git(world.checkout, 'rev-parse', 'HEAD')).toBe(updated);
+    expect((await readLedger()).rolledBack).toContain(dies);
+    const note = await pollUntil('the rollback note', async () =>
+      (await notes()).find((text) => text.startsWith(`Update to ${dies.slice(0, 7)} rolled back: `)),
+    );
+    expect(note).toContain(`Running ${updated.slice(0, 7)} again.`);
+    // Not tried again unless named.
+    const again = await sendMessage(url, '/update run');
+    expect(again.body.replies[0]?.text).toContain(
+      'rolled back before; it is not tried again unless an owner names it',
+    );
+  });
+});
