@@ -31,6 +31,9 @@ console.log(
   `turns resumed after a restart: ${report.resumed}; calls ended as unknown (not run again): ${report.endedAsUnknown}; interrupted turns ended instead: ${report.endedNotResumed}`,
 );
 console.log(
+  `sub-agent runs resumed after a restart: ${report.subagentRunsResumed}; ended interrupted instead: ${report.subagentRunsEndedNotResumed}`,
+);
+console.log(
   `kills: ${report.kills}; starts that failed: ${report.failedStarts}; ${((Date.now() - started) / 1000).toFixed(0)} s`,
 );
 for (const line of report.details.slice(0, 30)) console.log(`  ${line}`);

@@ -24,13 +24,12 @@ const trip: Hop[] = [
   {
     file: 'surfaces/channels/slack/slack-receive.ts',
     call: 'await handler(message',
-    via: { port: 'InboundHandler', implementedBy: 'async dispatch(message' },
+    via: { port: 'InboundHandler', implementedBy: 'readonly dispatch = async (' },
   },
-  { file: 'engine/routing/router.ts', call: 'intake.accept(', via: { import: true } },
-  { file: 'engine/routing/intake.ts', call: 'queueItem(state, item, agent)', via: { import: true } },
+  { file: 'engine/routing/router.ts', call: 'this.#intake.accept(', via: { import: true } },
   {
-    file: 'engine/routing/intake-state.ts',
-    call: 'queues.enqueue(',
+    file: 'engine/routing/intake.ts',
+    call: 'this.#options.queues.enqueue(',
     via: { port: 'SessionQueues', implementedBy: 'enqueue(state, target, message)' },
   },
   { file: 'engine/routing/session-queues.ts', call: 'pump(state, current)', via: { import: true } },

@@ -47,7 +47,12 @@ export function connectPart(): Part<
       const started = base.supervisor;
       supervisor = started;
       stopping.addEventListener('abort', () => started.endRetries(), { once: true });
-      metrics.bind({ queueDepth: router.queueDepth, channels: started.states });
+      metrics.bind({
+        queueDepth: router.queueDepth,
+        channels: started.states,
+        deafReconnects: () =>
+          Object.fromEntries(started.details().map((detail) => [detail.name, detail.deafReconnects ?? 0])),
+      });
       const { observer } = base;
       await started.start(observer ? observer.inbound(router.dispatch) : router.dispatch);
       await toolpacks.replayOutboxes();

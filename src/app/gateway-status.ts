@@ -50,6 +50,15 @@ export function createGatewayStatus(options: GatewayStatusOptions): StatusPort {
           ...(channel.reason === undefined ? {} : { reason: scrub(channel.reason) }),
           attempts: channel.attempts,
           since: new Date(channel.since).toISOString(),
+          ...(channel.lastDeaf === undefined
+            ? {}
+            : {
+                deafReconnects: channel.deafReconnects ?? 1,
+                lastDeaf: {
+                  at: new Date(channel.lastDeaf.at).toISOString(),
+                  reason: scrub(channel.lastDeaf.reason),
+                },
+              }),
         })),
         store: await describeStore(options),
         models: options.models.report(),

@@ -34,6 +34,8 @@ export const SLACK_METHOD_SCOPES: Readonly<Record<string, readonly SlackBotScope
   'conversations.open': ['im:write'],
   // A thread's earlier messages, at the bot's first mention there.
   'conversations.replies': HISTORY,
+  // The liveness check: messages the Socket Mode connection should have delivered.
+  'conversations.history': HISTORY,
   'reactions.add': ['reactions:write'],
   'reactions.remove': ['reactions:write'],
   // `files.uploadV2` is the client's: it calls the two methods below.

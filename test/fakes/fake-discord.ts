@@ -127,8 +127,16 @@ export interface FakeDiscord {
   closeConnections(code: number): void;
   /** Sends op 7 (reconnect); on RESUME the fake answers RESUMED and replays the last MESSAGE_CREATE. */
   requestReconnect(): void;
+  /**
+   * Deafens the gateway connections open now: they stay open and Discord still answers their
+   * heartbeats (op 11), but nothing is dispatched to them any more (no MESSAGE_CREATE), as on a
+   * zombie connection; messages still land in the channels (`GET /channels/:id/messages`).
+   */
+  deafen(): void;
   /** RESUMEs accepted so far. */
   resumes(): number;
+  /** How many sessions were opened (an accepted IDENTIFY, op 2). */
+  identifies(): number;
   /** The DM channel the fake opened with a user (`POST /users/@me/channels`). */
   dmChannelOf(userId: string): string | undefined;
   /** Stops listening (connections to the port are refused) and cuts the open ones, as an outage does. */
@@ -163,6 +171,7 @@ export async function createFakeDiscord(options: {
   let retryAfter = 0;
   let rateLimitedCount = 0;
   let resumeCount = 0;
+  let identifyCount = 0;
   let lastPostId: string | undefined;
   /** The last MESSAGE_CREATE payload, replayed after a resume as Discord replays missed events. */
   let lastMessage: unknown;
@@ -175,7 +184,10 @@ export async function createFakeDiscord(options: {
   const isThread = (channelId: string) =>
     options.guilds.some((guild) => guild.threads?.some((thread) => thread.id === channelId));
 
+  /** Connections that get no dispatches (`deafen`). */
+  const deaf = new WeakSet<WebSocket>();
   const dispatch = (socket: WebSocket, type: string, data: unknown) => {
+    if (deaf.has(socket)) return;
     const s = (sequence.get(socket) ?? 0) + 1;
     sequence.set(socket, s);
     socket.send(JSON.stringify({ op: 0, t: type, s, d: data }));
@@ -479,6 +491,7 @@ export async function createFakeDiscord(options: {
         return;
       }
       identified.add(socket);
+      identifyCount += 1;
       dispatch(socket, 'READY', {
         v: 10,
         user: botUser,
@@ -536,6 +549,10 @@ export async function createFakeDiscord(options: {
     rateLimited: () => rateLimitedCount,
     closeConnections(code) {
       for (const socket of gateway.clients) socket.close(code, 'closed by the fake');
+    },
+    identifies: () => identifyCount,
+    deafen() {
+      for (const socket of identified) deaf.add(socket);
     },
     requestReconnect() {
       for (const socket of identified) socket.send(JSON.stringify({ op: 7, s: null, t: null, d: null }));

@@ -19,6 +19,11 @@ export interface ThreadLog {
   record(event: Record<string, unknown>): void;
   /** The `conversations.replies` answer for form-encoded `args`. */
   replies(args: Record<string, string>): Record<string, unknown>;
+  /**
+   * The `conversations.history` answer: a channel's messages outside threads (a thread's first
+   * message is one), newest first, after `oldest` (not inclusive), at most `limit`.
+   */
+  history(args: Record<string, string>): Record<string, unknown>;
 }
 
 export function createThreadLog(): ThreadLog {
@@ -53,6 +58,26 @@ export function createThreadLog(): ThreadLog {
         messages: page,
         has_more: more,
         response_metadata: { next_cursor: more ? String(start + limit) : '' },
+      };
+    },
+    history(args) {
+      const channel = args.channel ?? '';
+      const oldest = Number(args.oldest ?? 0);
+      const found = [...messages.values()]
+        .filter((message) => message.channel === channel && Number(message.ts) > oldest)
+        .filter((message) => message.thread_ts === undefined || message.thread_ts === message.ts)
+        .sort((a, b) => Number(b.ts) - Number(a.ts));
+      const limit = Number(args.limit ?? 100);
+      const page = found.slice(0, limit).map(({ channel: _channel, ...message }) => ({
+        type: 'message',
+        ...message,
+      }));
+      const more = limit < found.length;
+      return {
+        ok: true,
+        messages: page,
+        has_more: more,
+        response_metadata: { next_cursor: '' },
       };
     },
   };

@@ -105,6 +105,14 @@ export interface FakeSlack {
    * peer does, until the returned function is called.
    */
   freeze(): () => void;
+  /**
+   * Deafens the Socket Mode connections open now: they stay open, answer pings and take acks, but
+   * every envelope meant for them is dropped without a word (left unacknowledged), as Slack does
+   * with a stale connection it still counts; the messages still show in `conversations.history`.
+   * Slack delivers an unacknowledged event again: each is sent once more (`retry_attempt` 1) on
+   * the next connection, and its `deliver` resolves once that is acked.
+   */
+  deafen(): void;
   /** Stops listening (connections to the port are refused) and cuts the open ones, as an outage does. */
   goDown(): Promise<void>;
   /** Listens again on the same port. */
@@ -129,6 +137,13 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   const sockets = new Set<WebSocket>();
   const badAcks: string[] = [];
   const connectWaiters = new Set<() => void>();
+  /** Connections that get nothing (`deafen`), and what was meant for them, to send again. */
+  const deaf = new WeakSet<WebSocket>();
+  const dropped: Array<{
+    envelope: Record<string, unknown>;
+    acked: () => void;
+    failed: (error: Error) => void;
+  }> = [];
   let envelopes = 0;
   let clock = 1_700_000_000;
   const nextTs = () => `${++clock}.000100`;
@@ -199,6 +214,11 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     });
     socket.send(JSON.stringify({ type: 'hello', num_connections: 1, connection_info: { app_id: 'A1' } }));
     for (const wake of [...connectWaiters]) wake();
+    // Slack retries what a deaf connection never acknowledged, on a connection that hears.
+    for (const { envelope, acked, failed } of dropped.splice(0)) {
+      const retry = envelope.type === 'events_api' ? { retry_attempt: 1, retry_reason: 'timeout' } : {};
+      sendEnvelope({ ...envelope, ...retry }).then(acked, failed);
+    }
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -281,6 +301,8 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       }
       case 'conversations.replies':
         return threadLog.replies(args);
+      case 'conversations.history':
+        return threadLog.history(args);
       case 'chat.postEphemeral':
         return { ok: true, message_ts: nextTs() };
       case 'reactions.add':
@@ -295,6 +317,10 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   function sendEnvelope(envelope: Record<string, unknown>): Promise<void> {
     const socket = [...sockets][0];
     if (!socket) return Promise.reject(new Error('fake slack: no Socket Mode connection'));
+    if (deaf.has(socket))
+      return new Promise<void>((acked, failed) => {
+        dropped.push({ envelope, acked, failed });
+      });
     const envelopeId = `env-${++envelopes}`;
     return new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`fake slack: ${envelopeId} not acked`)), 5_000);
@@ -375,6 +401,9 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       return () => {
         frozen = false;
       };
+    },
+    deafen() {
+      for (const socket of sockets) deaf.add(socket);
     },
     rateLimit(method, count, retryAfterSeconds) {
       rateLimits.set(method, { count, retryAfterSeconds });

@@ -67,6 +67,10 @@ export interface KillLoopReport {
   endedAsUnknown: number;
   /** Interrupted turns ended with a message instead of resumed (3 attempts, too old, resume off). */
   endedNotResumed: number;
+  /** Sub-agent runs a start resumed (their child turns count in `resumed` too). */
+  subagentRunsResumed: number;
+  /** Sub-agent runs left running that a start ended `interrupted` instead (3 attempts, too old, off, steers). */
+  subagentRunsEndedNotResumed: number;
   details: string[];
 }
 
@@ -81,6 +85,8 @@ function countResumes(gateway: GatewayProcess, report: KillLoopReport): void {
       line.msg === 'message given up: the gateway stopped every time it answered it'
     )
       report.endedNotResumed += 1;
+    else if (line.msg === 'sub-agent run resumed after a restart') report.subagentRunsResumed += 1;
+    else if (line.msg === 'sub-agent run ended, not resumed') report.subagentRunsEndedNotResumed += 1;
   }
 }
 
@@ -377,6 +383,8 @@ export async function runKillLoop(options: KillLoopOptions): Promise<KillLoopRep
     resumed: 0,
     endedAsUnknown: 0,
     endedNotResumed: 0,
+    subagentRunsResumed: 0,
+    subagentRunsEndedNotResumed: 0,
     details: [],
   };
   const acks: Acks = {

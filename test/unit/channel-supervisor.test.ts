@@ -3,6 +3,7 @@ import { createLogger } from '../../src/base/logging/index.js';
 import { retryDelay } from '../../src/surfaces/channels/backoff.js';
 import {
   type ChannelAdapter,
+  type ConnectionEvent,
   createChannelSupervisor,
   type ReconnectSettings,
 } from '../../src/surfaces/channels/index.js';
@@ -170,6 +171,40 @@ describe('the channel supervisor', () => {
     expect(supervisor.states()).toEqual({ discord: 'connected' });
     // Started again at once, then after 100 and 200 ms.
     expect(starts.slice(1).map((at) => at - before)).toEqual([0, 100, 300]);
+    await supervisor.stop();
+  });
+
+  it('starts a deaf channel again at once, shows it deaf meanwhile, and counts it with its reason', async () => {
+    let listener: ((event: ConnectionEvent, error?: unknown) => void) | undefined;
+    let release: (() => void) | undefined;
+    let starts = 0;
+    const adapter: ChannelAdapter = {
+      name: 'slack',
+      async start() {
+        starts += 1;
+        if (starts > 1) await new Promise<void>((resolve) => (release = resolve));
+      },
+      stop: async () => {},
+      send: async () => {},
+      watch: (registered) => {
+        listener = registered;
+      },
+    };
+    const supervisor = createChannelSupervisor({ channels: [{ adapter, reconnect: SETTINGS }], logger });
+    await supervisor.start(handler);
+    expect(supervisor.details()[0]?.deafReconnects).toBeUndefined();
+    listener?.('deaf', new Error('nothing arrived for 180 s while Slack shows a message in C1'));
+    expect(supervisor.details()[0]).toMatchObject({
+      state: 'deaf',
+      reason: 'nothing arrived for 180 s while Slack shows a message in C1',
+      deafReconnects: 1,
+      lastDeaf: { reason: 'nothing arrived for 180 s while Slack shows a message in C1' },
+    });
+    await vi.waitFor(() => expect(release).toBeDefined());
+    release?.();
+    await vi.waitFor(() => expect(supervisor.states()).toEqual({ slack: 'connected' }));
+    expect(supervisor.details()[0]).toMatchObject({ deafReconnects: 1 });
+    expect(starts).toBe(2);
     await supervisor.stop();
   });
 

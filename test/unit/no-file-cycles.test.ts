@@ -22,9 +22,6 @@ const KNOWN_CYCLES: Record<string, string> = {
   'src/engine/agents/run-usage.ts src/engine/agents/runner-state.ts': 'stream',
   // lane app: the host's restart sentinel and its file.
   'src/host/restart-sentinel-file.ts src/host/restart-sentinel.ts': 'app',
-  // lane engine, next: the router's state bag goes with the session queues' rework.
-  'src/engine/routing/router.ts src/engine/routing/run-command.ts src/engine/routing/runtime-turn.ts':
-    'engine',
 };
 
 describe('file cycles in src/', () => {

@@ -45,10 +45,8 @@ const OTHER_LANES: Record<string, string> = {
   // lane stream: the runner's failover and per-run state go with the runTurn rewrite (src/agents).
   FailoverState: 'stream',
   RunnerState: 'stream',
-  // lane engine, next: the session queues and intake (src/routing), the session store, the nudges.
-  IntakeState: 'engine',
+  // lane engine, next: the session queues (src/engine/routing), the session store, the nudges.
   QueuesState: 'engine',
-  RouterState: 'engine',
   SessionStoreState: 'engine',
   NudgeState: 'engine',
 };

@@ -57,6 +57,24 @@ describe('createMetrics', () => {
     expect(scraped.value('switchboard_queue_depth')).toBe(1);
     expect(scraped.value('switchboard_channel_connected', { channel: 'slack' })).toBeUndefined();
   });
+
+  it('counts deaf reconnects across in-process restarts, each gateway counting from 0', async () => {
+    const metrics = createMetrics({ processMetrics: false });
+    let deaf = 1;
+    const channels = () => ({ slack: 'connected' });
+    metrics.bind({ queueDepth: () => 0, channels, deafReconnects: () => ({ slack: deaf }) });
+    const read = async () =>
+      parseExposition(await metrics.text()).value('switchboard_channel_deaf_reconnects_total', {
+        channel: 'slack',
+      });
+    expect(await read()).toBe(1);
+    deaf = 3;
+    expect(await read()).toBe(3);
+    expect(await read()).toBe(3);
+    // The next gateway's supervisor starts from 0; the counter goes on.
+    metrics.bind({ queueDepth: () => 0, channels, deafReconnects: () => ({ slack: 2 }) });
+    expect(await read()).toBe(5);
+  });
 });
 
 describe('the observed turn runner', () => {

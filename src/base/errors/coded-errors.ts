@@ -71,6 +71,8 @@ type ChannelCode =
   | 'CHANNEL_STOPPED'
   /** The platform connection closed for good; the supervisor starts the adapter again. */
   | 'CHANNEL_CONNECTION_LOST'
+  /** The connection is open and hears nothing while the platform shows messages: opened again. */
+  | 'CHANNEL_DEAF'
   /** A platform API answered without what it must contain. */
   | 'CHANNEL_UNEXPECTED_ANSWER'
   /** A Slack event whose message could not be stored: not acknowledged, so Slack delivers it again. */

@@ -1,4 +1,4 @@
-import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import { createInstruments, type Instruments } from './instruments.js';
 
 /** What the gauges read at each scrape: the running gateway's parts. */
@@ -7,6 +7,8 @@ export interface ScrapeSources {
   queueDepth(): number;
   /** Each configured channel's state by name; only `connected` counts as up. */
   channels(): Partial<Record<string, string>>;
+  /** How often each channel's connection was found deaf and opened again, since this gateway started. */
+  deafReconnects?(): Partial<Record<string, number>>;
 }
 
 /**
@@ -56,11 +58,28 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
         this.set({ channel }, state === 'connected' ? 1 : 0);
     },
   });
+  /** What the bound gateway's supervisor had counted at the last scrape, per channel. */
+  let deafSeen = new Map<string, number>();
+  new Counter({
+    name: 'switchboard_channel_deaf_reconnects_total',
+    help: 'Connections found deaf (open, hearing nothing while the platform showed messages) and opened again, by channel; counted at each scrape.',
+    labelNames: ['channel'] as const,
+    registers: [registry],
+    collect() {
+      for (const [channel, count = 0] of Object.entries(sources?.deafReconnects?.() ?? {})) {
+        const added = count - (deafSeen.get(channel) ?? 0);
+        if (added > 0) this.inc({ channel }, added);
+        deafSeen.set(channel, count);
+      }
+    },
+  });
   return {
     registry,
     instruments,
     bind(bound) {
       sources = bound;
+      // A new gateway's supervisor counts from 0: the counter goes on from where it was.
+      deafSeen = new Map();
       return () => {
         if (sources === bound) sources = undefined;
       };

@@ -1,173 +1,162 @@
-import { type Config, createSecretScrubber } from '../../base/config/index.js';
-import type { Logger } from '../../base/logging/index.js';
-import type {
-  DispatchOptions,
-  DispatchResult,
-  InboundMessage,
-  OutboundFor,
-} from '../../base/messages/index.js';
-import type { RuntimeTurnRequest, SessionStore } from '../../records/sessions/index.js';
-import type { Store } from '../../records/store/index.js';
-import type { TurnRunner } from '../agents/index.js';
-import type { ApprovalsPort, GatewayControl, RiskSummary, SubagentsPort } from '../tools/index.js';
-import type { UsageLedger } from '../usage/index.js';
+import { createSecretScrubber } from '../../base/config/index.js';
+import { SwitchboardError } from '../../base/errors/index.js';
+import type { DispatchOptions, DispatchResult, InboundMessage } from '../../base/messages/index.js';
+import type { RuntimeTurnRequest } from '../../records/sessions/index.js';
 import { sessionForMessage } from './bindings.js';
-import {
-  BUILTIN_COMMANDS,
-  type ChatCommand,
-  type ModelFailoverView,
-  parseCommand,
-  RescuePlans,
-  type RescuePort,
-} from './commands/index.js';
+import { BUILTIN_COMMANDS, parseCommand } from './commands/index.js';
 import { createInbox } from './inbox.js';
-import { createIntake } from './intake.js';
-import { runAction, runCommand } from './run-command.js';
-import { startRuntimeTurn } from './runtime-turn.js';
+import { createIntake, type Intake } from './intake.js';
+import type { Router, RouterOptions } from './router-types.js';
+import { CommandRunner } from './run-command.js';
 import { createSessionQueues, type QueueStatus, type SessionQueues } from './session-queues.js';
 import { TurnSlots } from './turn-slots.js';
 
-export interface RouterOptions {
-  config: Config;
-  configFile: { path: string | undefined; hash: string };
-  sessions: SessionStore;
-  /** Where accepted messages wait until they are answered (the `inbox` namespace). */
-  store: Store;
-  runner: TurnRunner;
-  /** Where replies, their deltas and status lines go: each route's `Outbound` (built by channels). */
-  outboundFor: OutboundFor;
-  logger: Logger;
-  /** When the process started, for /status. */
-  startedAt: number;
-  commands?: readonly ChatCommand[];
-  /** Secret values (tokens, keys) that never reach a transcript or a reply. */
-  secrets?: readonly string[];
-  /** What the owner commands /config and /restart act on. */
-  gateway: GatewayControl;
-  /** What /subagents and /stop act on. */
-  subagents: SubagentsPort;
-  /** What /approve, /deny, /confirm and button clicks decide through. */
-  approvals?: ApprovalsPort;
-  /** What /usage reports from (the usage ledger). */
-  usage?: Pick<UsageLedger, 'report'>;
-  /** Model cooldowns and the last failover, for /status; absent, it shows neither. */
-  failover?: ModelFailoverView;
-  /** An agent's risk summary (its tools' classes), for /status; absent, it shows none. */
-  riskSummary?(agentId: string): RiskSummary;
-  /** `/rescue`'s reach into the host (the gateway's); absent, `/rescue` says it is not available. */
-  rescue?: RescuePort;
-}
-
-export interface Router {
-  /**
-   * Routes an inbound message: a chat command is answered at once; anything else is stored in the
-   * inbox (durable) and queued, or, while the gateway stops, kept for the next start.
-   * `options.accepted` is called once the message is stored (a command: before it runs); the
-   * promise resolves when the turn ends.
-   */
-  dispatch(message: InboundMessage, options?: DispatchOptions): Promise<DispatchResult>;
-  /**
-   * Starts a turn for the runtime (sub-agent tasks, steering, announcements). Resolves once the
-   * entry is queued (it is not kept across a stop: its sender keeps it); `done` resolves when the
-   * turn that answers it ends.
-   */
-  startTurn(request: RuntimeTurnRequest): Promise<{ done: Promise<DispatchResult> }>;
-  /** Aborts the session's running turn (status `killed`); false when none runs. */
-  stopTurn(sessionKey: string, reason: string): boolean;
-  /** Drops the session's queued messages; returns how many. */
-  clearQueue(sessionKey: string): number;
-  sessionStatus(sessionKey: string): QueueStatus;
-  /** Whether any session of the agent has a turn queued or running. */
-  agentBusy(agentId: string): boolean;
-  /** Messages waiting in the session's queue. */
-  sessionDepth(sessionKey: string): number;
-  /** Messages waiting in every session's queue. */
-  queueDepth(): number;
-  /** Queues the messages the last process accepted and did not answer; returns how many. */
-  resume(): Promise<number>;
-  /** Starts no new turns (messages are kept for the next start) and lets running turns end (see SessionQueues.close). */
-  close(timeoutMs: number): Promise<void>;
-  /** Takes no more messages at all and waits for those being stored: call before the store closes. */
-  seal(): Promise<void>;
-}
-
-/** The state the router's parts share (see `createRouter`). */
-export interface RouterState {
-  options: RouterOptions;
-  commands: readonly ChatCommand[];
-  owners: ReadonlySet<string>;
-  scrub(text: string): string;
-  queues: SessionQueues;
-  /** Runtime turns are refused: the gateway is stopping. */
-  closing: boolean;
-  /** `/rescue`'s one pending plan. */
-  rescuePlans: RescuePlans;
-}
+export type { Router, RouterOptions } from './router-types.js';
 
 /**
  * The router: a command is answered at once (`run-command.ts`), a user message goes through the
  * intake (inbox, then its session's queue), a runtime turn straight to the queue.
  */
 export function createRouter(options: RouterOptions): Router {
-  const { config, sessions, logger } = options;
-  const scrub = createSecretScrubber(options.secrets ?? []);
-  const inbox = createInbox({ store: options.store });
-  const queues = createSessionQueues({
-    scrub,
-    sessions,
-    inbox,
-    runner: options.runner,
-    queueMode: config.session.queueMode,
-    slots: new TurnSlots(config.session.maxConcurrentTurns),
-    outboundFor: options.outboundFor,
-    logger,
-  });
-  const intake = createIntake({
-    config,
-    sessions,
-    inbox,
-    queues,
-    scrub,
-    outboundFor: options.outboundFor,
-    logger,
-  });
-  const state: RouterState = {
-    options,
-    commands: options.commands ?? BUILTIN_COMMANDS,
-    owners: new Set(config.owners),
-    scrub,
-    queues,
-    closing: false,
-    rescuePlans: new RescuePlans(),
-  };
-  return {
-    async dispatch(message, dispatchOptions = {}) {
-      const { agentId, sessionKey } = sessionForMessage(config, message);
-      if (message.action !== undefined) {
-        dispatchOptions.accepted?.();
-        return runAction(state, message, sessionKey);
-      }
-      const parsed = parseCommand(message.text);
-      if (!parsed) return intake.accept(message, sessionKey, agentId, dispatchOptions);
-      // A command is not stored: it is taken once it runs (a platform that resent it would run it twice).
+  return new MessageRouter(options);
+}
+
+/**
+ * The queues, the intake and the command runner of one gateway, and whether it is closing: private.
+ * Its members are bound: the app hands `dispatch` and `queueDepth` on as functions.
+ */
+class MessageRouter implements Router {
+  readonly #options: RouterOptions;
+  readonly #owners: ReadonlySet<string>;
+  readonly #queues: SessionQueues;
+  readonly #intake: Intake;
+  readonly #commands: CommandRunner;
+  /** Runtime turns are refused: the gateway is stopping. */
+  #closing = false;
+
+  constructor(options: RouterOptions) {
+    const { config, sessions, logger } = options;
+    const scrub = createSecretScrubber(options.secrets ?? []);
+    const inbox = createInbox({ store: options.store });
+    this.#options = options;
+    this.#owners = new Set(config.owners);
+    this.#queues = createSessionQueues({
+      scrub,
+      sessions,
+      inbox,
+      runner: options.runner,
+      queueMode: config.session.queueMode,
+      slots: new TurnSlots(config.session.maxConcurrentTurns),
+      outboundFor: options.outboundFor,
+      logger,
+    });
+    this.#intake = createIntake({
+      config,
+      sessions,
+      inbox,
+      queues: this.#queues,
+      scrub,
+      outboundFor: options.outboundFor,
+      logger,
+    });
+    this.#commands = new CommandRunner({
+      router: options,
+      commands: options.commands ?? BUILTIN_COMMANDS,
+      owners: this.#owners,
+      scrub,
+      queues: this.#queues,
+    });
+  }
+
+  readonly dispatch = async (
+    message: InboundMessage,
+    dispatchOptions: DispatchOptions = {},
+  ): Promise<DispatchResult> => {
+    const { agentId, sessionKey } = sessionForMessage(this.#options.config, message);
+    if (message.action !== undefined) {
       dispatchOptions.accepted?.();
-      return runCommand(state, message, sessionKey, agentId, parsed);
-    },
-    startTurn: (request) => startRuntimeTurn(state, request),
-    stopTurn: (sessionKey, reason) => queues.stop(sessionKey, reason),
-    clearQueue: (sessionKey) => queues.clear(sessionKey),
-    sessionStatus: (sessionKey) => queues.status(sessionKey),
-    agentBusy: (agentId) => queues.agentBusy(agentId),
-    sessionDepth: (sessionKey) => queues.depth(sessionKey),
-    queueDepth: () => queues.totalDepth(),
-    resume: () => intake.resume(),
-    close(timeoutMs) {
-      state.closing = true;
-      intake.close();
-      logger.info({}, 'draining: new messages are kept for the next start');
-      const approvals = options.approvals;
-      return queues.close(timeoutMs, approvals && ((sessionKey) => approvals.waiting(sessionKey)));
-    },
-    seal: () => intake.seal(),
+      return this.#commands.action(message, sessionKey);
+    }
+    const parsed = parseCommand(message.text);
+    if (!parsed) return this.#intake.accept(message, sessionKey, agentId, dispatchOptions);
+    // A command is not stored: it is taken once it runs (a platform that resent it would run it twice).
+    dispatchOptions.accepted?.();
+    return this.#commands.run(message, sessionKey, agentId, parsed);
+  };
+
+  /**
+   * Queues a runtime entry in its session (created when new, with `route`). It runs as the agent's
+   * `runtimeAs` identity when configured (an owner turn when that is an owner: owner-only tools,
+   * approvals follow it), else as the request's sender, never an owner turn.
+   * Resolves once queued; `done` resolves when the turn that answers it ends.
+   */
+  readonly startTurn = async (request: RuntimeTurnRequest): Promise<{ done: Promise<DispatchResult> }> => {
+    const { config, sessions } = this.#options;
+    if (this.#closing) throw new SwitchboardError('GATEWAY_STATE', 'the gateway is stopping');
+    const configured = config.agents[request.agentId];
+    if (!configured)
+      throw new SwitchboardError('GATEWAY_STATE', `agent "${request.agentId}" is not configured`);
+    await sessions.ensure(request.sessionKey, { agentId: request.agentId, route: request.route });
+    const done = this.#queues.enqueue(
+      {
+        sessionKey: request.sessionKey,
+        agentId: request.agentId,
+        agent: { ...configured, ...request.agentOverrides },
+        route: (await sessions.get(request.sessionKey))?.route ?? request.route,
+        depth: request.depth ?? 0,
+        ...(request.runTimeoutSeconds === undefined ? {} : { runTimeoutSeconds: request.runTimeoutSeconds }),
+      },
+      {
+        entry: request.entry,
+        ...(request.appended ? { stored: request.appended } : {}),
+        ...(request.resumed ? { resumed: true } : {}),
+        senderId: configured.runtimeAs ?? request.senderId,
+        ...(request.chargedTo === undefined ? {} : { chargedTo: request.chargedTo }),
+        isOwner: configured.runtimeAs !== undefined && this.#owners.has(configured.runtimeAs),
+        origin: 'runtime',
+        ...(request.mode ? { mode: request.mode } : {}),
+      },
+    );
+    return { done };
+  };
+
+  readonly stopTurn = (sessionKey: string, reason: string): boolean => {
+    return this.#queues.stop(sessionKey, reason);
+  };
+
+  readonly clearQueue = (sessionKey: string): number => {
+    return this.#queues.clear(sessionKey);
+  };
+
+  readonly sessionStatus = (sessionKey: string): QueueStatus => {
+    return this.#queues.status(sessionKey);
+  };
+
+  readonly agentBusy = (agentId: string): boolean => {
+    return this.#queues.agentBusy(agentId);
+  };
+
+  readonly sessionDepth = (sessionKey: string): number => {
+    return this.#queues.depth(sessionKey);
+  };
+
+  readonly queueDepth = (): number => {
+    return this.#queues.totalDepth();
+  };
+
+  readonly resume = (): Promise<number> => {
+    return this.#intake.resume();
+  };
+
+  readonly close = (timeoutMs: number): Promise<void> => {
+    this.#closing = true;
+    this.#intake.close();
+    this.#options.logger.info({}, 'draining: new messages are kept for the next start');
+    const approvals = this.#options.approvals;
+    return this.#queues.close(timeoutMs, approvals && ((sessionKey) => approvals.waiting(sessionKey)));
+  };
+
+  readonly seal = (): Promise<void> => {
+    return this.#intake.seal();
   };
 }

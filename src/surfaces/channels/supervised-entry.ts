@@ -6,10 +6,11 @@ import type { ChannelAdapter, ConnectionEvent } from './types.js';
 
 /**
  * Where a channel stands: `connecting` (its first attempt runs), `connected`, `retrying` (an
- * attempt failed; the next one is planned) or `refused` (the platform refused the credentials:
- * a config problem, retried slowly).
+ * attempt failed; the next one is planned), `refused` (the platform refused the credentials:
+ * a config problem, retried slowly) or `deaf` (its connection was open and heard nothing while
+ * the platform showed messages, `liveness.ts`; it is being started again).
  */
-export type ChannelState = 'connecting' | 'connected' | 'retrying' | 'refused';
+export type ChannelState = 'connecting' | 'connected' | 'retrying' | 'refused' | 'deaf';
 
 /** One channel for the health page: its state, why it is not connected, since when (ms since the epoch). */
 export interface ChannelDetail {
@@ -19,6 +20,10 @@ export interface ChannelDetail {
   /** Failed attempts since it last connected. */
   attempts: number;
   since: number;
+  /** How often a deaf connection (open, hearing nothing) was found and opened again; absent: never. */
+  deafReconnects?: number;
+  /** The last time one was found, and why (ms since the epoch). */
+  lastDeaf?: { at: number; reason: string };
 }
 
 export interface SupervisedChannel {
@@ -56,6 +61,8 @@ export class SupervisedEntry {
   #reason: string | undefined;
   /** When `state` last changed (ms since the epoch). */
   #since = Date.now();
+  #deafReconnects = 0;
+  #lastDeaf: { at: number; reason: string } | undefined;
 
   constructor(channel: SupervisedChannel, run: SupervisorRun) {
     this.adapter = channel.adapter;
@@ -75,6 +82,9 @@ export class SupervisedEntry {
       ...(this.#reason === undefined ? {} : { reason: this.#reason }),
       attempts: this.#failures,
       since: this.#since,
+      ...(this.#lastDeaf === undefined
+        ? {}
+        : { deafReconnects: this.#deafReconnects, lastDeaf: this.#lastDeaf }),
     };
   }
 
@@ -171,13 +181,27 @@ export class SupervisedEntry {
         { channel: name, err: error },
         `${name} lost its connection for good; starting it again (with backoff while that fails)`,
       );
-      // At once: the platform may be back already; failures from here on back off.
-      void (async () => {
-        this.#restarting = true;
-        await this.adapter.stop().catch(() => {});
-        if (!this.#run.stopped()) await this.start().catch(() => {});
-      })();
+      this.#restart();
+    } else if (event === 'deaf' && this.#reconnect !== undefined) {
+      const why = error instanceof Error ? error.message : 'it hears nothing';
+      this.#deafReconnects += 1;
+      this.#lastDeaf = { at: Date.now(), reason: why };
+      this.#moveTo('deaf', why);
+      logger.warn(
+        { channel: name, reason: why },
+        `${name} is connected but deaf (${why}); starting it again`,
+      );
+      this.#restart();
     }
+  }
+
+  /** Stops and starts the adapter at once: the platform may be back already; failures from here on back off. */
+  #restart(): void {
+    void (async () => {
+      this.#restarting = true;
+      await this.adapter.stop().catch(() => {});
+      if (!this.#run.stopped()) await this.start().catch(() => {});
+    })();
   }
 }
 

@@ -33,12 +33,14 @@ export interface ChannelAdapter {
   /**
    * Registers the listener told how the connection fares after a successful `start` (never
    * after `stop`): `down` (dropped; the client library reconnects by itself), `up` (back), or
-   * `lost` (dropped for good: whoever started the adapter must stop and start it again).
+   * `lost` (dropped for good: whoever started the adapter must stop and start it again), or
+   * `deaf` (open and hearing nothing while the platform shows messages, `../liveness.ts`: the
+   * error says why; whoever started the adapter stops and starts it again).
    */
   watch?(listener: (event: ConnectionEvent, error?: unknown) => void): void;
 }
 
-export type ConnectionEvent = 'down' | 'up' | 'lost';
+export type ConnectionEvent = 'down' | 'up' | 'lost' | 'deaf';
 
 /**
  * Where an adapter saves the files posted with a message (the gateway's: the workspace of the

@@ -17,7 +17,16 @@ export interface StatusView {
   version: string;
   startedAt: string;
   uptimeSeconds: number;
-  channels: { name: string; state: string; reason?: string; attempts: number; since?: string }[];
+  channels: {
+    name: string;
+    state: string;
+    reason?: string;
+    attempts: number;
+    since?: string;
+    /** How often its connection was found deaf (open, hearing nothing) and opened again. */
+    deafReconnects?: number;
+    lastDeaf?: { at: string; reason: string };
+  }[];
   store: { driver: string; location: string; reachable: boolean; error?: string };
   models: {
     name: string;
@@ -82,6 +91,12 @@ export function ChannelsCard({ channels }: { channels: StatusView['channels'] })
             {channel.since ? <span class="muted"> since {relativeTime(channel.since)}</span> : null}
             {channel.attempts > 0 ? <span class="muted"> · {channel.attempts} failed attempts</span> : null}
             {channel.reason ? <p class="reason">{channel.reason}</p> : null}
+            {channel.lastDeaf ? (
+              <p class="reason" data-deaf>
+                Found deaf {channel.deafReconnects ?? 1} {channel.deafReconnects === 1 ? 'time' : 'times'},
+                last {relativeTime(channel.lastDeaf.at)}: {channel.lastDeaf.reason}
+              </p>
+            ) : null}
           </li>
         ))}
       </ul>

@@ -85,6 +85,31 @@ const CHANNEL_ACCESS = {
       'With `allowBots`: how many turns in a row other bots may start in one thread (or channel) before the bot stops answering bots there; a person writing there starts the count again.',
   }),
   linkPreviews: LINK_PREVIEWS,
+  liveness: Type.Optional(
+    Strict(
+      {
+        deafAfterMs: Type.Integer({
+          minimum: 0,
+          maximum: 86_400_000,
+          default: 180_000,
+          description:
+            'Nothing arrived on the connection for this long: the platform is asked whether others posted where the bot listens; a message it shows at two checks in a row that never arrived makes the connection deaf, and it is opened again (0: never checked).',
+        }),
+        checkIntervalMs: Type.Integer({
+          minimum: 100,
+          maximum: 3_600_000,
+          default: 30_000,
+          description:
+            'How often that is checked while nothing arrives (one history read per listened channel, at most 20).',
+        }),
+      },
+      {
+        default: {},
+        description:
+          'Inbound liveness of a connection that says "connected" (Slack Socket Mode, the Discord gateway): a deaf one is found and opened again.',
+      },
+    ),
+  ),
   stream: Type.Optional(
     Type.Boolean({
       default: true,

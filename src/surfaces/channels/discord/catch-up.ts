@@ -30,6 +30,8 @@ export interface DiscordCatchUp {
    * oldest first) and hands each to `handle`. Never throws: a channel that cannot be read is logged.
    */
   read(client: Client, handle: (message: Message) => Promise<void>): Promise<void>;
+  /** The channels a (re)connect reads, the most recently active first, each with its mark. */
+  channels(): Promise<Array<{ id: string; after: string }>>;
 }
 
 export function createDiscordCatchUp(options: { memory: ChannelMemory; logger: Logger }): DiscordCatchUp {
@@ -77,6 +79,9 @@ export function createDiscordCatchUp(options: { memory: ChannelMemory; logger: L
     return last === undefined ? undefined : String(last);
   };
 
+  const channels = async () =>
+    [...(await load())].sort(([, a], [, b]) => b.at - a.at).map(([id, { after }]) => ({ id, after }));
+
   return {
     arrived({ id, channelId }) {
       const copies = waiting.get(channelId) ?? new Map<string, number>();
@@ -100,10 +105,9 @@ export function createDiscordCatchUp(options: { memory: ChannelMemory; logger: L
     },
     async read(client, handle) {
       await writes;
-      const all = await load();
-      const channels = [...all].sort(([, a], [, b]) => b.at - a.at).map(([id, { after }]) => ({ id, after }));
-      await readBack(client, channels, handle, logger);
+      await readBack(client, await channels(), handle, logger);
     },
+    channels,
   };
 }
 

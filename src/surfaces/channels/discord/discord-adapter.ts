@@ -11,6 +11,7 @@ import { handleInteraction } from './click.js';
 import { registerCommands } from './command-registration.js';
 import { connectClient, createClient } from './discord-client.js';
 import { handleCommand } from './discord-commands.js';
+import { createDiscordLiveness } from './discord-liveness.js';
 import { DiscordMessages } from './discord-receive.js';
 import { createDiscordSender } from './discord-send.js';
 import { createDiscordStreaming } from './discord-stream.js';
@@ -74,17 +75,29 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): ChannelAda
       logger.debug({ err: error, channelId }, 'discord typing failed');
     });
   });
+  const catchUp = createDiscordCatchUp({ memory, logger });
+  const liveness = createDiscordLiveness({
+    client: () => client,
+    channels: () => catchUp.channels(),
+    settings: config.liveness,
+    logger,
+    deaf(reason) {
+      logger.warn({ reason }, `discord connection deaf: ${reason}`);
+      watcher?.('deaf', new SwitchboardError('CHANNEL_DEAF', reason));
+    },
+  });
   const messages = new DiscordMessages({
     logger,
     gate,
     threads: createDiscordThreadReader({ limit: config.threadHistoryLimit, memory, logger }),
-    catchUp: createDiscordCatchUp({ memory, logger }),
+    catchUp,
     files: options.files,
     typing,
     lastMessage,
     directChannels,
     handler,
     botId,
+    seen: (message) => liveness.known(message.channelId, message.id),
   });
   const answers = { config, logger, directChannels, handler };
   const outbound = { client: running, config, logger, typing, directChannels, replyTo, joinThread };
@@ -109,12 +122,14 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): ChannelAda
                 ? handleCommand(interaction, { ...answers, commands, botId })
                 : handleInteraction(interaction, answers),
             connection: (event, error) => watcher?.(event, error),
+            dispatched: () => liveness.arrived(),
           },
         });
       } catch (error) {
         if (client === created) client = undefined;
         throw error;
       }
+      liveness.start();
       await registerCommands({ client, commands, guilds: config.guilds, logger });
     },
     watch(listener) {
@@ -124,6 +139,7 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): ChannelAda
     tokenRefused: (error) => (error as { code?: unknown } | undefined)?.code === 'TokenInvalid',
     async stop() {
       onInbound = undefined;
+      liveness.stop();
       typing.stopAll();
       const active = client;
       client = undefined;

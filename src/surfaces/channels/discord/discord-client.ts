@@ -1,4 +1,4 @@
-import { once } from 'node:events';
+import { type EventEmitter, once } from 'node:events';
 import { Client, Events, GatewayIntentBits, type Interaction, type Message, Partials } from 'discord.js';
 import { SwitchboardError } from '../../../base/errors/index.js';
 import type { Logger } from '../../../base/logging/index.js';
@@ -14,6 +14,8 @@ export interface ClientListeners {
   connected(): Promise<void>;
   /** How the connection fares (for the channel supervisor). */
   connection(event: ConnectionEvent, error?: unknown): void;
+  /** A gateway dispatch (any event) arrived: the connection's sign of life. */
+  dispatched(): void;
 }
 
 /** The discord.js client for `config`: its intents and partials, REST through Node's fetch. */
@@ -58,6 +60,10 @@ export async function connectClient(
     listeners.interaction(interaction).catch((error: unknown) => {
       logger.warn({ err: error, interactionId: interaction.id }, 'discord interaction could not be read');
     });
+  });
+  // Every packet; dispatches (op 0) are the events the connection delivers.
+  (created as unknown as EventEmitter).on(Events.Raw, (packet: { op?: number }) => {
+    if (packet.op === 0 && current()) listeners.dispatched();
   });
   created.on(Events.Error, (error) => logger.error({ err: error }, 'discord client error'));
   // discord.js reconnects by itself; a shard that will not reconnect is lost for good.

@@ -28,6 +28,8 @@ export interface DiscordMessagesOptions {
   handler(): InboundHandler | undefined;
   /** The bot's user id, once logged in. */
   botId(): string | undefined;
+  /** Every message that comes in, live or read back, before anything else (the liveness watch). */
+  seen?(message: Message): void;
 }
 
 /**
@@ -48,6 +50,7 @@ export class DiscordMessages {
    */
   async handle(message: Message, options: { redelivery?: boolean; stored?: () => void } = {}): Promise<void> {
     const { gate, catchUp, threads, typing, logger } = this.#options;
+    this.#options.seen?.(message);
     const botId = this.#options.botId();
     if (botId === undefined || this.#options.handler() === undefined) return options.stored?.();
     catchUp.arrived(message);

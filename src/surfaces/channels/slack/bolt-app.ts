@@ -44,6 +44,11 @@ export interface BoltApp {
    * and connecting again at once failed; the app then waits for `stop` and `start`.
    */
   onLost(listener: (error: unknown) => void): void;
+  /**
+   * Socket Mode: `listener` gets the body of every envelope that arrives (events, clicks,
+   * commands), before any listener runs: the connection's signs of life. HTTP mode has none.
+   */
+  onEnvelope?(listener: (body: unknown) => void): void;
 }
 
 /** What both receivers' apps are built from. */

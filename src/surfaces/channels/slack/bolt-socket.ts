@@ -56,6 +56,9 @@ export function createSocketBoltApp(parts: BoltParts): BoltApp {
     onLost: (listener) => {
       lost = listener;
     },
+    onEnvelope: (listener) => {
+      receiver.client.on('slack_event', ({ body }: { body?: unknown }) => listener(body));
+    },
     async start() {
       await app.init();
       await app.start();

@@ -5,7 +5,7 @@ import type { InboundHandler } from '../../../base/messages/index.js';
 import { createDirectChannels } from '../direct-channels.js';
 import { createHeldEvents } from '../held-events.js';
 import { type ChannelMemory, createLocalMemory } from '../memory.js';
-import type { ChannelAdapter, InboundFileStore } from '../types.js';
+import type { ChannelAdapter, ConnectionEvent, InboundFileStore } from '../types.js';
 import { boltParts, type WebClientOptions } from './bolt-app.js';
 import { createHttpBoltApp } from './bolt-http.js';
 import { createSocketBoltApp } from './bolt-socket.js';
@@ -14,6 +14,7 @@ import { createSlackGate } from './gate.js';
 import { listenForClicks } from './slack-actions.js';
 import { listenForSlashCommand } from './slack-commands.js';
 import { withSlackFiles } from './slack-files.js';
+import { createSlackLiveness } from './slack-liveness.js';
 import { SlackEvents } from './slack-receive.js';
 import { createSlackSender } from './slack-send.js';
 import { createSlackStreaming } from './slack-stream.js';
@@ -74,6 +75,8 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
   let identity: SlackIdentity = { botUserId: undefined, botId: undefined };
   /** Started and not stopped since. */
   let connected = false;
+  /** Told how the connection fares once started (the channel supervisor). */
+  let watcher: ((event: ConnectionEvent, error?: unknown) => void) | undefined;
   const handler = () => onInbound;
   const gate = createSlackGate({ config, memory, logger });
   const joinThread = (chatId: string, threadTs: string) => gate.joinThread(chatId, threadTs);
@@ -118,6 +121,22 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     handler,
     identity: () => identity,
   });
+  // Socket Mode only: in HTTP mode Slack POSTs to us, there is no connection to go deaf.
+  const liveness =
+    bolt.onEnvelope === undefined
+      ? undefined
+      : createSlackLiveness({
+          client,
+          memory,
+          settings: config.liveness,
+          identity: () => identity,
+          logger,
+          deaf(reason) {
+            logger.warn({ reason }, `slack connection deaf: ${reason}`);
+            watcher?.('deaf', new SwitchboardError('CHANNEL_DEAF', reason));
+          },
+        });
+  if (liveness !== undefined) bolt.onEnvelope?.((body) => liveness.envelope(body));
   const streaming =
     config.stream === false
       ? undefined
@@ -134,6 +153,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
       onInbound = next;
       await bolt.start();
       connected = true;
+      liveness?.start();
       logger.info({ mode: config.mode, botUserId: identity.botUserId }, 'slack connected');
       // What the last process acknowledged and did not see stored: a failed read costs only those.
       await events
@@ -142,6 +162,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     },
     tokenRefused: isRefusedTokenError,
     watch(listener) {
+      watcher = listener;
       bolt.onLost((error) => {
         connected = false;
         logger.warn({ err: error }, 'slack connection lost; reconnecting failed');
@@ -151,6 +172,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     async stop() {
       onInbound = undefined;
       connected = false;
+      liveness?.stop();
       // Turns still running end on their own (the gateway interrupts them); their replies may still post.
       await bolt.stop();
     },

@@ -5,13 +5,17 @@ import { NO_QUERY } from '../query-schema.js';
 /** A chat channel as the supervisor sees it; `reason` (scrubbed) says why it is not connected. */
 export interface ChannelStatus {
   name: string;
-  /** `connected`, `connecting`, `retrying` or `refused`. */
+  /** `connected`, `connecting`, `retrying`, `refused` or `deaf`. */
   state: string;
   reason?: string;
   /** Failed attempts since it last connected. */
   attempts: number;
   /** When the state last changed (ISO time). */
   since?: string;
+  /** How often its connection was found deaf (open, hearing nothing) and opened again. */
+  deafReconnects?: number;
+  /** The last time, and why (scrubbed). */
+  lastDeaf?: { at: string; reason: string };
 }
 
 /** A configured model and the outcome of its last call in this process (no call yet: none). */
