@@ -210,7 +210,7 @@ describe('update from a git remote (issue 31)', { timeout: 420_000 }, () => {
 
   it('a commit whose start check refuses the current config: failed at start-check', async () => {
     const refuses = await world.push(updated, 'a commit whose schema refuses the config', {
-      'src/config/schema-update.ts': (old) => old.replace('maximum: 3600000,', 'maximum: 20000,'),
+      'src/base/config/schema/schema-update.ts': (old) => old.replace('maximum: 3600000,', 'maximum: 20000,'),
     });
     const run = await outcome(await askForUpdate());
     expect({ phase: run.phase, at: run.cause?.phase }).toEqual({ phase: 'failed', at: 'start-check' });
