@@ -1,7 +1,6 @@
 import { type Config, collectSecretValues, createSecretScrubber } from '../base/config/index.js';
 import type { Logger } from '../base/logging/index.js';
 import { type AgentMessage, communicationPolicy, type SendOutcome } from '../base/messages/index.js';
-import { createSessionsService, type ModelHealth } from '../control/index.js';
 import {
   type AgentRunner,
   createAgentRunner,
@@ -35,6 +34,7 @@ import {
 } from '../extensions/toolpacks/index.js';
 import type { RunStore, SessionStore } from '../records/sessions/index.js';
 import type { Store } from '../records/store/index.js';
+import { createSessionsService, type ModelHealth } from '../surfaces/control/index.js';
 import { type AgentSkills, loadAgentSkills, withSkillCatalogs } from './agent-skills.js';
 import type { GatewayExtensions } from './gateway-types.js';
 import { reportSuccess, type SucceededCall } from './tool-effects.js';

@@ -1,6 +1,12 @@
 import { readFileSync } from 'node:fs';
 import type { Config } from '../base/config/index.js';
 import type { Logger } from '../base/logging/index.js';
+import { approversOf } from '../engine/approvals/index.js';
+import type { SignalDelivery } from '../engine/signals/index.js';
+import type { GatewayControl } from '../engine/tools/index.js';
+import type { Toolpacks } from '../extensions/toolpacks/index.js';
+import type { Store } from '../records/store/index.js';
+import type { ChannelSupervisor } from '../surfaces/channels/index.js';
 import {
   createApprovalsInbox,
   createConfigRoutesOptions,
@@ -15,13 +21,7 @@ import {
   storeReadiness,
   type UsagePort,
   type WebchatHistoryPort,
-} from '../control/index.js';
-import { approversOf } from '../engine/approvals/index.js';
-import type { SignalDelivery } from '../engine/signals/index.js';
-import type { GatewayControl } from '../engine/tools/index.js';
-import type { Toolpacks } from '../extensions/toolpacks/index.js';
-import type { Store } from '../records/store/index.js';
-import type { ChannelSupervisor } from '../surfaces/channels/index.js';
+} from '../surfaces/control/index.js';
 import type { HttpServer, MetricsPort, SchedulerHookView } from '../surfaces/http/index.js';
 import { createVersionProbe } from '../update/index.js';
 import type { GatewayChannels } from './build-channels.js';

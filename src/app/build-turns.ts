@@ -1,4 +1,3 @@
-import type { ModelHealth } from '../control/index.js';
 import type { FailoverState, TurnRunner } from '../engine/agents/index.js';
 import { createRouter } from '../engine/routing/index.js';
 import type { SignalDelivery } from '../engine/signals/index.js';
@@ -7,6 +6,7 @@ import { createRiskSummaries } from '../engine/tools/index.js';
 import { createBudgetGate } from '../engine/usage/index.js';
 import type { McpServers } from '../extensions/mcp/index.js';
 import type { ToolActivity, Toolpacks } from '../extensions/toolpacks/index.js';
+import type { ModelHealth } from '../surfaces/control/index.js';
 import { buildAgentRunner } from './build-agent-runner.js';
 import { buildApprovals } from './build-approvals.js';
 import { buildGatewayControl } from './build-control.js';

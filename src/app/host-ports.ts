@@ -54,7 +54,7 @@ export interface RestartRequest {
   note?: RestartNoteRequest;
 }
 
-export type { RestartRecord } from '../control/index.js';
+export type { RestartRecord } from '../surfaces/control/index.js';
 
 /** What the restart notes' delivery loop is handed by a started gateway. */
 export interface RestartNotesContext {

@@ -1,12 +1,12 @@
+import type { SignalDelivery } from '../engine/signals/index.js';
+import type { McpServers } from '../extensions/mcp/index.js';
+import type { Toolpacks } from '../extensions/toolpacks/index.js';
 import {
   agentStatuses,
   createSessionActions,
   createSessionsView,
   createWebchatHistory,
-} from '../control/index.js';
-import type { SignalDelivery } from '../engine/signals/index.js';
-import type { McpServers } from '../extensions/mcp/index.js';
-import type { Toolpacks } from '../extensions/toolpacks/index.js';
+} from '../surfaces/control/index.js';
 import type { HttpServer } from '../surfaces/http/index.js';
 import { buildHttpServer, type OpsParts } from './build-http.js';
 import type { Base } from './gateway-types.js';

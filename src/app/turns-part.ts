@@ -1,4 +1,3 @@
-import { createModelHealth, type ModelHealth } from '../control/index.js';
 import { createFailoverState, type FailoverState } from '../engine/agents/index.js';
 import type { Approvals } from '../engine/approvals/index.js';
 import type { Router } from '../engine/routing/index.js';
@@ -7,6 +6,7 @@ import type { SubagentManager } from '../engine/subagents/index.js';
 import type { GatewayControl, RiskSummaries } from '../engine/tools/index.js';
 import type { McpServers } from '../extensions/mcp/index.js';
 import { createToolActivity, type Toolpacks } from '../extensions/toolpacks/index.js';
+import { createModelHealth, type ModelHealth } from '../surfaces/control/index.js';
 import type { Observed } from './build-core-webui.js';
 import { buildTurns } from './build-turns.js';
 import type { Base } from './gateway-types.js';

@@ -1,9 +1,9 @@
 import { type Config, loadConfig } from '../base/config/index.js';
 import { ConfigError } from '../base/errors/index.js';
 import { createLogger } from '../base/logging/index.js';
-import { type AgentRiskView, describeAgents, describeRegistry } from '../control/index.js';
 import { riskSummaryText, unavailableText } from '../engine/tools/index.js';
 import { loadConfiguredToolpacks } from '../extensions/toolpacks/index.js';
+import { type AgentRiskView, describeAgents, describeRegistry } from '../surfaces/control/index.js';
 import { printProblem } from './output.js';
 
 /**

@@ -8,12 +8,12 @@ import {
 } from '../base/config/index.js';
 import type { ConfigError } from '../base/errors/index.js';
 import { createLogger } from '../base/logging/index.js';
-import { describeAgents, describeRegistry } from '../control/index.js';
 import { type McpServerStatus, probeMcpServers } from '../extensions/mcp/index.js';
 import { describeProblem, describeRunnerSandbox } from '../extensions/toolpacks/index.js';
 import { loadStartable, type StartCheckReport } from '../host/index.js';
 import { describeStoreUrl } from '../records/store/index.js';
 import type { ChannelCredentialCheck } from '../surfaces/channels/index.js';
+import { describeAgents, describeRegistry } from '../surfaces/control/index.js';
 import { agentLines } from './agents.js';
 import { checkConfigFileMode, checkDeployment, printDoctorLines } from './doctor-deployment.js';
 import { printProblem } from './output.js';

@@ -2,7 +2,6 @@ import { mkdtemp, realpath } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createLogger } from '../../src/base/logging/index.js';
-import { createControlServer } from '../../src/control/index.js';
 import {
   type ControllerHost,
   checkWebuiHandlers,
@@ -13,6 +12,7 @@ import {
   type ToolpackProblem,
 } from '../../src/extensions/toolpacks/index.js';
 import { createStore } from '../../src/records/store/index.js';
+import { createControlServer } from '../../src/surfaces/control/index.js';
 import type { AccessPolicy, SchedulerHookView, ToolStatusView } from '../../src/surfaces/http/index.js';
 import { removeDir } from './machine.js';
 import { FIXTURES_DIR, loadToolpackFixture } from './toolpacks.js';

@@ -1,6 +1,6 @@
 import type { Logger } from '../../src/base/logging/index.js';
-import { createControlServer } from '../../src/control/index.js';
 import type { WebchatAdapter } from '../../src/surfaces/channels/index.js';
+import { createControlServer } from '../../src/surfaces/control/index.js';
 
 /**
  * The real HTTP server with only a web chat behind it, for the chat page's browser tests: no

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { validateConfig } from '../../src/base/config/index.js';
 import { createLogger } from '../../src/base/logging/index.js';
-import { describeAgents, describeRegistry } from '../../src/control/index.js';
 import { riskSummaryText, type Tool } from '../../src/engine/tools/index.js';
 import { createMcpServers } from '../../src/extensions/mcp/index.js';
 import { loadConfiguredToolpacks } from '../../src/extensions/toolpacks/index.js';
+import { describeAgents, describeRegistry } from '../../src/surfaces/control/index.js';
 import { makeTempDir, removeDir } from '../helpers/machine.js';
 import { mcpServerEntry } from '../helpers/mcp-servers.js';
 import { cleanupAfterEach } from '../helpers/teardown.js';

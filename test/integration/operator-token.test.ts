@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/base/logging/index.js';
-import { createControlServer } from '../../src/control/index.js';
+import { createControlServer } from '../../src/surfaces/control/index.js';
 import type { AccessPolicy, HttpServer, ServedRoute } from '../../src/surfaces/http/index.js';
 
 // The operator token (the gateway's own) is the operator: owner-equivalent on every route whatever

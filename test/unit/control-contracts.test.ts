@@ -1,14 +1,14 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import * as contracts from '../../src/control/contracts.js';
+import * as contracts from '../../src/surfaces/control/contracts.js';
 import type {
   ApprovalsInbox,
   SessionActionsPort,
   SessionEventsPort,
   SessionsView,
   StatusPort,
-} from '../../src/control/index.js';
+} from '../../src/surfaces/control/index.js';
 import type * as page from '../../web/src/transcript/types.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -17,7 +17,7 @@ type Answer<F extends (...args: never[]) => unknown> = Exclude<Awaited<ReturnTyp
 type Listened<Port extends SessionEventsPort> = Parameters<Parameters<Port['subscribe']>[0]>[0];
 
 /**
- * Server and page share one typed contract per route (`src/control/contracts.ts`). What each port
+ * Server and page share one typed contract per route (`src/surfaces/control/contracts.ts`). What each port
  * answers is checked against its route's contract by the compiler (`npm run typecheck` fails when
  * they disagree), and the control UI (`web/`) imports the same types, declaring none of its own.
  */
@@ -54,7 +54,7 @@ describe('the control plane contracts', () => {
   });
 
   it('are imported by the control UI as types only, from a file that imports only TypeBox', () => {
-    const text = readFileSync(path.join(root, 'src/control/contracts.ts'), 'utf8');
+    const text = readFileSync(path.join(root, 'src/surfaces/control/contracts.ts'), 'utf8');
     expect([...text.matchAll(/from '([^']+)'/g)].map((match) => match[1])).toEqual(['@sinclair/typebox']);
   });
 });

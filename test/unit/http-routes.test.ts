@@ -5,7 +5,7 @@ import {
   type ControlServerOptions,
   createControlServer,
   type SessionsView,
-} from '../../src/control/index.js';
+} from '../../src/surfaces/control/index.js';
 import type { WebchatPort, WebuiEntryView } from '../../src/surfaces/http/index.js';
 
 /**

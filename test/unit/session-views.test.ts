@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { validateConfig } from '../../src/base/config/index.js';
 import { createLogger } from '../../src/base/logging/index.js';
-import { createSessionsService } from '../../src/control/session-views.js';
 import {
   BUILTIN_TOOLS,
   type Tool,
@@ -10,6 +9,7 @@ import {
 } from '../../src/engine/tools/index.js';
 import { createSessionStore, summarizeSession } from '../../src/records/sessions/index.js';
 import { createStore } from '../../src/records/store/index.js';
+import { createSessionsService } from '../../src/surfaces/control/session-views.js';
 
 const { logger } = createLogger({ level: 'silent' });
 const KEY = 'agent:main:webchat:direct:carol';

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/base/logging/index.js';
 import type { InboundMessage } from '../../src/base/messages/index.js';
-import { createControlServer } from '../../src/control/index.js';
 import { createWebchatAdapter, type WebchatEvent } from '../../src/surfaces/channels/index.js';
+import { createControlServer } from '../../src/surfaces/control/index.js';
 
 /**
  * `POST /api/webchat/action` through fastify's `inject()` into the real web chat adapter, whose

@@ -44,7 +44,7 @@ export interface HttpServerOptions {
   projectId?: string | undefined;
   /** The gateway's version (package.json), shown by the control UI. */
   version?: string | undefined;
-  /** The control plane's routes (`src/control`), registered after `/api/me`. */
+  /** The control plane's routes (`src/surfaces/control`), registered after `/api/me`. */
   routes?: ((app: FastifyInstance, context: RouteContext) => void) | undefined;
   toolpacks: ToolpacksView;
   /** The web chat, when enabled. */

@@ -1,4 +1,4 @@
-import type { AgentRiskStatus } from '../../../src/control/contracts.js';
+import type { AgentRiskStatus } from '../../../src/surfaces/control/contracts.js';
 
 export type { AgentRiskStatus };
 

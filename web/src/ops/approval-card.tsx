@@ -2,7 +2,7 @@
 // approvers) Approve and Deny. The arguments and details are shown as text (the API scrubbed
 // them of secrets; they may quote anything, so never as HTML).
 import { useState } from 'preact/hooks';
-import type { ApprovalView } from '../../../src/control/contracts.js';
+import type { ApprovalView } from '../../../src/surfaces/control/contracts.js';
 import { api, problemText } from '../api.js';
 import { hrefOf } from '../router.js';
 import { relativeTime } from '../time.js';

@@ -1,7 +1,7 @@
 // The health page's cards, one per part of the gateway, from `GET /api/status`. Every text here
 // (a reason, an error) comes from the gateway, scrubbed of secrets, and is shown as text.
 
-import type { McpServerView, StatusView } from '../../../src/control/contracts.js';
+import type { McpServerView, StatusView } from '../../../src/surfaces/control/contracts.js';
 import { durationText, relativeTime } from '../time.js';
 
 export type { McpServerView, StatusView };

@@ -2,7 +2,7 @@
 // under it. Kill asks to confirm first; steer opens a labelled message field. Labels, models and
 // ids are shown as text (a label came from a model).
 import { useState } from 'preact/hooks';
-import type { SubagentNode } from '../../../src/control/contracts.js';
+import type { SubagentNode } from '../../../src/surfaces/control/contracts.js';
 import { durationText } from '../time.js';
 
 export type { SubagentNode };

@@ -1,5 +1,5 @@
 // What the sessions API answers (`GET /api/sessions`, `/api/sessions/:key/transcript`) and the
-// events stream (`GET /api/events`) carries: the server's contracts (`src/control/contracts.ts`),
+// events stream (`GET /api/events`) carries: the server's contracts (`src/surfaces/control/contracts.ts`),
 // imported as types only, so the page reads what the route answers.
 export type {
   QueueStatus,
@@ -9,4 +9,4 @@ export type {
   TranscriptEntry,
   TranscriptPage,
   TranscriptToolCall,
-} from '../../../src/control/contracts.js';
+} from '../../../src/surfaces/control/contracts.js';

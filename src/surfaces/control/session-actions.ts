@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { errorText } from '../base/errors/index.js';
-import type { OutboundFor } from '../base/messages/index.js';
-import type { SubagentManager, SubagentRun } from '../engine/subagents/index.js';
-import type { SessionStore } from '../records/sessions/index.js';
+import { errorText } from '../../base/errors/index.js';
+import type { OutboundFor } from '../../base/messages/index.js';
+import type { SubagentManager, SubagentRun } from '../../engine/subagents/index.js';
+import type { SessionStore } from '../../records/sessions/index.js';
 import type { SubagentNode } from './contracts.js';
 import type { SessionActionsPort } from './routes/session-actions.js';
 

@@ -4,7 +4,7 @@ import {
   type HttpServer,
   type HttpServerOptions,
   type RouteContext,
-} from '../surfaces/http/index.js';
+} from '../http/index.js';
 import { type ApprovalsInbox, registerApprovalRoutes } from './routes/approvals.js';
 import { type ConfigRoutesOptions, registerConfigRoutes } from './routes/config.js';
 import { registerEventsRoute, type SessionEventsPort } from './routes/events.js';

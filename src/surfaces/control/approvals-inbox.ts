@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { type ApprovalRecord, type Approvals, actionValue } from '../engine/approvals/index.js';
-import type { Router } from '../engine/routing/index.js';
+import { type ApprovalRecord, type Approvals, actionValue } from '../../engine/approvals/index.js';
+import type { Router } from '../../engine/routing/index.js';
 import type { ApprovalView } from './contracts.js';
 import type { ApprovalsInbox } from './routes/approvals.js';
 

@@ -1,5 +1,5 @@
-import { errorText } from '../base/errors/index.js';
-import type { FailoverState, ModelProvider } from '../engine/agents/index.js';
+import { errorText } from '../../base/errors/index.js';
+import type { FailoverState, ModelProvider } from '../../engine/agents/index.js';
 import type { FailoverView, ModelStatus } from './contracts.js';
 
 /**

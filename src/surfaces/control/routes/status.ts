@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { type AccessPolicy, NO_QUERY, requireOwner } from '../../surfaces/http/index.js';
+import { type AccessPolicy, NO_QUERY, requireOwner } from '../../http/index.js';
 import type { StatusView } from '../contracts.js';
 
 /** What the HTTP layer needs to answer `/api/status`; the gateway builds it from the live parts. */

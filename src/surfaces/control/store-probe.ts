@@ -1,4 +1,4 @@
-import type { SessionStore } from '../records/sessions/index.js';
+import type { SessionStore } from '../../records/sessions/index.js';
 
 /** How long the store probe may take before the store counts as unreachable. */
 export const STORE_PROBE_MS = 2000;

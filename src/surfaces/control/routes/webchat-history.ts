@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { identityOf, NO_QUERY } from '../../surfaces/http/index.js';
+import { identityOf, NO_QUERY } from '../../http/index.js';
 
 /*
  * The web chat's history, for the chat page: the signed-in user's threads (their web chat

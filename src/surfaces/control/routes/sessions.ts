@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { isSessionCursor, type TranscriptReadOptions } from '../../records/sessions/index.js';
+import { isSessionCursor, type TranscriptReadOptions } from '../../../records/sessions/index.js';
 import type { QueueStatus, SessionPage, TranscriptPage } from '../contracts.js';
 
 /** Which sessions a list page holds: every given field must match (`q`: in the key or agent id, any case). */

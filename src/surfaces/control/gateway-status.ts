@@ -1,8 +1,8 @@
-import { errorText } from '../base/errors/index.js';
-import type { GatewayControl } from '../engine/tools/index.js';
-import type { SessionStore } from '../records/sessions/index.js';
-import type { Store } from '../records/store/index.js';
-import type { ChannelDetail } from '../surfaces/channels/index.js';
+import { errorText } from '../../base/errors/index.js';
+import type { GatewayControl } from '../../engine/tools/index.js';
+import type { SessionStore } from '../../records/sessions/index.js';
+import type { Store } from '../../records/store/index.js';
+import type { ChannelDetail } from '../channels/index.js';
 import type { McpServerView, StatusView } from './contracts.js';
 import type { ModelHealth } from './model-health.js';
 import type { StatusPort } from './routes/status.js';

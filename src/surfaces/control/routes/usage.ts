@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { type AccessPolicy, requireOwner } from '../../surfaces/http/index.js';
+import { type AccessPolicy, requireOwner } from '../../http/index.js';
 
 const PERIODS = ['today', 'week'] as const;
 const GROUPINGS = ['agent', 'channel', 'user'] as const;

@@ -1,6 +1,6 @@
-import { type Config, primaryModel } from '../base/config/index.js';
-import type { Router } from '../engine/routing/index.js';
-import type { SessionsService, SubagentsPort } from '../engine/tools/index.js';
+import { type Config, primaryModel } from '../../base/config/index.js';
+import type { Router } from '../../engine/routing/index.js';
+import type { SessionsService, SubagentsPort } from '../../engine/tools/index.js';
 import {
   type QueueStatus,
   type SessionIdentity,
@@ -8,7 +8,7 @@ import {
   type SessionStore,
   summarizeSession,
   type TranscriptEntry,
-} from '../records/sessions/index.js';
+} from '../../records/sessions/index.js';
 import type { SessionEventsPort } from './routes/events.js';
 import type { SessionFilter, SessionsView } from './routes/sessions.js';
 

@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
-import type { SessionEventListener } from '../../records/sessions/index.js';
+import type { SessionEventListener } from '../../../records/sessions/index.js';
 import {
   type AccessPolicy,
   type EventStream,
   NO_QUERY,
   requireOwner,
   startEventStream,
-} from '../../surfaces/http/index.js';
+} from '../../http/index.js';
 
 /** What the events stream reads: the session events bus (`createSessionEvents`); the gateway passes it. */
 export interface SessionEventsPort {

@@ -1,8 +1,8 @@
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { DeliveryRoute } from '../../base/messages/index.js';
-import type { WebchatPort } from '../../surfaces/http/index.js';
-import { type AccessPolicy, actsAsOwner, identityOf, senderIdOf } from '../../surfaces/http/index.js';
+import type { DeliveryRoute } from '../../../base/messages/index.js';
+import type { WebchatPort } from '../../http/index.js';
+import { type AccessPolicy, actsAsOwner, identityOf, senderIdOf } from '../../http/index.js';
 import {
   KeyParams,
   registerSubagentActionRoutes,

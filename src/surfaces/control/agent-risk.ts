@@ -5,9 +5,9 @@ import {
   createSecretScrubber,
   DEFAULT_CONFIG_PATH,
   modelChainText,
-} from '../base/config/index.js';
-import type { Logger } from '../base/logging/index.js';
-import { communicationPolicy } from '../base/messages/index.js';
+} from '../../base/config/index.js';
+import type { Logger } from '../../base/logging/index.js';
+import { communicationPolicy } from '../../base/messages/index.js';
 import {
   BUILTIN_TOOLS,
   createToolRegistry,
@@ -18,16 +18,16 @@ import {
   type ToolRegistry,
   unmetRequirement,
   withRiskOverride,
-} from '../engine/tools/index.js';
-import { createMcpServers } from '../extensions/mcp/index.js';
+} from '../../engine/tools/index.js';
+import { createMcpServers } from '../../extensions/mcp/index.js';
 import {
   createBuiltinToolpackTools,
   createCompletionRecords,
   createCoreTools,
   declaredTool,
   type LoadToolpacksResult,
-} from '../extensions/toolpacks/index.js';
-import { createStore } from '../records/store/index.js';
+} from '../../extensions/toolpacks/index.js';
+import { createStore } from '../../records/store/index.js';
 import type { AgentRiskStatus } from './contracts.js';
 
 /** One agent as `switchboard agents` and `doctor` show it. */

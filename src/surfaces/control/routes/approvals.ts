@@ -6,7 +6,7 @@ import {
   identityOf,
   NO_QUERY,
   senderIdOf,
-} from '../../surfaces/http/index.js';
+} from '../../http/index.js';
 import type { ApprovalView } from '../contracts.js';
 
 /** What a decision through the inbox did: decided (the service's text), or refused and why. */

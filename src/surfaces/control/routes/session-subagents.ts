@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { type AccessPolicy, requireOwner } from '../../surfaces/http/index.js';
+import { type AccessPolicy, requireOwner } from '../../http/index.js';
 import type { SubagentNode } from '../contracts.js';
 
 /** The most characters a steer may hold (the `subagents` tool's limit, `MAX_STEER_MESSAGE_CHARS`). */

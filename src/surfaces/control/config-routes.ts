@@ -1,5 +1,5 @@
-import { type Config, renderConfigJsonSchema } from '../base/config/index.js';
-import type { GatewayControl } from '../engine/tools/index.js';
+import { type Config, renderConfigJsonSchema } from '../../base/config/index.js';
+import type { GatewayControl } from '../../engine/tools/index.js';
 import type { ConfigRoutesOptions } from './routes/config.js';
 import { webchatSessionKey } from './webchat-history.js';
 

@@ -1,15 +1,9 @@
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { ConfigChange } from '../../base/config/index.js';
-import type { Result } from '../../base/errors/index.js';
-import type { DeliveryRoute } from '../../base/messages/index.js';
-import {
-  type AccessPolicy,
-  identityOf,
-  NO_QUERY,
-  requireOwner,
-  senderIdOf,
-} from '../../surfaces/http/index.js';
+import type { ConfigChange } from '../../../base/config/index.js';
+import type { Result } from '../../../base/errors/index.js';
+import type { DeliveryRoute } from '../../../base/messages/index.js';
+import { type AccessPolicy, identityOf, NO_QUERY, requireOwner, senderIdOf } from '../../http/index.js';
 import { sendRefusal } from './config-refusal.js';
 
 /** An edit as the config port takes it: an owner's, as if typed as `/config` (`via: 'command'`). */

@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import { STALE_HASH_ERROR } from '../../base/config/index.js';
+import { STALE_HASH_ERROR } from '../../../base/config/index.js';
 
 /**
  * The editor's refusals as HTTP answers: a stale hash is a 409 that says what happened and what to
