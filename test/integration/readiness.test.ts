@@ -48,6 +48,8 @@ describe('GET /readyz', () => {
       down: [],
       store: 'ok',
       reasons: [],
+      // The running version (issue 31: an update is proven by the new process reporting its commit here).
+      version: { package: expect.any(String), commit: expect.stringMatching(/^[0-9a-f]{40}$/) },
     });
     // metrics.public: a scraper without a token.
     const connected = async (channel: string) => {
