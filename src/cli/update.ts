@@ -24,25 +24,12 @@ async function openService(options: UpdateCommandOptions) {
     printProblem(error.message);
     return undefined;
   }
-  const { config } = loaded;
-  const stateDir = path.resolve(config.stateDir);
+  const stateDir = path.resolve(loaded.config.stateDir);
   const logger = createLogger({ level: 'warn', destination: process.stderr }).logger;
-  const service = update.createUpdateService({
-    configFile: path.resolve(loaded.path ?? 'config/gateway.jsonc'),
-    stateDir,
-    settings: config.update,
-    drainTimeoutMs: config.gateway.drainTimeoutMs,
+  const service = gateway.createHostUpdates({
+    loaded,
+    logger,
     gatewayPid: () => gateway.readGatewayPid(stateDir),
-    recordNote: (run, text) =>
-      gateway.recordDueNote({
-        stateDir,
-        id: `update-${run.id}`,
-        route: run.route as DeliveryRoute,
-        sessionKey: run.sessionKey,
-        actor: run.by,
-        text,
-        logger,
-      }),
   });
   return { service, update };
 }

@@ -3,18 +3,19 @@ import { DEFAULT_CONFIG_PATH, type LoadedConfig } from '../base/config/index.js'
 import { ok } from '../base/errors/index.js';
 import type { Logger } from '../base/logging/index.js';
 import type { DeliveryRoute } from '../base/messages/index.js';
-import { createUpdateService, type UpdateService } from '../update/index.js';
+import { createUpdateService, type UpdateService, type UpdateServiceOptions } from '../update/index.js';
 import { recordDueNote } from './restart-promises.js';
 
 /**
- * The host's updater for one boot (issue 31, src/update): this process is the gateway it
- * restarts; outcome notes go through the restart sentinel of the config's state dir, and `wake`
- * has the running gateway post them now.
+ * The updater of one config (issue 31, src/update): outcome notes go through the restart sentinel
+ * of the config's state dir. In the gateway this process is the one it restarts and `wake` has it
+ * post the notes now; the CLI names the running gateway's pid instead and has no `wake`.
  */
 export function createHostUpdates(options: {
   loaded: LoadedConfig;
   logger: Logger;
-  wake: () => void;
+  wake?: () => void;
+  gatewayPid?: UpdateServiceOptions['gatewayPid'];
 }): UpdateService {
   const { config } = options.loaded;
   const stateDir = path.resolve(config.stateDir);
@@ -24,7 +25,7 @@ export function createHostUpdates(options: {
     stateDir,
     settings: config.update,
     drainTimeoutMs: config.gateway.drainTimeoutMs,
-    gatewayPid: async () => ok(process.pid),
+    gatewayPid: options.gatewayPid ?? (async () => ok(process.pid)),
     recordNote: (run, text) =>
       recordDueNote({
         stateDir,

@@ -13,6 +13,7 @@ export {
   type UnstartableConfig,
 } from './check-startable.js';
 export { createGatewayHost, type GatewayHost, type GatewayHostOptions } from './gateway-host.js';
+export { createHostUpdates } from './host-updates.js';
 export { resolveHttpToken } from './http-token.js';
 export { checkGatewayPid, pidFileOf, readGatewayPid, removePidFileSync, writePidFile } from './pid-file.js';
 export { installSignalHandlers } from './process-signals.js';

@@ -34,19 +34,6 @@ import { FileSystemError } from './config-files.js';
 import { findConfigChange, readConfigHistory } from './config-history.js';
 import { editConfigText } from './edit-text.js';
 
-export { STALE_HASH_ERROR } from './config-edit-plan.js';
-export type {
-  ConfigChange,
-  ConfigChangeView,
-  ConfigEditor,
-  ConfigEditorOptions,
-  ConfigEditPreview,
-  ConfigEditRequest,
-  ConfigEditResult,
-  ConfigSnapshot,
-  ConfigUndoRequest,
-} from './config-edit-types.js';
-
 /**
  * The config editing pipeline behind the gateway tool, `/config` and `switchboard config`. Edits run
  * one at a time in a process, and each takes a cross-process lock on the file (`<file>.lock`,

@@ -6,19 +6,19 @@ export {
   refusedAgentEdit,
 } from './agent-editable.js';
 export { clipDiff, diffConfigTexts, REVIEW_DIFF_LIMIT } from './config-diff.js';
-export {
-  type ConfigChange,
-  type ConfigChangeView,
-  type ConfigEditor,
-  type ConfigEditorOptions,
-  type ConfigEditPreview,
-  type ConfigEditRequest,
-  type ConfigEditResult,
-  type ConfigSnapshot,
-  type ConfigUndoRequest,
-  createConfigEditor,
-  STALE_HASH_ERROR,
-} from './config-editor.js';
+export { STALE_HASH_ERROR } from './config-edit-plan.js';
+export type {
+  ConfigChange,
+  ConfigChangeView,
+  ConfigEditor,
+  ConfigEditorOptions,
+  ConfigEditPreview,
+  ConfigEditRequest,
+  ConfigEditResult,
+  ConfigSnapshot,
+  ConfigUndoRequest,
+} from './config-edit-types.js';
+export { createConfigEditor } from './config-editor.js';
 export {
   AUDIT_FILE,
   BACKUP_DIR,
