@@ -39,6 +39,11 @@ export type {
  *   `{ store, agent, activationId, toolpackId, recordSignal }` on each support call and
  *   `createWebuiToolpack` a fresh `{ store, project, toolpackId, recordSignal }` on each WebUI call, so an
  *   instance never outlives its call; durable state belongs in `store.kv` or under `store.paths.root`.
+ * - One at a time against the scheduler tick: a toolpack's handlers read and write the same state (the
+ *   plan toolpack rewrites its state file in the tick and in `plan.close`), so a support or WebUI call
+ *   waits for a tick in flight, and a tick that comes while a call runs is skipped (it returns no
+ *   signals; the next tick looks again). Calls never wait on calls, and a tick never waits on a call,
+ *   so a slow handler cannot stall the scheduler and no wait can go in a circle.
  * - A handler's (or factory's) error is logged with its stack and rethrown as
  *   `<tool> failed in the <id> controller: <message>`, with the original as `cause`. A scheduler
  *   hook's error is rethrown the same way but not logged here: the scheduler logs it once per
@@ -54,6 +59,10 @@ class ToolpackControllerHost implements ControllerHost {
   /** `project` in WebUI and scheduler contexts. */
   readonly #project: string;
   #loading: Promise<ModuleExports> | undefined;
+  /** Support and WebUI calls running now. */
+  #calls = 0;
+  /** The scheduler tick running now. */
+  #tick: Promise<unknown> | undefined;
 
   constructor(options: ControllerHostOptions) {
     this.#options = options;
@@ -80,6 +89,27 @@ class ToolpackControllerHost implements ControllerHost {
       },
     );
     return this.#loading;
+  }
+
+  /** Runs a support or WebUI call once no tick is in flight, counted so a tick meanwhile is skipped. */
+  async #call<T>(task: () => Promise<T>): Promise<T> {
+    while (this.#tick !== undefined) await this.#tick.catch(() => undefined);
+    this.#calls += 1;
+    try {
+      return await task();
+    } finally {
+      this.#calls -= 1;
+    }
+  }
+
+  /** Runs a tick unless a call is running (then no signals this tick). */
+  #runTick(task: () => Promise<unknown>): Promise<unknown> {
+    if (this.#calls > 0) return Promise.resolve([]);
+    const running = task().finally(() => {
+      if (this.#tick === running) this.#tick = undefined;
+    });
+    this.#tick = running;
+    return running;
   }
 
   /** `log: false` when the caller logs the failure itself (the scheduler, once per distinct error). */
@@ -126,14 +156,16 @@ class ToolpackControllerHost implements ControllerHost {
       // Switchboard: who the calling turn is charged to (a chat sender id), for what the handler sends later.
       ...(chargedTo === undefined ? {} : { chargedTo }),
     };
-    return this.#guarded(tool, async () => {
-      const handler = supportHandler(await factory(context), tool);
-      if (handler === undefined) {
-        const output = `Tool ${tool} was not handled by the ${id} controller.`;
-        return { title: 'toolpack support', output, metadata: { toolpack: id, tool } };
-      }
-      return toolOutputFromController(await handler(input));
-    });
+    return this.#call(() =>
+      this.#guarded(tool, async () => {
+        const handler = supportHandler(await factory(context), tool);
+        if (handler === undefined) {
+          const output = `Tool ${tool} was not handled by the ${id} controller.`;
+          return { title: 'toolpack support', output, metadata: { toolpack: id, tool } };
+        }
+        return toolOutputFromController(await handler(input));
+      }),
+    );
   }
 
   async #findWebuiHandler(entryId: string): Promise<BoundHandler | undefined> {
@@ -161,19 +193,21 @@ class ToolpackControllerHost implements ControllerHost {
       );
     }
     // Input the handler refuses (input-error.ts) is the caller's mistake: info, not an error.
-    const outcome = await this.#guarded(entryId, async () => {
-      try {
-        return toolOutputFromController(await handler(input));
-      } catch (error) {
-        const refused = inputRefusal(error, entryId);
-        if (refused === undefined) throw error;
-        logger.info(
-          { toolpack: id, entry: entryId, reason: refused.message },
-          'toolpack WebUI entry refused the input',
-        );
-        return refused;
-      }
-    });
+    const outcome = await this.#call(() =>
+      this.#guarded(entryId, async () => {
+        try {
+          return toolOutputFromController(await handler(input));
+        } catch (error) {
+          const refused = inputRefusal(error, entryId);
+          if (refused === undefined) throw error;
+          logger.info(
+            { toolpack: id, entry: entryId, reason: refused.message },
+            'toolpack WebUI entry refused the input',
+          );
+          return refused;
+        }
+      }),
+    );
     if (outcome instanceof ToolpackInputError) throw outcome;
     return outcome;
   }
@@ -184,10 +218,12 @@ class ToolpackControllerHost implements ControllerHost {
     const { store, toolpack } = this.#options;
     const project = this.#project;
     return (context) =>
-      this.#guarded(
-        'schedulerTick',
-        () => hook({ project, ...context, store, toolpackId: toolpack.id }),
-        false,
+      this.#runTick(() =>
+        this.#guarded(
+          'schedulerTick',
+          () => hook({ project, ...context, store, toolpackId: toolpack.id }),
+          false,
+        ),
       );
   }
 }
