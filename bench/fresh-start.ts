@@ -1,5 +1,6 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdir, rm, symlink } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { defaultToolpackEntries } from '../src/base/config/index.js';
@@ -45,7 +46,17 @@ async function startToReady(command: string, args: string[], cwd: string, port: 
   } finally {
     if (child.exitCode === null && child.pid) process.kill(-child.pid, 'SIGTERM');
     await exited;
+    // npm exits before the gateway it started has closed its port: the next run must not find it.
+    while (!(await portIsFree(port))) await sleep(20);
   }
+}
+
+function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
 }
 
 async function main(): Promise<void> {
