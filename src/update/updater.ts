@@ -44,7 +44,7 @@ export const noteText = {
   rolledBack: (run: UpdateRun, reason: string) =>
     `Update to ${versionName(run.to)} rolled back: ${reason}\nRunning ${versionName(run.from)} again.`,
   rollbackFailed: (run: UpdateRun, reason: string, why: string) =>
-    `Update to ${versionName(run.to)} rolled back: ${reason}\nThe rollback failed too: ${why}. See README, "Updating", to roll back by hand (checkpoint: ${run.checkpoint?.dir ?? 'none'}).`,
+    `Update to ${versionName(run.to)} rolled back: ${reason}\nThe rollback failed too: ${why}. See docs/updating.md, "Rolling back by hand" (checkpoint: ${run.checkpoint?.dir ?? 'none'}).`,
 };
 
 /** The proving steps, in order: any failure leaves the running gateway untouched. */
