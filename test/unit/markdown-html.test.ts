@@ -60,4 +60,10 @@ describe('markdownToHtml', () => {
     expect(html).toContain('<td>&lt;x&gt;</td>');
     expect(html).toContain('&lt;!-- note --&gt;');
   });
+
+  it('keeps an <img> (markdown.tsx shows it as a link) on its own line as inline', () => {
+    expect(markdownToHtml('<img src="https://example.com/a.png" alt="pixel">')).toBe(
+      '<p><img src="https://example.com/a.png" alt="pixel"></p>\n',
+    );
+  });
 });

@@ -4,8 +4,9 @@
 // marked passes HTML through and DOMPurify then drops every tag it does not know, with what the tag
 // seemed to open: "schema <path>, patch <json>" lost its placeholders, a model's "<branch>" its
 // words, an unclosed "<code>" turned the rest of the message monospace. So a tag is kept only when
-// it is a known inline tag (KEPT_TAGS) closed later in the same span of text (or a void one, <br>);
-// every other `<` is shown as typed. HTML blocks (a line that is only a tag) are shown as text.
+// it is a known inline tag (KEPT_TAGS) closed later in the same span of text (or a void one: <br>,
+// <img>);
+// every other `<` is shown as typed. An HTML block (a line that is only a tag) is read as a paragraph.
 import { Lexer, Marked, type Token, type Tokens } from 'marked';
 
 /** Inline tags a message may use; closed in the same span, or void. */
@@ -34,7 +35,8 @@ const KEPT_TAGS = new Set([
   'u',
   'var',
 ]);
-const VOID_TAGS = new Set(['br', 'wbr']);
+/** Void tags kept: an <img> is then shown as a link by markdown.tsx unless its source is inline. */
+const VOID_TAGS = new Set(['br', 'wbr', 'img']);
 const TAG = /^<(\/?)([A-Za-z][A-Za-z0-9-]*)(?=[\s/>])[^>]*>$/;
 
 const OPTIONS = { gfm: true, breaks: true, async: false } as const;
@@ -47,13 +49,6 @@ const marked = new Marked({
       return tokens;
     },
   },
-  renderer: {
-    // An HTML block (what is left of one: every inline tag was checked above) shown as typed.
-    html(token) {
-      if (!token.block) return token.text;
-      return `<p>${escapeHtml(token.text).replace(/\n/g, '<br>')}</p>\n`;
-    },
-  },
 });
 
 /** `text` as HTML, not yet sanitized. */
@@ -61,13 +56,19 @@ export function markdownToHtml(text: string): string {
   return marked.parse(text) as string;
 }
 
-/** Every span of inline tokens below `tokens`, checked. */
+/** Every span of inline tokens below `tokens`, checked; an HTML block becomes a paragraph of its text. */
 function visit(tokens: Token[]): void {
-  checkSpan(tokens);
-  for (const token of tokens) {
-    const children = childSpans(token);
-    for (const child of children) visit(child);
+  for (const [index, token] of tokens.entries()) {
+    if (token.type === 'html' && (token as Tokens.HTML).block)
+      tokens[index] = {
+        type: 'paragraph',
+        raw: token.raw,
+        text: token.text,
+        tokens: Lexer.lexInline(token.text.trimEnd(), OPTIONS),
+      };
   }
+  checkSpan(tokens);
+  for (const token of tokens) for (const child of childSpans(token)) visit(child);
 }
 
 function childSpans(token: Token): Token[][] {
