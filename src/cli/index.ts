@@ -143,7 +143,7 @@ function addSetupCommands(program: Command): void {
     .action(runDiscordInvite);
 }
 
-/** `update check|run|status` (README, "Updating"); `update apply` is the updater `update run` starts. */
+/** `update check|run|status` (docs/updating.md); `update apply` is the updater `update run` starts. */
 function addUpdateCommands(program: Command, configOption: readonly [string, string]): void {
   const update = program
     .command('update')

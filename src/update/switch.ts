@@ -1,6 +1,7 @@
 import { cp, lstat, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { errorText, fail, ok, type Result } from '../base/errors/index.js';
+import { relocateBuildRecord } from './build-record.js';
 import { backupSqlite } from './canary.js';
 import { git } from './commands.js';
 import type { Checkpoint, UpdateVersion } from './types.js';
@@ -92,6 +93,7 @@ export async function switchCheckout(options: {
       await move(path.join(root, 'node_modules'), path.join(checkpoint.dir, 'old', 'node_modules'));
       await move(modules, path.join(root, 'node_modules'));
     }
+    await relocateBuildRecord(build, root);
   } catch (error) {
     return fail(`moving the new build into ${root} failed: ${errorText(error)}`);
   }
