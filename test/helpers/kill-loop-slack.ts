@@ -112,9 +112,15 @@ export async function checkSlack(
       result.details.push(`slack ${ack.text} kept without its file ${ack.file}`);
     }
     const last = found.at(-1) ?? 0;
-    if (!entries.slice(last + 1).some((entry) => entry.role === 'assistant') || !posted.has(ack.ts)) {
+    const answered = entries.slice(last + 1).some((entry) => entry.role === 'assistant');
+    if (!answered || !posted.has(ack.ts)) {
       result.unanswered += 1;
-      result.details.push(`slack ${ack.text} not answered in its thread`);
+      // Which half is missing tells a turn never run from a reply never posted.
+      const missing = answered
+        ? 'answered in the transcript, no reply posted'
+        : 'no answer in the transcript';
+      const roles = entries.map((entry) => entry.role).join(',');
+      result.details.push(`slack ${ack.text} not answered in its thread (${missing}; entries ${roles})`);
     }
   }
   return result;

@@ -12,7 +12,7 @@ import {
  * endpoint.
  */
 
-/** Names of `models` entries tried after this one when it fails over (see README, Model failover). */
+/** Names of `models` entries tried after this one when it fails over (docs/agents.md, "Model failover"). */
 export const ModelFallbacksSchema = Type.Array(Type.String({ minLength: 1 }), {
   uniqueItems: true,
   description:
@@ -40,7 +40,7 @@ export const ModelPriceSchema = Strict(
 );
 
 /** One daily limit: a new turn is refused once the day's spend reaches it. */
-const BudgetLimitSchema = Strict(
+export const BudgetLimitSchema = Strict(
   {
     tokens: Type.Optional(
       Type.Integer({ minimum: 1, description: 'Input plus output tokens a day, across all models.' }),
