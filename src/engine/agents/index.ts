@@ -16,7 +16,6 @@ export {
   probeModel,
 } from './providers/index.js';
 export { RESUMED_NOTICE } from './resume-turn.js';
-export type { ModelCallUsage, UsagePort } from './run-usage.js';
 export { buildSystemPrompt, readAgentInstructions } from './system-prompt.js';
 export { createTurnStream } from './turn-stream.js';
 export {
@@ -30,4 +29,6 @@ export {
   type TurnRunner,
   type TurnSession,
   type TurnStream,
+  type UsageCall,
+  type UsageMeter,
 } from './types.js';
