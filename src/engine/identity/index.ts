@@ -10,3 +10,30 @@ export {
   type RedeemOutcome,
   showCode,
 } from './code-book.js';
+export {
+  createIdentities,
+  type EditPlace,
+  type IdentitiesOptions,
+  type IdentityPort,
+  INVALID_CODE,
+  type PairingRequest,
+  type PeopleFile,
+} from './identities.js';
+export {
+  LINK_USAGE,
+  type LinkRequest,
+  PAIR_USAGE,
+  type PairRequest,
+  parseLinkArgs,
+  parsePairArgs,
+} from './identity-commands.js';
+export {
+  freePersonId,
+  linkEdit,
+  type PeopleEdit,
+  type PeopleFacts,
+  type PersonEntry,
+  pairEdit,
+  personOf,
+  unlinkEdit,
+} from './people.js';
