@@ -3,6 +3,7 @@ import { type ConfigIssue, fail, ok, type Result } from '../errors/index.js';
 import { dedupeIssues, describeSchemaError } from '../validation/index.js';
 import { loadConfigValidator } from './config-validator.js';
 import type { Config } from './schema/schema.js';
+import { BUILTIN_ROLE_NAMES, SENDER_ID_PATTERN } from './schema/schema-access.js';
 
 /**
  * Validates a parsed config against the schema, filling in defaults (the input is not
@@ -100,7 +101,55 @@ function checkReferences(config: Config): ConfigIssue[] {
     });
   }
   issues.push(...checkUserTokens(config), ...checkBudgets(config), ...checkMcpServers(config));
-  issues.push(...checkSenderIds(config));
+  issues.push(...checkSenderIds(config), ...checkPeople(config));
+  return issues;
+}
+
+/**
+ * `people` and `roles` refer to each other and to `owners`: a person's role must exist, an identity
+ * is one person's, `owners` may not list an identity whose person has another role, `owner` is
+ * built in, and an agent's `runtimeAs` names a person or a sender id.
+ */
+function checkPeople(config: Config): ConfigIssue[] {
+  const issues: ConfigIssue[] = [];
+  const roles = new Set<string>([...BUILTIN_ROLE_NAMES, ...Object.keys(config.roles)]);
+  if ('owner' in config.roles)
+    issues.push({ path: '/roles/owner', message: 'owner is built in (it may do everything): remove it' });
+  const personOf = new Map<string, string>();
+  for (const [id, person] of Object.entries(config.people)) {
+    if (!roles.has(person.role))
+      issues.push({
+        path: `/people/${id}/role`,
+        message: `names role "${person.role}", which is neither built in nor in roles (have: ${[...roles].join(', ')})`,
+      });
+    person.identities.forEach((identity, index) => {
+      const other = personOf.get(identity);
+      if (other !== undefined)
+        issues.push({
+          path: `/people/${id}/identities/${index}`,
+          message: `"${identity}" is already an identity of person ${other}: an identity is one person's`,
+        });
+      else personOf.set(identity, id);
+    });
+  }
+  config.owners.forEach((owner, index) => {
+    const person = personOf.get(owner);
+    const role = person === undefined ? undefined : config.people[person]?.role;
+    if (role !== undefined && role !== 'owner')
+      issues.push({
+        path: `/owners/${index}`,
+        message: `"${owner}" is an identity of person ${person}, whose role is ${role}: set people.${person}.role to owner or remove it from owners`,
+      });
+  });
+  const sender = new RegExp(SENDER_ID_PATTERN);
+  for (const [id, agent] of Object.entries(config.agents)) {
+    const as = agent.runtimeAs;
+    if (as !== undefined && !sender.test(as) && !(as in config.people) && !as.startsWith('system:'))
+      issues.push({
+        path: `/agents/${id}/runtimeAs`,
+        message: `"${as}" is neither a person (a key of people) nor a sender id (slack:U…, discord:<id>, webchat:<user>)`,
+      });
+  }
   return issues;
 }
 

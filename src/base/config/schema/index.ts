@@ -8,9 +8,19 @@ export type {
   LogConfig,
   McpServerConfig,
   ModelConfig,
+  PeopleConfig,
+  PersonConfig,
+  RoleConfig,
+  RolesConfig,
   UpdateConfig,
 } from './schema.js';
 export { ConfigSchema } from './schema.js';
+export {
+  BUILTIN_ROLE_NAMES,
+  PERSON_ID_PATTERN,
+  ROLE_NAME_PATTERN,
+  SENDER_ID_PATTERN,
+} from './schema-access.js';
 export {
   AGENT_EDITABLE_KEYWORD,
   SECRET_KEYWORD,

@@ -40,7 +40,7 @@ export const ModelPriceSchema = Strict(
 );
 
 /** One daily limit: a new turn is refused once the day's spend reaches it. */
-const BudgetLimitSchema = Strict(
+export const BudgetLimitSchema = Strict(
   {
     tokens: Type.Optional(
       Type.Integer({ minimum: 1, description: 'Input plus output tokens a day, across all models.' }),

@@ -15,6 +15,7 @@ import {
 const EDITABLE = { [AGENT_EDITABLE_KEYWORD]: true } as const;
 const NOT_EDITABLE = { [AGENT_EDITABLE_KEYWORD]: false } as const;
 
+import { PeopleSchema, type PersonSchema, type RoleSchema, RolesSchema } from './schema-access.js';
 import { LogSchema } from './schema-log.js';
 import { McpSchema, type McpServerSchema } from './schema-mcp.js';
 import {
@@ -107,7 +108,7 @@ export const AgentConfigSchema = Strict(
       Type.String({
         minLength: 1,
         description:
-          "The identity this agent's runtime turns (woken by signals and messages) run as, e.g. an owner id `slack:U0123`. Owner-only tools are offered when it is in `owners`, and a risky call in such a turn asks nobody unless the approvals policy says `ask` (a Suzumio-style project). Without it, runtime turns run as `system:signals`: no owner-only tools, risky calls ask an approver.",
+          "Who this agent's runtime turns (woken by signals, schedules and announcements) run as: a person (a key of `people`) or a sender id (`slack:U0123`); they get that principal's role (docs/roles.md). With an owner, owner-only tools are offered and a risky call in such a turn asks nobody unless the approvals policy says `ask` (a Suzumio-style project). Without it, runtime turns run as `system:signals`, a `member`: no owner-only tools, risky calls ask an approver.",
       }),
     ),
     model: Type.Optional(
@@ -305,6 +306,8 @@ export const ConfigSchema = Strict(
         ...NOT_EDITABLE,
       },
     ),
+    roles: RolesSchema,
+    people: PeopleSchema,
     defaultAgent: Type.String({
       pattern: AGENT_ID_PATTERN,
       default: 'main',
@@ -551,3 +554,7 @@ export type ContextConfig = Static<typeof ContextSchema>;
 export type LogConfig = Static<typeof LogSchema>;
 export type UpdateConfig = Static<typeof UpdateSchema>;
 export type Binding = Static<typeof BindingSchema>;
+export type RoleConfig = Static<typeof RoleSchema>;
+export type PersonConfig = Static<typeof PersonSchema>;
+export type RolesConfig = Static<typeof RolesSchema>;
+export type PeopleConfig = Static<typeof PeopleSchema>;

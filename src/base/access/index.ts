@@ -1,0 +1,9 @@
+export { BUILTIN_ROLES, type RoleRules } from './builtin-roles.js';
+export { type Action, can } from './can.js';
+export {
+  type AccessConfig,
+  describePrincipal,
+  type Principal,
+  resolvePrincipal,
+  roleRules,
+} from './principal.js';
