@@ -7,7 +7,6 @@ import {
   type IdentityPort,
   type PeopleFacts,
   type PeopleFile,
-  type PersonEntry,
 } from '../engine/identity/index.js';
 import type { ConfigEditOutcome, GatewayControl } from '../engine/tools/index.js';
 import type { Store } from '../records/store/index.js';
@@ -39,7 +38,11 @@ export function buildIdentity(options: {
     limit: CODE_LIMIT,
     ...(options.now ? { now: options.now } : {}),
   });
-  return createIdentities({ book, file: peopleFile(config, gateway), logger: logger.child({ component: 'identity' }) });
+  return createIdentities({
+    book,
+    file: peopleFile(config, gateway),
+    logger: logger.child({ component: 'identity' }),
+  });
 }
 
 function peopleFile(running: Config, gateway: GatewayControl): PeopleFile {
@@ -66,16 +69,23 @@ function peopleFile(running: Config, gateway: GatewayControl): PeopleFile {
   };
 }
 
-/** `people` and `owners` of the file (owners from the running config when the file leaves them to the default). */
+/**
+ * `people`, `owners` and `roles` of the file, each from the running config when the file leaves
+ * it to the default; a person's absent `identities` is the default empty list.
+ */
 function peopleOf(file: Record<string, unknown>, running: Config): PeopleFacts {
-  const people = (file.people ?? {}) as Record<string, PersonEntry>;
+  const written = (file.people ?? running.people) as Config['people'];
+  const people = Object.fromEntries(
+    Object.entries(written).map(([id, person]) => [id, { ...person, identities: person.identities ?? [] }]),
+  );
   const owners = Array.isArray(file.owners) ? (file.owners as string[]) : running.owners;
-  return { people, owners };
+  const roles = (file.roles ?? running.roles) as Config['roles'];
+  return { people, owners, roles };
 }
 
 function outcomeText(outcome: ConfigEditOutcome): string {
   if (!outcome.changed) return 'The config already says so.';
-  if ('restartNeeded' in outcome) return `Written; it applies at the next restart (${outcome.restart.reason}).`;
+  if ('restartNeeded' in outcome)
+    return `Written; it applies at the next restart (${outcome.restart.reason}).`;
   return `Written; the gateway restarts in ${Math.ceil(outcome.restart.delayMs / 1000)} s to apply it.`;
 }
-

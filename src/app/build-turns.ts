@@ -89,7 +89,14 @@ export async function buildTurns(base: Base, parts: TurnParts) {
     logger,
   });
   const riskSummaries = createRiskSummaries(registry);
-  const identity = buildIdentity({ config, store, gateway, logger });
+  const now = options.now;
+  const identity = buildIdentity({
+    config,
+    store,
+    gateway,
+    logger,
+    ...(now ? { now: () => now().getTime() } : {}),
+  });
   const router = createRouter({
     config,
     configFile: { path: loaded.path, hash: loaded.hash },

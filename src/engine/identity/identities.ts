@@ -43,7 +43,12 @@ export interface IdentityPort {
    */
   pairingRequest(senderId: string): Promise<string | undefined>;
   /** Approves a pairing code as `by` (an owner): the answer. */
-  approvePairing(code: string, role: string | undefined, by: string, place: EditPlace): Promise<Result<string>>;
+  approvePairing(
+    code: string,
+    role: string | undefined,
+    by: string,
+    place: EditPlace,
+  ): Promise<Result<string>>;
   /** Turns a pairing code down: whether it was waiting. */
   denyPairing(code: string): Promise<boolean>;
   pendingPairings(): Promise<PairingRequest[]>;
@@ -136,7 +141,9 @@ class Identities implements IdentityPort {
     const redeemed = await this.#book.redeem('pair', code, by);
     if (!redeemed.ok) return { ok: false, error: refusalOf(redeemed) };
     const identity = redeemed.entry.identity;
-    const written = await this.#edit(by, place, (facts) => pairEdit(facts, identity, role ?? this.#pairingRole));
+    const written = await this.#edit(by, place, (facts) =>
+      pairEdit(facts, identity, role ?? this.#pairingRole),
+    );
     if (written.ok) this.#logger.info({ sender: identity, by }, 'pairing approved');
     return written.ok ? { ok: true, value: `Paired: ${written.value}` } : written;
   }
@@ -215,4 +222,3 @@ function tooMany(retryAfterMs: number): string {
 function clock(time: number): string {
   return `${new Date(time).toISOString().slice(11, 16)} UTC`;
 }
-

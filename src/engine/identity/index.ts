@@ -32,7 +32,6 @@ export {
   linkEdit,
   type PeopleEdit,
   type PeopleFacts,
-  type PersonEntry,
   pairEdit,
   personOf,
   unlinkEdit,

@@ -1,17 +1,8 @@
+import { type AccessConfig, resolvePrincipal } from '../../base/access/index.js';
 import { fail, ok, type Result } from '../../base/errors/index.js';
 
-/** A person as `people.<id>` holds one (docs/roles.md): a role and their platform identities. */
-export interface PersonEntry {
-  role: string;
-  identities: string[];
-  displayName?: string | undefined;
-}
-
-/** `people` and `owners` as the config file has them now (what a link or a pairing changes). */
-export interface PeopleFacts {
-  people: Readonly<Record<string, PersonEntry>>;
-  owners: readonly string[];
-}
+/** `people`, `owners` and `roles` as the config file has them now (what a link or a pairing changes). */
+export type PeopleFacts = AccessConfig;
 
 /** A config edit of `people`: the merge patch, the path it replaces whole, and what it did in words. */
 export interface PeopleEdit {
@@ -31,13 +22,14 @@ function identitiesPath(personId: string): string {
 
 /** The person an identity belongs to (at most one: a link never puts an identity in two). */
 export function personOf(facts: PeopleFacts, identity: string): string | undefined {
-  for (const [id, person] of Object.entries(facts.people)) if (person.identities.includes(identity)) return id;
+  for (const [id, person] of Object.entries(facts.people))
+    if (person.identities.includes(identity)) return id;
   return undefined;
 }
 
 /** The role of an identity no person lists: `owner` when `owners` names it, else `member`. */
 function unlistedRole(facts: PeopleFacts, identity: string): string {
-  return facts.owners.includes(identity) ? 'owner' : 'member';
+  return resolvePrincipal(facts, identity).role;
 }
 
 /**
@@ -56,7 +48,8 @@ export function linkEdit(facts: PeopleFacts, a: string, b: string): Result<Peopl
     );
   const joined = personA ?? personB;
   if (joined !== undefined) {
-    const person = facts.people[joined] as PersonEntry;
+    const person = facts.people[joined];
+    if (person === undefined) return fail(`There is no person ${joined}.`);
     const newcomer = joined === personA ? b : a;
     if (unlistedRole(facts, newcomer) === 'owner' && person.role !== 'owner')
       return fail(

@@ -8,6 +8,7 @@ import {
 import { type ApprovalsInbox, registerApprovalRoutes } from './routes/approvals.js';
 import { type ConfigRoutesOptions, registerConfigRoutes } from './routes/config.js';
 import { registerEventsRoute, type SessionEventsPort } from './routes/events.js';
+import { type PeoplePlace, type PeoplePort, registerPeopleRoutes } from './routes/people.js';
 import { registerSessionActionRoutes, type SessionActionsPort } from './routes/session-actions.js';
 import { registerSessionRoutes, type SessionsView } from './routes/sessions.js';
 import { registerStatusRoute, type StatusPort } from './routes/status.js';
@@ -31,6 +32,8 @@ export interface ControlRoutesOptions {
   status?: StatusPort | undefined;
   /** The usage report (`/api/usage`, owner-only). */
   usage?: UsagePort | undefined;
+  /** The People page (`/api/people…`, owner-only): people, links, pairing requests. */
+  people?: { port: PeoplePort; noteSession(user: string): PeoplePlace } | undefined;
 }
 
 export type ControlServerOptions = Omit<HttpServerOptions, 'routes'> & ControlRoutesOptions;
@@ -58,4 +61,10 @@ export function registerControlRoutes(
   if (options.approvals) registerApprovalRoutes(app, { inbox: options.approvals, access });
   if (options.status) registerStatusRoute(app, { status: options.status, access });
   if (options.usage) registerUsageRoute(app, { usage: options.usage, access });
+  if (options.people)
+    registerPeopleRoutes(app, {
+      people: options.people.port,
+      noteSession: options.people.noteSession,
+      access,
+    });
 }
