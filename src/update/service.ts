@@ -35,8 +35,8 @@ export interface UpdateServiceOptions {
   drainTimeoutMs: number;
   /** The gateway's pid (in the gateway: its own; from the shell: the pid file's), or why none runs. */
   gatewayPid(): Promise<Result<number>>;
-  /** Writes an outcome note to the restart-note path: durable, posted once by the gateway that runs. */
-  recordNote(run: UpdateRun, text: string): Promise<void>;
+  /** Writes a note to the restart-note path: durable, posted once by the gateway that runs. */
+  recordNote(run: UpdateRun, text: string, kind?: 'migration'): Promise<void>;
   /** Called when a followed run has ended (the gateway wakes its restart-note delivery). */
   wake?: (() => void) | undefined;
 }
@@ -143,6 +143,27 @@ export function createUpdateService(options: UpdateServiceOptions) {
     return ledger.set(current.id, { noted: true });
   }
 
+  /**
+   * The second owner approval of a run waiting for a config migration: the updater checks the
+   * config again and goes on (or stops, saying why).
+   */
+  async function approve(request: { by: string }): Promise<Result<{ text: string }>> {
+    const { run: current } = await ledger.read();
+    if (
+      !current ||
+      !isActive(current) ||
+      current.migration?.outcome !== 'needed' ||
+      current.migration.approved
+    )
+      return fail('no update is waiting for the approval of a config change; see update.status');
+    await ledger.set(current.id, {
+      migration: { ...current.migration, approved: { by: request.by, at: Date.now() } },
+    });
+    return ok({
+      text: `Approved: the update to ${versionName(current.to)} checks the config again and goes on; the outcome is posted here.`,
+    });
+  }
+
   async function status(): Promise<
     Result<{ run?: UpdateRun | undefined; rolledBack: string[]; text: string }>
   > {
@@ -162,6 +183,7 @@ export function createUpdateService(options: UpdateServiceOptions) {
   }
 
   let following = false;
+  let wokenFor: string | undefined;
   /**
    * While a run is active, reads the ledger every second; once it has ended (or went stale and was
    * ended here) calls `wake`, so that a running gateway posts the outcome note now. One at a time;
@@ -176,8 +198,13 @@ export function createUpdateService(options: UpdateServiceOptions) {
         if (await recover()) break;
         const { run: current } = await ledger.read();
         // Ended, and its note written (or nobody left to write it).
-        if (current === undefined || isActive(current)) {
-          if (current === undefined) break;
+        if (current === undefined) break;
+        if (isActive(current)) {
+          // A config change waiting for approval: its note is posted now, once.
+          if (current.migration?.outcome === 'needed' && current.migration.noted && wokenFor !== current.id) {
+            wokenFor = current.id;
+            options.wake();
+          }
           continue;
         }
         if (current.noted || !current.route || !processAlive(current.lease.pid)) break;
@@ -188,7 +215,7 @@ export function createUpdateService(options: UpdateServiceOptions) {
     }
   }
 
-  return { check, run, status, recover, prune, follow, ledger };
+  return { check, run, approve, status, recover, prune, follow, ledger };
 }
 
 /**
@@ -281,6 +308,13 @@ export function describeRun(run: UpdateRun | undefined, rolledBack: readonly str
     `Update ${run.id}: ${versionName(run.from)} → ${versionName(run.to)}, asked by ${run.by}; ${run.phase}${isActive(run) ? ' (running)' : ''}.`,
     `Phases: ${phases}.`,
   ];
+  if (run.migration?.outcome === 'none') lines.push('Config migration: none (the config validates).');
+  else if (run.migration)
+    lines.push(
+      run.migration.approved
+        ? `Config change approved by ${run.migration.approved.by}.`
+        : `Waiting for a config change and its approval (/update approve):\n${run.migration.changes}`,
+    );
   if (run.cause) lines.push(`Cause: ${run.cause.phase}: ${run.cause.reason}`);
   if (run.rollback)
     lines.push(`Rollback: ${run.rollback.outcome}${run.rollback.reason ? ` (${run.rollback.reason})` : ''}.`);

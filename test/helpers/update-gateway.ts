@@ -27,6 +27,7 @@ export interface Ledger {
     phases?: { phase: string; at: number }[];
     durations?: Record<string, number>;
     noted?: boolean;
+    migration?: { outcome: string; changes?: string; approved?: { by: string } };
   };
   history: { id: string; phase: string }[];
   rolledBack: string[];
