@@ -7,7 +7,15 @@ import { fail, ok, type Result } from '../base/errors/index.js';
 import type { DeliveryRoute } from '../base/messages/index.js';
 import { describeLaunch } from './gateway-process.js';
 import { launchUpdater } from './launch.js';
-import { createUpdateLedger, isActive, isStale, LEASE_MS, processAlive, updateDir } from './ledger.js';
+import {
+  createUpdateLedger,
+  isActive,
+  isStale,
+  LEASE_MS,
+  processAlive,
+  type UpdateLedger,
+  updateDir,
+} from './ledger.js';
 import {
   checkForUpdate,
   checkoutRoot,
@@ -109,60 +117,7 @@ export function createUpdateService(options: UpdateServiceOptions) {
     });
   }
 
-  /**
-   * Ends a run whose updater was killed or hung: what it left running (its canary, its build) is
-   * stopped, a switch it was in the middle of is undone (the gateway that runs is still the old
-   * one: the restart comes after the switch), and the note says which version runs now. Resolves
-   * to the run it ended, if any.
-   */
-  async function recover(): Promise<UpdateRun | undefined> {
-    const { run: current } = await ledger.read();
-    if (!isStale(current)) return undefined;
-    stopLeftovers(current);
-    let reason = `the updater stopped during ${current.phase} (killed or hung)`;
-    if (current.phase === 'switch' && current.checkpoint) {
-      const undone = await restoreBuild({
-        root: current.root,
-        checkpoint: current.checkpoint,
-        from: current.from,
-      });
-      reason += undone.ok
-        ? '; the switch was undone'
-        : `; undoing the switch failed: ${undone.error} (docs/updating.md: rolling back by hand)`;
-    }
-    const running = await runningVersion(current.root);
-    const now = running.ok ? versionName(running.value) : 'unknown';
-    const ended = await ledger.advance(current.id, 'interrupted', {
-      cause: { phase: current.phase, reason },
-    });
-    if (current.route !== undefined && !current.noted)
-      await options.recordNote(
-        ended,
-        `Update to ${versionName(current.to)} interrupted: ${reason}. Running ${now}.`,
-      );
-    return ledger.set(current.id, { noted: true });
-  }
-
-  /**
-   * The second owner approval of a run waiting for a config migration: the updater checks the
-   * config again and goes on (or stops, saying why).
-   */
-  async function approve(request: { by: string }): Promise<Result<{ text: string }>> {
-    const { run: current } = await ledger.read();
-    if (
-      !current ||
-      !isActive(current) ||
-      current.migration?.outcome !== 'needed' ||
-      current.migration.approved
-    )
-      return fail('no update is waiting for the approval of a config change; see update.status');
-    await ledger.set(current.id, {
-      migration: { ...current.migration, approved: { by: request.by, at: Date.now() } },
-    });
-    return ok({
-      text: `Approved: the update to ${versionName(current.to)} checks the config again and goes on; the outcome is posted here.`,
-    });
-  }
+  const recover = () => recoverStaleRun(ledger, options.recordNote);
 
   async function status(): Promise<
     Result<{ run?: UpdateRun | undefined; rolledBack: string[]; text: string }>
@@ -215,7 +170,62 @@ export function createUpdateService(options: UpdateServiceOptions) {
     }
   }
 
+  const approve = (request: { by: string }) => approveMigration(ledger, request);
+
   return { check, run, approve, status, recover, prune, follow, ledger };
+}
+
+/**
+ * Ends a run whose updater was killed or hung: what it left running (its canary, its build) is
+ * stopped, a switch it was in the middle of is undone (the gateway that runs is still the old
+ * one: the restart comes after the switch), and the note says which version runs now. Resolves
+ * to the run it ended, if any.
+ */
+async function recoverStaleRun(
+  ledger: UpdateLedger,
+  recordNote: UpdateServiceOptions['recordNote'],
+): Promise<UpdateRun | undefined> {
+  const { run: current } = await ledger.read();
+  if (!isStale(current)) return undefined;
+  stopLeftovers(current);
+  let reason = `the updater stopped during ${current.phase} (killed or hung)`;
+  if (current.phase === 'switch' && current.checkpoint) {
+    const undone = await restoreBuild({
+      root: current.root,
+      checkpoint: current.checkpoint,
+      from: current.from,
+    });
+    reason += undone.ok
+      ? '; the switch was undone'
+      : `; undoing the switch failed: ${undone.error} (docs/updating.md: rolling back by hand)`;
+  }
+  const running = await runningVersion(current.root);
+  const now = running.ok ? versionName(running.value) : 'unknown';
+  const ended = await ledger.advance(current.id, 'interrupted', {
+    cause: { phase: current.phase, reason },
+  });
+  if (current.route !== undefined && !current.noted)
+    await recordNote(ended, `Update to ${versionName(current.to)} interrupted: ${reason}. Running ${now}.`);
+  return ledger.set(current.id, { noted: true });
+}
+
+/**
+ * The second owner approval of a run waiting for a config migration: the updater checks the
+ * config again and goes on (or stops, saying why).
+ */
+async function approveMigration(
+  ledger: UpdateLedger,
+  request: { by: string },
+): Promise<Result<{ text: string }>> {
+  const { run: current } = await ledger.read();
+  if (!current || !isActive(current) || current.migration?.outcome !== 'needed' || current.migration.approved)
+    return fail('no update is waiting for the approval of a config change; see update.status');
+  await ledger.set(current.id, {
+    migration: { ...current.migration, approved: { by: request.by, at: Date.now() } },
+  });
+  return ok({
+    text: `Approved: the update to ${versionName(current.to)} checks the config again and goes on; the outcome is posted here.`,
+  });
 }
 
 /**
