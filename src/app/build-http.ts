@@ -13,6 +13,7 @@ import {
   createControlServer,
   createGatewayStatus,
   type GatewayStatusOptions,
+  type LogsPort,
   type SessionActionsPort,
   type SessionEventsPort,
   type SessionsView,
@@ -72,6 +73,8 @@ export function buildHttpServer(options: {
   ops: OpsParts;
   /** The usage ledger, for `GET /api/usage`. */
   usage: UsagePort;
+  /** The process log's newest lines, for `GET /api/logs`. */
+  logs?: LogsPort | undefined;
   /** The host's metrics (`GET /metrics`); absent, the route is not served. */
   metrics?: MetricsPort | undefined;
   safeMode?: SafeModeState | undefined;
@@ -122,6 +125,7 @@ export function buildHttpServer(options: {
       : {}),
     approvals: createApprovalsInbox(options.ops),
     usage: options.usage,
+    logs: options.logs,
     status: createGatewayStatus({ ...options.ops, version: PACKAGE_VERSION, store: options.store, scrub }),
   });
 }

@@ -64,6 +64,7 @@ export function httpPart(): Part<HttpContext, HttpServer> {
         safeMode: options.safeMode,
         scrub,
         usage: base.usage,
+        logs: options.log,
         ops: opsParts(context),
         ...(base.observer && options.metrics ? { metrics: options.metrics } : {}),
         logger: base.logger.child({ component: 'http' }),

@@ -8,6 +8,7 @@ import {
 import { type ApprovalsInbox, registerApprovalRoutes } from './routes/approvals.js';
 import { type ConfigRoutesOptions, registerConfigRoutes } from './routes/config.js';
 import { registerEventsRoute, type SessionEventsPort } from './routes/events.js';
+import { type LogsPort, registerLogsRoute } from './routes/logs.js';
 import { registerSessionActionRoutes, type SessionActionsPort } from './routes/session-actions.js';
 import { registerSessionRoutes, type SessionsView } from './routes/sessions.js';
 import { registerStatusRoute, type StatusPort } from './routes/status.js';
@@ -31,6 +32,8 @@ export interface ControlRoutesOptions {
   status?: StatusPort | undefined;
   /** The usage report (`/api/usage`, owner-only). */
   usage?: UsagePort | undefined;
+  /** The process log's newest lines (`/api/logs`, owner-only: the Logs page). */
+  logs?: LogsPort | undefined;
 }
 
 export type ControlServerOptions = Omit<HttpServerOptions, 'routes'> & ControlRoutesOptions;
@@ -58,4 +61,5 @@ export function registerControlRoutes(
   if (options.approvals) registerApprovalRoutes(app, { inbox: options.approvals, access });
   if (options.status) registerStatusRoute(app, { status: options.status, access });
   if (options.usage) registerUsageRoute(app, { usage: options.usage, access });
+  if (options.logs) registerLogsRoute(app, { logs: options.logs, access });
 }

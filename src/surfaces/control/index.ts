@@ -15,6 +15,7 @@ export { createModelHealth, type ModelHealth } from './model-health.js';
 export type { ApprovalsInbox, InboxDecision } from './routes/approvals.js';
 export type { ConfigEditRequestView, ConfigPort, ConfigRoutesOptions } from './routes/config.js';
 export type { SessionEventsPort } from './routes/events.js';
+export type { LogsPort } from './routes/logs.js';
 export type { SessionActionsPort, SubagentActionAnswer } from './routes/session-actions.js';
 export type { SessionFilter, SessionsView } from './routes/sessions.js';
 export type { StatusPort } from './routes/status.js';
