@@ -192,7 +192,7 @@ async function switchAndWatch(
 
 function currentPid(run: UpdateRun): Promise<number | undefined> {
   const { launch } = run.gateway;
-  return launch.supervisor === 'pm2' ? pm2Pid(launch.pmId) : Promise.resolve(run.gateway.pid);
+  return launch.supervisor === 'pm2' ? pm2Pid(launch) : Promise.resolve(run.gateway.pid);
 }
 
 /**

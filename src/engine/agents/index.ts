@@ -14,7 +14,6 @@ export {
   type ProviderOptions,
 } from './providers/index.js';
 export { RESUMED_NOTICE } from './resume-turn.js';
-export type { ModelCallUsage, UsagePort } from './run-usage.js';
 export { buildSystemPrompt, readAgentInstructions } from './system-prompt.js';
 export { createTurnStream } from './turn-stream.js';
 export {
@@ -28,4 +27,6 @@ export {
   type TurnRunner,
   type TurnSession,
   type TurnStream,
+  type UsageCall,
+  type UsageMeter,
 } from './types.js';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { type AccessPolicy, actsAsOwner, identityOf, senderIdOf } from '../identity.js';
-import { NO_QUERY } from '../query-schema.js';
+import { type AccessPolicy, actsAsOwner, identityOf, NO_QUERY, senderIdOf } from '../../http/index.js';
+import type { Me } from '../contracts.js';
 
 export interface MeOptions {
   access: AccessPolicy;
@@ -12,7 +12,7 @@ export interface MeOptions {
 
 /** `GET /api/me`: who the sign-in says this is, and what the control UI should offer them. */
 export function registerMeRoute(app: FastifyInstance, options: MeOptions): void {
-  app.get('/api/me', { schema: { querystring: NO_QUERY } }, async (request) => {
+  app.get('/api/me', { schema: { querystring: NO_QUERY } }, async (request): Promise<Me> => {
     const identity = identityOf(request);
     const senderId = senderIdOf(identity);
     return {
