@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Config } from '../base/config/index.js';
 import type { Logger } from '../base/logging/index.js';
 import { approversOf } from '../engine/approvals/index.js';
+import type { IdentityPort } from '../engine/identity/index.js';
 import type { SignalDelivery } from '../engine/signals/index.js';
 import type { GatewayControl } from '../engine/tools/index.js';
 import type { Toolpacks } from '../extensions/toolpacks/index.js';
@@ -12,6 +13,7 @@ import {
   createConfigRoutesOptions,
   createControlServer,
   createGatewayStatus,
+  createPeople,
   type GatewayStatusOptions,
   type LogsPort,
   type SchedulerHookView,
@@ -76,6 +78,8 @@ export function buildHttpServer(options: {
   usage: UsagePort;
   /** The process log's newest lines, for `GET /api/logs`. */
   logs?: LogsPort | undefined;
+  /** Identity links and pairing, for the People page (`/api/people…`). */
+  identity?: IdentityPort | undefined;
   /** The host's metrics (`GET /metrics`); absent, the route is not served. */
   metrics?: MetricsPort | undefined;
   safeMode?: SafeModeState | undefined;
@@ -83,6 +87,9 @@ export function buildHttpServer(options: {
 }): Promise<HttpServer> {
   const { config, toolpacks, scrub } = options;
   const toolUi = buildToolUi({ ...options, logger: options.logger.child({ component: 'tool-ui' }) });
+  const configRoutes = options.gatewayControl
+    ? createConfigRoutesOptions({ config, control: options.gatewayControl })
+    : undefined;
   return createControlServer({
     host: config.http.host,
     port: config.http.port,
@@ -121,8 +128,14 @@ export function buildHttpServer(options: {
     },
     webchat: options.channels.webchat,
     webchatHistory: options.webchatHistory,
-    ...(options.gatewayControl
-      ? { config: createConfigRoutesOptions({ config, control: options.gatewayControl }) }
+    ...(configRoutes ? { config: configRoutes } : {}),
+    ...(configRoutes && options.identity
+      ? {
+          people: {
+            port: createPeople({ config, identity: options.identity }),
+            noteSession: configRoutes.noteSession,
+          },
+        }
       : {}),
     approvals: createApprovalsInbox(options.ops),
     usage: options.usage,

@@ -66,6 +66,7 @@ export function httpPart(): Part<HttpContext, HttpServer> {
         scrub,
         usage: base.usage,
         logs: options.log,
+        identity: turns.identity,
         ops: opsParts(context),
         ...(base.observer && options.metrics ? { metrics: options.metrics } : {}),
         logger: base.logger.child({ component: 'http' }),

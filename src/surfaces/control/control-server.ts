@@ -10,6 +10,7 @@ import { type ConfigRoutesOptions, registerConfigRoutes } from './routes/config.
 import { registerEventsRoute, type SessionEventsPort } from './routes/events.js';
 import { type LogsPort, registerLogsRoute } from './routes/logs.js';
 import { registerMeRoute } from './routes/me.js';
+import { type PeoplePlace, type PeoplePort, registerPeopleRoutes } from './routes/people.js';
 import { registerSessionActionRoutes, type SessionActionsPort } from './routes/session-actions.js';
 import { registerSessionRoutes, type SessionsView } from './routes/sessions.js';
 import { registerStatusRoute, type StatusPort } from './routes/status.js';
@@ -41,6 +42,8 @@ export interface ControlRoutesOptions {
   usage?: UsagePort | undefined;
   /** The process log's newest lines (`/api/logs`, owner-only: the Logs page). */
   logs?: LogsPort | undefined;
+  /** The People page (`/api/people…`, owner-only): people, links, pairing requests. */
+  people?: { port: PeoplePort; noteSession(user: string): PeoplePlace } | undefined;
   /** The toolpacks report (`/api/toolpacks`). */
   toolpacks: ToolpacksView;
   /** Toolpack WebUI entries: the Tools page and its API, when given. */
@@ -79,6 +82,12 @@ export function registerControlRoutes(
   if (options.status) registerStatusRoute(app, { status: options.status, access });
   if (options.usage) registerUsageRoute(app, { usage: options.usage, access });
   if (options.logs) registerLogsRoute(app, { logs: options.logs, access });
+  if (options.people)
+    registerPeopleRoutes(app, {
+      people: options.people.port,
+      noteSession: options.people.noteSession,
+      access,
+    });
   registerToolpackRoutes(app, options.toolpacks);
   if (options.toolUi) registerToolUiRoutes(app, options.toolUi, access);
 }
