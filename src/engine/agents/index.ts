@@ -11,7 +11,9 @@ export {
   createModelProvider,
   ModelCallError,
   type ModelProvider,
+  PROBE_TIMEOUT_MS,
   type ProviderOptions,
+  probeModel,
 } from './providers/index.js';
 export { RESUMED_NOTICE } from './resume-turn.js';
 export { buildSystemPrompt, readAgentInstructions } from './system-prompt.js';
