@@ -9,6 +9,12 @@ export interface Me {
   senderId: string;
   /** In `owners`: may see every session, the config, health and the tools. */
   owner: boolean;
+  /** The role (docs/roles.md): `owner`, `operator`, `member`, `viewer` or a configured one. */
+  role: string;
+  /** The person (a key of `people`); absent for a sender no person lists. */
+  person?: string;
+  /** The pages the role shows (`roles.<name>.pages`). */
+  pages: string[];
   /** May decide approvals (in `approvals.approvers`, or an owner). */
   approver: boolean;
   /** The project id (`project.id`), for the Tools API. */

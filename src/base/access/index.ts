@@ -3,6 +3,7 @@ export { type Action, can } from './can.js';
 export {
   type AccessConfig,
   describePrincipal,
+  isOwnerIdentity,
   type Principal,
   resolvePrincipal,
   roleRules,

@@ -36,6 +36,11 @@ export function resolvePrincipal(config: AccessConfig, identity: string): Princi
   return { senderId: identity, role, rules: roleRules(config, role) };
 }
 
+/** Whether the identity (or person id) is an owner's: listed in `owners`, or a person whose role is `owner`. */
+export function isOwnerIdentity(config: AccessConfig, identity: string): boolean {
+  return resolvePrincipal(config, identity).role === 'owner';
+}
+
 /** How a principal is named in a refusal: `alice (slack:U1, role member)`. */
 export function describePrincipal(principal: Principal): string {
   const who =

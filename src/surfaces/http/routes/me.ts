@@ -1,5 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { type AccessPolicy, actsAsOwner, identityOf, senderIdOf } from '../identity.js';
+import { can } from '../../../base/access/index.js';
+import { type AccessPolicy, actsAsOwner, identityOf, principalOf, senderIdOf } from '../identity.js';
+
+/** The control UI's pages, each shown when the role's `pages` give it. */
+const PAGES = ['chat', 'sessions', 'session', 'approvals', 'health', 'tools', 'config'] as const;
+
 import { NO_QUERY } from '../query-schema.js';
 
 export interface MeOptions {
@@ -15,11 +20,15 @@ export function registerMeRoute(app: FastifyInstance, options: MeOptions): void 
   app.get('/api/me', { schema: { querystring: NO_QUERY } }, async (request) => {
     const identity = identityOf(request);
     const senderId = senderIdOf(identity);
+    const principal = principalOf(identity, options.access);
     return {
       user: identity.user,
       senderId,
       operator: identity.operator,
       owner: actsAsOwner(identity, options.access),
+      role: principal.role,
+      ...(principal.personId === undefined ? {} : { person: principal.personId }),
+      pages: PAGES.filter((page) => can(principal, { kind: 'page', name: page }).ok),
       approver: options.access.isApprover(senderId),
       projectId: options.projectId,
       version: options.version,
