@@ -75,6 +75,11 @@ module.exports = {
       max_restarts: 5,
       env: {
         NODE_ENV: 'production',
+        // Secrets for `${NAME}` references: the gateway reads this file itself at every start and
+        // in-process restart (never pm2: they stay out of pm2's dump and `pm2 env`), so an edited
+        // file needs `pm2 restart switchboard` or `pm2 sendSignal SIGUSR1 switchboard`, and no
+        // `--update-env`. `npx switchboard setup` writes it (mode 0600).
+        SWITCHBOARD_ENV_FILE: process.env.SWITCHBOARD_ENV_FILE || path.join(workdir, 'data', '.env'),
       },
     },
   ],

@@ -1,5 +1,5 @@
 import { validateConfig } from '../src/base/config/index.js';
-import { createLogger } from '../src/base/logging/index.js';
+import type { InboundHandler, InboundMessage } from '../src/base/messages/index.js';
 import {
   createTurnStream,
   type TurnRequest,
@@ -8,12 +8,11 @@ import {
   type TurnStream,
 } from '../src/engine/agents/index.js';
 import { createMetrics, createObserver } from '../src/engine/observability/index.js';
-import { createStore, type KeyValueNamespace } from '../src/records/store/index.js';
 import { figures } from './report.js';
 
 /**
- * The metrics wrappers alone, in-process (no HTTP, whose noise hides a few microseconds): a store
- * `get` (memory store) and a turn of a runner that answers at once, each plain and observed, in
+ * The metrics wrappers alone, in-process (no HTTP, whose noise hides a few microseconds): an inbound
+ * message (the one timer a message has) and a turn of a runner that answers at once, each plain and observed, in
  * alternating blocks; the medians of the blocks' time per call.
  */
 
@@ -50,20 +49,21 @@ export async function measureWrappers(): Promise<WrapperCost[]> {
     metrics: createMetrics({ processMetrics: false }),
     config: configured.value,
   });
-  const { logger } = createLogger({ level: 'silent', destination: { write: () => undefined } });
-  const store = await createStore({ url: 'memory://', stateDir: '.', logger });
-  const plainNamespace: KeyValueNamespace<number> = store.namespace('bench');
-  const observedNamespace = observer.store(store).namespace<number>('bench');
-  await plainNamespace.set('key', 1);
+  const handler: InboundHandler = async () => ({
+    sessionKey: 'agent:main:webchat:direct:local',
+    replies: [],
+  });
+  const observedHandler = observer.inbound(handler);
+  const message = { channel: 'webchat', text: 'hello', senderId: 'webchat:local' } as InboundMessage;
   const runner: TurnRunner = { runTurn: () => createTurnStream(async () => ({ status: 'done' })) };
   const observedRunner = observer.turns(runner);
   const request = { agentId: 'main', depth: 0, route: { channel: 'webchat' } } as unknown as TurnRequest;
   const session = {} as TurnSession;
   const costs = [
     await compare(
-      'store get',
-      () => plainNamespace.get('key'),
-      () => observedNamespace.get('key'),
+      'inbound message (counted and timed)',
+      () => handler(message),
+      () => observedHandler(message),
     ),
     await compare(
       'turn',
@@ -71,7 +71,6 @@ export async function measureWrappers(): Promise<WrapperCost[]> {
       () => runToEnd(observedRunner.runTurn(request, session)),
     ),
   ];
-  await store.close();
   return costs;
 }
 

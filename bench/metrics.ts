@@ -6,7 +6,7 @@ import { describeLoad, describeMachine, figures, fixed, printTable, ratio } from
 /**
  * What collecting metrics costs, over real HTTP on 127.0.0.1 (web chat), on the command path
  * (`/status`: the router, the inbound and delivery counters) and on the no-model reply path (free
- * text: a turn through the observed runner, transcript writes through the observed store), with
+ * text: a turn through the observed runner, the message timed once), with
  * the host collecting metrics (the default) and without (`collectMetrics: false`: no wrappers, no
  * registry). Rounds go on, off, off, on… on a fresh gateway each (memory store), so a steady drift
  * in the machine's load falls on both; the medians of the rounds are compared. Then what one

@@ -53,7 +53,7 @@ interface AsyncDriver {
 
 /**
  * better-sqlite3 over sqlite3 as measured by this bench on the project's 2-core machine when
- * `sqlite3` was still a devDependency (commit ab76219, 2026-12-01; see README, Dependencies).
+ * `sqlite3` was still a devDependency (commit ab76219, 2026-12-01; see docs/dependencies.md).
  */
 const SAVED_RATIOS = { batched: '6×', reads: '4×' } as const;
 

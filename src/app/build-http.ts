@@ -14,6 +14,7 @@ import {
   createControlServer,
   createGatewayStatus,
   type GatewayStatusOptions,
+  type SchedulerHookView,
   type SessionActionsPort,
   type SessionEventsPort,
   type SessionsView,
@@ -23,7 +24,7 @@ import {
   type UsagePort,
   type WebchatHistoryPort,
 } from '../surfaces/control/index.js';
-import type { HttpServer, MetricsPort, SchedulerHookView } from '../surfaces/http/index.js';
+import type { HttpServer, MetricsPort } from '../surfaces/http/index.js';
 import { createVersionProbe } from '../update/index.js';
 import type { GatewayChannels } from './build-channels.js';
 import { buildToolUi, type Observed } from './build-core-webui.js';

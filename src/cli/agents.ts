@@ -4,6 +4,7 @@ import { createLogger } from '../base/logging/index.js';
 import { riskSummaryText, unavailableText } from '../engine/tools/index.js';
 import { loadConfiguredToolpacks } from '../extensions/toolpacks/index.js';
 import { type AgentRiskView, describeAgents, describeRegistry } from '../surfaces/control/index.js';
+import { cliEnvironment } from './cli-environment.js';
 import { printProblem } from './output.js';
 
 /**
@@ -11,11 +12,13 @@ import { printProblem } from './output.js';
  * the risk classes of the tools its allowlist lets it see), from the config and the toolpacks a
  * start would load, without starting anything. Exit 1 when the config does not load.
  */
-export async function runAgents(options: { config?: string }): Promise<void> {
+export async function runAgents(options: { config?: string; envFile?: string }): Promise<void> {
+  const environment = cliEnvironment(options);
+  if (!environment) return;
   let config: Config;
   let configPath: string | undefined;
   try {
-    ({ config, path: configPath } = await loadConfig({ configPath: options.config }));
+    ({ config, path: configPath } = await loadConfig({ configPath: options.config, environment }));
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     printProblem(error.message);

@@ -8,6 +8,7 @@ import {
   DEFAULT_CONFIG_PATH,
   lookupConfigSchema,
   parseConfigPath,
+  readEnvironment,
   substituteEnv,
 } from '../base/config/index.js';
 import { ConfigError } from '../base/errors/index.js';
@@ -23,6 +24,7 @@ import { printJson, printProblem } from './output.js';
 
 interface ConfigCommandOptions {
   config?: string;
+  envFile?: string;
 }
 
 /**
@@ -112,7 +114,8 @@ export async function runConfigPatch(
 
 /** The editor of the file, and its snapshot (whose hash is the base of a patch). */
 async function openEditor(options: ConfigCommandOptions) {
-  const environment = process.env;
+  // The env file too: an edit naming `${NAME}` validates against what a start would read.
+  const environment = readEnvironment({ envFile: options.envFile });
   const file = path.resolve(options.config ?? (environment.SWITCHBOARD_CONFIG || DEFAULT_CONFIG_PATH));
   // The state dir is not needed to read; the snapshot tells where it is for the write.
   const reader = createConfigEditor({ path: file, stateDir: process.cwd(), environment });

@@ -3,7 +3,7 @@ import { networkInterfaces } from 'node:os';
 import path from 'node:path';
 import { type Config, findLooseConfigFile, type LoadedConfig, modeText } from '../base/config/index.js';
 import { describeStoreUrl, probeRedisWithoutPassword } from '../records/store/index.js';
-import type { SchedulerHookView } from '../surfaces/http/index.js';
+import type { SchedulerHookView } from '../surfaces/control/index.js';
 
 const ASK_TIMEOUT_MS = 3000;
 

@@ -15,6 +15,7 @@ import { describeStoreUrl } from '../records/store/index.js';
 import type { ChannelCredentialCheck } from '../surfaces/channels/index.js';
 import { describeAgents, describeRegistry } from '../surfaces/control/index.js';
 import { agentLines } from './agents.js';
+import { cliEnvironment } from './cli-environment.js';
 import { checkConfigFileMode, checkDeployment, printDoctorLines } from './doctor-deployment.js';
 import { printProblem } from './output.js';
 
@@ -23,11 +24,13 @@ import { printProblem } from './output.js';
  * plus every configured platform's credentials, without starting anything. Exit 1 when something
  * is wrong, including toolpacks a start would skip.
  */
-export async function runDoctor(options: { config?: string }): Promise<void> {
+export async function runDoctor(options: { config?: string; envFile?: string }): Promise<void> {
+  const environment = cliEnvironment(options);
+  if (!environment) return;
   // The check opens the store; its warnings (none expected) stay off the terminal.
   const { logger } = createLogger({ level: 'silent' });
   const checked = await loadStartable(
-    { configPath: options.config },
+    { configPath: options.config, environment },
     { via: 'doctor', channels: 'all', logger },
   );
   const found = checked.ok ? checked.value : checked.error;

@@ -33,6 +33,12 @@ const updateCommand = async <Name extends 'runUpdateCheck' | 'runUpdateRun' | 'r
 const runUpdateApply = async (...args: Parameters<typeof import('./update.js').runUpdateApply>) =>
   (await import('./update.js')).runUpdateApply(...args);
 
+/** `--env-file`, on every command that reads the config (`cli-environment.ts` reads it). */
+const ENV_FILE_OPTION = [
+  '--env-file <path>',
+  'variables for ${NAME} references in the config (default: $SWITCHBOARD_ENV_FILE or data/.env; the environment wins)',
+] as const;
+
 export async function runCli(argv: readonly string[]): Promise<void> {
   const program = new Command()
     .name('switchboard')
@@ -42,10 +48,12 @@ export async function runCli(argv: readonly string[]): Promise<void> {
     '-c, --config <path>',
     'config file (default: $SWITCHBOARD_CONFIG or config/gateway.jsonc)',
   ] as const;
+  const envFileOption = ENV_FILE_OPTION;
   program
     .command('start')
     .description('start the gateway (SIGUSR1 restarts it in-process, SIGTERM/SIGINT stop it)')
     .option(...configOption)
+    .option(...envFileOption)
     .action(runStart);
   program
     .command('restart')
@@ -53,6 +61,7 @@ export async function runCli(argv: readonly string[]): Promise<void> {
       'restart the running gateway in-process (SIGUSR1 to the pid in <stateDir>/gateway.pid); with --notify, a note to a chat after it',
     )
     .option(...configOption)
+    .option(...envFileOption)
     .option('--pid <pid>', "the gateway's pid (default: read from <stateDir>/gateway.pid)")
     .option('--note <text>', 'the note posted after the restart (with --notify)')
     .option(
@@ -64,6 +73,7 @@ export async function runCli(argv: readonly string[]): Promise<void> {
     .command('doctor')
     .description('validate the config without starting anything')
     .option(...configOption)
+    .option(...envFileOption)
     .action(runDoctor);
   program
     .command('agents')
@@ -71,6 +81,7 @@ export async function runCli(argv: readonly string[]): Promise<void> {
       'list each agent, its model chain and its risk summary (what its tools may do), without starting anything',
     )
     .option(...configOption)
+    .option(...envFileOption)
     .action(runAgents);
   const config = program
     .command('config')
@@ -79,11 +90,13 @@ export async function runCli(argv: readonly string[]): Promise<void> {
     .command('get [path]')
     .description('print the config file as JSON with secrets redacted, or the value at a dot path')
     .option(...configOption)
+    .option(...envFileOption)
     .action(runConfigGet);
   config
     .command('patch <json>')
     .description('merge-patch the config file (JSON or JSON5; null deletes a key); validated before writing')
     .option(...configOption)
+    .option(...envFileOption)
     .option('--note <text>', 'why, for the audit log (and the note --notify posts)')
     .option(
       '--notify <route>',
@@ -98,6 +111,7 @@ export async function runCli(argv: readonly string[]): Promise<void> {
     .command('logs')
     .description("print the last lines of the log, readable: log.file's current file, else pm2's out log")
     .option(...configOption)
+    .option(...envFileOption)
     .option('-n, --lines <count>', 'how many lines', '20')
     .option('-f, --follow', 'go on printing lines as they are written (across rotations) until Ctrl-C')
     .option('--err', "read pm2's error log instead (start failures, crashes)")
@@ -143,8 +157,9 @@ function addSetupCommands(program: Command): void {
     .action(runDiscordInvite);
 }
 
-/** `update check|run|status` (README, "Updating"); `update apply` is the updater `update run` starts. */
+/** `update check|run|status` (docs/updating.md); `update apply` is the updater `update run` starts. */
 function addUpdateCommands(program: Command, configOption: readonly [string, string]): void {
+  const envFileOption = ENV_FILE_OPTION;
   const update = program
     .command('update')
     .description(
@@ -156,6 +171,7 @@ function addUpdateCommands(program: Command, configOption: readonly [string, str
       'fetch the source and list the commits the update brings, and whether the lockfile or config schema changed',
     )
     .option(...configOption)
+    .option(...envFileOption)
     .action((options) => updateCommand('runUpdateCheck', options));
   update
     .command('run')
@@ -163,6 +179,7 @@ function addUpdateCommands(program: Command, configOption: readonly [string, str
       'update the running gateway (pid from <stateDir>/gateway.pid), printing each phase until the outcome',
     )
     .option(...configOption)
+    .option(...envFileOption)
     .option(
       '--notify <route>',
       'post the outcome to this chat too (webchat:<user>, slack:<channel>, discord:<channel>)',
@@ -176,6 +193,7 @@ function addUpdateCommands(program: Command, configOption: readonly [string, str
     .command('status')
     .description('the last update run: phases and times, cause, rollback')
     .option(...configOption)
+    .option(...envFileOption)
     .action((options) => updateCommand('runUpdateStatus', options));
   update
     .command('apply <run>', { hidden: true })

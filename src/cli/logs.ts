@@ -9,10 +9,12 @@ import {
   logFileOptions,
   readLastLinesOf,
 } from '../base/logging/index.js';
+import { cliEnvironment } from './cli-environment.js';
 import { printProblem } from './output.js';
 
 interface LogsOptions {
   config?: string;
+  envFile?: string;
   lines: string;
   follow?: boolean;
   err?: boolean;
@@ -58,7 +60,9 @@ async function findSource(options: LogsOptions): Promise<LogSource> {
   };
   if (options.err) return pm2Source;
   try {
-    const { config } = await loadConfig({ configPath: options.config });
+    const environment = cliEnvironment(options);
+    if (!environment) return pm2Source;
+    const { config } = await loadConfig({ configPath: options.config, environment });
     const file = logFileOptions(config.log, config.stateDir);
     if (!file) return { ...pm2Source, describe: `${pm2Source.describe} (log.file is not set)` };
     return { describe: `the log file (log.file) ${file.path}`, files: () => listLogFiles(file.path) };

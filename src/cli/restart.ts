@@ -1,9 +1,11 @@
 import { ConfigError } from '../base/errors/index.js';
 import { createLogger } from '../base/logging/index.js';
+import { cliEnvironment } from './cli-environment.js';
 import { printProblem } from './output.js';
 
 export interface RestartCommandOptions {
   config?: string;
+  envFile?: string;
   pid?: string;
   note?: string;
   notify?: string;
@@ -23,9 +25,11 @@ export async function runRestart(options: RestartCommandOptions): Promise<void> 
   const { parseNotifyRoute } = await import('./notify.js');
   const route = options.notify === undefined ? undefined : parseNotifyRoute(options.notify);
   if (route && !route.ok) return printProblem(route.error.replace('nothing was written', 'nothing was sent'));
+  const environment = cliEnvironment(options);
+  if (!environment) return;
   let config: Awaited<ReturnType<typeof loadConfig>>['config'];
   try {
-    config = (await loadConfig({ configPath: options.config, environment: process.env })).config;
+    config = (await loadConfig({ configPath: options.config, environment })).config;
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     return printProblem(error.message);

@@ -1,3 +1,4 @@
+import { readEnvironment } from '../base/config/index.js';
 import { ConfigError, errorText } from '../base/errors/index.js';
 import { createLogger } from '../base/logging/index.js';
 import {
@@ -10,7 +11,7 @@ import {
 import { releaseYoungGeneration } from './young-generation.js';
 
 /** `switchboard start`: run the gateway until SIGTERM/SIGINT; SIGUSR1 restarts it in-process. */
-export async function runStart(options: { config?: string }): Promise<void> {
+export async function runStart(options: { config?: string; envFile?: string }): Promise<void> {
   // Before anything is created: state, store and logs are this user's only, however we were started.
   process.umask(PRIVATE_UMASK);
   const log = createLogger();
@@ -18,6 +19,8 @@ export async function runStart(options: { config?: string }): Promise<void> {
   const host = createGatewayHost({
     log,
     configOptions: { configPath: options.config },
+    // Read again at each restart: an edited env file needs `switchboard restart`, not a new process.
+    environment: () => readEnvironment({ envFile: options.envFile }),
     // A new token's link goes to a terminal only; under pm2 or systemd stdout is a log file.
     extensions: { showTokenLink: process.stdout.isTTY === true },
     onReady() {

@@ -3,10 +3,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ConfigError } from '../base/errors/index.js';
 import { createLogger } from '../base/logging/index.js';
 import type { DeliveryRoute } from '../base/messages/index.js';
+import { cliEnvironment } from './cli-environment.js';
 import { printProblem } from './output.js';
 
 export interface UpdateCommandOptions {
   config?: string;
+  envFile?: string;
   notify?: string;
   target?: string;
 }
@@ -16,9 +18,11 @@ async function openService(options: UpdateCommandOptions) {
   const { loadConfig } = await import('../base/config/index.js');
   const gateway = await import('../host/index.js');
   const update = await import('../update/index.js');
+  const environment = cliEnvironment(options);
+  if (!environment) return undefined;
   let loaded: Awaited<ReturnType<typeof loadConfig>>;
   try {
-    loaded = await loadConfig({ configPath: options.config, environment: process.env });
+    loaded = await loadConfig({ configPath: options.config, environment });
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     printProblem(error.message);

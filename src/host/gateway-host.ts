@@ -43,6 +43,12 @@ export const STOP_GRACE_MS = 5000;
 export interface GatewayHostOptions {
   log: LoggerHandle;
   configOptions?: LoadConfigOptions;
+  /**
+   * The environment `${NAME}` references are read from, asked again at the start and at every
+   * restart (the CLI's: the process's own over the env file, `data/.env`), so that an edited env
+   * file needs a restart, not a new process. Default: `configOptions.environment` or `process.env`.
+   */
+  environment?: () => NodeJS.ProcessEnv;
   extensions?: GatewayExtensions;
   /** Called once the gateway serves (first start and every restart). */
   onReady?: (info: { url: string; webchatUrl: string | undefined; restarts: number }) => void;
@@ -61,6 +67,8 @@ export interface GatewayHostOptions {
 /** What the host keeps between calls; each lifecycle step below takes it. */
 interface HostState {
   options: GatewayHostOptions;
+  /** The environment the config being started was loaded with (`readConfigOptions`). */
+  environment: NodeJS.ProcessEnv;
   logger: Logger;
   checkLogger: Logger;
   startedAt: number;
@@ -104,6 +112,7 @@ export function createGatewayHost(options: GatewayHostOptions) {
   const notes = createRestartPromises({ instance, logger });
   const state: HostState = {
     options,
+    environment: options.configOptions?.environment ?? process.env,
     logger,
     checkLogger: logger.child({ component: 'start-check' }),
     startedAt: Date.now(),
@@ -150,7 +159,7 @@ const serialize = (state: HostState, task: () => Promise<void>): Promise<void> =
 
 async function start(state: HostState): Promise<void> {
   // Channels are not asked first: a start runs without one the platform refuses.
-  const checked = await loadStartable(state.options.configOptions, {
+  const checked = await loadStartable(readConfigOptions(state), {
     via: 'start',
     channels: 'none',
     logger: state.checkLogger,
@@ -277,7 +286,7 @@ async function boot(state: HostState, loaded: LoadedConfig, reason: string): Pro
     loaded: safe ? safeModeConfig(loaded) : loaded,
     log: options.log,
     startedAt: state.startedAt,
-    environment: options.configOptions?.environment ?? process.env,
+    environment: state.environment,
     token: await resolveHttpToken(loaded.config.http.token, stateDir),
     startCheck: async (next, file, check) => (await checkStartable(next, file, check)).issues,
     scheduleRestart: state.schedule.schedule,
@@ -394,14 +403,29 @@ async function runRestart(state: HostState, reason: string): Promise<void> {
   }
 }
 
+/**
+ * The config options of a start or restart, with the environment read again (the env file may
+ * have changed since); the environment is kept for the boot that follows.
+ */
+function readConfigOptions(state: HostState): LoadConfigOptions {
+  const { configOptions, environment } = state.options;
+  state.environment = environment?.() ?? configOptions?.environment ?? process.env;
+  return { ...configOptions, environment: state.environment };
+}
+
 /** The start check of the next config against the running one; a bug in the check refuses. */
 function checkRestart(state: HostState): Promise<LoadStartableResult> {
   const running = state.current;
-  return loadStartable(state.options.configOptions, {
-    running: running && { config: running.loaded.config, toolpackProblems: running.gateway.toolpackProblems },
-    via: 'restart',
-    logger: state.checkLogger,
-  }).catch((error: unknown) => {
+  const check = async () =>
+    loadStartable(readConfigOptions(state), {
+      running: running && {
+        config: running.loaded.config,
+        toolpackProblems: running.gateway.toolpackProblems,
+      },
+      via: 'restart',
+      logger: state.checkLogger,
+    });
+  return check().catch((error: unknown) => {
     // Nothing has stopped yet, so refuse rather than guess.
     state.logger.error({ err: error }, 'the start check failed');
     const message = `the start check failed: ${errorText(error)}`;

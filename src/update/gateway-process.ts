@@ -6,6 +6,7 @@ import { parse } from 'jsonc-parser';
 import { errorText, fail, ok, type Result } from '../base/errors/index.js';
 import { readReadiness, waitUntilReady } from './canary.js';
 import { processAlive } from './ledger.js';
+import { findPm2Package, withPm2 } from './pm2.js';
 import type { GatewayLaunch } from './types.js';
 
 /** The environment of a process (Linux: /proc/<pid>/environ). */
@@ -30,8 +31,19 @@ async function environmentOf(pid: number): Promise<Record<string, string>> {
 export async function describeLaunch(pid: number): Promise<Result<GatewayLaunch>> {
   try {
     const environment = await environmentOf(pid);
-    if (environment.pm_id !== undefined)
-      return ok({ supervisor: 'pm2', pmId: Number(environment.pm_id), name: environment.name ?? '' });
+    if (environment.pm_id !== undefined) {
+      const found = await findPm2Package({
+        container: pid === process.pid ? process.argv[1] : undefined,
+        path: process.env.PATH,
+      });
+      if (!found.ok) return found;
+      return ok({
+        supervisor: 'pm2',
+        pmId: Number(environment.pm_id),
+        name: environment.name ?? '',
+        pm2: { package: found.value, home: environment.PM2_HOME },
+      });
+    }
     const [, ...args] = (await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0').filter(Boolean);
     return ok({
       supervisor: 'self',
@@ -76,23 +88,15 @@ export interface RestartTarget {
   stopTimeoutMs: number;
 }
 
-/** The pm2 API (pm2 is the supervisor's own package; imported only under pm2). */
-async function withPm2<T>(use: (pm2: typeof import('pm2')) => Promise<T>): Promise<T> {
-  const pm2 = (await import('pm2')).default;
-  await new Promise<void>((resolve, reject) => pm2.connect((error) => (error ? reject(error) : resolve())));
-  try {
-    return await use(pm2);
-  } finally {
-    pm2.disconnect();
-  }
-}
+type Pm2Launch = Extract<GatewayLaunch, { supervisor: 'pm2' }>;
 
-/** The pid pm2 runs for an app now. */
-export function pm2Pid(pmId: number): Promise<number | undefined> {
+/** The pid pm2 runs for the gateway's app now. */
+export function pm2Pid(launch: Pm2Launch): Promise<number | undefined> {
   return withPm2(
+    launch.pm2,
     (pm2) =>
       new Promise((resolve, reject) =>
-        pm2.describe(pmId, (error, list) => (error ? reject(error) : resolve(list[0]?.pid))),
+        pm2.describe(launch.pmId, (error, list) => (error ? reject(error) : resolve(list[0]?.pid))),
       ),
   );
 }
@@ -103,6 +107,7 @@ export async function stopGateway(target: RestartTarget): Promise<Result<void>> 
   try {
     if (launch.supervisor === 'pm2') {
       await withPm2(
+        launch.pm2,
         (pm2) =>
           new Promise<void>((resolve, reject) =>
             pm2.stop(launch.pmId, (error) => (error ? reject(error) : resolve())),
@@ -133,12 +138,13 @@ export async function restartGateway(target: RestartTarget): Promise<Result<numb
   try {
     if (launch.supervisor === 'pm2') {
       await withPm2(
+        launch.pm2,
         (pm2) =>
           new Promise<void>((resolve, reject) =>
             pm2.restart(launch.pmId, (error) => (error ? reject(error) : resolve())),
           ),
       );
-      const pid = await pm2Pid(launch.pmId);
+      const pid = await pm2Pid(launch);
       return pid ? ok(pid) : fail(`pm2 runs no process for app ${launch.pmId} after its restart`);
     }
     const stopped = await stopGateway(target);

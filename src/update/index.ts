@@ -1,3 +1,4 @@
+export { relocateBuildRecord } from './build-record.js';
 export { createUpdateLedger, isActive, type UpdateLedger, updateDir } from './ledger.js';
 export {
   createUpdateService,

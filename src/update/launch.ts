@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { errorText, fail, ok, type Result } from '../base/errors/index.js';
+import { type Pm2Installation, withPm2 } from './pm2.js';
 import type { UpdateRun } from './types.js';
 
 /** The updater's command line: `switchboard update apply <run> --state-dir <dir>`. */
@@ -27,7 +28,8 @@ function updaterEnvironment(): NodeJS.ProcessEnv {
 export async function launchUpdater(options: { run: UpdateRun; main: string }): Promise<Result<number>> {
   const { run } = options;
   try {
-    if (run.gateway.launch.supervisor === 'pm2') return await launchPm2Sibling(options);
+    const { launch } = run.gateway;
+    if (launch.supervisor === 'pm2') return await launchPm2Sibling(options, launch.pm2);
     const log = await open(path.join(run.runDir, 'updater.log'), 'a', 0o600);
     const child = spawn(process.execPath, [options.main, ...updaterArgs(run)], {
       cwd: run.cwd,
@@ -45,10 +47,11 @@ export async function launchUpdater(options: { run: UpdateRun; main: string }): 
   }
 }
 
-async function launchPm2Sibling(options: { run: UpdateRun; main: string }): Promise<Result<number>> {
-  const pm2 = (await import('pm2')).default;
-  await new Promise<void>((resolve, reject) => pm2.connect((error) => (error ? reject(error) : resolve())));
-  try {
+async function launchPm2Sibling(
+  options: { run: UpdateRun; main: string },
+  installation: Pm2Installation,
+): Promise<Result<number>> {
+  return withPm2(installation, async (pm2) => {
     const name = `switchboard-update-${options.run.id}`;
     const started = await new Promise<{ pid?: number; process?: { pid?: number } }[]>((resolve, reject) =>
       pm2.start(
@@ -68,7 +71,5 @@ async function launchPm2Sibling(options: { run: UpdateRun; main: string }): Prom
     );
     const pid = started[0]?.process?.pid ?? started[0]?.pid;
     return pid ? ok(pid) : fail(`pm2 started ${name} without a pid`);
-  } finally {
-    pm2.disconnect();
-  }
+  });
 }

@@ -1,6 +1,7 @@
 import { access, cp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fail, ok, type Result } from '../base/errors/index.js';
+import { BUILD_RECORD, relocateBuildRecord } from './build-record.js';
 import {
   askCanary,
   canaryLogTail,
@@ -82,14 +83,16 @@ export async function installDependencies(context: ProveContext): Promise<Result
 /**
  * `npm run build`, then `dist/update-build.json`: the version the build reports on `/readyz`. The
  * running build's `dist/` is copied in first when it has tsc's incremental record
- * (`dist/.tsbuildinfo`): tsc then compiles only what the update changed.
+ * (`dist/.tsbuildinfo`, moved to the worktree: build-record.ts): tsc then compiles only what the
+ * update changed.
  */
 export async function buildTarget(context: ProveContext): Promise<Result<void>> {
   const build = worktreeOf(context.runDir);
   const running = path.join(context.root, 'dist');
-  if (await exists(path.join(running, '.tsbuildinfo'))) {
+  if (await exists(path.join(running, BUILD_RECORD))) {
     await cp(running, path.join(build, 'dist'), { recursive: true });
     await rm(path.join(build, 'dist', 'update-build.json'), { force: true });
+    await relocateBuildRecord(context.root, build);
   }
   const built = await runCommand('npm', ['run', 'build', '--silent'], { cwd: build, timeoutMs: 20 * 60_000 });
   if (!built.ok) return built;

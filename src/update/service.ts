@@ -17,7 +17,7 @@ import {
   runningVersion,
   versionAt,
 } from './source.js';
-import { checkClean } from './switch.js';
+import { checkClean, restoreBuild } from './switch.js';
 import { isOutcome, type UpdateCheck, type UpdateRun, versionName } from './types.js';
 
 /** The package's top directory, as this build sees it (`dist/update/` is two levels down). */
@@ -110,17 +110,28 @@ export function createUpdateService(options: UpdateServiceOptions) {
   }
 
   /**
-   * Ends a run whose updater was killed or hung: its canary is stopped and the note says which
-   * version runs now. Resolves to the run it ended, if any.
+   * Ends a run whose updater was killed or hung: what it left running (its canary, its build) is
+   * stopped, a switch it was in the middle of is undone (the gateway that runs is still the old
+   * one: the restart comes after the switch), and the note says which version runs now. Resolves
+   * to the run it ended, if any.
    */
   async function recover(): Promise<UpdateRun | undefined> {
     const { run: current } = await ledger.read();
     if (!isStale(current)) return undefined;
-    if (current.canaryPid !== undefined && processAlive(current.canaryPid))
-      process.kill(current.canaryPid, 'SIGKILL');
+    stopLeftovers(current);
+    let reason = `the updater stopped during ${current.phase} (killed or hung)`;
+    if (current.phase === 'switch' && current.checkpoint) {
+      const undone = await restoreBuild({
+        root: current.root,
+        checkpoint: current.checkpoint,
+        from: current.from,
+      });
+      reason += undone.ok
+        ? '; the switch was undone'
+        : `; undoing the switch failed: ${undone.error} (docs/updating.md: rolling back by hand)`;
+    }
     const running = await runningVersion(current.root);
     const now = running.ok ? versionName(running.value) : 'unknown';
-    const reason = `the updater stopped during ${current.phase} (killed or hung)`;
     const ended = await ledger.advance(current.id, 'interrupted', {
       cause: { phase: current.phase, reason },
     });
@@ -178,6 +189,21 @@ export function createUpdateService(options: UpdateServiceOptions) {
   }
 
   return { check, run, status, recover, prune, follow, ledger };
+}
+
+/**
+ * Stops what a killed updater left running: its canary, and its children (the build's npm and
+ * tsc), which are in the updater's process group (it runs in its own session). The group is
+ * signalled only when the updater is dead (its pid is then not reused while the group exists).
+ */
+function stopLeftovers(run: UpdateRun): void {
+  const signal = (pid: number) => {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {}
+  };
+  if (run.canaryPid !== undefined && processAlive(run.canaryPid)) signal(run.canaryPid);
+  if (!processAlive(run.lease.pid)) signal(-run.lease.pid);
 }
 
 /**

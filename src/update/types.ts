@@ -1,4 +1,5 @@
 import type { DeliveryRoute } from '../base/messages/index.js';
+import type { Pm2Installation } from './pm2.js';
 
 /** A version of the gateway: its commit (full), the tag on it if any, package.json's version. */
 export interface UpdateVersion {
@@ -81,7 +82,13 @@ export const SWITCH_PHASES: readonly UpdatePhase[] = ['checkpoint', 'switch', 'r
 
 /** How the gateway process is stopped and started: pm2 (its app id) or by the updater itself. */
 export type GatewayLaunch =
-  | { supervisor: 'pm2'; pmId: number; name: string }
+  | {
+      supervisor: 'pm2';
+      pmId: number;
+      name: string;
+      /** The pm2 that runs the gateway (its API is used, never another version's). */
+      pm2: Pm2Installation;
+    }
   | {
       supervisor: 'self';
       /** The node binary, its arguments (the script first), working directory and environment. */

@@ -44,7 +44,7 @@ export const noteText = {
   rolledBack: (run: UpdateRun, reason: string) =>
     `Update to ${versionName(run.to)} rolled back: ${reason}\nRunning ${versionName(run.from)} again.`,
   rollbackFailed: (run: UpdateRun, reason: string, why: string) =>
-    `Update to ${versionName(run.to)} rolled back: ${reason}\nThe rollback failed too: ${why}. See README, "Updating", to roll back by hand (checkpoint: ${run.checkpoint?.dir ?? 'none'}).`,
+    `Update to ${versionName(run.to)} rolled back: ${reason}\nThe rollback failed too: ${why}. See docs/updating.md, "Rolling back by hand" (checkpoint: ${run.checkpoint?.dir ?? 'none'}).`,
 };
 
 /** The proving steps, in order: any failure leaves the running gateway untouched. */
@@ -192,7 +192,7 @@ async function switchAndWatch(
 
 function currentPid(run: UpdateRun): Promise<number | undefined> {
   const { launch } = run.gateway;
-  return launch.supervisor === 'pm2' ? pm2Pid(launch.pmId) : Promise.resolve(run.gateway.pid);
+  return launch.supervisor === 'pm2' ? pm2Pid(launch) : Promise.resolve(run.gateway.pid);
 }
 
 /**

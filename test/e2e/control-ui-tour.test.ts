@@ -1,4 +1,4 @@
-import { mkdtemp } from 'node:fs/promises';
+import { copyFile, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
@@ -21,12 +21,15 @@ import { pollUntil } from '../helpers/process.js';
 // Every page of the control UI against one gateway that has web chat, fake Slack and fake Discord
 // sessions and an approval waiting: each page shows that gateway's data, throws nothing, fits a
 // 390 px phone, and leaves a screenshot at 1280 and 390 px (in a temp dir the test prints).
+// SWITCHBOARD_README_SHOTS=1 also writes the README's two, docs/images/chat.png and health.png.
 
 const DISCORD_TOKEN = 'fake-discord-tour-token';
 const GUILD = '900000000000000301';
 const CHANNEL = '910000000000000301';
 const WEBCHAT_KEY = 'agent:main:webchat:direct:local';
 const VIEWPORTS = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } } as const;
+/** The pages whose desktop screenshot the README shows. */
+const README_SHOTS = new Set(['chat', 'health']);
 
 /** Each page, what it must show of this gateway, found by its text. */
 const PAGES: { hash: string; name: string; shows: RegExp[] }[] = [
@@ -108,7 +111,14 @@ describe('the control UI, page by page, on a gateway with web chat, Slack and Di
         for (const target of PAGES) {
           await openControlUi(page, gateway.url, gateway.token, target.hash);
           for (const shown of target.shows) await waitForText(page, target.name, shown);
-          await saveScreenshot(page, shots, `${target.name}-${viewport.width}`);
+          const shot = await saveScreenshot(page, shots, `${target.name}-${viewport.width}`);
+          // The README's screenshots, refreshed on demand (a normal run leaves the tree as it is).
+          if (
+            process.env.SWITCHBOARD_README_SHOTS === '1' &&
+            size === 'desktop' &&
+            README_SHOTS.has(target.name)
+          )
+            await copyFile(shot, `docs/images/${target.name}.png`);
           if (size === 'phone') await expectNoOverflow(page);
         }
       } finally {

@@ -21,7 +21,7 @@ import {
 
 // A hostile toolpack in the built gateway, driven by a non-owner's turn: its runner tries to stop the
 // gateway with SIGTERM, to reach the gateway's and the model's ports, pm2's RPC socket (a real pm2
-// daemon with its PM2_HOME under the gateway's $HOME, as the README's deployment has it), a socket
+// daemon with its PM2_HOME under the gateway's $HOME, as the deployment of docs/operations.md has it), a socket
 // listening under $HOME, and to read the gateway's config file. It can do none of it.
 
 const HOSTILE = fileURLToPath(new URL('../fixtures/runner-toolpacks/hostile', import.meta.url));

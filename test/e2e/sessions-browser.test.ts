@@ -23,7 +23,7 @@ import { pollUntil } from '../helpers/process.js';
 // The sessions list and a transcript (web/src/pages/sessions.tsx, session.tsx) in the system's
 // Chromium against a whole gateway with web chat, fake Slack and fake Discord sessions.
 // Screenshots are kept under a temp dir the test prints; SWITCHBOARD_README_SHOTS=1 also writes
-// the README's, docs/images/sessions.png.
+// the one docs/control-ui.md shows, docs/images/sessions.png.
 
 const WAIT = { timeout: 15_000, interval: 50 };
 const WAIT_MS = { timeoutMs: 15_000 };
@@ -166,13 +166,13 @@ describe('Sessions pages in Chromium', () => {
     expect(web?.cells[5]).toBe('4 new');
     expect(rows.find((row) => row.key === 'agent:ops:webchat:direct:oncall')?.cells[1]).toBe('ops');
     await page.waitForSelector('.stream-state.connected', WAIT);
-    // A turn that runs a while: its row turns running live (and the README's list shows one).
+    // A turn that runs a while: its row turns running live (and the screenshot's list shows one).
     const incident = INCIDENT_KEY;
     scripted.script(incident, { text: 'Still digging into the logs.', delayMs: 4000 });
     const asked = gateway.send('Any update on the root cause?', 'alice', 'incident-42');
     await page.waitForSelector(`.session-table tr[data-key="${incident}"] .badge.running`, WAIT);
     const file = await saveScreenshot(page, shots, 'sessions-1280');
-    // The README's screenshot, refreshed on demand (a normal run leaves the tree as it is).
+    // The docs' screenshot, refreshed on demand (a normal run leaves the tree as it is).
     if (process.env.SWITCHBOARD_README_SHOTS === '1') {
       await mkdir('docs/images', { recursive: true });
       await copyFile(file, 'docs/images/sessions.png');

@@ -1,23 +1,19 @@
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeModelServer } from '../fakes/fake-model-server.js';
 import { startFakeOpenAIServer } from '../fakes/fake-openai-server.js';
-import { freePort, makeTempDir, removeDir } from '../helpers/machine.js';
+import { makeTempDir, removeDir } from '../helpers/machine.js';
 import {
   childEnvironment,
   type GatewayProcess,
   killRunningChildren,
-  PROCESS_TEST_TOKEN,
   pollUntil,
-  request,
   runCommand,
   sendMessage,
   spawnGateway,
-  WEBCHAT_SESSION_KEY,
-  writeConfig,
 } from '../helpers/process.js';
-import { git, makeUpdateWorld } from '../helpers/update-remote.js';
+import { killDetachedGateway, makeUpdateRig } from '../helpers/update-gateway.js';
+import { git } from '../helpers/update-remote.js';
 
 // issue 31: the real gateway updated from a local bare repository. The remote is this repository's
 // HEAD; the checkout the gateway runs from is a clone of it with this build's dist/ (its tsc
@@ -25,25 +21,11 @@ import { git, makeUpdateWorld } from '../helpers/update-remote.js';
 // linked (the lockfile never changes here). The tests run in order on one checkout: the update to
 // two new commits, then fixtures on top of it that each must fail or roll back.
 
-interface Ledger {
-  run?: {
-    id: string;
-    phase: string;
-    from: { commit: string };
-    to: { commit: string };
-    cause?: { phase: string; reason: string };
-    rollback?: { outcome: string };
-    gateway: { pid: number };
-    durations?: Record<string, number>;
-  };
-  rolledBack: string[];
-}
-
 let dir: string;
 let model: FakeModelServer;
-let world: Awaited<ReturnType<typeof makeUpdateWorld>>;
+let rig: Awaited<ReturnType<typeof makeUpdateRig>>;
+let world: Awaited<ReturnType<typeof makeUpdateRig>>['world'];
 let configPath: string;
-let stateDir: string;
 let url: string;
 let gateway: GatewayProcess;
 /** The version the gateway runs after the successful update: the fixtures build on it. */
@@ -51,86 +33,27 @@ let updated: string;
 
 const WATCH_MS = 25_000;
 
-const readLedger = async (): Promise<Ledger> =>
-  JSON.parse(await readFile(path.join(stateDir, 'update', 'ledger.json'), 'utf8')) as Ledger;
-
-const readyz = async () =>
-  (await request<{ ready: boolean; version?: { commit?: string } }>(url, 'GET', '/readyz')).body;
-
-/** The system entries of the web chat session: restart notes are recorded there. */
-async function notes(): Promise<string[]> {
-  const transcript = await request<{ entries: { role: string; text: string }[] }>(
-    url,
-    'GET',
-    `/api/sessions/${encodeURIComponent(WEBCHAT_SESSION_KEY)}/transcript`,
-  );
-  return (transcript.body.entries ?? [])
-    .filter((entry) => entry.role === 'system')
-    .map((entry) => entry.text);
-}
-
-/** Waits for the run to reach an outcome (phases are slow: a build, a canary, a watch window). */
-async function outcome(runId?: string): Promise<NonNullable<Ledger['run']>> {
-  return pollUntil(
-    'the update run to end',
-    async () => {
-      const { run } = await readLedger();
-      if (!run || (runId && run.id !== runId)) return undefined;
-      if (!['done', 'failed', 'rolled-back', 'rollback-failed', 'interrupted'].includes(run.phase))
-        return undefined;
-      // The phase times, for whoever reads the test's output (the bench reports medians).
-      console.info(`update ${run.id}: ${run.phase}`, JSON.stringify(run.durations));
-      return run;
-    },
-    { timeoutMs: 400_000, intervalMs: 500 },
-  );
-}
-
-/** `/update run` from the web chat as the owner; resolves to the run's id. */
-async function askForUpdate(): Promise<string> {
-  const answer = await sendMessage(url, '/update run');
-  const text = answer.body.replies[0]?.text ?? '';
-  expect(text).toMatch(/^Updating \w{7} → \w{7} \(run [\w-]+\)/);
-  return /\(run ([\w-]+)\)/.exec(text)?.[1] ?? '';
-}
-
-/** Kills whatever gateway the updater left running (it is detached: not the test's child). */
-async function killDetached(): Promise<void> {
-  const pid = Number((await readFile(path.join(stateDir, 'gateway.pid'), 'utf8').catch(() => '')).trim());
-  if (pid > 0) {
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {}
-  }
-}
+const readLedger = () => rig.readLedger();
+const readyz = () => rig.readyz();
+const notes = () => rig.notes();
+const outcome = (runId?: string) => rig.outcome(runId);
+const askForUpdate = () => rig.askForUpdate();
 
 beforeAll(async () => {
   dir = await makeTempDir('switchboard-update-');
   model = await startFakeOpenAIServer();
-  world = await makeUpdateWorld(dir);
-  stateDir = path.join(dir, 'state');
-  configPath = await writeConfig(
-    dir,
-    {
-      stateDir,
-      http: { port: await freePort(), token: PROCESS_TEST_TOKEN },
-      models: { fake: { provider: 'openai', model: 'fake-1', baseUrl: model.url } },
-      agents: { main: { model: 'fake' } },
-      update: { watchMs: WATCH_MS, startTimeoutMs: 60_000 },
-      gateway: { crashLoop: { uncleanStarts: 0 } },
-    },
-    'gateway.jsonc',
-  );
+  rig = await makeUpdateRig(dir, { modelUrl: model.url, watchMs: WATCH_MS });
+  ({ world, configPath, url } = rig);
   gateway = spawnGateway(['start', '--config', configPath], {
     cwd: world.checkout,
     main: path.join(world.checkout, 'dist', 'main.js'),
     env: childEnvironment(),
   });
-  url = await gateway.waitForReady();
+  await gateway.waitForReady();
 }, 120_000);
 
 afterAll(async () => {
-  await killDetached();
+  if (rig) await killDetachedGateway(rig.stateDir);
   await killRunningChildren();
   await model?.close();
   await removeDir(dir);
@@ -177,7 +100,8 @@ describe('update from a git remote (issue 31)', { timeout: 420_000 }, () => {
   it('a commit that does not build: failed at build, the running version untouched, the chat told why', async () => {
     const pid = (await readLedger()).run?.gateway.pid;
     const broken = await world.push(updated, 'a commit that does not build', {
-      'src/update/types.ts': (old) => `${old}\nexport const broken: number = 'not a number';\n`,
+      // A file nothing imports: tsc checks it alone, and fails.
+      'src/update/broken-on-purpose.ts': "export const broken: number = 'not a number';\n",
     });
     const run = await outcome(await askForUpdate());
     expect(run.phase).toBe('failed');

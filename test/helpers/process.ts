@@ -233,10 +233,11 @@ export function spawnOnTerminal(args: string[]): TerminalProcess {
 /** Runs a CLI command to its end (killed after `timeoutMs` so that a hang fails instead of blocking). */
 export async function runCli(
   args: string[],
-  options: { env?: NodeJS.ProcessEnv; timeoutMs?: number; nice?: number } = {},
+  options: { env?: NodeJS.ProcessEnv; timeoutMs?: number; nice?: number; cwd?: string } = {},
 ): Promise<ExitStatus & { stdout: string; stderr: string }> {
   const gateway = spawnGateway(args, {
     ...(options.env ? { env: options.env } : {}),
+    ...(options.cwd ? { cwd: options.cwd } : {}),
     ...(options.nice === undefined ? {} : { nice: options.nice }),
   });
   const timer = setTimeout(() => gateway.child.kill('SIGKILL'), options.timeoutMs ?? 20_000);

@@ -12,8 +12,12 @@ import {
   type ToolpackProblem,
 } from '../../src/extensions/toolpacks/index.js';
 import { createStore } from '../../src/records/store/index.js';
-import { createControlServer } from '../../src/surfaces/control/index.js';
-import type { AccessPolicy, SchedulerHookView, ToolStatusView } from '../../src/surfaces/http/index.js';
+import {
+  createControlServer,
+  type SchedulerHookView,
+  type ToolStatusView,
+} from '../../src/surfaces/control/index.js';
+import type { AccessPolicy } from '../../src/surfaces/http/index.js';
 import { removeDir } from './machine.js';
 import { FIXTURES_DIR, loadToolpackFixture } from './toolpacks.js';
 

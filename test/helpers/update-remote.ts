@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { cp, readFile, realpath, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { relocateBuildRecord } from '../../src/update/index.js';
 import { REPO_ROOT } from './process.js';
 
 const run = promisify(execFile);
@@ -22,7 +23,8 @@ export async function git(cwd: string, ...args: string[]): Promise<string> {
 /**
  * The update tests' world, built once: a local bare repository as the remote holding this
  * repository's HEAD (committed work only), a checkout of it with upstream `origin/main` that the
- * gateway runs from (this repository's `dist/` and `web/dist/` copied in, `node_modules` linked:
+ * gateway runs from (this repository's `dist/` and `web/dist/` copied in with tsc's incremental
+ * record moved along, so that an update's build compiles only what changed; `node_modules` linked:
  * the lockfile is the same), and a work clone to push fixture commits from.
  */
 export async function makeUpdateWorld(dir: string) {
@@ -36,6 +38,7 @@ export async function makeUpdateWorld(dir: string) {
   await symlink(await realpath(path.join(REPO_ROOT, 'node_modules')), path.join(checkout, 'node_modules'));
   await cp(path.join(REPO_ROOT, 'dist'), path.join(checkout, 'dist'), { recursive: true });
   await cp(path.join(REPO_ROOT, 'web', 'dist'), path.join(checkout, 'web', 'dist'), { recursive: true });
+  await relocateBuildRecord(REPO_ROOT, checkout);
   const base = await git(work, 'rev-parse', 'HEAD');
 
   /** Commits `change` (path → new text, or a function of the old text) on top of `parent` and makes it the remote's main. */

@@ -134,7 +134,7 @@ async function unixServer(socketPath: string): Promise<{ connections: () => numb
   return { connections: () => connections };
 }
 
-/** A real pm2 daemon with its own PM2_HOME under `home` (as the README's deployment has one); its RPC socket. */
+/** A real pm2 daemon with its own PM2_HOME under `home` (as the deployment of docs/operations.md has one); its RPC socket. */
 async function pm2Daemon(home: string): Promise<string> {
   const pm2Home = path.join(home, '.pm2');
   const env = childEnvironment({ HOME: home, PM2_HOME: pm2Home });

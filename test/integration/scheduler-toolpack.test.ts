@@ -137,6 +137,10 @@ describe('the scheduler manifest', () => {
       ['schedule.once', 'action'],
       ['schedule.recurring', 'action'],
       ['schedule.cancel', 'action'],
+      ['schedule.pause', 'action'],
+      ['schedule.resume', 'action'],
+      ['schedule.runNow', 'action'],
+      ['schedule.edit', 'action'],
     ]);
     const schema = (name: string) => toolpack.tools.find((tool) => tool.name === name)?.inputSchema as any;
     expect(Object.keys(schema('schedule.once').properties)).toEqual([
@@ -520,6 +524,99 @@ describe('the scheduler controller', () => {
       [job.id, 'done'],
       [weeklyId, 'cancelled'],
     ]);
+  });
+});
+
+describe("the Schedules page's entries: pause, resume, run now, edit", () => {
+  const job = (answer: { metadata?: unknown }) => (answer.metadata as any).job;
+
+  it('a paused job sends nothing at its times; resumed, it goes on from its next time after now', async () => {
+    const { host, tick, recurring, list } = await scheduler();
+    const created = await recurring({ everyMinutes: 10, body: 'every ten' });
+    const paused = job(await host.webui('schedule.pause', { id: created.id }));
+    expect(paused).toMatchObject({ status: 'paused', pausedAt: new Date(T0).toISOString(), nextRuns: [] });
+    await tick(T0 + 10 * MINUTE);
+    await tick(T0 + 30 * MINUTE);
+    expect(bodies()).toEqual([]);
+    // Paused jobs are listed with the active ones, not hidden as inactive.
+    expect((await list()).map((entry) => [entry.id, entry.status])).toEqual([[created.id, 'paused']]);
+    await expect(host.webui('schedule.pause', { id: created.id })).rejects.toThrow(
+      `${created.id} is paused; only active jobs can be paused`,
+    );
+    vi.setSystemTime(T0 + 35 * MINUTE);
+    const resumed = job(await host.webui('schedule.resume', { id: created.id }));
+    expect(resumed).toMatchObject({ status: 'active', nextAt: new Date(T0 + 45 * MINUTE).toISOString() });
+    await tick(T0 + 45 * MINUTE);
+    expect(bodies()).toEqual(['every ten']);
+  });
+
+  it('run now sends the message at once as a run of the job; a recurring job keeps its next time', async () => {
+    const { host, tick, recurring, once } = await scheduler();
+    const weekly = await recurring({ weekday: 'fri', time: '16:00', body: 'ship it' });
+    const sent = job(await host.webui('schedule.runNow', { id: weekly.id }));
+    expect(bodies()).toEqual(['ship it']);
+    expect(sent.nextAt).toBe(weekly.nextAt);
+    expect(sent.runs).toEqual([
+      { at: new Date(T0).toISOString(), state: 'pending', messageId: expect.any(String) },
+    ]);
+    await tick(T0 + MINUTE);
+    expect(bodies()).toEqual(['ship it']);
+    const single = await once({ afterHours: 5, body: 'later, now' });
+    expect(job(await host.webui('schedule.runNow', { id: single.id }))).toMatchObject({ status: 'active' });
+    expect(bodies()).toEqual(['ship it', 'later, now']);
+    await expect(host.webui('schedule.runNow', { id: single.id })).rejects.toThrow('waits for its receipt');
+    // The receipt makes it done; its own time then sends nothing more.
+    await tick(T0 + 2 * MINUTE);
+    expect((await host.webui('schedule.jobs', { includeInactive: true })).metadata).toMatchObject({
+      jobs: expect.arrayContaining([expect.objectContaining({ id: single.id, status: 'done' })]),
+    });
+    await tick(T0 + 6 * HOUR);
+    expect(bodies()).toEqual(['ship it', 'later, now']);
+    await expect(host.webui('schedule.runNow', { id: single.id })).rejects.toThrow('only active jobs');
+  });
+
+  it('edit changes the body, target and schedule; blank fields keep theirs; wrong fields are refused', async () => {
+    const { host, tick, recurring, once } = await scheduler();
+    const weekly = await recurring({ weekday: 'mon', time: '09:00', body: 'standup', recipient: 'ops' });
+    // A form sends every field: blank ones keep the job's values.
+    const edited = job(
+      await host.webui('schedule.edit', {
+        id: weekly.id,
+        body: 'standup, moved',
+        recipient: '',
+        channel: '',
+        cron: '30 8 * * *',
+        timezone: 'Europe/Berlin',
+      }),
+    );
+    expect(edited).toMatchObject({
+      body: 'standup, moved',
+      recipient: 'ops',
+      schedule: { mode: 'cron', cron: '30 8 * * *', timezone: 'Europe/Berlin' },
+      nextAt: '2030-01-08T07:30:00.000Z',
+    });
+    expect(edited.nextRuns[0]).toEqual({
+      utc: '2030-01-08T07:30:00.000Z',
+      local: '2030-01-08T08:30:00+01:00',
+      timezone: 'Europe/Berlin',
+    });
+    const single = await once({ afterHours: 1, body: 'once' });
+    await expect(host.webui('schedule.edit', { id: single.id, cron: '* * * * *' })).rejects.toThrow(
+      `${single.id} is a once job: cron applies to recurring jobs`,
+    );
+    await expect(host.webui('schedule.edit', { id: weekly.id, recipient: 'nobody' })).rejects.toThrow(
+      'unknown recipient nobody',
+    );
+    await expect(host.webui('schedule.edit', { id: 'sch_nope', body: 'x' })).rejects.toThrow(
+      'no scheduled job sch_nope',
+    );
+    const moved = job(await host.webui('schedule.edit', { id: single.id, at: '2030-01-07T12:00:00Z' }));
+    expect(moved.nextAt).toBe('2030-01-07T12:00:00.000Z');
+    await tick(T0 + HOUR);
+    expect(bodies()).toEqual([]);
+    await tick(T0 + 4 * HOUR);
+    expect(bodies()).toEqual(['once']);
+    expect(delivered[0]).toMatchObject({ recipient: 'pm' });
   });
 });
 

@@ -158,6 +158,28 @@ describe('the SQLite store, index', () => {
       0,
     );
   });
+  it('marks a namespace written without its index in its first commit only, again after a failed commit', async () => {
+    // Counts each attempt to write a mark (a BEFORE trigger fires for an INSERT OR IGNORE too).
+    other.exec(`CREATE TABLE mark_writes (name TEXT);
+      CREATE TRIGGER count_marks BEFORE INSERT ON store_meta BEGIN INSERT INTO mark_writes VALUES (new.name); END;
+      CREATE TRIGGER poison BEFORE INSERT ON entries WHEN new.key = 'poison'
+      BEGIN SELECT RAISE(ABORT, 'poisoned'); END;`);
+    const marks = () => other.prepare('SELECT count(*) FROM mark_writes').pluck().get();
+    const marked = () =>
+      other.prepare("SELECT count(*) FROM store_meta WHERE name = 'unindexed:listed'").pluck().get();
+    const plain = store.namespace<Item>('listed');
+    await expect(plain.set('poison', { list: 'l', at: 0 })).rejects.toMatchObject({
+      code: 'STORE_WRITE_FAILED',
+    });
+    expect([marks(), marked()]).toEqual([0, 0]);
+    for (const [key, at] of [
+      ['a', 2],
+      ['b', 1],
+      ['c', 3],
+    ] as const)
+      await plain.set(key, { list: 'l', at });
+    expect([marks(), marked()]).toEqual([1, 1]);
+  });
 });
 
 describe('the SQLite store, an index that gives no number', () => {

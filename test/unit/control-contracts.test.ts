@@ -1,14 +1,19 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, expectTypeOf, it } from 'vitest';
+import type { GatewayControl } from '../../src/engine/tools/index.js';
 import * as contracts from '../../src/surfaces/control/contracts.js';
 import type {
   ApprovalsInbox,
+  ConfigPort,
   SessionActionsPort,
   SessionEventsPort,
   SessionsView,
   StatusPort,
+  ToolpacksView,
+  ToolUiOptions,
 } from '../../src/surfaces/control/index.js';
+import type * as toolsPage from '../../web/src/tools/types.js';
 import type * as page from '../../web/src/transcript/types.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -35,6 +40,42 @@ describe('the control plane contracts', () => {
     // The page's names are the contract's types, not twins that happen to agree today.
     expectTypeOf<page.SessionSummary>().toEqualTypeOf<contracts.SessionSummary>();
     expectTypeOf<page.TranscriptEntry>().toEqualTypeOf<contracts.TranscriptEntry>();
+  });
+
+  it('cover the Tools page, /api/me and the config page (checked by the type checker)', () => {
+    // The Tools page's routes answer these (each route's answer `satisfies` its contract).
+    expectTypeOf<ReturnType<ToolpacksView['report']>>().toEqualTypeOf<contracts.ToolpackReport>();
+    expectTypeOf<Answer<NonNullable<ToolUiOptions['toolStatus']>>>().toEqualTypeOf<
+      readonly contracts.ToolStatusView[]
+    >();
+    expectTypeOf<ReturnType<ToolUiOptions['roster']>>().toEqualTypeOf<readonly contracts.RosterAgentView[]>();
+    expectTypeOf<contracts.ToolpackReport['schedulerHooks']>().toEqualTypeOf<contracts.SchedulerHookView[]>();
+    // The gateway's control answers the config routes' contracts (the app passes it as the port).
+    expectTypeOf<GatewayControl>().toExtend<ConfigPort>();
+    // The pages read the contracts' own types.
+    expectTypeOf<toolsPage.WebuiEntryView>().toEqualTypeOf<contracts.WebuiEntryView>();
+    expectTypeOf<toolsPage.RosterAgentView>().toEqualTypeOf<contracts.RosterAgentView>();
+    expectTypeOf<toolsPage.ToolStatusView>().toEqualTypeOf<contracts.ToolStatusView>();
+    expectTypeOf<toolsPage.SchedulerHookView>().toEqualTypeOf<contracts.SchedulerHookView>();
+  });
+
+  it('name every shape the control UI reads, so a twin of any of them in web/ is found', () => {
+    const names = Object.keys(contracts);
+    for (const name of [
+      'WebuiEntryView',
+      'RosterAgentView',
+      'ToolStatusView',
+      'SchedulerHookView',
+      'ToolpackReport',
+      'WebuiAnswer',
+      'Me',
+      'ConfigFileView',
+      'ConfigEditBody',
+      'ConfigEditAnswer',
+      'ConfigPreviewView',
+      'ConfigChange',
+    ])
+      expect(names).toContain(name);
   });
 
   it('are declared once: the control UI declares none of their names itself', () => {

@@ -5,8 +5,9 @@ import {
   type ControlServerOptions,
   createControlServer,
   type SessionsView,
+  type WebuiEntry,
 } from '../../src/surfaces/control/index.js';
-import type { WebchatPort, WebuiEntryView } from '../../src/surfaces/http/index.js';
+import type { WebchatPort } from '../../src/surfaces/http/index.js';
 
 /**
  * The HTTP routes through fastify's `inject()`: no socket, no gateway; the views and ports the
@@ -20,7 +21,7 @@ const AUTH = { authorization: `Bearer ${TOKEN}` };
 const JSON_AUTH = { ...AUTH, 'content-type': 'application/json' };
 const { logger } = createLogger({ level: 'silent', destination: { write: () => undefined } });
 
-const ENTRIES: WebuiEntryView[] = [
+const ENTRIES: WebuiEntry[] = [
   {
     toolpack: 'counter',
     id: 'bump',

@@ -1,7 +1,7 @@
 import { register as globalRegistry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
 import { type Config, validateConfig } from '../../src/base/config/index.js';
-import { createLogger } from '../../src/base/logging/index.js';
+import type { InboundHandler, InboundMessage } from '../../src/base/messages/index.js';
 import {
   type CompactRequest,
   createTurnStream,
@@ -10,16 +10,13 @@ import {
   type TurnSession,
 } from '../../src/engine/agents/index.js';
 import { createMetrics, createObserver } from '../../src/engine/observability/index.js';
-import { createStore } from '../../src/records/store/index.js';
 import { parseExposition } from '../helpers/prometheus.js';
 
 /**
  * `src/engine/observability` without a gateway: a registry per host (never prom-client's global one),
- * the scrape-time gauges bound to the running gateway, the observed store's contract, and the
+ * the scrape-time gauges bound to the running gateway, the observed inbound handler (one timer per message), and the
  * strictness of the Prometheus reader the `/metrics` tests rely on.
  */
-
-const { logger } = createLogger({ level: 'silent', destination: { write: () => undefined } });
 
 function config(): Config {
   const result = validateConfig({});
@@ -105,26 +102,29 @@ describe('the observed turn runner', () => {
   });
 });
 
-describe('the observed store', () => {
-  it('gives the same namespace for the same name, times each operation and rethrows failures', async () => {
+describe('the observed inbound handler', () => {
+  it('counts and times each message by its channel, a failed one too, and changes nothing', async () => {
     const metrics = createMetrics({ processMetrics: false });
-    const store = await createStore({ url: 'memory://', stateDir: '.', logger });
-    const observed = createObserver({ metrics, config: config() }).store(store);
-    const things = observed.namespace<number>('things');
-    expect(observed.namespace('things')).toBe(things);
-    await things.set('a', 1);
-    expect(await things.get('a')).toBe(1);
-    expect(await things.getMany(['a', 'b'])).toEqual([1, undefined]);
-    // Not indexed: `page` fails as the store's own namespace does, and is timed all the same.
-    await expect(things.page({ limit: 1 })).rejects.toMatchObject({ code: 'STORE_NOT_INDEXED' });
+    const answers: InboundHandler = async (message) => {
+      if (message.text === 'fail') throw new Error('turn failed');
+      return { sessionKey: 'agent:main:webchat:direct:local', replies: [] };
+    };
+    const observed = createObserver({ metrics, config: config() }).inbound(answers);
+    const message = (text: string): InboundMessage =>
+      ({ channel: 'webchat', text, senderId: 'webchat:local', messageId: text }) as InboundMessage;
+    expect(await observed(message('hello'))).toEqual({
+      sessionKey: 'agent:main:webchat:direct:local',
+      replies: [],
+    });
+    await expect(observed(message('fail'))).rejects.toThrow('turn failed');
     const scraped = parseExposition(await metrics.text());
-    const count = (operation: string) =>
-      scraped.value('switchboard_store_operation_duration_seconds_count', { namespace: 'things', operation });
-    expect([count('set'), count('get'), count('getMany'), count('page')]).toEqual([1, 1, 1, 1]);
-    const entries: [string, number][] = [];
-    for await (const entry of things.entries()) entries.push(entry);
-    expect(entries).toEqual([['a', 1]]);
-    await observed.close();
+    expect(scraped.value('switchboard_messages_received_total', { channel: 'webchat' })).toBe(2);
+    expect(scraped.value('switchboard_message_duration_seconds_count', { channel: 'webchat' })).toBe(2);
+    expect(scraped.value('switchboard_message_duration_seconds_sum', { channel: 'webchat' })).toBeGreaterThan(
+      0,
+    );
+    // One timer per message: the store's operations are no longer timed one by one.
+    expect(await metrics.text()).not.toContain('switchboard_store_operation_duration_seconds');
   });
 });
 

@@ -5,15 +5,16 @@
 // Date.now(). Tests drive the tick with their own `now` and fake Date for tool calls.
 
 import { randomUUID } from 'node:crypto';
-import { isWallTime } from './cron.mjs';
 import { describeJob, nextRunLines, nextRuns, scheduleText } from './describe.mjs';
 import { inputError } from './errors.mjs';
 import { deliveryFields, objectInput, optionalBoolean, optionalString, requiredString } from './input.mjs';
+import { editJob, pauseJob, resumeJob, runJobNow } from './manage.mjs';
+import { onceTiming } from './once.mjs';
 import { defaultZone, recurringSchedule } from './recurring.mjs';
 import { pendingRun, settleRuns } from './runs.mjs';
 import { jobsFile, withJobs } from './state.mjs';
 import { fireDueJobs } from './tick.mjs';
-import { delayMs, firstOccurrence, iso, timestamp } from './timing.mjs';
+import { firstOccurrence, iso, timestamp } from './timing.mjs';
 
 export function createControllerToolpack(context) {
   return { tools: handlers(context) };
@@ -27,6 +28,11 @@ export function createWebuiToolpack(context) {
       'schedule.once': tools['schedule.once'],
       'schedule.recurring': tools['schedule.recurring'],
       'schedule.cancel': tools['schedule.cancel'],
+      // The Schedules page's own (Switchboard; not in Suzumio's manifest, and not model tools).
+      'schedule.pause': (input) => pauseJob(context, objectInput(input)),
+      'schedule.resume': (input) => resumeJob(context, objectInput(input)),
+      'schedule.runNow': (input) => runJobNow(context, objectInput(input)),
+      'schedule.edit': (input) => editJob(context, objectInput(input)),
     },
   };
 }
@@ -49,26 +55,7 @@ function handlers(context) {
 function scheduleOnce(context, args) {
   const now = Date.now();
   const delivery = deliveryFields(context, args);
-  const at = optionalString(args.at, 'at');
-  let nextAt;
-  let schedule;
-  let zoneNote;
-  if (at !== undefined) {
-    // Without an offset, `at` is a wall time in the configured zone (UTC when none), said so.
-    const zone = isWallTime(at) ? defaultZone(context) : undefined;
-    nextAt = timestamp(at, 'at', zone?.timezone);
-    schedule = zone === undefined ? { at } : { at, timezone: zone.timezone };
-    if (zone !== undefined) zoneNote = `${zone.note}; at has no UTC offset, so it is read in this zone`;
-  } else {
-    const delay = delayMs(args);
-    if (delay <= 0) {
-      throw inputError(
-        'schedule.once needs `at` (an ISO timestamp) or a positive delay in afterMs, afterSeconds, afterMinutes, afterHours or afterDays',
-      );
-    }
-    nextAt = now + delay;
-    schedule = { afterMs: delay };
-  }
+  const { nextAt, schedule, zoneNote } = onceTiming(context, args, now);
   return createJob(context, { type: 'once', now, nextAt, schedule, zoneNote, ...delivery });
 }
 
@@ -141,7 +128,10 @@ async function scheduleList(context, args) {
     return { save: changed, value: structuredClone(state.jobs) };
   });
   const count = (status) => jobs.filter((job) => job.status === status).length;
-  const shown = includeInactive ? jobs : jobs.filter((job) => job.status === 'active');
+  // Paused jobs are not inactive: they are shown with the active ones.
+  const shown = includeInactive
+    ? jobs
+    : jobs.filter((job) => job.status === 'active' || job.status === 'paused');
   const metrics = [
     { label: 'Active', value: count('active') },
     { label: 'Done', value: count('done') },
@@ -161,7 +151,7 @@ async function scheduleCancel(context, args) {
   return withJobs(jobsFile(context.store), (state) => {
     const job = state.jobs.find((candidate) => candidate.id === id);
     if (!job) throw inputError(`no scheduled job ${id} (see schedule.list with includeInactive)`);
-    if (job.status !== 'active') {
+    if (job.status !== 'active' && job.status !== 'paused') {
       return {
         value: {
           title: 'scheduled message not active',

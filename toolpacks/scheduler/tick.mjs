@@ -130,6 +130,17 @@ function fire(context, job, now, overlapping) {
 }
 
 /**
+ * One firing now, out of schedule (the Schedules page's Run now), with the tick's rules: no overlap
+ * with a pending message, the run recorded. A recurring job keeps the next time it had. Returns the run.
+ */
+export function fireNow(context, job, now) {
+  const nextAt = job.nextAt;
+  fire(context, job, now, pendingRun(job) !== undefined);
+  if (job.type === 'recurring' && job.status !== 'failed') job.nextAt = nextAt;
+  return job.runs.at(-1);
+}
+
+/**
  * Moves a recurring job to its next time. A schedule that cannot be computed any more (a time zone
  * edited into jobs.json that this runtime does not know) makes the job `failed`, naming why, rather
  * than firing on some other rhythm.

@@ -10,8 +10,9 @@ const REFERENCE = /\$(\$?)\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 export function substituteEnv(
   value: unknown,
   environment: NodeJS.ProcessEnv,
-): { value: unknown; issues: ConfigIssue[] } {
+): { value: unknown; issues: ConfigIssue[]; missing: string[] } {
   const issues: ConfigIssue[] = [];
+  const missing = new Set<string>();
   const walk = (node: unknown, path: string): unknown => {
     if (typeof node === 'string') {
       return node.replace(REFERENCE, (whole, escaped: string, name: string) => {
@@ -19,6 +20,7 @@ export function substituteEnv(
         const replacement = environment[name];
         if (replacement === undefined) {
           issues.push({ path, message: `environment variable ${name} is not set` });
+          missing.add(name);
           return whole;
         }
         return replacement;
@@ -32,7 +34,8 @@ export function substituteEnv(
     }
     return node;
   };
-  return { value: walk(value, ''), issues };
+  const substituted = walk(value, '');
+  return { value: substituted, issues, missing: [...missing] };
 }
 
 export function escapePointer(key: string): string {

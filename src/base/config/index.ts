@@ -13,6 +13,14 @@ export {
 export * from './editor/index.js';
 export { escapePointer, substituteEnv } from './env.js';
 export {
+  DEFAULT_ENV_FILE,
+  ENV_FILE_VARIABLE,
+  envFilePath,
+  missingVariableHint,
+  type ReadEnvironmentOptions,
+  readEnvironment,
+} from './env-file.js';
+export {
   DEFAULT_CONFIG_PATH,
   hashConfigText,
   type LoadConfigOptions,

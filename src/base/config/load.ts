@@ -5,6 +5,7 @@ import { type ParseError, parse, printParseErrorCode } from 'jsonc-parser';
 import { ConfigError } from '../errors/index.js';
 import { applyPersonas } from './apply-personas.js';
 import { substituteEnv } from './env.js';
+import { missingVariableHint } from './env-file.js';
 import { findJsonTextProblem } from './json-limits.js';
 import type { Config } from './schema/schema.js';
 import { validateConfig } from './validate.js';
@@ -81,7 +82,10 @@ export function parseConfigText(
 ): Config {
   const parsed = parseJsonc(text, file);
   const substituted = substituteEnv(parsed, environment);
-  if (substituted.issues.length > 0) throw new ConfigError('CONFIG_ENV_MISSING', file, substituted.issues);
+  if (substituted.issues.length > 0) {
+    const hint = missingVariableHint(substituted.missing, environment);
+    throw new ConfigError('CONFIG_ENV_MISSING', file, substituted.issues, hint);
+  }
   const withPersonas = applyPersonas(substituted.value, file);
   if (withPersonas.issues.length > 0) throw new ConfigError('CONFIG_INVALID', file, withPersonas.issues);
   const result = validateConfig(withPersonas.value);

@@ -138,19 +138,23 @@ export interface ConfigIssue {
 export class ConfigError extends SwitchboardError {
   readonly file: string | undefined;
   readonly issues: ConfigIssue[];
+  readonly hint: string | undefined;
 
   constructor(
     /** CONFIG_UNSTARTABLE: the file is valid, and the start check found what a start would fail on. */
     code: 'CONFIG_INVALID' | 'CONFIG_PARSE' | 'CONFIG_READ' | 'CONFIG_ENV_MISSING' | 'CONFIG_UNSTARTABLE',
     file: string | undefined,
     issues: ConfigIssue[],
+    /** What to do, after the issues (a missing variable: where variables are read from). */
+    hint?: string,
   ) {
     const where = file ?? 'built-in config';
     const lines = issues.map((issue) => `  ${issue.path || '/'}: ${issue.message}`);
     const what = code === 'CONFIG_UNSTARTABLE' ? 'cannot start with this config' : 'invalid config';
-    super(code, `${where}: ${what}\n${lines.join('\n')}`);
+    super(code, `${where}: ${what}\n${[...lines, ...(hint ? [hint] : [])].join('\n')}`);
     this.name = 'ConfigError';
     this.file = file;
     this.issues = issues;
+    this.hint = hint;
   }
 }

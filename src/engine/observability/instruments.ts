@@ -4,12 +4,12 @@ import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 const TURN_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600];
 /** Seconds: a model's first answer is rarely under 100 ms and rarely over two minutes. */
 const MODEL_BUCKETS = [0.1, 0.25, 0.5, 1, 2, 5, 10, 20, 30, 60, 120];
-/** Seconds: a store operation, from an in-memory read to a slow Redis round trip. */
-const STORE_BUCKETS = [0.0001, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1];
+/** Seconds: a message, from a chat command (milliseconds) to a long agent turn (minutes). */
+const MESSAGE_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600];
 
 /**
  * Every metric of a gateway host, on its registry. Labels are bounded by the config (channels,
- * agents, models, tools, store namespaces) or by the code (outcomes, directions, events): never a
+ * agents, models, tools) or by the code (outcomes, directions, events): never a
  * session key, a user id or a text.
  */
 export function createInstruments(registry: Registry) {
@@ -36,6 +36,13 @@ function conversationInstruments(registers: Registry[]) {
       name: 'switchboard_messages_sent_total',
       help: 'Messages delivered to a chat (replies, posts, approval requests), by channel.',
       labelNames: ['channel'] as const,
+      registers,
+    }),
+    messageDuration: new Histogram({
+      name: 'switchboard_message_duration_seconds',
+      help: 'How long an inbound message took from its arrival to its answer (the turn or command that answered it ended), by channel.',
+      labelNames: ['channel'] as const,
+      buckets: MESSAGE_BUCKETS,
       registers,
     }),
     turns: new Counter({
@@ -96,7 +103,7 @@ function modelInstruments(registers: Registry[]) {
   };
 }
 
-/** Tool calls, approvals, restarts, the store. */
+/** Tool calls, approvals, restarts. */
 function partInstruments(registers: Registry[]) {
   return {
     toolCalls: new Counter({
@@ -114,13 +121,6 @@ function partInstruments(registers: Registry[]) {
     restarts: new Counter({
       name: 'switchboard_restarts_total',
       help: 'In-process restarts that ran (the process keeps running; one the start check refused is not counted).',
-      registers,
-    }),
-    storeDuration: new Histogram({
-      name: 'switchboard_store_operation_duration_seconds',
-      help: 'How long a store operation took, by namespace and operation.',
-      labelNames: ['namespace', 'operation'] as const,
-      buckets: STORE_BUCKETS,
       registers,
     }),
   };

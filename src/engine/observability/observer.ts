@@ -1,13 +1,11 @@
 import type { Config } from '../../base/config/index.js';
 import type { InboundHandler, OutboundFor } from '../../base/messages/index.js';
-import type { Store } from '../../records/store/index.js';
 import type { ModelProvider, TurnRunner } from '../agents/index.js';
 import type { Tool } from '../tools/index.js';
 import type { Metrics, ScrapeSources } from './metrics.js';
 import type { Observation } from './observation.js';
 import { observeInbound, observeOutbound } from './observe-channels.js';
 import { observeModel } from './observe-model.js';
-import { observeStore } from './observe-store.js';
 import { observeTool } from './observe-tools.js';
 import { observeTurns } from './observe-turns.js';
 import { createTracer } from './tracing.js';
@@ -27,7 +25,6 @@ export function createObserver(options: { metrics: Metrics; config: Config }) {
     model: (provider: ModelProvider) => observeModel(observation, options.config, provider),
     turns: (runner: TurnRunner) => observeTurns(observation, runner),
     tool: <T extends Tool>(tool: T) => observeTool(observation, tool),
-    store: (store: Store) => observeStore(observation, store),
     inbound: (handler: InboundHandler) => observeInbound(observation, handler),
     outbound: (outboundFor: OutboundFor) => observeOutbound(observation, outboundFor),
     approval: (event: ApprovalEventName) => instruments.approvals.inc({ event }),

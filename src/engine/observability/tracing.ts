@@ -6,7 +6,7 @@ export const TRACER_NAME = 'switchboard';
 /**
  * The gateway's tracer, from whatever tracer provider is registered with `@opentelemetry/api`:
  * none registered (the default), every span is a no-op. An operator registers an SDK before the
- * gateway starts (`node --import ./otel.mjs dist/main.js start`, see the README).
+ * gateway starts (`node --import ./otel.mjs dist/main.js start`, see docs/operations.md, "Tracing").
  */
 export function createTracer(): Tracer {
   return trace.getTracer(TRACER_NAME);

@@ -76,9 +76,9 @@ export function createHookHealth(options: {
     },
 
     /**
-     * Each hook's state, in the shape of http's `SchedulerHookView` (what `GET /api/toolpacks`
-     * shows): declared there, since http may not import signals; the gateway, which passes this
-     * on, checks that the two agree. `backoffMs`: one tick, doubled with every failure in a row,
+     * Each hook's state, in the shape of the control contract `SchedulerHookView` (what `GET
+     * /api/toolpacks` shows): declared there, since signals may not import control; the gateway,
+     * which passes this on, checks that the two agree. `backoffMs`: one tick, doubled with every failure in a row,
      * at most MAX_HOOK_BACKOFF_MS.
      */
     report() {

@@ -22,8 +22,8 @@ export interface GroupCommitOptions {
   file: string;
   /** Runs inside the transaction once for every namespace the batch writes. */
   written(namespace: string): void;
-  /** Runs after each commit (the WAL has grown). */
-  committed(): void;
+  /** Runs after each commit (the WAL has grown), with the namespaces it wrote. */
+  committed(namespaces: Iterable<string>): void;
 }
 
 export interface GroupCommit {
@@ -80,7 +80,7 @@ export function createGroupCommit(options: GroupCommitOptions): GroupCommit {
       for (const waiter of committing.waiters) waiter.reject(error);
       return;
     }
-    options.committed();
+    options.committed(committing.writes.keys());
     for (const waiter of committing.waiters) waiter.resolve();
   };
 

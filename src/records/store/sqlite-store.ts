@@ -49,13 +49,20 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Stor
     ...(options.walLimitBytes === undefined ? {} : { walLimitBytes: options.walLimitBytes }),
   });
   const indexed = new Set<string>();
+  // Namespaces without an index whose mark a commit holds: it stays until an indexed open (another
+  // process: this one fixed each namespace's index at its first open), so it is written once.
+  const marked = new Set<string>();
   const commits = createGroupCommit({
     db,
     statements,
     file,
-    committed: () => checkpointer.committed(),
+    committed(namespaces) {
+      for (const namespace of namespaces) if (!indexed.has(namespace)) marked.add(namespace);
+      checkpointer.committed();
+    },
     written(namespace) {
-      if (!indexed.has(namespace)) statements.markUnindexed.run(unindexedMetaName(namespace));
+      if (!indexed.has(namespace) && !marked.has(namespace))
+        statements.markUnindexed.run(unindexedMetaName(namespace));
     },
   });
   const namespaces = createNamespaces((name, index) => {

@@ -238,3 +238,239 @@ export const StatusView = Type.Object({
   agents: Type.Array(AgentRiskStatus),
 });
 export type StatusView = Static<typeof StatusView>;
+
+/** `GET /api/me`: who the sign-in is and what the control UI offers them. */
+export const Me = Type.Object({
+  /** The web chat user: its sender id is `webchat:<user>`. */
+  user: Type.String(),
+  senderId: Type.String(),
+  /** Signed in with the gateway's own token: owner-equivalent on every route. */
+  operator: Type.Boolean(),
+  /** In `owners` (or the operator): may see every session, the config, health and the tools. */
+  owner: Type.Boolean(),
+  /** The role (docs/roles.md): `owner`, `operator`, `member`, `viewer` or a configured one. */
+  role: Type.String(),
+  /** The person (a key of `people`); absent for a sender no person lists. */
+  person: Type.Optional(Type.String()),
+  /** The control-UI pages the role shows (`roles.<name>.pages`). */
+  pages: Type.Array(Type.String()),
+  /** May decide approvals (in `approvals.approvers`, or an owner). */
+  approver: Type.Boolean(),
+  /** The project id (`project.id`), for the Tools API. */
+  projectId: Type.String(),
+  version: Type.String(),
+  /** The most characters one chat message may hold. */
+  maxMessageLength: Type.Number(),
+});
+export type Me = Static<typeof Me>;
+
+// The Tools page: the project's WebUI entries, the roster, per-tool status (all under
+// `/api/projects/<project>/`) and the toolpacks report (`/api/toolpacks`).
+
+/** One toolpack WebUI entry: every key present, what the manifest leaves out is null. */
+export const WebuiEntryView = Type.Object({
+  /** The id of the toolpack that declares the entry. */
+  toolpack: Type.String(),
+  id: Type.String(),
+  title: Type.String(),
+  description: Type.Union([Type.String(), Type.Null()]),
+  kind: Type.Union([Type.Literal('panel'), Type.Literal('action')]),
+  /** A JSON Schema with `type: "object"` at the top; a run's input is validated against it. */
+  inputSchema: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
+  submitLabel: Type.Union([Type.String(), Type.Null()]),
+});
+export type WebuiEntryView = Static<typeof WebuiEntryView>;
+
+/** `GET /api/projects/:project/tool-ui`. */
+export const WebuiEntriesView = Type.Object({ project: Type.String(), entries: Type.Array(WebuiEntryView) });
+export type WebuiEntriesView = Static<typeof WebuiEntriesView>;
+
+/** `POST /api/projects/:project/tool-ui/:toolpack/:entry`: what the handler answered. */
+export const WebuiAnswer = Type.Object({
+  /** Text (shown as Markdown) or any JSON. */
+  output: Type.Unknown(),
+  title: Type.Optional(Type.String()),
+  /** `metrics` (`[{ label, value, description? }]`) is shown as cards. */
+  metadata: Type.Optional(Type.Unknown()),
+});
+export type WebuiAnswer = Static<typeof WebuiAnswer>;
+
+/** An agent offered in the Tools page's `sender`, `recipient`, … dropdowns. */
+export const RosterAgentView = Type.Object({ id: Type.String(), displayName: Type.String() });
+export type RosterAgentView = Static<typeof RosterAgentView>;
+
+/** `GET /api/projects/:project/roster`. */
+export const RosterView = Type.Object({ agents: Type.Array(RosterAgentView) });
+export type RosterView = Static<typeof RosterView>;
+
+const CallStatus = Type.Union([Type.Literal('running'), Type.Literal('completed'), Type.Literal('failed')]);
+
+/** One tool's status, as Suzumio's Tools panel shows it (`listToolStatus`'s shape). */
+export const ToolStatusView = Type.Object({
+  tool: Type.String(),
+  source: Type.String(),
+  toolpackId: Type.Optional(Type.String()),
+  toolpackKind: Type.Optional(Type.Union([Type.Literal('builtin'), Type.Literal('local')])),
+  description: Type.String(),
+  enabledForAgents: Type.Array(Type.String()),
+  callCount: Type.Number(),
+  runningCount: Type.Number(),
+  completedCount: Type.Number(),
+  failedCount: Type.Number(),
+  lastStatus: Type.Optional(CallStatus),
+  lastAgentId: Type.Optional(Type.String()),
+  lastAt: Type.Optional(Type.String()),
+  lastError: Type.Optional(Type.String()),
+  submittedReportPath: Type.Optional(Type.String()),
+});
+export type ToolStatusView = Static<typeof ToolStatusView>;
+
+/** `GET /api/projects/:project/tool-status`. */
+export const ToolStatusPage = Type.Object({ project: Type.String(), tools: Type.Array(ToolStatusView) });
+export type ToolStatusPage = Static<typeof ToolStatusPage>;
+
+/** One controller's scheduler hook: ok, or failing with its last error and backoff. */
+export const SchedulerHookView = Type.Object({
+  toolpackId: Type.String(),
+  status: Type.Union([Type.Literal('ok'), Type.Literal('failing')]),
+  /** Failures in a row (0 when the last run succeeded). */
+  failures: Type.Number(),
+  /** The last error's message, while failing (scrubbed like the log). */
+  error: Type.Optional(Type.String()),
+  /** When the current run of failures began (ISO time). */
+  since: Type.Optional(Type.String()),
+  /** The wait before the next attempt. */
+  backoffMs: Type.Optional(Type.Number()),
+  /** When the next attempt runs (ISO time), while failing. */
+  nextAttemptAt: Type.Optional(Type.String()),
+});
+export type SchedulerHookView = Static<typeof SchedulerHookView>;
+
+/** `GET /api/toolpacks`: what loaded, why the others were skipped, each scheduler hook's health. */
+export const ToolpackReport = Type.Object({
+  toolpacks: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      directory: Type.String(),
+      tools: Type.Array(Type.String()),
+      webui: Type.Array(Type.String()),
+      /** Suzumio-internal APIs the controller read that are not provided (`store.db`). */
+      notProvided: Type.Optional(Type.Array(Type.String())),
+    }),
+  ),
+  builtins: Type.Array(Type.String()),
+  problems: Type.Array(
+    Type.Object({
+      file: Type.String(),
+      rule: Type.String(),
+      message: Type.String(),
+      pointer: Type.Optional(Type.String()),
+    }),
+  ),
+  schedulerHooks: Type.Array(SchedulerHookView),
+});
+export type ToolpackReport = Static<typeof ToolpackReport>;
+
+// The config page (`/api/config…`).
+
+/** `GET /api/config`: the file redacted and its hash; a file that does not load: its errors and a note. */
+export const ConfigFileView = Type.Object({
+  path: Type.String(),
+  hash: Type.String(),
+  config: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  valid: Type.Optional(Type.Literal(false)),
+  errors: Type.Optional(Type.Array(Type.String())),
+  note: Type.Optional(Type.String()),
+});
+export type ConfigFileView = Static<typeof ConfigFileView>;
+
+const Hash = Type.String({ pattern: '^[0-9a-f]{64}$', description: 'The hash the edit was made from.' });
+const EditNote = Type.Optional(
+  Type.String({ minLength: 1, maxLength: 500, description: 'Why: kept in the audit log and the note.' }),
+);
+
+/** `POST /api/config/preview` and `POST /api/config`: an edit (the route validates the body with it). */
+export const ConfigEditBody = Type.Object(
+  {
+    action: Type.Union([Type.Literal('patch'), Type.Literal('apply')], {
+      description: '`patch`: a JSON merge patch; `apply`: the whole new config.',
+    }),
+    raw: Type.String({ minLength: 1, maxLength: 512 * 1024, description: 'JSON or JSONC text.' }),
+    baseHash: Hash,
+    note: EditNote,
+  },
+  { additionalProperties: false },
+);
+export type ConfigEditBody = Static<typeof ConfigEditBody>;
+
+/** `POST /api/config/history/:number/undo`. */
+export const ConfigUndoBody = Type.Object(
+  { baseHash: Hash, note: EditNote },
+  { additionalProperties: false },
+);
+export type ConfigUndoBody = Static<typeof ConfigUndoBody>;
+
+/** `POST /api/config/preview`: what the edit would do, checked but not written. */
+export const ConfigPreviewView = Type.Union([
+  Type.Object({ changed: Type.Literal(false), hash: Type.String() }),
+  Type.Object({
+    changed: Type.Literal(true),
+    previousHash: Type.String(),
+    changedPaths: Type.Array(Type.String()),
+    removedPaths: Type.Array(Type.String()),
+    diff: Type.String(),
+  }),
+]);
+export type ConfigPreviewView = Static<typeof ConfigPreviewView>;
+
+/** What an edit or an undo did: written or not, and the restart it scheduled (or why none). */
+export const ConfigEditOutcomeView = Type.Object({
+  changed: Type.Boolean(),
+  changedPaths: Type.Optional(Type.Array(Type.String())),
+  restart: Type.Optional(
+    Type.Object({
+      status: Type.Optional(Type.Literal('scheduled')),
+      delayMs: Type.Optional(Type.Number()),
+      scheduled: Type.Optional(Type.Literal(false)),
+      reason: Type.Optional(Type.String()),
+    }),
+  ),
+  restartNeeded: Type.Optional(Type.Literal(true)),
+});
+export type ConfigEditOutcomeView = Static<typeof ConfigEditOutcomeView>;
+
+/** `POST /api/config` and `…/undo`: the outcome, and where the restart note will be. */
+export const ConfigEditAnswer = Type.Object({
+  outcome: ConfigEditOutcomeView,
+  /** The note is a system entry of this session after `since`. */
+  note: Type.Object({ sessionKey: Type.String(), since: Type.String() }),
+});
+export type ConfigEditAnswer = Static<typeof ConfigEditAnswer>;
+
+/** A change the audit log records, numbered by its line (1 is the oldest). */
+export const ConfigChange = Type.Object({
+  number: Type.Number(),
+  ts: Type.String(),
+  actor: Type.String(),
+  via: Type.Union([Type.Literal('tool'), Type.Literal('command'), Type.Literal('cli')]),
+  action: Type.Union([
+    Type.Literal('config.patch'),
+    Type.Literal('config.apply'),
+    Type.Literal('config.undo'),
+  ]),
+  changedPaths: Type.Array(Type.String()),
+  previousHash: Type.String(),
+  hash: Type.String(),
+  note: Type.Optional(Type.String()),
+  /** `config.undo`: the number of the change whose previous text was written back. */
+  undoes: Type.Optional(Type.Number()),
+});
+export type ConfigChange = Static<typeof ConfigChange>;
+
+/** `GET /api/config/history`: oldest first. */
+export const ConfigHistoryView = Type.Object({ changes: Type.Array(ConfigChange) });
+export type ConfigHistoryView = Static<typeof ConfigHistoryView>;
+
+/** `GET /api/config/history/:number`: the change and its diff ('' when the file after it is gone). */
+export const ConfigChangeView = Type.Object({ change: ConfigChange, diff: Type.String() });
+export type ConfigChangeView = Static<typeof ConfigChangeView>;

@@ -8,14 +8,21 @@ import {
 import { type ApprovalsInbox, registerApprovalRoutes } from './routes/approvals.js';
 import { type ConfigRoutesOptions, registerConfigRoutes } from './routes/config.js';
 import { registerEventsRoute, type SessionEventsPort } from './routes/events.js';
+import { registerMeRoute } from './routes/me.js';
 import { registerSessionActionRoutes, type SessionActionsPort } from './routes/session-actions.js';
 import { registerSessionRoutes, type SessionsView } from './routes/sessions.js';
 import { registerStatusRoute, type StatusPort } from './routes/status.js';
+import { registerToolUiRoutes, type ToolUiOptions } from './routes/tool-ui.js';
+import { registerToolpackRoutes, type ToolpacksView } from './routes/toolpacks.js';
 import { registerUsageRoute, type UsagePort } from './routes/usage.js';
 import { registerWebchatHistoryRoutes, type WebchatHistoryPort } from './routes/webchat-history.js';
 
 /** The control plane's read models and actions, each answering its routes; absent, not served. */
 export interface ControlRoutesOptions {
+  /** `project.id`, shown by the control UI (`/api/me`) and checked by the Tools API; default `default`. */
+  projectId?: string | undefined;
+  /** The gateway's version (package.json), shown by the control UI; default `0.0.0`. */
+  version?: string | undefined;
   sessions: SessionsView;
   /** The control UI's session actions (sub-agent tree, kill, steer, replies). */
   sessionActions?: SessionActionsPort | undefined;
@@ -31,6 +38,10 @@ export interface ControlRoutesOptions {
   status?: StatusPort | undefined;
   /** The usage report (`/api/usage`, owner-only). */
   usage?: UsagePort | undefined;
+  /** The toolpacks report (`/api/toolpacks`). */
+  toolpacks: ToolpacksView;
+  /** Toolpack WebUI entries: the Tools page and its API, when given. */
+  toolUi?: ToolUiOptions | undefined;
 }
 
 export type ControlServerOptions = Omit<HttpServerOptions, 'routes'> & ControlRoutesOptions;
@@ -49,6 +60,12 @@ export function registerControlRoutes(
   options: ControlRoutesOptions,
   { access, webchat, maxMessageLength }: RouteContext,
 ): void {
+  registerMeRoute(app, {
+    access,
+    projectId: options.projectId ?? 'default',
+    version: options.version ?? '0.0.0',
+    maxMessageLength,
+  });
   registerSessionRoutes(app, options.sessions);
   if (options.sessionActions)
     registerSessionActionRoutes(app, { actions: options.sessionActions, access, webchat, maxMessageLength });
@@ -58,4 +75,6 @@ export function registerControlRoutes(
   if (options.approvals) registerApprovalRoutes(app, { inbox: options.approvals, access });
   if (options.status) registerStatusRoute(app, { status: options.status, access });
   if (options.usage) registerUsageRoute(app, { usage: options.usage, access });
+  registerToolpackRoutes(app, options.toolpacks);
+  if (options.toolUi) registerToolUiRoutes(app, options.toolUi, access);
 }

@@ -18,6 +18,8 @@ export type { SessionEventsPort } from './routes/events.js';
 export type { SessionActionsPort, SubagentActionAnswer } from './routes/session-actions.js';
 export type { SessionFilter, SessionsView } from './routes/sessions.js';
 export type { StatusPort } from './routes/status.js';
+export type { ToolUiOptions, WebuiEntry } from './routes/tool-ui.js';
+export type { ToolpacksView } from './routes/toolpacks.js';
 export type { UsagePort, UsageTotalsView, UsageView } from './routes/usage.js';
 export type {
   WebchatHistoryMessage,

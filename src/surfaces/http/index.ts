@@ -12,14 +12,6 @@ export { NO_QUERY } from './query-schema.js';
 export type { ChannelStates, ComponentProblems, SafeModeView, StoreProbe } from './routes/health.js';
 export type { MetricsPort } from './routes/metrics.js';
 export { SLACK_EVENTS_PATH } from './routes/slack-events.js';
-export type {
-  RosterAgentView,
-  ToolStatusView,
-  ToolUiOptions,
-  WebuiEntryView,
-  WebuiOutput,
-} from './routes/tool-ui.js';
-export type { SchedulerHookView, ToolpacksView } from './routes/toolpacks.js';
 export { MAX_MESSAGE_LENGTH, type WebchatPort, type WebchatStreamEvent } from './routes/webchat.js';
 export {
   createHttpServer,

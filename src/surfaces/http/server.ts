@@ -20,12 +20,9 @@ import {
   type SafeModeView,
   type StoreProbe,
 } from './routes/health.js';
-import { registerMeRoute } from './routes/me.js';
 import { type MetricsPort, registerMetricsRoute } from './routes/metrics.js';
 import { registerSignInRoutes } from './routes/sign-in.js';
 import { registerSlackEventsRoute } from './routes/slack-events.js';
-import { registerToolUiRoutes, type ToolUiOptions } from './routes/tool-ui.js';
-import { registerToolpackRoutes, type ToolpacksView } from './routes/toolpacks.js';
 import { MAX_MESSAGE_LENGTH, registerWebchatRoutes, type WebchatPort } from './routes/webchat.js';
 import { MAX_PARAM_LENGTH } from './session-key-limit.js';
 
@@ -40,17 +37,10 @@ export interface HttpServerOptions {
   logger: Logger;
   /** Who is an owner or an approver (from `owners` and `approvals.approvers`); default: `webchat:local` only, the schema's default owners. */
   access?: AccessPolicy | undefined;
-  /** `project.id`, shown by the control UI; default `default`. */
-  projectId?: string | undefined;
-  /** The gateway's version (package.json), shown by the control UI. */
-  version?: string | undefined;
-  /** The control plane's routes (`src/surfaces/control`), registered after `/api/me`. */
+  /** The control plane's routes (`src/surfaces/control`), registered after sign-in. */
   routes?: ((app: FastifyInstance, context: RouteContext) => void) | undefined;
-  toolpacks: ToolpacksView;
   /** The web chat, when enabled. */
   webchat?: WebchatPort | undefined;
-  /** Toolpack WebUI entries: the Tools page and its API, when given. */
-  toolUi?: ToolUiOptions | undefined;
   /** Slack in HTTP mode: the listener for `POST /slack/events` (it checks Slack's signatures). */
   slackEvents?: RequestListener | undefined;
   /** Each chat channel's state, for `/healthz` and `/readyz`. */
@@ -133,17 +123,9 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
   registerControlUi(app, await loadControlUi());
   registerSignInRoutes(app, identify, failures);
   const access = options.access ?? DEFAULT_ACCESS;
-  registerMeRoute(app, {
-    access,
-    projectId: options.projectId ?? 'default',
-    version: options.version ?? '0.0.0',
-    maxMessageLength: MAX_MESSAGE_LENGTH,
-  });
   options.routes?.(app, { access, webchat: options.webchat, maxMessageLength: MAX_MESSAGE_LENGTH });
-  registerToolpackRoutes(app, options.toolpacks);
   if (options.webchat) registerWebchatRoutes(app, { webchat: options.webchat });
   if (options.slackEvents) registerSlackEventsRoute(app, options.slackEvents);
-  if (options.toolUi) registerToolUiRoutes(app, options.toolUi, options.access ?? DEFAULT_ACCESS);
   app.setNotFoundHandler((request, reply) =>
     reply
       .code(404)

@@ -2,11 +2,12 @@
 // state is the edits in progress: they survive going to the review and back, and a reload of the
 // file (a new hash) starts over from the file (the page keys this component by the hash).
 import { useRef, useState } from 'preact/hooks';
+import type { ConfigEditAnswer, ConfigEditBody } from '../../../src/surfaces/control/contracts.js';
 import { ConfigForm } from './config-form.js';
 import { type JsonObject, type SchemaNode, withValue } from './config-value.js';
 import { HistoryView } from './history-view.js';
 import { type RawDraft, RawEditor } from './raw-editor.js';
-import { type EditRequest, Review, type SavedEdit } from './review.js';
+import { Review } from './review.js';
 
 export interface LoadedConfig {
   path: string;
@@ -26,7 +27,7 @@ const VIEWS: readonly [View, string][] = [
 
 export function ConfigEditors(props: {
   loaded: LoadedConfig;
-  onSaved(saved: SavedEdit): void;
+  onSaved(saved: ConfigEditAnswer): void;
   onReload(): void;
 }) {
   const { loaded } = props;
@@ -37,7 +38,7 @@ export function ConfigEditors(props: {
     action: 'apply',
     text: broken ? '' : `${JSON.stringify(loaded.config, null, 2)}\n`,
   });
-  const [review, setReview] = useState<EditRequest | undefined>(undefined);
+  const [review, setReview] = useState<ConfigEditBody | undefined>(undefined);
   const [unfinished, setUnfinished] = useState<string | undefined>(undefined);
   const form = useRef<HTMLDivElement>(null);
   // A JSON field that does not parse holds its last good value in the draft: not reviewed then.
@@ -51,7 +52,7 @@ export function ConfigEditors(props: {
     setUnfinished(undefined);
     reviewAs('apply', JSON.stringify(draft, null, 2));
   };
-  const reviewAs = (action: EditRequest['action'], text: string) =>
+  const reviewAs = (action: ConfigEditBody['action'], text: string) =>
     setReview({ action, raw: text, baseHash: loaded.hash });
   return (
     <>

@@ -2,30 +2,24 @@
 // change's diff on demand, and undo (the file as it was before the change, written back through
 // the editor: checked, audited, restarted with a note).
 import { useEffect, useState } from 'preact/hooks';
+import type {
+  ConfigChange,
+  ConfigChangeView,
+  ConfigEditAnswer,
+  ConfigHistoryView,
+} from '../../../src/surfaces/control/contracts.js';
 import { api, problemText } from '../api.js';
 import { DiffView } from './diff-view.js';
-import type { SavedEdit } from './review.js';
-
-export interface ConfigChange {
-  number: number;
-  ts: string;
-  actor: string;
-  via: string;
-  action: string;
-  changedPaths: string[];
-  note?: string;
-  undoes?: number;
-}
 
 type Changes =
   | { state: 'loading' }
   | { state: 'failed'; problem: string }
   | { state: 'ready'; changes: ConfigChange[] };
 
-export function HistoryView(props: { hash: string; onSaved(saved: SavedEdit): void }) {
+export function HistoryView(props: { hash: string; onSaved(saved: ConfigEditAnswer): void }) {
   const [changes, setChanges] = useState<Changes>({ state: 'loading' });
   useEffect(() => {
-    api<{ changes: ConfigChange[] }>('/api/config/history').then(
+    api<ConfigHistoryView>('/api/config/history').then(
       (answer) => setChanges({ state: 'ready', changes: [...answer.changes].reverse() }),
       (error) => setChanges({ state: 'failed', problem: problemText(error) }),
     );
@@ -55,7 +49,7 @@ type Diff =
   | { state: 'shown'; diff: string }
   | { state: 'failed'; problem: string };
 
-function ChangeItem(props: { change: ConfigChange; hash: string; onSaved(saved: SavedEdit): void }) {
+function ChangeItem(props: { change: ConfigChange; hash: string; onSaved(saved: ConfigEditAnswer): void }) {
   const { change } = props;
   const [diff, setDiff] = useState<Diff>({ state: 'hidden' });
   const [confirming, setConfirming] = useState(false);
@@ -64,7 +58,7 @@ function ChangeItem(props: { change: ConfigChange; hash: string; onSaved(saved: 
     if (diff.state === 'shown') return setDiff({ state: 'hidden' });
     setDiff({ state: 'loading' });
     try {
-      const answer = await api<{ diff: string }>(`/api/config/history/${change.number}`);
+      const answer = await api<ConfigChangeView>(`/api/config/history/${change.number}`);
       setDiff({ state: 'shown', diff: answer.diff });
     } catch (error) {
       setDiff({ state: 'failed', problem: problemText(error) });
@@ -74,7 +68,7 @@ function ChangeItem(props: { change: ConfigChange; hash: string; onSaved(saved: 
     setUndo({ busy: true });
     try {
       props.onSaved(
-        await api<SavedEdit>(`/api/config/history/${change.number}/undo`, { baseHash: props.hash }),
+        await api<ConfigEditAnswer>(`/api/config/history/${change.number}/undo`, { baseHash: props.hash }),
       );
     } catch (error) {
       setUndo({ busy: false, problem: problemText(error) });

@@ -2,8 +2,8 @@
 // shows the restart note, read from the owner's web chat session (the note is a system entry
 // there, after the save); while the gateway is down the reads fail, and are simply tried again.
 import { useEffect, useRef, useState } from 'preact/hooks';
+import type { ConfigEditAnswer } from '../../../src/surfaces/control/contracts.js';
 import { api } from '../api.js';
-import type { SavedEdit } from './review.js';
 
 const POLL_MS = 1000;
 /** After this long without the note, the page says so (the gateway may have refused to restart). */
@@ -17,7 +17,7 @@ interface Entry {
 
 type Wait = { state: 'waiting' } | { state: 'back'; note: string } | { state: 'late' };
 
-export function RestartWait({ saved, onDone }: { saved: SavedEdit; onDone(): void }) {
+export function RestartWait({ saved, onDone }: { saved: ConfigEditAnswer; onDone(): void }) {
   const { outcome, note } = saved;
   const restarting = outcome.changed && outcome.restart?.status === 'scheduled';
   const [wait, setWait] = useState<Wait>({ state: 'waiting' });

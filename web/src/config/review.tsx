@@ -2,26 +2,13 @@
 // checked, nothing written), then Save through the same editor. A refusal is shown naming what is
 // wrong; a stale hash says what happened and offers to load the file again.
 import { useEffect, useRef, useState } from 'preact/hooks';
+import type {
+  ConfigEditAnswer,
+  ConfigEditBody,
+  ConfigPreviewView,
+} from '../../../src/surfaces/control/contracts.js';
 import { ApiError, api, problemText } from '../api.js';
 import { DiffView } from './diff-view.js';
-
-export interface EditRequest {
-  action: 'patch' | 'apply';
-  raw: string;
-  baseHash: string;
-  note?: string;
-}
-
-/** `POST /api/config`'s answer: what was written, and where the restart note will be. */
-export interface SavedEdit {
-  outcome: {
-    changed: boolean;
-    changedPaths?: string[];
-    restart?: { status?: 'scheduled'; delayMs?: number; scheduled?: false; reason?: string };
-    restartNeeded?: true;
-  };
-  note: { sessionKey: string; since: string };
-}
 
 type Plan =
   | { state: 'checking' }
@@ -31,8 +18,8 @@ type Plan =
   | { state: 'saving'; diff: string; changedPaths: string[]; removedPaths: string[] };
 
 export interface ReviewProps {
-  request: EditRequest;
-  onSaved(saved: SavedEdit): void;
+  request: ConfigEditBody;
+  onSaved(saved: ConfigEditAnswer): void;
   /** Back to the editor, the edit kept. */
   onBack(): void;
   /** Load the file again (after a stale hash). */
@@ -46,10 +33,7 @@ export function Review(props: ReviewProps) {
   useEffect(() => heading.current?.focus(), []);
   useEffect(() => {
     let live = true;
-    api<{ changed: boolean; diff?: string; changedPaths?: string[]; removedPaths?: string[] }>(
-      '/api/config/preview',
-      props.request,
-    ).then(
+    api<ConfigPreviewView>('/api/config/preview', props.request).then(
       (answer) => {
         if (!live) return;
         if (!answer.changed) return setPlan({ state: 'unchanged' });
@@ -66,7 +50,7 @@ export function Review(props: ReviewProps) {
     if (plan.state !== 'ready') return;
     setPlan({ ...plan, state: 'saving' });
     try {
-      props.onSaved(await api<SavedEdit>('/api/config', props.request));
+      props.onSaved(await api<ConfigEditAnswer>('/api/config', props.request));
     } catch (error) {
       setPlan({ state: 'refused', error: error as Error });
     }

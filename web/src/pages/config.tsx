@@ -2,11 +2,11 @@
 // every edit reviewed as a diff before it is saved through the gateway's editor, the restart
 // waited for with its note, and the history with each change's diff and undo.
 import { useCallback, useEffect, useState } from 'preact/hooks';
+import type { ConfigEditAnswer, ConfigFileView } from '../../../src/surfaces/control/contracts.js';
 import { api, problemText } from '../api.js';
 import { ConfigEditors, type LoadedConfig } from '../config/config-editors.js';
 import type { JsonObject, SchemaNode } from '../config/config-value.js';
 import { RestartWait } from '../config/restart-wait.js';
-import type { SavedEdit } from '../config/review.js';
 import './config.css';
 
 type Loaded =
@@ -14,22 +14,14 @@ type Loaded =
   | { state: 'failed'; problem: string }
   | ({ state: 'ready' } & LoadedConfig);
 
-/** `GET /api/config`: the file redacted, or (a file that does not load) only its errors and a note. */
-interface ConfigAnswer {
-  path: string;
-  hash: string;
-  config?: JsonObject;
-  errors?: string[];
-}
-
 export function ConfigPage() {
   const [loaded, setLoaded] = useState<Loaded>({ state: 'loading' });
-  const [saved, setSaved] = useState<SavedEdit | undefined>(undefined);
+  const [saved, setSaved] = useState<ConfigEditAnswer | undefined>(undefined);
   const load = useCallback(async () => {
     setLoaded({ state: 'loading' });
     try {
       const [answer, schema] = await Promise.all([
-        api<ConfigAnswer>('/api/config'),
+        api<ConfigFileView>('/api/config'),
         api<SchemaNode>('/api/config/schema'),
       ]);
       // The gateway's note says what the page's own alert says, in the tool's words: not repeated.
@@ -38,7 +30,8 @@ export function ConfigPage() {
         state: 'ready',
         path: answer.path,
         hash: answer.hash,
-        config: answer.config ?? {},
+        // The file is JSON text: every value of the redacted object is JSON.
+        config: (answer.config ?? {}) as JsonObject,
         schema,
         errors,
       });

@@ -38,7 +38,11 @@ function isJsonText(text: string): boolean {
 }
 
 export function AnswerView({ answer }: { answer: WebuiAnswer }) {
-  const metrics = answer.metadata?.metrics;
+  const metadata = answer.metadata;
+  const metrics =
+    typeof metadata === 'object' && metadata !== null
+      ? (metadata as { metrics?: unknown }).metrics
+      : undefined;
   const output = answer.output;
   const text = typeof output === 'string' && !isJsonText(output) ? output : undefined;
   const json = typeof output === 'string' ? output : JSON.stringify(output ?? null, null, 2);

@@ -7,13 +7,19 @@ import { useMe } from '../me.js';
 import { AnswerView } from './answer-view.js';
 import { fieldSpecs, readForm } from './field-specs.js';
 import { SchemaFields } from './schema-fields.js';
-import { type RosterAgentView, runEntry, type WebuiAnswer, type WebuiEntryView } from './tools-api.js';
+import {
+  type JsonSchema,
+  type RosterAgentView,
+  runEntry,
+  type WebuiAnswer,
+  type WebuiEntryView,
+} from './tools-api.js';
 
 type Run = { state: 'none' } | { state: 'done'; answer: WebuiAnswer } | { state: 'failed'; problem: string };
 
 export function EntryCard({ entry, roster }: { entry: WebuiEntryView; roster: readonly RosterAgentView[] }) {
   const { projectId } = useMe();
-  const specs = useMemo(() => fieldSpecs(entry.inputSchema, roster), [entry, roster]);
+  const specs = useMemo(() => fieldSpecs(entry.inputSchema as JsonSchema | null, roster), [entry, roster]);
   const form = useRef<HTMLFormElement>(null);
   const latest = useRef(0);
   const [busy, setBusy] = useState(false);

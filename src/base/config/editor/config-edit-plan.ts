@@ -147,8 +147,9 @@ function startsWith(path: readonly (string | number)[], prefix: readonly (string
 }
 
 /** A refusal listing why the new config does not load. */
-export function invalid(issues: ConfigIssue[]): { ok: false; error: string } {
+export function invalid(issues: ConfigIssue[], hint?: string): { ok: false; error: string } {
   const lines = issues.map((issue) => `${issue.path || '/'}: ${issue.message}`);
+  if (hint) lines.push(hint);
   return fail(`the new config is invalid; nothing was written:\n${lines.join('\n')}`);
 }
 

@@ -239,7 +239,7 @@ class ConfigFileEditor implements ConfigEditor {
     try {
       config = parseConfigText(text, this.#file, environment);
     } catch (error) {
-      if (error instanceof ConfigError) return invalid(error.issues);
+      if (error instanceof ConfigError) return invalid(error.issues, error.hint);
       throw error;
     }
     const issues = dryRun ? await dryRun(config, this.#file, { via }) : [];

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { AGENT_EDITABLE_KEYWORD, Strict, StringEnum } from './schema-helpers.js';
 
-/** `log`: the level, and the rotated log file that `switchboard logs` reads (see README, Logs). */
+/** `log`: the level, and the rotated log file that `switchboard logs` reads (docs/operations.md, "Logs"). */
 export const LogSchema = Strict(
   {
     level: StringEnum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, {

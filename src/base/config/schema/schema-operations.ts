@@ -12,7 +12,7 @@ import {
  * endpoint.
  */
 
-/** Names of `models` entries tried after this one when it fails over (see README, Model failover). */
+/** Names of `models` entries tried after this one when it fails over (docs/agents.md, "Model failover"). */
 export const ModelFallbacksSchema = Type.Array(Type.String({ minLength: 1 }), {
   uniqueItems: true,
   description:

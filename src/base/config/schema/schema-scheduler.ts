@@ -4,7 +4,7 @@ import { AGENT_EDITABLE_KEYWORD, AGENT_ID_PATTERN, Strict, StringEnum } from './
 /**
  * `scheduler` and `communication`: the tick, the packaged scheduler's time zone, and Suzumio's
  * scheduler and communication keys with the defaults of Suzumio's docs (docs/configuration.md),
- * except where the README's "Suzumio keys" says why Switchboard differs.
+ * except where docs/toolpacks.md, "Suzumio keys", says why Switchboard differs.
  */
 
 const PRIORITY_VALUES = ['P0', 'P1', 'P2', 'P3'] as const;

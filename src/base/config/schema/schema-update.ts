@@ -3,7 +3,7 @@ import { AGENT_EDITABLE_KEYWORD, Strict, TOOL_PROTECTED_KEYWORD } from './schema
 
 /**
  * `update`: where `update.check` / `update.run` take a new version from and how long a new version
- * is watched (README, "Updating"). The source is config, never a tool argument, and the `gateway`
+ * is watched (docs/updating.md). The source is config, never a tool argument, and the `gateway`
  * tool may not change any of it: an update runs code on this machine.
  */
 export const UpdateSchema = Strict(
@@ -55,13 +55,13 @@ export const UpdateSchema = Strict(
       maximum: 2592000000,
       default: 86400000,
       description:
-        'How long the previous version (its build and the checkpoint of state and config) is kept after an update succeeded, for a rollback by hand (README, "Updating").',
+        'How long the previous version (its build and the checkpoint of state and config) is kept after an update succeeded, for a rollback by hand (docs/updating.md).',
     }),
   },
   {
     default: {},
     description:
-      'Updating the gateway from chat or the shell: source, watch window, what is kept (README, "Updating").',
+      'Updating the gateway from chat or the shell: source, watch window, what is kept (docs/updating.md).',
     [TOOL_PROTECTED_KEYWORD]: true,
     [AGENT_EDITABLE_KEYWORD]: false,
   },

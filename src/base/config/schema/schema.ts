@@ -511,7 +511,7 @@ export const ConfigSchema = Strict(
           {
             default: {},
             description:
-              'The crash-loop breaker: when the gateway starts in safe mode (README, "Safe mode and /rescue").',
+              'The crash-loop breaker: when the gateway starts in safe mode (docs/operations.md, "Safe mode and /rescue").',
           },
         ),
       },

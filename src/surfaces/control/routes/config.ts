@@ -1,9 +1,19 @@
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { ConfigChange } from '../../../base/config/index.js';
 import type { Result } from '../../../base/errors/index.js';
 import type { DeliveryRoute } from '../../../base/messages/index.js';
 import { type AccessPolicy, identityOf, NO_QUERY, requireOwner, senderIdOf } from '../../http/index.js';
+import {
+  type ConfigChange,
+  type ConfigChangeView,
+  type ConfigEditAnswer,
+  ConfigEditBody,
+  type ConfigEditOutcomeView,
+  type ConfigFileView,
+  type ConfigHistoryView,
+  type ConfigPreviewView,
+  ConfigUndoBody,
+} from '../contracts.js';
 import { sendRefusal } from './config-refusal.js';
 
 /** An edit as the config port takes it: an owner's, as if typed as `/config` (`via: 'command'`). */
@@ -24,12 +34,15 @@ export interface ConfigEditRequestView {
  * audit, and restart with a note. Every refusal is an error result naming what is wrong.
  */
 export interface ConfigPort {
-  configGet(): Promise<Result<{ path: string; hash: string } & Record<string, unknown>>>;
-  configPreview(action: EditAction, request: ConfigEditRequestView): Promise<Result<object>>;
-  configEdit(action: EditAction, request: ConfigEditRequestView): Promise<Result<object>>;
+  configGet(): Promise<Result<ConfigFileView>>;
+  configPreview(action: EditAction, request: ConfigEditRequestView): Promise<Result<ConfigPreviewView>>;
+  configEdit(action: EditAction, request: ConfigEditRequestView): Promise<Result<ConfigEditOutcomeView>>;
   configHistory(): Promise<Result<ConfigChange[]>>;
-  configChange(number: number): Promise<Result<{ change: ConfigChange; diff: string }>>;
-  configUndo(number: number, request: Omit<ConfigEditRequestView, 'raw' | 'via'>): Promise<Result<object>>;
+  configChange(number: number): Promise<Result<ConfigChangeView>>;
+  configUndo(
+    number: number,
+    request: Omit<ConfigEditRequestView, 'raw' | 'via'>,
+  ): Promise<Result<ConfigEditOutcomeView>>;
 }
 
 type EditAction = 'config.patch' | 'config.apply';
@@ -45,25 +58,6 @@ export interface ConfigRoutesOptions {
 
 /** A route that takes nothing but the path: every query key is a 400 naming it. */
 const NONE = { schema: { querystring: NO_QUERY } };
-
-const HASH = Type.String({ pattern: '^[0-9a-f]{64}$', description: 'The hash the edit was made from.' });
-const NOTE = Type.Optional(
-  Type.String({ minLength: 1, maxLength: 500, description: 'Why: kept in the audit log and the note.' }),
-);
-
-const EditBody = Type.Object(
-  {
-    action: Type.Union([Type.Literal('patch'), Type.Literal('apply')], {
-      description: '`patch`: a JSON merge patch; `apply`: the whole new config.',
-    }),
-    raw: Type.String({ minLength: 1, maxLength: 512 * 1024, description: 'JSON or JSONC text.' }),
-    baseHash: HASH,
-    note: NOTE,
-  },
-  { additionalProperties: false },
-);
-
-const UndoBody = Type.Object({ baseHash: HASH, note: NOTE }, { additionalProperties: false });
 
 const NumberParams = Type.Object(
   { number: Type.String({ pattern: '^[1-9][0-9]{0,8}$', description: 'A change number.' }) },
@@ -83,48 +77,56 @@ export function registerConfigRoutes(app: FastifyInstance, options: ConfigRoutes
     });
     scope.get('/api/config', NONE, async (_request, reply) => answer(reply, await control.configGet()));
     scope.get('/api/config/schema', NONE, async () => options.schema);
-    scope.post<{ Body: Static<typeof EditBody> }>(
+    scope.post<{ Body: Static<typeof ConfigEditBody> }>(
       '/api/config/preview',
-      { schema: { querystring: NO_QUERY, body: EditBody } },
+      { schema: { querystring: NO_QUERY, body: ConfigEditBody } },
       async (request, reply) => {
         const { action, edit } = editOf(request, options);
         return answer(reply, await control.configPreview(action, edit));
       },
     );
-    scope.post<{ Body: Static<typeof EditBody> }>(
+    scope.post<{ Body: Static<typeof ConfigEditBody> }>(
       '/api/config',
-      { schema: { querystring: NO_QUERY, body: EditBody } },
+      { schema: { querystring: NO_QUERY, body: ConfigEditBody } },
       async (request, reply) => {
         const { action, edit } = editOf(request, options);
         const since = new Date().toISOString();
         const result = await control.configEdit(action, edit);
-        return answer(reply, result, (outcome) => ({
-          outcome,
-          note: { sessionKey: edit.sessionKey, since },
-        }));
+        return answer(
+          reply,
+          result,
+          (outcome): ConfigEditAnswer => ({
+            outcome,
+            note: { sessionKey: edit.sessionKey, since },
+          }),
+        );
       },
     );
     scope.get('/api/config/history', NONE, async (_request, reply) =>
-      answer(reply, await control.configHistory(), (changes) => ({ changes })),
+      answer(reply, await control.configHistory(), (changes): ConfigHistoryView => ({ changes })),
     );
     scope.get<{ Params: Static<typeof NumberParams> }>(
       '/api/config/history/:number',
       { schema: { querystring: NO_QUERY, params: NumberParams } },
       async (request, reply) => answer(reply, await control.configChange(Number(request.params.number))),
     );
-    scope.post<{ Params: Static<typeof NumberParams>; Body: Static<typeof UndoBody> }>(
+    scope.post<{ Params: Static<typeof NumberParams>; Body: Static<typeof ConfigUndoBody> }>(
       '/api/config/history/:number/undo',
-      { schema: { querystring: NO_QUERY, params: NumberParams, body: UndoBody } },
+      { schema: { querystring: NO_QUERY, params: NumberParams, body: ConfigUndoBody } },
       async (request, reply) => {
         const number = Number(request.params.number);
         const { edit } = editOf(request, options, `control UI config.undo ${number}`);
         const { raw: _raw, via: _via, ...undo } = edit;
         const since = new Date().toISOString();
         const result = await control.configUndo(number, undo);
-        return answer(reply, result, (outcome) => ({
-          outcome,
-          note: { sessionKey: edit.sessionKey, since },
-        }));
+        return answer(
+          reply,
+          result,
+          (outcome): ConfigEditAnswer => ({
+            outcome,
+            note: { sessionKey: edit.sessionKey, since },
+          }),
+        );
       },
     );
   });

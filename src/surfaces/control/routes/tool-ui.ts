@@ -2,10 +2,19 @@ import type { ValidateFunction } from 'ajv';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errorText } from '../../../base/errors/index.js';
 import { createAjv, describeSchemaError } from '../../../base/validation/index.js';
-import { type AccessPolicy, requireOwner } from '../identity.js';
+import { type AccessPolicy, requireOwner } from '../../http/index.js';
+import type {
+  RosterAgentView,
+  RosterView,
+  ToolStatusPage,
+  ToolStatusView,
+  WebuiAnswer,
+  WebuiEntriesView,
+  WebuiEntryView,
+} from '../contracts.js';
 
-/** One toolpack WebUI entry, as the Tools page and API clients see it. */
-export interface WebuiEntryView {
+/** One toolpack WebUI entry as the toolpacks declare it (the route answers it as `WebuiEntryView`). */
+export interface WebuiEntry {
   /** The id of the toolpack that declares the entry. */
   toolpack: string;
   id: string;
@@ -17,30 +26,18 @@ export interface WebuiEntryView {
   submitLabel?: string | undefined;
 }
 
-/** What a WebUI handler answered. */
-export interface WebuiOutput {
-  output: unknown;
-  title?: string | undefined;
-  metadata?: unknown;
-}
-
-export interface RosterAgentView {
-  id: string;
-  displayName: string;
-}
-
 export interface ToolUiOptions {
   /** The configured project id: `:project` in every route must equal it, else 404. */
   projectId: string;
   /** The entries that can run (their handlers were found at start); read on every request. */
-  entries(): readonly WebuiEntryView[];
+  entries(): readonly WebuiEntry[];
   /**
    * Runs a listed entry's controller-side handler with input already validated against its schema.
    * A rejection with a `statusCode` from 400 to 499 (the controller refused the input, as
    * `ToolpackInputError`) is answered with that status, its message and `path`; any other is
    * answered 500 with its message (never its stack). `run` logs its own failures.
    */
-  run(toolpackId: string, entryId: string, input: unknown): Promise<WebuiOutput>;
+  run(toolpackId: string, entryId: string, input: unknown): Promise<WebuiAnswer>;
   /** The agents offered in the Tools page's `sender`, `recipient`, … dropdowns. */
   roster(): readonly RosterAgentView[];
   /**
@@ -48,25 +45,6 @@ export interface ToolUiOptions {
    * allowed it, its calls, failures and running calls. Absent: the route answers an empty list.
    */
   toolStatus?(): Promise<readonly ToolStatusView[]> | readonly ToolStatusView[];
-}
-
-/** One tool's status, as Suzumio's Tools panel shows it. */
-export interface ToolStatusView {
-  tool: string;
-  source: string;
-  toolpackId?: string;
-  toolpackKind?: 'builtin' | 'local';
-  description: string;
-  enabledForAgents: readonly string[];
-  callCount: number;
-  runningCount: number;
-  completedCount: number;
-  failedCount: number;
-  lastStatus?: 'running' | 'completed' | 'failed';
-  lastAgentId?: string;
-  lastAt?: string;
-  lastError?: string;
-  submittedReportPath?: string;
 }
 
 type ProjectParams = { project: string };
@@ -101,21 +79,25 @@ export function registerToolUiRoutes(
     const { project } = request.params;
     if (unknownProject(project, reply)) return reply;
     // Every key is present; what the manifest leaves out is null, so clients see one shape.
-    const entries = options.entries().map((entry) => ({
-      toolpack: entry.toolpack,
-      id: entry.id,
-      title: entry.title,
-      description: entry.description ?? null,
-      kind: entry.kind,
-      inputSchema: entry.inputSchema ?? null,
-      submitLabel: entry.submitLabel ?? null,
-    }));
-    return { project, entries };
+    const entries = options.entries().map(
+      (entry): WebuiEntryView => ({
+        toolpack: entry.toolpack,
+        id: entry.id,
+        title: entry.title,
+        description: entry.description ?? null,
+        kind: entry.kind,
+        inputSchema: entry.inputSchema ?? null,
+        submitLabel: entry.submitLabel ?? null,
+      }),
+    );
+    return { project, entries } satisfies WebuiEntriesView;
   });
 
   app.get<{ Params: ProjectParams }>('/api/projects/:project/roster', ownerOnly, async (request, reply) => {
     if (unknownProject(request.params.project, reply)) return reply;
-    return { agents: options.roster().map(({ id, displayName }) => ({ id, displayName })) };
+    return {
+      agents: options.roster().map(({ id, displayName }) => ({ id, displayName })),
+    } satisfies RosterView;
   });
 
   app.get<{ Params: ProjectParams }>(
@@ -123,7 +105,8 @@ export function registerToolUiRoutes(
     ownerOnly,
     async (request, reply) => {
       if (unknownProject(request.params.project, reply)) return reply;
-      return { project: request.params.project, tools: (await options.toolStatus?.()) ?? [] };
+      const tools = [...((await options.toolStatus?.()) ?? [])];
+      return { project: request.params.project, tools } satisfies ToolStatusPage;
     },
   );
 
@@ -150,7 +133,7 @@ export function registerToolUiRoutes(
       }
       try {
         const { output, title, metadata } = await options.run(toolpack, entryId, input);
-        return { output, title, metadata };
+        return { output, title, metadata } satisfies WebuiAnswer;
       } catch (error) {
         return answerRunFailure(reply, { toolpack, entryId }, error);
       }

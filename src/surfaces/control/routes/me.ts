@@ -1,11 +1,17 @@
 import type { FastifyInstance } from 'fastify';
 import { can } from '../../../base/access/index.js';
-import { type AccessPolicy, actsAsOwner, identityOf, principalOf, senderIdOf } from '../identity.js';
+import {
+  type AccessPolicy,
+  actsAsOwner,
+  identityOf,
+  NO_QUERY,
+  principalOf,
+  senderIdOf,
+} from '../../http/index.js';
+import type { Me } from '../contracts.js';
 
 /** The control UI's pages, each shown when the role's `pages` give it. */
 const PAGES = ['chat', 'sessions', 'session', 'approvals', 'health', 'tools', 'config'] as const;
-
-import { NO_QUERY } from '../query-schema.js';
 
 export interface MeOptions {
   access: AccessPolicy;
@@ -17,7 +23,7 @@ export interface MeOptions {
 
 /** `GET /api/me`: who the sign-in says this is, and what the control UI should offer them. */
 export function registerMeRoute(app: FastifyInstance, options: MeOptions): void {
-  app.get('/api/me', { schema: { querystring: NO_QUERY } }, async (request) => {
+  app.get('/api/me', { schema: { querystring: NO_QUERY } }, async (request): Promise<Me> => {
     const identity = identityOf(request);
     const senderId = senderIdOf(identity);
     const principal = principalOf(identity, options.access);

@@ -1,0 +1,193 @@
+import { execFile, spawn } from 'node:child_process';
+import { access, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ok } from '../../src/base/errors/index.js';
+import { createUpdateLedger, createUpdateService, type UpdateRun } from '../../src/update/index.js';
+import { makeTempDir, removeDir } from '../helpers/machine.js';
+
+// issue 31 item 2: an updater SIGKILLed in the middle of the switch (between moving the old build
+// aside and the new one in) leaves a checkout without dist/. The next look at the ledger (the
+// running gateway's follow, or its next start, or `update status`) ends the run `interrupted` and
+// puts the old build and checkout back, so the gateway that still runs the old version can start
+// again; the note names that version. The states below are what a kill at each point leaves.
+
+const execute = promisify(execFile);
+const git = async (cwd: string, ...args: string[]) =>
+  (
+    await execute('git', ['-c', 'user.name=Recovery Test', '-c', 'user.email=r@test.invalid', ...args], {
+      cwd,
+    })
+  ).stdout.trim();
+
+let dir: string;
+let root: string;
+let stateDir: string;
+let from: string;
+let to: string;
+
+const exists = (file: string) =>
+  access(file).then(
+    () => true,
+    () => false,
+  );
+
+/** A pid that is no process now (a child that has exited). */
+async function deadPid(): Promise<number> {
+  const child = spawn(process.execPath, ['-e', '0']);
+  await new Promise((resolve) => child.once('exit', resolve));
+  return child.pid ?? 999_999;
+}
+
+async function writeBuild(dist: string, commit: string): Promise<void> {
+  await mkdir(dist, { recursive: true });
+  await writeFile(path.join(dist, 'main.js'), `// ${commit}\n`);
+  await writeFile(path.join(dist, 'update-build.json'), JSON.stringify({ commit }));
+}
+
+beforeEach(async () => {
+  dir = await makeTempDir('switchboard-update-recovery-');
+  root = path.join(dir, 'checkout');
+  stateDir = path.join(dir, 'state');
+  await mkdir(root, { recursive: true });
+  await git(root, 'init', '--quiet', '--initial-branch=main');
+  await writeFile(path.join(root, '.gitignore'), 'dist/\n');
+  await writeFile(path.join(root, 'a.txt'), 'one\n');
+  await git(root, 'add', '.');
+  await git(root, 'commit', '--quiet', '-m', 'one');
+  from = await git(root, 'rev-parse', 'HEAD');
+  await writeFile(path.join(root, 'a.txt'), 'two\n');
+  await git(root, 'commit', '--quiet', '-am', 'two');
+  to = await git(root, 'rev-parse', 'HEAD');
+  await git(root, 'reset', '--quiet', '--hard', from);
+  await writeBuild(path.join(root, 'dist'), from);
+});
+
+afterEach(async () => {
+  await removeDir(dir);
+});
+
+/** Begins a run at `phase` whose updater is gone, with its worktree built and a checkpoint. */
+async function staleRun(phase: UpdateRun['phase']): Promise<UpdateRun> {
+  const ledger = createUpdateLedger({ stateDir });
+  const runDir = path.join(stateDir, 'update', 'runs', 'r1');
+  const checkpoint = path.join(runDir, 'checkpoint');
+  await mkdir(checkpoint, { recursive: true });
+  await writeFile(path.join(checkpoint, 'config'), '{}\n');
+  await writeBuild(path.join(runDir, 'build', 'dist'), to);
+  const pid = await deadPid();
+  const now = Date.now();
+  const run: UpdateRun = {
+    id: 'r1',
+    requestedAt: now,
+    by: 'owner',
+    route: { channel: 'webchat', chatId: 'local' } as UpdateRun['route'],
+    root,
+    configFile: path.join(dir, 'gateway.jsonc'),
+    stateDir,
+    cwd: dir,
+    runDir,
+    settings: { watchMs: 1000, startTimeoutMs: 1000, keepMs: 1000, stopTimeoutMs: 1000 },
+    source: { kind: 'git', remote: 'origin', branch: 'main' },
+    from: { commit: from },
+    to: { commit: to },
+    phase,
+    phases: [{ phase, at: now }],
+    lease: { pid, expiresAt: now + 30_000 },
+    gateway: {
+      pid: process.pid,
+      launch: { supervisor: 'self', execPath: process.execPath, args: [], cwd: dir },
+    },
+    checkpoint: { dir: checkpoint, configFile: path.join(dir, 'gateway.jsonc') },
+    worktree: path.join(runDir, 'build'),
+  };
+  const begun = await ledger.begin(run);
+  if (!begun.ok) throw new Error(begun.error);
+  return run;
+}
+
+function service() {
+  const notes: string[] = [];
+  const updates = createUpdateService({
+    root,
+    configFile: path.join(dir, 'gateway.jsonc'),
+    stateDir,
+    settings: { source: {}, watchMs: 1000, startTimeoutMs: 1000, keepMs: 1000 },
+    drainTimeoutMs: 1000,
+    gatewayPid: async () => ok(process.pid),
+    recordNote: async (_run, text) => {
+      notes.push(text);
+    },
+  });
+  return { updates, notes };
+}
+
+const builtCommit = async () =>
+  (JSON.parse(await readFile(path.join(root, 'dist', 'update-build.json'), 'utf8')) as { commit: string })
+    .commit;
+
+describe('recovering a run whose updater was killed in the switch', () => {
+  it('killed between moving the old build aside and the new one in: the old build comes back', async () => {
+    const run = await staleRun('switch');
+    // The old dist/ went to the checkpoint; the new one had not moved in yet.
+    await mkdir(path.join(run.runDir, 'checkpoint', 'old'), { recursive: true });
+    await rename(path.join(root, 'dist'), path.join(run.runDir, 'checkpoint', 'old', 'dist'));
+    const { updates, notes } = service();
+    const ended = await updates.recover();
+    expect(ended?.phase).toBe('interrupted');
+    expect(await exists(path.join(root, 'dist', 'main.js'))).toBe(true);
+    expect(await builtCommit()).toBe(from);
+    expect(await git(root, 'rev-parse', 'HEAD')).toBe(from);
+    expect(notes).toEqual([
+      `Update to ${to.slice(0, 7)} interrupted: the updater stopped during switch (killed or hung); the switch was undone. Running ${from.slice(0, 7)}.`,
+    ]);
+  });
+
+  it('killed between the two renames of the swap: the old dist/ beside the checkout is renamed back', async () => {
+    const run = await staleRun('switch');
+    await rename(path.join(run.runDir, 'build', 'dist'), path.join(root, 'dist.update-new'));
+    await rename(path.join(root, 'dist'), path.join(root, 'dist.update-old'));
+    const { updates } = service();
+    await updates.recover();
+    expect(await builtCommit()).toBe(from);
+    for (const leftover of ['dist.update-new', 'dist.update-old'])
+      expect(await exists(path.join(root, leftover))).toBe(false);
+  });
+
+  it('killed after the new build moved in and the checkout moved: both go back', async () => {
+    const run = await staleRun('switch');
+    await mkdir(path.join(run.runDir, 'checkpoint', 'old'), { recursive: true });
+    await rename(path.join(root, 'dist'), path.join(run.runDir, 'checkpoint', 'old', 'dist'));
+    await rename(path.join(run.runDir, 'build', 'dist'), path.join(root, 'dist'));
+    await git(root, 'reset', '--quiet', '--keep', to);
+    const { updates, notes } = service();
+    await updates.recover();
+    expect(await builtCommit()).toBe(from);
+    expect(await git(root, 'rev-parse', 'HEAD')).toBe(from);
+    expect(notes[0]).toContain(`Running ${from.slice(0, 7)}.`);
+  });
+
+  it('killed while the new build was staged beside dist/: the staged copy goes, dist/ stays', async () => {
+    await staleRun('switch');
+    await writeBuild(path.join(root, 'dist.update-new'), to);
+    const { updates } = service();
+    await updates.recover();
+    expect(await builtCommit()).toBe(from);
+    expect(await exists(path.join(root, 'dist.update-new'))).toBe(false);
+  });
+
+  it('killed after the switch (restarting): nothing is undone, the note names the new version', async () => {
+    const run = await staleRun('restart');
+    await mkdir(path.join(run.runDir, 'checkpoint', 'old'), { recursive: true });
+    await rename(path.join(root, 'dist'), path.join(run.runDir, 'checkpoint', 'old', 'dist'));
+    await rename(path.join(run.runDir, 'build', 'dist'), path.join(root, 'dist'));
+    await git(root, 'reset', '--quiet', '--keep', to);
+    const { updates, notes } = service();
+    await updates.recover();
+    expect(await builtCommit()).toBe(to);
+    expect(notes).toEqual([
+      `Update to ${to.slice(0, 7)} interrupted: the updater stopped during restart (killed or hung). Running ${to.slice(0, 7)}.`,
+    ]);
+  });
+});
