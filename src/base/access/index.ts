@@ -3,6 +3,8 @@ export { type Action, can } from './can.js';
 export {
   type AccessConfig,
   describePrincipal,
+  identitiesOf,
+  identitiesWithRole,
   isOwnerIdentity,
   type Principal,
   resolvePrincipal,
