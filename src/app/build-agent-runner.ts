@@ -8,7 +8,7 @@ import {
   type FailoverState,
   type ModelProvider,
   readAgentInstructions,
-  type UsagePort,
+  type UsageMeter,
 } from '../engine/agents/index.js';
 import type { Observer } from '../engine/observability/index.js';
 import {
@@ -77,7 +77,7 @@ export interface AgentRunnerParts {
   /** What `chat.attach` sends files through. */
   chatFiles?: ChatFilesPort;
   /** Each model call's tokens counted, and a turn refused when its budget is spent. */
-  usage?: UsagePort;
+  usage?: UsageMeter;
   logger: Logger;
 }
 

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { Config } from '../base/config/index.js';
+import { type Config, collectSecretValues, createSecretScrubber } from '../base/config/index.js';
 import type { Logger } from '../base/logging/index.js';
 import type { OutboundFor } from '../base/messages/index.js';
 import { BUILTIN_COMMANDS } from '../engine/routing/index.js';
@@ -16,12 +16,15 @@ import {
   type SlackAdapter,
   type WebchatAdapter,
 } from '../surfaces/channels/index.js';
+import { createWebchatJournal, type WebchatJournalReader } from '../surfaces/control/index.js';
 import { createStoreChannelMemory } from './channel-memory.js';
 
 /** The configured channel adapters, and each route's `Outbound` over them. */
 export interface GatewayChannels {
   adapters: readonly ChannelAdapter[];
   webchat: WebchatAdapter | undefined;
+  /** What the web chat showed that transcripts do not keep (commands, approvals), for its history. */
+  webchatJournal: WebchatJournalReader | undefined;
   slack: SlackAdapter | undefined;
   /** Each route's `Outbound`: replies, posts, deltas, status lines, files. */
   outboundFor: OutboundFor;
@@ -35,10 +38,14 @@ export async function createChannels(
   logger: Logger,
   files?: InboundFileStore,
 ): Promise<GatewayChannels> {
-  const webchat = config.channels.webchat.enabled
+  const webchatJournal = config.channels.webchat.enabled
+    ? createWebchatJournal({ store, scrub: createSecretScrubber(collectSecretValues(config)) })
+    : undefined;
+  const webchat = webchatJournal
     ? createWebchatAdapter({
         logger: logger.child({ channel: 'webchat' }),
         filesDir: path.join(path.resolve(config.stateDir), 'webchat-files'),
+        journal: webchatJournal,
       })
     : undefined;
   const discord = config.channels.discord
@@ -63,6 +70,7 @@ export async function createChannels(
   return {
     adapters,
     webchat,
+    webchatJournal,
     slack,
     outboundFor: createOutboundFor(adapters),
     supervise: (supervisorLogger) =>

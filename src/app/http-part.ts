@@ -45,6 +45,7 @@ export function httpPart(): Part<HttpContext, HttpServer> {
           router: turns.router,
           config: base.config,
           scrub,
+          ...(channels.webchatJournal ? { journal: channels.webchatJournal } : {}),
         }),
         sessionActions: createSessionActions({
           sessions: base.sessions,

@@ -37,7 +37,7 @@ export async function runConfigGet(
   options: ConfigCommandOptions,
 ): Promise<void> {
   try {
-    const { snapshot } = await openEditor(options);
+    const { snapshot } = await openConfigEditor(options);
     if (!('config' in snapshot)) {
       printJson(snapshot);
       return printProblem(`${snapshot.path} does not load; fix it in the file (or with config patch)`);
@@ -71,7 +71,7 @@ export async function runConfigPatch(
     options.notify === undefined ? undefined : (await import('./notify.js')).parseNotifyRoute(options.notify);
   if (notify && !notify.ok) return printProblem(notify.error);
   try {
-    const { editor, snapshot, stateDir } = await openEditor(options);
+    const { editor, snapshot, stateDir } = await openConfigEditor(options);
     const result = await editor.patch({
       raw,
       baseHash: snapshot.hash,
@@ -112,8 +112,8 @@ export async function runConfigPatch(
   }
 }
 
-/** The editor of the file, and its snapshot (whose hash is the base of a patch). */
-async function openEditor(options: ConfigCommandOptions) {
+/** The editor of the file, and its snapshot (whose hash is the base of a patch); `setup` writes through it too. */
+export async function openConfigEditor(options: ConfigCommandOptions) {
   // The env file too: an edit naming `${NAME}` validates against what a start would read.
   const environment = readEnvironment({ envFile: options.envFile });
   const file = path.resolve(options.config ?? (environment.SWITCHBOARD_CONFIG || DEFAULT_CONFIG_PATH));

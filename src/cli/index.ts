@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 
 export { holdYoungGeneration } from './young-generation.js';
 
@@ -23,6 +23,8 @@ const runRestart = async (...args: Parameters<typeof import('./restart.js').runR
   (await import('./restart.js')).runRestart(...args);
 const runLogs = async (...args: Parameters<typeof import('./logs.js').runLogs>) =>
   (await import('./logs.js')).runLogs(...args);
+const runSetup = async (...args: Parameters<typeof import('./setup.js').runSetup>) =>
+  (await import('./setup.js')).runSetup(...args);
 const runDiscordInvite = async (...args: Parameters<typeof import('./discord-invite.js').runDiscordInvite>) =>
   (await import('./discord-invite.js')).runDiscordInvite(...args);
 
@@ -117,6 +119,7 @@ export async function runCli(argv: readonly string[]): Promise<void> {
     .option('--err', "read pm2's error log instead (start failures, crashes)")
     .action(runLogs);
   addSetupCommands(program);
+  addSetupGuide(program, configOption);
   addUpdateCommands(program, configOption);
   await program.parseAsync([...argv]);
 }
@@ -155,6 +158,30 @@ function addSetupCommands(program: Command): void {
     .option('--client-id <id>', "the application's Application ID (Developer Portal, General Information)")
     .option('--guild <id>', 'preselect this server in the invite')
     .action(runDiscordInvite);
+}
+
+/** `setup`: the guide from nothing to a config that answers (docs/setup.md). */
+function addSetupGuide(program: Command, configOption: readonly [string, string]): void {
+  program
+    .command('setup')
+    .description(
+      'a guide in the terminal: the model, Slack, Discord and the owners; writes the config and the secrets (env file, 0600). Run again to add a platform',
+    )
+    .option(...configOption)
+    .option(...ENV_FILE_OPTION)
+    .option(
+      '--non-interactive',
+      'ask nothing: answers from these flags, secrets from the environment (OPENAI_API_KEY, ANTHROPIC_API_KEY, MODEL_API_KEY, SLACK_BOT_TOKEN, SLACK_APP_TOKEN, DISCORD_TOKEN)',
+    )
+    .option('--model <kind>', 'openai, anthropic, compatible (an OpenAI-compatible server) or keep')
+    .option('--model-id <id>', 'the model id (default gpt-4o-mini, claude-sonnet-4-5, llama3.1)')
+    .option('--base-url <url>', 'the OpenAI-compatible server (default http://127.0.0.1:11434/v1, Ollama)')
+    .option('--slack', 'connect Slack (Socket Mode)')
+    .option('--discord', 'connect Discord')
+    .option('--owner <id...>', 'owners besides webchat:local (slack:U…, discord:<id>, webchat:<user>)')
+    .addOption(new Option('--slack-api-url <url>', "Slack's Web API address (tests)").hideHelp())
+    .addOption(new Option('--discord-api-base <url>', "Discord's API address (tests)").hideHelp())
+    .action(runSetup);
 }
 
 /** `update check|run|status` (docs/updating.md); `update apply` is the updater `update run` starts. */

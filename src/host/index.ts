@@ -1,5 +1,8 @@
 // The host above the app: the process's gateway across restarts, the start check, the state dir,
 // the HTTP token, the pid file, OS signals and the restart notes of the shell CLI.
+
+// `switchboard setup` proves a model with one call, as the start check proves a platform's tokens.
+export { PROBE_TIMEOUT_MS, probeModel } from '../engine/agents/index.js';
 export {
   checkStartable,
   describeIssues,

@@ -196,16 +196,26 @@ export function spawnGateway(
 export interface TerminalProcess {
   /** What the terminal showed so far (stdout and stderr together). */
   output(): string;
+  /** Types on the terminal's keyboard (`\r` is Enter). */
+  type(text: string): void;
+  /** Waits until the output after `from` (an offset) matches; returns the offset past the match. */
+  waitFor(pattern: RegExp, from?: number, timeoutMs?: number): Promise<number>;
   /** Sends a signal to the command itself (not to script); kills script when the pid is not known yet. */
   kill(signal: NodeJS.Signals): void;
   closed: Promise<void>;
+  /** The command's exit code, as script(1) passes it on (`-e`); null when killed. */
+  exitCode: Promise<number | null>;
 }
 
-export function spawnOnTerminal(args: string[]): TerminalProcess {
+export function spawnOnTerminal(
+  args: string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): TerminalProcess {
   // `echo pid=$$` then `exec` names the command's pid.
   const quoted = [process.execPath, MAIN_SCRIPT, ...args].map((arg) => `'${arg.replaceAll("'", "'\\''")}'`);
   const child = spawn('script', ['-qfec', `echo pid=$$; exec ${quoted.join(' ')}`, '/dev/null'], {
-    env: childEnvironment(),
+    env: options.env ?? childEnvironment(),
+    ...(options.cwd ? { cwd: options.cwd } : {}),
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   running.add(child);
@@ -213,20 +223,35 @@ export function spawnOnTerminal(args: string[]): TerminalProcess {
   child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
     output += chunk;
   });
-  const closed = new Promise<void>((resolve) =>
-    child.once('close', () => {
+  const exitCode = new Promise<number | null>((resolve) =>
+    child.once('close', (code) => {
       running.delete(child);
-      resolve();
+      resolve(code);
     }),
   );
   return {
     output: () => output,
+    type: (text) => void child.stdin?.write(text),
+    async waitFor(pattern, from = 0, timeoutMs = 20_000) {
+      const probe = () => {
+        const match = pattern.exec(output.slice(from));
+        return match ? from + match.index + match[0].length : undefined;
+      };
+      return pollUntil(`${pattern} on the terminal`, probe, { timeoutMs, intervalMs: 50 }).catch(
+        (error: Error) => {
+          throw new Error(
+            `${error.message}; the terminal shows: ${JSON.stringify(output.slice(from).slice(-600))}`,
+          );
+        },
+      );
+    },
     kill(signal) {
       const pid = Number(/pid=(\d+)/.exec(output)?.[1]);
       if (pid > 0) process.kill(pid, signal);
       else child.kill('SIGKILL');
     },
-    closed,
+    closed: exitCode.then(() => undefined),
+    exitCode,
   };
 }
 

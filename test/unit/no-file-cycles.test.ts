@@ -18,8 +18,6 @@ const KNOWN_CYCLES: Record<string, string> = {
   // lane stream: runTurn returns its event stream; the turn loop and the context part ways there.
   'src/engine/agents/context/index.ts src/engine/agents/context/turn-context.ts src/engine/agents/turn-loop.ts':
     'stream',
-  // lane stream: the runner's usage and its state go with the runTurn rewrite.
-  'src/engine/agents/run-usage.ts src/engine/agents/runner-state.ts': 'stream',
   // lane app: the host's restart sentinel and its file.
   'src/host/restart-sentinel-file.ts src/host/restart-sentinel.ts': 'app',
 };

@@ -45,8 +45,7 @@ const OTHER_LANES: Record<string, string> = {
   // lane stream: the runner's failover and per-run state go with the runTurn rewrite (src/agents).
   FailoverState: 'stream',
   RunnerState: 'stream',
-  // lane engine, next: the session queues (src/engine/routing), the session store, the nudges.
-  QueuesState: 'engine',
+  // lane engine, next: the session store, the nudges.
   SessionStoreState: 'engine',
   NudgeState: 'engine',
 };

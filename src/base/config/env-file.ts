@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
+import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseEnv } from 'node:util';
+import writeFileAtomic from 'write-file-atomic';
 import { ConfigError } from '../errors/index.js';
 
 /** The variable naming the env file (and, in an environment read through it, the file it was read from). */
@@ -62,4 +64,40 @@ export function missingVariableHint(names: readonly string[], environment: NodeJ
     '`npx switchboard setup` writes it), then start the gateway again; a running gateway reads the ' +
     'file at each restart (`npx switchboard restart`, or `pm2 restart switchboard` under pm2).'
   );
+}
+
+/**
+ * Sets variables in an env file (created 0600 in a 0700 directory when absent; made 0600 when
+ * looser): a line `NAME=...` already there is replaced in place, others are appended; comments and
+ * other lines stay. Written atomically. A value with a line break is refused.
+ */
+export async function writeEnvVariables(
+  file: string,
+  values: Readonly<Record<string, string>>,
+): Promise<void> {
+  const lines: string[] = await readFile(file, 'utf8').then(
+    (text) => text.split('\n'),
+    (error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return [];
+      throw error;
+    },
+  );
+  if (lines.at(-1) === '') lines.pop();
+  for (const [name, value] of Object.entries(values)) {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
+      throw new Error(`not a variable name: ${JSON.stringify(name)}`);
+    if (/[\r\n]/.test(value)) throw new Error(`${name}: a value in an env file cannot hold a line break`);
+    const line = `${name}=${quoteEnvValue(value)}`;
+    const at = lines.findIndex((existing) => new RegExp(`^\\s*(export\\s+)?${name}\\s*=`).test(existing));
+    if (at >= 0) lines[at] = line;
+    else lines.push(line);
+  }
+  await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+  await writeFileAtomic(file, `${lines.join('\n')}\n`, { mode: 0o600 });
+}
+
+/** Plain when safe, else in single quotes (taken literally), else double quotes. */
+function quoteEnvValue(value: string): string {
+  if (/^[A-Za-z0-9_\-.:/+=@,%]*$/.test(value)) return value;
+  return value.includes("'") ? `"${value}"` : `'${value}'`;
 }

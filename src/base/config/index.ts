@@ -19,6 +19,7 @@ export {
   missingVariableHint,
   type ReadEnvironmentOptions,
   readEnvironment,
+  writeEnvVariables,
 } from './env-file.js';
 export {
   DEFAULT_CONFIG_PATH,

@@ -109,6 +109,12 @@ export interface OutboundMessage {
    * where the platform can (Slack ephemeral, Discord ephemeral follow-up).
    */
   senderOnly?: boolean;
+  /**
+   * Written by the gateway and not kept in the session's transcript: `command`, a chat command's
+   * answer (plain text, shown as typed rather than as Markdown); `approval`, an approval request or
+   * its outcome. A chat that shows its own history (the web chat) keeps these itself.
+   */
+  origin?: 'command' | 'approval';
 }
 
 /** A file sent to a chat (the `chat.attach` tool): its bytes, its name there, an optional comment. */

@@ -11,10 +11,11 @@ export {
   createModelProvider,
   ModelCallError,
   type ModelProvider,
+  PROBE_TIMEOUT_MS,
   type ProviderOptions,
+  probeModel,
 } from './providers/index.js';
 export { RESUMED_NOTICE } from './resume-turn.js';
-export type { ModelCallUsage, UsagePort } from './run-usage.js';
 export { buildSystemPrompt, readAgentInstructions } from './system-prompt.js';
 export { createTurnStream } from './turn-stream.js';
 export {
@@ -28,4 +29,6 @@ export {
   type TurnRunner,
   type TurnSession,
   type TurnStream,
+  type UsageCall,
+  type UsageMeter,
 } from './types.js';

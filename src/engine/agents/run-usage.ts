@@ -1,37 +1,8 @@
 import { tokenCost } from '../../base/config/index.js';
-import { causerOf, type TurnScope } from '../tools/index.js';
+import { causerOf } from '../tools/index.js';
 import type { RunnerState } from './runner-state.js';
 import type { ToolLoopEvent } from './tool-loop-events.js';
 import type { TurnRequest } from './types.js';
-
-/** One model call's tokens, for the usage ledger: who, where, which model, what it cost. */
-export interface ModelCallUsage {
-  runId: string;
-  sessionKey: string;
-  agentId: string;
-  /** The turn's channel (`route.channel`). */
-  channel: string;
-  senderId: string;
-  /** `models.<name>` that answered. */
-  model: string;
-  inputTokens: number;
-  outputTokens: number;
-  /** `tokenCost` at `models.<name>.price`; absent when the model has none. */
-  cost?: number;
-  /** The server reported no usage: the tokens are the provider's estimate (`TokenUsage.estimated`). */
-  estimated?: boolean;
-}
-
-/**
- * What the runner needs of usage and budgets (the composition root builds it over `src/engine/usage`):
- * each model call recorded as it ends, and a budget check before a turn's first model call.
- */
-export interface UsagePort {
-  /** Resolves once the call is durably counted (a run that fails later still counted it). */
-  record(call: ModelCallUsage): Promise<void>;
-  /** Why this turn may not start (a spent daily budget), said for the chat; undefined when it may. */
-  refusal(turn: TurnScope): Promise<string | undefined>;
-}
 
 /**
  * Counts a `model_end`'s tokens: the run's total (its record) and the usage ledger, both before

@@ -4,7 +4,7 @@ import type { ToolRegistry, ToolServices } from '../tools/index.js';
 import type { FailoverState } from './failover/index.js';
 import type { ReadWorkspaceFile } from './model-files.js';
 import type { ModelProvider } from './providers/index.js';
-import type { UsagePort } from './run-usage.js';
+import type { UsageMeter } from './types.js';
 
 export interface AgentRunnerOptions {
   config: Config;
@@ -20,7 +20,7 @@ export interface AgentRunnerOptions {
   /** Reads the images posted in chats from the agent's workspace; without it no image is sent. */
   readWorkspaceFile?: ReadWorkspaceFile;
   /** Counts each model call's tokens and refuses a turn whose budget is spent; absent, neither. */
-  usage?: UsagePort;
+  usage?: UsageMeter;
   /** The gateway's model cooldowns and last failover; without it the runner keeps its own. */
   failover?: FailoverState;
   now?: () => Date;

@@ -113,3 +113,35 @@ export class TurnAbort extends SwitchboardError {
     this.status = status;
   }
 }
+
+/**
+ * One model call's usage, for the usage ledger: who, where, which model, what it cost (the ledger's
+ * `UsageCall` in `src/engine/usage`, with the run and session it belongs to).
+ */
+export interface UsageCall {
+  runId: string;
+  sessionKey: string;
+  agentId: string;
+  /** The turn's channel (`route.channel`). */
+  channel: string;
+  senderId: string;
+  /** `models.<name>` that answered. */
+  model: string;
+  inputTokens: number;
+  outputTokens: number;
+  /** `tokenCost` at `models.<name>.price`; absent when the model has none. */
+  cost?: number;
+  /** The server reported no usage: the tokens are the provider's estimate (`TokenUsage.estimated`). */
+  estimated?: boolean;
+}
+
+/**
+ * What the runner needs of usage and budgets (the composition root builds it over `src/engine/usage`):
+ * each model call recorded as it ends, and a budget check before a turn's first model call.
+ */
+export interface UsageMeter {
+  /** Resolves once the call is durably counted (a run that fails later still counted it). */
+  record(call: UsageCall): Promise<void>;
+  /** Why this turn may not start (a spent daily budget), said for the chat; undefined when it may. */
+  refusal(turn: TurnScope): Promise<string | undefined>;
+}

@@ -1,7 +1,7 @@
 import type { Logger } from '../../base/logging/index.js';
-import type { DispatchResult, OutboundFor, OutboundMessage } from '../../base/messages/index.js';
+import type { DispatchResult, OutboundFor } from '../../base/messages/index.js';
 import type { NewTranscriptEntry, SessionStore, TranscriptEntry } from '../../records/sessions/index.js';
-import type { TurnAbort, TurnRequest, TurnRunner } from '../agents/index.js';
+import type { TurnRequest, TurnRunner } from '../agents/index.js';
 import type { Inbox, InboxItem } from './inbox.js';
 import type { TurnSlots } from './turn-slots.js';
 
@@ -50,32 +50,4 @@ export interface SessionQueuesOptions {
   logger: Logger;
   /** Removes secret values from reply text before it is stored or sent. */
   scrub(text: string): string;
-}
-
-/** The turn a session queue has taken from its messages: waiting for a turn slot (`started` false) or running. */
-export interface ActiveTurn {
-  controller: AbortController;
-  started: boolean;
-  isOwner: boolean;
-}
-
-/** One session's queue; it exists while the session has a turn or waiting messages. */
-export interface SessionQueue extends QueueTarget {
-  pending: PendingMessage[];
-  /** Messages for the running turn, taken before its next model call. */
-  steering: PendingMessage[];
-  active?: ActiveTurn;
-}
-
-/** The state every session queue shares (see `createSessionQueues`). */
-export interface QueuesState {
-  options: SessionQueuesOptions;
-  queues: Map<string, SessionQueue>;
-  /** Called each time the last queue empties (the drain waits on it). */
-  idleWaiters: Set<() => void>;
-  /** The abort reason of turns the stop cuts short: their user messages wait for the next start. */
-  stopping: TurnAbort;
-  /** Per session, the notice that its messages wait for the next start (sent once; replies repeat its id). */
-  told: Map<string, OutboundMessage>;
-  closed: boolean;
 }

@@ -49,6 +49,8 @@ export class CommandRunner {
     const reply: OutboundMessage = {
       id: crypto.randomUUID(),
       text: this.#scrub(text),
+      // A held command's card (with buttons) is an approval request; any other answer is plain text.
+      origin: actions ? 'approval' : 'command',
       ...(actions ? { actions } : {}),
       ...(message.nativeCommand === true && this.#senderOnly(parsed.name) ? { senderOnly: true } : {}),
     };
@@ -97,7 +99,13 @@ export class CommandRunner {
       ? `${outcome.text}\n${await this.#runConfirmed(outcome.confirmed)}`
       : outcome.text;
     const actions = outcome.actions ? { actions: outcome.actions } : {};
-    return { sessionKey, replies: [{ id: crypto.randomUUID(), text: this.#scrub(text), ...actions }] };
+    const reply = {
+      id: crypto.randomUUID(),
+      text: this.#scrub(text),
+      origin: 'approval' as const,
+      ...actions,
+    };
+    return { sessionKey, replies: [reply] };
   }
 
   /** A held command its owner confirmed, run once as they typed it, in the chat they typed it in. */

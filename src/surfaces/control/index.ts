@@ -35,3 +35,4 @@ export {
 } from './session-views.js';
 export { probeStore, storeReadiness } from './store-probe.js';
 export { createWebchatHistory, webchatSessionKey } from './webchat-history.js';
+export { createWebchatJournal, type JournalEntry, type WebchatJournalReader } from './webchat-journal.js';
