@@ -145,16 +145,16 @@ describe('roles on every surface', () => {
     expect(await pages('ann')).toMatchObject({
       role: 'owner',
       person: 'ann',
-      pages: ['chat', 'sessions', 'session', 'approvals', 'health', 'tools', 'config'],
+      pages: ['chat', 'sessions', 'session', 'approvals', 'tools', 'schedules', 'logs', 'config', 'health'],
     });
     expect(await pages('sam')).toMatchObject({
       role: 'operator',
-      pages: ['chat', 'sessions', 'session', 'approvals', 'health', 'tools'],
+      pages: ['chat', 'sessions', 'session', 'approvals', 'tools', 'schedules', 'logs', 'health'],
     });
     expect(await pages('bob')).toMatchObject({ role: 'member', pages: ['chat', 'approvals'] });
     expect(await pages('val')).toMatchObject({
       role: 'viewer',
-      pages: ['sessions', 'session', 'approvals', 'health', 'tools'],
+      pages: ['sessions', 'session', 'approvals', 'tools', 'schedules', 'logs', 'health'],
     });
   });
 

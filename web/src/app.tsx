@@ -8,6 +8,8 @@ import { ApprovalsPage } from './pages/approvals.js';
 import { ChatPage } from './pages/chat.js';
 import { ConfigPage } from './pages/config.js';
 import { HealthPage } from './pages/health.js';
+import { LogsPage } from './pages/logs.js';
+import { SchedulesPage } from './pages/schedules.js';
 import { SessionPage } from './pages/session.js';
 import { SessionsPage } from './pages/sessions.js';
 import { SignInPage } from './pages/sign-in.js';
@@ -25,6 +27,8 @@ const NAV: readonly NavItem[] = [
   { page: 'sessions', label: 'Sessions' },
   { page: 'approvals', label: 'Approvals' },
   { page: 'tools', label: 'Tools' },
+  { page: 'schedules', label: 'Schedules' },
+  { page: 'logs', label: 'Logs' },
   { page: 'config', label: 'Config' },
   { page: 'health', label: 'Health' },
 ];
@@ -132,6 +136,10 @@ function Page({ route, me }: { route: Route; me: Me }) {
       return <ApprovalsPage />;
     case 'tools':
       return <ToolsPage />;
+    case 'schedules':
+      return <SchedulesPage />;
+    case 'logs':
+      return <LogsPage />;
     case 'config':
       return <ConfigPage />;
     case 'health':

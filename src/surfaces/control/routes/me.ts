@@ -11,7 +11,17 @@ import {
 import type { Me } from '../contracts.js';
 
 /** The control UI's pages, each shown when the role's `pages` give it. */
-const PAGES = ['chat', 'sessions', 'session', 'approvals', 'health', 'tools', 'config'] as const;
+const PAGES = [
+  'chat',
+  'sessions',
+  'session',
+  'approvals',
+  'tools',
+  'schedules',
+  'logs',
+  'config',
+  'health',
+] as const;
 
 export interface MeOptions {
   access: AccessPolicy;
