@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { Config } from '../base/config/index.js';
+import { type Config, collectSecretValues, createSecretScrubber } from '../base/config/index.js';
 import type { Logger } from '../base/logging/index.js';
 import type { OutboundFor } from '../base/messages/index.js';
 import { BUILTIN_COMMANDS } from '../engine/routing/index.js';
@@ -16,12 +16,15 @@ import {
   type SlackAdapter,
   type WebchatAdapter,
 } from '../surfaces/channels/index.js';
+import { createWebchatJournal, type WebchatJournalReader } from '../surfaces/control/index.js';
 import { createStoreChannelMemory } from './channel-memory.js';
 
 /** The configured channel adapters, and each route's `Outbound` over them. */
 export interface GatewayChannels {
   adapters: readonly ChannelAdapter[];
   webchat: WebchatAdapter | undefined;
+  /** What the web chat showed that transcripts do not keep (commands, approvals), for its history. */
+  webchatJournal: WebchatJournalReader | undefined;
   slack: SlackAdapter | undefined;
   /** Each route's `Outbound`: replies, posts, deltas, status lines, files. */
   outboundFor: OutboundFor;
@@ -35,15 +38,19 @@ export async function createChannels(
   logger: Logger,
   files?: InboundFileStore,
 ): Promise<GatewayChannels> {
-  const webchat = config.channels.webchat.enabled
+  const webchatJournal = config.channels.webchat.enabled
+    ? createWebchatJournal({ store, scrub: createSecretScrubber(collectSecretValues(config)) })
+    : undefined;
+  const webchat = webchatJournal
     ? createWebchatAdapter({
         logger: logger.child({ channel: 'webchat' }),
         filesDir: path.join(path.resolve(config.stateDir), 'webchat-files'),
+        journal: webchatJournal,
       })
     : undefined;
   const discord = config.channels.discord
     ? await loadDiscordAdapter({
-        config: config.channels.discord,
+        config: heardPeople(config, config.channels.discord, 'discord'),
         logger: logger.child({ channel: 'discord' }),
         memory: createStoreChannelMemory({ store, channel: 'discord' }),
         ...(files ? { files } : {}),
@@ -53,7 +60,7 @@ export async function createChannels(
     : undefined;
   const slack = config.channels.slack
     ? await loadSlackAdapter({
-        config: config.channels.slack,
+        config: heardPeople(config, config.channels.slack, 'slack'),
         logger: logger.child({ channel: 'slack' }),
         memory: createStoreChannelMemory({ store, channel: 'slack' }),
         ...(files ? { files } : {}),
@@ -63,6 +70,7 @@ export async function createChannels(
   return {
     adapters,
     webchat,
+    webchatJournal,
     slack,
     outboundFor: createOutboundFor(adapters),
     supervise: (supervisorLogger) =>
@@ -71,6 +79,25 @@ export async function createChannels(
         logger: supervisorLogger,
       }),
   };
+}
+
+/**
+ * A platform's settings with every person's identity on it added to `allowFrom`: a person in
+ * `people` (a link, an approved pairing) is heard in direct messages like a listed user.
+ */
+export function heardPeople<Settings extends { allowFrom: string[] }>(
+  config: Pick<Config, 'people'>,
+  settings: Settings,
+  platform: 'slack' | 'discord',
+): Settings {
+  const prefix = `${platform}:`;
+  const people = Object.values(config.people).flatMap((person) =>
+    person.identities
+      .filter((identity) => identity.startsWith(prefix))
+      .map((identity) => identity.slice(prefix.length)),
+  );
+  const added = people.filter((id) => !settings.allowFrom.includes(id));
+  return added.length === 0 ? settings : { ...settings, allowFrom: [...settings.allowFrom, ...added] };
 }
 
 function reconnectOf(config: Config, name: string) {

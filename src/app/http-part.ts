@@ -45,6 +45,7 @@ export function httpPart(): Part<HttpContext, HttpServer> {
           router: turns.router,
           config: base.config,
           scrub,
+          ...(channels.webchatJournal ? { journal: channels.webchatJournal } : {}),
         }),
         sessionActions: createSessionActions({
           sessions: base.sessions,
@@ -64,6 +65,7 @@ export function httpPart(): Part<HttpContext, HttpServer> {
         safeMode: options.safeMode,
         scrub,
         usage: base.usage,
+        identity: turns.identity,
         ops: opsParts(context),
         ...(base.observer && options.metrics ? { metrics: options.metrics } : {}),
         logger: base.logger.child({ component: 'http' }),

@@ -102,7 +102,8 @@ function Shell({ me, onSignedOut }: { me: Me; onSignedOut(): void }) {
           Sign out
         </button>
       </header>
-      <main id="main" tabIndex={-1}>
+      {/* The chat fills the window and scrolls its log; every other page scrolls the document. */}
+      <main id="main" tabIndex={-1} class={route.page === 'chat' ? 'fill' : undefined}>
         <Page route={route} me={me} />
       </main>
     </>

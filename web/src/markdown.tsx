@@ -7,9 +7,7 @@
 // link to its address instead (its alt text, else the address; http(s) only, else the alt text
 // alone), which fetches nothing unless clicked; srcset and media elements are not allowed.
 import DOMPurify from 'dompurify';
-import { Marked } from 'marked';
-
-const marked = new Marked({ gfm: true, breaks: true, async: false });
+import { markdownToHtml } from './markdown-html.js';
 
 const purify = DOMPurify(window);
 /** The only image source kept: the picture's own bytes. */
@@ -52,7 +50,7 @@ const PURIFY_OPTIONS = {
 
 /** Markdown text as sanitized HTML, every image that is not inline shown as a link (or its alt text). */
 function markdownHtml(text: string): string {
-  const fragment = purify.sanitize(marked.parse(text) as string, {
+  const fragment = purify.sanitize(markdownToHtml(text), {
     ...PURIFY_OPTIONS,
     RETURN_DOM_FRAGMENT: true,
   });

@@ -257,7 +257,11 @@ class ApprovalsService implements Approvals {
     await this.#audit.record('expired', record, { reason: record.reason });
     this.#settle(record);
     if (record.route.channel === 'internal') return;
-    const message = { id: `approval-${record.id}-expired`, text: decidedText(record) };
+    const message = {
+      id: `approval-${record.id}-expired`,
+      text: decidedText(record),
+      origin: 'approval' as const,
+    };
     await this.#options
       .outboundFor(record.route)
       .reply(message)
@@ -289,7 +293,7 @@ class ApprovalsService implements Approvals {
     );
     if (context.route.channel !== 'internal') {
       await outboundFor(context.route)
-        .reply({ id: crypto.randomUUID(), text: reason })
+        .reply({ id: crypto.randomUUID(), text: reason, origin: 'approval' })
         .catch((error: unknown) => logger.warn({ err: error }, 'approval refusal not posted'));
     }
     return { status: 'denied', by: 'gateway', reason };

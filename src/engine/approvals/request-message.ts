@@ -33,6 +33,7 @@ export function requestMessage(record: ApprovalRecord, now: Date): OutboundMessa
     id: `approval-${record.id}`,
     text: lines.filter((line) => line !== '').join('\n'),
     actions: requestActions(record),
+    origin: 'approval',
   };
 }
 

@@ -51,6 +51,8 @@ export class CommandRunner {
     const reply: OutboundMessage = {
       id: crypto.randomUUID(),
       text: this.#scrub(text),
+      // A held command's card (with buttons) is an approval request; any other answer is plain text.
+      origin: actions ? 'approval' : 'command',
       ...(actions ? { actions } : {}),
       ...(message.nativeCommand === true && this.#senderOnly(parsed.name) ? { senderOnly: true } : {}),
     };
@@ -65,10 +67,28 @@ export class CommandRunner {
     return { sessionKey, replies: [reply] };
   }
 
+  /**
+   * A direct message from a sender the channel does not let in (pairing on): a pairing code and
+   * nothing else, whatever it says (a command included); no reply at all when there is no
+   * pairing here or the sender is past the rate limit. Never stored, never a turn.
+   */
+  async pairing(message: InboundMessage, sessionKey: string): Promise<DispatchResult> {
+    const text = await this.#router.identity?.pairingRequest(message.senderId);
+    if (text === undefined) return { sessionKey, replies: [] };
+    const reply: OutboundMessage = { id: crypto.randomUUID(), text };
+    await this.#router
+      .outboundFor(routeOf(message))
+      .reply(reply)
+      .catch((error: unknown) => {
+        this.#router.logger.warn({ err: error, sender: message.senderId }, 'pairing reply delivery failed');
+      });
+    return { sessionKey, replies: [reply] };
+  }
+
   /** An unknown command's list, an owner command's output or its refusal: for the sender alone. */
   #senderOnly(name: string): boolean {
     const command = this.#commands.find((candidate) => candidate.name === name);
-    return command === undefined || command.ownerOnly === true;
+    return command === undefined || command.ownerOnly === true || command.senderOnly === true;
   }
 
   /**
@@ -86,7 +106,13 @@ export class CommandRunner {
       ? `${outcome.text}\n${await this.#runConfirmed(outcome.confirmed)}`
       : outcome.text;
     const actions = outcome.actions ? { actions: outcome.actions } : {};
-    return { sessionKey, replies: [{ id: crypto.randomUUID(), text: this.#scrub(text), ...actions }] };
+    const reply = {
+      id: crypto.randomUUID(),
+      text: this.#scrub(text),
+      origin: 'approval' as const,
+      ...actions,
+    };
+    return { sessionKey, replies: [reply] };
   }
 
   /** A held command its owner confirmed, run once as they typed it, in the chat they typed it in. */
@@ -148,6 +174,7 @@ export class CommandRunner {
       ...(options.riskSummary ? { riskSummary: options.riskSummary } : {}),
       ...(confirmed ? { confirmed } : {}),
       ...(options.rescue ? { rescue: options.rescue } : {}),
+      ...(options.identity ? { identity: options.identity } : {}),
       rescuePlans: this.#rescuePlans,
       runConfirmed: (held) => this.#runConfirmed(held),
       compact: () => this.#compact(sessionKey, agentId, message),

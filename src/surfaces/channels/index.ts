@@ -13,4 +13,10 @@ export {
   type SupervisedChannel,
 } from './supervisor.js';
 export type { ChannelAdapter, ConnectionEvent, InboundFileStore } from './types.js';
-export { createWebchatAdapter, type WebchatAdapter, type WebchatEvent } from './webchat/index.js';
+export {
+  createWebchatAdapter,
+  type WebchatAdapter,
+  type WebchatEvent,
+  type WebchatJournal,
+  type WebchatShown,
+} from './webchat/index.js';

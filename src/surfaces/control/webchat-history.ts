@@ -3,6 +3,7 @@ import type { InboundMessage } from '../../base/messages/index.js';
 import { type Router, sessionForMessage } from '../../engine/routing/index.js';
 import { type SessionStore, subagentDepth, type TranscriptEntry } from '../../records/sessions/index.js';
 import type { WebchatHistoryMessage, WebchatHistoryPort } from './routes/webchat-history.js';
+import type { JournalEntry, WebchatJournalReader } from './webchat-journal.js';
 
 /** Raw transcript entries read per step while filling a history page (tool rounds are skipped). */
 const READ_STEP = 200;
@@ -21,8 +22,10 @@ export function createWebchatHistory(options: {
   config: Pick<Config, 'bindings' | 'defaultAgent'>;
   /** The log's secret scrubber: an entry may quote a value that became a secret after it was written. */
   scrub(text: string): string;
+  /** What the chat showed that the transcript does not keep (commands, approvals), merged in by time. */
+  journal?: WebchatJournalReader;
 }): WebchatHistoryPort {
-  const { sessions, router, config, scrub } = options;
+  const { sessions, router, config, scrub, journal } = options;
   return {
     async threads(user) {
       const page = await sessions.list({
@@ -54,6 +57,8 @@ export function createWebchatHistory(options: {
       const status = router.sessionStatus(sessionKey);
       const messages: WebchatHistoryMessage[] = [];
       let below = before;
+      /** When the oldest entry read was written: where this page's time ends when older ones remain. */
+      let oldestAt: string | undefined;
       for (let step = 0; step < MAX_STEPS && messages.length < last && below !== 0; step += 1) {
         const entries = await sessions.transcript(sessionKey, {
           last: READ_STEP,
@@ -65,19 +70,81 @@ export function createWebchatHistory(options: {
         }
         messages.unshift(...entries.flatMap((entry) => messageOf(entry, scrub)));
         below = entries[0]?.seq ?? 0;
+        oldestAt = entries[0]?.at;
       }
       // More than asked for: the page is the newest `last`, and the rest is the next page's.
       const page = messages.slice(-last);
-      const next = page.length < messages.length ? page[0]?.seq : below;
-      return { sessionKey, status, messages: page, ...(next ? { next } : {}) };
+      const sliced = page.length < messages.length;
+      const next = sliced ? page[0]?.seq : below;
+      if (!journal) return { sessionKey, status, messages: page, ...(next ? { next } : {}) };
+      // The journal's entries of the same stretch of time: from the oldest entry of this page (all
+      // older ones on the last page: commands typed before the session began, or before a `/new`)
+      // to the entry the newer page began at.
+      const from = next ? (sliced ? page[0]?.at : oldestAt) : undefined;
+      const newer =
+        before === undefined
+          ? undefined
+          : await sessions.transcript(sessionKey, { last: 1, before: before + 1 });
+      const to = newer?.[0]?.at;
+      const kept = await journal.read(user, thread, {
+        ...(from === undefined ? {} : { from: Date.parse(from) }),
+        ...(to === undefined ? {} : { to: Date.parse(to) }),
+      });
+      const merged = mergeByTime(
+        page,
+        kept.map((entry) => shownMessage(entry, scrub)),
+      );
+      return { sessionKey, status, messages: merged, ...(next ? { next } : {}) };
     },
   };
 }
 
-/** What the chat shows of an entry: typed messages and answers with text (tool rounds are left out). */
+/**
+ * What the chat shows of an entry: typed messages, answers with text, and the gateway's notes to
+ * the chat (system entries: restart notes, a run that failed); tool rounds, compaction summaries,
+ * a thread's context and sub-agent announcements (written for the model) are left out.
+ */
 function messageOf(entry: TranscriptEntry, scrub: (text: string) => string): WebchatHistoryMessage[] {
-  if ((entry.role !== 'user' && entry.role !== 'assistant') || entry.text.trim() === '') return [];
+  if (entry.role === 'tool' || entry.text.trim() === '') return [];
+  if (entry.role === 'system' && !isNoteToChat(entry)) return [];
   return [{ seq: entry.seq, at: entry.at, role: entry.role, text: scrub(entry.text) }];
+}
+
+const FOR_THE_MODEL = /^(context|announcement):/;
+
+function isNoteToChat(entry: TranscriptEntry): boolean {
+  return entry.compaction === undefined && !FOR_THE_MODEL.test(entry.messageId ?? '');
+}
+
+/** A journal entry as a history message: a typed command, its answer, an approval with its buttons or decision. */
+function shownMessage(entry: JournalEntry, scrub: (text: string) => string): WebchatHistoryMessage {
+  const { id, at, role, text, origin, actions, decision } = entry;
+  return {
+    id,
+    at,
+    role,
+    text: scrub(text),
+    origin,
+    ...(actions?.length && decision === undefined ? { actions } : {}),
+    ...(decision === undefined ? {} : { decision: scrub(decision) }),
+  };
+}
+
+/** Transcript messages and journal entries in one list by time; at the same time, the transcript's first. */
+function mergeByTime(
+  messages: WebchatHistoryMessage[],
+  kept: WebchatHistoryMessage[],
+): WebchatHistoryMessage[] {
+  if (kept.length === 0) return messages;
+  const time = (message: WebchatHistoryMessage) => Date.parse(message.at);
+  const merged: WebchatHistoryMessage[] = [];
+  let index = 0;
+  for (const message of messages) {
+    while (index < kept.length && time(kept[index] as WebchatHistoryMessage) < time(message))
+      merged.push(kept[index++] as WebchatHistoryMessage);
+    merged.push(message);
+  }
+  return [...merged, ...kept.slice(index)];
 }
 
 /** The session a web chat message of `user` in `thread` lands in, as the router picks it. */

@@ -31,7 +31,11 @@ export type LogItem =
       actions?: ReplyAction[];
       /** The answer to a click, replacing the buttons. */
       decision?: string;
+      /** A command's answer: plain text, shown as typed (not Markdown). */
+      plain?: boolean;
     }
+  /** A note from the gateway (a restart note, a run that failed): a system line. */
+  | { kind: 'system'; key: string; id?: string; text: string }
   | { kind: 'file'; key: string; file: ChatFile }
   | { kind: 'error'; key: string; text: string };
 
@@ -69,18 +73,36 @@ export function applyDelta(log: ChatLog, id: string, delta: string): ChatLog {
   return append(log, { kind: 'agent', key: `reply:${id}`, id, text: delta, streaming: true });
 }
 
+/** A reply as the stream and the POST answer carry it. */
+export interface ReplyView {
+  id: string;
+  text: string;
+  actions?: ReplyAction[];
+  /** Not the model's: `command` (plain text) or `approval`. */
+  origin?: 'command' | 'approval';
+  /** A note from the gateway: shown as a system line. */
+  notice?: boolean;
+}
+
 /** The final reply (on the stream, or in the POST answer): replaces the streamed text, once. */
-export function applyReply(
-  log: ChatLog,
-  reply: { id: string; text: string; actions?: ReplyAction[] },
-): ChatLog {
+export function applyReply(log: ChatLog, reply: ReplyView): ChatLog {
+  if (reply.notice === true && !reply.actions?.length) {
+    if (log.items.some((item) => item.kind === 'system' && item.id === reply.id)) return log;
+    return append(log, { kind: 'system', key: `note:${reply.id}`, id: reply.id, text: reply.text });
+  }
+  const plain = reply.origin === 'command' && !reply.actions?.length ? { plain: true } : {};
   const decision = log.decided[reply.id];
   const offered = decision === undefined && reply.actions?.length ? { actions: reply.actions } : {};
   const existing = log.items.find((item) => item.kind === 'agent' && item.id === reply.id);
   if (existing?.kind === 'agent') {
     // Buttons already shown, or already replaced by their decision, stay as they are.
     const shown = existing.actions !== undefined || existing.decision !== undefined;
-    return replaceAgent(log, reply.id, { text: reply.text, streaming: false, ...(shown ? {} : offered) });
+    return replaceAgent(log, reply.id, {
+      text: reply.text,
+      streaming: false,
+      ...plain,
+      ...(shown ? {} : offered),
+    });
   }
   const buttons = decision === undefined ? offered : { decision };
   return append(log, {
@@ -89,6 +111,7 @@ export function applyReply(
     id: reply.id,
     text: reply.text,
     streaming: false,
+    ...plain,
     ...buttons,
   });
 }

@@ -1,7 +1,9 @@
 // The thread's messages, oldest first: typed ones, answers (streamed, then final) with their
-// buttons or decision, files with their download link, errors. Every text that came from a user,
-// the model or a tool goes through <Markdown> (sanitized); nothing else is HTML.
-import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+// buttons or decision, a command's answer as plain text, the gateway's notes as system lines,
+// files with their download link, errors. Every text that came from a user, the model or a tool
+// goes through <Markdown> (sanitized); nothing else is HTML. The page scrolls the log
+// (use-stick-to-bottom.ts).
+import { useState } from 'preact/hooks';
 import { Markdown } from '../markdown.js';
 import { type ChatFile, type LogItem, type ReplyAction, sizeText } from './chat-log.js';
 
@@ -13,27 +15,11 @@ export interface MessageListProps {
 }
 
 export function MessageList({ items, queued, busy, onClick }: MessageListProps) {
-  const end = useRef<HTMLDivElement>(null);
-  const last = items[items.length - 1];
-  const size = `${items.length}:${last?.kind === 'agent' ? last.text.length : 0}`;
-  // New messages scroll into view while the reader is at the bottom (not while reading back).
-  const atBottom = useRef(true);
-  useEffect(() => {
-    const onScroll = () => {
-      atBottom.current = window.innerHeight + window.scrollY >= document.documentElement.scrollHeight - 80;
-    };
-    window.addEventListener('scroll', onScroll, { passive: true });
-    return () => window.removeEventListener('scroll', onScroll);
-  }, []);
-  useLayoutEffect(() => {
-    if (atBottom.current) end.current?.scrollIntoView({ block: 'end' });
-  }, [size]);
   return (
     <div id="log" class="log" aria-live="polite" aria-busy={busy ? 'true' : 'false'}>
       {items.map((item) => (
         <Message key={item.key} item={item} queued={queued.has(item.key)} onClick={onClick} />
       ))}
-      <div ref={end} />
     </div>
   );
 }
@@ -68,12 +54,22 @@ function Message({
           aria-label="Agent"
           aria-busy={item.streaming ? 'true' : undefined}
         >
-          <Markdown text={item.text} className="text" />
+          {item.plain ? (
+            <p class="text plain">{item.text}</p>
+          ) : (
+            <Markdown text={item.text} className="text" />
+          )}
           {item.actions && item.id !== undefined && (
             <Actions id={item.id} actions={item.actions} onClick={onClick} />
           )}
           {item.decision !== undefined && <p class="decision">{item.decision}</p>}
         </article>
+      );
+    case 'system':
+      return (
+        <p class="message system" role="note">
+          {item.text}
+        </p>
       );
     case 'file':
       return <FileMessage file={item.file} />;

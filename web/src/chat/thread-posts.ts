@@ -1,13 +1,15 @@
 // Sending in a thread and clicking a reply's button: the POSTs of the chat page. The thread is
 // read when the POST starts; its answer is shown only while that thread is still on screen.
 import { api, problemText } from '../api.js';
-import { append, applyDecision, applyReply, type ChatLog, type ReplyAction, updateUser } from './chat-log.js';
-
-export interface Reply {
-  id: string;
-  text: string;
-  actions?: ReplyAction[];
-}
+import {
+  append,
+  applyDecision,
+  applyReply,
+  type ChatLog,
+  type ReplyAction,
+  type ReplyView,
+  updateUser,
+} from './chat-log.js';
 
 /** A message sent from this page whose POST has not been answered (its turn has not ended). */
 export interface Pending {
@@ -40,7 +42,7 @@ export function createThreadPosts(options: ThreadPostsOptions) {
     setLog((shown) => append(shown, { kind: 'user', key, text, state: 'sending' }));
     setPending((list) => [...list, { key, thread: asked, answered: false }]);
     try {
-      const answer = await api<{ replies: Reply[] }>('/api/webchat/messages', {
+      const answer = await api<{ replies: ReplyView[] }>('/api/webchat/messages', {
         text,
         ...(asked === undefined ? {} : { thread: asked }),
       });

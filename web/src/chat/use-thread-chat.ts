@@ -14,12 +14,29 @@ import {
   EMPTY_LOG,
   type LogItem,
   prepend,
+  type ReplyAction,
+  type ReplyView,
 } from './chat-log.js';
-import { createThreadPosts, type Pending, type Reply } from './thread-posts.js';
+import { createThreadPosts, type Pending } from './thread-posts.js';
+
+/**
+ * A history message: a transcript entry (`seq`: typed, answered, or a gateway note as `system`),
+ * or what the web chat journal kept (`id`: a typed command, its plain answer, an approval request
+ * with its buttons while open or the decision that replaced them).
+ */
+interface HistoryMessage {
+  seq?: number;
+  id?: string;
+  role: 'user' | 'assistant' | 'system';
+  text: string;
+  origin?: 'command' | 'approval';
+  actions?: ReplyAction[];
+  decision?: string;
+}
 
 interface HistoryPage {
   status: QueueStatus;
-  messages: Array<{ seq: number; role: 'user' | 'assistant'; text: string }>;
+  messages: HistoryMessage[];
   next?: number;
 }
 
@@ -48,10 +65,22 @@ export interface ThreadChat {
   onEvent(type: string, data: Record<string, unknown>): void;
 }
 
-const historyItem = (message: HistoryPage['messages'][number]): LogItem =>
-  message.role === 'user'
-    ? { kind: 'user', key: `h${message.seq}`, text: message.text, state: 'sent' }
-    : { kind: 'agent', key: `h${message.seq}`, text: message.text, streaming: false };
+function historyItem(message: HistoryMessage): LogItem {
+  const key = message.id === undefined ? `h${message.seq}` : `j:${message.id}`;
+  if (message.role === 'user') return { kind: 'user', key, text: message.text, state: 'sent' };
+  if (message.role === 'system') return { kind: 'system', key, text: message.text };
+  const { id, actions, decision } = message;
+  return {
+    kind: 'agent',
+    key,
+    text: message.text,
+    streaming: false,
+    ...(id === undefined ? {} : { id }),
+    ...(message.origin === 'command' && !actions?.length ? { plain: true } : {}),
+    ...(actions?.length && decision === undefined ? { actions } : {}),
+    ...(decision === undefined ? {} : { decision }),
+  };
+}
 
 const historyPath = (thread: string | undefined, before?: number) => {
   const query = new URLSearchParams();
@@ -112,7 +141,7 @@ export function useThreadChat(thread: string | undefined): ThreadChat {
       setLog((shown) => applyDelta(shown, id, String(data.delta ?? '')));
     } else if (type === 'reply') {
       if (fresh) answered();
-      setLog((shown) => applyReply(shown, data as unknown as Reply));
+      setLog((shown) => applyReply(shown, data as unknown as ReplyView));
     } else if (type === 'reply.decided') {
       setLog((shown) => applyDecision(shown, id, String(data.text ?? '')));
     } else if (type === 'file') {

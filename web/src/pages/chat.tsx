@@ -1,10 +1,11 @@
 // The web chat: the signed-in user's threads, the one on screen with its history (paged back),
 // what is sent and streamed, buttons and files, the working / queued indicators and the composer.
 // The user is the sign-in's (`GET /api/me`): the page never sends one.
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { Composer } from '../chat/composer.js';
 import { MessageList } from '../chat/message-list.js';
 import { ThreadPicker, useCurrentThread, useThreads } from '../chat/thread-picker.js';
+import { useStickToBottom } from '../chat/use-stick-to-bottom.js';
 import { useThreadChat } from '../chat/use-thread-chat.js';
 import { useWebchatStream } from '../chat/use-webchat-stream.js';
 import { streamStateText } from '../events.js';
@@ -38,6 +39,8 @@ export function ChatPage() {
     return problem;
   };
   const { history } = chat;
+  const scroller = useRef<HTMLDivElement>(null);
+  const follow = useStickToBottom(scroller, chat.log.items);
   return (
     <section class="chat" aria-labelledby="page-title">
       <div class="chat-head">
@@ -51,24 +54,31 @@ export function ChatPage() {
           {streamStateText(stream.state, me.senderId)}
         </span>
       </div>
-      <div class="history" aria-busy={history.loading ? 'true' : 'false'}>
-        {history.next !== undefined && (
-          <button type="button" class="plain" disabled={history.loading} onClick={chat.loadEarlier}>
-            Load earlier messages
-          </button>
-        )}
-        {history.loading && <p class="muted">Loading the history…</p>}
-        {history.problem !== undefined && (
-          <p role="alert">The history could not be read: {history.problem}</p>
-        )}
-        {!history.loading && history.next === undefined && chat.log.items.length === 0 && (
-          <p class="muted">No messages in {thread ?? 'the main chat'} yet.</p>
-        )}
+      <div class="chat-scroll" ref={scroller}>
+        <div class="history" aria-busy={history.loading ? 'true' : 'false'}>
+          {history.next !== undefined && (
+            <button type="button" class="plain" disabled={history.loading} onClick={chat.loadEarlier}>
+              Load earlier messages
+            </button>
+          )}
+          {history.loading && <p class="muted">Loading the history…</p>}
+          {history.problem !== undefined && (
+            <p role="alert">The history could not be read: {history.problem}</p>
+          )}
+          {!history.loading && history.next === undefined && chat.log.items.length === 0 && (
+            <p class="muted">No messages in {thread ?? 'the main chat'} yet.</p>
+          )}
+        </div>
+        <MessageList items={chat.log.items} queued={chat.queued} busy={chat.busy} onClick={chat.click} />
+        <p class="working" role="status" aria-live="polite">
+          {chat.working ? 'Working…' : ''}
+        </p>
       </div>
-      <MessageList items={chat.log.items} queued={chat.queued} busy={chat.busy} onClick={chat.click} />
-      <p class="working" role="status" aria-live="polite">
-        {chat.working ? 'Working…' : ''}
-      </p>
+      {follow.unseen && (
+        <button type="button" class="new-messages" onClick={follow.toBottom}>
+          New messages ↓
+        </button>
+      )}
       <Composer maxLength={me.maxMessageLength} onSend={send} />
     </section>
   );

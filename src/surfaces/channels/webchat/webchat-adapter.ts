@@ -17,13 +17,45 @@ import { createWebchatListeners } from './webchat-listeners.js';
 
 /** What a web chat page receives on its event stream. */
 export type WebchatEvent =
-  | { type: 'reply'; id: string; text: string; thread?: string; actions?: ReplyAction[] }
+  | {
+      type: 'reply';
+      id: string;
+      text: string;
+      thread?: string;
+      actions?: ReplyAction[];
+      /** Not the model's: a command's answer (plain text) or an approval (`OutboundMessage.origin`). */
+      origin?: 'command' | 'approval';
+      /** A note from the gateway (a restart note): shown as a system line. */
+      notice?: true;
+    }
   | { type: 'reply.delta'; id: string; delta: string; thread?: string }
   /** A button of reply `id` was clicked and answered: `text` replaces its buttons. */
   | { type: 'reply.decided'; id: string; text: string; thread?: string }
   /** A file sent to the chat (`chat.attach`): `url` downloads it (authenticated, like the API). */
   | { type: 'file'; id: string; name: string; size: number; url: string; comment?: string; thread?: string }
   | { type: 'closing' };
+
+/**
+ * What the web chat showed that the session's transcript does not keep (a typed command, its
+ * answer, an approval request): the chat page's history reads it back beside the transcript.
+ */
+export interface WebchatShown {
+  /** A reply's id (its buttons name it), or `typed:<message id>` for a typed command. */
+  id: string;
+  at: string;
+  role: 'user' | 'assistant';
+  text: string;
+  origin: 'command' | 'approval';
+  actions?: ReplyAction[];
+}
+
+/** Where the web chat keeps what it showed (the gateway's store); a failed write is logged, never thrown at a chat. */
+export interface WebchatJournal {
+  /** Keeps `entry` of `user`'s chat in `thread` (one with the same id is replaced); resolves once durable. */
+  keep(user: string, thread: string | undefined, entry: WebchatShown): Promise<void>;
+  /** Reply `id` was decided: `text` replaces its buttons. */
+  decide(user: string, thread: string | undefined, id: string, text: string): Promise<void>;
+}
 
 export interface WebchatAdapter extends ChannelAdapter {
   /** Takes a message from the web chat API; resolves when its turn has ended. */
@@ -49,8 +81,16 @@ export function createWebchatAdapter(options: {
   logger: Logger;
   /** Where files sent to chats are kept for download; without it the web chat takes no files. */
   filesDir?: string;
+  /** Where what the transcript does not keep is kept for the history; without it, nowhere. */
+  journal?: WebchatJournal;
 }): WebchatAdapter {
-  const { logger } = options;
+  const { logger, journal } = options;
+  /** Kept before it is shown or answered; a store failure costs the history that entry, not the chat. */
+  const keep = async (user: string, thread: string | undefined, entry: WebchatShown) => {
+    await journal?.keep(user, thread, entry).catch((error: unknown) => {
+      logger.warn({ err: error, user }, 'web chat journal: entry not kept');
+    });
+  };
   const files =
     options.filesDir === undefined ? undefined : createWebchatFileStore({ dir: options.filesDir });
   const streams = createWebchatListeners<WebchatEvent>(logger);
@@ -74,6 +114,8 @@ export function createWebchatAdapter(options: {
     },
     async send(route: DeliveryRoute, message: OutboundMessage) {
       const event = replyEvent(message, threadOf(route.threadId));
+      if (message.origin !== undefined && event.type === 'reply')
+        await keep(route.chatId, route.threadId, shownOf(event, message.origin));
       // A reply with buttons waits for its user like a notice: an approval posted to a user with no
       // page open would otherwise be lost.
       deliver(route.chatId, event, message.notice === true || (message.actions?.length ?? 0) > 0);
@@ -97,18 +139,44 @@ export function createWebchatAdapter(options: {
         ...threadOf(route.threadId),
       });
     },
-    receive: (input) => dispatch(inboundOfInput(input)),
+    async receive(input) {
+      const at = new Date().toISOString();
+      const message = inboundOfInput(input);
+      const result = await dispatch(message);
+      // A command (answered at once, no turn): the typed line is kept beside its answer.
+      if (result.status === undefined && result.replies.some((reply) => reply.origin !== undefined)) {
+        const typed = { id: `typed:${message.messageId}`, at, role: 'user' as const, text: input.text };
+        await keep(input.user, input.thread, { ...typed, origin: 'command' });
+      }
+      return result;
+    },
     async receiveClick(click) {
       const result = await dispatch(inboundOfClick(click));
       const answer = result.replies[0];
       const text = answer?.text;
       // An answer with buttons (a click that did not count) is for the clicker: the request stays open.
       const decided = (answer?.actions?.length ?? 0) === 0;
-      if (click.reply !== undefined && text && decided)
+      if (click.reply !== undefined && text && decided) {
         publish(click.user, { type: 'reply.decided', id: click.reply, text, ...threadOf(click.thread) });
+        await journal?.decide(click.user, click.thread, click.reply, text).catch((error: unknown) => {
+          logger.warn({ err: error, user: click.user }, 'web chat journal: decision not kept');
+        });
+      }
       return result;
     },
     subscribe: (user, listener) => streams.subscribe(user, listener),
+  };
+}
+
+function shownOf(event: WebchatEvent & { type: 'reply' }, origin: WebchatShown['origin']): WebchatShown {
+  const actions = event.actions ? { actions: event.actions } : {};
+  return {
+    id: event.id,
+    at: new Date().toISOString(),
+    role: 'assistant',
+    text: event.text,
+    origin,
+    ...actions,
   };
 }
 
@@ -124,5 +192,7 @@ function replyEvent(message: OutboundMessage, thread: { thread?: string }): Webc
     text: message.text,
     ...thread,
     ...(actions?.length ? { actions } : {}),
+    ...(message.origin ? { origin: message.origin } : {}),
+    ...(message.notice ? { notice: true as const } : {}),
   };
 }

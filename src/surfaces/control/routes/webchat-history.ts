@@ -29,12 +29,23 @@ const HistoryQuery = Type.Object(
   { additionalProperties: false },
 );
 
-/** One message of a web chat history: what the user typed or what the agent answered. */
+/**
+ * One message of a web chat history: what the user typed, what the agent answered, a note of the
+ * gateway (`system`: a restart note), or what the web chat journal kept (`origin`: a typed command
+ * and its answer, an approval request with its buttons while open, or the decision that replaced them).
+ */
 export interface WebchatHistoryMessage {
-  seq: number;
+  /** The transcript entry's seq; absent for a journal entry. */
+  seq?: number;
+  /** A journal entry's id (a reply's id: a click on its buttons names it). */
+  id?: string;
   at: string;
-  role: 'user' | 'assistant';
+  role: 'user' | 'assistant' | 'system';
   text: string;
+  /** Kept by the web chat, not in the transcript: `command` is plain text, `approval` Markdown. */
+  origin?: 'command' | 'approval';
+  actions?: Array<{ label: string; value: string; style?: 'primary' | 'danger' }>;
+  decision?: string;
 }
 
 /** One of the user's threads: `thread` absent for the main chat. */

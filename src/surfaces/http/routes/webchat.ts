@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { DispatchResult, ReplyAction } from '../../../base/messages/index.js';
+import type { DispatchResult } from '../../../base/messages/index.js';
 import { startEventStream } from '../event-stream.js';
 import { identityOf } from '../identity.js';
 import { registerWebchatFileRoute, type WebchatFilesPort } from './webchat-files.js';
@@ -127,8 +127,8 @@ export function chatUserOf(
   return undefined;
 }
 
-function replyOf({ id, text, actions }: { id: string; text: string; actions?: ReplyAction[] | undefined }) {
-  return { id, text, ...(actions?.length ? { actions } : {}) };
+function replyOf({ id, text, actions, origin }: DispatchResult['replies'][number]) {
+  return { id, text, ...(actions?.length ? { actions } : {}), ...(origin ? { origin } : {}) };
 }
 
 function registerEventsRoute(app: FastifyInstance, webchat: WebchatPort): void {
