@@ -5,6 +5,7 @@ import type { InboundHandler } from '../../../base/messages/index.js';
 import { createDirectChannels } from '../direct-channels.js';
 import { createHeldEvents } from '../held-events.js';
 import { type ChannelMemory, createLocalMemory } from '../memory.js';
+import { createChannelNames } from '../names.js';
 import type { ChannelAdapter, ConnectionEvent, InboundFileStore } from '../types.js';
 import { boltParts, type WebClientOptions } from './bolt-app.js';
 import { createHttpBoltApp } from './bolt-http.js';
@@ -97,10 +98,26 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     logger,
     identity: () => identity,
   });
+  // Display names for the control UI (`users:read`, `channels:read`): looked up in the background.
+  const names = createChannelNames({
+    memory,
+    logger,
+    lookup: {
+      async user(id) {
+        const { user } = await client.users.info({ user: id });
+        return user?.profile?.display_name || user?.profile?.real_name || user?.real_name || user?.name;
+      },
+      async chat(id) {
+        const { channel } = await client.conversations.info({ channel: id });
+        return channel?.name ? `#${channel.name}` : undefined;
+      },
+    },
+  });
   const events = new SlackEvents({
     app,
     client,
     logger,
+    names,
     gate,
     threads,
     held: createHeldEvents({ memory, key: 'held-events', ttlMs: HELD_TTL_MS, limit: HELD_LIMIT, logger }),
