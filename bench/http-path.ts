@@ -14,7 +14,9 @@ import { describeLoad, describeMachine, fixed, printTable, ratio } from './repor
  * each server alone in this process and the load client in its own (http-client.ts). ROUNDS
  * rounds, cells rotated, a fresh server per cell; medians over rounds. BENCH_PROFILE=1 profiles
  * this process (the server) during the last round's SQLite cell and prints the top frames by
- * self time. Not a test: nothing here asserts on speed. Knobs: BENCH_ROUNDS (3), BENCH_MESSAGES
+ * self time. Beside the rates, the server's CPU time per message (process.cpuUsage over the
+ * cell, warm-up included): on a shared machine it moves far less with the load than a rate does.
+ * Not a test: nothing here asserts on speed. Knobs: BENCH_ROUNDS (3), BENCH_MESSAGES
  * (5000), BENCH_CONCURRENCY (32), BENCH_USERS (1000).
  */
 
@@ -77,7 +79,10 @@ function topFrames(
     .map(([frame, hits]) => ({ frame, percent: (hits / Math.max(1, samples.length)) * 100 }));
 }
 
-async function runCell(name: CellName, profile: boolean): Promise<ClientOutput> {
+/** The client's figures, and the CPU this process (the server, its threads too) spent per message. */
+type CellResult = ClientOutput & { cpuMicrosPerMessage: number };
+
+async function runCell(name: CellName, profile: boolean): Promise<CellResult> {
   const server = await startServer(name);
   const session = profile ? new Session() : undefined;
   try {
@@ -86,7 +91,11 @@ async function runCell(name: CellName, profile: boolean): Promise<ClientOutput> 
       await session.post('Profiler.enable');
       await session.post('Profiler.start');
     }
-    return await runClient({ url: server.url, token: server.token, text: FREE_TEXT, ...SIZES });
+    // CPU, not only the rate: on a machine shared with other work it moves far less with the load.
+    const cpu = process.cpuUsage();
+    const output = await runClient({ url: server.url, token: server.token, text: FREE_TEXT, ...SIZES });
+    const { user, system } = process.cpuUsage(cpu);
+    return { ...output, cpuMicrosPerMessage: (user + system) / (SIZES.messages + SIZES.warmup) };
   } finally {
     if (session) {
       const { profile: taken } = await session.post('Profiler.stop');
@@ -103,7 +112,7 @@ async function main(): Promise<void> {
   console.log(
     `HTTP path bench: ${describeMachine()}; ${ROUNDS} rounds, ${SIZES.messages} messages, ${SIZES.concurrency} in flight, client in its own process`,
   );
-  const results = new Map<CellName, ClientOutput[]>(CELLS.map((cell) => [cell, []]));
+  const results = new Map<CellName, CellResult[]>(CELLS.map((cell) => [cell, []]));
   for (let round = 0; round < ROUNDS; round += 1) {
     const rotated = [...CELLS.slice(round % CELLS.length), ...CELLS.slice(0, round % CELLS.length)];
     for (const name of rotated) {
@@ -113,15 +122,17 @@ async function main(): Promise<void> {
       results.get(name)?.push(result);
       console.log(
         `[round ${round + 1}/${ROUNDS}] ${name}: ${result.rate.toFixed(0)} msg/s, p50 ${result.p50.toFixed(2)} ms, ` +
-          `p99 ${result.p99.toFixed(2)} ms, ${result.failures} failures (load ${load})`,
+          `p99 ${result.p99.toFixed(2)} ms, server CPU ${result.cpuMicrosPerMessage.toFixed(0)} µs/msg, ${result.failures} failures (load ${load})`,
       );
       if (result.firstFailure) console.log(`  first failure: ${result.firstFailure}`);
     }
   }
   const rateOf = (name: CellName) => median((results.get(name) ?? []).map((result) => result.rate));
   const fastify = rateOf('bare fastify');
+  const cpuOf = (name: CellName) =>
+    median((results.get(name) ?? []).map((result) => result.cpuMicrosPerMessage));
   printTable(
-    ['', 'msg/s (median)', 'p50 ms', 'p99 ms', 'ratio to fastify'],
+    ['', 'msg/s (median)', 'p50 ms', 'p99 ms', 'ratio to fastify', 'server CPU µs/msg', 'CPU ratio'],
     CELLS.map((name) => {
       const rows = results.get(name) ?? [];
       return [
@@ -130,6 +141,8 @@ async function main(): Promise<void> {
         fixed(median(rows.map((row) => row.p50)), 2),
         fixed(median(rows.map((row) => row.p99)), 2),
         ratio(rateOf(name), fastify),
+        fixed(cpuOf(name), 0),
+        ratio(cpuOf(name), cpuOf('bare fastify')),
       ];
     }),
     {

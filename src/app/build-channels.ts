@@ -50,7 +50,7 @@ export async function createChannels(
     : undefined;
   const discord = config.channels.discord
     ? await loadDiscordAdapter({
-        config: config.channels.discord,
+        config: heardPeople(config, config.channels.discord, 'discord'),
         logger: logger.child({ channel: 'discord' }),
         memory: createStoreChannelMemory({ store, channel: 'discord' }),
         ...(files ? { files } : {}),
@@ -60,7 +60,7 @@ export async function createChannels(
     : undefined;
   const slack = config.channels.slack
     ? await loadSlackAdapter({
-        config: config.channels.slack,
+        config: heardPeople(config, config.channels.slack, 'slack'),
         logger: logger.child({ channel: 'slack' }),
         memory: createStoreChannelMemory({ store, channel: 'slack' }),
         ...(files ? { files } : {}),
@@ -79,6 +79,25 @@ export async function createChannels(
         logger: supervisorLogger,
       }),
   };
+}
+
+/**
+ * A platform's settings with every person's identity on it added to `allowFrom`: a person in
+ * `people` (a link, an approved pairing) is heard in direct messages like a listed user.
+ */
+export function heardPeople<Settings extends { allowFrom: string[] }>(
+  config: Pick<Config, 'people'>,
+  settings: Settings,
+  platform: 'slack' | 'discord',
+): Settings {
+  const prefix = `${platform}:`;
+  const people = Object.values(config.people).flatMap((person) =>
+    person.identities
+      .filter((identity) => identity.startsWith(prefix))
+      .map((identity) => identity.slice(prefix.length)),
+  );
+  const added = people.filter((id) => !settings.allowFrom.includes(id));
+  return added.length === 0 ? settings : { ...settings, allowFrom: [...settings.allowFrom, ...added] };
 }
 
 function reconnectOf(config: Config, name: string) {

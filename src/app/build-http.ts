@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Config } from '../base/config/index.js';
 import type { Logger } from '../base/logging/index.js';
 import { approversOf } from '../engine/approvals/index.js';
+import type { IdentityPort } from '../engine/identity/index.js';
 import type { SignalDelivery } from '../engine/signals/index.js';
 import type { GatewayControl } from '../engine/tools/index.js';
 import type { Toolpacks } from '../extensions/toolpacks/index.js';
@@ -12,6 +13,7 @@ import {
   createConfigRoutesOptions,
   createControlServer,
   createGatewayStatus,
+  createPeople,
   type GatewayStatusOptions,
   type SchedulerHookView,
   type SessionActionsPort,
@@ -73,6 +75,8 @@ export function buildHttpServer(options: {
   ops: OpsParts;
   /** The usage ledger, for `GET /api/usage`. */
   usage: UsagePort;
+  /** Identity links and pairing, for the People page (`/api/people…`). */
+  identity?: IdentityPort | undefined;
   /** The host's metrics (`GET /metrics`); absent, the route is not served. */
   metrics?: MetricsPort | undefined;
   safeMode?: SafeModeState | undefined;
@@ -80,6 +84,9 @@ export function buildHttpServer(options: {
 }): Promise<HttpServer> {
   const { config, toolpacks, scrub } = options;
   const toolUi = buildToolUi({ ...options, logger: options.logger.child({ component: 'tool-ui' }) });
+  const configRoutes = options.gatewayControl
+    ? createConfigRoutesOptions({ config, control: options.gatewayControl })
+    : undefined;
   return createControlServer({
     host: config.http.host,
     port: config.http.port,
@@ -118,8 +125,14 @@ export function buildHttpServer(options: {
     },
     webchat: options.channels.webchat,
     webchatHistory: options.webchatHistory,
-    ...(options.gatewayControl
-      ? { config: createConfigRoutesOptions({ config, control: options.gatewayControl }) }
+    ...(configRoutes ? { config: configRoutes } : {}),
+    ...(configRoutes && options.identity
+      ? {
+          people: {
+            port: createPeople({ config, identity: options.identity }),
+            noteSession: configRoutes.noteSession,
+          },
+        }
       : {}),
     approvals: createApprovalsInbox(options.ops),
     usage: options.usage,

@@ -10,6 +10,7 @@ import type { ModelHealth } from '../surfaces/control/index.js';
 import { buildAgentRunner } from './build-agent-runner.js';
 import { buildApprovals } from './build-approvals.js';
 import { buildGatewayControl } from './build-control.js';
+import { buildIdentity } from './build-identity.js';
 import { createChatFiles } from './chat-files.js';
 import type { Base } from './gateway-types.js';
 import type { TurnPort } from './turn-port.js';
@@ -88,6 +89,14 @@ export async function buildTurns(base: Base, parts: TurnParts) {
     logger,
   });
   const riskSummaries = createRiskSummaries(registry);
+  const now = options.now;
+  const identity = buildIdentity({
+    config,
+    store,
+    gateway,
+    logger,
+    ...(now ? { now: () => now().getTime() } : {}),
+  });
   const router = createRouter({
     config,
     configFile: { path: loaded.path, hash: loaded.hash },
@@ -104,9 +113,10 @@ export async function buildTurns(base: Base, parts: TurnParts) {
     ...(parts.failover ? { failover: parts.failover } : {}),
     riskSummary: (agentId) => riskSummaries(config.agents[agentId]?.tools ?? NO_TOOLS),
     ...(options.rescue ? { rescue: options.rescue } : {}),
+    identity,
     outboundFor: base.channels.outboundFor,
   });
-  return { router, subagents, gateway, approvals, riskSummaries };
+  return { router, subagents, gateway, approvals, riskSummaries, identity };
 }
 
 /** Each turn counted by outcome, timed and traced, when the host collects metrics. */

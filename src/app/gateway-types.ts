@@ -46,8 +46,8 @@ export interface GatewayExtensions {
    */
   toolpackMessageRetry?: DeliveryRetry;
   /**
-   * The clock of usage days and budgets (`budgets.timeZone` days) and of model cooldowns; tests
-   * fix it or move it past a cooldown. Default: the system's.
+   * The clock of usage days and budgets (`budgets.timeZone` days), of model cooldowns and of the
+   * link and pairing codes' expiry; tests fix it or move it past a cooldown. Default: the system's.
    */
   now?: () => Date;
   /**

@@ -65,6 +65,7 @@ export function httpPart(): Part<HttpContext, HttpServer> {
         safeMode: options.safeMode,
         scrub,
         usage: base.usage,
+        identity: turns.identity,
         ops: opsParts(context),
         ...(base.observer && options.metrics ? { metrics: options.metrics } : {}),
         logger: base.logger.child({ component: 'http' }),

@@ -1,5 +1,6 @@
 import { createFailoverState, type FailoverState } from '../engine/agents/index.js';
 import type { Approvals } from '../engine/approvals/index.js';
+import type { IdentityPort } from '../engine/identity/index.js';
 import type { Router } from '../engine/routing/index.js';
 import { type Scheduler, scheduleSignals } from '../engine/signals/index.js';
 import type { SubagentManager } from '../engine/subagents/index.js';
@@ -39,6 +40,8 @@ export interface Turns {
   /** Each model's last call (the health page). */
   models: ModelHealth;
   riskSummaries: RiskSummaries;
+  /** Identity links and pairing (`/link`, `/pair`, the People page). */
+  identity: IdentityPort;
   /**
    * Stops the tick, drains the router and the sub-agents (the router up to
    * `gateway.drainTimeoutMs`), lets wake turns settle; `alongside` (the restart notes' loop) is

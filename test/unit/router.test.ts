@@ -73,11 +73,11 @@ describe('chat commands', () => {
     expect(refused.replies[0]?.text).toBe('/config is for owners only; you are slack:U1.');
     const unknown = await target.router.dispatch(slackMessage('/nope'));
     expect(unknown.replies[0]?.text).toBe(
-      'Unknown command /nope. Commands: /help, /status, /new, /compact, /stop, /subagents, /usage, /whoami, /approve, /deny.',
+      'Unknown command /nope. Commands: /help, /status, /new, /compact, /stop, /subagents, /usage, /whoami, /link, /approve, /deny.',
     );
     const owner = await target.router.dispatch(slackMessage('/nope', { senderId: 'slack:OWNER' }));
     expect(owner.replies[0]?.text).toContain(
-      '/whoami, /config, /restart, /update, /rescue, /approve, /deny, /confirm.',
+      '/whoami, /link, /config, /restart, /update, /rescue, /approve, /deny, /confirm, /pair.',
     );
   });
 

@@ -50,6 +50,12 @@ export interface InboundMessage {
   /** Files that came with the message (Slack files, Discord attachments), saved by the adapter. */
   files?: InboundFile[];
   /**
+   * A direct message from a sender the platform's access lists (`allowFrom`, `people`) do not let
+   * in, passed on only because the platform has pairing on (`channels.<platform>.pairing`): the
+   * router answers it with a pairing code and nothing else (no inbox, no session, no turn).
+   */
+  unknownSender?: boolean;
+  /**
    * Others' earlier words in the thread the message was written in, oldest first: what the bot
    * did not hear before it was first mentioned there (`channels.<platform>.threadHistoryLimit`).
    * The router records them in the session, marked as context, before the message, and only in

@@ -79,9 +79,15 @@ export class CodeBook {
 
   /**
    * A code of `kind` for `identity`: its pending one of that kind when there is one (and `data`
-   * is the same), else a new one (replacing the old). Counts as an attempt.
+   * is the same), else a new one (replacing the old), good until `notAfter` at the latest.
+   * Counts as an attempt.
    */
-  issue(kind: CodeKind, identity: string, data?: Record<string, string>): Promise<IssueOutcome> {
+  issue(
+    kind: CodeKind,
+    identity: string,
+    data?: Record<string, string>,
+    notAfter = Number.POSITIVE_INFINITY,
+  ): Promise<IssueOutcome> {
     return this.#serially(async () => {
       const limited = await this.#count(identity);
       if (limited) return limited;
@@ -94,7 +100,7 @@ export class CodeBook {
         kind,
         identity,
         issuedAt: now,
-        expiresAt: now + this.#options.ttlMs[kind],
+        expiresAt: Math.min(now + this.#options.ttlMs[kind], notAfter),
         ...(data ? { data } : {}),
       };
       await this.#codes.set(entry.code, entry);
@@ -104,9 +110,15 @@ export class CodeBook {
 
   /**
    * Takes `code` of `kind` out of the book as `by` redeems it: the entry when it was good (it is
-   * gone now), else `invalid`. Counts as an attempt of `by`, good or not.
+   * gone now), else `invalid`. A code `accept` refuses (not `by`'s to redeem) is `invalid` too,
+   * and stays for its owner. Counts as an attempt of `by`, good or not.
    */
-  redeem(kind: CodeKind, code: string, by: string): Promise<RedeemOutcome> {
+  redeem(
+    kind: CodeKind,
+    code: string,
+    by: string,
+    accept: (entry: CodeEntry) => boolean = () => true,
+  ): Promise<RedeemOutcome> {
     return this.#serially(async () => {
       const limited = await this.#count(by);
       if (limited) return limited;
@@ -114,8 +126,10 @@ export class CodeBook {
       if (key === undefined) return { ok: false, reason: 'invalid' };
       const entry = await this.#codes.get(key);
       if (!entry || entry.kind !== kind) return { ok: false, reason: 'invalid' };
+      const expired = entry.expiresAt <= this.#now();
+      if (!expired && !accept(entry)) return { ok: false, reason: 'invalid' };
       await this.#codes.delete(key);
-      if (entry.expiresAt <= this.#now()) return { ok: false, reason: 'invalid' };
+      if (expired) return { ok: false, reason: 'invalid' };
       return { ok: true, entry };
     });
   }

@@ -9,6 +9,7 @@ import type {
 import type { QueueStatus, RuntimeTurnRequest, SessionStore } from '../../records/sessions/index.js';
 import type { Store } from '../../records/store/index.js';
 import type { TurnRunner } from '../agents/index.js';
+import type { IdentityPort } from '../identity/index.js';
 import type { ApprovalsPort, GatewayControl, RiskSummary, SubagentsPort } from '../tools/index.js';
 import type { UsageLedger } from '../usage/index.js';
 import type { ChatCommand, ModelFailoverView, RescuePort } from './commands/index.js';
@@ -43,6 +44,8 @@ export interface RouterOptions {
   riskSummary?(agentId: string): RiskSummary;
   /** `/rescue`'s reach into the host (the gateway's); absent, `/rescue` says it is not available. */
   rescue?: RescuePort;
+  /** Identity links (`/link`) and pairing (`/pair`, unknown senders' direct messages); absent, neither is offered. */
+  identity?: IdentityPort;
 }
 
 export interface Router {

@@ -73,6 +73,10 @@ class MessageRouter implements Router {
     dispatchOptions: DispatchOptions = {},
   ): Promise<DispatchResult> => {
     const { agentId, sessionKey } = sessionForMessage(this.#options.config, message);
+    if (message.unknownSender === true) {
+      dispatchOptions.accepted?.();
+      return this.#commands.pairing(message, sessionKey);
+    }
     if (message.action !== undefined) {
       dispatchOptions.accepted?.();
       return this.#commands.action(message, sessionKey);

@@ -67,10 +67,28 @@ export class CommandRunner {
     return { sessionKey, replies: [reply] };
   }
 
+  /**
+   * A direct message from a sender the channel does not let in (pairing on): a pairing code and
+   * nothing else, whatever it says (a command included); no reply at all when there is no
+   * pairing here or the sender is past the rate limit. Never stored, never a turn.
+   */
+  async pairing(message: InboundMessage, sessionKey: string): Promise<DispatchResult> {
+    const text = await this.#router.identity?.pairingRequest(message.senderId);
+    if (text === undefined) return { sessionKey, replies: [] };
+    const reply: OutboundMessage = { id: crypto.randomUUID(), text };
+    await this.#router
+      .outboundFor(routeOf(message))
+      .reply(reply)
+      .catch((error: unknown) => {
+        this.#router.logger.warn({ err: error, sender: message.senderId }, 'pairing reply delivery failed');
+      });
+    return { sessionKey, replies: [reply] };
+  }
+
   /** An unknown command's list, an owner command's output or its refusal: for the sender alone. */
   #senderOnly(name: string): boolean {
     const command = this.#commands.find((candidate) => candidate.name === name);
-    return command === undefined || command.ownerOnly === true;
+    return command === undefined || command.ownerOnly === true || command.senderOnly === true;
   }
 
   /**
@@ -156,6 +174,7 @@ export class CommandRunner {
       ...(options.riskSummary ? { riskSummary: options.riskSummary } : {}),
       ...(confirmed ? { confirmed } : {}),
       ...(options.rescue ? { rescue: options.rescue } : {}),
+      ...(options.identity ? { identity: options.identity } : {}),
       rescuePlans: this.#rescuePlans,
       runConfirmed: (held) => this.#runConfirmed(held),
       compact: () => this.#compact(sessionKey, agentId, message),

@@ -9,6 +9,7 @@ import { type ApprovalsInbox, registerApprovalRoutes } from './routes/approvals.
 import { type ConfigRoutesOptions, registerConfigRoutes } from './routes/config.js';
 import { registerEventsRoute, type SessionEventsPort } from './routes/events.js';
 import { registerMeRoute } from './routes/me.js';
+import { type PeoplePlace, type PeoplePort, registerPeopleRoutes } from './routes/people.js';
 import { registerSessionActionRoutes, type SessionActionsPort } from './routes/session-actions.js';
 import { registerSessionRoutes, type SessionsView } from './routes/sessions.js';
 import { registerStatusRoute, type StatusPort } from './routes/status.js';
@@ -38,6 +39,8 @@ export interface ControlRoutesOptions {
   status?: StatusPort | undefined;
   /** The usage report (`/api/usage`, owner-only). */
   usage?: UsagePort | undefined;
+  /** The People page (`/api/people…`, owner-only): people, links, pairing requests. */
+  people?: { port: PeoplePort; noteSession(user: string): PeoplePlace } | undefined;
   /** The toolpacks report (`/api/toolpacks`). */
   toolpacks: ToolpacksView;
   /** Toolpack WebUI entries: the Tools page and its API, when given. */
@@ -75,6 +78,12 @@ export function registerControlRoutes(
   if (options.approvals) registerApprovalRoutes(app, { inbox: options.approvals, access });
   if (options.status) registerStatusRoute(app, { status: options.status, access });
   if (options.usage) registerUsageRoute(app, { usage: options.usage, access });
+  if (options.people)
+    registerPeopleRoutes(app, {
+      people: options.people.port,
+      noteSession: options.people.noteSession,
+      access,
+    });
   registerToolpackRoutes(app, options.toolpacks);
   if (options.toolUi) registerToolUiRoutes(app, options.toolUi, access);
 }

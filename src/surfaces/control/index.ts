@@ -12,9 +12,11 @@ export {
 } from './control-server.js';
 export { createGatewayStatus, type GatewayStatusOptions, type RestartRecord } from './gateway-status.js';
 export { createModelHealth, type ModelHealth } from './model-health.js';
+export { createPeople } from './people.js';
 export type { ApprovalsInbox, InboxDecision } from './routes/approvals.js';
 export type { ConfigEditRequestView, ConfigPort, ConfigRoutesOptions } from './routes/config.js';
 export type { SessionEventsPort } from './routes/events.js';
+export type { PeoplePlace, PeoplePort } from './routes/people.js';
 export type { SessionActionsPort, SubagentActionAnswer } from './routes/session-actions.js';
 export type { SessionFilter, SessionsView } from './routes/sessions.js';
 export type { StatusPort } from './routes/status.js';

@@ -11,6 +11,7 @@ import { loadControlUi, registerControlUi } from './control-ui.js';
 import { handleHttpError } from './errors.js';
 import { createFailureLimit } from './failure-limit.js';
 import { type AccessPolicy, createOwnerGate } from './identity.js';
+import { fastifyValidatorFactory, lazyValidators } from './lazy-validators.js';
 import { createRequestGuard } from './request-guard.js';
 import {
   type ChannelStates,
@@ -99,6 +100,10 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
     // Session keys reach `/api/sessions/:key/…` whole; the default (100) answered long ones 414.
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
+    // Each route's schemas compiled by its first request, not all of them at start (fastify's own ajv set-up).
+    schemaController: {
+      compilersFactory: { buildValidator: lazyValidators(fastifyValidatorFactory()) as never },
+    },
   });
   const routes = collectRoutes(app);
   app.setErrorHandler(handleHttpError);

@@ -74,6 +74,14 @@ const CHANNEL_ACCESS = {
     default: [],
     description: 'Platform user ids whose direct messages are heard with `dmPolicy: allowlist`.',
   }),
+  // Optional in the type (the default is applied on load), so configs built in code need not name it.
+  pairing: Type.Optional(
+    Type.Boolean({
+      default: false,
+      description:
+        'With `dmPolicy: allowlist`: a direct message from a sender neither `allowFrom` nor `people` lists gets a pairing code and nothing else (no model reply); an owner lets them in with `/pair approve <code> [role]` or on the People page (docs/identity.md).',
+    }),
+  ),
   allowBots: Type.Boolean({
     default: false,
     description: "Hear other bots' messages (the bot's own are never heard).",

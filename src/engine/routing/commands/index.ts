@@ -2,6 +2,7 @@ import { approveCommand, confirmCommand, denyCommand } from './approve.js';
 import { compactCommand } from './compact.js';
 import { configCommand } from './config.js';
 import { helpCommand } from './help.js';
+import { linkCommand, pairCommand } from './link.js';
 import { newCommand } from './new.js';
 import { rescueCommand } from './rescue.js';
 import { restartCommand } from './restart.js';
@@ -33,6 +34,7 @@ export const BUILTIN_COMMANDS: readonly ChatCommand[] = [
   subagentsCommand,
   usageCommand,
   whoamiCommand,
+  linkCommand,
   configCommand,
   restartCommand,
   updateCommand,
@@ -40,6 +42,7 @@ export const BUILTIN_COMMANDS: readonly ChatCommand[] = [
   approveCommand,
   denyCommand,
   confirmCommand,
+  pairCommand,
 ];
 
 const COMMAND = /^\/([A-Za-z][\w-]*)(?:\s+([\s\S]*))?$/;

@@ -8,6 +8,7 @@ import type {
 } from '../../../base/messages/index.js';
 import type { SessionStore } from '../../../records/sessions/index.js';
 import type { CompactResult, FailoverState } from '../../agents/index.js';
+import type { IdentityPort } from '../../identity/index.js';
 import type {
   ApprovalsPort,
   GatewayControl,
@@ -60,6 +61,8 @@ export interface CommandContext {
   rescue?: RescuePort;
   /** `/rescue`'s pending plan (one at a time, the router's). */
   rescuePlans: RescuePlans;
+  /** `/link` and `/pair` act through it; absent, they say links and pairing are not set up here. */
+  identity?: IdentityPort;
 }
 
 /** What `/rescue status` reports (issue 32 §3), read without a model. */
@@ -107,5 +110,7 @@ export type CommandReply = string | Pick<OutboundMessage, 'text' | 'actions'>;
  * Slack's slash command and Discord's application commands are registered and read from.
  */
 export interface ChatCommand extends NativeCommand {
+  /** Its answer is for the sender alone where the platform can do that (a native command's): it carries a code. */
+  senderOnly?: boolean;
   run(context: CommandContext): Promise<CommandReply> | CommandReply;
 }

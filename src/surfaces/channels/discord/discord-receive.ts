@@ -70,6 +70,10 @@ export class DiscordMessages {
     const handler = this.#options.handler();
     if (facts === undefined) return;
     if (handler === undefined) return void gate.dropped(message.id);
+    if (facts.pairing) {
+      await this.#pairing(handler, message, facts, botId);
+      return options.stored?.();
+    }
     const [context, withFiles] = await Promise.all([
       threads.earlier(message, facts.threadId, botId),
       withDiscordFiles({ files: this.#options.files, logger }, message, toInbound(message, facts, botId)),
@@ -98,6 +102,36 @@ export class DiscordMessages {
     } finally {
       options.stored?.();
       typing.release(key);
+    }
+  }
+
+  /**
+   * An unknown sender's direct message, for a pairing code: its text only (no files, no typing),
+   * marked `unknownSender` so the router answers with the code and nothing else.
+   */
+  async #pairing(
+    handler: InboundHandler,
+    message: Message,
+    facts: NonNullable<Awaited<ReturnType<DiscordGate['admit']>>>,
+    botId: string,
+  ): Promise<void> {
+    const { gate, catchUp, logger } = this.#options;
+    this.#options.directChannels.learn(facts.authorId, message.channelId);
+    let taken = false;
+    try {
+      await handler(
+        { ...toInbound(message, facts, botId), unknownSender: true },
+        {
+          accepted: () => {
+            taken = true;
+            void gate.taken(message.id);
+            catchUp.settled(message, true);
+          },
+        },
+      );
+    } catch (error) {
+      if (!taken) gate.dropped(message.id);
+      logger.error({ err: error, messageId: message.id }, 'discord pairing message was not handled');
     }
   }
 

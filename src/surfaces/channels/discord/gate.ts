@@ -3,7 +3,7 @@ import type { Logger } from '../../../base/logging/index.js';
 import { botLimitMessage, botReplyMessage, createBotTurnLimit } from '../bot-turns.js';
 import { type ChannelMemory, createRecall } from '../memory.js';
 import { describeMessage } from './inbound.js';
-import { type DiscordConfig, type HearCandidate, shouldHear } from './should-hear.js';
+import { type DiscordConfig, type HearCandidate, pairingCandidate, shouldHear } from './should-hear.js';
 
 /** How many message ids and threads this process also keeps at hand. */
 const RECENT = 5000;
@@ -16,10 +16,12 @@ const NO_THREADS: ReadonlySet<string> = new Set();
 export interface DiscordGate {
   /**
    * The facts of `message` when it starts a turn: heard (`shouldHear`), for the first time (here,
-   * or stored before a restart), and not one of two bots answering each other; else undefined.
-   * Marks it in this process only: call `taken` once it is stored.
+   * or stored before a restart), and not one of two bots answering each other; with `pairing`
+   * when it is an unknown sender's direct message passed on for a pairing code
+   * (`pairingCandidate`); else undefined. Marks it in this process only: call `taken` once it is
+   * stored.
    */
-  admit(message: Message, botId: string): Promise<HearCandidate | undefined>;
+  admit(message: Message, botId: string): Promise<(HearCandidate & { pairing?: true }) | undefined>;
   /**
    * The message is stored (the router's `accepted`): the store remembers it, so neither a replay
    * nor a catch-up after a restart hands it on again. Written after the message, never before:
@@ -62,12 +64,14 @@ export function createDiscordGate(options: {
       const thread = facts.threadId;
       const participating = thread !== undefined && (await threads.has(`thread:${thread}`));
       const activeThreads = participating ? new Set([thread]) : NO_THREADS;
-      if (!shouldHear(facts, config, { botId, activeThreads })) return undefined;
+      const heard = shouldHear(facts, config, { botId, activeThreads });
+      if (!heard && !pairingCandidate(facts, config, { botId, activeThreads })) return undefined;
       // Stored before a restart (the store remembers): not again.
       if (await seen.inStore(messageKey)) {
         logger.info({ messageId: message.id }, 'discord message already answered');
         return undefined;
       }
+      if (!heard) return { ...facts, pairing: true };
       if (thread !== undefined) await threads.add(`thread:${thread}`);
       return allowedTurn(facts, message.id) ? facts : undefined;
     },

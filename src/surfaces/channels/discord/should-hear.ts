@@ -6,7 +6,7 @@ export type DiscordConfig = NonNullable<Config['channels']['discord']>;
 /** Who the bot hears: the access keys of `channels.discord`. */
 export type HearSettings = Pick<
   DiscordConfig,
-  'guilds' | 'channels' | 'requireMention' | 'dmPolicy' | 'allowFrom' | 'allowBots'
+  'guilds' | 'channels' | 'requireMention' | 'dmPolicy' | 'allowFrom' | 'allowBots' | 'pairing'
 >;
 
 /** The facts about a Discord message that decide whether it is heard, all platform ids. */
@@ -55,4 +55,15 @@ export function shouldHear(message: HearCandidate, settings: HearSettings, state
   if (message.mentionsBot) return true;
   if (message.threadId !== undefined && state.activeThreads.has(message.threadId)) return true;
   return !(channelSettings?.requireMention ?? settings.requireMention);
+}
+
+/**
+ * Whether a message `shouldHear` refused is a direct message to pass on for pairing: `pairing`
+ * on, `dmPolicy: allowlist`, a person (not a bot) `allowFrom` does not list. The router answers it
+ * with a pairing code and nothing else (`InboundMessage.unknownSender`).
+ */
+export function pairingCandidate(message: HearCandidate, settings: HearSettings, state: HearState): boolean {
+  if (settings.pairing !== true || settings.dmPolicy !== 'allowlist') return false;
+  if (message.guildId !== undefined || message.authorIsBot || message.authorId === state.botId) return false;
+  return !settings.allowFrom.includes(message.authorId);
 }

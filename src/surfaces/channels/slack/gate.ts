@@ -1,7 +1,7 @@
 import type { Logger } from '../../../base/logging/index.js';
 import { botLimitMessage, botReplyMessage, createBotTurnLimit } from '../bot-turns.js';
 import { type ChannelMemory, createRecall } from '../memory.js';
-import { fromBot, isBotReplyToUs, type SlackEventFacts, shouldHear } from './hear.js';
+import { fromBot, isBotReplyToUs, pairingCandidate, type SlackEventFacts, shouldHear } from './hear.js';
 import type { RawEventBody, RawMessageEvent, SlackConfig } from './types.js';
 
 /** Slack retries a delivery for up to about an hour; a day covers that and a restart in between. */
@@ -13,16 +13,18 @@ const RECENT = 5000;
 
 export interface SlackGate {
   /**
-   * Whether an event starts a turn: heard (`shouldHear`), not answered before (by event id and by
-   * message, here or before a restart), and not one of two bots answering each other. Marks the
-   * event in this process only: call `taken` once the message is stored.
+   * Whether an event starts a turn (`heard`): heard (`shouldHear`), not answered before (by event
+   * id and by message, here or before a restart), and not one of two bots answering each other;
+   * or is an unknown sender's direct message passed on for a pairing code (`pairing`,
+   * `pairingCandidate`); else false. Marks the event in this process only: call `taken` once the
+   * message is stored.
    */
   admit(
     raw: RawMessageEvent,
     body: RawEventBody,
     mentionEvent: boolean,
     identity: { botUserId: string | undefined; botId: string | undefined },
-  ): Promise<boolean>;
+  ): Promise<'heard' | 'pairing' | false>;
   /**
    * The event's message is stored: the store remembers the event and the message, so a delivery
    * of either after a restart is not answered again. Written after the message, never before: a
@@ -68,7 +70,9 @@ export function createSlackGate(options: {
       const facts = factsOf(raw, mentionEvent);
       const participating =
         raw.thread_ts !== undefined && (await threads.has(threadKey(raw.channel, raw.thread_ts)));
-      if (!shouldHear(facts, config, { ...identity, inThread: () => participating })) {
+      const state = { ...identity, inThread: () => participating };
+      const heard = shouldHear(facts, config, state);
+      if (!heard && !pairingCandidate(facts, config, state)) {
         logger.debug({ channel: raw.channel, ts: raw.ts, user: raw.user }, 'slack event not heard');
         return false;
       }
@@ -81,7 +85,8 @@ export function createSlackGate(options: {
         );
         return false;
       }
-      return allowedTurn(facts, raw, identity.botUserId);
+      if (!heard) return 'pairing';
+      return allowedTurn(facts, raw, identity.botUserId) ? 'heard' : false;
     },
     async taken(raw, body) {
       const { eventKey, messageKey } = keysOf(raw, body);

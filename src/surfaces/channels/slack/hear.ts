@@ -21,6 +21,8 @@ export interface HearSettings {
   dmPolicy: 'allowlist' | 'open' | 'disabled';
   allowFrom: string[];
   allowBots: boolean;
+  /** An unknown sender's direct message is passed on for a pairing code (`pairingCandidate`). */
+  pairing?: boolean | undefined;
 }
 
 export interface HearState {
@@ -90,6 +92,18 @@ export function shouldHear(event: SlackEventFacts, settings: HearSettings, state
   if (event.threadTs !== undefined && state.inThread(event.channel, event.threadTs)) return true;
   const requireMention = settings.channels[event.channel]?.requireMention ?? settings.requireMention;
   return !requireMention;
+}
+
+/**
+ * Whether an event `shouldHear` refused is a direct message to pass on for pairing: `pairing` on,
+ * `dmPolicy: allowlist`, a person (not a bot) `allowFrom` does not list, saying something. The
+ * router answers it with a pairing code and nothing else (`InboundMessage.unknownSender`).
+ */
+export function pairingCandidate(event: SlackEventFacts, settings: HearSettings, state: HearState): boolean {
+  if (settings.pairing !== true || settings.dmPolicy !== 'allowlist') return false;
+  if (event.channelType !== 'im' || !SPOKEN_SUBTYPES.has(event.subtype) || fromBot(event)) return false;
+  if (event.user === undefined || event.user === state.botUserId) return false;
+  return !settings.allowFrom.includes(event.user);
 }
 
 /** Matches `<@U…>` and `<@U…|name>` for the user `userId`. */

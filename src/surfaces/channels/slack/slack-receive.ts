@@ -117,10 +117,12 @@ export class SlackEvents {
       });
     if (this.#options.handler() === undefined) throw stopped();
     const identity = this.#options.identity();
-    if (!(await gate.admit(delivery.raw, delivery.body, delivery.mentionEvent, identity))) return;
+    const admitted = await gate.admit(delivery.raw, delivery.body, delivery.mentionEvent, identity);
+    if (!admitted) return;
     // Read again: the adapter may have stopped while the store answered.
     const handler = this.#options.handler();
     if (handler === undefined) throw stopped();
+    if (admitted === 'pairing') return this.#pairing(handler, delivery);
     if (this.#options.takesFiles && hasFiles(delivery.raw)) {
       // Its files may take long to download (up to 30 s each): the event is kept first and
       // acknowledged, and the message goes to the router once they arrived (or from the next start).
@@ -163,6 +165,21 @@ export class SlackEvents {
     if (held.length > 0)
       this.#options.logger.info({ events: held.length }, 'slack events held by the last process handed on');
     for (const { value } of held) this.#handOnHeld({ ...value, redelivery: true });
+  }
+
+  /**
+   * An unknown sender's direct message, for a pairing code: its text only (no files, no reaction),
+   * marked `unknownSender` so the router answers with the code and nothing else.
+   */
+  async #pairing(handler: InboundHandler, { raw, body }: Delivery): Promise<void> {
+    const message = { ...toInbound(raw, body, this.#options.identity().botUserId), unknownSender: true };
+    if (raw.user !== undefined) this.#options.directChannels.learn(raw.user, raw.channel);
+    try {
+      await handler(message, { accepted: () => void this.#options.gate.taken(raw, body) });
+    } catch (error) {
+      this.#options.gate.dropped(raw, body);
+      throw new EventNotStoredError({ cause: error });
+    }
   }
 
   /**

@@ -1,0 +1,195 @@
+// First, as in a process where Slack's adapter loads before Discord's (see attach-both-platforms).
+import '../../src/surfaces/channels/slack/index.js';
+import { readFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import { resolvePrincipal } from '../../src/base/access/index.js';
+import type { FakeDiscord } from '../fakes/fake-discord.js';
+import { startFakeOpenAIServer } from '../fakes/fake-openai-server.js';
+import type { FakeSlack } from '../fakes/fake-slack.js';
+import { startDiscordForTest, startGatewayForTest, startSlackForTest } from '../helpers/channels.js';
+import type { TestGateway } from '../helpers/gateway.js';
+import { pollUntil } from '../helpers/process.js';
+import { cleanupAfterEach } from '../helpers/teardown.js';
+
+/**
+ * Issue 34 item 3: Slack U1 and Discord D1 linked through codes typed on both sides, through the
+ * real Bolt and discord.js against the fakes and the real config editor; wrong, expired, replayed
+ * and third-person codes refused; unlinking leaves every session readable.
+ */
+
+const TOKEN = 'fake-discord-identity-token';
+const GUILD = '900000000000000501';
+const CHANNEL = '910000000000000501';
+const D1 = '930000000000000501';
+const D3 = '930000000000000503';
+const cleanups = cleanupAfterEach();
+const CODE = /([A-Z2-9]{4}-[A-Z2-9]{4})/;
+
+interface Rig {
+  slack: FakeSlack;
+  discord: FakeDiscord;
+  gateway: TestGateway;
+  clock: { now: number };
+}
+
+async function startRig(): Promise<Rig> {
+  const discord = await startDiscordForTest(cleanups, {
+    token: TOKEN,
+    guilds: [{ id: GUILD, channels: [CHANNEL] }],
+  });
+  const slack = await startSlackForTest(cleanups, { echoPosts: true });
+  const model = await startFakeOpenAIServer();
+  cleanups.push(() => model.close());
+  const clock = { now: Date.now() };
+  const gateway = await startGatewayForTest(cleanups, {
+    now: () => new Date(clock.now),
+    config: {
+      people: { ann: { role: 'operator', identities: ['slack:U1'] } },
+      channels: {
+        discord: { token: TOKEN, apiBase: discord.apiBase, stream: false },
+        slack: { botToken: 'xoxb-link', appToken: 'xapp-link', apiUrl: slack.apiUrl, stream: false },
+      },
+      models: { fake: { provider: 'openai', model: 'fake-1', baseUrl: model.url, apiKey: 'sk-link-01' } },
+      agents: { main: { model: 'fake' } },
+    },
+  });
+  await slack.connected();
+  return { slack, discord, gateway, clock };
+}
+
+let slackTs = 100;
+/** `text` in U1's direct messages (or `user`'s); resolves with the gateway's answer there. */
+async function onSlackDm(slack: FakeSlack, text: string, user = 'U1'): Promise<string> {
+  slackTs += 1;
+  const ts = `${slackTs}.1`;
+  const before = slack.callsTo('chat.postMessage').length;
+  await slack.deliver({ type: 'message', channel: `D${user}`, channel_type: 'im', user, text, ts });
+  const call = await slack.waitForCall(
+    'chat.postMessage',
+    (candidate) =>
+      candidate.args.channel === `D${user}` && slack.callsTo('chat.postMessage').indexOf(candidate) >= before,
+    15_000,
+  );
+  return String(call.args.text);
+}
+
+/** `text` mentioning the bot in the guild channel as `author`; resolves with the reply to it. */
+async function onDiscord(discord: FakeDiscord, text: string, author = D1): Promise<string> {
+  const id = discord.dispatchMessage({
+    channelId: CHANNEL,
+    guildId: GUILD,
+    authorId: author,
+    content: `<@${discord.botId}> ${text}`,
+    mentions: [discord.botId],
+  });
+  const reply = await pollUntil('the Discord reply', () =>
+    discord.posted.find((post) => post.replyTo === id),
+  );
+  return reply.content;
+}
+
+function codeIn(text: string): string {
+  const code = CODE.exec(text)?.[1];
+  if (code === undefined) throw new Error(`no code in: ${text}`);
+  return code;
+}
+
+async function waitForRestarts(gateway: TestGateway, count: number): Promise<void> {
+  await expect
+    .poll(() => gateway.host.restarts === count && gateway.host.loaded !== undefined, { timeout: 15_000 })
+    .toBe(true);
+}
+
+async function peopleInFile(gateway: TestGateway): Promise<Record<string, { identities: string[] }>> {
+  const text = await readFile(gateway.configPath, 'utf8');
+  return JSON.parse(text.replace(/^\/\/.*$/gm, '')).people;
+}
+
+describe('verified identity links', () => {
+  it('links Slack U1 and Discord D1 through codes on both sides; U1’s role applies on Discord; unlinking keeps every session', async () => {
+    const { slack, discord, gateway } = await startRig();
+    const refused = /not valid/;
+    // A session on each platform before the link.
+    expect(await onSlackDm(slack, 'hello from slack')).toBe('ok');
+    expect(await onDiscord(discord, 'hello from discord')).toBe('ok');
+
+    // A wrong code, typed before anything was asked.
+    expect(await onDiscord(discord, '/link ABCD-EFGH')).toMatch(refused);
+    const first = codeIn(await onSlackDm(slack, '/link'));
+    // U1's own code is not U1's to answer.
+    expect(await onSlackDm(slack, `/link ${first}`)).toMatch(refused);
+    const answer = await onDiscord(discord, `/link ${first}`);
+    expect(answer).toContain('slack:U1');
+    const confirm = codeIn(answer);
+    // Replayed: the first code works once.
+    expect(await onDiscord(discord, `/link ${first}`, D3)).toMatch(refused);
+    // A third person cannot finish the link U1 began.
+    expect(await onDiscord(discord, `/link confirm ${confirm}`, D3)).toMatch(refused);
+    // Nothing was written yet.
+    expect((await peopleInFile(gateway)).ann?.identities).toEqual(['slack:U1']);
+
+    const linked = await onSlackDm(slack, `/link confirm ${confirm}`);
+    expect(linked).toMatch(/^Linked: discord:930000000000000501 joins person ann \(role operator\)/);
+    await waitForRestarts(gateway, 1);
+    expect((await peopleInFile(gateway)).ann?.identities).toEqual(['slack:U1', `discord:${D1}`]);
+    // Audited with its diff, as U1.
+    const history = await gateway.request('GET', '/api/config/history');
+    const change = history.body.changes.at(-1);
+    expect(change).toMatchObject({ actor: 'slack:U1' });
+    const diff = await gateway.request('GET', `/api/config/history/${change.number}`);
+    expect(diff.body.diff).toContain(`discord:${D1}`);
+
+    // U1's role on Discord: D1 is person ann now, in the config the gateway runs.
+    const running = gateway.host.loaded?.config;
+    if (!running) throw new Error('no running config');
+    expect(resolvePrincipal(running, `discord:${D1}`)).toMatchObject({ personId: 'ann', role: 'operator' });
+    // The link's confirmation code was used up by the link.
+    expect(await onSlackDm(slack, `/link confirm ${confirm}`)).toMatch(refused);
+
+    // The People page shows the link, and an owner removes it.
+    const people = await gateway.request('GET', '/api/people');
+    expect(people.body.people).toEqual([
+      { id: 'ann', role: 'operator', identities: ['slack:U1', `discord:${D1}`] },
+    ]);
+    const sessions = (await gateway.request('GET', '/api/sessions')).body.sessions as {
+      key: string;
+      transcriptLength: number;
+    }[];
+    expect(sessions.map((session) => session.key).sort()).toEqual([
+      `agent:main:discord:channel:${CHANNEL}`,
+      'agent:main:slack:direct:U1',
+    ]);
+    const removed = await gateway.request('POST', '/api/people/ann/unlink', { identity: `discord:${D1}` });
+    expect(removed).toMatchObject({ status: 200 });
+    await waitForRestarts(gateway, 2);
+    expect((await peopleInFile(gateway)).ann?.identities).toEqual(['slack:U1']);
+    for (const session of sessions) {
+      const transcript = await gateway.request(
+        'GET',
+        `/api/sessions/${encodeURIComponent(session.key)}/transcript`,
+      );
+      expect(transcript.status).toBe(200);
+      expect(transcript.body.entries.length).toBe(session.transcriptLength);
+    }
+    // Each goes on in its own session, where it was.
+    expect(await onSlackDm(slack, 'still there?')).toBe('ok');
+    expect(await onDiscord(discord, 'still there?')).toBe('ok');
+    const later = (await gateway.request('GET', '/api/sessions')).body.sessions as typeof sessions;
+    for (const session of sessions) {
+      const now = later.find((candidate) => candidate.key === session.key);
+      expect(now?.transcriptLength).toBeGreaterThan(session.transcriptLength);
+    }
+    const after = gateway.host.loaded?.config;
+    if (!after) throw new Error('no running config');
+    expect(resolvePrincipal(after, `discord:${D1}`)).toMatchObject({ role: 'member' });
+    expect(resolvePrincipal(after, 'slack:U1')).toMatchObject({ personId: 'ann', role: 'operator' });
+  }, 90_000);
+
+  it('refuses a link confirmed after the ten minutes', async () => {
+    const { slack, discord, clock } = await startRig();
+    const first = codeIn(await onSlackDm(slack, '/link'));
+    const confirm = codeIn(await onDiscord(discord, `/link ${first}`));
+    clock.now += 10 * 60_000 + 1;
+    expect(await onSlackDm(slack, `/link confirm ${confirm}`)).toMatch(/not valid/);
+  }, 60_000);
+});
