@@ -15,6 +15,7 @@ import {
   createGatewayStatus,
   createPeople,
   type GatewayStatusOptions,
+  type LogsPort,
   type SchedulerHookView,
   type SessionActionsPort,
   type SessionEventsPort,
@@ -75,6 +76,8 @@ export function buildHttpServer(options: {
   ops: OpsParts;
   /** The usage ledger, for `GET /api/usage`. */
   usage: UsagePort;
+  /** The process log's newest lines, for `GET /api/logs`. */
+  logs?: LogsPort | undefined;
   /** Identity links and pairing, for the People page (`/api/people…`). */
   identity?: IdentityPort | undefined;
   /** The host's metrics (`GET /metrics`); absent, the route is not served. */
@@ -136,6 +139,7 @@ export function buildHttpServer(options: {
       : {}),
     approvals: createApprovalsInbox(options.ops),
     usage: options.usage,
+    logs: options.logs,
     status: createGatewayStatus({ ...options.ops, version: PACKAGE_VERSION, store: options.store, scrub }),
   });
 }

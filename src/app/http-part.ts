@@ -65,6 +65,7 @@ export function httpPart(): Part<HttpContext, HttpServer> {
         safeMode: options.safeMode,
         scrub,
         usage: base.usage,
+        logs: options.log,
         identity: turns.identity,
         ops: opsParts(context),
         ...(base.observer && options.metrics ? { metrics: options.metrics } : {}),

@@ -8,6 +8,8 @@ import { ApprovalsPage } from './pages/approvals.js';
 import { ChatPage } from './pages/chat.js';
 import { ConfigPage } from './pages/config.js';
 import { HealthPage } from './pages/health.js';
+import { LogsPage } from './pages/logs.js';
+import { SchedulesPage } from './pages/schedules.js';
 import { SessionPage } from './pages/session.js';
 import { SessionsPage } from './pages/sessions.js';
 import { SignInPage } from './pages/sign-in.js';
@@ -25,6 +27,8 @@ const NAV: readonly NavItem[] = [
   { page: 'sessions', label: 'Sessions', ownerOnly: true },
   { page: 'approvals', label: 'Approvals', ownerOnly: false },
   { page: 'tools', label: 'Tools', ownerOnly: true },
+  { page: 'schedules', label: 'Schedules', ownerOnly: true },
+  { page: 'logs', label: 'Logs', ownerOnly: true },
   { page: 'config', label: 'Config', ownerOnly: true },
   { page: 'health', label: 'Health', ownerOnly: true },
 ];
@@ -126,6 +130,10 @@ function Page({ route, me }: { route: Route; me: Me }) {
       return <ApprovalsPage />;
     case 'tools':
       return <ToolsPage />;
+    case 'schedules':
+      return <SchedulesPage />;
+    case 'logs':
+      return <LogsPage />;
     case 'config':
       return <ConfigPage />;
     case 'health':

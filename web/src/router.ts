@@ -2,7 +2,16 @@
 // them all and a reload or a shared link opens the same view. `/tools` opens on the Tools page.
 import { useEffect, useState } from 'preact/hooks';
 
-export type PageName = 'chat' | 'sessions' | 'session' | 'approvals' | 'tools' | 'config' | 'health';
+export type PageName =
+  | 'chat'
+  | 'sessions'
+  | 'session'
+  | 'approvals'
+  | 'tools'
+  | 'schedules'
+  | 'logs'
+  | 'config'
+  | 'health';
 
 export interface Route {
   page: PageName;
@@ -10,7 +19,16 @@ export interface Route {
   key?: string;
 }
 
-const PAGES: readonly PageName[] = ['chat', 'sessions', 'approvals', 'tools', 'config', 'health'];
+const PAGES: readonly PageName[] = [
+  'chat',
+  'sessions',
+  'approvals',
+  'tools',
+  'schedules',
+  'logs',
+  'config',
+  'health',
+];
 
 function parseRoute(hash: string, pathname: string): Route {
   const parts = hash.replace(/^#\/?/, '').split('/');

@@ -5,6 +5,7 @@ export {
   logFileOptions,
 } from './log-file.js';
 export { formatLogLine } from './log-format.js';
+export { LogRing, type RecentLogLine } from './log-ring.js';
 export { type FollowLogOptions, followLog, readLastLines, readLastLinesOf } from './log-tail.js';
 export {
   type CreateLoggerOptions,

@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import pino, { type DestinationStream, type Level, type Logger } from 'pino';
 import { createSecretScrubber } from '../config/index.js';
 import { type LogFile, type LogFileOptions, openLogFile } from './log-file.js';
+import { LogRing, type RecentLogLine } from './log-ring.js';
 
 export type { Logger };
 export type LogLevel = Level | 'silent';
@@ -34,6 +35,8 @@ export interface LoggerHandle {
   useFile(options: LogFileOptions | undefined): Promise<void>;
   /** Closes the log file, if any: lines go to the destination again. */
   close(): void;
+  /** The newest lines (scrubbed as the log file's are) newer than `after`: the Logs page's tail. */
+  recent(after?: number): RecentLogLine[];
 }
 
 /**
@@ -44,12 +47,15 @@ export function createLogger(options: CreateLoggerOptions = {}): LoggerHandle {
   let scrubFile = createSecretScrubber([]);
   let scrubTerminal = scrubFile;
   let file: LogFile | undefined;
+  const ring = new LogRing();
   const terminal = options.terminal ?? process.stdout.isTTY === true;
   const target =
     options.destination ?? choosePrettyStream(options.pretty) ?? pino.destination({ dest: 1, sync: true });
   const scrubbing: DestinationStream = {
     write(line: string) {
-      file?.write(scrubFile(line));
+      const scrubbed = scrubFile(line);
+      ring.push(scrubbed);
+      file?.write(scrubbed);
       if (!file || terminal) target.write(scrubTerminal(line));
     },
   };
@@ -71,6 +77,7 @@ export function createLogger(options: CreateLoggerOptions = {}): LoggerHandle {
       file?.close();
       file = undefined;
     },
+    recent: (after) => ring.since(after),
   };
 }
 

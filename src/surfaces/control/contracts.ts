@@ -239,6 +239,40 @@ export const StatusView = Type.Object({
 });
 export type StatusView = Static<typeof StatusView>;
 
+/** Log levels as the Logs page filters them, least severe first. */
+export const LogLevelName = Type.Union([
+  Type.Literal('trace'),
+  Type.Literal('debug'),
+  Type.Literal('info'),
+  Type.Literal('warn'),
+  Type.Literal('error'),
+  Type.Literal('fatal'),
+]);
+export type LogLevelName = Static<typeof LogLevelName>;
+
+/** One line of the gateway's log, secrets scrubbed as in the log file. */
+export const LogLineView = Type.Object({
+  /** Its number since the process started: `?after=` of the newest one asks for what follows. */
+  seq: Type.Number(),
+  /** ISO time (UTC). */
+  time: Type.String(),
+  level: LogLevelName,
+  /** The part of the gateway that wrote it (`router`, `http`, …), when it says. */
+  component: Type.Optional(Type.String()),
+  /** The line as `switchboard logs` prints it: time, level, component, message, fields, stack. */
+  text: Type.String(),
+});
+export type LogLineView = Static<typeof LogLineView>;
+
+/** `GET /api/logs?after&level&q`: the matching lines newer than `after`, oldest first. */
+export const LogPage = Type.Object({
+  lines: Type.Array(LogLineView),
+  /** The newest line's number (matching or not): the next `after`. */
+  next: Type.Number(),
+  /** How many lines the gateway keeps for this page (the newest ones). */
+  kept: Type.Number(),
+});
+export type LogPage = Static<typeof LogPage>;
 /** `GET /api/me`: who the sign-in is and what the control UI offers them. */
 export const Me = Type.Object({
   /** The web chat user: its sender id is `webchat:<user>`. */

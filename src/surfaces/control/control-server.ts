@@ -8,6 +8,7 @@ import {
 import { type ApprovalsInbox, registerApprovalRoutes } from './routes/approvals.js';
 import { type ConfigRoutesOptions, registerConfigRoutes } from './routes/config.js';
 import { registerEventsRoute, type SessionEventsPort } from './routes/events.js';
+import { type LogsPort, registerLogsRoute } from './routes/logs.js';
 import { registerMeRoute } from './routes/me.js';
 import { type PeoplePlace, type PeoplePort, registerPeopleRoutes } from './routes/people.js';
 import { registerSessionActionRoutes, type SessionActionsPort } from './routes/session-actions.js';
@@ -39,6 +40,8 @@ export interface ControlRoutesOptions {
   status?: StatusPort | undefined;
   /** The usage report (`/api/usage`, owner-only). */
   usage?: UsagePort | undefined;
+  /** The process log's newest lines (`/api/logs`, owner-only: the Logs page). */
+  logs?: LogsPort | undefined;
   /** The People page (`/api/people…`, owner-only): people, links, pairing requests. */
   people?: { port: PeoplePort; noteSession(user: string): PeoplePlace } | undefined;
   /** The toolpacks report (`/api/toolpacks`). */
@@ -78,6 +81,7 @@ export function registerControlRoutes(
   if (options.approvals) registerApprovalRoutes(app, { inbox: options.approvals, access });
   if (options.status) registerStatusRoute(app, { status: options.status, access });
   if (options.usage) registerUsageRoute(app, { usage: options.usage, access });
+  if (options.logs) registerLogsRoute(app, { logs: options.logs, access });
   if (options.people)
     registerPeopleRoutes(app, {
       people: options.people.port,

@@ -16,6 +16,7 @@ export { createPeople } from './people.js';
 export type { ApprovalsInbox, InboxDecision } from './routes/approvals.js';
 export type { ConfigEditRequestView, ConfigPort, ConfigRoutesOptions } from './routes/config.js';
 export type { SessionEventsPort } from './routes/events.js';
+export type { LogsPort } from './routes/logs.js';
 export type { PeoplePlace, PeoplePort } from './routes/people.js';
 export type { SessionActionsPort, SubagentActionAnswer } from './routes/session-actions.js';
 export type { SessionFilter, SessionsView } from './routes/sessions.js';

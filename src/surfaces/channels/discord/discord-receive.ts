@@ -116,11 +116,14 @@ export class DiscordMessages {
     botId: string,
   ): Promise<void> {
     const { gate, catchUp, logger } = this.#options;
+    const inbound = { ...toInbound(message, facts, botId), unknownSender: true };
     this.#options.directChannels.learn(facts.authorId, message.channelId);
+    // The code is posted as a reply to the message that asked.
+    this.#options.lastMessage.set(routeKey(inbound), message.id);
     let taken = false;
     try {
       await handler(
-        { ...toInbound(message, facts, botId), unknownSender: true },
+        inbound,
         {
           accepted: () => {
             taken = true;
