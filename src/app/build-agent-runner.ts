@@ -13,7 +13,7 @@ import {
 import type { Observer } from '../engine/observability/index.js';
 import {
   type ApprovalsPort,
-  BUILTIN_TOOLS,
+  GATEWAY_TOOLS,
   type ChatFilesPort,
   createSkillsLoadTool,
   createToolRegistry,
@@ -150,7 +150,7 @@ function buildRegistry(options: AgentRunnerParts, skills: AgentSkills) {
     const reported = toolSucceeded ? reportSuccess(observed, toolSucceeded) : observed;
     registry.register(activity ? activity.watch(reported, source) : reported, source);
   };
-  for (const tool of BUILTIN_TOOLS) add(tool, 'builtin');
+  for (const tool of GATEWAY_TOOLS) add(tool, 'builtin');
   // Without any skill there is nothing to load: the tool is not offered.
   if (skills.all.length > 0) {
     add(createSkillsLoadTool({ skillsFor: skills.skillsFor }), 'builtin');

@@ -109,10 +109,10 @@ export async function runUpdateApply(runId: string, options: { stateDir: string 
     ledger,
     runId,
     log: (line) => process.stdout.write(`${new Date().toISOString()} ${line}\n`),
-    recordNote: (current, text) =>
+    recordNote: (current, text, kind) =>
       gateway.recordDueNote({
         stateDir,
-        id: `update-${current.id}`,
+        id: update.noteId(current.id, kind),
         route: current.route as DeliveryRoute,
         sessionKey: current.sessionKey,
         actor: current.by,

@@ -3,7 +3,12 @@ import { DEFAULT_CONFIG_PATH, type LoadedConfig } from '../base/config/index.js'
 import { ok } from '../base/errors/index.js';
 import type { Logger } from '../base/logging/index.js';
 import type { DeliveryRoute } from '../base/messages/index.js';
-import { createUpdateService, type UpdateService, type UpdateServiceOptions } from '../update/index.js';
+import {
+  createUpdateService,
+  noteId,
+  type UpdateService,
+  type UpdateServiceOptions,
+} from '../update/index.js';
 import { recordDueNote } from './restart-promises.js';
 
 /**
@@ -26,10 +31,10 @@ export function createHostUpdates(options: {
     settings: config.update,
     drainTimeoutMs: config.gateway.drainTimeoutMs,
     gatewayPid: options.gatewayPid ?? (async () => ok(process.pid)),
-    recordNote: (run, text) =>
+    recordNote: (run, text, kind) =>
       recordDueNote({
         stateDir,
-        id: `update-${run.id}`,
+        id: noteId(run.id, kind),
         route: run.route as DeliveryRoute,
         sessionKey: run.sessionKey,
         actor: run.by,

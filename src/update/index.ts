@@ -11,4 +11,4 @@ export {
 } from './service.js';
 export { createVersionProbe, describeCheck } from './source.js';
 export type { UpdateCheck, UpdatePhase, UpdateRun, UpdateVersion } from './types.js';
-export { noteText, runUpdater, type UpdaterOptions } from './updater.js';
+export { noteId, noteText, runUpdater, type UpdaterOptions } from './updater.js';

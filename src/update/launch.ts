@@ -10,13 +10,26 @@ function updaterArgs(run: UpdateRun): string[] {
   return ['update', 'apply', run.id, '--state-dir', run.stateDir];
 }
 
-/** The environment without pm2's per-app variables (the updater is not the gateway's app). */
-function updaterEnvironment(): NodeJS.ProcessEnv {
+/**
+ * This process's environment without what pm2 put in it for the gateway's app: pm2 gives an app
+ * its whole description as variables (`pm_id`, `name`, `args`, `exec_mode`, …), and an app started
+ * with them would take them as its own options (the updater ran with the gateway's `args`).
+ * `appKeys`: the keys of the gateway's pm2 description that are not its own environment.
+ */
+function updaterEnvironment(appKeys: Iterable<string> = []): NodeJS.ProcessEnv {
   const environment = { ...process.env };
   for (const key of Object.keys(environment))
     if (key.startsWith('pm_') || key === 'name' || key === 'NODE_APP_INSTANCE' || key === 'PM2_USAGE')
       delete environment[key];
+  for (const key of appKeys) delete environment[key];
   return environment;
+}
+
+/** The keys pm2 added to an app's environment: its description's, less the app's own `env`. */
+function pm2AppKeys(description: { pm2_env?: object } | undefined): string[] {
+  const pm2Environment = (description?.pm2_env ?? {}) as { env?: Record<string, unknown> };
+  const own = new Set(Object.keys(pm2Environment.env ?? {}));
+  return Object.keys(pm2Environment).filter((key) => !own.has(key));
 }
 
 /**
@@ -29,7 +42,7 @@ export async function launchUpdater(options: { run: UpdateRun; main: string }): 
   const { run } = options;
   try {
     const { launch } = run.gateway;
-    if (launch.supervisor === 'pm2') return await launchPm2Sibling(options, launch.pm2);
+    if (launch.supervisor === 'pm2') return await launchPm2Sibling(options, launch);
     const log = await open(path.join(run.runDir, 'updater.log'), 'a', 0o600);
     const child = spawn(process.execPath, [options.main, ...updaterArgs(run)], {
       cwd: run.cwd,
@@ -49,10 +62,13 @@ export async function launchUpdater(options: { run: UpdateRun; main: string }): 
 
 async function launchPm2Sibling(
   options: { run: UpdateRun; main: string },
-  installation: Pm2Installation,
+  launch: { pmId: number; pm2: Pm2Installation },
 ): Promise<Result<number>> {
-  return withPm2(installation, async (pm2) => {
+  return withPm2(launch.pm2, async (pm2) => {
     const name = `switchboard-update-${options.run.id}`;
+    const gateway = await new Promise<{ pm2_env?: object }[]>((resolve, reject) =>
+      pm2.describe(launch.pmId, (error, list) => (error ? reject(error) : resolve(list))),
+    );
     const started = await new Promise<{ pid?: number; process?: { pid?: number } }[]>((resolve, reject) =>
       pm2.start(
         {
@@ -61,7 +77,7 @@ async function launchPm2Sibling(
           args: updaterArgs(options.run),
           cwd: options.run.cwd,
           autorestart: false,
-          env: updaterEnvironment() as Record<string, string>,
+          env: updaterEnvironment(pm2AppKeys(gateway[0])) as Record<string, string>,
           output: path.join(options.run.runDir, 'updater.log'),
           error: path.join(options.run.runDir, 'updater.log'),
         },

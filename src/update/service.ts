@@ -7,7 +7,15 @@ import { fail, ok, type Result } from '../base/errors/index.js';
 import type { DeliveryRoute } from '../base/messages/index.js';
 import { describeLaunch } from './gateway-process.js';
 import { launchUpdater } from './launch.js';
-import { createUpdateLedger, isActive, isStale, LEASE_MS, processAlive, updateDir } from './ledger.js';
+import {
+  createUpdateLedger,
+  isActive,
+  isStale,
+  LEASE_MS,
+  processAlive,
+  type UpdateLedger,
+  updateDir,
+} from './ledger.js';
 import {
   checkForUpdate,
   checkoutRoot,
@@ -35,8 +43,8 @@ export interface UpdateServiceOptions {
   drainTimeoutMs: number;
   /** The gateway's pid (in the gateway: its own; from the shell: the pid file's), or why none runs. */
   gatewayPid(): Promise<Result<number>>;
-  /** Writes an outcome note to the restart-note path: durable, posted once by the gateway that runs. */
-  recordNote(run: UpdateRun, text: string): Promise<void>;
+  /** Writes a note to the restart-note path: durable, posted once by the gateway that runs. */
+  recordNote(run: UpdateRun, text: string, kind?: 'migration'): Promise<void>;
   /** Called when a followed run has ended (the gateway wakes its restart-note delivery). */
   wake?: (() => void) | undefined;
 }
@@ -109,39 +117,7 @@ export function createUpdateService(options: UpdateServiceOptions) {
     });
   }
 
-  /**
-   * Ends a run whose updater was killed or hung: what it left running (its canary, its build) is
-   * stopped, a switch it was in the middle of is undone (the gateway that runs is still the old
-   * one: the restart comes after the switch), and the note says which version runs now. Resolves
-   * to the run it ended, if any.
-   */
-  async function recover(): Promise<UpdateRun | undefined> {
-    const { run: current } = await ledger.read();
-    if (!isStale(current)) return undefined;
-    stopLeftovers(current);
-    let reason = `the updater stopped during ${current.phase} (killed or hung)`;
-    if (current.phase === 'switch' && current.checkpoint) {
-      const undone = await restoreBuild({
-        root: current.root,
-        checkpoint: current.checkpoint,
-        from: current.from,
-      });
-      reason += undone.ok
-        ? '; the switch was undone'
-        : `; undoing the switch failed: ${undone.error} (docs/updating.md: rolling back by hand)`;
-    }
-    const running = await runningVersion(current.root);
-    const now = running.ok ? versionName(running.value) : 'unknown';
-    const ended = await ledger.advance(current.id, 'interrupted', {
-      cause: { phase: current.phase, reason },
-    });
-    if (current.route !== undefined && !current.noted)
-      await options.recordNote(
-        ended,
-        `Update to ${versionName(current.to)} interrupted: ${reason}. Running ${now}.`,
-      );
-    return ledger.set(current.id, { noted: true });
-  }
+  const recover = () => recoverStaleRun(ledger, options.recordNote);
 
   async function status(): Promise<
     Result<{ run?: UpdateRun | undefined; rolledBack: string[]; text: string }>
@@ -162,6 +138,7 @@ export function createUpdateService(options: UpdateServiceOptions) {
   }
 
   let following = false;
+  let wokenFor: string | undefined;
   /**
    * While a run is active, reads the ledger every second; once it has ended (or went stale and was
    * ended here) calls `wake`, so that a running gateway posts the outcome note now. One at a time;
@@ -176,8 +153,13 @@ export function createUpdateService(options: UpdateServiceOptions) {
         if (await recover()) break;
         const { run: current } = await ledger.read();
         // Ended, and its note written (or nobody left to write it).
-        if (current === undefined || isActive(current)) {
-          if (current === undefined) break;
+        if (current === undefined) break;
+        if (isActive(current)) {
+          // A config change waiting for approval: its note is posted now, once.
+          if (current.migration?.outcome === 'needed' && current.migration.noted && wokenFor !== current.id) {
+            wokenFor = current.id;
+            options.wake();
+          }
           continue;
         }
         if (current.noted || !current.route || !processAlive(current.lease.pid)) break;
@@ -188,7 +170,62 @@ export function createUpdateService(options: UpdateServiceOptions) {
     }
   }
 
-  return { check, run, status, recover, prune, follow, ledger };
+  const approve = (request: { by: string }) => approveMigration(ledger, request);
+
+  return { check, run, approve, status, recover, prune, follow, ledger };
+}
+
+/**
+ * Ends a run whose updater was killed or hung: what it left running (its canary, its build) is
+ * stopped, a switch it was in the middle of is undone (the gateway that runs is still the old
+ * one: the restart comes after the switch), and the note says which version runs now. Resolves
+ * to the run it ended, if any.
+ */
+async function recoverStaleRun(
+  ledger: UpdateLedger,
+  recordNote: UpdateServiceOptions['recordNote'],
+): Promise<UpdateRun | undefined> {
+  const { run: current } = await ledger.read();
+  if (!isStale(current)) return undefined;
+  stopLeftovers(current);
+  let reason = `the updater stopped during ${current.phase} (killed or hung)`;
+  if (current.phase === 'switch' && current.checkpoint) {
+    const undone = await restoreBuild({
+      root: current.root,
+      checkpoint: current.checkpoint,
+      from: current.from,
+    });
+    reason += undone.ok
+      ? '; the switch was undone'
+      : `; undoing the switch failed: ${undone.error} (docs/updating.md: rolling back by hand)`;
+  }
+  const running = await runningVersion(current.root);
+  const now = running.ok ? versionName(running.value) : 'unknown';
+  const ended = await ledger.advance(current.id, 'interrupted', {
+    cause: { phase: current.phase, reason },
+  });
+  if (current.route !== undefined && !current.noted)
+    await recordNote(ended, `Update to ${versionName(current.to)} interrupted: ${reason}. Running ${now}.`);
+  return ledger.set(current.id, { noted: true });
+}
+
+/**
+ * The second owner approval of a run waiting for a config migration: the updater checks the
+ * config again and goes on (or stops, saying why).
+ */
+async function approveMigration(
+  ledger: UpdateLedger,
+  request: { by: string },
+): Promise<Result<{ text: string }>> {
+  const { run: current } = await ledger.read();
+  if (!current || !isActive(current) || current.migration?.outcome !== 'needed' || current.migration.approved)
+    return fail('no update is waiting for the approval of a config change; see update.status');
+  await ledger.set(current.id, {
+    migration: { ...current.migration, approved: { by: request.by, at: Date.now() } },
+  });
+  return ok({
+    text: `Approved: the update to ${versionName(current.to)} checks the config again and goes on; the outcome is posted here.`,
+  });
 }
 
 /**
@@ -281,6 +318,13 @@ export function describeRun(run: UpdateRun | undefined, rolledBack: readonly str
     `Update ${run.id}: ${versionName(run.from)} → ${versionName(run.to)}, asked by ${run.by}; ${run.phase}${isActive(run) ? ' (running)' : ''}.`,
     `Phases: ${phases}.`,
   ];
+  if (run.migration?.outcome === 'none') lines.push('Config migration: none (the config validates).');
+  else if (run.migration)
+    lines.push(
+      run.migration.approved
+        ? `Config change approved by ${run.migration.approved.by}.`
+        : `Waiting for a config change and its approval (/update approve):\n${run.migration.changes}`,
+    );
   if (run.cause) lines.push(`Cause: ${run.cause.phase}: ${run.cause.reason}`);
   if (run.rollback)
     lines.push(`Rollback: ${run.rollback.outcome}${run.rollback.reason ? ` (${run.rollback.reason})` : ''}.`);

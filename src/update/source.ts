@@ -7,7 +7,13 @@ import { git } from './commands.js';
 import type { GitSource, UpdateCheck, UpdateVersion } from './types.js';
 
 /** The files whose change means the config schema changed. */
-const SCHEMA_FILES = /^(src\/config\/schema[^/]*\.ts|config\/gateway\.schema\.json)$/;
+const SCHEMA_FILES = /^(src\/base\/config\/schema\/[^/]+\.ts|config\/gateway\.schema\.json)$/;
+
+/** Whether the config schema changed between two commits. */
+export async function configSchemaChanged(root: string, from: string, to: string): Promise<Result<boolean>> {
+  const names = await git(root, 'diff', '--name-only', from, to);
+  return names.ok ? ok(names.value.split('\n').some((name) => SCHEMA_FILES.test(name))) : names;
+}
 const MAX_COMMITS = 50;
 
 /** The checkout's top directory, or why `root` is not one (updates need a git checkout). */

@@ -31,7 +31,7 @@ export interface UpdateCheck {
   /** The commits between, or false when the checkout is already there. */
   newer: boolean;
   lockfileChanged: boolean;
-  /** A file of the config schema (`src/config/schema*.ts`, `config/gateway.schema.json`) changed. */
+  /** A file of the config schema (`src/base/config/schema/*.ts`, `config/gateway.schema.json`) changed. */
   configSchemaChanged: boolean;
   /** The available commit rolled back before: `update.run` skips it unless an owner names it. */
   rolledBackBefore: boolean;
@@ -145,11 +145,30 @@ export interface UpdateRun {
   /** The step that failed and why. */
   cause?: { phase: UpdatePhase; reason: string } | undefined;
   rollback?: { outcome: 'restored' | 'failed'; reason?: string; at: number } | undefined;
+  /**
+   * The config migration step: `none` when the current config validates against the target;
+   * `needed` when it does not and the target changed the config schema: the run waits (phase
+   * `migration`) for a second owner approval, then checks again.
+   */
+  migration?: UpdateMigration | undefined;
   /** The outcome note was written to the restart-note path (so it is not written twice). */
   noted?: boolean | undefined;
   /** Times of each phase in ms, for the bench and `update.status`. */
   durations?: Partial<Record<UpdatePhase, number>> | undefined;
 }
+
+/** What the migration step found (see `UpdateRun.migration`). */
+export type UpdateMigration =
+  | { outcome: 'none' }
+  | {
+      outcome: 'needed';
+      /** What the target needs changed: its start check's errors, naming the config paths. */
+      changes: string;
+      /** The note asking for the approval was written. */
+      noted?: boolean | undefined;
+      /** The owner who approved going on, and when. */
+      approved?: { by: string; at: number } | undefined;
+    };
 
 /** The ledger file: the current (or last) run, earlier ones, versions that rolled back. */
 export interface LedgerFile {

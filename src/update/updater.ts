@@ -1,5 +1,6 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fail, ok, type Result } from '../base/errors/index.js';
 import { readStoreSettings, sqliteFileOf } from './canary.js';
 import { git } from './commands.js';
@@ -23,6 +24,7 @@ import {
   runCanary,
   worktreeOf,
 } from './prove.js';
+import { configSchemaChanged } from './source.js';
 import { restoreCheckpoint, switchCheckout, writeCheckpoint } from './switch.js';
 import { type UpdatePhase, type UpdateRun, versionName } from './types.js';
 
@@ -30,32 +32,43 @@ import { type UpdatePhase, type UpdateRun, versionName } from './types.js';
 export interface UpdaterOptions {
   ledger: UpdateLedger;
   runId: string;
-  /** Writes the outcome note to the restart-note path (durable; posted by the gateway that runs). */
-  recordNote(run: UpdateRun, text: string): Promise<void>;
+  /**
+   * Writes a note to the restart-note path (durable; posted by the gateway that runs): the
+   * outcome, or (`kind` 'migration') the config changes waiting for an approval.
+   */
+  recordNote(run: UpdateRun, text: string, kind?: 'migration'): Promise<void>;
   /** Progress lines (the updater's log). */
   log(line: string): void;
 }
 
-/** The outcome notes, as the chat reads them. */
+/** The restart-note id of a run's note: its outcome, or the config change waiting for approval. */
+export function noteId(runId: string, kind?: 'migration'): string {
+  return kind ? `update-${runId}-${kind}` : `update-${runId}`;
+}
+
+/** The notes, as the chat reads them. */
 export const noteText = {
   done: (run: UpdateRun) => `Gateway updated to ${versionName(run.to)} (from ${versionName(run.from)}).`,
   failed: (run: UpdateRun, phase: UpdatePhase, reason: string) =>
     `Update to ${versionName(run.to)} failed at ${phase}: ${reason}\nStill running ${versionName(run.from)}; nothing was changed.`,
   rolledBack: (run: UpdateRun, reason: string) =>
     `Update to ${versionName(run.to)} rolled back: ${reason}\nRunning ${versionName(run.from)} again.`,
+  migration: (run: UpdateRun, changes: string) =>
+    `Update to ${versionName(run.to)} needs a config change: the current config does not validate against its schema (it changed).\n${changes}\nChange the config (${versionName(run.from)} accepts the change too), then /update approve: the start check runs again and the update goes on. Without an approval within ${MIGRATION_WAIT_MS / 60_000} min it stops; ${versionName(run.from)} keeps running.`,
   rollbackFailed: (run: UpdateRun, reason: string, why: string) =>
     `Update to ${versionName(run.to)} rolled back: ${reason}\nThe rollback failed too: ${why}. See docs/updating.md, "Rolling back by hand" (checkpoint: ${run.checkpoint?.dir ?? 'none'}).`,
 };
 
-/** The proving steps, in order: any failure leaves the running gateway untouched. */
+/** The proving steps before the config's, in order: any failure leaves the running gateway untouched. */
 const PROVING: [UpdatePhase, (context: ProveContext, run: UpdateRun) => Promise<Result<unknown>>][] = [
   ['worktree', addWorktree],
   ['dependencies', installDependencies],
   ['build', buildTarget],
-  ['start-check', checkStartsWithConfig],
-  // No version has brought a config migration yet: the step is here for the first one.
-  ['migration', async () => ok('none')],
 ];
+
+/** How long a run waits for the approval of a config migration. */
+export const MIGRATION_WAIT_MS = 60 * 60_000;
+const APPROVAL_POLL_MS = 1000;
 
 /**
  * The updater: drives one run from the ledger through its phases (each recorded with its time
@@ -94,6 +107,8 @@ export async function runUpdater(options: UpdaterOptions): Promise<UpdateRun> {
           await advance('failed', { cause: { phase, reason: result.error } }),
         );
     }
+    const config = await proveConfig(options, advance, context);
+    if (!config.ok) return await finishFailed(options, await advance('failed', { cause: config.error }));
     await advance('rehearsal');
     const rehearsal = await rehearse(context);
     if (!rehearsal.ok)
@@ -112,6 +127,46 @@ export async function runUpdater(options: UpdaterOptions): Promise<UpdateRun> {
   } finally {
     clearInterval(renewal);
   }
+}
+
+/**
+ * The start check and the migration step: the new build's start check against the current config.
+ * It passes: migration `none`. It fails and the target changed the config schema: the changes it
+ * needs (the check's errors, naming the paths) go to the chat, and the run waits for a second owner
+ * approval (`/update approve`), then checks again. It fails otherwise: failed at the start check.
+ */
+async function proveConfig(
+  options: UpdaterOptions,
+  advance: Advance,
+  context: ProveContext,
+): Promise<Result<void, { phase: UpdatePhase; reason: string }>> {
+  await advance('start-check');
+  const checked = await checkStartsWithConfig(context);
+  if (checked.ok) {
+    await advance('migration', { migration: { outcome: 'none' } });
+    return ok(undefined);
+  }
+  const changed = await configSchemaChanged(context.root, context.from.commit, context.to.commit);
+  if (!changed.ok || !changed.value) return fail({ phase: 'start-check', reason: checked.error });
+  let run = await advance('migration', { migration: { outcome: 'needed', changes: checked.error } });
+  if (run.route !== undefined)
+    await options.recordNote(run, noteText.migration(run, checked.error), 'migration');
+  run = await options.ledger.set(run.id, {
+    migration: { outcome: 'needed', changes: checked.error, noted: true },
+  });
+  options.log(`update ${run.id}: waiting for the approval of the config change`);
+  const until = Date.now() + MIGRATION_WAIT_MS;
+  while (run.migration?.outcome === 'needed' && run.migration.approved === undefined) {
+    if (Date.now() > until)
+      return fail({
+        phase: 'migration',
+        reason: `the config change was not approved within ${MIGRATION_WAIT_MS / 60_000} min`,
+      });
+    await sleep(APPROVAL_POLL_MS);
+    run = (await options.ledger.read()).run ?? run;
+  }
+  const again = await checkStartsWithConfig(context);
+  return again.ok ? ok(undefined) : fail({ phase: 'migration', reason: `approved, but ${again.error}` });
 }
 
 async function finishFailed(options: UpdaterOptions, run: UpdateRun): Promise<UpdateRun> {

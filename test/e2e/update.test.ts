@@ -87,6 +87,8 @@ describe('update from a git remote (issue 31)', { timeout: 420_000 }, () => {
     expect(second.body.replies[0]?.text).toMatch(/^Update: an update is already running \(run /);
     const run = await outcome(runId);
     expect({ phase: run.phase, cause: run.cause }).toEqual({ phase: 'done', cause: undefined });
+    // The config validates against the target: the migration step records none.
+    expect(run.migration).toEqual({ outcome: 'none' });
     expect((await readyz()).version?.commit).toBe(target);
     expect(await git(world.checkout, 'rev-parse', 'HEAD')).toBe(target);
     const note = `Gateway updated to ${target.slice(0, 7)} (from ${world.base.slice(0, 7)}).`;
@@ -132,18 +134,47 @@ describe('update from a git remote (issue 31)', { timeout: 420_000 }, () => {
     );
   });
 
-  it('a commit whose start check refuses the current config: failed at start-check', async () => {
+  it('a commit whose schema refuses the current config: the update waits with the changes it needs for a second approval', async () => {
     const refuses = await world.push(updated, 'a commit whose schema refuses the config', {
       'src/base/config/schema/schema-update.ts': (old) => old.replace('maximum: 3600000,', 'maximum: 20000,'),
     });
-    const run = await outcome(await askForUpdate());
-    expect({ phase: run.phase, at: run.cause?.phase }).toEqual({ phase: 'failed', at: 'start-check' });
-    expect(run.cause?.reason).toContain("the new version's start check refuses the current config");
+    const runId = await askForUpdate();
+    const note = await pollUntil(
+      'the note asking for the config change',
+      async () =>
+        (await notes()).find((text) =>
+          text.startsWith(`Update to ${refuses.slice(0, 7)} needs a config change:`),
+        ),
+      { timeoutMs: 400_000, intervalMs: 500 },
+    );
+    // The changes the target needs name the config path; the old version serves meanwhile.
+    expect(note).toContain('watchMs');
+    expect(note).toContain('/update approve');
+    expect((await readLedger()).run).toMatchObject({
+      id: runId,
+      phase: 'migration',
+      migration: { outcome: 'needed' },
+    });
+    expect((await readyz()).version?.commit).toBe(updated);
+    // Approved without changing the config: the start check runs again and the update stops there.
+    const approved = await sendMessage(url, '/update approve');
+    expect(approved.body.replies[0]?.text).toMatch(/^Approved: the update to \w{7} checks the config again/);
+    const run = await outcome(runId);
+    expect({ phase: run.phase, at: run.cause?.phase }).toEqual({ phase: 'failed', at: 'migration' });
+    expect(run.cause?.reason).toContain(
+      "approved, but the new version's start check refuses the current config",
+    );
     expect(run.cause?.reason).toContain('watchMs');
+    expect(run.migration?.approved?.by).toBeTruthy();
+    expect((await readyz()).version?.commit).toBe(updated);
     await pollUntil('the failure note', async () =>
       (await notes()).some((text) =>
-        text.startsWith(`Update to ${refuses.slice(0, 7)} failed at start-check:`),
+        text.startsWith(`Update to ${refuses.slice(0, 7)} failed at migration:`),
       ),
+    );
+    // Nothing waits any more.
+    expect((await sendMessage(url, '/update approve')).body.replies[0]?.text).toContain(
+      'no update is waiting for the approval of a config change',
     );
   });
 

@@ -27,6 +27,7 @@ export interface Ledger {
     phases?: { phase: string; at: number }[];
     durations?: Record<string, number>;
     noted?: boolean;
+    migration?: { outcome: string; changes?: string; approved?: { by: string } };
   };
   history: { id: string; phase: string }[];
   rolledBack: string[];
@@ -100,6 +101,14 @@ export async function makeUpdateRig(dir: string, options: { modelUrl: string; wa
     return /\(run ([\w-]+)\)/.exec(text)?.[1] ?? '';
   }
 
+  /** The end of a run's updater log (for a failure's message). */
+  async function updaterLog(runId: string): Promise<string> {
+    const text = await readFile(path.join(stateDir, 'update', 'runs', runId, 'updater.log'), 'utf8').catch(
+      (error: Error) => error.message,
+    );
+    return text.slice(-2000);
+  }
+
   /**
    * Waits until the run `runId` is in `phase`, reading the ledger every 5 ms (the switch lasts a
    * few hundred); throws when the run passed it or ended first.
@@ -112,7 +121,7 @@ export async function makeUpdateRig(dir: string, options: { modelUrl: string; wa
         if (run.phase === phase) return run;
         if (OUTCOMES.includes(run.phase) || run.phases?.some((entry) => entry.phase === phase))
           throw new Error(
-            `run ${runId} is at ${run.phase}: it did not stop at ${phase} long enough to be seen`,
+            `run ${runId} is at ${run.phase} (${run.cause?.reason ?? 'no cause'}): it did not stop at ${phase} long enough to be seen; the updater's log ends: ${await updaterLog(runId)}`,
           );
       }
       await new Promise((resolve) => setTimeout(resolve, 5));

@@ -16,7 +16,7 @@ import {
   type CommandContext,
   type CommandReply,
 } from '../../src/engine/routing/commands/index.js';
-import { gatewayTool } from '../../src/engine/tools/builtin/gateway-tool.js';
+import { gatewayTool } from '../../src/engine/tools/gateway-tools/gateway-tool.js';
 import type { ApprovalsPort, HeldCommand } from '../../src/engine/tools/index.js';
 import { makeTempDir, removeDir } from '../helpers/machine.js';
 import { testToolContext } from '../helpers/tool-context.js';

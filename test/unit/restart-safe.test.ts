@@ -3,7 +3,7 @@ import { validateConfig } from '../../src/base/config/index.js';
 import { createLogger } from '../../src/base/logging/index.js';
 import { communicationPolicy } from '../../src/base/messages/index.js';
 import { openCalls, resumeOpenCalls, unknownOutcome } from '../../src/engine/agents/resume-turn.js';
-import { BUILTIN_TOOLS, isRestartSafe, type Tool } from '../../src/engine/tools/index.js';
+import { GATEWAY_TOOLS, isRestartSafe, type Tool } from '../../src/engine/tools/index.js';
 import { createMcpTool } from '../../src/extensions/mcp/mcp-tool.js';
 import {
   createBuiltinToolpackTools,
@@ -35,7 +35,7 @@ async function shippedTools(): Promise<Map<string, Tool>> {
     createBuiltinToolpackTools(name, options),
   );
   await store.close();
-  return new Map([...BUILTIN_TOOLS, ...core, ...packs].map((tool) => [tool.name, tool]));
+  return new Map([...GATEWAY_TOOLS, ...core, ...packs].map((tool) => [tool.name, tool]));
 }
 
 describe('restart-safe tools', () => {

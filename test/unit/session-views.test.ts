@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { validateConfig } from '../../src/base/config/index.js';
 import { createLogger } from '../../src/base/logging/index.js';
 import {
-  BUILTIN_TOOLS,
+  GATEWAY_TOOLS,
   type Tool,
   type ToolContext,
   type ToolServices,
@@ -71,7 +71,7 @@ async function setup() {
 }
 
 function tool(name: string): Tool {
-  const found = BUILTIN_TOOLS.find((candidate) => candidate.name === name);
+  const found = GATEWAY_TOOLS.find((candidate) => candidate.name === name);
   if (!found) throw new Error(`no built-in tool ${name}`);
   return found;
 }

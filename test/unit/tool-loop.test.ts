@@ -10,7 +10,7 @@ import {
   type TurnRequest,
 } from '../../src/engine/agents/index.js';
 import {
-  BUILTIN_TOOLS,
+  GATEWAY_TOOLS,
   createToolRegistry,
   type Tool,
   type ToolServices,
@@ -124,7 +124,7 @@ async function setup(steps: readonly ScriptStep[], agentLoop: Record<string, unk
   const sessions = createSessionStore({ store });
   const runs = createRunStore({ store });
   const registry = createToolRegistry();
-  for (const tool of [...BUILTIN_TOOLS, ...testTools]) registry.register(tool, 'test');
+  for (const tool of [...GATEWAY_TOOLS, ...testTools]) registry.register(tool, 'test');
   const { provider, requests } = createScriptedProvider(steps);
   const runner = createAgentRunner({
     config,

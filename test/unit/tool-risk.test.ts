@@ -14,7 +14,7 @@ import { communicationPolicy } from '../../src/base/messages/index.js';
 import { resolvePolicy } from '../../src/engine/approvals/index.js';
 import {
   asksByDefault,
-  BUILTIN_TOOLS,
+  GATEWAY_TOOLS,
   createToolRegistry,
   type GatedCall,
   RISK_CLASSES,
@@ -65,7 +65,7 @@ async function shippedTools(): Promise<Tool[]> {
   const packs = (['file', 'shell', 'web'] as const).flatMap((name) =>
     createBuiltinToolpackTools(name, options),
   );
-  return [...BUILTIN_TOOLS, ...core, ...packs];
+  return [...GATEWAY_TOOLS, ...core, ...packs];
 }
 
 let workspace: string;
@@ -251,6 +251,6 @@ describe('requires', () => {
   });
 
   it('chat.attach declares it', () => {
-    expect(BUILTIN_TOOLS.find((tool) => tool.name === 'chat.attach')?.requires).toEqual(['chat-channel']);
+    expect(GATEWAY_TOOLS.find((tool) => tool.name === 'chat.attach')?.requires).toEqual(['chat-channel']);
   });
 });

@@ -4,7 +4,7 @@ import { createLogger } from '../../src/base/logging/index.js';
 import { createAjv } from '../../src/base/validation/index.js';
 import { toModelMessages } from '../../src/engine/agents/model-context.js';
 import {
-  BUILTIN_TOOLS,
+  GATEWAY_TOOLS,
   createAllowlist,
   createToolRegistry,
   OWNER_ONLY_REFUSAL,
@@ -165,8 +165,8 @@ describe('tool registry', () => {
 
   it('registers the built-in tools, each parameter described', () => {
     const fresh = createToolRegistry();
-    for (const tool of BUILTIN_TOOLS) fresh.register(tool, 'builtin');
-    for (const tool of BUILTIN_TOOLS) {
+    for (const tool of GATEWAY_TOOLS) fresh.register(tool, 'builtin');
+    for (const tool of GATEWAY_TOOLS) {
       const properties = (tool.parameters as { properties?: Record<string, { description?: string }> })
         .properties;
       for (const [key, schema] of Object.entries(properties ?? {})) {

@@ -128,4 +128,6 @@ export interface UpdatePort {
   check(): Promise<Result<{ text: string }>>;
   run(request: UpdateRunRequest): Promise<Result<{ text: string; started: boolean }>>;
   status(): Promise<Result<{ text: string }>>;
+  /** The second owner approval of a run waiting for a config migration. */
+  approve(request: { by: string }): Promise<Result<{ text: string }>>;
 }

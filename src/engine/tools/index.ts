@@ -6,8 +6,8 @@ export type {
   HeldCommand,
   ToolCallReview,
 } from './approval-gate.js';
-export { BUILTIN_TOOLS } from './builtin/index.js';
-export { createSkillsLoadTool, type SkillsLoadOptions } from './builtin/skills-load.js';
+export { GATEWAY_TOOLS } from './gateway-tools/index.js';
+export { createSkillsLoadTool, type SkillsLoadOptions } from './gateway-tools/skills-load.js';
 export type { ChatAttachOutcome, ChatAttachRequest, ChatFilesPort } from './chat-files-port.js';
 export type {
   ConfigEditOutcome,
@@ -39,6 +39,7 @@ export {
   unavailableText,
   withRiskOverride,
 } from './risk.js';
+export { roleRefusal, toolAction } from './role-policy.js';
 export {
   type SpawnedRun,
   type SpawnRequest,

@@ -1,12 +1,12 @@
 import path from 'node:path';
 import { type Config, DEFAULT_CONFIG_PATH, defaultToolpackEntries } from '../../base/config/index.js';
-import { BUILTIN_TOOLS } from '../../engine/tools/index.js';
+import { GATEWAY_TOOLS } from '../../engine/tools/index.js';
 import { BUILTIN_TOOLPACK_TOOLS } from './builtin-names.js';
 import { type LoadToolpacksResult, loadToolpacks } from './load-toolpacks.js';
 
 /** Tool names no toolpack may take: the gateway's own tools and every built-in toolpack's. */
 export function reservedToolNames(): string[] {
-  return [...BUILTIN_TOOLS.map((tool) => tool.name), ...Object.values(BUILTIN_TOOLPACK_TOOLS).flat()];
+  return [...GATEWAY_TOOLS.map((tool) => tool.name), ...Object.values(BUILTIN_TOOLPACK_TOOLS).flat()];
 }
 
 /**

@@ -13,7 +13,7 @@ export class ToolpackInputError extends SwitchboardError {
   /** JSON pointer into the input, when the controller named one (ajv does). */
   readonly path: string | undefined;
 
-  constructor(message: string, options: { statusCode: number; path?: string | undefined; cause: unknown }) {
+  constructor(message: string, options: { statusCode: number; path?: string | undefined; cause?: unknown }) {
     super('TOOLPACK_INPUT_REFUSED', message, { cause: options.cause });
     this.name = 'ToolpackInputError';
     this.statusCode = options.statusCode;

@@ -19,21 +19,16 @@ export interface OfferedFile {
 }
 
 /**
- * Why a download's answer is not the file, in words for the model and the log: `refused` is
- * what to say when the platform answered a redirect, 401/403 or an HTML page for a file that is
- * not HTML (the sign-in page a missing scope gets).
- */
-export type Refusal = string;
-
-/**
  * Downloads the offered files and saves them with `store`; a file that is too large, has no
  * address or is refused is returned with `error` and no `path`, never saved. Never throws: a
- * posted file must not cost the message.
+ * posted file must not cost the message. `refused` is what to say (to the model and the log) when
+ * the platform answered a redirect, 401/403 or an HTML page for a file that is not HTML (the
+ * sign-in page a missing scope gets).
  */
 export async function saveOfferedFiles(
   message: InboundMessage,
   offered: readonly OfferedFile[],
-  options: { store: InboundFileStore; refused: Refusal },
+  options: { store: InboundFileStore; refused: string },
 ): Promise<InboundFile[]> {
   const files: InboundFile[] = [];
   for (const file of offered) files.push(await saveOne(message, file, options));
@@ -43,7 +38,7 @@ export async function saveOfferedFiles(
 async function saveOne(
   message: InboundMessage,
   file: OfferedFile,
-  { store, refused }: { store: InboundFileStore; refused: Refusal },
+  { store, refused }: { store: InboundFileStore; refused: string },
 ): Promise<InboundFile> {
   const type = file.type || 'application/octet-stream';
   const described = { name: file.name, type, size: file.size ?? 0 };

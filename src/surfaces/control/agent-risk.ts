@@ -9,7 +9,7 @@ import {
 import type { Logger } from '../../base/logging/index.js';
 import { communicationPolicy } from '../../base/messages/index.js';
 import {
-  BUILTIN_TOOLS,
+  GATEWAY_TOOLS,
   createToolRegistry,
   type RiskSummaries,
   type RiskSummary,
@@ -60,7 +60,7 @@ export async function describeRegistry(options: {
     configPath: options.configPath ?? path.resolve(DEFAULT_CONFIG_PATH),
     stateDir: path.resolve(config.stateDir),
   };
-  for (const tool of BUILTIN_TOOLS) add(tool, 'builtin');
+  for (const tool of GATEWAY_TOOLS) add(tool, 'builtin');
   // `completion.submit` is made over a store; this one is never written.
   const store = await createStore({
     url: 'memory://',

@@ -1,6 +1,6 @@
 import type { ChatCommand } from './types.js';
 
-const USAGE = 'Usage: /update check | /update run [commit or tag] | /update status';
+const USAGE = 'Usage: /update check | /update run [commit or tag] | /update status | /update approve';
 
 /**
  * `/update check|run|status`: the gateway tool's update actions for an owner typing. `run`
@@ -8,7 +8,8 @@ const USAGE = 'Usage: /update check | /update run [commit or tag] | /update stat
  */
 export const updateCommand: ChatCommand = {
   name: 'update',
-  summary: 'Update the gateway from its configured source: /update check, /update run, /update status.',
+  summary:
+    'Update the gateway from its configured source: /update check, /update run, /update status, /update approve (a config change an update waits for).',
   ownerOnly: true,
   async run({ args, gateway, message, route, sessionKey }) {
     const update = gateway.update;
@@ -20,9 +21,11 @@ export const updateCommand: ChatCommand = {
         ? await update.check()
         : action === 'status' && target === undefined
           ? await update.status()
-          : action === 'run'
-            ? await update.run({ by: message.senderId, sessionKey, route, target })
-            : undefined;
+          : action === 'approve' && target === undefined
+            ? await update.approve({ by: message.senderId })
+            : action === 'run'
+              ? await update.run({ by: message.senderId, sessionKey, route, target })
+              : undefined;
     if (result === undefined) return USAGE;
     return result.ok ? result.value.text : `Update: ${result.error}`;
   },

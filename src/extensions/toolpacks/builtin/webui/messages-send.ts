@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { StringEnum } from '../../../../base/config/index.js';
 import { PRIORITIES, type Priority, USER_RECIPIENT } from '../../../../base/messages/index.js';
-import { type CoreWebuiEntry, type Metric, metricLines, WebuiInputRefusal } from './types.js';
+import { ToolpackInputError } from '../../input-error.js';
+import { type CoreWebuiEntry, type Metric, metricLines } from './types.js';
 
 const SendInput = Type.Object(
   {
@@ -46,19 +47,16 @@ export const messagesSendEntry: CoreWebuiEntry = {
     const agents = sources.agents().map((agent) => agent.id);
     const sender = String(input.sender ?? USER_RECIPIENT);
     if (sender !== USER_RECIPIENT && !agents.includes(sender)) {
-      throw new WebuiInputRefusal(
-        '/sender',
-        `${sender} is neither user nor an agent (agents: ${agents.join(', ')})`,
-      );
+      throw refusal('/sender', `${sender} is neither user nor an agent (agents: ${agents.join(', ')})`);
     }
     const channel = typeof input.channel === 'string' ? input.channel : undefined;
     let recipient = typeof input.recipient === 'string' ? input.recipient : undefined;
     if (recipient !== undefined && channel !== undefined) {
-      throw new WebuiInputRefusal('/channel', 'give a recipient or a channel, not both');
+      throw refusal('/channel', 'give a recipient or a channel, not both');
     }
     if (channel !== undefined && !sources.routes.includes(channel)) {
       const known = sources.routes.join(', ') || 'none';
-      throw new WebuiInputRefusal('/channel', `unknown route ${channel} (routes: ${known})`);
+      throw refusal('/channel', `unknown route ${channel} (routes: ${known})`);
     }
     if (recipient === undefined && channel === undefined) {
       recipient = agents.includes(sources.coordinatorAgent) ? sources.coordinatorAgent : agents[0];
@@ -67,7 +65,7 @@ export const messagesSendEntry: CoreWebuiEntry = {
     const body = String(input.body);
     const id = `msg_${crypto.randomUUID()}`;
     const sent = await sources.send({ id, sender, recipient, channel, priority, body });
-    if (!sent.ok) throw new WebuiInputRefusal(channel === undefined ? '/recipient' : '/channel', sent.reason);
+    if (!sent.ok) throw refusal(channel === undefined ? '/recipient' : '/channel', sent.reason);
     const target = channel ?? recipient ?? 'nobody';
     const metrics: Metric[] = [
       { label: 'Priority', value: priority },
@@ -86,3 +84,8 @@ export const messagesSendEntry: CoreWebuiEntry = {
     };
   },
 };
+
+/** The handler's refusal of its input: the HTTP API answers it 400 with the field's pointer as `path`. */
+function refusal(path: string, message: string): ToolpackInputError {
+  return new ToolpackInputError(`input ${path}: ${message}`, { statusCode: 400, path });
+}

@@ -71,14 +71,3 @@ export function metricLines(metrics: readonly Metric[]): string[] {
     (metric) => `${metric.label}: ${metric.value}${metric.description ? ` (${metric.description})` : ''}`,
   );
 }
-
-/** A handler's refusal of its input: the HTTP API answers it 400 with the field named. */
-export class WebuiInputRefusal extends Error {
-  readonly statusCode = 400;
-  readonly path: string;
-  constructor(path: string, message: string) {
-    super(`input ${path}: ${message}`);
-    this.name = 'WebuiInputRefusal';
-    this.path = path;
-  }
-}

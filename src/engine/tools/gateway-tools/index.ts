@@ -8,7 +8,7 @@ import { sessionsSpawnTool } from './sessions-spawn-tool.js';
 import { subagentsTool } from './subagents-tool.js';
 
 /** The tools every gateway registers (source `builtin`). */
-export const BUILTIN_TOOLS: readonly Tool[] = [
+export const GATEWAY_TOOLS: readonly Tool[] = [
   askUserTool,
   sessionsListTool,
   sessionStatusTool,
