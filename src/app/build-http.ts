@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { isOwnerIdentity, resolvePrincipal } from '../base/access/index.js';
 import type { Config } from '../base/config/index.js';
 import type { Logger } from '../base/logging/index.js';
 import { approversOf } from '../engine/approvals/index.js';
@@ -98,7 +99,8 @@ export function buildHttpServer(options: {
     users: Object.fromEntries(Object.entries(config.http.users).map(([name, user]) => [name, user.token])),
     logger: options.logger,
     access: {
-      isOwner: (senderId) => config.owners.includes(senderId),
+      isOwner: (senderId) => isOwnerIdentity(config, senderId),
+      principal: (senderId) => resolvePrincipal(config, senderId),
       isApprover: (senderId) => approversOf(config).includes(senderId),
     },
     projectId: config.project.id,

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { resolvePrincipal } from '../base/access/index.js';
 import { DEFAULT_CONFIG_PATH } from '../base/config/index.js';
 import { createObserver, type Observer, type ScrapeSources } from '../engine/observability/index.js';
 import { createUsageLedger } from '../engine/usage/index.js';
@@ -70,6 +71,7 @@ export function storagePart(): Part<
         store,
         timeZone: config.budgets.timeZone,
         ...(options.now ? { now: options.now } : {}),
+        personOf: (userId) => resolvePrincipal(config, userId).personId,
       });
       const interrupted = await runs.markInterrupted();
       if (interrupted.length > 0)

@@ -19,18 +19,18 @@ import { hrefOf, type PageName, type Route, useRoute } from './router.js';
 interface NavItem {
   page: PageName;
   label: string;
-  ownerOnly: boolean;
 }
 
+/** Each shown when the signed-in role's pages give it (`me.pages`, from `roles.<name>.pages`). */
 const NAV: readonly NavItem[] = [
-  { page: 'chat', label: 'Chat', ownerOnly: false },
-  { page: 'sessions', label: 'Sessions', ownerOnly: true },
-  { page: 'approvals', label: 'Approvals', ownerOnly: false },
-  { page: 'tools', label: 'Tools', ownerOnly: true },
-  { page: 'schedules', label: 'Schedules', ownerOnly: true },
-  { page: 'logs', label: 'Logs', ownerOnly: true },
-  { page: 'config', label: 'Config', ownerOnly: true },
-  { page: 'health', label: 'Health', ownerOnly: true },
+  { page: 'chat', label: 'Chat' },
+  { page: 'sessions', label: 'Sessions' },
+  { page: 'approvals', label: 'Approvals' },
+  { page: 'tools', label: 'Tools' },
+  { page: 'schedules', label: 'Schedules' },
+  { page: 'logs', label: 'Logs' },
+  { page: 'config', label: 'Config' },
+  { page: 'health', label: 'Health' },
 ];
 
 type Session =
@@ -72,7 +72,7 @@ export function App() {
 
 function Shell({ me, onSignedOut }: { me: Me; onSignedOut(): void }) {
   const route = useRoute();
-  const items = NAV.filter((item) => me.owner || !item.ownerOnly);
+  const items = NAV.filter((item) => me.pages.includes(item.page));
   const current = route.page === 'session' ? 'sessions' : route.page;
   const signOut = async () => {
     await api('/api/signout', {}).catch(() => undefined);
@@ -115,10 +115,16 @@ function Shell({ me, onSignedOut }: { me: Me; onSignedOut(): void }) {
 }
 
 function Page({ route, me }: { route: Route; me: Me }) {
-  const ownerOnly = NAV.find(
-    (item) => item.page === (route.page === 'session' ? 'sessions' : route.page),
-  )?.ownerOnly;
-  if (ownerOnly && !me.owner) return <p role="alert">This page is for owners; {me.senderId} is not one.</p>;
+  if (!me.pages.includes(route.page)) {
+    // A sender no person lists reads what it read before roles.
+    if (me.person === undefined)
+      return <p role="alert">This page is for owners; {me.senderId} is not one.</p>;
+    return (
+      <p role="alert">
+        The {route.page} page is not for role {me.role}; {me.person} ({me.senderId}) has that role.
+      </p>
+    );
+  }
   switch (route.page) {
     case 'chat':
       return <ChatPage />;

@@ -3,6 +3,9 @@ export { type Action, can } from './can.js';
 export {
   type AccessConfig,
   describePrincipal,
+  identitiesOf,
+  identitiesWithRole,
+  isOwnerIdentity,
   type Principal,
   resolvePrincipal,
   roleRules,

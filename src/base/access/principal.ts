@@ -36,6 +36,26 @@ export function resolvePrincipal(config: AccessConfig, identity: string): Princi
   return { senderId: identity, role, rules: roleRules(config, role) };
 }
 
+/** Whether the identity (or person id) is an owner's: listed in `owners`, or a person whose role is `owner`. */
+export function isOwnerIdentity(config: AccessConfig, identity: string): boolean {
+  return resolvePrincipal(config, identity).role === 'owner';
+}
+
+/** Every identity of every person with the role; for `owner` also `owners`. */
+export function identitiesWithRole(config: AccessConfig, role: string): string[] {
+  const listed = Object.values(config.people)
+    .filter((person) => person.role === role)
+    .flatMap((person) => person.identities);
+  return [...new Set([...(role === 'owner' ? config.owners : []), ...listed])];
+}
+
+/** The identity itself and, when a person lists it (or it is a person id), every identity of that person. */
+export function identitiesOf(config: AccessConfig, identity: string): string[] {
+  const { personId } = resolvePrincipal(config, identity);
+  const person = personId === undefined ? undefined : config.people[personId];
+  return [...new Set([identity, ...(person?.identities ?? [])])];
+}
+
 /** How a principal is named in a refusal: `alice (slack:U1, role member)`. */
 export function describePrincipal(principal: Principal): string {
   const who =

@@ -141,6 +141,14 @@ function checkPeople(config: Config): ConfigIssue[] {
         message: `"${owner}" is an identity of person ${person}, whose role is ${role}: set people.${person}.role to owner or remove it from owners`,
       });
   });
+  (config.approvals.approvers ?? []).forEach((approver, index) => {
+    const role = approver.startsWith('role:') ? approver.slice('role:'.length) : undefined;
+    if (role !== undefined && !roles.has(role))
+      issues.push({
+        path: `/approvals/approvers/${index}`,
+        message: `names role "${role}", which is neither built in nor in roles (have: ${[...roles].join(', ')})`,
+      });
+  });
   const sender = new RegExp(SENDER_ID_PATTERN);
   for (const [id, agent] of Object.entries(config.agents)) {
     const as = agent.runtimeAs;

@@ -1,3 +1,5 @@
+import { type Principal, resolvePrincipal, roleRules } from '../../base/access/index.js';
+import type { Config } from '../../base/config/index.js';
 import type { Logger } from '../../base/logging/index.js';
 import { communicationPolicy } from '../../base/messages/index.js';
 import type { TranscriptEntry } from '../../records/sessions/index.js';
@@ -45,9 +47,11 @@ export async function runTurnLoop(
   run: LoopRun,
 ): Promise<ToolLoopEnd> {
   const { config, registry, services } = state.options;
-  const policy = turnPolicy(request, registry, config.subagents.maxSpawnDepth);
+  const principal = turnPrincipal(config, request);
+  const policy = { ...turnPolicy(request, registry, config.subagents.maxSpawnDepth), principal };
   const toolContext: ToolContext = {
     ...turnScope(request),
+    principal,
     runId: run.runId,
     logger: run.logger,
     signal: run.signal,
@@ -100,6 +104,17 @@ async function resume(
   run.logger.info({ repeated: calls.repeated, unknown: calls.unknown }, 'turn resumed after a restart');
   await run.emit({ type: 'reply', message: { id: crypto.randomUUID(), text: RESUMED_NOTICE } });
   return [...history, ...calls.entries];
+}
+
+/**
+ * Who the turn runs as: its sender's principal. A turn the router did not make an owner turn (a
+ * runtime turn without `runtimeAs` whose sender happens to be an owner) is never an owner's: it
+ * runs as a member.
+ */
+function turnPrincipal(config: Config, request: TurnRequest): Principal {
+  const principal = resolvePrincipal(config, request.senderId);
+  if (principal.role !== 'owner' || request.isOwner) return principal;
+  return { senderId: principal.senderId, role: 'member', rules: roleRules(config, 'member') };
 }
 
 /** The agent's allowlist; a tool that requires `spawn-depth` only where one more level of sub-agents is allowed. */

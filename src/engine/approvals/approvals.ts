@@ -1,3 +1,4 @@
+import { identitiesOf } from '../../base/access/index.js';
 import type { OutboundMessage } from '../../base/messages/index.js';
 import {
   type ApprovalsPort,
@@ -13,7 +14,14 @@ import { argumentsHash } from './action-value.js';
 import { type ApprovalRecords, createApprovalRecords } from './approval-records.js';
 import { type ApprovalAudit, createApprovalAudit } from './audit.js';
 import { applyDecision, findDecision, heldCommand, refusedOutcome } from './decisions.js';
-import { approversOf, overRequesterBound, resolvePolicy, runsAsRuntimeIdentity } from './policy.js';
+import {
+  approversOf,
+  madeBy,
+  overRequesterBound,
+  resolvePolicy,
+  runsAsRuntimeIdentity,
+  separatesDuties,
+} from './policy.js';
 import { decidedText, destinations, requestMessage, shorten } from './request-message.js';
 import type { ApprovalRecord, ApprovalsOptions } from './types.js';
 
@@ -153,9 +161,21 @@ class ApprovalsService implements Approvals {
         record,
       );
     }
+    if (this.#madeIt(record, input.by)) {
+      await this.#audit.record('refused', record, { by: input.by, reason: 'separation of duties' });
+      return refusedOutcome(
+        input,
+        `${input.by} made this call, and with separation of duties (approvals.separateDuties) another approver must decide ${record.code}.`,
+        now,
+        record,
+      );
+    }
     if (!record.approvers.includes(input.by)) {
       await this.#audit.record('refused', record, { by: input.by, reason: 'not an approver' });
-      const who = record.kind === 'command' ? record.requester : record.approvers.join(', ');
+      const who =
+        record.kind === 'command'
+          ? record.requester
+          : record.approvers.join(', ') || 'no configured approver';
       return refusedOutcome(
         input,
         `only ${who} may decide ${record.code}; you are ${input.by}.`,
@@ -180,6 +200,12 @@ class ApprovalsService implements Approvals {
       text += ` ${await this.#rememberAlways(record, input.by)}`;
     }
     return confirmed ? { text, confirmed: heldCommand(record) } : { text };
+  }
+
+  /** Whether `by` is (a person with) an identity that made the call, under separation of duties. */
+  #madeIt(record: ApprovalRecord, by: string): boolean {
+    if (!record.madeBy) return false;
+    return identitiesOf(this.#options.config, by).some((id) => record.madeBy?.includes(id));
   }
 
   /** Holds an owner's command until that owner confirms it; the reply carries the code and buttons. */
@@ -300,6 +326,9 @@ class ApprovalsService implements Approvals {
   }
 
   async #request(call: GatedCall, context: ToolContext, hash: string): Promise<ApprovalRecord> {
+    const { config } = this.#options;
+    const excluded = separatesDuties(config, call.tool) ? madeBy(config, context) : undefined;
+    const approvers = approversOf(config).filter((id) => !excluded?.includes(id));
     const record = await this.#openRequest({
       kind: 'tool',
       tool: call.tool,
@@ -311,7 +340,8 @@ class ApprovalsService implements Approvals {
       arguments: JSON.stringify(call.input, null, 2) ?? '{}',
       details: call.review.details,
       ...(call.review.alwaysInCall ? { alwaysInCall: true as const } : {}),
-      approvers: approversOf(this.#options.config),
+      approvers,
+      ...(excluded ? { madeBy: excluded } : {}),
     });
     await this.#post(record);
     return record;

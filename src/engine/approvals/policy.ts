@@ -1,5 +1,6 @@
+import { identitiesOf, identitiesWithRole } from '../../base/access/index.js';
 import type { Config } from '../../base/config/index.js';
-import { causerOf, type ToolContext } from '../tools/index.js';
+import { causerOf, createAllowlist, type ToolContext } from '../tools/index.js';
 import type { ApprovalRecord } from './types.js';
 
 export type ApprovalPolicy = 'ask' | 'auto' | 'deny';
@@ -49,9 +50,32 @@ function lookup(table: Readonly<Record<string, ApprovalPolicy>>, tool: string): 
   return best?.policy ?? (Object.hasOwn(table, '*') ? table['*'] : undefined);
 }
 
-/** Who may decide: `approvals.approvers`, else the owners. */
+/**
+ * Who may decide: `approvals.approvers`, else the owners (`owners` and every person whose role is
+ * `owner`); a `role:<name>` item is every identity of every person with that role.
+ */
 export function approversOf(config: Config): string[] {
-  return [...(config.approvals.approvers ?? config.owners)];
+  const items = config.approvals.approvers ?? ['role:owner'];
+  const ids = items.flatMap((item) =>
+    item.startsWith('role:') ? identitiesWithRole(config, item.slice('role:'.length)) : [item],
+  );
+  return [...new Set(ids)];
+}
+
+/** Whether `approvals.separateDuties` applies to the tool: `true`, or a list naming it (`ns.*` too). */
+export function separatesDuties(config: Config, tool: string): boolean {
+  const { separateDuties } = config.approvals;
+  return Array.isArray(separateDuties) ? createAllowlist(separateDuties)(tool) : separateDuties;
+}
+
+/**
+ * The identities that may not decide a call under separation of duties: those of the person whose
+ * turn made it (its sender) and of the person who caused it (`chargedTo`), each with every
+ * identity their person lists.
+ */
+export function madeBy(config: Config, context: Pick<ToolContext, 'senderId' | 'chargedTo'>): string[] {
+  const ids = [context.senderId, causerOf(context)].flatMap((id) => identitiesOf(config, id));
+  return [...new Set(ids)];
 }
 
 /**

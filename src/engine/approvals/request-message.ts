@@ -29,12 +29,20 @@ export function requestMessage(record: ApprovalRecord, now: Date): OutboundMessa
       ? `Approve: /approve ${record.code} · Deny: /deny ${record.code} [reason]`
       : `Confirm: /confirm ${record.code} · Cancel: /deny ${record.code}`;
   lines.push(`${answer}. Without a decision in ${minutes} min (${until}) it is denied.`);
+  if (record.madeBy) lines.push(separationLine(record));
   return {
     id: `approval-${record.id}`,
     text: lines.filter((line) => line !== '').join('\n'),
     actions: requestActions(record),
     origin: 'approval',
   };
+}
+
+/** Who may not decide under separation of duties, and whether anyone else can. */
+function separationLine(record: ApprovalRecord): string {
+  const rule = `Separation of duties: ${record.requester} made this call and cannot approve it`;
+  if (record.approvers.length > 0) return `${rule}; approvers: ${record.approvers.join(', ')}.`;
+  return `${rule}, and no other approver is configured (approvals.approvers): it waits, and is denied when it times out.`;
 }
 
 function requestActions(record: ApprovalRecord): ReplyAction[] {

@@ -38,6 +38,11 @@ export interface ApprovalRecord {
   /** A held command: the command line to run once confirmed. */
   command?: string;
   approvers: string[];
+  /**
+   * Separation of duties applied (`approvals.separateDuties`): the identities of whoever made the
+   * call, taken out of `approvers` and refused whatever they send.
+   */
+  madeBy?: string[];
   createdAt: string;
   expiresAt: string;
   status: ApprovalStatus;

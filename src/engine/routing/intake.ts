@@ -1,3 +1,4 @@
+import { isOwnerIdentity } from '../../base/access/index.js';
 import type { AgentConfig, Config } from '../../base/config/index.js';
 import { SwitchboardError } from '../../base/errors/index.js';
 import type { Logger } from '../../base/logging/index.js';
@@ -41,7 +42,6 @@ export function createIntake(options: IntakeOptions): Intake {
 /** The intake of one router: whether it closes or is sealed, the writes in flight, what it added; private. */
 export class Intake {
   readonly #options: IntakeOptions;
-  readonly #owners: ReadonlySet<string>;
   /** Messages are stored and kept for the next start, not queued. */
   #closing = false;
   /** No message is taken at all: the store is about to close. */
@@ -57,7 +57,6 @@ export class Intake {
 
   constructor(options: IntakeOptions) {
     this.#options = options;
-    this.#owners = new Set(options.config.owners);
   }
 
   /** Stores and queues `message`; `accepted` is called once it is durable, the promise resolves when its turn ends. */
@@ -258,7 +257,7 @@ export class Intake {
         // Its entry is in the transcript: the last process began its turn, which this one resumes.
         ...(stored ? { stored, resumed: true } : {}),
         senderId,
-        isOwner: this.#owners.has(senderId),
+        isOwner: isOwnerIdentity(this.#options.config, senderId),
         origin: 'user',
         inbox: item,
       },

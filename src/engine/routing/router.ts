@@ -1,3 +1,4 @@
+import { can, isOwnerIdentity, resolvePrincipal } from '../../base/access/index.js';
 import { createSecretScrubber } from '../../base/config/index.js';
 import { SwitchboardError } from '../../base/errors/index.js';
 import type { DispatchOptions, DispatchResult, InboundMessage } from '../../base/messages/index.js';
@@ -27,7 +28,6 @@ export function createRouter(options: RouterOptions): Router {
  */
 class MessageRouter implements Router {
   readonly #options: RouterOptions;
-  readonly #owners: ReadonlySet<string>;
   readonly #queues: SessionQueues;
   readonly #intake: Intake;
   readonly #commands: CommandRunner;
@@ -39,7 +39,6 @@ class MessageRouter implements Router {
     const scrub = createSecretScrubber(options.secrets ?? []);
     const inbox = createInbox({ store: options.store });
     this.#options = options;
-    this.#owners = new Set(config.owners);
     this.#queues = createSessionQueues({
       scrub,
       sessions,
@@ -62,7 +61,6 @@ class MessageRouter implements Router {
     this.#commands = new CommandRunner({
       router: options,
       commands: options.commands ?? BUILTIN_COMMANDS,
-      owners: this.#owners,
       scrub,
       queues: this.#queues,
     });
@@ -82,7 +80,12 @@ class MessageRouter implements Router {
       return this.#commands.action(message, sessionKey);
     }
     const parsed = parseCommand(message.text);
-    if (!parsed) return this.#intake.accept(message, sessionKey, agentId, dispatchOptions);
+    if (!parsed) {
+      const refused = this.#agentRefusal(message, agentId);
+      if (refused === undefined) return this.#intake.accept(message, sessionKey, agentId, dispatchOptions);
+      dispatchOptions.accepted?.();
+      return this.#commands.tell(message, sessionKey, refused);
+    }
     // A command is not stored: it is taken once it runs (a platform that resent it would run it twice).
     dispatchOptions.accepted?.();
     return this.#commands.run(message, sessionKey, agentId, parsed);
@@ -116,13 +119,22 @@ class MessageRouter implements Router {
         ...(request.resumed ? { resumed: true } : {}),
         senderId: configured.runtimeAs ?? request.senderId,
         ...(request.chargedTo === undefined ? {} : { chargedTo: request.chargedTo }),
-        isOwner: configured.runtimeAs !== undefined && this.#owners.has(configured.runtimeAs),
+        isOwner: configured.runtimeAs !== undefined && isOwnerIdentity(config, configured.runtimeAs),
         origin: 'runtime',
         ...(request.mode ? { mode: request.mode } : {}),
       },
     );
     return { done };
   };
+
+  /** Why the sender's role may not reach this agent (the message is not stored, no model runs), or undefined. */
+  #agentRefusal(message: InboundMessage, agentId: string): string | undefined {
+    const verdict = can(resolvePrincipal(this.#options.config, message.senderId), {
+      kind: 'agent',
+      id: agentId,
+    });
+    return verdict.ok ? undefined : `Not sent to agent ${agentId}: ${verdict.error}.`;
+  }
 
   readonly stopTurn = (sessionKey: string, reason: string): boolean => {
     return this.#queues.stop(sessionKey, reason);

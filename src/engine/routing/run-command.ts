@@ -1,8 +1,9 @@
+import { can, resolvePrincipal } from '../../base/access/index.js';
 import type { DispatchResult, InboundMessage, OutboundMessage } from '../../base/messages/index.js';
 import type { CompactResult } from '../agents/index.js';
 import type { ApprovalsPort, HeldCommand } from '../tools/index.js';
 import type { ChatCommand } from './commands/index.js';
-import { type CommandReply, parseCommand, RescuePlans } from './commands/index.js';
+import { type CommandReply, commandAction, parseCommand, RescuePlans } from './commands/index.js';
 import { routeOf } from './intake.js';
 import { scrubEntry } from './queue-turn.js';
 import type { RouterOptions } from './router-types.js';
@@ -12,7 +13,6 @@ import type { SessionQueues } from './session-queues.js';
 export interface CommandRunnerOptions {
   router: RouterOptions;
   commands: readonly ChatCommand[];
-  owners: ReadonlySet<string>;
   scrub(text: string): string;
   queues: SessionQueues;
 }
@@ -21,7 +21,6 @@ export interface CommandRunnerOptions {
 export class CommandRunner {
   readonly #router: RouterOptions;
   readonly #commands: readonly ChatCommand[];
-  readonly #owners: ReadonlySet<string>;
   readonly #scrub: (text: string) => string;
   readonly #queues: SessionQueues;
   /** `/rescue`'s one pending plan. */
@@ -30,7 +29,6 @@ export class CommandRunner {
   constructor(options: CommandRunnerOptions) {
     this.#router = options.router;
     this.#commands = options.commands;
-    this.#owners = options.owners;
     this.#scrub = options.scrub;
     this.#queues = options.queues;
   }
@@ -56,6 +54,19 @@ export class CommandRunner {
       ...(actions ? { actions } : {}),
       ...(message.nativeCommand === true && this.#senderOnly(parsed.name) ? { senderOnly: true } : {}),
     };
+    return this.#deliver(message, sessionKey, reply);
+  }
+
+  /** Answers a message with `text` alone (a refusal): no model runs and nothing is stored. */
+  tell(message: InboundMessage, sessionKey: string, text: string): Promise<DispatchResult> {
+    return this.#deliver(message, sessionKey, { id: crypto.randomUUID(), text: this.#scrub(text) });
+  }
+
+  async #deliver(
+    message: InboundMessage,
+    sessionKey: string,
+    reply: OutboundMessage,
+  ): Promise<DispatchResult> {
     // A platform's own command is answered by its adapter, where the platform wants it.
     if (message.nativeCommand === true) return { sessionKey, replies: [reply] };
     await this.#router
@@ -143,16 +154,20 @@ export class CommandRunner {
   ): Promise<CommandReply> {
     const options = this.#router;
     const commands = this.#commands;
-    const isOwner = this.#owners.has(message.senderId);
+    const principal = resolvePrincipal(options.config, message.senderId);
+    const isOwner = principal.role === 'owner';
     const command = commands.find((candidate) => candidate.name === parsed.name);
     if (!command) {
       const names = commands
-        .filter((candidate) => isOwner || !candidate.ownerOnly)
+        .filter((candidate) => can(principal, commandAction(candidate)).ok)
         .map((candidate) => `/${candidate.name}`);
       return `Unknown command /${parsed.name}. Commands: ${names.join(', ')}.`;
     }
-    if (command.ownerOnly && !isOwner)
+    const verdict = can(principal, commandAction(command));
+    // A sender no person lists, refused an owner command, hears what it heard before roles.
+    if (!verdict.ok && principal.personId === undefined && command.ownerOnly)
       return `/${command.name} is for owners only; you are ${message.senderId}.`;
+    if (!verdict.ok) return `/${command.name} refused: ${verdict.error}.`;
     return command.run({
       args: parsed.args,
       message,
@@ -160,6 +175,7 @@ export class CommandRunner {
       route: routeOf(message),
       agentId,
       isOwner,
+      principal,
       config: options.config,
       configFile: options.configFile,
       uptimeMs: Date.now() - options.startedAt,

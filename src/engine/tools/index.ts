@@ -39,6 +39,7 @@ export {
   unavailableText,
   withRiskOverride,
 } from './risk.js';
+export { roleRefusal, toolAction } from './role-policy.js';
 export {
   type SpawnedRun,
   type SpawnRequest,

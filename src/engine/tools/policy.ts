@@ -1,3 +1,5 @@
+import type { Principal } from '../../base/access/index.js';
+
 /**
  * Agent allowlists (`agents.<id>.tools`): an exact name, `namespace.*` (every tool whose name
  * starts with `namespace.`) or `*`. A tool outside the list is neither shown nor runnable.
@@ -17,4 +19,9 @@ export interface ToolPolicy {
   /** The agent's allowlist. */
   allows(toolName: string): boolean;
   isOwner: boolean;
+  /**
+   * Who the turn runs as (docs/roles.md): its role decides which tools are offered and run, by
+   * `can`, instead of `isOwner` and the tools' `ownerOnly`. Absent (risk summaries, tests): `isOwner`.
+   */
+  principal?: Principal;
 }

@@ -4,8 +4,9 @@ import { errorText, fail, ok, type Result, SwitchboardError } from '../../base/e
 import { createAjv, dedupeIssues, describeSchemaError } from '../../base/validation/index.js';
 import type { ApprovalVerdict } from './approval-gate.js';
 import { crashReport } from './crash-report.js';
-import { OWNER_ONLY_REFUSAL, type ToolPolicy } from './policy.js';
+import type { ToolPolicy } from './policy.js';
 import { asksByDefault } from './risk.js';
+import { roleRefusal } from './role-policy.js';
 import type { Tool, ToolCallOutcome, ToolContext } from './types.js';
 
 const TOOL_NAME = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/;
@@ -25,8 +26,8 @@ export interface ToolRegistry {
   unregister(name: string): boolean;
   get(name: string): Tool | undefined;
   /**
-   * The tools a turn may see: allowed for the agent, owner-only ones only in owner turns, and
-   * none whose prerequisite (`requires`) is missing.
+   * The tools a turn may see: allowed for the agent and for the turn's role (without a principal:
+   * owner-only ones only in owner turns), and none whose prerequisite (`requires`) is missing.
    */
   visible(policy: ToolPolicy): Tool[];
   /** The registered tools whose prerequisite is missing, with why (doctor, /status). */
@@ -99,7 +100,7 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
     visible(policy) {
       return [...entries.values()]
         .map((entry) => entry.tool)
-        .filter((tool) => policy.allows(tool.name) && (policy.isOwner || !tool.ownerOnly))
+        .filter((tool) => policy.allows(tool.name) && roleRefusal(policy, tool) === undefined)
         .filter((tool) => unmet(tool) === undefined);
     },
     unavailable() {
@@ -115,7 +116,8 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
         return failure(`Unknown tool "${name}". Tools you can call: ${names.join(', ') || 'none'}.`);
       }
       const { tool } = entry;
-      if (tool.ownerOnly && !policy.isOwner) return failure(OWNER_ONLY_REFUSAL);
+      const refused = roleRefusal(policy, tool);
+      if (refused !== undefined) return failure(refused);
       const missing = unmet(tool);
       if (missing !== undefined) return failure(`Tool ${name} is unavailable here: it ${missing}.`);
       const parsed = parseArguments(rawArguments);
@@ -129,6 +131,9 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
           `Invalid arguments for ${name}:\n${lines.join('\n')}\nFix the arguments and call again.`,
         );
       }
+      const action = tool.actionOf?.(parsed.value as never);
+      const actionRefused = action === undefined ? undefined : roleRefusal(policy, tool, action);
+      if (actionRefused !== undefined) return failure(actionRefused);
       try {
         const verdict = await passGate(tool, parsed.value, context);
         if ('answer' in verdict) return success(verdict.answer, false);

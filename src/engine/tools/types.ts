@@ -1,5 +1,6 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { ValidateFunction } from 'ajv';
+import type { Principal } from '../../base/access/index.js';
 import type { Logger } from '../../base/logging/index.js';
 import type { OutboundMessage } from '../../base/messages/index.js';
 import type { SessionDetails, SessionSummary } from '../../records/sessions/index.js';
@@ -73,6 +74,8 @@ export interface ToolContext extends TurnScope {
   yieldSlot?(): () => Promise<void>;
   /** This call was approved with "always" and writes that policy itself (`ToolCallReview.alwaysInCall`): by whom. */
   approvedAlways?: { by: string };
+  /** Who the turn runs as, with their role (docs/roles.md); absent outside a turn (tests, direct calls). */
+  principal?: Principal;
 }
 
 /**
@@ -131,6 +134,11 @@ export interface Tool<Parameters extends TSchema = TSchema> {
    * time (an MCP server's connection).
    */
   unavailable?(): string | undefined;
+  /**
+   * The action a call asks for, for a tool with actions (the `gateway` tool: `config.patch`,
+   * `restart`, …): a role may be given some actions of it and not others (`gateway:restart`).
+   */
+  actionOf?(input: Static<Parameters>): string | undefined;
   /** Decides per call instead of `risky` (the `gateway` tool: edits and restarts, not reads) and adds details (a diff). */
   review?(input: Static<Parameters>, context: ToolContext): Promise<ToolCallReview> | ToolCallReview;
   /** Ends the run after it executes (e.g. `ask_user`); its `post` text is sent to the chat. */

@@ -33,6 +33,11 @@ export function createUsageLedger(options: {
   store: Store;
   timeZone: string;
   now?: () => Date;
+  /**
+   * The person a user (a sender id) is (`people`, linked identities): a report counts a person's
+   * identities as one user, `person:<id>`, and a user's own usage is all of their person's.
+   */
+  personOf?: (userId: string) => string | undefined;
 }): UsageLedger {
   const days = options.store.namespace<UsageDay>('usage-days');
   const queue = createKeyQueue();
@@ -58,7 +63,7 @@ export function createUsageLedger(options: {
         timeZone,
         from: keys[0] ?? '',
         to: keys.at(-1) ?? '',
-        ...summarizeDays(stored, query),
+        ...summarizeDays(stored, query, options.personOf),
         ...(query.userId === undefined ? {} : { userId: query.userId }),
       };
     },

@@ -15,16 +15,26 @@ export function addTotals(a: UsageTotals, b: UsageTotals): UsageTotals {
 
 export const NO_USAGE: UsageTotals = { inputTokens: 0, outputTokens: 0, calls: 0 };
 
-/** The cells of `days` that `query` counts (its user's only, when it names one), summed by its grouping. */
+/**
+ * The cells of `days` that `query` counts (its user's only, when it names one), summed by its
+ * grouping. With `personOf`, a person's identities are one user (`person:<id>`), and a user's own
+ * cells are all of their person's.
+ */
 export function summarizeDays(
   days: readonly UsageDay[],
   query: Pick<UsageQuery, 'by' | 'userId'>,
+  personOf: (userId: string) => string | undefined = () => undefined,
 ): { rows: UsageRow[]; total: UsageTotals } {
+  const userOf = (userId: string) => {
+    const person = personOf(userId);
+    return person === undefined ? userId : `person:${person}`;
+  };
+  const own = query.userId === undefined ? undefined : userOf(query.userId);
   const rows = new Map<string, UsageTotals>();
   let total = NO_USAGE;
   for (const cell of days.flatMap((day) => day.cells)) {
-    if (query.userId !== undefined && cell.userId !== query.userId) continue;
-    const name = groupOf(cell, query.by);
+    if (own !== undefined && userOf(cell.userId) !== own) continue;
+    const name = query.by === 'user' ? userOf(cell.userId) : groupOf(cell, query.by);
     rows.set(name, addTotals(rows.get(name) ?? NO_USAGE, cell));
     total = addTotals(total, cell);
   }

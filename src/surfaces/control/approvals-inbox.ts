@@ -42,6 +42,10 @@ export function createApprovalsInbox(options: {
     async decide({ id, decision, by }) {
       const record = await options.approvals()?.find(id);
       if (!record) return { ok: false, refusal: 'unknown', message: `no approval request has the id ${id}` };
+      if (record.madeBy?.includes(by)) {
+        const message = `${by} made this call, and with separation of duties (approvals.separateDuties) another approver must decide ${record.code}`;
+        return { ok: false, refusal: 'not_approver', message };
+      }
       if (!record.approvers.includes(by)) {
         const who = record.approvers.join(', ');
         return {

@@ -282,6 +282,12 @@ export const Me = Type.Object({
   operator: Type.Boolean(),
   /** In `owners` (or the operator): may see every session, the config, health and the tools. */
   owner: Type.Boolean(),
+  /** The role (docs/roles.md): `owner`, `operator`, `member`, `viewer` or a configured one. */
+  role: Type.String(),
+  /** The person (a key of `people`); absent for a sender no person lists. */
+  person: Type.Optional(Type.String()),
+  /** The control-UI pages the role shows (`roles.<name>.pages`). */
+  pages: Type.Array(Type.String()),
   /** May decide approvals (in `approvals.approvers`, or an owner). */
   approver: Type.Boolean(),
   /** The project id (`project.id`), for the Tools API. */

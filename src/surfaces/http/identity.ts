@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { BUILTIN_ROLES, can, type Principal } from '../../base/access/index.js';
 
 /**
  * Who a request comes from, fixed by the token it carries (bearer or sign-in cookie): the web
@@ -10,10 +11,24 @@ export interface Identity {
   operator: boolean;
 }
 
-/** What the HTTP layer asks of the config about a sender; the gateway answers from `owners` and `approvals`. */
+/** What the HTTP layer asks of the config about a sender; the gateway answers from `people`, `roles`, `owners` and `approvals`. */
 export interface AccessPolicy {
   isOwner(senderId: string): boolean;
   isApprover(senderId: string): boolean;
+  /** The sender as a person with a role (`resolvePrincipal`); absent: an owner or a member, by `isOwner`. */
+  principal?(senderId: string): Principal;
+}
+
+/**
+ * Who the request acts as: the gateway token is an owner whatever the config says (it holds the
+ * state directory); anyone else is the principal of `webchat:<user>`.
+ */
+export function principalOf(identity: Identity, access: AccessPolicy): Principal {
+  const senderId = senderIdOf(identity);
+  if (identity.operator) return { senderId, role: 'owner', rules: BUILTIN_ROLES.owner as Principal['rules'] };
+  if (access.principal) return access.principal(senderId);
+  const role = access.isOwner(senderId) ? 'owner' : 'member';
+  return { senderId, role, rules: BUILTIN_ROLES[role] as Principal['rules'] };
 }
 
 export const senderIdOf = (identity: Identity) => `webchat:${identity.user}`;
@@ -31,50 +46,57 @@ export function identityOf(request: FastifyRequest): Identity {
  * owner when `owners` lists `webchat:<name>`. Every route asks this, and only this.
  */
 export function actsAsOwner(identity: Identity, access: AccessPolicy): boolean {
-  return identity.operator || access.isOwner(senderIdOf(identity));
+  return identity.operator || principalOf(identity, access).role === 'owner';
 }
 
-/** Answers 403 naming the sender and returns false unless the request comes from an owner (or the operator). */
+/**
+ * Answers 403 and returns false unless the request's role may call its route (`can`; the gateway
+ * token always may). The refusal names the role and what it lacks; a sender no person lists hears
+ * what it heard before roles (not an owner).
+ */
 export function requireOwner(request: FastifyRequest, reply: FastifyReply, access: AccessPolicy): boolean {
-  const identity = identityOf(request);
-  if (actsAsOwner(identity, access)) return true;
-  const senderId = senderIdOf(identity);
-  void reply
-    .code(403)
-    .send({ error: 'forbidden', message: `${senderId} is not an owner (see owners in the config)` });
+  const refusal = routeRefusal(request, access);
+  if (refusal === undefined) return true;
+  void reply.code(403).send({ error: 'forbidden', message: refusal.short });
   return false;
 }
 
-/**
- * The routes a named user who is not an owner may call, as `METHOD /route/pattern`: each checks
- * further itself (the web chat and its history are the user's own; approvals are decided by
- * approvers; a session's messages go to the user's own web chat session). Everything else is for
- * owners: closed by default, so a new route is refused to such users until it is opened here.
- */
-const OPEN_TO_USERS: readonly RegExp[] = [
-  /^GET \/api\/me$/,
-  /^(GET|POST) \/api\/webchat\//,
-  /^(GET|POST) \/api\/approvals(\/|$)/,
-  /^POST \/api\/sessions\/:key\/messages$/,
-];
+/** Why the request's role may not call its route, or undefined when it may. */
+function routeRefusal(
+  request: FastifyRequest,
+  access: AccessPolicy,
+): { short: string; long: string } | undefined {
+  const identity = identityOf(request);
+  const principal = principalOf(identity, access);
+  const route = `${request.method} ${request.routeOptions.url ?? request.url}`;
+  const verdict = can(principal, {
+    kind: 'route',
+    method: request.method,
+    url: request.routeOptions.url ?? request.url,
+  });
+  if (verdict.ok) return undefined;
+  if (principal.personId === undefined) {
+    const short = `${principal.senderId} is not an owner (see owners in the config)`;
+    return { short, long: `${short}, and ${route} is for owners` };
+  }
+  return { short: verdict.error, long: verdict.error };
+}
 
 /**
- * Refuses (403 naming the sender and the route) a named user who is not an owner on every route
- * not in OPEN_TO_USERS. Pages, public routes and unknown addresses (404) are left alone, and so is
- * the gateway token: it is the operator, owner-equivalent everywhere (`actsAsOwner`).
+ * Refuses (403 naming who, the role and the route it lacks) every route the request's role does
+ * not give (`roles.<name>.routes`; a member gets its own web chat, approvals, `/api/me` and posting
+ * to its own session, which each check further themselves). Closed by default: a new route is
+ * refused to every role that does not name it. Pages, public routes and unknown addresses (404)
+ * are left alone, and so is the gateway token: owner-equivalent everywhere (`principalOf`).
  */
 export function createOwnerGate(access: AccessPolicy) {
   return async function ownerGate(request: FastifyRequest, reply: FastifyReply) {
     const { identity, routeOptions } = request;
     if (!identity || routeOptions.url === undefined) return;
     if (routeOptions.config.public === true || routeOptions.config.signInPage === true) return;
-    const senderId = senderIdOf(identity);
-    const route = `${request.method} ${routeOptions.url}`;
-    if (OPEN_TO_USERS.some((open) => open.test(route)) || actsAsOwner(identity, access)) return;
-    await reply.code(403).send({
-      error: 'forbidden',
-      message: `${senderId} is not an owner (see owners in the config), and ${route} is for owners`,
-    });
+    const refusal = routeRefusal(request, access);
+    if (refusal === undefined) return;
+    await reply.code(403).send({ error: 'forbidden', message: refusal.long });
   };
 }
 

@@ -4,6 +4,7 @@ export {
   actsAsOwner,
   type Identity,
   identityOf,
+  principalOf,
   requireOwner,
   senderIdOf,
 } from './identity.js';

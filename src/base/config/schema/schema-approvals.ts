@@ -23,13 +23,27 @@ export const ApprovalsSchema = Strict(
     tools: ApprovalPolicyTable,
     approvers: Type.Optional(
       Type.Array(
-        Type.String({ pattern: '^(webchat|slack|discord):.+$', description: 'An approver sender id.' }),
+        Type.String({
+          pattern: '^((webchat|slack|discord):.+|role:[a-z0-9][a-z0-9_-]{0,63})$',
+          description: 'An approver: a sender id, or `role:<name>` for every person with that role.',
+        }),
         {
           uniqueItems: true,
           description:
-            'Sender ids (`slack:U…`, `discord:<id>`, `webchat:<user>`) whose decisions count. Default: `owners`.',
+            'Whose decisions count: sender ids (`slack:U…`, `discord:<id>`, `webchat:<user>`) and roles (`role:operator`: every identity of every person with that role; `role:owner` also takes `owners`). Default: the owners (`owners` and every person whose role is `owner`).',
         },
       ),
+    ),
+    separateDuties: Type.Union(
+      [
+        Type.Boolean(),
+        Type.Array(Type.String({ pattern: TOOL_PATTERN }), { uniqueItems: true, minItems: 1 }),
+      ],
+      {
+        default: false,
+        description:
+          'Separation of duties: the person whose turn made a call can never approve it, whatever their role (button, `/approve`, the Approvals page): `true` for every tool, or a list of tools (`shell.exec`, `gateway`, `namespace.*`). With no other approver the request says so and is denied when it times out.',
+      },
     ),
     post: StringEnum(['chat', 'direct', 'both'] as const, {
       default: 'chat',

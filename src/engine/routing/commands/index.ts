@@ -14,6 +14,7 @@ import { updateCommand } from './update.js';
 import { usageCommand } from './usage.js';
 import { whoamiCommand } from './whoami.js';
 
+export { commandAction } from './command-action.js';
 export { RescuePlans } from './rescue-plans.js';
 export type {
   ChatCommand,

@@ -1,3 +1,4 @@
+import type { Principal } from '../../../base/access/index.js';
 import type { Config } from '../../../base/config/index.js';
 import type { Result } from '../../../base/errors/index.js';
 import type {
@@ -30,6 +31,8 @@ export interface CommandContext {
   route: DeliveryRoute;
   agentId: string;
   isOwner: boolean;
+  /** The sender as a person with a role (docs/roles.md); `isOwner` is its role being `owner`. */
+  principal: Principal;
   config: Config;
   configFile: { path: string | undefined; hash: string };
   uptimeMs: number;

@@ -22,13 +22,18 @@ export const usageCommand: ChatCommand = {
     { kind: 'text', name: 'period', description: 'today (default) or week (the last 7 days).' },
     { kind: 'text', name: 'by', description: 'agent (default), channel or user.' },
   ],
-  async run({ args, usage, isOwner, message }) {
+  async run({ args, usage, principal, message }) {
     if (!usage) return 'Usage is not recorded in this gateway.';
     const parsed = parseUsageArgs(args);
     if (typeof parsed === 'string') return `${parsed}\n${SYNTAX}`;
-    if (isOwner) return usageTable(await usage.report(parsed));
+    if (principal.rules.sees === 'everyone') return usageTable(await usage.report(parsed));
     const own = usageTable(await usage.report({ ...parsed, userId: message.senderId }));
-    return `Only your own usage (${message.senderId}) is shown; owners see everyone's.\n${own}`;
+    // A sender no person lists reads what it read before roles; a person is told their role's rule.
+    const why =
+      principal.personId === undefined
+        ? "owners see everyone's"
+        : `role ${principal.role} sees its own only (roles.${principal.role}.sees: own)`;
+    return `Only your own usage (${message.senderId}) is shown; ${why}.\n${own}`;
   },
 };
 

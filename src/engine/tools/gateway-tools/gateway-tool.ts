@@ -99,6 +99,8 @@ export const gatewayTool: Tool<typeof GatewayParameters> = {
     'Inspect and change the gateway config, or restart the gateway (owners only). Before editing, call config.get for the current hash and config.schema.lookup with the exact dot path you will change. Prefer config.patch (a partial change); use config.apply only to replace the whole config. Both validate the change, write it and restart the gateway (unless commands.restart is false: then the result says restartNeeded). You may change only what config.schema.lookup marks `x-agent-editable: true` (on the path or an object above it: agents’ displayName, model, systemPrompt and skills; a model’s model id and tuning; routes; session.queueMode; agentLoop.failoverNotice) and the paths an owner listed in `agentEditable`; never owners, secrets, URLs (`format: uri`: where secrets are sent), paths marked `x-tool-protected`, local or shell toolpacks, or new `${ENV}` references. For anything else ask an owner (the Config page or /config). Always pass `note`: it is posted to the chat after the restart. update.check lists what the configured source has that this gateway does not; update.run updates to it (the new version is built and tried on a copy while this one serves, then switched, watched and rolled back by itself if it fails; the outcome is posted to this chat, do not wait for it); update.status reads the last run.',
   parameters: GatewayParameters,
   ownerOnly: true,
+  // A role may have some actions and not others: the operator restarts but does not touch the config.
+  actionOf: (input) => input.action,
   review: reviewGatewayCall,
   async execute(input, context): Promise<GatewayToolOutput> {
     return toModelJson(await runAction(input, context));

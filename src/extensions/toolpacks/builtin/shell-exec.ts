@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { Type } from '@sinclair/typebox';
-import { OWNER_ONLY_REFUSAL, type Tool } from '../../../engine/tools/index.js';
+import { OWNER_ONLY_REFUSAL, roleRefusal, type Tool } from '../../../engine/tools/index.js';
 import { type BuiltinToolpackOptions, ensureWorkspace, resolveAgentPath } from './paths.js';
 
 /** How long the pipes may stay open after the shell exits (a grandchild holding them) before we stop. */
@@ -70,7 +70,12 @@ export function createShellExecTool(options: BuiltinToolpackOptions) {
     risky: true,
     async execute(input, context) {
       // The registry already refuses; this keeps the tool safe when called some other way.
-      if (!context.isOwner) return { ok: false, reason: OWNER_ONLY_REFUSAL };
+      const refused = context.principal
+        ? roleRefusal({ allows: () => true, isOwner: false, principal: context.principal }, tool)
+        : context.isOwner
+          ? undefined
+          : OWNER_ONLY_REFUSAL;
+      if (refused !== undefined) return { ok: false, reason: refused };
       if (context.signal.aborted) {
         return { ok: false, reason: 'the run was stopped before the command started' };
       }

@@ -118,16 +118,13 @@ export class DiscordMessages {
     this.#options.lastMessage.set(routeKey(inbound), message.id);
     let taken = false;
     try {
-      await handler(
-        inbound,
-        {
-          accepted: () => {
-            taken = true;
-            void gate.taken(message.id);
-            catchUp.settled(message, true);
-          },
+      await handler(inbound, {
+        accepted: () => {
+          taken = true;
+          void gate.taken(message.id);
+          catchUp.settled(message, true);
         },
-      );
+      });
     } catch (error) {
       if (!taken) gate.dropped(message.id);
       logger.error({ err: error, messageId: message.id }, 'discord pairing message was not handled');

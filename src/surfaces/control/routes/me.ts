@@ -1,6 +1,27 @@
 import type { FastifyInstance } from 'fastify';
-import { type AccessPolicy, actsAsOwner, identityOf, NO_QUERY, senderIdOf } from '../../http/index.js';
+import { can } from '../../../base/access/index.js';
+import {
+  type AccessPolicy,
+  actsAsOwner,
+  identityOf,
+  NO_QUERY,
+  principalOf,
+  senderIdOf,
+} from '../../http/index.js';
 import type { Me } from '../contracts.js';
+
+/** The control UI's pages, each shown when the role's `pages` give it. */
+const PAGES = [
+  'chat',
+  'sessions',
+  'session',
+  'approvals',
+  'tools',
+  'schedules',
+  'logs',
+  'config',
+  'health',
+] as const;
 
 export interface MeOptions {
   access: AccessPolicy;
@@ -15,11 +36,15 @@ export function registerMeRoute(app: FastifyInstance, options: MeOptions): void 
   app.get('/api/me', { schema: { querystring: NO_QUERY } }, async (request): Promise<Me> => {
     const identity = identityOf(request);
     const senderId = senderIdOf(identity);
+    const principal = principalOf(identity, options.access);
     return {
       user: identity.user,
       senderId,
       operator: identity.operator,
       owner: actsAsOwner(identity, options.access),
+      role: principal.role,
+      ...(principal.personId === undefined ? {} : { person: principal.personId }),
+      pages: PAGES.filter((page) => can(principal, { kind: 'page', name: page }).ok),
       approver: options.access.isApprover(senderId),
       projectId: options.projectId,
       version: options.version,

@@ -2,7 +2,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { DeliveryRoute } from '../../../base/messages/index.js';
 import type { WebchatPort } from '../../http/index.js';
-import { type AccessPolicy, actsAsOwner, identityOf, senderIdOf } from '../../http/index.js';
+import { type AccessPolicy, identityOf, principalOf, senderIdOf } from '../../http/index.js';
 import {
   KeyParams,
   registerSubagentActionRoutes,
@@ -73,7 +73,9 @@ function registerSessionMessage(app: FastifyInstance, options: SessionActionsOpt
       const senderId = senderIdOf(identity);
       const route = await actions.route(key);
       const own = route?.channel === 'webchat' && route.chatId === identity.user;
-      if (!route || (!own && !actsAsOwner(identity, access))) return unknownSession(reply, key);
+      // Another's session: only for a role that sees everyone's (owner, operator; a viewer never reaches here).
+      const others = principalOf(identity, access).rules.sees === 'everyone';
+      if (!route || (!own && !others)) return unknownSession(reply, key);
       if (own) {
         if (!webchat)
           return reply.code(409).send({ error: 'conflict', message: `the web chat is not enabled: ${key}` });
