@@ -36,6 +36,9 @@ export const SLACK_METHOD_SCOPES: Readonly<Record<string, readonly SlackBotScope
   'conversations.replies': HISTORY,
   // The liveness check: messages the Socket Mode connection should have delivered.
   'conversations.history': HISTORY,
+  // Display names for the control UI (a sender's, a channel's), looked up in the background.
+  'users.info': ['users:read'],
+  'conversations.info': ['channels:read'],
   'reactions.add': ['reactions:write'],
   'reactions.remove': ['reactions:write'],
   // `files.uploadV2` is the client's: it calls the two methods below.

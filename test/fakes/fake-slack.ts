@@ -35,6 +35,10 @@ export interface FakeSlackOptions {
   appToken?: string;
   /** Start down: the port is reserved but refuses connections until `comeUp()`. */
   down?: boolean;
+  /** `users.info`: each user id's display name (others: `user_not_found`). */
+  users?: Record<string, string>;
+  /** `conversations.info`: each channel id's name, without `#` (others: `channel_not_found`). */
+  channelNames?: Record<string, string>;
 }
 
 export interface FakeSlack {
@@ -298,6 +302,20 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
           return { ok: false, error: 'message_not_found' };
         Object.assign(kept, { text: args.text ?? '', blocks: withBlockIds(args.blocks) });
         return { ok: true, channel: kept.channel, ts: kept.ts, text: kept.text };
+      }
+      case 'users.info': {
+        const name = options.users?.[args.user ?? ''];
+        if (name === undefined) return { ok: false, error: 'user_not_found' };
+        const profile = { display_name: name, real_name: `${name} (real)` };
+        return {
+          ok: true,
+          user: { id: args.user, name: name.toLowerCase(), real_name: profile.real_name, profile },
+        };
+      }
+      case 'conversations.info': {
+        const name = options.channelNames?.[args.channel ?? ''];
+        if (name === undefined) return { ok: false, error: 'channel_not_found' };
+        return { ok: true, channel: { id: args.channel, name, is_channel: true } };
       }
       case 'conversations.replies':
         return threadLog.replies(args);

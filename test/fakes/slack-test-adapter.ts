@@ -1,4 +1,5 @@
 import pino from 'pino';
+import type { ChannelMemory } from '../../src/surfaces/channels/index.js';
 import {
   createSlackAdapter,
   type SlackAdapter,
@@ -12,8 +13,13 @@ import type { FakeSlack } from './fake-slack.js';
  * A Socket Mode Slack adapter against a fake Slack with the settings the adapter tests share (a
  * mention needed, DMs from `allowFrom` only, no retries); `config` overrides any of them.
  */
-export function createTestSlackAdapter(fake: FakeSlack, config: Partial<SlackConfig> = {}): SlackAdapter {
+export function createTestSlackAdapter(
+  fake: FakeSlack,
+  config: Partial<SlackConfig> = {},
+  parts: { memory?: ChannelMemory } = {},
+): SlackAdapter {
   return createSlackAdapter({
+    ...parts,
     config: {
       mode: 'socket',
       botToken: 'xoxb-test',

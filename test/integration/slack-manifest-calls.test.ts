@@ -75,10 +75,12 @@ describe('the Slack methods the adapter calls', () => {
       'chat.postEphemeral',
       'chat.postMessage',
       'chat.update',
+      'conversations.info',
       'conversations.open',
       'conversations.replies',
       'reactions.add',
       'reactions.remove',
+      'users.info',
     ]);
     const granted = new Set(
       createSlackManifest({ mode: 'socket', name: 'S', command: '/s' }).oauth_config.scopes.bot,

@@ -1,6 +1,7 @@
 export type { ReconnectSettings } from './backoff.js';
 export { type ChannelCredentialCheck, checkChannelCredentials } from './check-credentials.js';
 export { type ChannelMemory, createLocalMemory } from './memory.js';
+export { type ChannelNames, createChannelNames, type NameLookup, nameKey, readNames } from './names.js';
 export { describeStartFailure } from './network-error.js';
 export { createOutboundFor } from './outbound.js';
 export { loadDiscordAdapter, loadSlackAdapter } from './platforms.js';

@@ -5,6 +5,7 @@ import type { Logger } from '../../../base/logging/index.js';
 import type { InboundHandler, NativeCommand } from '../../../base/messages/index.js';
 import { createDirectChannels } from '../direct-channels.js';
 import { type ChannelMemory, createLocalMemory } from '../memory.js';
+import { createChannelNames } from '../names.js';
 import type { ChannelAdapter, ConnectionEvent, InboundFileStore } from '../types.js';
 import { createDiscordCatchUp } from './catch-up.js';
 import { handleInteraction } from './click.js';
@@ -89,6 +90,8 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): ChannelAda
   const messages = new DiscordMessages({
     logger,
     gate,
+    // Discord hands over display names with each message: no lookup, no scope.
+    names: createChannelNames({ memory, logger }),
     threads: createDiscordThreadReader({ limit: config.threadHistoryLimit, memory, logger }),
     catchUp,
     files: options.files,

@@ -3,6 +3,7 @@ import type { LRUCache } from 'lru-cache';
 import type { Logger } from '../../../base/logging/index.js';
 import type { InboundHandler } from '../../../base/messages/index.js';
 import type { DirectChannels } from '../direct-channels.js';
+import type { ChannelNames } from '../names.js';
 import type { InboundFileStore } from '../types.js';
 import type { DiscordCatchUp } from './catch-up.js';
 import { withDiscordFiles } from './discord-files.js';
@@ -14,6 +15,8 @@ import type { TypingIndicator } from './typing.js';
 export interface DiscordMessagesOptions {
   logger: Logger;
   gate: DiscordGate;
+  /** Keeps the author's display name and the channel's name for the control UI. */
+  names?: ChannelNames;
   /** Reads a thread's earlier messages when the bot is first mentioned there. */
   threads: DiscordThreadReader;
   /** Where each active channel is read from on a (re)connect. */
@@ -79,6 +82,7 @@ export class DiscordMessages {
     const key = routeKey(inbound);
     this.#options.lastMessage.set(key, message.id);
     if (inbound.chatType === 'direct') this.#options.directChannels.learn(facts.authorId, message.channelId);
+    this.#options.names?.keep(namesOf(message, facts));
     typing.hold(key, message.channelId);
     const threadId = facts.threadId;
     try {
@@ -144,4 +148,21 @@ export class DiscordMessages {
         }),
     );
   }
+}
+
+/** The names Discord hands over with a message: the author's display name, the channel's name. */
+function namesOf(
+  message: Message,
+  facts: { authorId: string; channelId: string; guildId?: string | undefined },
+) {
+  const author = message.member?.displayName ?? message.author.globalName ?? message.author.username;
+  const channel = message.channel.isThread() ? message.channel.parent : message.channel;
+  const channelName =
+    channel && 'name' in channel && typeof channel.name === 'string' ? channel.name : undefined;
+  return {
+    user: { id: facts.authorId, name: author },
+    ...(facts.guildId !== undefined && channelName
+      ? { chat: { id: facts.channelId, name: `#${channelName}` } }
+      : {}),
+  };
 }

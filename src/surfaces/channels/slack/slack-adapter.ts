@@ -1,10 +1,12 @@
 import type { RequestListener } from 'node:http';
+import type { App } from '@slack/bolt';
 import { SwitchboardError } from '../../../base/errors/index.js';
 import type { Logger } from '../../../base/logging/index.js';
 import type { InboundHandler } from '../../../base/messages/index.js';
 import { createDirectChannels } from '../direct-channels.js';
 import { createHeldEvents } from '../held-events.js';
 import { type ChannelMemory, createLocalMemory } from '../memory.js';
+import { createChannelNames, type NameLookup } from '../names.js';
 import type { ChannelAdapter, ConnectionEvent, InboundFileStore } from '../types.js';
 import { boltParts, type WebClientOptions } from './bolt-app.js';
 import { createHttpBoltApp } from './bolt-http.js';
@@ -101,6 +103,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     app,
     client,
     logger,
+    names: createChannelNames({ memory, logger, lookup: slackNameLookup(client) }),
     gate,
     threads,
     held: createHeldEvents({ memory, key: 'held-events', ttlMs: HELD_TTL_MS, limit: HELD_LIMIT, logger }),
@@ -195,5 +198,22 @@ function whileConnected(
     response
       .writeHead(503, { 'content-type': 'text/plain', 'retry-after': '10' })
       .end('slack is not connected yet');
+  };
+}
+
+/**
+ * A sender's display name (`users.info`, `users:read`) and a channel's `#name` (`conversations.info`,
+ * `channels:read`), for the control UI: looked up in the background (`names.ts`).
+ */
+function slackNameLookup(client: App['client']): NameLookup {
+  return {
+    async user(id) {
+      const { user } = await client.users.info({ user: id });
+      return user?.profile?.display_name || user?.profile?.real_name || user?.real_name || user?.name;
+    },
+    async chat(id) {
+      const { channel } = await client.conversations.info({ channel: id });
+      return channel?.name ? `#${channel.name}` : undefined;
+    },
   };
 }

@@ -4,6 +4,7 @@ import type { Logger } from '../../../base/logging/index.js';
 import type { InboundHandler, InboundMessage } from '../../../base/messages/index.js';
 import type { DirectChannels } from '../direct-channels.js';
 import type { HeldEvents } from '../held-events.js';
+import type { ChannelNames } from '../names.js';
 import { ACK_BUDGET_MS, EventNotStoredError, withinBudget } from './ack.js';
 import type { SlackGate } from './gate.js';
 import { toInbound } from './inbound.js';
@@ -30,6 +31,8 @@ export interface SlackEventsOptions {
   client: App['client'];
   logger: Logger;
   gate: SlackGate;
+  /** Learns the sender's and the channel's names in the background (never awaited). */
+  names: ChannelNames;
   /** Reads a thread's earlier messages when the bot is first mentioned there. */
   threads: SlackThreadReader;
   /**
@@ -195,6 +198,7 @@ export class SlackEvents {
     const direct = raw.channel_type === 'im';
     const sender = raw.user ?? raw.bot_id ?? 'unknown';
     if (direct) this.#options.directChannels.learn(sender, raw.channel);
+    if (raw.user) this.#options.names.learn({ user: raw.user, ...(direct ? {} : { chat: raw.channel }) });
     const joined = direct ? undefined : gate.joinThread(raw.channel, raw.thread_ts ?? raw.ts);
     // A thread new to the bot has its earlier messages read once (`slack-thread.ts`).
     const [context, inbound] = await Promise.all([
