@@ -109,6 +109,7 @@ function editorRequest(options: GatewayControlOptions, request: GatewayEditReque
     via: request.via,
     ...(request.note === undefined ? {} : { note: request.note }),
     ...(request.replacePaths === undefined ? {} : { replacePaths: request.replacePaths }),
+    ...(request.allowOperatorLockout ? { allowOperatorLockout: true } : {}),
     ...(request.via === 'tool' ? { guard: toolGuard(options.config) } : {}),
     ...(request.always ? { approverPatch: alwaysPatch(request.always.agentId, request.always.tool) } : {}),
   };

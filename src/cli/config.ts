@@ -64,7 +64,12 @@ export async function runConfigGet(
 /** Merge-patches the file from its current hash, then says how a running gateway picks it up. */
 export async function runConfigPatch(
   raw: string,
-  options: ConfigCommandOptions & { note?: string; notify?: string; replace?: string[] },
+  options: ConfigCommandOptions & {
+    note?: string;
+    notify?: string;
+    replace?: string[];
+    allowOperatorLockout?: boolean;
+  },
 ): Promise<void> {
   // Imported when asked for: the route syntax comes through the gateway, which `config get` does not load.
   const notify =
@@ -79,6 +84,7 @@ export async function runConfigPatch(
       via: 'cli',
       ...(options.note === undefined ? {} : { note: options.note }),
       ...(options.replace === undefined ? {} : { replacePaths: options.replace }),
+      ...(options.allowOperatorLockout ? { allowOperatorLockout: true } : {}),
     });
     if (!result.ok) return printProblem(result.error);
     if (!result.changed) {

@@ -1,7 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import { networkInterfaces } from 'node:os';
 import path from 'node:path';
-import { type Config, findLooseConfigFile, type LoadedConfig, modeText } from '../base/config/index.js';
+import {
+  type Config,
+  findLooseConfigFile,
+  type LoadedConfig,
+  modeText,
+  OPERATOR_ID,
+} from '../base/config/index.js';
 import { describeStoreUrl, probeRedisWithoutPassword } from '../records/store/index.js';
 import type { SchedulerHookView } from '../surfaces/control/index.js';
 
@@ -34,6 +40,20 @@ export async function checkConfigFileMode(loaded: LoadedConfig): Promise<DoctorL
     {
       warning: true,
       text: `config: ${loose.file} holds secrets and is readable by group or others (mode ${modeText(loose.mode)}): run chmod 600 ${loose.file} (switchboard start does it and logs it)`,
+    },
+  ];
+}
+
+/**
+ * `owners` without webchat:local: whoever signs in with the HTTP token (the web chat, the control
+ * UI) is no owner, and the Config page says "This page is for owners". A warning: it may be meant.
+ */
+export function checkOperatorOwner(config: Config): DoctorLine[] {
+  if (config.owners.includes(OPERATOR_ID)) return [];
+  return [
+    {
+      warning: true,
+      text: `owners: ${OPERATOR_ID} is not an owner, so whoever signs in with the HTTP token (the web chat, the control UI) cannot change the config or run owner commands; add "${OPERATOR_ID}" to owners unless that is meant (switchboard config patch '{"owners":[${[OPERATOR_ID, ...config.owners].map((owner) => JSON.stringify(owner)).join(',')}]}')`,
     },
   ];
 }

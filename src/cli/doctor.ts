@@ -16,7 +16,12 @@ import type { ChannelCredentialCheck } from '../surfaces/channels/index.js';
 import { describeAgents, describeRegistry } from '../surfaces/control/index.js';
 import { agentLines } from './agents.js';
 import { cliEnvironment } from './cli-environment.js';
-import { checkConfigFileMode, checkDeployment, printDoctorLines } from './doctor-deployment.js';
+import {
+  checkConfigFileMode,
+  checkDeployment,
+  checkOperatorOwner,
+  printDoctorLines,
+} from './doctor-deployment.js';
 import { printProblem } from './output.js';
 
 /**
@@ -42,6 +47,7 @@ export async function runDoctor(options: { config?: string; envFile?: string }):
   const { loaded, report } = found;
   process.stdout.write(`${summary(loaded, report).join('\n')}\n`);
   printDoctorLines(await checkConfigFileMode(loaded));
+  printDoctorLines(checkOperatorOwner(loaded.config));
   // Each agent's risk summary, from the registry a start would build.
   const registry = await describeRegistry({
     config: loaded.config,

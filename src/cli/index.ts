@@ -108,6 +108,10 @@ export async function runCli(argv: readonly string[]): Promise<void> {
       '--replace <path...>',
       'dot paths the patch replaces whole: an array there is not merged by id (to remove a toolpack entry)',
     )
+    .option(
+      '--allow-operator-lockout',
+      'write owners without webchat:local (whoever signs in with the HTTP token then is no owner); refused without it',
+    )
     .action(runConfigPatch);
   program
     .command('logs')

@@ -115,11 +115,20 @@ describe('switchboard config patch', () => {
 
   it('may change owners and http (no protected paths from the shell)', async () => {
     const { file } = await writeConfig('owners');
-    const result = await runCli(['config', 'patch', '{"owners":["slack:U1"]}', '--config', file], {
+    // Leaving out webchat:local, the operator, must be said (issue 33 item 8); doctor warns after.
+    const refused = await runCli(['config', 'patch', '{"owners":["slack:U1"]}', '--config', file], {
       env: environment,
     });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^owners would no longer include webchat:local, the operator/);
+    const result = await runCli(
+      ['config', 'patch', '{"owners":["slack:U1"]}', '--config', file, '--allow-operator-lockout'],
+      { env: environment },
+    );
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('changed: owners');
+    const doctor = await runCli(['doctor', '--config', file], { env: environment });
+    expect(doctor.stderr).toContain('warning: owners: webchat:local is not an owner');
   });
 
   it('merges toolpack entries by id; --replace replaces the array to remove one, and says what went', async () => {

@@ -143,6 +143,9 @@ describe('verified identity links', () => {
     const running = gateway.host.loaded?.config;
     if (!running) throw new Error('no running config');
     expect(resolvePrincipal(running, `discord:${D1}`)).toMatchObject({ personId: 'ann', role: 'operator' });
+    expect(await onDiscord(discord, '/whoami')).toMatch(
+      new RegExp(`^You are ann \\(discord:${D1}\\), role operator`),
+    );
     // The link's confirmation code was used up by the link.
     expect(await onSlackDm(slack, `/link confirm ${confirm}`)).toMatch(refused);
 
@@ -182,6 +185,7 @@ describe('verified identity links', () => {
     const after = gateway.host.loaded?.config;
     if (!after) throw new Error('no running config');
     expect(resolvePrincipal(after, `discord:${D1}`)).toMatchObject({ role: 'member' });
+    expect(await onDiscord(discord, '/whoami')).toBe(`You are discord:${D1} (not an owner).`);
     expect(resolvePrincipal(after, 'slack:U1')).toMatchObject({ personId: 'ann', role: 'operator' });
   }, 90_000);
 

@@ -18,6 +18,8 @@ export interface GatewayEditRequest {
   via: 'tool' | 'command';
   /** Paths whose value the edit replaces whole and where removing keys or array items is intended. */
   replacePaths?: readonly string[] | undefined;
+  /** The edit means to leave webchat:local (the operator) out of owners; refused otherwise. */
+  allowOperatorLockout?: boolean | undefined;
   /**
    * The approver chose "always" for this edit's approval: `agents.<agentId>.approvals.tools.<tool> =
    * "auto"` is written with it, in the same write (the tool's guard does not apply to that part).

@@ -432,6 +432,12 @@ export const ConfigEditBody = Type.Object(
     raw: Type.String({ minLength: 1, maxLength: 512 * 1024, description: 'JSON or JSONC text.' }),
     baseHash: Hash,
     note: EditNote,
+    allowOperatorLockout: Type.Optional(
+      Type.Boolean({
+        description:
+          'The edit leaves webchat:local (the operator, the HTTP token) out of owners on purpose; without it such an edit is refused.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

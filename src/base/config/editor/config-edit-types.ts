@@ -44,6 +44,11 @@ export interface ConfigEditRequest {
    */
   guard?: { protectedPaths: readonly ProtectedPath[]; agentEditable: readonly string[] };
   /**
+   * The edit means to leave the operator (webchat:local) out of `owners`: without it such an edit
+   * is refused (operator-lockout.ts).
+   */
+  allowOperatorLockout?: boolean;
+  /**
    * A merge patch an approver adds to this edit (the "always" of its approval, a protected path):
    * merged after the guard has checked the edit, and written with it in one write.
    */

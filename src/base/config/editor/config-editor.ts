@@ -33,6 +33,7 @@ import type {
 import { FileSystemError } from './config-files.js';
 import { findConfigChange, readConfigHistory } from './config-history.js';
 import { editConfigText } from './edit-text.js';
+import { operatorLockout } from './operator-lockout.js';
 
 /**
  * The config editing pipeline behind the gateway tool, `/config` and `switchboard config`. Edits run
@@ -161,6 +162,8 @@ class ConfigFileEditor implements ConfigEditor {
     }
     const checked = await this.#check(edited.text, request.via);
     if (!checked.ok) return checked;
+    const lockout = request.allowOperatorLockout ? undefined : operatorLockout(current.object, checked.value);
+    if (lockout !== undefined) return fail(lockout);
     return ok({
       changed: true,
       current,

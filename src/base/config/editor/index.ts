@@ -36,6 +36,7 @@ export {
 } from './config-keep.js';
 export { type ConfigTextEdit, editConfigText, restorePlaceholders } from './edit-text.js';
 export { applyMergePatch } from './merge-patch.js';
+export { OPERATOR_ID, operatorLockout } from './operator-lockout.js';
 export {
   addedEnvReference,
   findRemovals,

@@ -26,6 +26,8 @@ export interface ConfigEditRequestView {
   route?: DeliveryRoute | undefined;
   actor: string;
   via: 'command';
+  /** The form's confirmation that the operator (webchat:local) is meant to leave owners. */
+  allowOperatorLockout?: boolean;
 }
 
 /**
@@ -137,6 +139,7 @@ interface EditFields {
   raw?: string;
   baseHash: string;
   note?: string | undefined;
+  allowOperatorLockout?: boolean | undefined;
 }
 
 /** The edit of a request: the owner's sender id, their web chat session for the note. */
@@ -159,6 +162,7 @@ function editOf(
       route,
       actor,
       via: 'command',
+      ...(body.allowOperatorLockout ? { allowOperatorLockout: true } : {}),
     },
   };
 }
