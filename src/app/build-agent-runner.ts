@@ -13,10 +13,10 @@ import {
 import type { Observer } from '../engine/observability/index.js';
 import {
   type ApprovalsPort,
-  GATEWAY_TOOLS,
   type ChatFilesPort,
   createSkillsLoadTool,
   createToolRegistry,
+  GATEWAY_TOOLS,
   type GatewayControl,
   type SubagentsPort,
   type Tool,

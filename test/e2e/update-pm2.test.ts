@@ -116,8 +116,11 @@ describe('update.run under pm2 (issue 31)', { timeout: 400_000 }, () => {
     const note = `Gateway updated to ${target.slice(0, 7)} (from ${rig.world.base.slice(0, 7)}).`;
     await pollUntil('the outcome note', async () => (await rig.notes()).includes(note));
     expect((await rig.notes()).filter((text) => text === note)).toHaveLength(1);
-    // The updater app ended by itself and pm2 did not start it again.
-    const ended = (await pm2List()).find((app) => app.name === `switchboard-update-${runId}`);
-    expect(ended?.pm2_env.status).toBe('stopped');
+    // The updater app ends by itself (just after it wrote the note) and pm2 does not start it again.
+    const ended = await pollUntil('the updater app to end', async () => {
+      const app = (await pm2List()).find((entry) => entry.name === `switchboard-update-${runId}`);
+      return app?.pm2_env.status === 'stopped' && app;
+    });
+    expect(ended.pm2_env.restart_time).toBe(0);
   });
 });

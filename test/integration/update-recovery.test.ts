@@ -107,6 +107,14 @@ async function staleRun(phase: UpdateRun['phase']): Promise<UpdateRun> {
   return run;
 }
 
+/** What a switch that got to its end leaves: the old build in the checkpoint, the new one in place, the checkout at the target. */
+async function switchWhole(run: UpdateRun): Promise<void> {
+  await mkdir(path.join(run.runDir, 'checkpoint', 'old'), { recursive: true });
+  await rename(path.join(root, 'dist'), path.join(run.runDir, 'checkpoint', 'old', 'dist'));
+  await rename(path.join(run.runDir, 'build', 'dist'), path.join(root, 'dist'));
+  await git(root, 'reset', '--quiet', '--keep', to);
+}
+
 function service() {
   const notes: string[] = [];
   const updates = createUpdateService({
@@ -156,11 +164,7 @@ describe('recovering a run whose updater was killed in the switch', () => {
   });
 
   it('killed after the new build moved in and the checkout moved: both go back', async () => {
-    const run = await staleRun('switch');
-    await mkdir(path.join(run.runDir, 'checkpoint', 'old'), { recursive: true });
-    await rename(path.join(root, 'dist'), path.join(run.runDir, 'checkpoint', 'old', 'dist'));
-    await rename(path.join(run.runDir, 'build', 'dist'), path.join(root, 'dist'));
-    await git(root, 'reset', '--quiet', '--keep', to);
+    await switchWhole(await staleRun('switch'));
     const { updates, notes } = service();
     await updates.recover();
     expect(await builtCommit()).toBe(from);
@@ -178,11 +182,7 @@ describe('recovering a run whose updater was killed in the switch', () => {
   });
 
   it('killed after the switch (restarting): nothing is undone, the note names the new version', async () => {
-    const run = await staleRun('restart');
-    await mkdir(path.join(run.runDir, 'checkpoint', 'old'), { recursive: true });
-    await rename(path.join(root, 'dist'), path.join(run.runDir, 'checkpoint', 'old', 'dist'));
-    await rename(path.join(run.runDir, 'build', 'dist'), path.join(root, 'dist'));
-    await git(root, 'reset', '--quiet', '--keep', to);
+    await switchWhole(await staleRun('restart'));
     const { updates, notes } = service();
     await updates.recover();
     expect(await builtCommit()).toBe(to);

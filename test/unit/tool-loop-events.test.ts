@@ -4,7 +4,7 @@ import type { ModelMessage } from '../../src/engine/agents/providers/index.js';
 import { runToolLoop } from '../../src/engine/agents/tool-loop.js';
 import type { ToolLoopEvent } from '../../src/engine/agents/tool-loop-events.js';
 import { turnTools } from '../../src/engine/agents/turn-tools.js';
-import { GATEWAY_TOOLS, createToolRegistry } from '../../src/engine/tools/index.js';
+import { createToolRegistry, GATEWAY_TOOLS } from '../../src/engine/tools/index.js';
 import type { NewTranscriptEntry, TranscriptEntry } from '../../src/records/sessions/index.js';
 import { answer, callTools, createScriptedProvider } from '../fakes/scripted-provider.js';
 import { testToolContext } from '../helpers/tool-context.js';

@@ -10,8 +10,8 @@ import {
   type TurnRequest,
 } from '../../src/engine/agents/index.js';
 import {
-  GATEWAY_TOOLS,
   createToolRegistry,
+  GATEWAY_TOOLS,
   type Tool,
   type ToolServices,
 } from '../../src/engine/tools/index.js';

@@ -14,8 +14,8 @@ import { communicationPolicy } from '../../src/base/messages/index.js';
 import { resolvePolicy } from '../../src/engine/approvals/index.js';
 import {
   asksByDefault,
-  GATEWAY_TOOLS,
   createToolRegistry,
+  GATEWAY_TOOLS,
   type GatedCall,
   RISK_CLASSES,
   riskSummary,

@@ -4,9 +4,9 @@ import { createLogger } from '../../src/base/logging/index.js';
 import { createAjv } from '../../src/base/validation/index.js';
 import { toModelMessages } from '../../src/engine/agents/model-context.js';
 import {
-  GATEWAY_TOOLS,
   createAllowlist,
   createToolRegistry,
+  GATEWAY_TOOLS,
   OWNER_ONLY_REFUSAL,
   type Tool,
   type ToolContext,

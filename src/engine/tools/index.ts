@@ -6,8 +6,6 @@ export type {
   HeldCommand,
   ToolCallReview,
 } from './approval-gate.js';
-export { GATEWAY_TOOLS } from './gateway-tools/index.js';
-export { createSkillsLoadTool, type SkillsLoadOptions } from './gateway-tools/skills-load.js';
 export type { ChatAttachOutcome, ChatAttachRequest, ChatFilesPort } from './chat-files-port.js';
 export type {
   ConfigEditOutcome,
@@ -22,6 +20,8 @@ export type {
   UpdatePort,
   UpdateRunRequest,
 } from './gateway-control.js';
+export { GATEWAY_TOOLS } from './gateway-tools/index.js';
+export { createSkillsLoadTool, type SkillsLoadOptions } from './gateway-tools/skills-load.js';
 export { createAllowlist, OWNER_ONLY_REFUSAL, type ToolPolicy } from './policy.js';
 export { createToolRegistry, type ToolRegistry, type ToolRegistryOptions } from './registry.js';
 export { TOOL_REQUIREMENTS, type ToolRequirement, unmetRequirement } from './requirements.js';

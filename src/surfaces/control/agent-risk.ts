@@ -9,8 +9,8 @@ import {
 import type { Logger } from '../../base/logging/index.js';
 import { communicationPolicy } from '../../base/messages/index.js';
 import {
-  GATEWAY_TOOLS,
   createToolRegistry,
+  GATEWAY_TOOLS,
   type RiskSummaries,
   type RiskSummary,
   riskSummary,
