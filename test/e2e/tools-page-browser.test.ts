@@ -172,10 +172,17 @@ describe('Tools page in Chromium', () => {
           .map((field) => field.querySelector('[name]')?.getAttribute('name')),
       );
     expect(marked).toEqual(['amount', 'sender']);
-    // Each control is named by its label, and described by the schema's description.
+    // Each control is named by its label: the schema's title, else its description when short
+    // (issue 33: labels from descriptions, not raw keys), the key beside it.
     expect(await form.getByLabel('Amount').getAttribute('name')).toBe('amount');
-    expect(await form.getByLabel('sender').getAttribute('aria-describedby')).toMatch(/-hint$/);
-    expect(await form.getByText('Who changes the counter.').count()).toBe(1);
+    expect(await form.getByLabel('Who changes the counter').getAttribute('name')).toBe('sender');
+    expect(await form.getByLabel('sender').getAttribute('name')).toBe('sender');
+    expect(await form.getByText('Who changes the counter').count()).toBe(1);
+    // A field without title or description reads as its key in words, the key beside it.
+    expect(await form.locator('label[for$="-note"]').textContent()).toBe('Note note');
+    // The contents list each toolpack and entry; a click brings the card into view.
+    await page.locator('.tools-contents').getByRole('button', { name: 'Jam the counter' }).click();
+    await expect.poll(() => card('counter.fail').isVisible(), WAIT).toBe(true);
     expect(await form.locator('button').textContent()).toBe('Add');
     expect(await card('counter.fail').locator('button').textContent()).toBe('Run');
     expect(await card('counter.value').locator('button').textContent()).toBe('Refresh');
@@ -324,6 +331,18 @@ describe('Tools page: hostile toolpack output and a phone', () => {
     expect(await card('hostile.panel').locator('.metric dt').textContent()).toContain('<img src=x');
     // The link's text is kept, without its target.
     expect(await output.getByText('open me').count()).toBe(1);
+  });
+
+  it("labels the scheduler's fields from their descriptions, a long one as the hint", async () => {
+    const recurring = card('schedule.recurring');
+    expect(await recurring.locator('input[name="cron"]').getAttribute('aria-describedby')).toMatch(/-hint$/);
+    expect(await recurring.locator('label[for$="-cron"]').textContent()).toBe('Cron cron');
+    expect(await recurring.locator('label[for$="-everyHours"]').textContent()).toBe(
+      'Repeat every N hours everyHours',
+    );
+    expect(await recurring.locator('label[for$="-waitForQuiet"]').textContent()).toBe(
+      'Wait for quiet waitForQuiet',
+    );
   });
 
   it('reads object and array fields as JSON, and names a field whose JSON is bad without sending', async () => {

@@ -65,14 +65,45 @@ export function ToolsPage() {
   );
 }
 
+/** The id of an entry's card heading (entry-card.tsx): where the contents jump to. */
+const headingId = (entry: WebuiEntryView) => `entry-${entry.toolpack}-${entry.id}`;
+
+/** The page's contents: each toolpack and its entries; a click scrolls to the card (the hash is the route). */
+function Contents({ groups }: { groups: [string, WebuiEntryView[]][] }) {
+  const jump = (id: string) => document.getElementById(id)?.scrollIntoView({ block: 'start' });
+  return (
+    <nav class="tools-contents" aria-label="Toolpacks on this page">
+      <ul>
+        {groups.map(([toolpack, members]) => (
+          <li key={toolpack}>
+            <button type="button" class="link" onClick={() => jump(`toolpack-${toolpack}`)}>
+              {toolpack}
+            </button>
+            <ul>
+              {members.map((entry) => (
+                <li key={entry.id}>
+                  <button type="button" class="link" onClick={() => jump(headingId(entry))}>
+                    {entry.title}
+                  </button>
+                </li>
+              ))}
+            </ul>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
 function Entries({ entries, roster }: { entries: WebuiEntryView[]; roster: RosterAgentView[] }) {
   const groups = [...groupOf(entries)];
   if (groups.length === 0) return <p class="empty muted">No loaded toolpack declares a WebUI entry.</p>;
   return (
     <>
+      <Contents groups={groups} />
       {groups.map(([toolpack, members]) => (
         <section class="toolpack" data-toolpack={toolpack} key={toolpack} aria-label={`Toolpack ${toolpack}`}>
-          <h3>{toolpack}</h3>
+          <h3 id={`toolpack-${toolpack}`}>{toolpack}</h3>
           {members.map((entry) => (
             <EntryCard key={entry.id} entry={entry} roster={roster} />
           ))}

@@ -21,11 +21,13 @@ export function EntryCard({ entry, roster }: { entry: WebuiEntryView; roster: re
   const { projectId } = useMe();
   const specs = useMemo(() => fieldSpecs(entry.inputSchema as JsonSchema | null, roster), [entry, roster]);
   const form = useRef<HTMLFormElement>(null);
+  const result = useRef<HTMLDivElement>(null);
   const latest = useRef(0);
   const [busy, setBusy] = useState(false);
   const [run, setRun] = useState<Run>({ state: 'none' });
 
-  const start = async () => {
+  /** Runs the entry; `reveal`: a run someone asked for, whose answer is scrolled into view where the form is. */
+  const start = async (reveal = false) => {
     if (!form.current) return;
     const mine = ++latest.current;
     setBusy(true);
@@ -35,7 +37,10 @@ export function EntryCard({ entry, roster }: { entry: WebuiEntryView; roster: re
     } catch (error) {
       if (mine === latest.current) setRun({ state: 'failed', problem: problemText(error) });
     } finally {
-      if (mine === latest.current) setBusy(false);
+      if (mine === latest.current) {
+        setBusy(false);
+        if (reveal) requestAnimationFrame(() => result.current?.scrollIntoView({ block: 'nearest' }));
+      }
     }
   };
   // A panel runs once, when it appears; later runs are Refresh.
@@ -60,13 +65,13 @@ export function EntryCard({ entry, roster }: { entry: WebuiEntryView; roster: re
         ref={form}
         onSubmit={(event) => {
           event.preventDefault();
-          void start();
+          void start(true);
         }}
       >
         <SchemaFields specs={specs} idPrefix={titleId} />
         <button type="submit">{entry.submitLabel ?? (entry.kind === 'panel' ? 'Refresh' : 'Run')}</button>
       </form>
-      <div class="result" aria-live="polite" aria-busy={busy ? 'true' : 'false'}>
+      <div class="result" ref={result} aria-live="polite" aria-busy={busy ? 'true' : 'false'}>
         {run.state === 'done' ? <AnswerView answer={run.answer} /> : null}
         {run.state === 'failed' ? (
           <p class="error" role="alert">

@@ -103,3 +103,34 @@ export function readForm(form: HTMLFormElement, specs: readonly FieldSpec[]): Re
   }
   return input;
 }
+
+/** The longest description used whole as a label; a longer one gives its first sentence, if short enough. */
+const LABEL_LIMIT = 60;
+
+/** `everyHours` → `Every hours`, `wait_for_quiet` → `Wait for quiet`. */
+function humanize(name: string): string {
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/[_-]+/g, ' ')
+    .trim()
+    .toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/**
+ * A field's label and hint, read from its schema: the title; else the description's first sentence
+ * when short (`Delay in minutes`), the rest of the description becoming the hint; else the name in
+ * words (`Every hours`), the whole description the hint. The name itself is shown beside the label.
+ */
+export function fieldLabel(name: string, schema: JsonSchema): { label: string; hint?: string } {
+  const description = schema.description?.trim();
+  if (schema.title) return description ? { label: schema.title, hint: description } : { label: schema.title };
+  if (!description) return { label: humanize(name) };
+  const [first = '', ...rest] = description.split(/(?<=[.;:])\s+(?=[A-Z])/);
+  const sentence = first.replace(/[.;:]$/, '');
+  if (sentence.length > 0 && sentence.length <= LABEL_LIMIT) {
+    const more = rest.join(' ').trim();
+    return more ? { label: sentence, hint: more } : { label: sentence };
+  }
+  return { label: humanize(name), hint: description };
+}

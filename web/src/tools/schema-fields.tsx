@@ -1,10 +1,10 @@
 // The inputs of an action's form (see field-specs.ts): each a real <label> around its control,
 // required ones marked, the schema's description shown under it, its default filled in.
-import { choiceIndex, type FieldSpec } from './field-specs.js';
+import { choiceIndex, type FieldSpec, fieldLabel } from './field-specs.js';
 
 function Control({ spec, id }: { spec: FieldSpec; id: string }) {
   const { name, schema, required } = spec;
-  const described = schema.description ? `${id}-hint` : undefined;
+  const described = fieldLabel(name, schema).hint ? `${id}-hint` : undefined;
   const fallback = schema.default;
   const chosen = spec.kind === 'choice' ? choiceIndex(spec.values, fallback) : '';
   switch (spec.kind) {
@@ -83,10 +83,11 @@ export function SchemaFields({ specs, idPrefix }: { specs: readonly FieldSpec[];
 }
 
 function Field({ spec, id }: { spec: FieldSpec; id: string }) {
+  const { label, hint } = fieldLabel(spec.name, spec.schema);
   return (
     <div class={spec.kind === 'checkbox' ? 'field checkbox' : 'field'}>
       <label for={id}>
-        {spec.schema.title ?? spec.name}
+        {label} <code class="key">{spec.name}</code>
         {spec.required && spec.kind !== 'checkbox' ? (
           <abbr class="required" title="required">
             *
@@ -94,9 +95,9 @@ function Field({ spec, id }: { spec: FieldSpec; id: string }) {
         ) : null}
       </label>
       <Control spec={spec} id={id} />
-      {spec.schema.description ? (
+      {hint ? (
         <span class="hint" id={`${id}-hint`}>
-          {spec.schema.description}
+          {hint}
         </span>
       ) : null}
     </div>
