@@ -94,7 +94,7 @@ describe('the chat page in Chromium', () => {
     expect(await page.locator('#log .message.agent').last().textContent()).toMatch(/^No model is configured/);
 
     // The thread picker lists the user's threads; switching shows that thread's history only.
-    expect(await texts(page.locator('#thread option'))).toEqual(['Main chat', 'ops']);
+    expect(await texts(page.locator('#thread option'))).toEqual(['Main chat', 'in ops']);
     await page.locator('#thread').selectOption('ops');
     await settled();
     await expect.poll(userTexts, WAIT).toEqual(['in ops']);

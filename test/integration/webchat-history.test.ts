@@ -142,6 +142,16 @@ describe('GET /api/webchat/threads and /api/webchat/history', () => {
     expect(ops.body.messages.map((message: any) => message.text)).toEqual(['bob in ops', 'noted']);
   });
 
+  it('names a thread by the first words of its first message (issue 33 item 6)', async () => {
+    expect(
+      (await gateway.send('please check the disk usage on the build host today', undefined, 'disk')).status,
+    ).toBe(200);
+    const threads = (await gateway.request('GET', '/api/webchat/threads')).body.threads;
+    const disk = threads.find((view: any) => view.thread === 'disk');
+    expect(disk.title).toBe('please check the disk usage on…');
+    expect(threads.find((view: any) => view.thread === undefined)).not.toHaveProperty('title');
+  });
+
   it('refuses bad input with a 400 naming the field, and no sign-in with a 401', async () => {
     const cases: Array<[string, string]> = [
       ['thread=../etc', 'thread'],

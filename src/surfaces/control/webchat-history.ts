@@ -10,6 +10,18 @@ const READ_STEP = 200;
 /** At most this many steps per page: a page of a long tool-only stretch ends early, `next` goes on. */
 const MAX_STEPS = 5;
 const MAX_THREADS = 100;
+/** A thread's title is read from its first entries (its first message and what came with it). */
+const TITLE_ENTRIES = 4;
+const TITLE_WORDS = 6;
+const TITLE_CHARS = 48;
+
+/** The first words of a message, one line, cut with an ellipsis. */
+export function titleOf(text: string): string {
+  const words = text.replace(/\s+/g, ' ').trim().split(' ');
+  const title = words.slice(0, TITLE_WORDS).join(' ');
+  const cut = title.length > TITLE_CHARS ? `${title.slice(0, TITLE_CHARS - 1).trimEnd()}…` : title;
+  return words.length > TITLE_WORDS && !cut.endsWith('…') ? `${cut}…` : cut;
+}
 
 /**
  * The web chat history the chat page shows: a user's web chat sessions (one per thread) and a
@@ -37,7 +49,7 @@ export function createWebchatHistory(options: {
       });
       // One per thread: a binding change leaves an older agent's session behind; the newest wins.
       const seen = new Set<string>();
-      return page.sessions.flatMap((record) => {
+      const views = page.sessions.flatMap((record) => {
         const thread = record.route.threadId;
         if (seen.has(thread ?? '')) return [];
         seen.add(thread ?? '');
@@ -51,6 +63,18 @@ export function createWebchatHistory(options: {
           },
         ];
       });
+      // A thread is named by the first words of its first message (the main chat needs no name).
+      return Promise.all(
+        views.map(async (view) => {
+          if (view.thread === undefined) return view;
+          const first = await sessions.transcript(view.sessionKey, {
+            before: TITLE_ENTRIES,
+            last: TITLE_ENTRIES,
+          });
+          const typed = first.find((entry) => entry.role === 'user' && entry.text.trim() !== '');
+          return typed ? { ...view, title: titleOf(scrub(typed.text)) } : view;
+        }),
+      );
     },
     async history({ user, thread, last, before }) {
       const sessionKey = webchatSessionKey(config, user, thread);

@@ -9,6 +9,8 @@ import { threadKey } from './chat-storage.js';
 
 interface ThreadView {
   thread?: string;
+  /** The first words of its first message. */
+  title?: string;
   lastActivityAt: string;
   status: QueueStatus;
 }
@@ -59,8 +61,9 @@ export function ThreadPicker(props: {
   const names = props.threads.flatMap((view) => (view.thread === undefined ? [] : [view.thread]));
   // A thread chosen here has no session until its first message: it is listed all the same.
   if (thread !== undefined && !names.includes(thread)) names.unshift(thread);
+  const titles = new Map(props.threads.map((view) => [view.thread, view.title]));
   const label = (name: string | undefined) =>
-    `${name ?? 'Main chat'}${news.has(name ?? '') ? ' (new messages)' : ''}`;
+    `${name === undefined ? 'Main chat' : (titles.get(name) ?? 'New thread')}${news.has(name ?? '') ? ' (new messages)' : ''}`;
   return (
     <div class="threads">
       <label for="thread">Thread</label>
@@ -71,7 +74,7 @@ export function ThreadPicker(props: {
       >
         <option value="">{label(undefined)}</option>
         {names.map((name) => (
-          <option key={name} value={name}>
+          <option key={name} value={name} title={name}>
             {label(name)}
           </option>
         ))}

@@ -51,6 +51,8 @@ export interface WebchatHistoryMessage {
 /** One of the user's threads: `thread` absent for the main chat. */
 export interface WebchatThreadView {
   thread?: string;
+  /** The first words of the thread's first message; absent for the main chat. */
+  title?: string;
   sessionKey: string;
   lastActivityAt: string;
   /** Transcript entries (every role), for a rough size. */
