@@ -43,7 +43,7 @@ describe('the HTTP API and web chat', () => {
     expect(local.status).toBe(200);
     expect(local.body).toEqual({
       sessionKey: 'agent:main:webchat:direct:local',
-      replies: [{ id: expect.any(String), text: 'You are webchat:local (owner).' }],
+      replies: [{ id: expect.any(String), origin: 'command', text: 'You are webchat:local (owner).' }],
     });
     const bob = await gateway.send('/whoami', 'bob');
     expect(bob.body.replies[0].text).toBe('You are webchat:bob (not an owner).');
