@@ -96,6 +96,34 @@ describe('the Suzumio plan toolpack through a gateway', () => {
   });
 });
 
+/** The plan toolpack's controller host over a project store in project `proj`, coordinator pm. */
+async function planHost(options: {
+  stateDir: string;
+  store: Awaited<ReturnType<typeof createStore>>;
+  roster: { id: string; displayName: string; role: string; status: string }[];
+  db: ReturnType<typeof createStoreDb>;
+}) {
+  const { stateDir, store, roster, db } = options;
+  return createControllerHost({
+    toolpack: await loadToolpackFixture(PLAN_DIR, 'suzumio-plan'),
+    store: createProjectStore({
+      toolpackId: 'suzumio-plan',
+      stateDir,
+      routeNames: [],
+      coordinatorAgent: 'pm',
+      listAgents: () => roster,
+      projectStats: () => ({}),
+      deliver: () => {},
+      db,
+      store,
+      logger: silent(),
+    }),
+    logger: silent(),
+    recordSignal: () => {},
+    project: 'proj',
+  });
+}
+
 describe('the Suzumio plan hook over store.db and the signal queue', () => {
   it('does not nudge while its nudge is pending or the target is busy; nudges again once delivered', async () => {
     const stateDir = await realpath(await mkdtemp(path.join(tmpdir(), 'suzumio-plan-')));
@@ -109,25 +137,7 @@ describe('the Suzumio plan hook over store.db and the signal queue', () => {
           queue.rows().map(({ signal, status, deliveredAt }) => ({ ...signal, status, deliveredAt })),
       });
       const roster = ['pm', 'dev'].map((id) => ({ id, displayName: id, role: 'agent', status: 'idle' }));
-      const projectStore = createProjectStore({
-        toolpackId: 'suzumio-plan',
-        stateDir,
-        routeNames: [],
-        coordinatorAgent: 'pm',
-        listAgents: () => roster,
-        projectStats: () => ({}),
-        deliver: () => {},
-        db,
-        store,
-        logger: silent(),
-      });
-      const host = createControllerHost({
-        toolpack: await loadToolpackFixture(PLAN_DIR, 'suzumio-plan'),
-        store: projectStore,
-        logger: silent(),
-        recordSignal: () => {},
-        project: 'proj',
-      });
+      const host = await planHost({ stateDir, store, roster, db });
       await host.support({
         tool: 'plan.create',
         input: { title: 'Ship', itemsText: '- one', targetAgent: 'dev', nudgeCooldownMs: 0 },
@@ -162,24 +172,8 @@ describe('the Suzumio plan hook over store.db and the signal queue', () => {
     const store = await createStore({ url: 'memory://', stateDir, logger: silent() });
     try {
       const roster = [{ id: 'pm', displayName: 'pm', role: 'agent', status: 'idle' }];
-      const host = createControllerHost({
-        toolpack: await loadToolpackFixture(PLAN_DIR, 'suzumio-plan'),
-        store: createProjectStore({
-          toolpackId: 'suzumio-plan',
-          stateDir,
-          routeNames: [],
-          coordinatorAgent: 'pm',
-          listAgents: () => roster,
-          projectStats: () => ({}),
-          deliver: () => {},
-          db: createStoreDb({ project: 'proj', signals: () => [] }),
-          store,
-          logger: silent(),
-        }),
-        logger: silent(),
-        recordSignal: () => {},
-        project: 'proj',
-      });
+      const db = createStoreDb({ project: 'proj', signals: () => [] });
+      const host = await planHost({ stateDir, store, roster, db });
       const hook = (await host.schedulerHook()) as SchedulerHook;
       const agents = roster.map((agent) => ({ ...agent, modelAlive: false }));
       const stateFile = path.join(stateDir, 'toolpack-state/plan/state.json');
