@@ -38,6 +38,7 @@ describe('the web chat event stream', () => {
         data: {
           type: 'reply',
           id: threaded.body.replies[0].id,
+          origin: 'command',
           text: 'You are webchat:alice (not an owner).',
           thread: 'incident-7',
         },
