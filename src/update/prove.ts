@@ -65,11 +65,7 @@ export async function installDependencies(context: ProveContext): Promise<Result
     'package-lock.json',
   );
   const current = path.join(context.root, 'node_modules');
-  const hasCurrent = await access(current).then(
-    () => true,
-    () => false,
-  );
-  if (same.ok && hasCurrent) {
+  if (same.ok && (await exists(current))) {
     await symlink(await realpath(current), path.join(build, 'node_modules'), 'dir');
     return ok('reused');
   }

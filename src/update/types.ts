@@ -140,8 +140,6 @@ export interface UpdateRun {
   /** The canary's pid while it runs (a recovery ends it). */
   canaryPid?: number | undefined;
   checkpoint?: Checkpoint | undefined;
-  /** The proven build: the worktree of the target. */
-  worktree?: string | undefined;
   /** The step that failed and why. */
   cause?: { phase: UpdatePhase; reason: string } | undefined;
   rollback?: { outcome: 'restored' | 'failed'; reason?: string; at: number } | undefined;

@@ -101,28 +101,18 @@ export async function runUpdater(options: UpdaterOptions): Promise<UpdateRun> {
     for (const [phase, step] of PROVING) {
       await advance(phase);
       const result = await step(context, run);
-      if (!result.ok)
-        return await finishFailed(
-          options,
-          await advance('failed', { cause: { phase, reason: result.error } }),
-        );
+      if (!result.ok) return await finishFailed(options, advance, run, { phase, reason: result.error });
     }
     const config = await proveConfig(options, advance, context);
-    if (!config.ok) return await finishFailed(options, await advance('failed', { cause: config.error }));
+    if (!config.ok) return await finishFailed(options, advance, run, config.error);
     await advance('rehearsal');
     const rehearsal = await rehearse(context);
     if (!rehearsal.ok)
-      return await finishFailed(
-        options,
-        await advance('failed', { cause: { phase: 'rehearsal', reason: rehearsal.error } }),
-      );
+      return await finishFailed(options, advance, run, { phase: 'rehearsal', reason: rehearsal.error });
     await advance('canary');
     const canary = await runCanary(context, rehearsal.value);
     if (!canary.ok)
-      return await finishFailed(
-        options,
-        await advance('failed', { cause: { phase: 'canary', reason: canary.error } }),
-      );
+      return await finishFailed(options, advance, run, { phase: 'canary', reason: canary.error });
     return await switchAndWatch(options, advance, () => run);
   } finally {
     clearInterval(renewal);
@@ -169,11 +159,20 @@ async function proveConfig(
   return again.ok ? ok(undefined) : fail({ phase: 'migration', reason: `approved, but ${again.error}` });
 }
 
-async function finishFailed(options: UpdaterOptions, run: UpdateRun): Promise<UpdateRun> {
-  const text = noteText.failed(run, run.cause?.phase ?? 'requested', run.cause?.reason ?? 'unknown');
-  const noted = await note(options, run, text);
+/**
+ * Ends a run that failed before the switch. Its worktree goes first: once the run is `failed` the
+ * next may begin and add its own, and a removal still going then would take the new worktree's
+ * git directory with it (the new one's `git worktree prune` sees this one half gone).
+ */
+async function finishFailed(
+  options: UpdaterOptions,
+  advance: Advance,
+  run: UpdateRun,
+  cause: { phase: UpdatePhase; reason: string },
+): Promise<UpdateRun> {
   await git(run.root, 'worktree', 'remove', '--force', worktreeOf(run.runDir));
-  return noted;
+  const failed = await advance('failed', { cause });
+  return note(options, failed, noteText.failed(failed, cause.phase, cause.reason));
 }
 
 /** Writes the outcome note once (the ledger's `noted` says it was). */
@@ -200,10 +199,7 @@ async function switchAndWatch(
     storeFile: store,
   });
   if (!checkpoint.ok)
-    return finishFailed(
-      options,
-      await advance('failed', { cause: { phase: 'checkpoint', reason: checkpoint.error } }),
-    );
+    return finishFailed(options, advance, run, { phase: 'checkpoint', reason: checkpoint.error });
   run = await advance('switch', { checkpoint: checkpoint.value });
   const target: RestartTarget = {
     launch: run.gateway.launch,

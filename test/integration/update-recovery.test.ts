@@ -4,7 +4,12 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ok } from '../../src/base/errors/index.js';
-import { createUpdateLedger, createUpdateService, type UpdateRun } from '../../src/update/index.js';
+import {
+  createUpdateLedger,
+  createUpdateService,
+  runUpdater,
+  type UpdateRun,
+} from '../../src/update/index.js';
 import { makeTempDir, removeDir } from '../helpers/machine.js';
 
 // issue 31 item 2: an updater SIGKILLed in the middle of the switch (between moving the old build
@@ -68,17 +73,11 @@ afterEach(async () => {
   await removeDir(dir);
 });
 
-/** Begins a run at `phase` whose updater is gone, with its worktree built and a checkpoint. */
-async function staleRun(phase: UpdateRun['phase']): Promise<UpdateRun> {
-  const ledger = createUpdateLedger({ stateDir });
+/** A run at `phase` held by `leasePid`, in the state dir, from `from` to `to`. */
+function runAt(phase: UpdateRun['phase'], leasePid: number): UpdateRun {
   const runDir = path.join(stateDir, 'update', 'runs', 'r1');
-  const checkpoint = path.join(runDir, 'checkpoint');
-  await mkdir(checkpoint, { recursive: true });
-  await writeFile(path.join(checkpoint, 'config'), '{}\n');
-  await writeBuild(path.join(runDir, 'build', 'dist'), to);
-  const pid = await deadPid();
   const now = Date.now();
-  const run: UpdateRun = {
+  return {
     id: 'r1',
     requestedAt: now,
     by: 'owner',
@@ -94,14 +93,23 @@ async function staleRun(phase: UpdateRun['phase']): Promise<UpdateRun> {
     to: { commit: to },
     phase,
     phases: [{ phase, at: now }],
-    lease: { pid, expiresAt: now + 30_000 },
+    lease: { pid: leasePid, expiresAt: now + 30_000 },
     gateway: {
       pid: process.pid,
       launch: { supervisor: 'self', execPath: process.execPath, args: [], cwd: dir },
     },
-    checkpoint: { dir: checkpoint, configFile: path.join(dir, 'gateway.jsonc') },
-    worktree: path.join(runDir, 'build'),
   };
+}
+
+/** Begins a run at `phase` whose updater is gone, with its worktree built and a checkpoint. */
+async function staleRun(phase: UpdateRun['phase']): Promise<UpdateRun> {
+  const ledger = createUpdateLedger({ stateDir });
+  const run = runAt(phase, await deadPid());
+  const checkpoint = path.join(run.runDir, 'checkpoint');
+  await mkdir(checkpoint, { recursive: true });
+  await writeFile(path.join(checkpoint, 'config'), '{}\n');
+  await writeBuild(path.join(run.runDir, 'build', 'dist'), to);
+  run.checkpoint = { dir: checkpoint, configFile: path.join(dir, 'gateway.jsonc') };
   const begun = await ledger.begin(run);
   if (!begun.ok) throw new Error(begun.error);
   return run;
@@ -189,5 +197,36 @@ describe('recovering a run whose updater was killed in the switch', () => {
     expect(notes).toEqual([
       `Update to ${to.slice(0, 7)} interrupted: the updater stopped during restart (killed or hung). Running ${to.slice(0, 7)}.`,
     ]);
+  });
+});
+
+// The updater's last touch of the checkout's git (removing its worktree) comes before its run is
+// an outcome: once the ledger says `failed`, the next run may begin and add its own worktree, and
+// a removal still going then (git worktree prune sees its worktree half gone) takes the new one's
+// admin directory with it ("fatal: Could not write new index file", the next run failed at worktree).
+describe('a run that fails while proving', () => {
+  it('has removed its worktree before the ledger says failed', async () => {
+    // node_modules to link: the dependencies step reuses it; the build then fails (no package.json).
+    await mkdir(path.join(root, 'node_modules'));
+    const ledger = createUpdateLedger({ stateDir });
+    const run = runAt('requested', process.pid);
+    await mkdir(run.runDir, { recursive: true });
+    const begun = await ledger.begin(run);
+    if (!begun.ok) throw new Error(begun.error);
+    const seen: { phase?: string; worktree: boolean; registered: boolean }[] = [];
+    const ended = await runUpdater({
+      ledger,
+      runId: run.id,
+      log: () => {},
+      recordNote: async () => {
+        seen.push({
+          phase: (await ledger.read()).run?.phase,
+          worktree: await exists(path.join(run.runDir, 'build')),
+          registered: (await git(root, 'worktree', 'list')).includes(path.join(run.runDir, 'build')),
+        });
+      },
+    });
+    expect({ phase: ended.phase, at: ended.cause?.phase }).toEqual({ phase: 'failed', at: 'build' });
+    expect(seen).toEqual([{ phase: 'failed', worktree: false, registered: false }]);
   });
 });
