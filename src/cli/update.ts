@@ -2,7 +2,6 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ConfigError } from '../base/errors/index.js';
 import { createLogger } from '../base/logging/index.js';
-import type { DeliveryRoute } from '../base/messages/index.js';
 import { cliEnvironment } from './cli-environment.js';
 import { printProblem } from './output.js';
 
@@ -109,16 +108,7 @@ export async function runUpdateApply(runId: string, options: { stateDir: string 
     ledger,
     runId,
     log: (line) => process.stdout.write(`${new Date().toISOString()} ${line}\n`),
-    recordNote: (current, text, kind) =>
-      gateway.recordDueNote({
-        stateDir,
-        id: update.noteId(current.id, kind),
-        route: current.route as DeliveryRoute,
-        sessionKey: current.sessionKey,
-        actor: current.by,
-        text,
-        logger,
-      }),
+    recordNote: gateway.recordUpdateNote(stateDir, logger),
   });
   if (run.phase !== 'done') process.exitCode = 1;
 }

@@ -31,18 +31,26 @@ export function createHostUpdates(options: {
     settings: config.update,
     drainTimeoutMs: config.gateway.drainTimeoutMs,
     gatewayPid: options.gatewayPid ?? (async () => ok(process.pid)),
-    recordNote: (run, text, kind) =>
-      recordDueNote({
-        stateDir,
-        id: noteId(run.id, kind),
-        route: run.route as DeliveryRoute,
-        sessionKey: run.sessionKey,
-        actor: run.by,
-        text,
-        logger,
-      }),
+    recordNote: recordUpdateNote(stateDir, logger),
     wake: options.wake,
   });
+}
+
+/**
+ * How an update's notes are recorded (the gateway's service and the updater process alike): due
+ * in the restart sentinel of `stateDir`, to the run's chat, in the name of who asked.
+ */
+export function recordUpdateNote(stateDir: string, logger: Logger): UpdateServiceOptions['recordNote'] {
+  return (run, text, kind) =>
+    recordDueNote({
+      stateDir,
+      id: noteId(run.id, kind),
+      route: run.route as DeliveryRoute,
+      sessionKey: run.sessionKey,
+      actor: run.by,
+      text,
+      logger,
+    });
 }
 
 /**

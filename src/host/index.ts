@@ -16,9 +16,9 @@ export {
   type UnstartableConfig,
 } from './check-startable.js';
 export { createGatewayHost, type GatewayHost, type GatewayHostOptions } from './gateway-host.js';
-export { createHostUpdates } from './host-updates.js';
+export { createHostUpdates, recordUpdateNote } from './host-updates.js';
 export { resolveHttpToken } from './http-token.js';
 export { checkGatewayPid, pidFileOf, readGatewayPid, removePidFileSync, writePidFile } from './pid-file.js';
 export { installSignalHandlers } from './process-signals.js';
-export { recordDueNote, recordShellNote, type ShellNote, withdrawShellNote } from './restart-promises.js';
+export { recordShellNote, type ShellNote, withdrawShellNote } from './restart-promises.js';
 export { makeStateDirPrivate, PRIVATE_UMASK } from './state-dir.js';

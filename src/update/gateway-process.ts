@@ -101,18 +101,23 @@ export function pm2Pid(launch: Pm2Launch): Promise<number | undefined> {
   );
 }
 
+/** `pm2 stop` or `pm2 restart` of the gateway's app, through pm2's API. */
+function pm2Command(launch: Pm2Launch, command: 'stop' | 'restart'): Promise<void> {
+  return withPm2(
+    launch.pm2,
+    (pm2) =>
+      new Promise<void>((resolve, reject) =>
+        pm2[command](launch.pmId, (error) => (error ? reject(error) : resolve())),
+      ),
+  );
+}
+
 /** Stops the gateway: `pm2 stop` under pm2; else SIGTERM, and SIGKILL after `stopTimeoutMs`. */
 export async function stopGateway(target: RestartTarget): Promise<Result<void>> {
   const { launch } = target;
   try {
     if (launch.supervisor === 'pm2') {
-      await withPm2(
-        launch.pm2,
-        (pm2) =>
-          new Promise<void>((resolve, reject) =>
-            pm2.stop(launch.pmId, (error) => (error ? reject(error) : resolve())),
-          ),
-      );
+      await pm2Command(launch, 'stop');
       return ok(undefined);
     }
     if (target.pid > 0 && processAlive(target.pid)) {
@@ -137,13 +142,7 @@ export async function restartGateway(target: RestartTarget): Promise<Result<numb
   const { launch } = target;
   try {
     if (launch.supervisor === 'pm2') {
-      await withPm2(
-        launch.pm2,
-        (pm2) =>
-          new Promise<void>((resolve, reject) =>
-            pm2.restart(launch.pmId, (error) => (error ? reject(error) : resolve())),
-          ),
-      );
+      await pm2Command(launch, 'restart');
       const pid = await pm2Pid(launch);
       return pid ? ok(pid) : fail(`pm2 runs no process for app ${launch.pmId} after its restart`);
     }
