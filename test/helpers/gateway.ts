@@ -14,8 +14,13 @@ export interface TestGateway {
   configPath: string;
   /** JSON log lines written so far. */
   logLines: string[];
-  /** Authenticated JSON request against the gateway. */
-  request(method: string, route: string, body?: unknown): Promise<{ status: number; body: any }>;
+  /** Authenticated JSON request against the gateway: with its token, or a user's (`httpWithUsers`). */
+  request(
+    method: string,
+    route: string,
+    body?: unknown,
+    token?: string,
+  ): Promise<{ status: number; body: any }>;
   /** Sends a web chat message as `user` (default `local`). */
   send(text: string, user?: string, thread?: string): Promise<{ status: number; body: any }>;
   restart(): Promise<void>;
@@ -36,6 +41,19 @@ export interface TestGatewayOptions extends GatewayExtensions {
 }
 
 export const TEST_TOKEN = 'test-token-0123456789abcdef';
+
+/**
+ * The `http` config of a gateway where each person signs in with their own token
+ * (`http.users.<name>.token`); the gateway's own token stays the operator's. Pass a user's token
+ * to `TestGateway.request` to act as them.
+ */
+export function httpWithUsers(tokens: Readonly<Record<string, string>>) {
+  return {
+    port: 0,
+    token: 'gateway-token-0123456789abcdef',
+    users: Object.fromEntries(Object.entries(tokens).map(([name, token]) => [name, { token }])),
+  };
+}
 
 /** Starts a real gateway in this process on a free port, with its state in a temp dir. */
 export async function startTestGateway(options: TestGatewayOptions = {}): Promise<TestGateway> {
@@ -77,11 +95,11 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     dir,
     configPath,
     logLines,
-    async request(method, route, body) {
+    async request(method, route, body, token = gateway.token) {
       const response = await fetch(`${url}${route}`, {
         method,
         headers: {
-          authorization: `Bearer ${gateway.token}`,
+          authorization: `Bearer ${token}`,
           // No keep-alive: tests count handles, and a pooled socket to an old server would be noise.
           connection: 'close',
           ...(body === undefined ? {} : { 'content-type': 'application/json' }),

@@ -93,7 +93,6 @@ async function run(args: string, confirmed = false): Promise<CommandReply> {
     sessionKey: 'agent:main:webchat:direct:local',
     route,
     agentId: 'main',
-    isOwner: true,
     gateway,
     approvals,
     ...(confirmed ? { confirmed: true } : {}),

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeModelServer } from '../fakes/fake-model-server.js';
 import { startFakeOpenAIServer } from '../fakes/fake-openai-server.js';
-import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
+import { httpWithUsers, startTestGateway, type TestGateway } from '../helpers/gateway.js';
 
 /**
  * Issue 34 item 1: roles on every surface, over the real HTTP path with each person's own sign-in
@@ -26,11 +26,7 @@ beforeAll(async () => {
   model = await startFakeOpenAIServer();
   gateway = await startTestGateway({
     config: {
-      http: {
-        port: 0,
-        token: 'gateway-token-0123456789abcdef',
-        users: Object.fromEntries(Object.entries(TOKENS).map(([name, token]) => [name, { token }])),
-      },
+      http: httpWithUsers(TOKENS),
       models: { fake: { provider: 'openai', model: 'fake-1', baseUrl: model.url, apiKey: 'sk-roles' } },
       agents: { main: { model: 'fake' } },
       tools: { toolpacks: ['core', 'shell'] },
@@ -52,23 +48,8 @@ afterAll(async () => {
 });
 
 /** A request signed in as the person, with their own token. */
-async function as(person: Person, method: string, route: string, body?: unknown) {
-  const response = await fetch(`${gateway.url}${route}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${TOKENS[person]}`,
-      connection: 'close',
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await response.text();
-  let parsed: any = text;
-  try {
-    parsed = JSON.parse(text);
-  } catch {}
-  return { status: response.status, body: parsed };
-}
+const as = (person: Person, method: string, route: string, body?: unknown) =>
+  gateway.request(method, route, body, TOKENS[person]);
 
 const say = (person: Person, text: string) => as(person, 'POST', '/api/webchat/messages', { text });
 /** The tool names a model request (its body, as the fake keeps it) offered; `__` on the wire is `.`. */

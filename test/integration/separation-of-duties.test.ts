@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { FakeModelServer, FakeRequest } from '../fakes/fake-model-server.js';
 import { startFakeOpenAIServer } from '../fakes/fake-openai-server.js';
-import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
+import { httpWithUsers, startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { cleanupAfterEach } from '../helpers/teardown.js';
 import { openEvents, type StreamEvent } from '../helpers/webchat-events.js';
 
@@ -28,11 +28,7 @@ async function setup(
   cleanups.push(() => model.close());
   const gateway = await startTestGateway({
     config: {
-      http: {
-        port: 0,
-        token: 'gateway-token-0123456789abcdef',
-        users: Object.fromEntries(Object.entries(TOKENS).map(([name, token]) => [name, { token }])),
-      },
+      http: httpWithUsers(TOKENS),
       models: { fake: { provider: 'openai', model: 'fake-1', baseUrl: model.url, apiKey: 'sk-duties' } },
       agents: { main: { model: 'fake' } },
       tools: { toolpacks: ['core', 'shell'] },
@@ -44,18 +40,8 @@ async function setup(
 }
 
 /** A request signed in as the person, with their own token. */
-async function as(gateway: TestGateway, person: string, method: string, route: string, body?: unknown) {
-  const response = await fetch(`${gateway.url}${route}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${TOKENS[person]}`,
-      connection: 'close',
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: response.status, body: (await response.json()) as any };
-}
+const as = (gateway: TestGateway, person: string, method: string, route: string, body?: unknown) =>
+  gateway.request(method, route, body, TOKENS[person]);
 
 const shell = (command: string) => ({ toolCalls: [{ name: 'shell.exec', arguments: { command } }] });
 /** The last tool result a model request (as a step function gets it) carries, parsed. */

@@ -4,6 +4,7 @@ import type { Logger } from '../../base/logging/index.js';
 import type { TurnStatus } from '../../base/messages/index.js';
 import type { NewTranscriptEntry, TranscriptEntry } from '../../records/sessions/index.js';
 import type { TurnScope } from '../tools/index.js';
+import type { UsageCall as LedgerUsageCall } from '../usage/index.js';
 import type { ToolLoopEvent } from './tool-loop-events.js';
 
 /**
@@ -114,25 +115,10 @@ export class TurnAbort extends SwitchboardError {
   }
 }
 
-/**
- * One model call's usage, for the usage ledger: who, where, which model, what it cost (the ledger's
- * `UsageCall` in `src/engine/usage`, with the run and session it belongs to).
- */
-export interface UsageCall {
+/** One model call's usage as the runner reports it: the ledger's `UsageCall`, with the run and session it belongs to. */
+export interface UsageCall extends LedgerUsageCall {
   runId: string;
   sessionKey: string;
-  agentId: string;
-  /** The turn's channel (`route.channel`). */
-  channel: string;
-  senderId: string;
-  /** `models.<name>` that answered. */
-  model: string;
-  inputTokens: number;
-  outputTokens: number;
-  /** `tokenCost` at `models.<name>.price`; absent when the model has none. */
-  cost?: number;
-  /** The server reported no usage: the tokens are the provider's estimate (`TokenUsage.estimated`). */
-  estimated?: boolean;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import type { KeyValueNamespace, Store } from '../../records/store/index.js';
+import { createKeyQueue, type KeyValueNamespace, type Store } from '../../records/store/index.js';
 
 /** What a one-time code is for: the two steps of a link, or a pairing request. */
 export type CodeKind = 'link' | 'link-confirm' | 'pair';
@@ -68,7 +68,8 @@ export class CodeBook {
   readonly #attempts: KeyValueNamespace<AttemptsEntry>;
   readonly #options: CodeBookOptions;
   readonly #now: () => number;
-  #tail: Promise<unknown> = Promise.resolve();
+  /** One queue for the whole book: a redemption and an issue of the same code must not interleave. */
+  readonly #queue = createKeyQueue();
 
   constructor(options: CodeBookOptions) {
     this.#options = options;
@@ -157,9 +158,7 @@ export class CodeBook {
   }
 
   #serially<T>(task: () => Promise<T>): Promise<T> {
-    const next = this.#tail.then(task, task);
-    this.#tail = next.catch(() => {});
-    return next;
+    return this.#queue.run('book', task);
   }
 
   /** Counts an attempt of `identity`; the refusal when it is over the limit (the attempt is not counted then). */

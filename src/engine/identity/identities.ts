@@ -1,7 +1,7 @@
 import type { Result } from '../../base/errors/index.js';
 import type { Logger } from '../../base/logging/index.js';
 import type { DeliveryRoute } from '../../base/messages/index.js';
-import { type CodeBook, type CodeEntry, type RedeemOutcome, showCode } from './code-book.js';
+import { type CodeBook, type RedeemOutcome, showCode } from './code-book.js';
 import { PAIR_USAGE, parseLinkArgs, parsePairArgs } from './identity-commands.js';
 import { linkEdit, type PeopleEdit, type PeopleFacts, pairEdit, unlinkEdit } from './people.js';
 
@@ -187,7 +187,7 @@ class Identities implements IdentityPort {
   async #confirmLink(code: string, by: string, place: EditPlace): Promise<string> {
     const redeemed = await this.#book.redeem('link-confirm', code, by, (entry) => entry.data?.with === by);
     if (!redeemed.ok) return refusalOf(redeemed);
-    const other = (redeemed.entry as CodeEntry).identity;
+    const other = redeemed.entry.identity;
     const written = await this.#edit(by, place, (facts) => linkEdit(facts, by, other));
     if (!written.ok) return written.error;
     this.#logger.info({ sender: by, with: other }, 'identities linked');

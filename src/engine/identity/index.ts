@@ -33,6 +33,5 @@ export {
   type PeopleEdit,
   type PeopleFacts,
   pairEdit,
-  personOf,
   unlinkEdit,
 } from './people.js';

@@ -21,10 +21,8 @@ function identitiesPath(personId: string): string {
 }
 
 /** The person an identity belongs to (at most one: a link never puts an identity in two). */
-export function personOf(facts: PeopleFacts, identity: string): string | undefined {
-  for (const [id, person] of Object.entries(facts.people))
-    if (person.identities.includes(identity)) return id;
-  return undefined;
+function personOf(facts: PeopleFacts, identity: string): string | undefined {
+  return resolvePrincipal(facts, identity).personId;
 }
 
 /** The role of an identity no person lists: `owner` when `owners` names it, else `member`. */

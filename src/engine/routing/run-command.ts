@@ -155,7 +155,6 @@ export class CommandRunner {
     const options = this.#router;
     const commands = this.#commands;
     const principal = resolvePrincipal(options.config, message.senderId);
-    const isOwner = principal.role === 'owner';
     const command = commands.find((candidate) => candidate.name === parsed.name);
     if (!command) {
       const names = commands
@@ -174,7 +173,6 @@ export class CommandRunner {
       sessionKey,
       route: routeOf(message),
       agentId,
-      isOwner,
       principal,
       config: options.config,
       configFile: options.configFile,

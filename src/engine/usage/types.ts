@@ -13,7 +13,7 @@ export interface UsageTotals {
   estimatedCalls?: number;
 }
 
-/** One model call's usage, as the agent runner reports it on each `model_end`. */
+/** One model call's usage, as the agent runner reports it on each `model_end` (its `UsageCall` adds the run and session). */
 export interface UsageCall {
   agentId: string;
   /** The turn's channel (`slack`, `discord`, `webchat`, `internal`). */
@@ -26,7 +26,7 @@ export interface UsageCall {
   outputTokens: number;
   /** `tokenCost(price, usage)`, absent when the model has no price. */
   cost?: number;
-  /** The server reported no usage: the tokens are an estimate. */
+  /** The server reported no usage: the tokens are the provider's estimate (`TokenUsage.estimated`). */
   estimated?: boolean;
 }
 

@@ -30,8 +30,7 @@ export interface CommandContext {
   /** Where the command's message came from (its session may have no record: commands create none). */
   route: DeliveryRoute;
   agentId: string;
-  isOwner: boolean;
-  /** The sender as a person with a role (docs/roles.md); `isOwner` is its role being `owner`. */
+  /** The sender as a person with a role (docs/roles.md); an owner's role is `owner`. */
   principal: Principal;
   config: Config;
   configFile: { path: string | undefined; hash: string };
