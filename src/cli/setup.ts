@@ -1,6 +1,12 @@
 import path from 'node:path';
 import { stringify } from 'yaml';
-import { envFilePath, type ModelConfig, OPERATOR_ID, writeEnvVariables } from '../base/config/index.js';
+import {
+  envFilePath,
+  type ModelConfig,
+  OPERATOR_ID,
+  SENDER_ID_PATTERN,
+  writeEnvVariables,
+} from '../base/config/index.js';
 import { ConfigError } from '../base/errors/index.js';
 import { checkChannelCredentials } from '../surfaces/channels/index.js';
 import { openConfigEditor } from './config.js';
@@ -62,7 +68,7 @@ const MODEL_KINDS: Record<
   },
 };
 const OLLAMA_URL = 'http://127.0.0.1:11434/v1';
-const OWNER_ID = /^(webchat|slack|discord):.+$/;
+const OWNER_ID = new RegExp(SENDER_ID_PATTERN);
 
 /** The step the guide is at; each asks, proves and adds to the plan, or fails with a reason. */
 interface SetupContext {
