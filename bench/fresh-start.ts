@@ -1,10 +1,9 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdir, rm, symlink } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { defaultToolpackEntries } from '../src/base/config/index.js';
-import { freePort, makeTempDir, removeDir } from '../test/helpers/machine.js';
+import { freePort, makeTempDir, portIsFree, removeDir } from '../test/helpers/machine.js';
 import { childEnvironment, REPO_ROOT, writeConfig } from '../test/helpers/process.js';
 import { describeLoad, describeMachine, figures, fixed, printTable } from './report.js';
 
@@ -49,14 +48,6 @@ async function startToReady(command: string, args: string[], cwd: string, port: 
     // npm exits before the gateway it started has closed its port: the next run must not find it.
     while (!(await portIsFree(port))) await sleep(20);
   }
-}
-
-function portIsFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.once('error', () => resolve(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-  });
 }
 
 async function main(): Promise<void> {

@@ -1,10 +1,9 @@
 import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { defaultToolpackEntries } from '../src/base/config/index.js';
-import { freePort, makeTempDir, removeDir } from '../test/helpers/machine.js';
+import { freePort, makeTempDir, portIsFree, removeDir } from '../test/helpers/machine.js';
 import { childEnvironment, MAIN_SCRIPT, writeConfig } from '../test/helpers/process.js';
 import { describeMachine, figures, fixed, printFigures, printTable, ratio } from './report.js';
 
@@ -28,14 +27,6 @@ interface Round {
   cpuMs: number;
   rssMb: number;
   peakMb: number;
-}
-
-function portIsFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.once('error', () => resolve(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-  });
 }
 
 /** utime + stime of a process (/proc/<pid>/stat fields 14 and 15, in clock ticks of 10 ms). */

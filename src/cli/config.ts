@@ -118,7 +118,10 @@ export async function runConfigPatch(
   }
 }
 
-/** The editor of the file, and its snapshot (whose hash is the base of a patch); `setup` writes through it too. */
+/**
+ * The editor of the file, its snapshot (whose hash is the base of a patch), and the environment it
+ * resolves `${NAME}` from (process over env file); `setup` writes through it too.
+ */
 export async function openConfigEditor(options: ConfigCommandOptions) {
   // The env file too: an edit naming `${NAME}` validates against what a start would read.
   const environment = readEnvironment({ envFile: options.envFile });
@@ -142,7 +145,7 @@ export async function openConfigEditor(options: ConfigCommandOptions) {
       (await import('./start-check.js')).createCliStartCheck(file, environment)(...args),
     ...(absent ? { absentFile: absentConfigFile(file) } : {}),
   });
-  return { editor, snapshot: await editor.snapshot(), stateDir };
+  return { editor, snapshot: await editor.snapshot(), stateDir, environment };
 }
 
 /**

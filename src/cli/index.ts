@@ -50,12 +50,11 @@ export async function runCli(argv: readonly string[]): Promise<void> {
     '-c, --config <path>',
     'config file (default: $SWITCHBOARD_CONFIG or config/gateway.jsonc)',
   ] as const;
-  const envFileOption = ENV_FILE_OPTION;
   program
     .command('start')
     .description('start the gateway (SIGUSR1 restarts it in-process, SIGTERM/SIGINT stop it)')
     .option(...configOption)
-    .option(...envFileOption)
+    .option(...ENV_FILE_OPTION)
     .action(runStart);
   program
     .command('restart')
@@ -63,7 +62,7 @@ export async function runCli(argv: readonly string[]): Promise<void> {
       'restart the running gateway in-process (SIGUSR1 to the pid in <stateDir>/gateway.pid); with --notify, a note to a chat after it',
     )
     .option(...configOption)
-    .option(...envFileOption)
+    .option(...ENV_FILE_OPTION)
     .option('--pid <pid>', "the gateway's pid (default: read from <stateDir>/gateway.pid)")
     .option('--note <text>', 'the note posted after the restart (with --notify)')
     .option(
@@ -75,7 +74,7 @@ export async function runCli(argv: readonly string[]): Promise<void> {
     .command('doctor')
     .description('validate the config without starting anything')
     .option(...configOption)
-    .option(...envFileOption)
+    .option(...ENV_FILE_OPTION)
     .action(runDoctor);
   program
     .command('agents')
@@ -83,7 +82,7 @@ export async function runCli(argv: readonly string[]): Promise<void> {
       'list each agent, its model chain and its risk summary (what its tools may do), without starting anything',
     )
     .option(...configOption)
-    .option(...envFileOption)
+    .option(...ENV_FILE_OPTION)
     .action(runAgents);
   const config = program
     .command('config')
@@ -92,13 +91,13 @@ export async function runCli(argv: readonly string[]): Promise<void> {
     .command('get [path]')
     .description('print the config file as JSON with secrets redacted, or the value at a dot path')
     .option(...configOption)
-    .option(...envFileOption)
+    .option(...ENV_FILE_OPTION)
     .action(runConfigGet);
   config
     .command('patch <json>')
     .description('merge-patch the config file (JSON or JSON5; null deletes a key); validated before writing')
     .option(...configOption)
-    .option(...envFileOption)
+    .option(...ENV_FILE_OPTION)
     .option('--note <text>', 'why, for the audit log (and the note --notify posts)')
     .option(
       '--notify <route>',
@@ -117,7 +116,7 @@ export async function runCli(argv: readonly string[]): Promise<void> {
     .command('logs')
     .description("print the last lines of the log, readable: log.file's current file, else pm2's out log")
     .option(...configOption)
-    .option(...envFileOption)
+    .option(...ENV_FILE_OPTION)
     .option('-n, --lines <count>', 'how many lines', '20')
     .option('-f, --follow', 'go on printing lines as they are written (across rotations) until Ctrl-C')
     .option('--err', "read pm2's error log instead (start failures, crashes)")

@@ -1,6 +1,12 @@
 import path from 'node:path';
 import { stringify } from 'yaml';
-import { envFilePath, type ModelConfig, readEnvironment, writeEnvVariables } from '../base/config/index.js';
+import {
+  envFilePath,
+  type ModelConfig,
+  OPERATOR_ID,
+  SENDER_ID_PATTERN,
+  writeEnvVariables,
+} from '../base/config/index.js';
 import { ConfigError } from '../base/errors/index.js';
 import { checkChannelCredentials } from '../surfaces/channels/index.js';
 import { openConfigEditor } from './config.js';
@@ -62,8 +68,7 @@ const MODEL_KINDS: Record<
   },
 };
 const OLLAMA_URL = 'http://127.0.0.1:11434/v1';
-const OPERATOR = 'webchat:local';
-const OWNER_ID = /^(webchat|slack|discord):.+$/;
+const OWNER_ID = new RegExp(SENDER_ID_PATTERN);
 
 /** The step the guide is at; each asks, proves and adds to the plan, or fails with a reason. */
 interface SetupContext {
@@ -78,9 +83,7 @@ interface SetupContext {
 
 export async function runSetup(options: SetupOptions): Promise<void> {
   let opened: Awaited<ReturnType<typeof openConfigEditor>>;
-  let environment: NodeJS.ProcessEnv;
   try {
-    environment = readEnvironment({ envFile: options.envFile });
     opened = await openConfigEditor(options);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
@@ -105,7 +108,7 @@ export async function runSetup(options: SetupOptions): Promise<void> {
     options,
     prompter,
     current: opened.snapshot.config,
-    environment,
+    environment: opened.environment,
     plan: { patch: {}, replace: [], secrets: {}, done: [] },
   };
   try {
@@ -405,8 +408,10 @@ function applicationId(token: string): string | undefined {
 /** Owners: the operator (webchat:local) always, and whoever else is named. */
 async function ownersStep(context: SetupContext): Promise<string | undefined> {
   const { prompter, options, plan } = context;
-  const current = Array.isArray(context.current.owners) ? (context.current.owners as string[]) : [OPERATOR];
-  const others = current.filter((owner) => owner !== OPERATOR);
+  const current = Array.isArray(context.current.owners)
+    ? (context.current.owners as string[])
+    : [OPERATOR_ID];
+  const others = current.filter((owner) => owner !== OPERATOR_ID);
   let named = options.owner ?? others;
   for (;;) {
     if (prompter) {
@@ -414,7 +419,7 @@ async function ownersStep(context: SetupContext): Promise<string | undefined> {
         [
           '',
           '4. Owners: who may change the config, restart the gateway and run owner-only tools.',
-          `${OPERATOR} (you, signed in with the HTTP token: the web chat and the control UI) stays an owner.`,
+          `${OPERATOR_ID} (you, signed in with the HTTP token: the web chat and the control UI) stays an owner.`,
           'Others by sender id, comma-separated: slack:U0123ABCD (Slack profile → Copy member ID), discord:<user id>, webchat:<user>.',
         ].join('\n'),
       );
@@ -437,7 +442,7 @@ async function ownersStep(context: SetupContext): Promise<string | undefined> {
     if (!prompter) return problem;
     prompter.say(problem);
   }
-  const owners = [OPERATOR, ...new Set(named.filter((owner) => owner !== OPERATOR))];
+  const owners = [OPERATOR_ID, ...new Set(named.filter((owner) => owner !== OPERATOR_ID))];
   if (JSON.stringify(owners) !== JSON.stringify(current)) {
     plan.patch.owners = owners;
     plan.done.push('owners');

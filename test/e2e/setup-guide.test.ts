@@ -164,46 +164,30 @@ describe('switchboard setup on a terminal', { timeout: 90_000 }, () => {
   it('--non-interactive takes the answers from flags and the secrets from the environment', async () => {
     const workdir = path.join(dir, 'ci');
     await mkdir(workdir);
-    const refused = await runCli(
-      [
-        'setup',
-        '--non-interactive',
-        '--model',
-        'compatible',
-        '--base-url',
-        model.url,
-        '--model-id',
-        'm',
-        ...fakes(),
-      ],
-      { cwd: workdir, env: childEnvironment({ MODEL_API_KEY: 'sk-wrong' }) },
-    );
+    const compatibleModel = [
+      'setup',
+      '--non-interactive',
+      '--model',
+      'compatible',
+      '--base-url',
+      model.url,
+      '--model-id',
+      'm',
+    ];
+    const refused = await runCli([...compatibleModel, ...fakes()], {
+      cwd: workdir,
+      env: childEnvironment({ MODEL_API_KEY: 'sk-wrong' }),
+    });
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/the model did not answer: .*401/);
-    const result = await runCli(
-      [
-        'setup',
-        '--non-interactive',
-        '--model',
-        'compatible',
-        '--base-url',
-        model.url,
-        '--model-id',
-        'm',
-        '--slack',
-        '--owner',
-        'slack:U0CI',
-        ...fakes(),
-      ],
-      {
-        cwd: workdir,
-        env: childEnvironment({
-          MODEL_API_KEY: MODEL_KEY,
-          SLACK_BOT_TOKEN: SLACK_BOT,
-          SLACK_APP_TOKEN: SLACK_APP,
-        }),
-      },
-    );
+    const result = await runCli([...compatibleModel, '--slack', '--owner', 'slack:U0CI', ...fakes()], {
+      cwd: workdir,
+      env: childEnvironment({
+        MODEL_API_KEY: MODEL_KEY,
+        SLACK_BOT_TOKEN: SLACK_BOT,
+        SLACK_APP_TOKEN: SLACK_APP,
+      }),
+    });
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(parse(await readFile(path.join(workdir, 'config', 'gateway.jsonc'), 'utf8'))).toMatchObject({

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { stat } from 'node:fs/promises';
+import { mkdir, rename, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -139,6 +139,46 @@ describe('the SQLite store, checkpoints', () => {
       expect(await items.get('k599')).toBe('x'.repeat(800));
     } finally {
       await limited.close();
+    }
+  });
+  it('falls back to checkpoints on the writer when its folder goes away, rather than throwing from the timer', async () => {
+    // Seen in start-check.test.ts: the state dir renamed under a running gateway made the check's
+    // stat of the WAL throw ENOTDIR from a timer, an uncaught exception that ended the process.
+    const lines: string[] = [];
+    const { logger: watched } = createLogger({
+      level: 'warn',
+      destination: { write: (line: string) => void lines.push(line) },
+    });
+    const folder = path.join(dir, 'moved-away');
+    await mkdir(folder);
+    const moving = await openSqliteStore({
+      url: `sqlite://${path.join(folder, 'moving.sqlite')}`,
+      logger: watched,
+    });
+    try {
+      const items = moving.namespace<string>('items');
+      const { size: before } = await stat(path.join(folder, 'moving.sqlite'));
+      await Promise.all(Array.from({ length: 200 }, (_, index) => items.set(`k${index}`, 'x'.repeat(800))));
+      // The thread has its connection open and has checkpointed once.
+      await expect
+        .poll(async () => (await stat(path.join(folder, 'moving.sqlite'))).size)
+        .toBeGreaterThan(before + 100_000);
+      await rename(folder, `${folder}-gone`);
+      await writeFile(folder, 'not a directory any more\n');
+      // Committed through the open file; the next tick finds the WAL's path a file's child.
+      await items.set('after', 'x');
+      await expect
+        .poll(() => lines.map((line) => JSON.parse(line) as { msg: string; reason?: string }))
+        .toContainEqual(
+          expect.objectContaining({
+            msg: 'store: the checkpoint thread failed; SQLite checkpoints on the writer again',
+            reason: expect.stringContaining('ENOTDIR'),
+          }),
+        );
+      await items.set('later', 'y');
+      expect(await items.get('later')).toBe('y');
+    } finally {
+      await moving.close();
     }
   });
 });

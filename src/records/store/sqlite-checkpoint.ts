@@ -92,8 +92,16 @@ export function startCheckpointer(options: CheckpointerOptions): Checkpointer {
   const walLimit = options.walLimitBytes ?? WAL_LIMIT_BYTES;
   const timer = setInterval(() => {
     if (!dirty || running || failed || !thread) return;
-    if ((statSync(`${file}-wal`, { throwIfNoEntry: false })?.size ?? 0) > walLimit) {
-      db.pragma('wal_checkpoint(TRUNCATE)');
+    try {
+      if ((statSync(`${file}-wal`, { throwIfNoEntry: false })?.size ?? 0) > walLimit) {
+        db.pragma('wal_checkpoint(TRUNCATE)');
+        return;
+      }
+    } catch (error) {
+      // A timer's throw would end the process (its folder moved away, a full disk): the writer
+      // checkpoints by itself instead, and its own writes report what is wrong with the file.
+      fallBack(String(error));
+      thread.worker.postMessage('close');
       return;
     }
     dirty = false;

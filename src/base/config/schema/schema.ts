@@ -15,7 +15,13 @@ import {
 const EDITABLE = { [AGENT_EDITABLE_KEYWORD]: true } as const;
 const NOT_EDITABLE = { [AGENT_EDITABLE_KEYWORD]: false } as const;
 
-import { PeopleSchema, type PersonSchema, type RoleSchema, RolesSchema } from './schema-access.js';
+import {
+  PeopleSchema,
+  type PersonSchema,
+  type RoleSchema,
+  RolesSchema,
+  SENDER_ID_PATTERN,
+} from './schema-access.js';
 import { LogSchema } from './schema-log.js';
 import { McpSchema, type McpServerSchema } from './schema-mcp.js';
 import {
@@ -295,17 +301,14 @@ export const ConfigSchema = Strict(
       },
       { default: {}, description: 'Durable storage.', ...NOT_EDITABLE },
     ),
-    owners: Type.Array(
-      Type.String({ pattern: '^(webchat|slack|discord):.+$', description: 'An owner sender id.' }),
-      {
-        default: ['webchat:local'],
-        uniqueItems: true,
-        description:
-          'Sender ids (`webchat:<user>`, `slack:<U…>`, `discord:<id>`) whose messages start owner turns and may run owner commands.',
-        [TOOL_PROTECTED_KEYWORD]: true,
-        ...NOT_EDITABLE,
-      },
-    ),
+    owners: Type.Array(Type.String({ pattern: SENDER_ID_PATTERN, description: 'An owner sender id.' }), {
+      default: ['webchat:local'],
+      uniqueItems: true,
+      description:
+        'Sender ids (`webchat:<user>`, `slack:<U…>`, `discord:<id>`) whose messages start owner turns and may run owner commands.',
+      [TOOL_PROTECTED_KEYWORD]: true,
+      ...NOT_EDITABLE,
+    }),
     roles: RolesSchema,
     people: PeopleSchema,
     defaultAgent: Type.String({
