@@ -228,7 +228,7 @@ async function runTurn(
 /**
  * Writes the messages a turn takes to the transcript, in order. Their inbox items are not
  * rewritten: the entry in the transcript is what tells the next start that this turn began
- * (`intake-resume.ts` counts the attempt then).
+ * (`intake.ts`'s resume counts the attempt then).
  */
 async function admit(
   state: QueuesState,
