@@ -59,9 +59,8 @@ export function storagePart(): Part<
       const { config } = options.loaded;
       const logger = options.log.logger;
       const stateDir = path.resolve(config.stateDir);
-      opened = await createStore({ url: config.store.url, stateDir, logger });
-      // Not timed per operation (a message makes several): the observer times each message instead.
-      const store = opened;
+      const store = await createStore({ url: config.store.url, stateDir, logger });
+      opened = store;
       // Namespaces in this order: each takes a connection, and the open-file counts of the restart
       // tests expect the store's first one (open already) to go to the sessions.
       const sessionEvents = createSessionEvents({ status });

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../../src/base/logging/index.js';
 import { createChannelNames, createLocalMemory, readNames } from '../../src/surfaces/channels/index.js';
 
@@ -62,5 +62,21 @@ describe('channel names', () => {
     expect(await readNames(memory).user('D9')).toBe('Bo');
     expect(await readNames(memory).chat('G1')).toBe('#ops');
     expect(await readNames(memory).user('U5')).toBeUndefined();
+  });
+
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('writes a name an event hands over again before its week in memory ends', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const memory = createLocalMemory();
+    const names = createChannelNames({ memory, logger });
+    const day = 24 * 3_600_000;
+    for (let days = 0; days <= 9; days += 1) {
+      names.keep({ user: { id: 'D9', name: 'Bo' } });
+      expect(await readNames(memory).user('D9')).toBe('Bo');
+      vi.setSystemTime(Date.now() + day);
+    }
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { pairingCandidate } from '../../src/surfaces/channels/slack/hear.js';
 import {
   type HearSettings,
   type SlackEventFacts,
@@ -153,5 +154,25 @@ describe('splitMessage', () => {
     const parts = splitMessage(text, 64);
     expect(parts.join(' ').replace(/\s+/g, ' ')).toBe(text);
     for (const part of parts) expect(part.length).toBeLessThanOrEqual(64);
+  });
+});
+
+describe('pairingCandidate', () => {
+  const pairing: HearSettings = { ...settings, pairing: true };
+  const dm = (facts: Partial<SlackEventFacts> = {}) => event({ channelType: 'im', channel: 'D1', ...facts });
+
+  it('passes on a person’s direct message that allowFrom does not list, with pairing on and dmPolicy allowlist', () => {
+    expect(pairingCandidate(dm(), pairing, state)).toBe(true);
+    expect(pairingCandidate(dm(), settings, state)).toBe(false);
+    expect(pairingCandidate(dm(), { ...pairing, dmPolicy: 'disabled' }, state)).toBe(false);
+    expect(pairingCandidate(dm({ user: 'UALLOWED' }), pairing, state)).toBe(false);
+  });
+
+  it('passes on nothing but a person saying something in a direct message', () => {
+    expect(pairingCandidate(event({}), pairing, state)).toBe(false);
+    expect(pairingCandidate(dm({ botId: 'B9' }), pairing, state)).toBe(false);
+    expect(pairingCandidate(dm({ user: 'UBOT' }), pairing, state)).toBe(false);
+    expect(pairingCandidate(dm({ user: undefined }), pairing, state)).toBe(false);
+    expect(pairingCandidate(dm({ subtype: 'message_deleted' }), pairing, state)).toBe(false);
   });
 });

@@ -24,8 +24,6 @@ import {
   type TurnSession,
 } from './types.js';
 
-export type { AgentRunnerOptions } from './runner-state.js';
-
 export interface AgentRunner extends TurnRunner {
   /** The running run of a session and its burst counter (rounds of its current or last turn). */
   activity(sessionKey: string): { runId?: string; burst: number };

@@ -1,4 +1,4 @@
-export { type AgentRunner, type AgentRunnerOptions, createAgentRunner } from './agent-runner.js';
+export { type AgentRunner, createAgentRunner } from './agent-runner.js';
 export {
   clockText,
   createFailoverState,
@@ -16,6 +16,7 @@ export {
   probeModel,
 } from './providers/index.js';
 export { RESUMED_NOTICE } from './resume-turn.js';
+export type { AgentRunnerOptions } from './runner-state.js';
 export { buildSystemPrompt, readAgentInstructions } from './system-prompt.js';
 export { createTurnStream } from './turn-stream.js';
 export {

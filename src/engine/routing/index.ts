@@ -8,6 +8,8 @@ export {
   type RescuePort,
   type RescueStatus,
 } from './commands/index.js';
-export { createRouter, type Router, type RouterOptions } from './router.js';
-export { KEPT_FOR_RESTART, type QueueMode, type QueueStatus } from './session-queues.js';
+export type { QueueMode, QueueStatus } from './queue-types.js';
+export { createRouter } from './router.js';
+export type { Router, RouterOptions } from './router-types.js';
+export { KEPT_FOR_RESTART } from './session-queues.js';
 export { type SlotHold, TurnSlots } from './turn-slots.js';

@@ -7,12 +7,11 @@ import { sessionForMessage } from './bindings.js';
 import { BUILTIN_COMMANDS, parseCommand } from './commands/index.js';
 import { createInbox } from './inbox.js';
 import { createIntake, type Intake } from './intake.js';
+import type { QueueStatus } from './queue-types.js';
 import type { Router, RouterOptions } from './router-types.js';
 import { CommandRunner } from './run-command.js';
-import { createSessionQueues, type QueueStatus, type SessionQueues } from './session-queues.js';
+import { createSessionQueues, type SessionQueues } from './session-queues.js';
 import { TurnSlots } from './turn-slots.js';
-
-export type { Router, RouterOptions } from './router-types.js';
 
 /**
  * The router: a command is answered at once (`run-command.ts`), a user message goes through the

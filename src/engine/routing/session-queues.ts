@@ -7,14 +7,6 @@ import { runQueueTurn, scrubEntry } from './queue-turn.js';
 import type { PendingMessage, QueueStatus, QueueTarget, SessionQueuesOptions } from './queue-types.js';
 import type { SlotHold } from './turn-slots.js';
 
-export type {
-  PendingMessage,
-  QueueMode,
-  QueueStatus,
-  QueueTarget,
-  SessionQueuesOptions,
-} from './queue-types.js';
-
 /** Told in a chat whose message waits for the next start. */
 export const KEPT_FOR_RESTART =
   'The gateway is restarting: this message is kept and will be answered when it is back.';
@@ -228,7 +220,7 @@ async function runTurn(
 /**
  * Writes the messages a turn takes to the transcript, in order. Their inbox items are not
  * rewritten: the entry in the transcript is what tells the next start that this turn began
- * (`intake-resume.ts` counts the attempt then).
+ * (`intake.ts`'s resume counts the attempt then).
  */
 async function admit(
   state: QueuesState,

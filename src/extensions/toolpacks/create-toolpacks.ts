@@ -26,8 +26,6 @@ export interface ToolpacksOptions {
   logger: Logger;
 }
 
-export type { ToolpackSignals } from './create-controllers.js';
-
 /** A toolpack's scheduler hook as the scheduler tick runs it. */
 export interface ToolpackHook {
   toolpackId: string;

@@ -40,12 +40,8 @@ export {
   type StoreDbSignal,
   toolpackNamespace,
 } from './controller/index.js';
-export {
-  createToolpacks,
-  describeProblem,
-  type ToolpackSignals,
-  type Toolpacks,
-} from './create-toolpacks.js';
+export type { ToolpackSignals } from './create-controllers.js';
+export { createToolpacks, describeProblem, type Toolpacks } from './create-toolpacks.js';
 export { type BuiltinToolpackName, type LoadToolpacksResult, loadToolpacks } from './load-toolpacks.js';
 export { MANIFEST_FILE, ToolpackManifestSchema } from './manifest-schema.js';
 export {

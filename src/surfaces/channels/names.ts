@@ -1,9 +1,12 @@
+import { LRUCache } from 'lru-cache';
 import type { Logger } from '../../base/logging/index.js';
 import type { ChannelMemory } from './memory.js';
 
 /** How long a name is trusted before it is looked up again; a failed lookup is tried again sooner. */
 const NAME_TTL_MS = 7 * 24 * 3_600_000;
 const MISS_TTL_MS = 3_600_000;
+/** How often a name an event hands over unchanged is written again, so it never expires while in use. */
+const REWRITE_MS = 24 * 3_600_000;
 
 /** Where a platform's user and chat names are kept in its channel memory (read back by `readNames`). */
 export const nameKey = {
@@ -38,8 +41,11 @@ export function createChannelNames(options: {
 }): ChannelNames {
   const { memory, lookup, logger } = options;
   const running = new Map<string, Promise<void>>();
-  /** Recently kept values: an event's names are written again only when they changed. */
-  const kept = new Map<string, string>();
+  /**
+   * Recently kept values and when: an event's names are written again when they changed, or a
+   * day later, well within their week in memory (by the wall clock, as the memory's TTLs).
+   */
+  const kept = new LRUCache<string, { name: string; at: number }>({ max: 5000 });
   const store = (key: string, name: string | undefined) =>
     memory.set(key, name ?? '', name ? NAME_TTL_MS : MISS_TTL_MS);
   const look = (key: string, find: () => Promise<string | undefined>) => {
@@ -57,9 +63,9 @@ export function createChannelNames(options: {
     running.set(key, work);
   };
   const keepOne = (key: string, name: string) => {
-    if (name.trim() === '' || kept.get(key) === name) return;
-    kept.set(key, name);
-    if (kept.size > 5000) kept.delete(kept.keys().next().value as string);
+    const known = kept.get(key);
+    if (name.trim() === '' || (known?.name === name && Date.now() - known.at < REWRITE_MS)) return;
+    kept.set(key, { name, at: Date.now() });
     void store(key, name).catch((error: unknown) => logger.debug({ err: error, key }, 'name not kept'));
   };
   return {

@@ -1,4 +1,5 @@
 import type { Config } from '../../../base/config/index.js';
+import { wantsPairing } from '../pairing.js';
 
 /** `channels.discord` after defaults. */
 export type DiscordConfig = NonNullable<Config['channels']['discord']>;
@@ -58,12 +59,10 @@ export function shouldHear(message: HearCandidate, settings: HearSettings, state
 }
 
 /**
- * Whether a message `shouldHear` refused is a direct message to pass on for pairing: `pairing`
- * on, `dmPolicy: allowlist`, a person (not a bot) `allowFrom` does not list. The router answers it
- * with a pairing code and nothing else (`InboundMessage.unknownSender`).
+ * Whether a message `shouldHear` refused is a direct message to pass on for pairing: by a person
+ * (not a bot) whom `wantsPairing` (`../pairing.ts`) does not know.
  */
 export function pairingCandidate(message: HearCandidate, settings: HearSettings, state: HearState): boolean {
-  if (settings.pairing !== true || settings.dmPolicy !== 'allowlist') return false;
   if (message.guildId !== undefined || message.authorIsBot || message.authorId === state.botId) return false;
-  return !settings.allowFrom.includes(message.authorId);
+  return wantsPairing(settings, message.authorId);
 }

@@ -1,3 +1,5 @@
+import { wantsPairing } from '../pairing.js';
+
 /** What `shouldHear` needs to know of a Slack `message` or `app_mention` event. */
 export interface SlackEventFacts {
   /** `im` for direct messages; `channel`, `group` or `mpim` otherwise. */
@@ -21,7 +23,7 @@ export interface HearSettings {
   dmPolicy: 'allowlist' | 'open' | 'disabled';
   allowFrom: string[];
   allowBots: boolean;
-  /** An unknown sender's direct message is passed on for a pairing code (`pairingCandidate`). */
+  /** An unknown sender's direct message is passed on for a pairing code (`pairingCandidate`, `wantsPairing`). */
   pairing?: boolean | undefined;
 }
 
@@ -95,15 +97,12 @@ export function shouldHear(event: SlackEventFacts, settings: HearSettings, state
 }
 
 /**
- * Whether an event `shouldHear` refused is a direct message to pass on for pairing: `pairing` on,
- * `dmPolicy: allowlist`, a person (not a bot) `allowFrom` does not list, saying something. The
- * router answers it with a pairing code and nothing else (`InboundMessage.unknownSender`).
+ * Whether an event `shouldHear` refused is a direct message to pass on for pairing: a person (not
+ * a bot) saying something, whom `wantsPairing` (`../pairing.ts`) does not know.
  */
 export function pairingCandidate(event: SlackEventFacts, settings: HearSettings, state: HearState): boolean {
-  if (settings.pairing !== true || settings.dmPolicy !== 'allowlist') return false;
   if (event.channelType !== 'im' || !SPOKEN_SUBTYPES.has(event.subtype) || fromBot(event)) return false;
-  if (event.user === undefined || event.user === state.botUserId) return false;
-  return !settings.allowFrom.includes(event.user);
+  return event.user !== undefined && event.user !== state.botUserId && wantsPairing(settings, event.user);
 }
 
 /** Matches `<@U…>` and `<@U…|name>` for the user `userId`. */
