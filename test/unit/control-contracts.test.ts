@@ -81,6 +81,7 @@ describe('the control plane contracts', () => {
       'WebchatHistoryPage',
       'WebchatThreadView',
       'WebchatThreadList',
+      'PageName',
     ])
       expect(names).toContain(name);
   });

@@ -333,6 +333,20 @@ export const WebchatThreadList = Type.Object({
 });
 export type WebchatThreadList = Static<typeof WebchatThreadList>;
 
+/** The control UI's pages (`roles.<name>.pages` names them). */
+export const PageName = Type.Union([
+  Type.Literal('chat'),
+  Type.Literal('sessions'),
+  Type.Literal('session'),
+  Type.Literal('approvals'),
+  Type.Literal('tools'),
+  Type.Literal('schedules'),
+  Type.Literal('logs'),
+  Type.Literal('config'),
+  Type.Literal('health'),
+]);
+export type PageName = Static<typeof PageName>;
+
 /** `GET /api/me`: who the sign-in is and what the control UI offers them. */
 export const Me = Type.Object({
   /** The web chat user: its sender id is `webchat:<user>`. */
@@ -347,7 +361,7 @@ export const Me = Type.Object({
   /** The person (a key of `people`); absent for a sender no person lists. */
   person: Type.Optional(Type.String()),
   /** The control-UI pages the role shows (`roles.<name>.pages`). */
-  pages: Type.Array(Type.String()),
+  pages: Type.Array(PageName),
   /** May decide approvals (in `approvals.approvers`, or an owner). */
   approver: Type.Boolean(),
   /** The project id (`project.id`), for the Tools API. */
