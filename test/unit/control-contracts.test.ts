@@ -12,6 +12,7 @@ import type {
   StatusPort,
   ToolpacksView,
   ToolUiOptions,
+  WebchatHistoryPort,
 } from '../../src/surfaces/control/index.js';
 import type * as toolsPage from '../../web/src/tools/types.js';
 import type * as page from '../../web/src/transcript/types.js';
@@ -37,6 +38,8 @@ describe('the control plane contracts', () => {
       decided: contracts.ApprovalView[];
     }>();
     expectTypeOf<Answer<SessionActionsPort['tree']>>().toEqualTypeOf<contracts.SubagentNode[]>();
+    expectTypeOf<Answer<WebchatHistoryPort['threads']>>().toEqualTypeOf<contracts.WebchatThreadView[]>();
+    expectTypeOf<Answer<WebchatHistoryPort['history']>>().toExtend<contracts.WebchatHistoryPage>();
     // The page's names are the contract's types, not twins that happen to agree today.
     expectTypeOf<page.SessionSummary>().toEqualTypeOf<contracts.SessionSummary>();
     expectTypeOf<page.TranscriptEntry>().toEqualTypeOf<contracts.TranscriptEntry>();
@@ -74,6 +77,11 @@ describe('the control plane contracts', () => {
       'ConfigEditAnswer',
       'ConfigPreviewView',
       'ConfigChange',
+      'WebchatHistoryMessage',
+      'WebchatHistoryPage',
+      'WebchatThreadView',
+      'WebchatThreadList',
+      'PageName',
     ])
       expect(names).toContain(name);
   });

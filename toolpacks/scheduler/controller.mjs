@@ -7,14 +7,14 @@
 import { randomUUID } from 'node:crypto';
 import { describeJob, nextRunLines, nextRuns, scheduleText } from './describe.mjs';
 import { inputError } from './errors.mjs';
-import { deliveryFields, objectInput, optionalBoolean, optionalString, requiredString } from './input.mjs';
+import { deliveryFields, objectInput, optionalBoolean, requiredString } from './input.mjs';
 import { editJob, pauseJob, resumeJob, runJobNow } from './manage.mjs';
 import { onceTiming } from './once.mjs';
-import { defaultZone, recurringSchedule } from './recurring.mjs';
+import { recurringTiming } from './recurring.mjs';
 import { pendingRun, settleRuns } from './runs.mjs';
 import { jobsFile, withJobs } from './state.mjs';
 import { fireDueJobs } from './tick.mjs';
-import { firstOccurrence, iso, timestamp } from './timing.mjs';
+import { iso } from './timing.mjs';
 
 export function createControllerToolpack(context) {
   return { tools: handlers(context) };
@@ -62,21 +62,12 @@ function scheduleOnce(context, args) {
 function scheduleRecurring(context, args) {
   const now = Date.now();
   const delivery = deliveryFields(context, args);
-  const { schedule, zoneNote } = recurringSchedule(context, args);
-  const startAt = optionalString(args.startAt, 'startAt');
-  const startZone = schedule.timezone ?? defaultZone(context).timezone;
-  const startMs = startAt === undefined ? undefined : timestamp(startAt, 'startAt', startZone);
-  let nextAt;
-  try {
-    nextAt = firstOccurrence(schedule, now, startMs);
-  } catch {
-    throw inputError(`the schedule ${scheduleText({ type: 'recurring', schedule })} never fires`);
-  }
+  const { schedule, nextAt, zoneNote } = recurringTiming(context, args, now);
   return createJob(context, {
     type: 'recurring',
     now,
     nextAt,
-    schedule: startAt === undefined ? schedule : { ...schedule, startAt },
+    schedule,
     zoneNote,
     ...delivery,
   });

@@ -10,11 +10,11 @@ import { nextRuns } from './describe.mjs';
 import { inputError } from './errors.mjs';
 import { deliveryFields, optionalBoolean, optionalString, requiredString } from './input.mjs';
 import { onceTiming } from './once.mjs';
-import { defaultZone, recurringSchedule } from './recurring.mjs';
+import { recurringTiming } from './recurring.mjs';
 import { pendingRun } from './runs.mjs';
 import { jobsFile, withJobs } from './state.mjs';
 import { fireNow } from './tick.mjs';
-import { firstOccurrence, iso, nextOccurrence, timestamp } from './timing.mjs';
+import { iso, nextOccurrence } from './timing.mjs';
 
 /** The fields of schedule.recurring that make its schedule; any one of them given replaces it. */
 const RECURRING_FIELDS = [
@@ -127,12 +127,5 @@ function newTiming(context, job, args, given, now) {
   const wrong = ONCE_FIELDS.filter(given);
   if (wrong.length > 0) throw inputError(`${job.id} is a recurring job: ${fieldList(wrong)} to once jobs`);
   if (!RECURRING_FIELDS.some(given)) return undefined;
-  const { schedule, zoneNote } = recurringSchedule(context, args);
-  const startAt = optionalString(args.startAt, 'startAt');
-  const startMs =
-    startAt === undefined
-      ? undefined
-      : timestamp(startAt, 'startAt', schedule.timezone ?? defaultZone(context).timezone);
-  const nextAt = firstOccurrence(schedule, now, startMs);
-  return { schedule: startAt === undefined ? schedule : { ...schedule, startAt }, nextAt, zoneNote };
+  return recurringTiming(context, args, now);
 }

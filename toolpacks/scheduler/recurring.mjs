@@ -2,9 +2,10 @@
 // and the time zone of the last two.
 
 import { checkCron, checkTimezone } from './cron.mjs';
+import { scheduleText } from './describe.mjs';
 import { inputError } from './errors.mjs';
 import { optionalString } from './input.mjs';
-import { intervalMs, parseTime, parseWeekday } from './timing.mjs';
+import { firstOccurrence, intervalMs, parseTime, parseWeekday, timestamp } from './timing.mjs';
 
 const NEEDS =
   'schedule.recurring needs a positive interval (everyMs, everyMinutes, everyHours or everyDays) or weekday plus time (HH:MM) or cron (5 or 6 fields)';
@@ -76,4 +77,22 @@ export function defaultZone(context) {
     timezone: 'UTC',
     note: 'UTC (no timezone given, and this host offers no scheduler.timezone: UTC is the fallback)',
   };
+}
+
+/**
+ * `{ schedule, nextAt, zoneNote }` of a recurring job from schedule.recurring's arguments at `now`:
+ * `startAt` (in the schedule's zone) kept in the schedule; a schedule that never fires is refused.
+ */
+export function recurringTiming(context, args, now) {
+  const { schedule, zoneNote } = recurringSchedule(context, args);
+  const startAt = optionalString(args.startAt, 'startAt');
+  const startZone = schedule.timezone ?? defaultZone(context).timezone;
+  const startMs = startAt === undefined ? undefined : timestamp(startAt, 'startAt', startZone);
+  let nextAt;
+  try {
+    nextAt = firstOccurrence(schedule, now, startMs);
+  } catch {
+    throw inputError(`the schedule ${scheduleText({ type: 'recurring', schedule })} never fires`);
+  }
+  return { schedule: startAt === undefined ? schedule : { ...schedule, startAt }, nextAt, zoneNote };
 }

@@ -1,17 +1,9 @@
 // The control UI's pages, addressed by the hash (`#/sessions/<key>`), so one served page holds
 // them all and a reload or a shared link opens the same view. `/tools` opens on the Tools page.
 import { useEffect, useState } from 'preact/hooks';
+import type { PageName } from '../../src/surfaces/control/contracts.js';
 
-export type PageName =
-  | 'chat'
-  | 'sessions'
-  | 'session'
-  | 'approvals'
-  | 'tools'
-  | 'schedules'
-  | 'logs'
-  | 'config'
-  | 'health';
+export type { PageName };
 
 export interface Route {
   page: PageName;

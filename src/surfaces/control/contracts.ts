@@ -273,6 +273,80 @@ export const LogPage = Type.Object({
   kept: Type.Number(),
 });
 export type LogPage = Static<typeof LogPage>;
+/**
+ * One message of a web chat history: what the user typed, what the agent answered, a note of the
+ * gateway (`system`: a restart note), or what the web chat journal kept (`origin`: a typed command
+ * and its answer, an approval request with its buttons while open, or the decision that replaced them).
+ */
+export const WebchatHistoryMessage = Type.Object({
+  /** The transcript entry's seq; absent for a journal entry. */
+  seq: Type.Optional(Type.Number()),
+  /** A journal entry's id (a reply's id: a click on its buttons names it). */
+  id: Type.Optional(Type.String()),
+  at: Type.String(),
+  role: Type.Union([Type.Literal('user'), Type.Literal('assistant'), Type.Literal('system')]),
+  text: Type.String(),
+  /** Kept by the web chat, not in the transcript: `command` is plain text, `approval` Markdown. */
+  origin: Type.Optional(Type.Union([Type.Literal('command'), Type.Literal('approval')])),
+  actions: Type.Optional(
+    Type.Array(
+      Type.Object({
+        label: Type.String(),
+        value: Type.String(),
+        style: Type.Optional(Type.Union([Type.Literal('primary'), Type.Literal('danger')])),
+      }),
+    ),
+  ),
+  decision: Type.Optional(Type.String()),
+});
+export type WebchatHistoryMessage = Static<typeof WebchatHistoryMessage>;
+
+/** `GET /api/webchat/history?thread&before&last`: a page of a thread's messages, oldest first. */
+export const WebchatHistoryPage = Type.Object({
+  /** The thread asked for; absent for the main chat. */
+  thread: Type.Optional(Type.String()),
+  sessionKey: Type.String(),
+  status: QueueStatus,
+  messages: Type.Array(WebchatHistoryMessage),
+  /** The `before` of the page further back; absent at the start. */
+  next: Type.Optional(Type.Number()),
+});
+export type WebchatHistoryPage = Static<typeof WebchatHistoryPage>;
+
+/** One of the user's web chat threads: `thread` absent for the main chat. */
+export const WebchatThreadView = Type.Object({
+  thread: Type.Optional(Type.String()),
+  /** The first words of the thread's first message; absent for the main chat. */
+  title: Type.Optional(Type.String()),
+  sessionKey: Type.String(),
+  lastActivityAt: Type.String(),
+  /** Transcript entries (every role), for a rough size. */
+  transcriptLength: Type.Number(),
+  status: QueueStatus,
+});
+export type WebchatThreadView = Static<typeof WebchatThreadView>;
+
+/** `GET /api/webchat/threads`: the signed-in user's threads, most recently active first. */
+export const WebchatThreadList = Type.Object({
+  user: Type.String(),
+  threads: Type.Array(WebchatThreadView),
+});
+export type WebchatThreadList = Static<typeof WebchatThreadList>;
+
+/** The control UI's pages (`roles.<name>.pages` names them). */
+export const PageName = Type.Union([
+  Type.Literal('chat'),
+  Type.Literal('sessions'),
+  Type.Literal('session'),
+  Type.Literal('approvals'),
+  Type.Literal('tools'),
+  Type.Literal('schedules'),
+  Type.Literal('logs'),
+  Type.Literal('config'),
+  Type.Literal('health'),
+]);
+export type PageName = Static<typeof PageName>;
+
 /** `GET /api/me`: who the sign-in is and what the control UI offers them. */
 export const Me = Type.Object({
   /** The web chat user: its sender id is `webchat:<user>`. */
@@ -287,7 +361,7 @@ export const Me = Type.Object({
   /** The person (a key of `people`); absent for a sender no person lists. */
   person: Type.Optional(Type.String()),
   /** The control-UI pages the role shows (`roles.<name>.pages`). */
-  pages: Type.Array(Type.String()),
+  pages: Type.Array(PageName),
   /** May decide approvals (in `approvals.approvers`, or an owner). */
   approver: Type.Boolean(),
   /** The project id (`project.id`), for the Tools API. */

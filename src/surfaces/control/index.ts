@@ -24,11 +24,7 @@ export type { StatusPort } from './routes/status.js';
 export type { ToolUiOptions, WebuiEntry } from './routes/tool-ui.js';
 export type { ToolpacksView } from './routes/toolpacks.js';
 export type { UsagePort, UsageTotalsView, UsageView } from './routes/usage.js';
-export type {
-  WebchatHistoryMessage,
-  WebchatHistoryPort,
-  WebchatThreadView,
-} from './routes/webchat-history.js';
+export type { WebchatHistoryPort } from './routes/webchat-history.js';
 export { createSessionActions } from './session-actions.js';
 export {
   createSessionsService,

@@ -2,7 +2,8 @@ import type { Config } from '../../base/config/index.js';
 import type { InboundMessage } from '../../base/messages/index.js';
 import { type Router, sessionForMessage } from '../../engine/routing/index.js';
 import { type SessionStore, subagentDepth, type TranscriptEntry } from '../../records/sessions/index.js';
-import type { WebchatHistoryMessage, WebchatHistoryPort } from './routes/webchat-history.js';
+import type { WebchatHistoryMessage } from './contracts.js';
+import type { WebchatHistoryPort } from './routes/webchat-history.js';
 import type { JournalEntry, WebchatJournalReader } from './webchat-journal.js';
 
 /** Raw transcript entries read per step while filling a history page (tool rounds are skipped). */

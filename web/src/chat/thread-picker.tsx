@@ -2,18 +2,10 @@
 // one on screen, and a new one. The thread on screen is kept in localStorage under the signed-in
 // user (chat-storage.ts): a reload shows it again, with its history.
 import { useCallback, useEffect, useState } from 'preact/hooks';
+import type { WebchatThreadList, WebchatThreadView } from '../../../src/surfaces/control/contracts.js';
 import { api } from '../api.js';
 import { useMe } from '../me.js';
-import type { QueueStatus } from '../transcript/types.js';
 import { threadKey } from './chat-storage.js';
-
-interface ThreadView {
-  thread?: string;
-  /** The first words of its first message. */
-  title?: string;
-  lastActivityAt: string;
-  status: QueueStatus;
-}
 
 /** The thread on screen (`undefined`: the main chat) and its setter, kept across reloads. */
 export function useCurrentThread(): [string | undefined, (thread: string | undefined) => void] {
@@ -33,10 +25,10 @@ export function useCurrentThread(): [string | undefined, (thread: string | undef
 }
 
 /** The user's threads, read again with `refresh` (after a send: a new thread now has a session). */
-export function useThreads(): { threads: ThreadView[]; refresh(): void } {
-  const [threads, setThreads] = useState<ThreadView[]>([]);
+export function useThreads(): { threads: WebchatThreadView[]; refresh(): void } {
+  const [threads, setThreads] = useState<WebchatThreadView[]>([]);
   const refresh = useCallback(() => {
-    api<{ threads: ThreadView[] }>('/api/webchat/threads')
+    api<WebchatThreadList>('/api/webchat/threads')
       .then((answer) => setThreads(answer.threads))
       .catch(() => undefined);
   }, []);
@@ -52,7 +44,7 @@ function newThreadName(): string {
 
 export function ThreadPicker(props: {
   thread: string | undefined;
-  threads: ThreadView[];
+  threads: WebchatThreadView[];
   /** Threads with messages that arrived while another was on screen (`''`: the main chat). */
   news: ReadonlySet<string>;
   onChoose(thread: string | undefined): void;

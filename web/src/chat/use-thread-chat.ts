@@ -3,8 +3,8 @@
 // working from a send until the first token of the answer; queued while a message waits behind
 // the turn an earlier message of the thread is running.
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import type { WebchatHistoryMessage, WebchatHistoryPage } from '../../../src/surfaces/control/contracts.js';
 import { api, problemText } from '../api.js';
-import type { QueueStatus } from '../transcript/types.js';
 import {
   append,
   applyDecision,
@@ -14,31 +14,9 @@ import {
   EMPTY_LOG,
   type LogItem,
   prepend,
-  type ReplyAction,
   type ReplyView,
 } from './chat-log.js';
 import { createThreadPosts, type Pending } from './thread-posts.js';
-
-/**
- * A history message: a transcript entry (`seq`: typed, answered, or a gateway note as `system`),
- * or what the web chat journal kept (`id`: a typed command, its plain answer, an approval request
- * with its buttons while open or the decision that replaced them).
- */
-interface HistoryMessage {
-  seq?: number;
-  id?: string;
-  role: 'user' | 'assistant' | 'system';
-  text: string;
-  origin?: 'command' | 'approval';
-  actions?: ReplyAction[];
-  decision?: string;
-}
-
-interface HistoryPage {
-  status: QueueStatus;
-  messages: HistoryMessage[];
-  next?: number;
-}
 
 export interface HistoryState {
   loading: boolean;
@@ -65,7 +43,7 @@ export interface ThreadChat {
   onEvent(type: string, data: Record<string, unknown>): void;
 }
 
-function historyItem(message: HistoryMessage): LogItem {
+function historyItem(message: WebchatHistoryMessage): LogItem {
   const key = message.id === undefined ? `h${message.seq}` : `j:${message.id}`;
   if (message.role === 'user') return { kind: 'user', key, text: message.text, state: 'sent' };
   if (message.role === 'system') return { kind: 'system', key, text: message.text };
@@ -105,7 +83,7 @@ export function useThreadChat(thread: string | undefined): ThreadChat {
     const asked = current.current;
     setHistory((state) => ({ ...state, loading: true, problem: undefined }));
     try {
-      const page = await api<HistoryPage>(historyPath(asked, before));
+      const page = await api<WebchatHistoryPage>(historyPath(asked, before));
       if (current.current !== asked) return;
       setLog((shown) => prepend(shown, page.messages.map(historyItem)));
       if (before === undefined) setRemoteBusy(page.status !== 'idle');

@@ -1,36 +1,23 @@
 // A new scheduled message: once or recurring, through schedule.once / schedule.recurring. The
 // toolpack's confirmation (its zone and next runs) or its refusal shows under the form.
 import { useState } from 'preact/hooks';
-import { problemText } from '../api.js';
 import { BLANK, inputOf, ScheduleFields, type ScheduleValues, TIME_FIELDS } from './schedule-fields.js';
-import { runScheduler, type Scheduler } from './schedules-api.js';
-
-type Outcome = { state: 'none' } | { state: 'done'; text: string } | { state: 'failed'; problem: string };
+import type { Scheduler } from './schedules-api.js';
+import { JobOutcome, useSchedulerAction } from './use-scheduler-action.js';
 
 export function CreateJobForm({ scheduler, onCreated }: { scheduler: Scheduler; onCreated(): void }) {
   const [kind, setKind] = useState<'once' | 'recurring'>('recurring');
   const [values, setValues] = useState<ScheduleValues>(BLANK);
-  const [busy, setBusy] = useState(false);
-  const [outcome, setOutcome] = useState<Outcome>({ state: 'none' });
+  const action = useSchedulerAction(scheduler, 'Scheduled.');
+  const { busy } = action;
 
   const submit = async (event: Event) => {
     event.preventDefault();
-    setBusy(true);
-    try {
-      const input = inputOf(values, ['body', 'recipient', 'priority', ...TIME_FIELDS[kind]]);
-      const answer = await runScheduler(
-        scheduler,
-        kind === 'once' ? 'schedule.once' : 'schedule.recurring',
-        input,
-      );
-      setOutcome({ state: 'done', text: typeof answer.output === 'string' ? answer.output : 'Scheduled.' });
+    const input = inputOf(values, ['body', 'recipient', 'priority', ...TIME_FIELDS[kind]]);
+    await action.run(kind === 'once' ? 'schedule.once' : 'schedule.recurring', input, () => {
       setValues(BLANK);
       onCreated();
-    } catch (error) {
-      setOutcome({ state: 'failed', problem: problemText(error) });
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <section class="create-job card" aria-labelledby="create-job-title">
@@ -63,14 +50,7 @@ export function CreateJobForm({ scheduler, onCreated }: { scheduler: Scheduler; 
           Schedule
         </button>
       </form>
-      <div class="job-outcome" aria-live="polite" aria-busy={busy ? 'true' : 'false'}>
-        {outcome.state === 'done' ? <pre class="done">{outcome.text}</pre> : null}
-        {outcome.state === 'failed' ? (
-          <p class="error" role="alert">
-            {outcome.problem}
-          </p>
-        ) : null}
-      </div>
+      <JobOutcome action={action} preformatted={true} />
     </section>
   );
 }

@@ -2,12 +2,10 @@
 // and its buttons. An action's answer (or refusal) shows in the card, under the buttons; Edit opens
 // the form in place and History the job's runs.
 import { useState } from 'preact/hooks';
-import { problemText } from '../api.js';
 import { EditJobForm } from './edit-job-form.js';
 import { lastRun, scheduleText, targetText, utcText, wallText } from './job-text.js';
-import { runScheduler, type ScheduledJob, type Scheduler } from './schedules-api.js';
-
-type Outcome = { state: 'none' } | { state: 'done'; text: string } | { state: 'failed'; problem: string };
+import type { ScheduledJob, Scheduler } from './schedules-api.js';
+import { JobOutcome, useSchedulerAction } from './use-scheduler-action.js';
 
 export function JobCard({
   job,
@@ -18,24 +16,16 @@ export function JobCard({
   scheduler: Scheduler;
   onChanged(): void;
 }) {
-  const [busy, setBusy] = useState(false);
-  const [outcome, setOutcome] = useState<Outcome>({ state: 'none' });
+  const action = useSchedulerAction(scheduler, 'Done.');
+  const { busy } = action;
   const [editing, setEditing] = useState(false);
   const live = job.status === 'active' || job.status === 'paused';
 
-  const act = async (entry: string, input: Record<string, unknown> = {}) => {
-    setBusy(true);
-    try {
-      const answer = await runScheduler(scheduler, entry, { id: job.id, ...input });
-      setOutcome({ state: 'done', text: typeof answer.output === 'string' ? answer.output : 'Done.' });
+  const act = (entry: string, input: Record<string, unknown> = {}) =>
+    action.run(entry, { id: job.id, ...input }, () => {
       setEditing(false);
       onChanged();
-    } catch (error) {
-      setOutcome({ state: 'failed', problem: problemText(error) });
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
   const last = lastRun(job);
   const titleId = `job-${job.id}`;
   return (
@@ -108,14 +98,7 @@ export function JobCard({
           </button>
         </div>
       ) : null}
-      <div class="job-outcome" aria-live="polite" aria-busy={busy ? 'true' : 'false'}>
-        {outcome.state === 'done' ? <p class="done">{outcome.text}</p> : null}
-        {outcome.state === 'failed' ? (
-          <p class="error" role="alert">
-            {outcome.problem}
-          </p>
-        ) : null}
-      </div>
+      <JobOutcome action={action} />
       {editing ? (
         <EditJobForm
           job={job}

@@ -66,6 +66,7 @@ export function ScheduleFields({ kind, values, roster, idPrefix, onChange, bodyR
   const set = (field: keyof ScheduleValues) => (event: Event) =>
     onChange({ ...values, [field]: (event.target as HTMLInputElement).value });
   const id = (field: string) => `${idPrefix}-${field}`;
+  const input = { values, id, set };
   return (
     <>
       <div class="field wide">
@@ -105,53 +106,25 @@ export function ScheduleFields({ kind, values, roster, idPrefix, onChange, bodyR
       </div>
       {kind === 'once' ? (
         <>
-          <div class="field">
-            <label for={id('at')}>At</label>
-            <input
-              id={id('at')}
-              type="text"
-              placeholder="2030-01-07T09:30"
-              value={values.at}
-              onInput={set('at')}
-            />
-            <span class="hint">ISO time; without Z or an offset, in the configured zone.</span>
-          </div>
-          <div class="field">
-            <label for={id('afterMinutes')}>Or in minutes</label>
-            <input
-              id={id('afterMinutes')}
-              type="number"
-              min="1"
-              step="any"
-              value={values.afterMinutes}
-              onInput={set('afterMinutes')}
-            />
-          </div>
+          <InputField
+            field="at"
+            label="At"
+            placeholder="2030-01-07T09:30"
+            hint="ISO time; without Z or an offset, in the configured zone."
+            {...input}
+          />
+          <InputField field="afterMinutes" label="Or in minutes" number {...input} />
         </>
       ) : (
         <>
-          <div class="field">
-            <label for={id('cron')}>Cron</label>
-            <input
-              id={id('cron')}
-              type="text"
-              placeholder="0 9 * * 1-5"
-              value={values.cron}
-              onInput={set('cron')}
-            />
-            <span class="hint">5 fields (or 6, seconds first).</span>
-          </div>
-          <div class="field">
-            <label for={id('everyMinutes')}>Or every (minutes)</label>
-            <input
-              id={id('everyMinutes')}
-              type="number"
-              min="1"
-              step="any"
-              value={values.everyMinutes}
-              onInput={set('everyMinutes')}
-            />
-          </div>
+          <InputField
+            field="cron"
+            label="Cron"
+            placeholder="0 9 * * 1-5"
+            hint="5 fields (or 6, seconds first)."
+            {...input}
+          />
+          <InputField field="everyMinutes" label="Or every (minutes)" number {...input} />
           <div class="field">
             <label for={id('weekday')}>Or weekly on</label>
             <select id={id('weekday')} value={values.weekday} onChange={set('weekday')}>
@@ -163,29 +136,43 @@ export function ScheduleFields({ kind, values, roster, idPrefix, onChange, bodyR
               ))}
             </select>
           </div>
-          <div class="field">
-            <label for={id('time')}>at (HH:MM)</label>
-            <input
-              id={id('time')}
-              type="text"
-              placeholder="09:30"
-              value={values.time}
-              onInput={set('time')}
-            />
-          </div>
-          <div class="field">
-            <label for={id('timezone')}>Time zone</label>
-            <input
-              id={id('timezone')}
-              type="text"
-              placeholder="configured zone"
-              value={values.timezone}
-              onInput={set('timezone')}
-            />
-            <span class="hint">IANA name, e.g. Europe/Berlin. Empty: scheduler.timezone.</span>
-          </div>
+          <InputField field="time" label="at (HH:MM)" placeholder="09:30" {...input} />
+          <InputField
+            field="timezone"
+            label="Time zone"
+            placeholder="configured zone"
+            hint="IANA name, e.g. Europe/Berlin. Empty: scheduler.timezone."
+            {...input}
+          />
         </>
       )}
     </>
+  );
+}
+
+/** One text or number input with its label and hint; a number is at least 1, fractions allowed. */
+function InputField(props: {
+  field: keyof ScheduleValues;
+  label: string;
+  number?: boolean;
+  placeholder?: string;
+  hint?: string;
+  values: ScheduleValues;
+  id(field: string): string;
+  set(field: keyof ScheduleValues): (event: Event) => void;
+}) {
+  const { field, id } = props;
+  return (
+    <div class="field">
+      <label for={id(field)}>{props.label}</label>
+      <input
+        id={id(field)}
+        {...(props.number ? { type: 'number', min: '1', step: 'any' } : { type: 'text' })}
+        placeholder={props.placeholder}
+        value={props.values[field]}
+        onInput={props.set(field)}
+      />
+      {props.hint ? <span class="hint">{props.hint}</span> : null}
+    </div>
   );
 }

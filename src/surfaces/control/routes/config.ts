@@ -71,6 +71,11 @@ const NumberParams = Type.Object(
  * redacted file and its hash, the schema, preview (the diff) and edit, the audit history with
  * each change's diff, and undo. An edit's answer says where to look for the restart note.
  */
+/** An edit's or undo's answer: its outcome, and where and since when its restart note is looked for. */
+const noted =
+  (sessionKey: string, since: string) =>
+  (outcome: ConfigEditAnswer['outcome']): ConfigEditAnswer => ({ outcome, note: { sessionKey, since } });
+
 export function registerConfigRoutes(app: FastifyInstance, options: ConfigRoutesOptions): void {
   const { control } = options;
   void app.register(async (scope) => {
@@ -93,15 +98,7 @@ export function registerConfigRoutes(app: FastifyInstance, options: ConfigRoutes
       async (request, reply) => {
         const { action, edit } = editOf(request, options);
         const since = new Date().toISOString();
-        const result = await control.configEdit(action, edit);
-        return answer(
-          reply,
-          result,
-          (outcome): ConfigEditAnswer => ({
-            outcome,
-            note: { sessionKey: edit.sessionKey, since },
-          }),
-        );
+        return answer(reply, await control.configEdit(action, edit), noted(edit.sessionKey, since));
       },
     );
     scope.get('/api/config/history', NONE, async (_request, reply) =>
@@ -120,15 +117,7 @@ export function registerConfigRoutes(app: FastifyInstance, options: ConfigRoutes
         const { edit } = editOf(request, options, `control UI config.undo ${number}`);
         const { raw: _raw, via: _via, ...undo } = edit;
         const since = new Date().toISOString();
-        const result = await control.configUndo(number, undo);
-        return answer(
-          reply,
-          result,
-          (outcome): ConfigEditAnswer => ({
-            outcome,
-            note: { sessionKey: edit.sessionKey, since },
-          }),
-        );
+        return answer(reply, await control.configUndo(number, undo), noted(edit.sessionKey, since));
       },
     );
   });

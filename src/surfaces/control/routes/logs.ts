@@ -1,14 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import { formatLogLine, type RecentLogLine } from '../../../base/logging/index.js';
 import { type AccessPolicy, requireOwner } from '../../http/index.js';
-import type { LogLevelName, LogLineView, LogPage } from '../contracts.js';
+import { LogLevelName, type LogLineView, type LogPage } from '../contracts.js';
 
 /** What the route needs of the process logger: its newest lines, scrubbed (`LoggerHandle.recent`). */
 export interface LogsPort {
   recent(after?: number): RecentLogLine[];
 }
 
-const LEVELS: readonly LogLevelName[] = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'];
+/** The contract's levels, least severe first. */
+const LEVELS: readonly LogLevelName[] = LogLevelName.anyOf.map((level) => level.const);
 /** pino's numbers: 10 trace … 60 fatal. */
 const levelOf = (value: unknown): LogLevelName =>
   LEVELS[Math.min(5, Math.max(0, Math.floor(Number(value) / 10) - 1))] ?? 'info';

@@ -8,20 +8,10 @@ import {
   principalOf,
   senderIdOf,
 } from '../../http/index.js';
-import type { Me } from '../contracts.js';
+import { type Me, PageName } from '../contracts.js';
 
-/** The control UI's pages, each shown when the role's `pages` give it. */
-const PAGES = [
-  'chat',
-  'sessions',
-  'session',
-  'approvals',
-  'tools',
-  'schedules',
-  'logs',
-  'config',
-  'health',
-] as const;
+/** The control UI's pages (the contract's), each shown when the role's `pages` give it. */
+const PAGES: readonly PageName[] = PageName.anyOf.map((page) => page.const);
 
 export interface MeOptions {
   access: AccessPolicy;

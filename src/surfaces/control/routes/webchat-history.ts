@@ -1,6 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { identityOf, NO_QUERY } from '../../http/index.js';
+import type { WebchatHistoryPage, WebchatThreadList, WebchatThreadView } from '../contracts.js';
 
 /*
  * The web chat's history, for the chat page: the signed-in user's threads (their web chat
@@ -29,37 +30,6 @@ const HistoryQuery = Type.Object(
   { additionalProperties: false },
 );
 
-/**
- * One message of a web chat history: what the user typed, what the agent answered, a note of the
- * gateway (`system`: a restart note), or what the web chat journal kept (`origin`: a typed command
- * and its answer, an approval request with its buttons while open, or the decision that replaced them).
- */
-export interface WebchatHistoryMessage {
-  /** The transcript entry's seq; absent for a journal entry. */
-  seq?: number;
-  /** A journal entry's id (a reply's id: a click on its buttons names it). */
-  id?: string;
-  at: string;
-  role: 'user' | 'assistant' | 'system';
-  text: string;
-  /** Kept by the web chat, not in the transcript: `command` is plain text, `approval` Markdown. */
-  origin?: 'command' | 'approval';
-  actions?: Array<{ label: string; value: string; style?: 'primary' | 'danger' }>;
-  decision?: string;
-}
-
-/** One of the user's threads: `thread` absent for the main chat. */
-export interface WebchatThreadView {
-  thread?: string;
-  /** The first words of the thread's first message; absent for the main chat. */
-  title?: string;
-  sessionKey: string;
-  lastActivityAt: string;
-  /** Transcript entries (every role), for a rough size. */
-  transcriptLength: number;
-  status: 'idle' | 'queued' | 'running';
-}
-
 /** What the history routes need; the gateway reads the session store and the router. */
 export interface WebchatHistoryPort {
   /** The user's web chat sessions, most recently active first (at most 100). */
@@ -68,24 +38,28 @@ export interface WebchatHistoryPort {
    * The last `last` messages below `before` of the user's session in `thread`, oldest first;
    * `next` is the `before` of the page further back, absent at the start. No session: no messages.
    */
-  history(read: { user: string; thread?: string; last: number; before?: number }): Promise<{
-    sessionKey: string;
-    status: WebchatThreadView['status'];
-    messages: WebchatHistoryMessage[];
-    next?: number;
-  }>;
+  history(read: {
+    user: string;
+    thread?: string;
+    last: number;
+    before?: number;
+  }): Promise<Omit<WebchatHistoryPage, 'thread'>>;
 }
 
 export function registerWebchatHistoryRoutes(app: FastifyInstance, history: WebchatHistoryPort): void {
-  app.get('/api/webchat/threads', { schema: { querystring: NO_QUERY } }, async (request) => ({
-    user: identityOf(request).user,
-    threads: await history.threads(identityOf(request).user),
-  }));
+  app.get(
+    '/api/webchat/threads',
+    { schema: { querystring: NO_QUERY } },
+    async (request): Promise<WebchatThreadList> => ({
+      user: identityOf(request).user,
+      threads: await history.threads(identityOf(request).user),
+    }),
+  );
 
   app.get<{ Querystring: Static<typeof HistoryQuery> }>(
     '/api/webchat/history',
     { schema: { querystring: HistoryQuery } },
-    async (request, reply) => {
+    async (request, reply): Promise<WebchatHistoryPage | typeof reply> => {
       const { thread, before, last } = request.query;
       const count = last === undefined ? DEFAULT_HISTORY_PAGE : Number(last);
       if (count < 1 || count > MAX_HISTORY_PAGE)
