@@ -61,4 +61,40 @@ describe('a schedule made by a user', () => {
     const byUser = await gateway.request('GET', '/api/usage?by=user');
     expect(byUser.body.rows.map((row: { name: string }) => row.name)).toEqual(['webchat:bob']);
   });
+
+  it('wakes it for a person whose role is owner: exempt like their own messages, not only when owners names them', async () => {
+    const model = await startFakeOpenAIServer({ defaultStep: { text: 'ok', usage: CALL } });
+    cleanups.push(() => model.close());
+    const gateway = await startTestGateway({
+      config: {
+        models: { fake: { provider: 'openai', model: 'fake-1', baseUrl: model.url, stream: false } },
+        agents: { main: { model: 'fake' } },
+        tools: { toolpacks: [{ path: SCHEDULER_DIR, id: 'scheduler' }] },
+        scheduler: { tickMs: 50 },
+        gateway: { drainTimeoutMs: 200 },
+        budgets: { users: { '*': { tokens: 30 } } },
+        people: { bob: { role: 'owner', identities: ['webchat:bob'] } },
+      },
+    });
+    cleanups.push(() => gateway.dispose());
+    model.push({
+      toolCalls: [
+        { name: 'schedule.once', arguments: { afterMs: 100, recipient: 'main', body: 'time to stretch' } },
+      ],
+      usage: CALL,
+    });
+    // Bob's turn spends more than the limit; as an owner by role he is exempt, and so is his job's wake.
+    const made = await gateway.send('remind me to stretch', 'bob');
+    expect(made.body.replies.at(-1).text).toBe('ok');
+    const transcript = async (): Promise<string[]> =>
+      (
+        await gateway.request('GET', `/api/sessions/${encodeURIComponent('agent:main:main')}/transcript`)
+      ).body.entries?.map((entry: { role: string; text: string }) => `${entry.role}: ${entry.text}`) ?? [];
+    // The wake ends either answered or refused for the budget.
+    await expect
+      .poll(async () => (await transcript()).at(-1) ?? '', { timeout: 20_000 })
+      .toMatch(/^(assistant: ok|system: The daily token budget)/);
+    expect((await transcript()).at(-1)).toBe('assistant: ok');
+    expect(model.requests).toHaveLength(3);
+  });
 });

@@ -1,3 +1,4 @@
+import { isOwnerIdentity } from '../../base/access/index.js';
 import { modelChain } from '../../base/config/index.js';
 import { errorText } from '../../base/errors/index.js';
 import type { Logger } from '../../base/logging/index.js';
@@ -96,7 +97,7 @@ async function runRun(state: RunnerState, voice: TurnVoice): Promise<TurnResult>
   const model = chain[0];
   if (model === undefined) return answerWithoutModel(state, voice);
   const provider = chainProvider(state, request.agentId, chain, session.logger);
-  const refusal = await state.options.usage?.refusal(budgetScope(request, state.options.config.owners));
+  const refusal = await state.options.usage?.refusal(budgetScope(request, state.options.config));
   if (refusal !== undefined) return refuseTurn(voice, refusal);
   state.bursts.set(sessionKey, 0);
   // Read while the run is registered: one store round trip instead of two before the first model call.
@@ -148,12 +149,13 @@ async function runRun(state: RunnerState, voice: TurnVoice): Promise<TurnResult>
 
 /**
  * The turn as the budgets see it: charged to the one who caused it. A runtime turn someone caused
- * (their sub-agent, their message's wake) is theirs, exempt only when they are an owner.
+ * (their sub-agent, their message's wake) is theirs, exempt only when they are an owner: named by
+ * `owners` or a person whose role is owner, as for their own messages.
  */
-function budgetScope(request: TurnRequest, owners: readonly string[]): TurnScope {
+function budgetScope(request: TurnRequest, config: AgentRunnerOptions['config']): TurnScope {
   const scope = turnScope(request);
   if (request.chargedTo === undefined) return scope;
-  return { ...scope, senderId: request.chargedTo, isOwner: owners.includes(request.chargedTo) };
+  return { ...scope, senderId: request.chargedTo, isOwner: isOwnerIdentity(config, request.chargedTo) };
 }
 
 async function answerWithoutModel(state: RunnerState, voice: TurnVoice): Promise<TurnResult> {
