@@ -39,6 +39,7 @@ export function httpPart(): Part<HttpContext, HttpServer> {
       http = await buildHttpServer({
         config: base.config,
         token: context.token.token,
+        nextEnvironment: options.nextEnvironment ?? (() => options.environment),
         sessions: createSessionsView(base.sessions, turns.router, turns.subagents),
         webchatHistory: createWebchatHistory({
           sessions: base.sessions,

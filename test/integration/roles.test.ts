@@ -126,7 +126,19 @@ describe('roles on every surface', () => {
     expect(await pages('ann')).toMatchObject({
       role: 'owner',
       person: 'ann',
-      pages: ['chat', 'sessions', 'session', 'approvals', 'tools', 'schedules', 'logs', 'config', 'health'],
+      // Setup (issue 33 item 1) writes the config and secrets: the owner's only, like Config.
+      pages: [
+        'chat',
+        'sessions',
+        'session',
+        'approvals',
+        'tools',
+        'schedules',
+        'logs',
+        'config',
+        'health',
+        'setup',
+      ],
     });
     expect(await pages('sam')).toMatchObject({
       role: 'operator',

@@ -12,6 +12,7 @@ import { LogsPage } from './pages/logs.js';
 import { SchedulesPage } from './pages/schedules.js';
 import { SessionPage } from './pages/session.js';
 import { SessionsPage } from './pages/sessions.js';
+import { SetupPage } from './pages/setup.js';
 import { SignInPage } from './pages/sign-in.js';
 import { ToolsPage } from './pages/tools.js';
 import { hrefOf, type PageName, type Route, useRoute } from './router.js';
@@ -31,6 +32,7 @@ const NAV: readonly NavItem[] = [
   { page: 'logs', label: 'Logs' },
   { page: 'config', label: 'Config' },
   { page: 'health', label: 'Health' },
+  { page: 'setup', label: 'Setup' },
 ];
 
 type Session =
@@ -71,6 +73,9 @@ export function App() {
 }
 
 function Shell({ me, onSignedOut }: { me: Me; onSignedOut(): void }) {
+  // No model answers yet: an owner opening the UI (no page named) starts on Setup.
+  if (me.setupNeeded && me.pages.includes('setup') && location.hash.replace(/^#\/?/, '') === '')
+    location.replace('#/setup');
   const route = useRoute();
   const items = NAV.filter((item) => me.pages.includes(item.page));
   const current = route.page === 'session' ? 'sessions' : route.page;
@@ -144,5 +149,7 @@ function Page({ route, me }: { route: Route; me: Me }) {
       return <ConfigPage />;
     case 'health':
       return <HealthPage />;
+    case 'setup':
+      return <SetupPage />;
   }
 }
