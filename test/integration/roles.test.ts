@@ -137,6 +137,7 @@ describe('roles on every surface', () => {
         'logs',
         'config',
         'health',
+        'people',
         'setup',
       ],
     });

@@ -20,6 +20,7 @@ const PAGES: readonly PageName[] = [
   'logs',
   'config',
   'health',
+  'people',
   'setup',
 ];
 
