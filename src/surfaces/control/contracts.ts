@@ -24,6 +24,12 @@ export const SessionSummary = Type.Object({
   lastActivityAt: Type.String(),
   /** Changes on `/new`; the transcript belongs to it. */
   sessionId: Type.String(),
+  /**
+   * A name people read: the chat's name on its platform (`#ops`, a direct message's person) and the
+   * first words of the session's first message, `#ops — deploy failed on…`; absent while neither is
+   * known (the page shows the key). The list and the transcript answer it; the events stream does not.
+   */
+  title: Type.Optional(Type.String()),
 });
 export type SessionSummary = Static<typeof SessionSummary>;
 
@@ -73,6 +79,8 @@ export const TranscriptPage = Type.Object({
   entries: Type.Array(TranscriptEntry),
   /** The `before` of the page further back; absent on the first page. */
   next: Type.Optional(Type.Number()),
+  /** The display names the platforms gave of this page's senders, by sender id (`slack:U1` → `Ann`). */
+  names: Type.Optional(Type.Record(Type.String(), Type.String())),
 });
 export type TranscriptPage = Static<typeof TranscriptPage>;
 

@@ -57,7 +57,11 @@ export const RoleSchema = Strict(
           "Whose sessions, transcripts and usage the role reads: the person's `own`, or `everyone`'s.",
       }),
     ),
-    budget: Type.Optional(BudgetLimitSchema),
+    budget: Type.Optional({
+      ...BudgetLimitSchema,
+      description:
+        "Each person's daily limit (all their identities count as one): a `budgets.users` entry of one of their identities wins over it, and it wins over `budgets.users['*']`. Owners are exempt while `budgets.ownersExempt`.",
+    }),
   },
   {
     description:
