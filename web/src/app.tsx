@@ -9,6 +9,7 @@ import { ChatPage } from './pages/chat.js';
 import { ConfigPage } from './pages/config.js';
 import { HealthPage } from './pages/health.js';
 import { LogsPage } from './pages/logs.js';
+import { PeoplePage } from './pages/people.js';
 import { SchedulesPage } from './pages/schedules.js';
 import { SessionPage } from './pages/session.js';
 import { SessionsPage } from './pages/sessions.js';
@@ -29,6 +30,7 @@ const NAV: readonly NavItem[] = [
   { page: 'tools', label: 'Tools' },
   { page: 'schedules', label: 'Schedules' },
   { page: 'logs', label: 'Logs' },
+  { page: 'people', label: 'People' },
   { page: 'config', label: 'Config' },
   { page: 'health', label: 'Health' },
 ];
@@ -144,5 +146,7 @@ function Page({ route, me }: { route: Route; me: Me }) {
       return <ConfigPage />;
     case 'health':
       return <HealthPage />;
+    case 'people':
+      return <PeoplePage />;
   }
 }
