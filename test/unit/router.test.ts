@@ -195,6 +195,24 @@ describe('a turn the last process began and did not end', () => {
     expect(next.deliveredTexts()).toEqual([]);
   });
 
+  it('that answered on its third attempt is neither given up nor answered again', async () => {
+    const { store } = await crashedTurn();
+    for (let start = 2; start <= 3; start += 1) {
+      const crashed = await createRouterRig({ store });
+      expect(await crashed.router.resume()).toBe(1);
+      await crashed.gated.waitForOpen(1);
+      // The third attempt answers, and the process dies before the message leaves the inbox.
+      if (start === 3)
+        await crashed.sessions.append(THREAD_KEY, { role: 'assistant', text: 'the answer', runId: 'r3' });
+    }
+    const next = await createRouterRig({ store });
+    cleanups.push(() => next.close());
+    expect(await next.router.resume()).toBe(1);
+    await expect.poll(() => next.inbox.list()).toEqual([]);
+    expect(next.gated.turns).toEqual([]);
+    expect(next.deliveredTexts()).toEqual([]);
+  });
+
   it('is ended with a message when its agent says resume "off"', async () => {
     const config = { agents: { main: { resume: 'off' } } };
     const { store } = await crashedTurn(config);
