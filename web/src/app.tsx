@@ -118,12 +118,11 @@ function Shell({ me, onSignedOut }: { me: Me; onSignedOut(): void }) {
 
 function Page({ route, me }: { route: Route; me: Me }) {
   if (!me.pages.includes(route.page)) {
-    // A sender no person lists reads what it read before roles.
-    if (me.person === undefined)
-      return <p role="alert">This page is for owners; {me.senderId} is not one.</p>;
+    // A sender no person lists has the default role (member): named like anyone's.
+    const who = me.person === undefined ? me.senderId : `${me.person} (${me.senderId})`;
     return (
       <p role="alert">
-        The {route.page} page is not for role {me.role}; {me.person} ({me.senderId}) has that role.
+        The {route.page} page is not for role {me.role}; {who} has that role.
       </p>
     );
   }
