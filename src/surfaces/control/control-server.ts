@@ -19,6 +19,7 @@ import { registerToolUiRoutes, type ToolUiOptions } from './routes/tool-ui.js';
 import { registerToolpackRoutes, type ToolpacksView } from './routes/toolpacks.js';
 import { registerUsageRoute, type UsagePort } from './routes/usage.js';
 import { registerWebchatHistoryRoutes, type WebchatHistoryPort } from './routes/webchat-history.js';
+import { type LinkedSessionsPort, registerLinkedSessionRoutes } from './routes/webchat-linked.js';
 
 /** The control plane's read models and actions, each answering its routes; absent, not served. */
 export interface ControlRoutesOptions {
@@ -35,6 +36,8 @@ export interface ControlRoutesOptions {
   sessionEvents?: SessionEventsPort | undefined;
   /** The signed-in user's web chat threads and history (the chat page), with the web chat. */
   webchatHistory?: WebchatHistoryPort | undefined;
+  /** The signed-in person's Slack and Discord direct chats, read and continued from the web chat. */
+  linkedSessions?: LinkedSessionsPort | undefined;
   /** The config page's API (`/api/config…`, owner-only). */
   config?: Omit<ConfigRoutesOptions, 'access'> | undefined;
   /** The approvals inbox (`/api/approvals`). */
@@ -81,6 +84,8 @@ export function registerControlRoutes(
     registerSessionActionRoutes(app, { actions: options.sessionActions, access, webchat, maxMessageLength });
   if (options.sessionEvents) registerEventsRoute(app, { events: options.sessionEvents, access });
   if (webchat && options.webchatHistory) registerWebchatHistoryRoutes(app, options.webchatHistory);
+  if (webchat && options.linkedSessions)
+    registerLinkedSessionRoutes(app, { linked: options.linkedSessions, maxMessageLength });
   if (options.config) registerConfigRoutes(app, { ...options.config, access });
   if (options.config?.setup)
     registerSetupRoutes(app, {
