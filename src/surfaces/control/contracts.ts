@@ -341,6 +341,30 @@ export const WebchatThreadList = Type.Object({
 });
 export type WebchatThreadList = Static<typeof WebchatThreadList>;
 
+/**
+ * A linked session: a Slack or Discord direct chat of the signed-in person (one of their linked
+ * identities), which their web chat lists beside its threads, reads and continues.
+ */
+export const LinkedSessionView = Type.Object({
+  sessionKey: Type.String(),
+  platform: Type.Union([Type.Literal('slack'), Type.Literal('discord')]),
+  /** The person's identity the chat is with (`slack:U0123`). */
+  identity: Type.String(),
+  /** The platform's name of that account, when the channel stored one (`users.info`, Discord's member name). */
+  name: Type.Optional(Type.String()),
+  /** The first words of the chat's first typed message. */
+  title: Type.Optional(Type.String()),
+  agentId: Type.String(),
+  lastActivityAt: Type.String(),
+  transcriptLength: Type.Number(),
+  status: QueueStatus,
+});
+export type LinkedSessionView = Static<typeof LinkedSessionView>;
+
+/** `GET /api/webchat/linked`: the signed-in person's linked sessions, most recently active first. */
+export const LinkedSessionList = Type.Object({ sessions: Type.Array(LinkedSessionView) });
+export type LinkedSessionList = Static<typeof LinkedSessionList>;
+
 /** The control UI's pages (`roles.<name>.pages` names them). */
 export const PageName = Type.Union([
   Type.Literal('chat'),
@@ -352,6 +376,7 @@ export const PageName = Type.Union([
   Type.Literal('logs'),
   Type.Literal('config'),
   Type.Literal('health'),
+  Type.Literal('people'),
 ]);
 export type PageName = Static<typeof PageName>;
 
@@ -608,6 +633,7 @@ export type PersonView = Static<typeof PersonView>;
 
 /** A pairing request waiting for an owner: the code the unknown sender was given, and who they are. */
 export const PairingRequestView = Type.Object({
+  /** As the sender was shown it (`ABCD-EFGH`). */
   code: Type.String(),
   identity: Type.String(),
   requestedAt: Type.String(),
@@ -619,6 +645,8 @@ export type PairingRequestView = Static<typeof PairingRequestView>;
 export const PeopleView = Type.Object({
   people: Type.Array(PersonView),
   pairing: Type.Array(PairingRequestView),
+  /** The roles a person may be given: the built-in ones and those `roles` configures. */
+  roles: Type.Array(Type.String()),
 });
 export type PeopleView = Static<typeof PeopleView>;
 

@@ -44,8 +44,8 @@ export const RoleSchema = Strict(
       'Chat commands the role may run, without the slash: names or `*` (every command but the owner-only ones, which must be named); `!` in front takes away.',
     ),
     pages: rule(
-      '\\*|chat|sessions|session|approvals|tools|schedules|logs|config|health',
-      'Control-UI pages shown to the role: `chat`, `sessions`, `session`, `approvals`, `tools`, `schedules`, `logs`, `config`, `health` or `*`; `!` in front takes away.',
+      '\\*|chat|sessions|session|approvals|tools|schedules|logs|config|health|people',
+      'Control-UI pages shown to the role: `chat`, `sessions`, `session`, `approvals`, `tools`, `schedules`, `logs`, `config`, `health`, `people` or `*`; `!` in front takes away.',
     ),
     routes: rule(
       '\\*|(\\*|GET|POST|PUT|PATCH|DELETE) /[^\\s]*',
