@@ -6,6 +6,7 @@ import { BUILTIN_COMMANDS } from '../engine/routing/index.js';
 import type { Store } from '../records/store/index.js';
 import {
   type ChannelAdapter,
+  type ChannelMemory,
   type ChannelSupervisor,
   createChannelSupervisor,
   createOutboundFor,
@@ -13,10 +14,15 @@ import {
   type InboundFileStore,
   loadDiscordAdapter,
   loadSlackAdapter,
+  readNames,
   type SlackAdapter,
   type WebchatAdapter,
 } from '../surfaces/channels/index.js';
-import { createWebchatJournal, type WebchatJournalReader } from '../surfaces/control/index.js';
+import {
+  createWebchatJournal,
+  type NamesPort,
+  type WebchatJournalReader,
+} from '../surfaces/control/index.js';
 import { createStoreChannelMemory } from './channel-memory.js';
 
 /** The configured channel adapters, and each route's `Outbound` over them. */
@@ -28,6 +34,8 @@ export interface GatewayChannels {
   slack: SlackAdapter | undefined;
   /** Each route's `Outbound`: replies, posts, deltas, status lines, files. */
   outboundFor: OutboundFor;
+  /** The user and chat names Slack and Discord gave, as their adapters keep them (for the control UI). */
+  names: NamesPort;
   /** Keeps the adapters connected: Slack and Discord retry by their `reconnect` settings. */
   supervise(logger: Logger): ChannelSupervisor;
 }
@@ -48,11 +56,15 @@ export async function createChannels(
         journal: webchatJournal,
       })
     : undefined;
+  const memories = {
+    slack: createStoreChannelMemory({ store, channel: 'slack' }),
+    discord: createStoreChannelMemory({ store, channel: 'discord' }),
+  };
   const discord = config.channels.discord
     ? await loadDiscordAdapter({
         config: heardPeople(config, config.channels.discord, 'discord'),
         logger: logger.child({ channel: 'discord' }),
-        memory: createStoreChannelMemory({ store, channel: 'discord' }),
+        memory: memories.discord,
         ...(files ? { files } : {}),
         // The router's table (it is built with the same default): registered as application commands.
         commands: BUILTIN_COMMANDS,
@@ -62,7 +74,7 @@ export async function createChannels(
     ? await loadSlackAdapter({
         config: heardPeople(config, config.channels.slack, 'slack'),
         logger: logger.child({ channel: 'slack' }),
-        memory: createStoreChannelMemory({ store, channel: 'slack' }),
+        memory: memories.slack,
         ...(files ? { files } : {}),
       })
     : undefined;
@@ -73,6 +85,7 @@ export async function createChannels(
     webchatJournal,
     slack,
     outboundFor: createOutboundFor(adapters),
+    names: platformNames(memories),
     supervise: (supervisorLogger) =>
       createChannelSupervisor({
         channels: adapters.map((adapter) => ({ adapter, reconnect: reconnectOf(config, adapter.name) })),
@@ -98,6 +111,21 @@ export function heardPeople<Settings extends { allowFrom: string[] }>(
   );
   const added = people.filter((id) => !settings.allowFrom.includes(id));
   return added.length === 0 ? settings : { ...settings, allowFrom: [...settings.allowFrom, ...added] };
+}
+
+/** A sender's or chat's name from the memory of its platform (`slack:U1` → Slack's `U1`). */
+function platformNames(memories: Record<'slack' | 'discord', ChannelMemory>): NamesPort {
+  const of = (channel: string) =>
+    channel === 'slack' || channel === 'discord' ? readNames(memories[channel]) : undefined;
+  return {
+    async user(senderId) {
+      const [channel = '', ...id] = senderId.split(':');
+      return id.length === 0 ? undefined : of(channel)?.user(id.join(':'));
+    },
+    async chat(channel, chatId) {
+      return of(channel)?.chat(chatId);
+    },
+  };
 }
 
 function reconnectOf(config: Config, name: string) {

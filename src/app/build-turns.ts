@@ -78,7 +78,7 @@ export async function buildTurns(base: Base, parts: TurnParts) {
     stateDir: base.stateDir,
     usage: {
       record: (call) => base.usage.record(call),
-      refusal: createBudgetGate({ ledger: base.usage, budgets: config.budgets }).refusal,
+      refusal: createBudgetGate({ ledger: base.usage, budgets: config.budgets, access: config }).refusal,
     },
     chatFiles: createChatFiles({
       workspaceFile: (agentId, written) =>

@@ -5,6 +5,7 @@ import {
   agentStatuses,
   createSessionActions,
   createSessionsView,
+  createSessionTitles,
   createWebchatHistory,
 } from '../surfaces/control/index.js';
 import type { HttpServer } from '../surfaces/http/index.js';
@@ -39,7 +40,12 @@ export function httpPart(): Part<HttpContext, HttpServer> {
       http = await buildHttpServer({
         config: base.config,
         token: context.token.token,
-        sessions: createSessionsView(base.sessions, turns.router, turns.subagents),
+        sessions: createSessionsView({
+          sessions: base.sessions,
+          router: turns.router,
+          subagents: turns.subagents,
+          titles: createSessionTitles({ sessions: base.sessions, names: channels.names, scrub }),
+        }),
         webchatHistory: createWebchatHistory({
           sessions: base.sessions,
           router: turns.router,

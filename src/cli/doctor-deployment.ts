@@ -44,7 +44,7 @@ export async function checkConfigFileMode(loaded: LoadedConfig): Promise<DoctorL
 
 /**
  * `owners` without webchat:local: whoever signs in with the HTTP token (the web chat, the control
- * UI) is no owner, and the Config page says "This page is for owners". A warning: it may be meant.
+ * UI) is no owner, and the Config page says it is not for role member. A warning: it may be meant.
  */
 export function checkOperatorOwner(config: Config): DoctorLine[] {
   if (config.owners.includes(OPERATOR_ID)) return [];

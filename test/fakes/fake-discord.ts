@@ -133,6 +133,11 @@ export interface FakeDiscord {
    * zombie connection; messages still land in the channels (`GET /channels/:id/messages`).
    */
   deafen(): void;
+  /**
+   * Holds the answers to `GET /gateway/bot` (asked now or later, before a new connection opens)
+   * until the returned function is called, as a slow Discord does: a client starting again waits.
+   */
+  holdConnects(): () => void;
   /** RESUMEs accepted so far. */
   resumes(): number;
   /** How many sessions were opened (an accepted IDENTIFY, op 2). */
@@ -175,6 +180,8 @@ export async function createFakeDiscord(options: {
   let lastPostId: string | undefined;
   /** The last MESSAGE_CREATE payload, replayed after a resume as Discord replays missed events. */
   let lastMessage: unknown;
+  /** `holdConnects`: what `GET /gateway/bot` waits for. */
+  let connectHold: Promise<void> | undefined;
 
   const guildOf = (channelId: string) =>
     options.guilds.find(
@@ -275,6 +282,7 @@ export async function createFakeDiscord(options: {
     if (request.headers.authorization !== `Bot ${options.token}`)
       return answer(response, 401, { message: '401: Unauthorized', code: 0 });
     if (method === 'GET' && path === '/gateway/bot') {
+      await connectHold;
       const session_start_limit = { total: 1000, remaining: 1000, reset_after: 0, max_concurrency: 1 };
       return answer(response, 200, { url: `ws://127.0.0.1:${port}`, shards: 1, session_start_limit });
     }
@@ -553,6 +561,16 @@ export async function createFakeDiscord(options: {
     identifies: () => identifyCount,
     deafen() {
       for (const socket of identified) deaf.add(socket);
+    },
+    holdConnects() {
+      let release = () => {};
+      connectHold = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      return () => {
+        connectHold = undefined;
+        release();
+      };
     },
     requestReconnect() {
       for (const socket of identified) socket.send(JSON.stringify({ op: 7, s: null, t: null, d: null }));

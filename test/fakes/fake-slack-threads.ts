@@ -30,7 +30,8 @@ export function createThreadLog(): ThreadLog {
   const messages = new Map<string, LoggedMessage>();
   return {
     record(event) {
-      if (event.type !== undefined && event.type !== 'message') return;
+      // A mention sent as `app_mention` alone is a message in the channel all the same.
+      if (event.type !== undefined && event.type !== 'message' && event.type !== 'app_mention') return;
       if (typeof event.channel !== 'string' || typeof event.ts !== 'string') return;
       const { type: _type, team: _team, channel_type: _channelType, ...kept } = event;
       messages.set(`${event.channel}:${event.ts}`, kept as unknown as LoggedMessage);

@@ -117,6 +117,11 @@ export interface FakeSlack {
    * the next connection, and its `deliver` resolves once that is acked.
    */
   deafen(): void;
+  /**
+   * A message posted that the app gets no event for (an app subscribed to `app_mention` but not
+   * to `message.channels`): it shows in `conversations.history`, and nothing is sent.
+   */
+  postWithoutEvent(event: Record<string, unknown>): void;
   /** Stops listening (connections to the port are refused) and cuts the open ones, as an outage does. */
   goDown(): Promise<void>;
   /** Listens again on the same port. */
@@ -422,6 +427,9 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     },
     deafen() {
       for (const socket of sockets) deaf.add(socket);
+    },
+    postWithoutEvent(event) {
+      threadLog.record(event);
     },
     rateLimit(method, count, retryAfterSeconds) {
       rateLimits.set(method, { count, retryAfterSeconds });

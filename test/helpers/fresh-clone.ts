@@ -8,11 +8,17 @@ const run = promisify(execFile);
 
 /**
  * A fresh clone of this repository in `target`: the files git knows (tracked and untracked,
- * not ignored, so uncommitted work is included), no `dist/`, no `data/`. `node_modules` is a
- * symlink to this checkout's (installing again would build SQLite for minutes); it is only read.
- * Then the `prepare` script runs, as `npm install` runs it after installing.
+ * not ignored, so uncommitted work is included), no `dist/`, no `data/`; then installed as
+ * `installLinked` does.
  */
 export async function makeFreshClone(target: string): Promise<string> {
+  await copyWorkTree(target);
+  await installLinked(target);
+  return target;
+}
+
+/** The files git knows of this checkout (tracked and untracked, not ignored) copied to `target`. */
+export async function copyWorkTree(target: string): Promise<void> {
   const { stdout } = await run('git', ['ls-files', '-co', '--exclude-standard', '-z'], {
     cwd: REPO_ROOT,
     maxBuffer: 16 * 1024 * 1024,
@@ -25,9 +31,16 @@ export async function makeFreshClone(target: string): Promise<string> {
     if (!stats?.isFile()) continue;
     await cp(source, path.join(target, file));
   }
-  await symlink(await realpath(path.join(REPO_ROOT, 'node_modules')), path.join(target, 'node_modules'));
-  await run('npm', ['run', 'prepare', '--silent'], { cwd: target, timeout: 180_000 });
-  return target;
+}
+
+/**
+ * `npm install` in a clone without installing: `node_modules` is a symlink to this checkout's
+ * (installing again would build SQLite for minutes; it is only read), then the `prepare` script
+ * runs, as `npm install` runs it after installing (it builds dist/).
+ */
+export async function installLinked(clone: string): Promise<void> {
+  await symlink(await realpath(path.join(REPO_ROOT, 'node_modules')), path.join(clone, 'node_modules'));
+  await run('npm', ['run', 'prepare', '--silent'], { cwd: clone, timeout: 420_000 });
 }
 
 /**

@@ -181,7 +181,7 @@ export function spawnGateway(
     logLines: () => parseLogLines(stdout),
     exited,
     async waitForReady(count = 1) {
-      const line = await pollUntil(`ready line #${count} (stderr: ${stderr.slice(0, 500)})`, () => {
+      const line = await pollUntil(`ready line #${count} (stderr: ${stderr.slice(0, 500)}); stdout ends: ${stdout.slice(-1500)}`, () => {
         if (done) throw new Error(`gateway exited before it was ready: ${stderr}`);
         const ready = handle.logLines().filter(isReadyLine);
         return ready.length >= count ? ready.at(-1) : undefined;
@@ -207,12 +207,18 @@ export interface TerminalProcess {
   exitCode: Promise<number | null>;
 }
 
+/**
+ * Runs `args` on a pseudo-terminal: after `command`, the program and its first arguments (the built
+ * CLI, `node dist/main.js`, unless told; `['npm', 'start']` or `['npx', 'switchboard']` as a person
+ * types them).
+ */
 export function spawnOnTerminal(
   args: string[],
-  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+  options: { cwd?: string; env?: NodeJS.ProcessEnv; command?: readonly string[] } = {},
 ): TerminalProcess {
   // `echo pid=$$` then `exec` names the command's pid.
-  const quoted = [process.execPath, MAIN_SCRIPT, ...args].map((arg) => `'${arg.replaceAll("'", "'\\''")}'`);
+  const command = options.command ?? [process.execPath, MAIN_SCRIPT];
+  const quoted = [...command, ...args].map((arg) => `'${arg.replaceAll("'", "'\\''")}'`);
   const child = spawn('script', ['-qfec', `echo pid=$$; exec ${quoted.join(' ')}`, '/dev/null'], {
     env: options.env ?? childEnvironment(),
     ...(options.cwd ? { cwd: options.cwd } : {}),

@@ -96,8 +96,10 @@ describe('Discord gateway liveness', () => {
       { channel: 'discord', chatType: 'channel', chatId: CHANNEL },
       { id: 'n1', text: 'on schedule' },
     );
-    await new Promise((resolve) => setTimeout(resolve, NOTICED_WITHIN_MS * 2));
-    // The check ran (it read the channel) and found nothing missed.
+    // Several checks ran (each read the channel) and found nothing missed.
+    await vi.waitFor(() => expect(fake.historyReads.length).toBeGreaterThanOrEqual(reads + 6), {
+      timeout: NOTICED_WITHIN_MS * 6 + 5_000,
+    });
     expect(fake.historyReads.length).toBeGreaterThan(reads);
     expect(fake.identifies()).toBe(1);
     expect(supervisor.details()[0]).toMatchObject({ state: 'connected' });

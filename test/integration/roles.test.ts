@@ -126,7 +126,18 @@ describe('roles on every surface', () => {
     expect(await pages('ann')).toMatchObject({
       role: 'owner',
       person: 'ann',
-      pages: ['chat', 'sessions', 'session', 'approvals', 'tools', 'schedules', 'logs', 'config', 'health'],
+      pages: [
+        'chat',
+        'sessions',
+        'session',
+        'approvals',
+        'tools',
+        'schedules',
+        'logs',
+        'config',
+        'health',
+        'people',
+      ],
     });
     expect(await pages('sam')).toMatchObject({
       role: 'operator',

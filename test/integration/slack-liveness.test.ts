@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../../src/base/logging/index.js';
 import type { InboundMessage } from '../../src/base/messages/index.js';
 import { type ChannelSupervisor, createChannelSupervisor } from '../../src/surfaces/channels/index.js';
@@ -32,8 +32,8 @@ afterEach(async () => {
   current = undefined;
 });
 
-async function setup(config: Partial<SlackConfig> = {}): Promise<Harness> {
-  const fake = await startFakeSlack({ echoPosts: true });
+async function setup(config: Partial<SlackConfig> = {}, echoPosts = true): Promise<Harness> {
+  const fake = await startFakeSlack({ echoPosts });
   const adapter = createTestSlackAdapter(fake, { liveness: LIVENESS, ...config });
   const supervisor = createChannelSupervisor({
     channels: [{ adapter, reconnect: { initialDelayMs: 100, maxDelayMs: 1000, refusedDelayMs: 60_000 } }],
@@ -95,13 +95,42 @@ describe('Slack Socket Mode liveness', () => {
       { channel: 'slack', chatType: 'channel', chatId: 'C1' },
       { id: 'n1', text: 'on schedule' },
     );
-    await new Promise((resolve) => setTimeout(resolve, NOTICED_WITHIN_MS * 2));
-    // The check ran (it asked Slack) and found nothing to miss.
+    // Several checks ran (each asked Slack) and found nothing to miss.
+    await vi.waitFor(() => expect(fake.callsTo('conversations.history').length).toBeGreaterThanOrEqual(6), {
+      timeout: NOTICED_WITHIN_MS * 6 + 5_000,
+    });
     expect(fake.callsTo('conversations.history').length).toBeGreaterThan(0);
     expect(fake.callsTo('apps.connections.open')).toHaveLength(1);
     expect(supervisor.details()[0]).toMatchObject({ state: 'connected' });
     expect(supervisor.details()[0]?.deafReconnects).toBeUndefined();
   }, 30_000);
+
+  it('in a channel it hears only mentions of (no message events), takes only a missed mention as evidence', async () => {
+    // Not subscribed to message events: the bot's own posts do not come back either.
+    const { fake, supervisor, inbound } = await setup({}, false);
+    const mention = (text: string) => ({ ...said(nowTs(), `<@UBOT> ${text}`), type: 'app_mention' });
+    await fake.deliver(mention('before'));
+    await posted(fake, 're: before');
+    // Chatter the app is not subscribed to: Slack shows it, and never sends it.
+    fake.postWithoutEvent(said(nowTs(), 'lunch at noon?'));
+    const reads = fake.callsTo('conversations.history').length;
+    // Several checks, each asking Slack: no evidence.
+    await vi.waitFor(
+      () => expect(fake.callsTo('conversations.history').length).toBeGreaterThanOrEqual(reads + 6),
+      {
+        timeout: NOTICED_WITHIN_MS * 6 + 5_000,
+      },
+    );
+    expect(fake.callsTo('apps.connections.open')).toHaveLength(1);
+    expect(supervisor.details()[0]?.deafReconnects).toBeUndefined();
+    // A mention it never got is.
+    fake.deafen();
+    const missed = fake.deliver(mention('while deaf'));
+    await posted(fake, 're: while deaf', NOTICED_WITHIN_MS + 5_000);
+    await missed;
+    expect(fake.callsTo('apps.connections.open')).toHaveLength(2);
+    expect(inbound.map((message) => message.text)).toEqual(['before', 'while deaf']);
+  }, 60_000);
 
   it('never checks with deafAfterMs 0', async () => {
     const { fake, supervisor } = await setup({ liveness: { deafAfterMs: 0, checkIntervalMs: 500 } });

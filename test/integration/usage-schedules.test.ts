@@ -16,42 +16,51 @@ import { cleanupAfterEach } from '../helpers/teardown.js';
 const cleanups = cleanupAfterEach();
 const CALL = { inputTokens: 20, outputTokens: 10 };
 
+/**
+ * A gateway with the scheduler and a 30-token budget per user, where Bob's first turn spends
+ * more than that and makes a job firing 100 ms later. Returns the main session's transcript.
+ */
+async function bobSchedulesAStretch(config: Record<string, unknown> = {}) {
+  const model = await startFakeOpenAIServer({ defaultStep: { text: 'ok', usage: CALL } });
+  cleanups.push(() => model.close());
+  const gateway = await startTestGateway({
+    config: {
+      models: { fake: { provider: 'openai', model: 'fake-1', baseUrl: model.url, stream: false } },
+      agents: { main: { model: 'fake' } },
+      tools: { toolpacks: [{ path: SCHEDULER_DIR, id: 'scheduler' }] },
+      scheduler: { tickMs: 50 },
+      gateway: { drainTimeoutMs: 200 },
+      // Spent by Bob's first call (counted before schedule.once runs): the firing is refused
+      // whether it comes before or after his turn's second call.
+      budgets: { users: { '*': { tokens: 30 } } },
+      ...config,
+    },
+  });
+  cleanups.push(() => gateway.dispose());
+  model.push({
+    toolCalls: [
+      { name: 'schedule.once', arguments: { afterMs: 100, recipient: 'main', body: 'time to stretch' } },
+    ],
+    usage: CALL,
+  });
+  const made = await gateway.send('remind me to stretch', 'bob');
+  expect(made.body.replies.at(-1).text).toBe('ok');
+  const transcript = async (): Promise<string[]> =>
+    (
+      await gateway.request('GET', `/api/sessions/${encodeURIComponent('agent:main:main')}/transcript`)
+    ).body.entries?.map((entry: { role: string; text: string }) => `${entry.role}: ${entry.text}`) ?? [];
+  return { model, gateway, transcript };
+}
+
 describe('a schedule made by a user', () => {
   it("wakes its agent at that user's cost: refused before any model call once their budget is spent", async () => {
-    const model = await startFakeOpenAIServer({ defaultStep: { text: 'ok', usage: CALL } });
-    cleanups.push(() => model.close());
-    const gateway = await startTestGateway({
-      config: {
-        models: { fake: { provider: 'openai', model: 'fake-1', baseUrl: model.url, stream: false } },
-        agents: { main: { model: 'fake' } },
-        tools: { toolpacks: [{ path: SCHEDULER_DIR, id: 'scheduler' }] },
-        scheduler: { tickMs: 50 },
-        gateway: { drainTimeoutMs: 200 },
-        // Spent by Bob's first call (counted before schedule.once runs): the firing is refused
-        // whether it comes before or after his turn's second call.
-        budgets: { users: { '*': { tokens: 30 } } },
-      },
-    });
-    cleanups.push(() => gateway.dispose());
-    model.push({
-      toolCalls: [
-        { name: 'schedule.once', arguments: { afterMs: 100, recipient: 'main', body: 'time to stretch' } },
-      ],
-      usage: CALL,
-    });
-    // Bob's turn makes the job and spends his budget.
-    const made = await gateway.send('remind me to stretch', 'bob');
-    expect(made.body.replies.at(-1).text).toBe('ok');
+    const { model, gateway, transcript } = await bobSchedulesAStretch();
     const jobs = JSON.parse(
       await readFile(path.join(gateway.dir, 'data', 'toolpack-state', 'scheduler', 'jobs.json'), 'utf8'),
     );
     expect(jobs.jobs).toEqual([
       expect.objectContaining({ body: 'time to stretch', chargedTo: 'webchat:bob' }),
     ]);
-    const transcript = async () =>
-      (
-        await gateway.request('GET', `/api/sessions/${encodeURIComponent('agent:main:main')}/transcript`)
-      ).body.entries?.map((entry: { role: string; text: string }) => `${entry.role}: ${entry.text}`) ?? [];
     await expect
       .poll(async () => (await transcript()).at(-1), { timeout: 20_000 })
       .toMatch(
@@ -63,33 +72,10 @@ describe('a schedule made by a user', () => {
   });
 
   it('wakes it for a person whose role is owner: exempt like their own messages, not only when owners names them', async () => {
-    const model = await startFakeOpenAIServer({ defaultStep: { text: 'ok', usage: CALL } });
-    cleanups.push(() => model.close());
-    const gateway = await startTestGateway({
-      config: {
-        models: { fake: { provider: 'openai', model: 'fake-1', baseUrl: model.url, stream: false } },
-        agents: { main: { model: 'fake' } },
-        tools: { toolpacks: [{ path: SCHEDULER_DIR, id: 'scheduler' }] },
-        scheduler: { tickMs: 50 },
-        gateway: { drainTimeoutMs: 200 },
-        budgets: { users: { '*': { tokens: 30 } } },
-        people: { bob: { role: 'owner', identities: ['webchat:bob'] } },
-      },
+    // As an owner by role Bob is exempt, and so is his job's wake.
+    const { model, transcript } = await bobSchedulesAStretch({
+      people: { bob: { role: 'owner', identities: ['webchat:bob'] } },
     });
-    cleanups.push(() => gateway.dispose());
-    model.push({
-      toolCalls: [
-        { name: 'schedule.once', arguments: { afterMs: 100, recipient: 'main', body: 'time to stretch' } },
-      ],
-      usage: CALL,
-    });
-    // Bob's turn spends more than the limit; as an owner by role he is exempt, and so is his job's wake.
-    const made = await gateway.send('remind me to stretch', 'bob');
-    expect(made.body.replies.at(-1).text).toBe('ok');
-    const transcript = async (): Promise<string[]> =>
-      (
-        await gateway.request('GET', `/api/sessions/${encodeURIComponent('agent:main:main')}/transcript`)
-      ).body.entries?.map((entry: { role: string; text: string }) => `${entry.role}: ${entry.text}`) ?? [];
     // The wake ends either answered or refused for the budget.
     await expect
       .poll(async () => (await transcript()).at(-1) ?? '', { timeout: 20_000 })

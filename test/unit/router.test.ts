@@ -70,7 +70,9 @@ describe('chat commands', () => {
   it('refuse an owner command to others, and list only the commands the sender may use', async () => {
     const target = await rig({ owners: ['slack:OWNER'] });
     const refused = await target.router.dispatch(slackMessage('/config get'));
-    expect(refused.replies[0]?.text).toBe('/config is for owners only; you are slack:U1.');
+    expect(refused.replies[0]?.text).toBe(
+      '/config refused: slack:U1, role member may not run /config: role member lacks it (roles.member.commands: *).',
+    );
     const unknown = await target.router.dispatch(slackMessage('/nope'));
     expect(unknown.replies[0]?.text).toBe(
       'Unknown command /nope. Commands: /help, /status, /new, /compact, /stop, /subagents, /usage, /whoami, /link, /approve, /deny.',

@@ -192,6 +192,44 @@ describe('the budget gate', () => {
       /user webchat:carol \(the limit/,
     );
   });
+
+  it('takes a person’s limit from an entry of any of their identities, else their role, else `*`; counts the person as one', async () => {
+    const { ledger } = await ledgerAt('2026-12-06T10:00:00Z');
+    const access = {
+      owners: ['webchat:local'],
+      people: {
+        bob: { role: 'member', identities: ['webchat:bob', 'slack:U2'] },
+        dan: { role: 'member', identities: ['slack:U4', 'webchat:dan'] },
+        val: { role: 'viewer', identities: ['webchat:val'] },
+      },
+      roles: { member: { budget: { tokens: 200 } } },
+    };
+    const users = { '*': { tokens: 100 }, 'webchat:dan': { tokens: 1000 } };
+    const gate = createBudgetGate({ ledger, budgets: { ...BUDGETS, users }, access });
+    await ledger.record(call({ senderId: 'slack:U2' }));
+    await ledger.record(call({ senderId: 'slack:U4' }));
+    await ledger.record(call({ senderId: 'webchat:val' }));
+    // 120 of Bob's 200: not spent; from either identity.
+    expect(await gate.refusal(turn)).toBeUndefined();
+    await ledger.record(call());
+    for (const senderId of ['webchat:bob', 'slack:U2'])
+      expect(await gate.refusal({ ...turn, senderId })).toMatch(
+        /^The daily token budget of person bob \(role member: roles\.member\.budget\) is spent: 240 tokens today, the limit is 200 tokens\./,
+      );
+    // Dan's entry is on his other identity: it wins over his role's.
+    expect(await gate.refusal({ ...turn, senderId: 'slack:U4' })).toBeUndefined();
+    // The viewer's role has no budget: `*` applies, to the person.
+    expect(await gate.refusal({ ...turn, senderId: 'webchat:val' })).toMatch(
+      /^The daily token budget of person val \(the limit of each user, \*\) is spent: 120 tokens/,
+    );
+    // A sender no person lists is a member: the role's budget, not `*`.
+    await ledger.record(call({ senderId: 'webchat:carol' }));
+    expect(await gate.refusal({ ...turn, senderId: 'webchat:carol' })).toBeUndefined();
+    await ledger.record(call({ senderId: 'webchat:carol' }));
+    expect(await gate.refusal({ ...turn, senderId: 'webchat:carol' })).toMatch(
+      /^The daily token budget of user webchat:carol \(role member: roles\.member\.budget\) is spent/,
+    );
+  });
 });
 
 describe('/usage words and table', () => {

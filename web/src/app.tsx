@@ -9,6 +9,7 @@ import { ChatPage } from './pages/chat.js';
 import { ConfigPage } from './pages/config.js';
 import { HealthPage } from './pages/health.js';
 import { LogsPage } from './pages/logs.js';
+import { PeoplePage } from './pages/people.js';
 import { SchedulesPage } from './pages/schedules.js';
 import { SessionPage } from './pages/session.js';
 import { SessionsPage } from './pages/sessions.js';
@@ -29,6 +30,7 @@ const NAV: readonly NavItem[] = [
   { page: 'tools', label: 'Tools' },
   { page: 'schedules', label: 'Schedules' },
   { page: 'logs', label: 'Logs' },
+  { page: 'people', label: 'People' },
   { page: 'config', label: 'Config' },
   { page: 'health', label: 'Health' },
 ];
@@ -116,12 +118,11 @@ function Shell({ me, onSignedOut }: { me: Me; onSignedOut(): void }) {
 
 function Page({ route, me }: { route: Route; me: Me }) {
   if (!me.pages.includes(route.page)) {
-    // A sender no person lists reads what it read before roles.
-    if (me.person === undefined)
-      return <p role="alert">This page is for owners; {me.senderId} is not one.</p>;
+    // A sender no person lists has the default role (member): named like anyone's.
+    const who = me.person === undefined ? me.senderId : `${me.person} (${me.senderId})`;
     return (
       <p role="alert">
-        The {route.page} page is not for role {me.role}; {me.person} ({me.senderId}) has that role.
+        The {route.page} page is not for role {me.role}; {who} has that role.
       </p>
     );
   }
@@ -144,5 +145,7 @@ function Page({ route, me }: { route: Route; me: Me }) {
       return <ConfigPage />;
     case 'health':
       return <HealthPage />;
+    case 'people':
+      return <PeoplePage />;
   }
 }

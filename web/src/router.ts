@@ -20,6 +20,7 @@ const PAGES: readonly PageName[] = [
   'logs',
   'config',
   'health',
+  'people',
 ];
 
 function parseRoute(hash: string, pathname: string): Route {

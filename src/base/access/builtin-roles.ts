@@ -36,12 +36,13 @@ export const BUILTIN_ROLES: Readonly<Record<string, RoleRules>> = {
     sees: 'everyone',
   },
   operator: {
-    description: 'Everything but the config: every tool and agent, restarts, every page but Config.',
+    description:
+      'Everything but the config: every tool and agent, restarts, every page but Config and People.',
     tools: ['*', 'shell.exec', 'gateway', '!gateway:config.*'],
     agents: ['*'],
     commands: ['*', 'restart', 'confirm', 'update', '!config', '!rescue'],
-    pages: ['*', '!config'],
-    routes: ['*', '!* /api/config*'],
+    pages: ['*', '!config', '!people'],
+    routes: ['*', '!* /api/config*', '!* /api/people*'],
     sees: 'everyone',
   },
   member: {
@@ -58,8 +59,8 @@ export const BUILTIN_ROLES: Readonly<Record<string, RoleRules>> = {
     tools: [],
     agents: [],
     commands: ['help', 'whoami', 'status'],
-    pages: ['*', '!config', '!chat'],
-    routes: ['GET *', '!GET /api/config*', '!GET /api/webchat/*'],
+    pages: ['*', '!config', '!chat', '!people'],
+    routes: ['GET *', '!GET /api/config*', '!GET /api/webchat/*', '!GET /api/people*'],
     sees: 'everyone',
   },
 };

@@ -68,7 +68,8 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     collect() {
       for (const [channel, count = 0] of Object.entries(sources?.deafReconnects?.() ?? {})) {
         const added = count - (deafSeen.get(channel) ?? 0);
-        if (added > 0) this.inc({ channel }, added);
+        // Every channel has its series from the first scrape, at 0 until it was found deaf.
+        this.inc({ channel }, Math.max(0, added));
         deafSeen.set(channel, count);
       }
     },

@@ -1,3 +1,4 @@
+import { type AccessConfig, identitiesOf, resolvePrincipal } from '../../base/access/index.js';
 import type { BudgetsConfig } from '../../base/config/index.js';
 import type { UsageCell, UsageTotals } from './types.js';
 import { nextUsageDayStart, usageDay } from './usage-days.js';
@@ -26,18 +27,28 @@ interface Budget {
   counts(cell: UsageCell): boolean;
 }
 
+const NOBODY: AccessConfig = { owners: [], people: {}, roles: {} };
+
 /**
- * The daily budgets of `budgets`: an agent's counts every call of that agent (the runtime's turns
- * too), a user's (their own entry, else `*`) the calls of turns they started. Spent means the
- * day's total reached the limit; the call that crossed it was already made (a turn is checked
- * before it starts, never stopped midway). Owners pass when `ownersExempt`.
+ * The daily budgets of `budgets` and the roles: an agent's counts every call of that agent (the
+ * runtime's turns too); a user's the calls of turns they started or caused, all of their person's
+ * identities as one (`access`: `people`). A user's limit is the first of: a `budgets.users` entry
+ * of the sender or of another identity of their person, their role's `budget`, `budgets.users['*']`.
+ * Spent means the day's total reached the limit; the call that crossed it was already made (a turn
+ * is checked before it starts, never stopped midway). Owners pass when `ownersExempt`.
  */
-export function createBudgetGate(options: { ledger: UsageLedger; budgets: BudgetsConfig }): BudgetGate {
+export function createBudgetGate(options: {
+  ledger: UsageLedger;
+  budgets: BudgetsConfig;
+  /** Who a sender is (person, role); without it every sender is a person of their own with no role budget. */
+  access?: AccessConfig;
+}): BudgetGate {
   const { ledger, budgets } = options;
+  const access = options.access ?? NOBODY;
   return {
     async refusal(turn) {
       if (turn.isOwner && budgets.ownersExempt) return undefined;
-      const applying = budgetsOf(budgets, turn);
+      const applying = budgetsOf(budgets, access, turn);
       if (applying.length === 0) return undefined;
       const now = ledger.now();
       const cells = (await ledger.day(usageDay(now, ledger.timeZone)))?.cells ?? [];
@@ -51,20 +62,40 @@ export function createBudgetGate(options: { ledger: UsageLedger; budgets: Budget
   };
 }
 
-function budgetsOf(budgets: BudgetsConfig, turn: BudgetTurn): Budget[] {
+function budgetsOf(budgets: BudgetsConfig, access: AccessConfig, turn: BudgetTurn): Budget[] {
   const found: Budget[] = [];
   const agentLimit = budgets.agents[turn.agentId];
   if (agentLimit) {
     const whose = `agent "${turn.agentId}"`;
     found.push({ whose, limit: agentLimit, counts: (cell) => cell.agentId === turn.agentId });
   }
-  const userId = usageUser(turn.senderId);
-  const userLimit = userId === turn.senderId ? (budgets.users[userId] ?? budgets.users['*']) : undefined;
-  if (userLimit) {
-    const whose = `user ${userId}${budgets.users[userId] ? '' : ' (the limit of each user, *)'}`;
-    found.push({ whose, limit: userLimit, counts: (cell) => cell.userId === userId });
-  }
+  const user = userBudget(budgets, access, turn.senderId);
+  if (user) found.push(user);
   return found;
+}
+
+/**
+ * A chat sender's limit, counting the calls of every identity of their person; runtime work
+ * nobody caused (`usageUser` is `runtime`) has none. The message names the person (or the sender
+ * no person lists) and where the limit comes from.
+ */
+function userBudget(budgets: BudgetsConfig, access: AccessConfig, senderId: string): Budget | undefined {
+  if (usageUser(senderId) !== senderId) return undefined;
+  const principal = resolvePrincipal(access, senderId);
+  // The sender's own identity first: its entry wins over another identity's of the same person.
+  const identities = identitiesOf(access, senderId);
+  const named = identities.find((identity) => budgets.users[identity] !== undefined);
+  const roleLimit = principal.role === 'owner' ? undefined : principal.rules.budget;
+  const [limit, source] =
+    named !== undefined
+      ? [budgets.users[named], principal.personId === undefined ? '' : ` (budgets.users: ${named})`]
+      : roleLimit !== undefined
+        ? [roleLimit, ` (role ${principal.role}: roles.${principal.role}.budget)`]
+        : [budgets.users['*'], ' (the limit of each user, *)'];
+  if (limit === undefined) return undefined;
+  const who = principal.personId === undefined ? `user ${senderId}` : `person ${principal.personId}`;
+  const counted = new Set(identities);
+  return { whose: `${who}${source}`, limit, counts: (cell) => counted.has(cell.userId) };
 }
 
 /** The part of `limit` that `spent` reached: its name, what was spent and the limit, as text. */

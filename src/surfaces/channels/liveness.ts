@@ -19,15 +19,53 @@ export interface Unheard {
   messageId: string;
 }
 
+/** What one check saw: when something last arrived, what the platform shows, and now. */
+export interface LivenessView {
+  /** When something last arrived on the connection (or it opened), ms since the epoch. */
+  lastArrivalAt: number;
+  now: number;
+  deafAfterMs: number;
+  /** A message the platform shows where the bot listens that never arrived; undefined: none (quiet). */
+  unheard: Unheard | undefined;
+  /** What the previous check found unheard, with nothing arriving since; undefined: nothing. */
+  shownBefore: Unheard | undefined;
+}
+
+/**
+ * A check's verdict: `hearing` (something arrived within `deafAfterMs`: the platform need not be
+ * asked), `quiet` (the platform shows nothing missed: a quiet place is never deaf), `suspect` (it
+ * shows a missed message for the first time: it may still be on its way) or `deaf` (shown at two
+ * checks in a row with nothing arriving in between: it had every chance to arrive).
+ */
+export type LivenessVerdict =
+  | { kind: 'hearing' | 'quiet' }
+  | { kind: 'suspect'; unheard: Unheard }
+  | { kind: 'deaf'; unheard: Unheard; silentMs: number };
+
+/** Whether nothing has arrived for long enough that the platform is asked. */
+export const silentTooLong = (view: Pick<LivenessView, 'lastArrivalAt' | 'now' | 'deafAfterMs'>): boolean =>
+  view.now - view.lastArrivalAt >= view.deafAfterMs;
+
+/** The decision of the inbound liveness check, over values only (`LivenessVerdict`). */
+export function judgeLiveness(view: LivenessView): LivenessVerdict {
+  if (!silentTooLong(view)) return { kind: 'hearing' };
+  if (view.unheard === undefined) return { kind: 'quiet' };
+  if (view.shownBefore === undefined) return { kind: 'suspect', unheard: view.unheard };
+  return { kind: 'deaf', unheard: view.unheard, silentMs: view.now - view.lastArrivalAt };
+}
+
+/** The one line that says why a connection is deaf, naming the platform and the evidence. */
+export const deafReason = (platform: string, verdict: { unheard: Unheard; silentMs: number }): string =>
+  `nothing arrived for ${Math.round(verdict.silentMs / 1000)} s while ${platform} shows a message in ${verdict.unheard.channelId} (${verdict.unheard.messageId}) that never did`;
+
 /**
  * The inbound liveness of one connection, which does not trust "connected": a connection can stay
  * open, answer pings or heartbeats, and hear nothing (Slack routing events to a stale connection,
  * a zombie gateway session). While events arrive, nothing is asked. Once nothing has arrived for
  * `deafAfterMs`, every `checkIntervalMs` the platform is asked (`probe`) for a message others
- * posted where the bot listens, newer than anything heard there; one it shows at two checks in a
- * row, with nothing arriving in between, means the connection is deaf: `deaf` is told why, once,
- * and the watch stops (the adapter is started again). A quiet place (no such message) is never
- * deaf; a probe that fails is logged and decides nothing.
+ * posted where the bot listens, newer than anything heard there, and `judgeLiveness` decides: a
+ * connection found deaf is told to `deaf` with why, once, and the watch stops (the supervisor
+ * starts the adapter again). A probe that fails is logged and decides nothing.
  */
 export interface LivenessWatch {
   /** Something arrived on the connection (any event, whoever it is from). */
@@ -43,46 +81,40 @@ export function createLivenessWatch(options: {
   probe(): Promise<Unheard | undefined>;
   deaf(reason: string): void;
   logger: Logger;
+  /** The clock (ms since the epoch); `Date.now` unless a test sets it. */
+  now?: () => number;
 }): LivenessWatch {
   const { deafAfterMs, checkIntervalMs } = options.settings ?? DEFAULT_LIVENESS;
-  let lastArrival = Date.now();
-  let candidate: Unheard | undefined;
+  const now = options.now ?? Date.now;
+  let lastArrivalAt = now();
+  let shownBefore: Unheard | undefined;
   let timer: NodeJS.Timeout | undefined;
   let checking = false;
   const stop = () => {
     clearInterval(timer);
     timer = undefined;
-    candidate = undefined;
-  };
-  /** The message a check found unheard, or undefined when the connection is not deaf (yet). */
-  const deafness = async (): Promise<Unheard | undefined> => {
-    if (Date.now() - lastArrival < deafAfterMs) return undefined;
-    const before = lastArrival;
-    const unheard = await options.probe();
-    // Something arrived while the platform answered, or the watch stopped: not deaf.
-    if (lastArrival !== before || timer === undefined) return undefined;
-    return unheard;
+    shownBefore = undefined;
   };
   const check = async () => {
-    const unheard = await deafness();
-    const shownBefore = candidate;
-    candidate = unheard;
-    // Shown at the last check too: it had every chance to arrive.
-    if (unheard === undefined || shownBefore === undefined) return;
-    const silentMs = Date.now() - lastArrival;
+    if (!silentTooLong({ lastArrivalAt, now: now(), deafAfterMs })) return;
+    const unheard = await options.probe();
+    // Stopped while the platform answered: nothing to decide.
+    if (timer === undefined) return;
+    // Read after the answer: something that arrived meanwhile counts.
+    const verdict = judgeLiveness({ lastArrivalAt, now: now(), deafAfterMs, unheard, shownBefore });
+    shownBefore = verdict.kind === 'suspect' || verdict.kind === 'deaf' ? verdict.unheard : undefined;
+    if (verdict.kind !== 'deaf') return;
     stop();
-    options.deaf(
-      `nothing arrived for ${Math.round(silentMs / 1000)} s while ${options.platform} shows a message in ${unheard.channelId} (${unheard.messageId}) that never did; connecting again`,
-    );
+    options.deaf(deafReason(options.platform, verdict));
   };
   return {
     arrived() {
-      lastArrival = Date.now();
-      candidate = undefined;
+      lastArrivalAt = now();
+      shownBefore = undefined;
     },
     start() {
       stop();
-      lastArrival = Date.now();
+      lastArrivalAt = now();
       if (deafAfterMs === 0) return;
       timer = setInterval(() => {
         if (checking) return;

@@ -24,6 +24,12 @@ export const SessionSummary = Type.Object({
   lastActivityAt: Type.String(),
   /** Changes on `/new`; the transcript belongs to it. */
   sessionId: Type.String(),
+  /**
+   * A name people read: the chat's name on its platform (`#ops`, a direct message's person) and the
+   * first words of the session's first message, `#ops — deploy failed on…`; absent while neither is
+   * known (the page shows the key). The list and the transcript answer it; the events stream does not.
+   */
+  title: Type.Optional(Type.String()),
 });
 export type SessionSummary = Static<typeof SessionSummary>;
 
@@ -73,6 +79,8 @@ export const TranscriptPage = Type.Object({
   entries: Type.Array(TranscriptEntry),
   /** The `before` of the page further back; absent on the first page. */
   next: Type.Optional(Type.Number()),
+  /** The display names the platforms gave of this page's senders, by sender id (`slack:U1` → `Ann`). */
+  names: Type.Optional(Type.Record(Type.String(), Type.String())),
 });
 export type TranscriptPage = Static<typeof TranscriptPage>;
 
@@ -333,6 +341,30 @@ export const WebchatThreadList = Type.Object({
 });
 export type WebchatThreadList = Static<typeof WebchatThreadList>;
 
+/**
+ * A linked session: a Slack or Discord direct chat of the signed-in person (one of their linked
+ * identities), which their web chat lists beside its threads, reads and continues.
+ */
+export const LinkedSessionView = Type.Object({
+  sessionKey: Type.String(),
+  platform: Type.Union([Type.Literal('slack'), Type.Literal('discord')]),
+  /** The person's identity the chat is with (`slack:U0123`). */
+  identity: Type.String(),
+  /** The platform's name of that account, when the channel stored one (`users.info`, Discord's member name). */
+  name: Type.Optional(Type.String()),
+  /** The first words of the chat's first typed message. */
+  title: Type.Optional(Type.String()),
+  agentId: Type.String(),
+  lastActivityAt: Type.String(),
+  transcriptLength: Type.Number(),
+  status: QueueStatus,
+});
+export type LinkedSessionView = Static<typeof LinkedSessionView>;
+
+/** `GET /api/webchat/linked`: the signed-in person's linked sessions, most recently active first. */
+export const LinkedSessionList = Type.Object({ sessions: Type.Array(LinkedSessionView) });
+export type LinkedSessionList = Static<typeof LinkedSessionList>;
+
 /** The control UI's pages (`roles.<name>.pages` names them). */
 export const PageName = Type.Union([
   Type.Literal('chat'),
@@ -344,6 +376,7 @@ export const PageName = Type.Union([
   Type.Literal('logs'),
   Type.Literal('config'),
   Type.Literal('health'),
+  Type.Literal('people'),
 ]);
 export type PageName = Static<typeof PageName>;
 
@@ -600,6 +633,7 @@ export type PersonView = Static<typeof PersonView>;
 
 /** A pairing request waiting for an owner: the code the unknown sender was given, and who they are. */
 export const PairingRequestView = Type.Object({
+  /** As the sender was shown it (`ABCD-EFGH`). */
   code: Type.String(),
   identity: Type.String(),
   requestedAt: Type.String(),
@@ -611,6 +645,8 @@ export type PairingRequestView = Static<typeof PairingRequestView>;
 export const PeopleView = Type.Object({
   people: Type.Array(PersonView),
   pairing: Type.Array(PairingRequestView),
+  /** The roles a person may be given: the built-in ones and those `roles` configures. */
+  roles: Type.Array(Type.String()),
 });
 export type PeopleView = Static<typeof PeopleView>;
 

@@ -26,6 +26,7 @@ export type { ToolpacksView } from './routes/toolpacks.js';
 export type { UsagePort, UsageTotalsView, UsageView } from './routes/usage.js';
 export type { WebchatHistoryPort } from './routes/webchat-history.js';
 export { createSessionActions } from './session-actions.js';
+export { createSessionTitles, type NamesPort, type SessionTitles } from './session-titles.js';
 export {
   createSessionsService,
   createSessionsView,

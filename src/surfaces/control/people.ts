@@ -1,5 +1,6 @@
+import { BUILTIN_ROLES } from '../../base/access/index.js';
 import type { Config } from '../../base/config/index.js';
-import type { IdentityPort } from '../../engine/identity/index.js';
+import { type IdentityPort, showCode } from '../../engine/identity/index.js';
 import type { PeopleView } from './contracts.js';
 import type { PeoplePort } from './routes/people.js';
 
@@ -9,7 +10,7 @@ import type { PeoplePort } from './routes/people.js';
  * through the identity links' config edits.
  */
 export function createPeople(options: {
-  config: Pick<Config, 'people'>;
+  config: Pick<Config, 'people' | 'roles'>;
   identity: IdentityPort;
 }): PeoplePort {
   const { config, identity } = options;
@@ -22,12 +23,13 @@ export function createPeople(options: {
         identities: [...person.identities],
       }));
       const pairing = (await identity.pendingPairings()).map((request) => ({
-        code: request.code,
+        code: showCode(request.code),
         identity: request.identity,
         requestedAt: new Date(request.requestedAt).toISOString(),
         expiresAt: new Date(request.expiresAt).toISOString(),
       }));
-      return { people, pairing };
+      const roles = [...new Set([...Object.keys(BUILTIN_ROLES), ...Object.keys(config.roles)])];
+      return { people, pairing, roles };
     },
     unlink: (personId, identityId, by, place) => identity.unlink(personId, identityId, by, place),
     approve: (code, role, by, place) => identity.approvePairing(code, role, by, place),

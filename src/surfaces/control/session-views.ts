@@ -11,6 +11,7 @@ import {
 } from '../../records/sessions/index.js';
 import type { SessionEventsPort } from './routes/events.js';
 import type { SessionFilter, SessionsView } from './routes/sessions.js';
+import type { SessionTitles } from './session-titles.js';
 
 /** What tools see of the sessions (`sessions_list`, `session_status`). */
 export function createSessionsService(options: {
@@ -40,11 +41,20 @@ export function createSessionsService(options: {
   };
 }
 
-export function createSessionsView(
-  sessions: SessionStore,
-  router: Router,
-  subagents: SubagentsPort,
-): SessionsView {
+export function createSessionsView(options: {
+  sessions: SessionStore;
+  router: Router;
+  subagents: SubagentsPort;
+  /** Names sessions and their senders; without it the list and transcripts carry no names. */
+  titles?: SessionTitles;
+}): SessionsView {
+  const { sessions, router, subagents, titles } = options;
+  /** A record as the list has it: its summary, status and title. */
+  const summaryOf = async (record: SessionRecord) => {
+    const summary = summarizeSession(record, router.sessionStatus(record.key));
+    const title = await titles?.title(record);
+    return title === undefined ? summary : { ...summary, title };
+  };
   return {
     async subagents(key, recentMinutes) {
       if (!(await sessions.get(key))) return undefined;
@@ -56,7 +66,7 @@ export function createSessionsView(
     async list({ filter, ...page }) {
       const where = filter && matching(filter, router);
       const { sessions: records, next } = await sessions.list({ ...page, ...(where ? { where } : {}) });
-      const summaries = records.map((record) => summarizeSession(record, router.sessionStatus(record.key)));
+      const summaries = await Promise.all(records.map(summaryOf));
       return { sessions: summaries, ...(next === undefined ? {} : { next }) };
     },
     async transcript(key, read) {
@@ -67,8 +77,15 @@ export function createSessionsView(
       const first = entries[0]?.seq ?? 0;
       const paged = read.last !== undefined && first > 0;
       // The summary as the list has it: the transcript page opens with its status and counts.
-      const summary = summarizeSession(record, router.sessionStatus(key));
-      return { key, sessionId: record.sessionId, summary, entries, ...(paged ? { next: first } : {}) };
+      const [summary, names] = await Promise.all([summaryOf(record), titles?.senderNames(entries)]);
+      return {
+        key,
+        sessionId: record.sessionId,
+        summary,
+        entries,
+        ...(paged ? { next: first } : {}),
+        ...(names && Object.keys(names).length > 0 ? { names } : {}),
+      };
     },
   };
 }

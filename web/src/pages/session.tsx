@@ -25,9 +25,10 @@ export function SessionPage({ sessionKey }: { sessionKey: string }) {
       <p class="crumbs">
         <a href="#/sessions">← Sessions</a>
       </p>
-      <h2 id="page-title" class="session-key">
-        {sessionKey}
+      <h2 id="page-title" class={state.summary?.title ? 'session-title' : 'session-key'}>
+        {state.summary?.title ?? sessionKey}
       </h2>
+      {state.summary?.title ? <p class="session-key muted">{sessionKey}</p> : null}
       {state.summary ? <SessionMeta summary={state.summary} /> : null}
       <p class={`stream-state ${stream}`} role="status">
         {streamStateText(stream, me.senderId)}
@@ -49,7 +50,7 @@ export function SessionPage({ sessionKey }: { sessionKey: string }) {
           <p class="muted">Loading the transcript…</p>
         ) : (
           <div aria-live="polite" aria-relevant="additions" ref={transcript}>
-            <TranscriptView entries={state.entries} />
+            <TranscriptView entries={state.entries} names={state.names} />
           </div>
         )}
       </section>

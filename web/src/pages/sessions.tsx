@@ -125,7 +125,12 @@ function SessionRow({ session, now }: { session: SessionSummary; now: number }) 
   return (
     <tr data-key={session.key} class={unread > 0 ? 'unread' : undefined}>
       <td data-label="Session">
-        <a href={hrefOf({ page: 'session', key: session.key })}>{session.key}</a>
+        <a
+          href={hrefOf({ page: 'session', key: session.key })}
+          title={session.title ? session.key : undefined}
+        >
+          {session.title ?? session.key}
+        </a>
       </td>
       <td data-label="Agent">{session.agentId}</td>
       <td data-label="Channel">

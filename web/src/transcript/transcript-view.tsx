@@ -14,19 +14,26 @@ const ROLE_LABEL: Record<TranscriptEntry['role'], string> = {
   system: 'System',
 };
 
-export function TranscriptView({ entries }: { entries: readonly TranscriptEntry[] }) {
+/** `names`: the senders' display names (`slack:U1` → `Ann`); a sender without one is shown by id. */
+export function TranscriptView({
+  entries,
+  names = {},
+}: {
+  entries: readonly TranscriptEntry[];
+  names?: Readonly<Record<string, string>>;
+}) {
   const items = transcriptItems(entries);
   if (items.length === 0) return <p class="muted">No entries yet.</p>;
   return (
     <ol class="transcript">
       {items.map((item) => (
-        <Item key={item.entry.seq} item={item} />
+        <Item key={item.entry.seq} item={item} names={names} />
       ))}
     </ol>
   );
 }
 
-function Item({ item }: { item: TranscriptItem }) {
+function Item({ item, names }: { item: TranscriptItem; names: Readonly<Record<string, string>> }) {
   const { entry } = item;
   const error = entry.isError === true || (item.kind === 'assistant' && item.rounds.some(failed));
   const compacted = entry.compaction ? ' compaction' : '';
@@ -36,7 +43,7 @@ function Item({ item }: { item: TranscriptItem }) {
       data-seq={entry.seq}
       aria-label={`${ROLE_LABEL[entry.role]} entry ${entry.seq}`}
     >
-      <EntryHead entry={entry} />
+      <EntryHead entry={entry} names={names} />
       {item.kind === 'result' ? (
         <ToolResult entry={entry} />
       ) : entry.text ? (
@@ -55,11 +62,15 @@ function Item({ item }: { item: TranscriptItem }) {
 
 const failed = (round: ToolRound) => round.result?.isError === true;
 
-function EntryHead({ entry }: { entry: TranscriptEntry }) {
-  const who = entry.role === 'user' && entry.senderId ? entry.senderId : ROLE_LABEL[entry.role];
+function EntryHead({ entry, names }: { entry: TranscriptEntry; names: Readonly<Record<string, string>> }) {
+  const sender = entry.role === 'user' ? entry.senderId : undefined;
+  const name = sender && names[sender];
   return (
     <div class="entry-head">
-      <span class="who">{who}</span>
+      {/* A sender by display name, the id on hover; by id when the platform gave no name. */}
+      <span class="who" title={name ? sender : undefined}>
+        {name || sender || ROLE_LABEL[entry.role]}
+      </span>
       {entry.compaction ? <CompactionNote compaction={entry.compaction} /> : null}
       {entry.role === 'tool' && entry.toolName ? <span class="muted"> {entry.toolName}</span> : null}
       <time dateTime={entry.at} title={entry.at}>

@@ -4,6 +4,7 @@ import { useCallback, useEffect, useState } from 'preact/hooks';
 import { api, problemText } from '../api.js';
 import { useSessionStream } from './session-stream.js';
 import type { SessionPage, SessionStreamEvent, SessionSummary } from './types.js';
+import { keepTitle } from './use-transcript.js';
 
 const LIST_PAGE = 50;
 
@@ -83,10 +84,10 @@ export function useSessionList(filter: ListFilter) {
       const { summary } = event;
       setState((current) => {
         const others = current.sessions.filter((session) => session.key !== summary.key);
-        const listed = others.length < current.sessions.length;
+        const known = current.sessions.find((session) => session.key === summary.key);
         // A session that no longer matches leaves; a new match joins at its place by activity.
-        if (!matchesFilter(summary, filter)) return listed ? { ...current, sessions: others } : current;
-        return { ...current, sessions: [...others, summary].sort(byActivity) };
+        if (!matchesFilter(summary, filter)) return known ? { ...current, sessions: others } : current;
+        return { ...current, sessions: [...others, keepTitle(summary, known)].sort(byActivity) };
       });
     },
     [filter],

@@ -19,6 +19,17 @@ export interface TranscriptState {
   /** The `before` of the page further back, while there is one. */
   next?: number;
   loadingEarlier: boolean;
+  /** The senders' display names the pages gave (`slack:U1` → `Ann`). */
+  names: Record<string, string>;
+}
+
+const EMPTY: TranscriptState = { loading: true, entries: [], loadingEarlier: false, names: {} };
+
+/** A summary from the stream, which carries no title: the title the page had stays. */
+export function keepTitle(summary: SessionSummary, known: SessionSummary | undefined): SessionSummary {
+  return summary.title === undefined && known?.title !== undefined
+    ? { ...summary, title: known.title }
+    : summary;
 }
 
 const pagePath = (key: string, before?: number) =>
@@ -27,9 +38,9 @@ const pagePath = (key: string, before?: number) =>
   }`;
 
 export function useTranscript(key: string) {
-  const [state, setState] = useState<TranscriptState>({ loading: true, entries: [], loadingEarlier: false });
+  const [state, setState] = useState<TranscriptState>(EMPTY);
   const load = useCallback(async () => {
-    setState({ loading: true, entries: [], loadingEarlier: false });
+    setState(EMPTY);
     try {
       const page = await api<TranscriptPage>(pagePath(key));
       setState((current) => ({
@@ -41,11 +52,12 @@ export function useTranscript(key: string) {
           current.sessionId === page.sessionId || current.sessionId === undefined ? current.entries : [],
         ),
         loadingEarlier: false,
+        names: page.names ?? {},
         ...(page.summary ? { summary: page.summary } : {}),
         ...(page.next === undefined ? {} : { next: page.next }),
       }));
     } catch (error) {
-      setState({ loading: false, problem: problemText(error), entries: [], loadingEarlier: false });
+      setState({ ...EMPTY, loading: false, problem: problemText(error) });
     }
   }, [key]);
   useEffect(() => {
@@ -64,6 +76,7 @@ export function useTranscript(key: string) {
           ...rest,
           loadingEarlier: false,
           entries: mergeEntries(current.entries, page.entries),
+          names: { ...page.names, ...current.names },
           ...(page.next === undefined ? {} : { next: page.next }),
         };
       });
@@ -80,7 +93,7 @@ export function useTranscript(key: string) {
       } else if (event.type === 'session' && event.summary.key === key) {
         // A new session id (`/new`): the transcript shown is the old one's; read the new one.
         if (state.sessionId !== undefined && event.summary.sessionId !== state.sessionId) void load();
-        else setState((current) => ({ ...current, summary: event.summary }));
+        else setState((current) => ({ ...current, summary: keepTitle(event.summary, current.summary) }));
       }
     },
     [key, state.sessionId, load],

@@ -44,8 +44,8 @@ export const RoleSchema = Strict(
       'Chat commands the role may run, without the slash: names or `*` (every command but the owner-only ones, which must be named); `!` in front takes away.',
     ),
     pages: rule(
-      '\\*|chat|sessions|session|approvals|tools|schedules|logs|config|health',
-      'Control-UI pages shown to the role: `chat`, `sessions`, `session`, `approvals`, `tools`, `schedules`, `logs`, `config`, `health` or `*`; `!` in front takes away.',
+      '\\*|chat|sessions|session|approvals|tools|schedules|logs|config|health|people',
+      'Control-UI pages shown to the role: `chat`, `sessions`, `session`, `approvals`, `tools`, `schedules`, `logs`, `config`, `health`, `people` or `*`; `!` in front takes away.',
     ),
     routes: rule(
       '\\*|(\\*|GET|POST|PUT|PATCH|DELETE) /[^\\s]*',
@@ -57,7 +57,11 @@ export const RoleSchema = Strict(
           "Whose sessions, transcripts and usage the role reads: the person's `own`, or `everyone`'s.",
       }),
     ),
-    budget: Type.Optional(BudgetLimitSchema),
+    budget: Type.Optional({
+      ...BudgetLimitSchema,
+      description:
+        "Each person's daily limit (all their identities count as one): a `budgets.users` entry of one of their identities wins over it, and it wins over `budgets.users['*']`. Owners are exempt while `budgets.ownersExempt`.",
+    }),
   },
   {
     description:

@@ -75,7 +75,7 @@ export const BudgetsSchema = Strict(
       propertyNames: { pattern: '^(\\*|(webchat|slack|discord):.+)$' },
       default: {},
       description:
-        'Daily limits per sender id (`slack:U0123`, `webchat:alice`); `*` is the limit of each user without an entry of their own.',
+        "Daily limits per sender id (`slack:U0123`, `webchat:alice`); an entry of any identity of a person is that person's, all their identities counted as one. Without one, the person's role's `budget`, else `*`: the limit of each user.",
     }),
   },
   {

@@ -82,10 +82,8 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): ChannelAda
     channels: () => catchUp.channels(),
     settings: config.liveness,
     logger,
-    deaf(reason) {
-      logger.warn({ reason }, `discord connection deaf: ${reason}`);
-      watcher?.('deaf', new SwitchboardError('CHANNEL_DEAF', reason));
-    },
+    // The supervisor logs it, shows it and starts the adapter again.
+    deaf: (reason) => watcher?.('deaf', new SwitchboardError('CHANNEL_DEAF', reason)),
   });
   const messages = new DiscordMessages({
     logger,

@@ -134,10 +134,8 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
           settings: config.liveness,
           identity: () => identity,
           logger,
-          deaf(reason) {
-            logger.warn({ reason }, `slack connection deaf: ${reason}`);
-            watcher?.('deaf', new SwitchboardError('CHANNEL_DEAF', reason));
-          },
+          // The supervisor logs it, shows it and starts the adapter again.
+          deaf: (reason) => watcher?.('deaf', new SwitchboardError('CHANNEL_DEAF', reason)),
         });
   if (liveness !== undefined) bolt.onEnvelope?.((body) => liveness.envelope(body));
   const streaming =

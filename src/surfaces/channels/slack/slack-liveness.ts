@@ -20,14 +20,18 @@ interface HistoryMessage {
   ts?: string;
   user?: string;
   bot_id?: string;
+  text?: string;
 }
 
 /**
  * Socket Mode's inbound liveness (`../liveness.ts`): every envelope is a sign of life; the
  * platform's view is `conversations.history` of the channels message events arrived from (each
  * proves the app is subscribed there): a message by someone else newer than any heard there, and
- * than the watch's start, is one the connection should have delivered. Slack delivers an event it
- * saw no ack for again on the next connection, so the missed message is answered after the reconnect.
+ * than the watch's start, is one the connection should have delivered. Where only `app_mention`
+ * events arrived so far (an app not subscribed to `message.*`, or since the process started), only
+ * a message mentioning the bot is: chatter Slack never sends is not evidence. Slack delivers an
+ * event it saw no ack for again on the next connection, so the missed message is answered after
+ * the reconnect.
  */
 export function createSlackLiveness(options: {
   client: App['client'];
@@ -41,6 +45,8 @@ export function createSlackLiveness(options: {
   const channels = recentChannels();
   /** The newest message `ts` heard per channel (Slack's clock, as seconds). */
   const newest = new Map<string, number>();
+  /** Channels a `message` event arrived from: every message there is sent, not only mentions. */
+  const hearsAll = new Set<string>();
   let startedAt = Date.now() / 1000;
   let loaded: Promise<void> | undefined;
   const load = () => {
@@ -65,7 +71,8 @@ export function createSlackLiveness(options: {
         message.ts !== undefined &&
         Number(message.ts) > after &&
         (message.user === undefined || message.user !== botUserId) &&
-        (message.bot_id === undefined || message.bot_id !== botId),
+        (message.bot_id === undefined || message.bot_id !== botId) &&
+        (hearsAll.has(channel) || message.text?.includes(`<@${botUserId}>`) === true),
     );
     return missed?.ts === undefined ? undefined : { channelId: channel, messageId: missed.ts };
   };
@@ -100,6 +107,7 @@ export function createSlackLiveness(options: {
       if (event?.type !== 'message' && event?.type !== 'app_mention') return;
       if (typeof event.channel !== 'string' || typeof event.ts !== 'string') return;
       newest.set(event.channel, Math.max(newest.get(event.channel) ?? 0, Number(event.ts)));
+      if (event.type === 'message') hearsAll.add(event.channel);
       if (channels.heard(event.channel)) void load().then(save);
     },
   };
