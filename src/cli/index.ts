@@ -17,16 +17,18 @@ const runConfigGet = async (...args: Parameters<typeof import('./config.js').run
   (await import('./config.js')).runConfigGet(...args);
 const runConfigPatch = async (...args: Parameters<typeof import('./config.js').runConfigPatch>) =>
   (await import('./config.js')).runConfigPatch(...args);
-const runSlackManifest = async (...args: Parameters<typeof import('./slack-manifest.js').runSlackManifest>) =>
-  (await import('./slack-manifest.js')).runSlackManifest(...args);
+const runSlackManifest = async (
+  ...args: Parameters<typeof import('./slack-manifest-command.js').runSlackManifest>
+) => (await import('./slack-manifest-command.js')).runSlackManifest(...args);
 const runRestart = async (...args: Parameters<typeof import('./restart.js').runRestart>) =>
   (await import('./restart.js')).runRestart(...args);
 const runLogs = async (...args: Parameters<typeof import('./logs.js').runLogs>) =>
   (await import('./logs.js')).runLogs(...args);
 const runSetup = async (...args: Parameters<typeof import('./setup.js').runSetup>) =>
   (await import('./setup.js')).runSetup(...args);
-const runDiscordInvite = async (...args: Parameters<typeof import('./discord-invite.js').runDiscordInvite>) =>
-  (await import('./discord-invite.js')).runDiscordInvite(...args);
+const runDiscordInvite = async (
+  ...args: Parameters<typeof import('./discord-invite-command.js').runDiscordInvite>
+) => (await import('./discord-invite-command.js')).runDiscordInvite(...args);
 
 const updateCommand = async <Name extends 'runUpdateCheck' | 'runUpdateRun' | 'runUpdateStatus'>(
   name: Name,
