@@ -61,11 +61,11 @@ export async function runCli(argv: readonly string[]): Promise<void> {
   program
     .command('restart')
     .description(
-      'restart the running gateway in-process (SIGUSR1 to the pid in <stateDir>/gateway.pid); with --notify, a note to a chat after it',
+      "restart the running gateway in-process (SIGUSR1 to the pid in gateway.pid in the config's state dir); with --notify, a note to a chat after it",
     )
     .option(...configOption)
     .option(...ENV_FILE_OPTION)
-    .option('--pid <pid>', "the gateway's pid (default: read from <stateDir>/gateway.pid)")
+    .option('--pid <pid>', "the gateway's pid (default: read from gateway.pid in the config's state dir)")
     .option('--note <text>', 'the note posted after the restart (with --notify)')
     .option(
       '--notify <route>',
@@ -208,7 +208,7 @@ function addUpdateCommands(program: Command, configOption: readonly [string, str
   update
     .command('run')
     .description(
-      'update the running gateway (pid from <stateDir>/gateway.pid), printing each phase until the outcome',
+      "update the running gateway (pid from gateway.pid in the config's state dir), printing each phase until the outcome",
     )
     .option(...configOption)
     .option(...envFileOption)
