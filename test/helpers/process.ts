@@ -181,7 +181,7 @@ export function spawnGateway(
     logLines: () => parseLogLines(stdout),
     exited,
     async waitForReady(count = 1) {
-      const line = await pollUntil(`ready line #${count} (stderr: ${stderr.slice(0, 500)})`, () => {
+      const line = await pollUntil(`ready line #${count} (stderr: ${stderr.slice(0, 500)}); stdout ends: ${stdout.slice(-1500)}`, () => {
         if (done) throw new Error(`gateway exited before it was ready: ${stderr}`);
         const ready = handle.logLines().filter(isReadyLine);
         return ready.length >= count ? ready.at(-1) : undefined;
