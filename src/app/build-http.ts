@@ -16,6 +16,7 @@ import {
   createGatewayStatus,
   createPeople,
   type GatewayStatusOptions,
+  type LinkedSessionsPort,
   type LogsPort,
   type SchedulerHookView,
   type SessionActionsPort,
@@ -56,6 +57,8 @@ export function buildHttpServer(options: {
   sessions: SessionsView;
   /** The chat page's threads and history of the signed-in user. */
   webchatHistory: WebchatHistoryPort;
+  /** The signed-in person's Slack and Discord direct chats, for the chat page. */
+  linkedSessions?: LinkedSessionsPort | undefined;
   /** The control UI's actions on a session (`session-actions.ts`). */
   sessionActions: SessionActionsPort;
   /** The session events bus, for `GET /api/events`. */
@@ -130,6 +133,7 @@ export function buildHttpServer(options: {
     },
     webchat: options.channels.webchat,
     webchatHistory: options.webchatHistory,
+    linkedSessions: options.linkedSessions,
     ...(configRoutes ? { config: configRoutes } : {}),
     ...(configRoutes && options.identity
       ? {

@@ -350,9 +350,10 @@ export const LinkedSessionView = Type.Object({
   platform: Type.Union([Type.Literal('slack'), Type.Literal('discord')]),
   /** The person's identity the chat is with (`slack:U0123`). */
   identity: Type.String(),
-  /** The platform's name of that account, when the channel stored one (`users.info`, Discord's member name). */
-  name: Type.Optional(Type.String()),
-  /** The first words of the chat's first typed message. */
+  /**
+   * As the Sessions page titles it: the account's name the platform gave (when the channel stored
+   * one) and the first words of the chat's first message (`Ann — is the api up?`).
+   */
   title: Type.Optional(Type.String()),
   agentId: Type.String(),
   lastActivityAt: Type.String(),

@@ -18,6 +18,7 @@ import { registerToolUiRoutes, type ToolUiOptions } from './routes/tool-ui.js';
 import { registerToolpackRoutes, type ToolpacksView } from './routes/toolpacks.js';
 import { registerUsageRoute, type UsagePort } from './routes/usage.js';
 import { registerWebchatHistoryRoutes, type WebchatHistoryPort } from './routes/webchat-history.js';
+import { type LinkedSessionsPort, registerLinkedSessionRoutes } from './routes/webchat-linked.js';
 
 /** The control plane's read models and actions, each answering its routes; absent, not served. */
 export interface ControlRoutesOptions {
@@ -32,6 +33,8 @@ export interface ControlRoutesOptions {
   sessionEvents?: SessionEventsPort | undefined;
   /** The signed-in user's web chat threads and history (the chat page), with the web chat. */
   webchatHistory?: WebchatHistoryPort | undefined;
+  /** The signed-in person's Slack and Discord direct chats, read and continued from the web chat. */
+  linkedSessions?: LinkedSessionsPort | undefined;
   /** The config page's API (`/api/config…`, owner-only). */
   config?: Omit<ConfigRoutesOptions, 'access'> | undefined;
   /** The approvals inbox (`/api/approvals`). */
@@ -77,6 +80,8 @@ export function registerControlRoutes(
     registerSessionActionRoutes(app, { actions: options.sessionActions, access, webchat, maxMessageLength });
   if (options.sessionEvents) registerEventsRoute(app, { events: options.sessionEvents, access });
   if (webchat && options.webchatHistory) registerWebchatHistoryRoutes(app, options.webchatHistory);
+  if (webchat && options.linkedSessions)
+    registerLinkedSessionRoutes(app, { linked: options.linkedSessions, maxMessageLength });
   if (options.config) registerConfigRoutes(app, { ...options.config, access });
   if (options.approvals) registerApprovalRoutes(app, { inbox: options.approvals, access });
   if (options.status) registerStatusRoute(app, { status: options.status, access });
