@@ -5,7 +5,7 @@ import { parse } from 'jsonc-parser';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createFakeDiscord, type FakeDiscord } from '../fakes/fake-discord.js';
 import type { FakeModelServer } from '../fakes/fake-model-server.js';
-import { startFakeOpenAIServer } from '../fakes/fake-openai-server.js';
+import { startKeyCheckingOpenAIServer } from '../fakes/fake-openai-server.js';
 import { type FakeSlack, startFakeSlack } from '../fakes/fake-slack.js';
 import { makeTempDir, removeDir } from '../helpers/machine.js';
 import { childEnvironment, killRunningChildren, runCli, spawnOnTerminal } from '../helpers/process.js';
@@ -28,12 +28,7 @@ let discord: FakeDiscord;
 
 beforeAll(async () => {
   dir = await makeTempDir('switchboard-setup-guide-');
-  model = await startFakeOpenAIServer({
-    defaultStep: (request) =>
-      request.headers.authorization === `Bearer ${MODEL_KEY}`
-        ? { text: 'OK' }
-        : { status: 401, errorMessage: 'Incorrect API key provided' },
-  });
+  model = await startKeyCheckingOpenAIServer(MODEL_KEY);
   slack = await startFakeSlack({ botToken: SLACK_BOT, appToken: SLACK_APP });
   discord = await createFakeDiscord({ token: DISCORD_TOKEN, guilds: [] });
 });

@@ -4,7 +4,7 @@ import { parseEnv } from 'node:util';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeModelServer } from '../fakes/fake-model-server.js';
-import { startFakeOpenAIServer } from '../fakes/fake-openai-server.js';
+import { startKeyCheckingOpenAIServer } from '../fakes/fake-openai-server.js';
 import { type FakeSlack, startFakeSlack } from '../fakes/fake-slack.js';
 import { type Browser, closeBrowser, launchBrowser } from '../helpers/browser.js';
 import { expectNoOverflow, saveScreenshot } from '../helpers/control-ui.js';
@@ -34,12 +34,7 @@ describe('the Setup page in Chromium', { timeout: 90_000 }, () => {
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    model = await startFakeOpenAIServer({
-      defaultStep: (request) =>
-        request.headers.authorization === `Bearer ${MODEL_KEY}`
-          ? { text: 'Hello from the fake model' }
-          : { status: 401, errorMessage: 'Incorrect API key provided' },
-    });
+    model = await startKeyCheckingOpenAIServer(MODEL_KEY, 'Hello from the fake model');
     slack = await startFakeSlack({ botToken: SLACK_BOT, appToken: SLACK_APP });
     const port = await freePort();
     gateway = await startTestGateway({

@@ -111,3 +111,17 @@ function usage(step: FakeStep) {
 function frame(data: unknown): string {
   return `data: ${JSON.stringify(data)}\n\n`;
 }
+
+/**
+ * An OpenAI-compatible server that answers `text` to the API key `key` only and refuses any other
+ * with 401 "Incorrect API key provided", as OpenAI does: what `switchboard setup` and the Setup
+ * page prove a key against.
+ */
+export function startKeyCheckingOpenAIServer(key: string, text = 'OK'): Promise<FakeModelServer> {
+  return startFakeOpenAIServer({
+    defaultStep: (request) =>
+      request.headers.authorization === `Bearer ${key}`
+        ? { text }
+        : { status: 401, errorMessage: 'Incorrect API key provided' },
+  });
+}

@@ -5,7 +5,7 @@ import { parse } from 'jsonc-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFakeDiscord, type FakeDiscord } from '../fakes/fake-discord.js';
 import type { FakeModelServer } from '../fakes/fake-model-server.js';
-import { startFakeOpenAIServer } from '../fakes/fake-openai-server.js';
+import { startKeyCheckingOpenAIServer } from '../fakes/fake-openai-server.js';
 import { type FakeSlack, startFakeSlack } from '../fakes/fake-slack.js';
 import { httpWithUsers, startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { freePort } from '../helpers/machine.js';
@@ -32,12 +32,7 @@ let discord: FakeDiscord;
 let envFile: string;
 
 beforeAll(async () => {
-  model = await startFakeOpenAIServer({
-    defaultStep: (request) =>
-      request.headers.authorization === `Bearer ${MODEL_KEY}`
-        ? { text: 'OK' }
-        : { status: 401, errorMessage: 'Incorrect API key provided' },
-  });
+  model = await startKeyCheckingOpenAIServer(MODEL_KEY);
   slack = await startFakeSlack({ botToken: SLACK_BOT, appToken: SLACK_APP });
   discord = await createFakeDiscord({ token: DISCORD_TOKEN, guilds: [] });
   const port = await freePort();

@@ -1,5 +1,6 @@
 // The Setup page's steps, in the terminal guide's order: the model, Slack and Discord (optional),
 // the owners. Each input's id comes from its API field (`fieldId`), so a refusal focuses it.
+import type { ComponentChildren } from 'preact';
 import type { SetupView } from '../../../src/surfaces/control/contracts.js';
 import { fieldId, type ModelChoice, type SetupForm, withModelKind } from './setup-form.js';
 
@@ -100,98 +101,109 @@ export function ModelStep(props: StepProps) {
   );
 }
 
+/** An optional platform: a checkbox (saying when it is configured already), then its fields. */
+function PlatformStep(props: {
+  form: SetupForm;
+  onChange(form: SetupForm): void;
+  name: 'slack' | 'discord';
+  legend: string;
+  label: string;
+  configured: boolean;
+  children: ComponentChildren;
+}) {
+  const { form, onChange, name, label } = props;
+  return (
+    <fieldset class="card setup-step">
+      <legend>{props.legend}</legend>
+      <label class="setup-choice">
+        <input
+          type="checkbox"
+          id={`setup-${name}`}
+          checked={form[name]}
+          onChange={(event) => onChange({ ...form, [name]: (event.target as HTMLInputElement).checked })}
+        />
+        <span>{props.configured ? `${label} is configured; set it up again` : `Connect ${label}`}</span>
+      </label>
+      {form[name] && props.children}
+    </fieldset>
+  );
+}
+
 export function PlatformSteps(props: StepProps) {
-  const { view, form, onChange } = props;
-  const toggle = (name: 'slack' | 'discord') => (event: Event) =>
-    onChange({ ...form, [name]: (event.target as HTMLInputElement).checked });
+  const { view } = props;
   return (
     <>
-      <fieldset class="card setup-step">
-        <legend>2. Slack (optional)</legend>
-        <label class="setup-choice">
-          <input type="checkbox" id="setup-slack" checked={form.slack} onChange={toggle('slack')} />
-          <span>{view.slack.configured ? 'Slack is configured; set it up again' : 'Connect Slack'}</span>
-        </label>
-        {form.slack && (
-          <>
-            <p>
-              Create the app from this manifest:{' '}
-              <a href="https://api.slack.com/apps?new_app=1" target="_blank" rel="noreferrer noopener">
-                api.slack.com/apps
-              </a>{' '}
-              → From a manifest → YAML. Then Install to Workspace, and copy the Bot User OAuth Token (OAuth
-              &amp; Permissions) and an App-Level Token with <code>connections:write</code> (Basic
-              Information).
-            </p>
-            <details class="setup-manifest">
-              <summary>The app manifest (YAML)</summary>
-              <pre>
-                <code>{view.slack.manifest}</code>
-              </pre>
-            </details>
-            <Field
-              {...props}
-              name="slack.botToken"
-              label="Bot token (xoxb-…)"
-              secret
-              hint={keeps(view, 'SLACK_BOT_TOKEN')}
-            />
-            <Field
-              {...props}
-              name="slack.appToken"
-              label="App-level token (xapp-…)"
-              secret
-              hint={keeps(view, 'SLACK_APP_TOKEN')}
-            />
-            <details class="setup-advanced">
-              <summary>Another Slack address</summary>
-              <Field
-                {...props}
-                name="slack.apiUrl"
-                label="Slack Web API URL"
-                hint="Empty for https://slack.com/api/."
-              />
-            </details>
-          </>
-        )}
-      </fieldset>
-      <fieldset class="card setup-step">
-        <legend>3. Discord (optional)</legend>
-        <label class="setup-choice">
-          <input type="checkbox" id="setup-discord" checked={form.discord} onChange={toggle('discord')} />
-          <span>
-            {view.discord.configured ? 'Discord is configured; set it up again' : 'Connect Discord'}
-          </span>
-        </label>
-        {form.discord && (
-          <>
-            <p>
-              Create an application at{' '}
-              <a href="https://discord.com/developers/applications" target="_blank" rel="noreferrer noopener">
-                discord.com/developers
-              </a>
-              , then Bot → Reset Token, and switch on the Message Content intent there. The invite link is
-              shown once the token is proved.
-            </p>
-            <Field
-              {...props}
-              name="discord.token"
-              label="Bot token"
-              secret
-              hint={keeps(view, 'DISCORD_TOKEN')}
-            />
-            <details class="setup-advanced">
-              <summary>Another Discord address</summary>
-              <Field
-                {...props}
-                name="discord.apiBase"
-                label="Discord API URL"
-                hint="Empty for https://discord.com/api."
-              />
-            </details>
-          </>
-        )}
-      </fieldset>
+      <PlatformStep
+        {...props}
+        name="slack"
+        legend="2. Slack (optional)"
+        label="Slack"
+        configured={view.slack.configured}
+      >
+        <p>
+          Create the app from this manifest:{' '}
+          <a href="https://api.slack.com/apps?new_app=1" target="_blank" rel="noreferrer noopener">
+            api.slack.com/apps
+          </a>{' '}
+          → From a manifest → YAML. Then Install to Workspace, and copy the Bot User OAuth Token (OAuth &amp;
+          Permissions) and an App-Level Token with <code>connections:write</code> (Basic Information).
+        </p>
+        <details class="setup-manifest">
+          <summary>The app manifest (YAML)</summary>
+          <pre>
+            <code>{view.slack.manifest}</code>
+          </pre>
+        </details>
+        <Field
+          {...props}
+          name="slack.botToken"
+          label="Bot token (xoxb-…)"
+          secret
+          hint={keeps(view, 'SLACK_BOT_TOKEN')}
+        />
+        <Field
+          {...props}
+          name="slack.appToken"
+          label="App-level token (xapp-…)"
+          secret
+          hint={keeps(view, 'SLACK_APP_TOKEN')}
+        />
+        <details class="setup-advanced">
+          <summary>Another Slack address</summary>
+          <Field
+            {...props}
+            name="slack.apiUrl"
+            label="Slack Web API URL"
+            hint="Empty for https://slack.com/api/."
+          />
+        </details>
+      </PlatformStep>
+      <PlatformStep
+        {...props}
+        name="discord"
+        legend="3. Discord (optional)"
+        label="Discord"
+        configured={view.discord.configured}
+      >
+        <p>
+          Create an application at{' '}
+          <a href="https://discord.com/developers/applications" target="_blank" rel="noreferrer noopener">
+            discord.com/developers
+          </a>
+          , then Bot → Reset Token, and switch on the Message Content intent there. The invite link is shown
+          once the token is proved.
+        </p>
+        <Field {...props} name="discord.token" label="Bot token" secret hint={keeps(view, 'DISCORD_TOKEN')} />
+        <details class="setup-advanced">
+          <summary>Another Discord address</summary>
+          <Field
+            {...props}
+            name="discord.apiBase"
+            label="Discord API URL"
+            hint="Empty for https://discord.com/api."
+          />
+        </details>
+      </PlatformStep>
     </>
   );
 }
