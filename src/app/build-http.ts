@@ -75,6 +75,8 @@ export function buildHttpServer(options: {
   hookHealth(): SchedulerHookView[];
   /** The config page's edits: the same control as the owner's `/config`. */
   gatewayControl?: GatewayControl | undefined;
+  /** The environment the next start reads (the env file read again): the Setup page's. */
+  nextEnvironment: () => NodeJS.ProcessEnv;
   scrub(text: string): string;
   /** The approvals inbox and the health page. */
   ops: OpsParts;
@@ -92,7 +94,11 @@ export function buildHttpServer(options: {
   const { config, toolpacks, scrub } = options;
   const toolUi = buildToolUi({ ...options, logger: options.logger.child({ component: 'tool-ui' }) });
   const configRoutes = options.gatewayControl
-    ? createConfigRoutesOptions({ config, control: options.gatewayControl })
+    ? createConfigRoutesOptions({
+        config,
+        control: options.gatewayControl,
+        environment: options.nextEnvironment,
+      })
     : undefined;
   return createControlServer({
     host: config.http.host,
@@ -108,6 +114,7 @@ export function buildHttpServer(options: {
     },
     projectId: config.project.id,
     version: PACKAGE_VERSION,
+    setupNeeded: config.agents[config.defaultAgent]?.model === undefined,
     sessions: scrubbedSessionsView(options.sessions, scrub),
     sessionActions: options.sessionActions,
     sessionEvents: scrubbedSessionEvents(options.sessionEvents, scrub),

@@ -42,6 +42,7 @@ export function httpPart(): Part<HttpContext, HttpServer> {
       http = await buildHttpServer({
         config: base.config,
         token: context.token.token,
+        nextEnvironment: options.nextEnvironment ?? (() => options.environment),
         sessions: createSessionsView({
           sessions: base.sessions,
           router: turns.router,
