@@ -80,11 +80,9 @@ function countResumes(gateway: GatewayProcess, report: KillLoopReport): void {
     if (line.msg === 'turn resumed after a restart') {
       report.resumed += 1;
       report.endedAsUnknown += Number(line.unknown ?? 0);
-    } else if (
-      line.msg === 'interrupted turn ended, not resumed' ||
-      line.msg === 'message given up: the gateway stopped every time it answered it'
-    )
-      report.endedNotResumed += 1;
+    }
+    // Every ended turn logs this line (one given up after 3 attempts logs "message given up" too).
+    else if (line.msg === 'interrupted turn ended, not resumed') report.endedNotResumed += 1;
     else if (line.msg === 'sub-agent run resumed after a restart') report.subagentRunsResumed += 1;
     else if (line.msg === 'sub-agent run ended, not resumed') report.subagentRunsEndedNotResumed += 1;
   }

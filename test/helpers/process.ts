@@ -61,10 +61,10 @@ export const countMessages = (lines: LogLine[], message: string): number =>
 /**
  * Calls `probe` until it returns something other than undefined or false, and returns that.
  * Errors thrown by the probe count as "not yet" (a server mid-restart refuses connections).
- * Bounded: after `timeoutMs` it throws, naming what it waited for and the last error.
+ * Bounded: after `timeoutMs` it throws, naming what it waited for (a function is read then) and the last error.
  */
 export async function pollUntil<T>(
-  description: string,
+  description: string | (() => string),
   probe: () => T | undefined | false | Promise<T | undefined | false>,
   options: { timeoutMs?: number; intervalMs?: number } = {},
 ): Promise<T> {
@@ -80,7 +80,8 @@ export async function pollUntil<T>(
     await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 50));
   }
   const reason = lastError instanceof Error ? `; last error: ${lastError.message}` : '';
-  throw new Error(`timed out waiting for ${description}${reason}`);
+  const what = typeof description === 'function' ? description() : description;
+  throw new Error(`timed out waiting for ${what}${reason}`);
 }
 
 /** The reply to `POST /api/webchat/messages`. */
@@ -181,7 +182,10 @@ export function spawnGateway(
     logLines: () => parseLogLines(stdout),
     exited,
     async waitForReady(count = 1) {
-      const line = await pollUntil(`ready line #${count} (stderr: ${stderr.slice(0, 500)})`, () => {
+      // The description is read at the timeout, so it shows what the gateway had printed by then.
+      const waitedFor = () =>
+        `ready line #${count} (stderr: ${stderr.slice(0, 500)}; stdout ends: ${stdout.slice(-1500)})`;
+      const line = await pollUntil(waitedFor, () => {
         if (done) throw new Error(`gateway exited before it was ready: ${stderr}`);
         const ready = handle.logLines().filter(isReadyLine);
         return ready.length >= count ? ready.at(-1) : undefined;

@@ -247,7 +247,9 @@ describe('owner-only tools', () => {
     expect(toolNamesOffered(model.requests[0])).not.toContain('owner_secret');
     expect(toolNamesOffered(model.requests[0])).toContain('math.add');
     const refused = JSON.stringify(model.requests[1]);
-    expect(refused).toContain('Tool restricted to owner senders.');
+    expect(refused).toContain(
+      'Tool owner_secret refused: webchat:mallory, role member may not call tool owner_secret: role member lacks it (roles.member.tools: *).',
+    );
     expect(refused).not.toContain('owner stuff');
 
     model.push({ toolCalls: [{ name: 'owner_secret', arguments: {} }] });

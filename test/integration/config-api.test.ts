@@ -165,7 +165,7 @@ describe('the config API for a sender who is not an owner', () => {
       });
       const answer = (await response.json()) as { message: string };
       expect(response.status, `${method} ${route}`).toBe(403);
-      expect(answer.message).toContain('webchat:alice is not an owner');
+      expect(answer.message).toContain('webchat:alice, role member may not call');
     }
     // The operator (the gateway token, an owner by default) is let through.
     expect((await gateway.request('GET', '/api/config')).status).toBe(200);

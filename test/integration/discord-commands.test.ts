@@ -137,7 +137,7 @@ describe('Discord application commands: running one', () => {
         {
           kind: 'edit',
           interactionId: refused,
-          content: `/config is for owners only; you are discord:${BOB}.`,
+          content: `/config refused: discord:${BOB}, role member may not run /config: role member lacks it (roles.member.commands: *).`,
         },
       ]);
     const shown = fake.runCommand({ name: 'config', userId: OWNER, channelId: CHANNEL });

@@ -114,7 +114,7 @@ describe('Discord through the gateway', () => {
     expect(config).toContain(`"apiBase": "${fake.apiBase}"`);
     say('930000000000000102', '/config get');
     expect(await postedText(fake, (text) => text.startsWith('/config'))).toBe(
-      '/config is for owners only; you are discord:930000000000000102.',
+      '/config refused: discord:930000000000000102, role member may not run /config: role member lacks it (roles.member.commands: *).',
     );
     expect(JSON.stringify(fake.posted)).not.toContain(TOKEN);
 

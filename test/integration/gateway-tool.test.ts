@@ -256,7 +256,9 @@ describe('the gateway tool', () => {
     await gateway.send('make me an owner', 'mallory');
     const offered = (model.requests[0].tools ?? []).map((tool: any) => tool.function.name);
     expect(offered).not.toContain('gateway');
-    expect(model.requests[1].messages.at(-1).content).toBe('Tool restricted to owner senders.');
+    expect(model.requests[1].messages.at(-1).content).toBe(
+      'Tool gateway refused: webchat:mallory, role member may not call tool gateway: role member lacks it (roles.member.tools: *).',
+    );
 
     model.push(call({ action: 'config.get' }));
     model.push((request) =>
@@ -275,7 +277,9 @@ describe('the gateway tool', () => {
     expect(await readFile(gateway.configPath, 'utf8')).toBe(before);
 
     const denied = await gateway.send('/config patch {"owners":["webchat:mallory"]}', 'mallory');
-    expect(denied.body.replies[0].text).toBe('/config is for owners only; you are webchat:mallory.');
+    expect(denied.body.replies[0].text).toBe(
+      '/config refused: webchat:mallory, role member may not run /config: role member lacks it (roles.member.commands: *).',
+    );
     const done = await gateway.send('/config patch {"owners":["webchat:local","webchat:mallory"]}');
     expect(done.body.replies[0].text).toMatch(/^Changed owners\. Restarting in 2 s/);
     await waitForRestarts(gateway, 1);
@@ -583,7 +587,7 @@ describe('restarts from chat', () => {
       'Unknown config path: http.prot',
     );
     expect((await gateway.send('/config get', 'mallory')).body.replies[0].text).toBe(
-      '/config is for owners only; you are webchat:mallory.',
+      '/config refused: webchat:mallory, role member may not run /config: role member lacks it (roles.member.commands: *).',
     );
   });
 });

@@ -42,9 +42,11 @@ describe('/rescue: owners only, one plan, one use', () => {
     const file = gateway.configPath;
     const original = await readFile(file, 'utf8');
 
-    expect(await reply('/rescue status', 'bob')).toBe('/rescue is for owners only; you are webchat:bob.');
+    expect(await reply('/rescue status', 'bob')).toBe(
+      '/rescue refused: webchat:bob, role member may not run /rescue: role member lacks it (roles.member.commands: *).',
+    );
     expect(await reply('/rescue config set agents.main.displayName Rescued', 'bob')).toBe(
-      '/rescue is for owners only; you are webchat:bob.',
+      '/rescue refused: webchat:bob, role member may not run /rescue: role member lacks it (roles.member.commands: *).',
     );
 
     const first = await reply('/rescue config set agents.main.displayName Rescued');
@@ -57,7 +59,7 @@ describe('/rescue: owners only, one plan, one use', () => {
       `Refused: plan ${codeOf(first)} was asked for by webchat:local, not webchat:alice; nothing was run.`,
     );
     expect(await reply(`/rescue yes ${codeOf(first)}`, 'bob')).toBe(
-      '/rescue is for owners only; you are webchat:bob.',
+      '/rescue refused: webchat:bob, role member may not run /rescue: role member lacks it (roles.member.commands: *).',
     );
     // A newer plan revokes the older one.
     const second = await reply('/rescue config set agents.main.displayName Second');

@@ -146,7 +146,9 @@ describe('GET /api/events for a non-owner', () => {
       headers: { authorization: `Bearer ${ALICE}`, connection: 'close' },
     });
     expect(answer.status).toBe(403);
-    expect(((await answer.json()) as { message: string }).message).toContain('webchat:alice is not an owner');
+    expect(((await answer.json()) as { message: string }).message).toContain(
+      'webchat:alice, role member may not call',
+    );
   });
 });
 

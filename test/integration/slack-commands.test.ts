@@ -103,7 +103,9 @@ describe('Slack slash command in Socket Mode', () => {
     await fake.command(slashCommand(fake, { user: 'U1', channel: 'C1', text: 'config' }));
     const refused = await fake.waitForCall('chat.postEphemeral');
     expect(refused.args).toMatchObject({ channel: 'C1', user: 'U1' });
-    expect(refused.args.text).toBe('/config is for owners only; you are slack:U1.');
+    expect(refused.args.text).toBe(
+      '/config refused: slack:U1, role member may not run /config: role member lacks it (roles.member.commands: *).',
+    );
     await fake.command(slashCommand(fake, { user: 'UOWNER', channel: 'C1', text: 'config' }));
     const shown = await fake.waitForCall('chat.postEphemeral', (call) => call.args.user === 'UOWNER');
     expect(shown.args.text).toMatch(/^Usage: \/config get/);

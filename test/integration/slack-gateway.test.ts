@@ -134,7 +134,9 @@ describe('Slack through the gateway', () => {
 
     await fake.deliver(mention('40.2', '/config get', { user: 'U2' }));
     const other = await fake.waitForCall('chat.postMessage', (call) => call.args.thread_ts === '40.2');
-    expect(other.args.text).toBe('/config is for owners only; you are slack:U2.');
+    expect(other.args.text).toBe(
+      '/config refused: slack:U2, role member may not run /config: role member lacks it (roles.member.commands: *).',
+    );
     expect(JSON.stringify(fake.callsTo('chat.postMessage'))).not.toContain(BOT_TOKEN);
   });
 

@@ -384,7 +384,9 @@ describe('the Tools API for a signed-in user who is not an owner', () => {
     status: 403,
     body: {
       error: 'forbidden',
-      message: expect.stringMatching(/^webchat:alice is not an owner \(see owners in the config\)/),
+      message: expect.stringMatching(
+        /^webchat:alice, role member may not call \w+ \/api\/.+: role member lacks it \(roles\.member\.routes: /,
+      ),
     },
   };
 

@@ -94,7 +94,9 @@ describe('usage', () => {
 
     // A user who is not an owner sees their own usage only, and is told so.
     const own = texts(await gateway.send('/usage user', 'bob'))[0];
-    expect(own).toContain("Only your own usage (webchat:bob) is shown; owners see everyone's.");
+    expect(own).toContain(
+      'Only your own usage (webchat:bob) is shown; role member sees its own only (roles.member.sees: own).',
+    );
     expect(own).toContain('webchat:bob      1    300       7  0.0010');
     expect(own).not.toContain('webchat:local');
 

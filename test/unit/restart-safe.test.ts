@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { validateConfig } from '../../src/base/config/index.js';
 import { createLogger } from '../../src/base/logging/index.js';
 import { communicationPolicy } from '../../src/base/messages/index.js';
-import { openCalls, resumeOpenCalls, unknownOutcome } from '../../src/engine/agents/resume-turn.js';
+import {
+  openCalls,
+  resumeOpenCalls,
+  resumeVerdict,
+  unknownOutcome,
+} from '../../src/engine/agents/resume-turn.js';
+import type { SubagentRun } from '../../src/engine/subagents/index.js';
+import { resumeDecision } from '../../src/engine/subagents/resume.js';
 import { GATEWAY_TOOLS, isRestartSafe, type Tool } from '../../src/engine/tools/index.js';
 import { createMcpTool } from '../../src/extensions/mcp/mcp-tool.js';
 import {
@@ -139,5 +146,31 @@ describe('a resumed turn', () => {
     ]);
     expect(unknownOutcome('shell.exec')).toMatch(/not run again\. Do not assume it succeeded or failed/);
     expect(resumed.entries.map((written) => written.toolCallId)).toEqual(['c1', 'c2']);
+  });
+});
+
+describe('the resume rule, one for turns and sub-agent runs', () => {
+  const work = { attempts: 1, resume: undefined, idleMs: 1000, resumeWithinMs: 7_200_000 };
+
+  it('resumes until the third attempt, unless the agent says off or the work is older than the limit', () => {
+    expect(resumeVerdict(work)).toEqual({ kind: 'resume' });
+    expect(resumeVerdict({ ...work, attempts: 2, resume: 'safe' })).toEqual({ kind: 'resume' });
+    expect(resumeVerdict({ ...work, attempts: 3 })).toEqual({ kind: 'end', why: 'attempts' });
+    expect(resumeVerdict({ ...work, resume: 'off' })).toEqual({ kind: 'end', why: 'off' });
+    expect(resumeVerdict({ ...work, idleMs: 7_200_001 })).toEqual({ kind: 'end', why: 'stale' });
+  });
+
+  it('is what a sub-agent run left running gets, its age from its start when its child wrote nothing', () => {
+    const run = { subagentRunId: 'r1', agentId: 'main', startedAt: 0 } as SubagentRun;
+    const facts = { agent: {}, lastEntryAt: undefined, now: 60_000, resumeWithinMs: 30_000 };
+    expect(resumeDecision(run, facts)).toEqual({
+      kind: 'end',
+      why: 'A restart cut this run short and it was not resumed: it was cut short 60 s ago, longer than agentLoop.resumeWithinMs (30 s).',
+    });
+    expect(resumeDecision(run, { ...facts, lastEntryAt: 50_000 })).toEqual({ kind: 'resume', resumes: 1 });
+    expect(resumeDecision({ ...run, resumes: 2 }, { ...facts, lastEntryAt: 50_000 })).toMatchObject({
+      kind: 'end',
+      why: expect.stringContaining('the gateway stopped each of the 3 times it ran'),
+    });
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../../src/base/logging/index.js';
-import { createStore } from '../../src/records/store/index.js';
+import { createStore, type Store } from '../../src/records/store/index.js';
 import {
   answered,
   createRouterRig,
@@ -70,7 +70,9 @@ describe('chat commands', () => {
   it('refuse an owner command to others, and list only the commands the sender may use', async () => {
     const target = await rig({ owners: ['slack:OWNER'] });
     const refused = await target.router.dispatch(slackMessage('/config get'));
-    expect(refused.replies[0]?.text).toBe('/config is for owners only; you are slack:U1.');
+    expect(refused.replies[0]?.text).toBe(
+      '/config refused: slack:U1, role member may not run /config: role member lacks it (roles.member.commands: *).',
+    );
     const unknown = await target.router.dispatch(slackMessage('/nope'));
     expect(unknown.replies[0]?.text).toBe(
       'Unknown command /nope. Commands: /help, /status, /new, /compact, /stop, /subagents, /usage, /whoami, /link, /approve, /deny.',
@@ -171,6 +173,16 @@ describe('a turn the last process began and did not end', () => {
     return { store, crashed };
   }
 
+  /** The next start finds the message answered: it leaves the inbox, no turn runs, the chat hears nothing. */
+  async function expectAnsweredBefore(store: Store): Promise<void> {
+    const next = await createRouterRig({ store });
+    cleanups.push(() => next.close());
+    expect(await next.router.resume()).toBe(1);
+    await expect.poll(() => next.inbox.list()).toEqual([]);
+    expect(next.gated.turns).toEqual([]);
+    expect(next.deliveredTexts()).toEqual([]);
+  }
+
   it('is resumed: its turn runs again with the entry written once, marked resumed', async () => {
     const { store } = await crashedTurn();
     const next = await createRouterRig({ store });
@@ -185,12 +197,20 @@ describe('a turn the last process began and did not end', () => {
   it('that had answered already (the process died before the message left the inbox) is not run again', async () => {
     const { store, crashed } = await crashedTurn();
     await crashed.sessions.append(THREAD_KEY, { role: 'assistant', text: 'the answer', runId: 'r1' });
-    const next = await createRouterRig({ store });
-    cleanups.push(() => next.close());
-    expect(await next.router.resume()).toBe(1);
-    await expect.poll(() => next.inbox.list()).toEqual([]);
-    expect(next.gated.turns).toEqual([]);
-    expect(next.deliveredTexts()).toEqual([]);
+    await expectAnsweredBefore(store);
+  });
+
+  it('that answered on its third attempt is neither given up nor answered again', async () => {
+    const { store } = await crashedTurn();
+    for (let start = 2; start <= 3; start += 1) {
+      const crashed = await createRouterRig({ store });
+      expect(await crashed.router.resume()).toBe(1);
+      await crashed.gated.waitForOpen(1);
+      // The third attempt answers, and the process dies before the message leaves the inbox.
+      if (start === 3)
+        await crashed.sessions.append(THREAD_KEY, { role: 'assistant', text: 'the answer', runId: 'r3' });
+    }
+    await expectAnsweredBefore(store);
   });
 
   it('is ended with a message when its agent says resume "off"', async () => {

@@ -484,6 +484,7 @@ describe('resume after the process died', () => {
     expect(await second.announcement()).toMatchObject({
       status: 'interrupted',
       runId: running.subagentRunId,
+      error: 'A restart cut this run short and it was not resumed: agents.main.resume is "off".',
     });
     expect((await childTurn(second, waiting)).request.entry.text).toBe('waiting');
   });
@@ -529,7 +530,12 @@ describe('resume after the process died', () => {
     }
     // Three attempts (its start and two resumes), as a turn gets.
     expect(await rig.registry.get(run.subagentRunId)).toMatchObject({ status: 'interrupted', resumes: 2 });
-    expect(await rig.announcement()).toMatchObject({ status: 'interrupted', runId: run.subagentRunId });
+    expect(await rig.announcement()).toMatchObject({
+      status: 'interrupted',
+      runId: run.subagentRunId,
+      error:
+        'A restart cut this run short and it was not resumed: the gateway stopped each of the 3 times it ran.',
+    });
   });
 
   it('answers a steer a running child was sent just before the process died: a new run takes it', async () => {

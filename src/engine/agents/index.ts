@@ -15,7 +15,13 @@ export {
   type ProviderOptions,
   probeModel,
 } from './providers/index.js';
-export { RESUMED_NOTICE } from './resume-turn.js';
+export {
+  type InterruptedWork,
+  MAX_ATTEMPTS,
+  RESUMED_NOTICE,
+  type ResumeVerdict,
+  resumeVerdict,
+} from './resume-turn.js';
 export type { AgentRunnerOptions } from './runner-state.js';
 export { buildSystemPrompt, readAgentInstructions } from './system-prompt.js';
 export { createTurnStream } from './turn-stream.js';

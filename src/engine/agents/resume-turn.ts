@@ -6,6 +6,35 @@ import type { TurnTools } from './turn-tools.js';
 /** Told in the chat, once, when a turn a restart cut short goes on (instead of a repeated answer). */
 export const RESUMED_NOTICE = 'Resumed after a restart';
 
+/** Starts that may die running one turn (or sub-agent run) before it is ended instead of resumed. */
+export const MAX_ATTEMPTS = 3;
+
+/** What the resume rule reads of work a restart cut short: a turn, or a sub-agent run's turn. */
+export interface InterruptedWork {
+  /** Starts that died while it ran, the last one included. */
+  attempts: number;
+  /** Its agent's `resume` (`agents.<id>.resume`). */
+  resume: 'safe' | 'off' | undefined;
+  /** How long ago it was last active (its transcript's last entry), in ms. */
+  idleMs: number;
+  /** `agentLoop.resumeWithinMs`. */
+  resumeWithinMs: number;
+}
+
+/** Goes on, or is ended: at its third interruption, by `resume: "off"`, or past the age limit. */
+export type ResumeVerdict = { kind: 'resume' } | { kind: 'end'; why: 'attempts' | 'off' | 'stale' };
+
+/**
+ * The resume rule (issue 32 §1), one for chat turns (`routing/intake.ts`) and sub-agent runs
+ * (`subagents/resume.ts`), each of which words the end for its own reader. Pure.
+ */
+export function resumeVerdict(work: InterruptedWork): ResumeVerdict {
+  if (work.attempts >= MAX_ATTEMPTS) return { kind: 'end', why: 'attempts' };
+  if (work.resume === 'off') return { kind: 'end', why: 'off' };
+  if (work.idleMs > work.resumeWithinMs) return { kind: 'end', why: 'stale' };
+  return { kind: 'resume' };
+}
+
 /** The result a call gets when a restart cut it short and it is not safe to run again. */
 export function unknownOutcome(name: string): string {
   return (

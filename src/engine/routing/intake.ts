@@ -10,13 +10,12 @@ import type {
   OutboundFor,
 } from '../../base/messages/index.js';
 import type { SessionRecord, SessionStore, TranscriptEntry } from '../../records/sessions/index.js';
+import { resumeVerdict } from '../agents/index.js';
 import type { Inbox, InboxItem } from './inbox.js';
 import type { SessionQueues } from './session-queues.js';
 
 /** How far back a redelivered or resumed message's entry is looked for in its transcript. */
 const RECENT_ENTRIES = 200;
-/** Starts that may die while answering one message before it is given up (a message that crashes the gateway). */
-const MAX_ATTEMPTS = 3;
 
 export interface IntakeOptions {
   config: Config;
@@ -99,88 +98,83 @@ export class Intake {
   }
 
   /**
-   * A message left by the last process: queued again, or given up after MAX_ATTEMPTS starts died
-   * answering it. A start is counted here, not when the turn begins (that would cost an inbox write
-   * per message): the last process began a turn for it when its entry is in the transcript. A turn
-   * it began is resumed (`resumed`: see `resumeDecision`), or ended with a message in its chat.
+   * A message left by the last process: queued again, or ended with a message in its chat. A start
+   * is counted here, not when the turn begins (that would cost an inbox write per message): the
+   * last process began a turn for it when its entry is in the transcript. A turn it began is
+   * resumed (`resumed`) by the resume rule (`resumeVerdict`), or ended.
    */
   async #requeue(item: InboxItem): Promise<void> {
     const { config, inbox, logger, sessions } = this.#options;
     const agent = config.agents[item.agentId];
-    const written = agent ? await writtenEntry(sessions, item) : undefined;
-    // Items from earlier releases carry `stored`: their `attempts` counted that start already.
-    const { stored: _counted, ...fields } = item;
-    const resumed = { ...fields, attempts: written && !item.stored ? item.attempts + 1 : item.attempts };
-    if (agent && resumed.attempts < MAX_ATTEMPTS) {
-      const decision = written
-        ? await this.#resumeDecision(item, written, agent)
-        : { kind: 'resume' as const };
-      if (decision.kind === 'answered') {
-        logger.info(
-          { session: item.sessionKey },
-          'message answered before the last stop: not answered again',
-        );
-        await inbox.remove(item.id);
-        return;
-      }
-      if (decision.kind === 'end') {
-        await this.#endTurn(item, decision.text);
-        return;
-      }
-      if (resumed.attempts !== item.attempts || item.stored) await inbox.update(resumed);
-      void this.#queue(resumed, agent, written).catch((error: unknown) =>
-        logger.warn({ err: error, session: item.sessionKey }, 'resumed message not answered'),
+    if (!agent) {
+      logger.error(
+        { session: item.sessionKey, attempts: item.attempts, agent: item.agentId },
+        'message for an agent no longer configured dropped',
       );
-      return;
-    }
-    logger.error(
-      { session: item.sessionKey, attempts: resumed.attempts, agent: item.agentId },
-      agent
-        ? 'message given up: the gateway stopped every time it answered it'
-        : 'message for an agent no longer configured dropped',
-    );
-    const text = agent
-      ? `I could not answer your message: the gateway stopped each of the ${resumed.attempts} times it tried.`
-      : `Your message was not answered: agent "${item.agentId}" is no longer configured.`;
-    if (agent) await this.#endTurn(item, text);
-    else {
       await inbox.remove(item.id);
       await this.#options
         .outboundFor(item.route)
-        .reply({ id: crypto.randomUUID(), text })
+        .reply({
+          id: crypto.randomUUID(),
+          text: `Your message was not answered: agent "${item.agentId}" is no longer configured.`,
+        })
         .catch(() => {});
+      return;
     }
+    const written = await writtenEntry(sessions, item);
+    // Items from earlier releases carry `stored`: their `attempts` counted that start already.
+    const { stored: _counted, ...fields } = item;
+    const resumed = { ...fields, attempts: written && !item.stored ? item.attempts + 1 : item.attempts };
+    // A message whose turn had not begun is only queued again (its attempts were not counted).
+    const decision = written
+      ? await this.#resumeDecision(item, resumed.attempts, written, agent)
+      : { kind: 'resume' as const };
+    if (decision.kind === 'answered') {
+      logger.info({ session: item.sessionKey }, 'message answered before the last stop: not answered again');
+      await inbox.remove(item.id);
+      return;
+    }
+    if (decision.kind === 'end') {
+      await this.#endTurn(item, decision.text);
+      return;
+    }
+    if (resumed.attempts !== item.attempts || item.stored) await inbox.update(resumed);
+    void this.#queue(resumed, agent, written).catch((error: unknown) =>
+      logger.warn({ err: error, session: item.sessionKey }, 'resumed message not answered'),
+    );
   }
 
   /**
    * Whether the turn the last process began is resumed: not when it had answered already (the
-   * process died before the message left the inbox), when the agent's `resume` is `off`, or when
-   * the session's last entry is older than `agentLoop.resumeWithinMs` (ended, with a message).
+   * process died before the message left the inbox), else by the resume rule (`resumeVerdict`):
+   * ended at its third attempt, when the agent's `resume` is `off`, or when the session's last
+   * entry is older than `agentLoop.resumeWithinMs`, with a message that says which.
    */
   async #resumeDecision(
     item: InboxItem,
+    attempts: number,
     written: TranscriptEntry,
     agent: AgentConfig,
   ): Promise<ResumeDecision> {
-    const tail = await this.#options.sessions.transcript(item.sessionKey, { last: RECENT_ENTRIES });
-    const after = tail.filter((entry) => entry.seq > written.seq);
-    if (turnAnswered(after)) return { kind: 'answered' };
-    if (agent.resume === 'off') {
-      return {
-        kind: 'end',
-        text: `A restart cut my answer to your message short, and this agent does not resume turns (agents.${item.agentId}.resume is "off"): please ask again.`,
-      };
+    const { config, logger, sessions } = this.#options;
+    const tail = await sessions.transcript(item.sessionKey, { last: RECENT_ENTRIES });
+    if (turnAnswered(tail.filter((entry) => entry.seq > written.seq))) return { kind: 'answered' };
+    const limit = config.agentLoop.resumeWithinMs;
+    const idleMs = (this.#options.now ?? Date.now)() - Date.parse((tail.at(-1) ?? written).at);
+    const verdict = resumeVerdict({ attempts, resume: agent.resume, idleMs, resumeWithinMs: limit });
+    if (verdict.kind === 'resume') return verdict;
+    if (verdict.why === 'attempts') {
+      logger.error(
+        { session: item.sessionKey, attempts, agent: item.agentId },
+        'message given up: the gateway stopped every time it answered it',
+      );
     }
-    const last = tail.at(-1) ?? written;
-    const limit = this.#options.config.agentLoop.resumeWithinMs;
-    const age = (this.#options.now ?? Date.now)() - Date.parse(last.at);
-    if (age > limit) {
-      return {
-        kind: 'end',
-        text: `A restart cut my answer to your message short ${Math.round(age / 60_000)} min ago, longer than the resume limit (agentLoop.resumeWithinMs, ${Math.round(limit / 60_000)} min): it is not resumed, please ask again.`,
-      };
-    }
-    return { kind: 'resume' };
+    const text = {
+      attempts: `I could not answer your message: the gateway stopped each of the ${attempts} times it tried.`,
+      off: `A restart cut my answer to your message short, and this agent does not resume turns (agents.${item.agentId}.resume is "off"): please ask again.`,
+      stale: `A restart cut my answer to your message short ${Math.round(idleMs / 60_000)} min ago, longer than the resume limit (agentLoop.resumeWithinMs, ${Math.round(limit / 60_000)} min): it is not resumed, please ask again.`,
+    }[verdict.why];
+    return { kind: 'end', text };
   }
 
   /** Ends a turn that is not resumed: the message leaves the inbox, the chat and the transcript are told why. */

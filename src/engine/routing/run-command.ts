@@ -163,9 +163,6 @@ export class CommandRunner {
       return `Unknown command /${parsed.name}. Commands: ${names.join(', ')}.`;
     }
     const verdict = can(principal, commandAction(command));
-    // A sender no person lists, refused an owner command, hears what it heard before roles.
-    if (!verdict.ok && principal.personId === undefined && command.ownerOnly)
-      return `/${command.name} is for owners only; you are ${message.senderId}.`;
     if (!verdict.ok) return `/${command.name} refused: ${verdict.error}.`;
     return command.run({
       args: parsed.args,

@@ -25,7 +25,7 @@ export interface SubagentOutcome {
   /** Model rounds and tool calls of the run. */
   rounds: number;
   toolCalls: number;
-  /** Why it failed, for error and timeout. */
+  /** Why it failed, for error and timeout; why it was not resumed, for one a restart interrupted. */
   error?: string;
 }
 

@@ -1,3 +1,4 @@
+import { resumeVerdict } from '../agents/index.js';
 import type { Announcement, PendingAnnouncement } from './announcements.js';
 import type { SubagentRun } from './registry.js';
 
@@ -5,7 +6,7 @@ import type { SubagentRun } from './registry.js';
 export interface ResumePlan {
   /** Runs whose announcement was stored but whose end was not written (the process died between). */
   completed: { run: SubagentRun; announcement: Announcement }[];
-  /** Runs left running: they cannot go on, and end `interrupted`. */
+  /** Runs left running: resumed, or ended `interrupted` (`resumeDecision`). */
   interrupted: SubagentRun[];
   /** Runs left waiting for a slot: they never started, and take one now, oldest first. */
   waiting: SubagentRun[];
@@ -28,9 +29,6 @@ export function resumePlan(
   return plan;
 }
 
-/** Starts of one run that may die before it is given up (a turn's limit too, `routing/intake-resume.ts`). */
-export const MAX_ATTEMPTS = 3;
-
 /** What the resume decision of a run left running reads besides the run. */
 export interface ResumeFacts {
   /** The child's agent as configured now; undefined when it no longer is. */
@@ -42,27 +40,43 @@ export interface ResumeFacts {
   resumeWithinMs: number;
 }
 
+/** `why`: the reason the run is ended, for its requester (its announcement's `error`) and the log. */
 export type RunResumeDecision = { kind: 'resume'; resumes: number } | { kind: 'end'; why: string };
 
 /**
- * Whether a run the last process left running goes on from its transcript, as a turn does: not
- * when its agent's `resume` is `off` (or it is gone), at its third interruption, when its child
- * was last active longer ago than the limit, or when it holds steers it had not answered (they
- * become its next run's task, as a steer of an ended child does). Pure.
+ * Whether a run the last process left running goes on from its transcript, by the resume rule of
+ * turns (`resumeVerdict`: at its third interruption, with its agent's `resume: "off"`, or when its
+ * child was last active longer ago than the limit, it is ended), and not when its agent is gone or
+ * it holds steers it had not answered (they become its next run's task, as a steer of an ended
+ * child does). Pure.
  */
 export function resumeDecision(run: SubagentRun, facts: ResumeFacts): RunResumeDecision {
-  if (!facts.agent) return { kind: 'end', why: `agent "${run.agentId}" is no longer configured` };
-  if (facts.agent.resume === 'off') return { kind: 'end', why: `agents.${run.agentId}.resume is "off"` };
-  if (run.steers !== undefined && run.steers.length > 0)
-    return { kind: 'end', why: 'it had steers it had not answered' };
+  if (!facts.agent) return ended(`agent "${run.agentId}" is no longer configured`);
+  if (run.steers !== undefined && run.steers.length > 0) return ended('it had steers it had not answered');
   const resumes = (run.resumes ?? 0) + 1;
-  if (resumes >= MAX_ATTEMPTS)
-    return { kind: 'end', why: `the gateway stopped each of the ${resumes} times it ran` };
-  const age = facts.lastEntryAt === undefined ? 0 : facts.now - facts.lastEntryAt;
-  if (age > facts.resumeWithinMs)
-    return {
-      kind: 'end',
-      why: `it was interrupted longer ago than agentLoop.resumeWithinMs (${facts.resumeWithinMs} ms)`,
-    };
-  return { kind: 'resume', resumes };
+  // A run whose child wrote nothing yet was last active when it started.
+  const idleMs = facts.now - (facts.lastEntryAt ?? run.startedAt);
+  const verdict = resumeVerdict({
+    attempts: resumes,
+    resume: facts.agent.resume,
+    idleMs,
+    resumeWithinMs: facts.resumeWithinMs,
+  });
+  if (verdict.kind === 'resume') return { kind: 'resume', resumes };
+  return ended(
+    {
+      attempts: `the gateway stopped each of the ${resumes} times it ran`,
+      off: `agents.${run.agentId}.resume is "off"`,
+      stale: `it was cut short ${duration(idleMs)} ago, longer than agentLoop.resumeWithinMs (${duration(facts.resumeWithinMs)})`,
+    }[verdict.why],
+  );
+}
+
+function ended(why: string): RunResumeDecision {
+  return { kind: 'end', why: `A restart cut this run short and it was not resumed: ${why}.` };
+}
+
+/** `ms` as a person reads it: seconds under two minutes, else minutes. */
+function duration(ms: number): string {
+  return ms < 120_000 ? `${Math.round(ms / 1000)} s` : `${Math.round(ms / 60_000)} min`;
 }

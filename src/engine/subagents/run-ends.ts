@@ -29,14 +29,24 @@ export function endedByTurn(
   return { ...rest, status, endedAt, runtimeMs: endedAt - run.startedAt, outcome };
 }
 
-/** A run with no turn to end it: steers it never got are dropped with it. */
+/**
+ * A run with no turn to end it: steers it never got are dropped with it. `why`: the reason an
+ * interrupted run was not resumed (its outcome's `error`).
+ */
 export function endedWithoutTurn(
   run: SubagentRun,
   status: 'killed' | 'interrupted',
   endedAt: number,
+  why?: string,
 ): SubagentRun {
   const { steers: _undelivered, ...rest } = run;
-  const outcome: SubagentOutcome = { status, result: '', rounds: 0, toolCalls: 0 };
+  const outcome: SubagentOutcome = {
+    status,
+    result: '',
+    rounds: 0,
+    toolCalls: 0,
+    ...(why === undefined ? {} : { error: why }),
+  };
   return { ...rest, status, endedAt, runtimeMs: endedAt - run.startedAt, outcome };
 }
 

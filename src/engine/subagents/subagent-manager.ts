@@ -196,11 +196,12 @@ export class SubagentManager implements SubagentsService, SubagentsPort {
     for (const item of items) await this.#announcer.send(item);
     let resumed = 0;
     for (const run of plan.interrupted) {
-      if (await this.#resumeRun(run)) {
+      const notResumed = await this.#resumeRun(run);
+      if (notResumed === undefined) {
         resumed += 1;
         continue;
       }
-      await this.#endWithoutTurn(run, 'interrupted', true);
+      await this.#endWithoutTurn(run, 'interrupted', true, notResumed);
       // Steers it was sent while running and had not answered: the requester was told they reached
       // it, so they become the task of its next run (as a steer of an ended child does).
       if (run.steers !== undefined && run.steers.length > 0)
@@ -231,9 +232,9 @@ export class SubagentManager implements SubagentsService, SubagentsPort {
    * A run the last process left running goes on from its child's transcript when `resumeDecision`
    * says so: its turn is started again on the entry it was answering (`resumed`: the calls its last
    * round left without a result are repeated when restart-safe, else told unknown), and the chat
-   * hears "Resumed after a restart" once. False when it is not resumed (the caller ends it).
+   * hears "Resumed after a restart" once. When it is not resumed, why (the caller ends it).
    */
-  async #resumeRun(run: SubagentRun): Promise<boolean> {
+  async #resumeRun(run: SubagentRun): Promise<string | undefined> {
     const { config, sessions, registry, logger } = this.#options;
     const tail = await sessions.transcript(run.childSessionKey, { last: RECENT_ENTRIES });
     const last = tail.at(-1);
@@ -245,7 +246,7 @@ export class SubagentManager implements SubagentsService, SubagentsPort {
     });
     if (decision.kind === 'end') {
       logger.warn({ run: run.subagentRunId, why: decision.why }, 'sub-agent run ended, not resumed');
-      return false;
+      return decision.why;
     }
     const record: SubagentRun = { ...run, resumes: decision.resumes };
     await registry.update(record);
@@ -257,7 +258,7 @@ export class SubagentManager implements SubagentsService, SubagentsPort {
       'sub-agent run resumed after a restart',
     );
     await this.#tellChat(run, RESUMED_NOTICE);
-    return true;
+    return undefined;
   }
 
   /** A line for the chat the run's requesters answer in (the first requester that is not a sub-agent). */
@@ -527,11 +528,19 @@ export class SubagentManager implements SubagentsService, SubagentsPort {
       await this.#tellRequesterRun(ended.audience, ended.record);
   }
 
-  /** Ends a run that has no turn to end it (killed while waiting for a slot, or left by the last process). */
-  #endWithoutTurn(run: SubagentRun, status: 'killed' | 'interrupted', announce: boolean): Promise<void> {
+  /**
+   * Ends a run that has no turn to end it (killed while waiting for a slot, or left by the last
+   * process: `why` it was not resumed, for its announcement).
+   */
+  #endWithoutTurn(
+    run: SubagentRun,
+    status: 'killed' | 'interrupted',
+    announce: boolean,
+    why?: string,
+  ): Promise<void> {
     return this.#endRun(
       run.subagentRunId,
-      (latest) => endedWithoutTurn(latest, status, this.#now()),
+      (latest) => endedWithoutTurn(latest, status, this.#now(), why),
       announce,
     );
   }

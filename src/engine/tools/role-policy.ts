@@ -20,7 +20,5 @@ export function roleRefusal(policy: ToolPolicy, tool: Tool, action?: string): st
   if (!principal) return tool.ownerOnly && !policy.isOwner ? OWNER_ONLY_REFUSAL : undefined;
   const verdict = can(principal, toolAction(tool, action));
   if (verdict.ok) return undefined;
-  // A sender no person lists, refused an owner-only tool, hears what it heard before roles.
-  if (principal.personId === undefined && tool.ownerOnly && action === undefined) return OWNER_ONLY_REFUSAL;
   return `Tool ${tool.name} refused: ${verdict.error}.`;
 }

@@ -51,35 +51,25 @@ export function actsAsOwner(identity: Identity, access: AccessPolicy): boolean {
 
 /**
  * Answers 403 and returns false unless the request's role may call its route (`can`; the gateway
- * token always may). The refusal names the role and what it lacks; a sender no person lists hears
- * what it heard before roles (not an owner).
+ * token always may). The refusal names who, the role and what it lacks, whether or not a person
+ * lists the sender (one no person lists has the default role, `member`).
  */
 export function requireOwner(request: FastifyRequest, reply: FastifyReply, access: AccessPolicy): boolean {
   const refusal = routeRefusal(request, access);
   if (refusal === undefined) return true;
-  void reply.code(403).send({ error: 'forbidden', message: refusal.short });
+  void reply.code(403).send({ error: 'forbidden', message: refusal });
   return false;
 }
 
 /** Why the request's role may not call its route, or undefined when it may. */
-function routeRefusal(
-  request: FastifyRequest,
-  access: AccessPolicy,
-): { short: string; long: string } | undefined {
-  const identity = identityOf(request);
-  const principal = principalOf(identity, access);
-  const route = `${request.method} ${request.routeOptions.url ?? request.url}`;
+function routeRefusal(request: FastifyRequest, access: AccessPolicy): string | undefined {
+  const principal = principalOf(identityOf(request), access);
   const verdict = can(principal, {
     kind: 'route',
     method: request.method,
     url: request.routeOptions.url ?? request.url,
   });
-  if (verdict.ok) return undefined;
-  if (principal.personId === undefined) {
-    const short = `${principal.senderId} is not an owner (see owners in the config)`;
-    return { short, long: `${short}, and ${route} is for owners` };
-  }
-  return { short: verdict.error, long: verdict.error };
+  return verdict.ok ? undefined : verdict.error;
 }
 
 /**
@@ -96,7 +86,7 @@ export function createOwnerGate(access: AccessPolicy) {
     if (routeOptions.config.public === true || routeOptions.config.signInPage === true) return;
     const refusal = routeRefusal(request, access);
     if (refusal === undefined) return;
-    await reply.code(403).send({ error: 'forbidden', message: refusal.long });
+    await reply.code(403).send({ error: 'forbidden', message: refusal });
   };
 }
 

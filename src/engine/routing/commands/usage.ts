@@ -28,11 +28,7 @@ export const usageCommand: ChatCommand = {
     if (typeof parsed === 'string') return `${parsed}\n${SYNTAX}`;
     if (principal.rules.sees === 'everyone') return usageTable(await usage.report(parsed));
     const own = usageTable(await usage.report({ ...parsed, userId: message.senderId }));
-    // A sender no person lists reads what it read before roles; a person is told their role's rule.
-    const why =
-      principal.personId === undefined
-        ? "owners see everyone's"
-        : `role ${principal.role} sees its own only (roles.${principal.role}.sees: own)`;
+    const why = `role ${principal.role} sees its own only (roles.${principal.role}.sees: own)`;
     return `Only your own usage (${message.senderId}) is shown; ${why}.\n${own}`;
   },
 };
