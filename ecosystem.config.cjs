@@ -1,8 +1,9 @@
 // pm2 process file: `npm install && npx pm2 start ecosystem.config.cjs` (npm install builds dist/
 // in its prepare step). Stop with `pm2 stop switchboard` (SIGINT, a graceful stop); restart
 // in-process with `pm2 sendSignal SIGUSR1 switchboard` (same pid, the config is read again).
-// A config that cannot start is retried a few times with growing delays, then pm2 gives up; the
-// reason is in `pm2 logs switchboard --err` (or `npx switchboard logs --err`).
+// A config that cannot start is retried a few times (the gateway waits longer each time before it
+// exits), then pm2 gives up and lists it `errored`; the reason is in `pm2 logs switchboard --err`
+// (or `npx switchboard logs --err`).
 const fs = require('node:fs');
 const path = require('node:path');
 
@@ -44,7 +45,9 @@ module.exports = {
       instances: 1,
       // The gateway calls process.send('ready') once it serves; until then pm2 shows it as launching.
       wait_ready: true,
-      // A first start opens the store and may generate the HTTP token; allow for a slow disk.
+      // A first start opens the store and may generate the HTTP token; allow for a slow disk. pm2
+      // marks the app online when this runs out even without 'ready', and its timer outlives the
+      // process: a failed start exits well within it (src/cli/failed-start-pause.ts, 15 s at most).
       listen_timeout: 20000,
       // pm2 stop sends SIGINT, then SIGKILL after kill_timeout. The gateway lets turns finish for
       // gateway.drainTimeoutMs (10 s by default) and forces its own exit 5 s after that, so pm2
@@ -61,16 +64,16 @@ module.exports = {
       error_file: errorFile,
       // One file per stream without a pm2 instance suffix, so the path above is the real one.
       merge_logs: true,
-      // A crash (not a stop) brings the gateway back, after 1 s, then 1.5 s, 2.25 s, … (up to 15 s;
-      // pm2 resets the delay once the process has run for 30 s).
+      // A crash (not a stop) brings the gateway back at once. No `exp_backoff_restart_delay`: with
+      // it pm2 6 lists a start that gave up as `waiting restart`, and then its stale listen_timeout
+      // timer as `online` with pid 0. The gateway paces a failed start itself instead: it waits
+      // 1 s, 2 s, 4 s, then 5 s (pm2's count of unstable restarts in a row) before it exits.
       autorestart: true,
-      exp_backoff_restart_delay: 1000,
       // A process that ends within min_uptime of its start is an unstable restart; after
       // max_restarts of those pm2 stops trying (a config that cannot start, a store that cannot be
       // reached) instead of restarting forever. pm2 counts them only within min_uptime ×
       // max_restarts of the first start, so min_uptime is generous: a loaded machine takes several
-      // seconds to fail a start. pm2 6 then lists the app with pid 0 and status `waiting restart`
-      // (its backoff sets that status after giving up); `pm2 logs` says why.
+      // seconds to fail a start. pm2 then lists the app `errored` with pid 0; `pm2 logs` says why.
       min_uptime: 30000,
       max_restarts: 5,
       env: {

@@ -12,13 +12,14 @@ export function buildGatewayControl(
   base: Pick<Base, 'options' | 'stateDir' | 'sessions' | 'logger'>,
   parts: { toolpackProblems: readonly ToolpackProblem[]; scrub(text: string): string },
 ) {
-  const { loaded, environment, scheduleRestart, startCheck } = base.options;
+  const { loaded, environment, nextEnvironment, scheduleRestart, startCheck } = base.options;
   const { logger } = base;
   const { config } = loaded;
   const editor = createConfigEditor({
     path: path.resolve(loaded.path ?? DEFAULT_CONFIG_PATH),
     stateDir: base.stateDir,
-    environment,
+    // An edit is checked against what the restart it schedules will read (an env file edited since).
+    environment: nextEnvironment ?? environment,
     dryRun: (next, file, { via }) =>
       startCheck(next, file, {
         running: { config, toolpackProblems: parts.toolpackProblems },

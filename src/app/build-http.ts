@@ -16,6 +16,7 @@ import {
   createGatewayStatus,
   createPeople,
   type GatewayStatusOptions,
+  type LinkedSessionsPort,
   type LogsPort,
   type SchedulerHookView,
   type SessionActionsPort,
@@ -56,6 +57,8 @@ export function buildHttpServer(options: {
   sessions: SessionsView;
   /** The chat page's threads and history of the signed-in user. */
   webchatHistory: WebchatHistoryPort;
+  /** The signed-in person's Slack and Discord direct chats, for the chat page. */
+  linkedSessions?: LinkedSessionsPort | undefined;
   /** The control UI's actions on a session (`session-actions.ts`). */
   sessionActions: SessionActionsPort;
   /** The session events bus, for `GET /api/events`. */
@@ -72,6 +75,8 @@ export function buildHttpServer(options: {
   hookHealth(): SchedulerHookView[];
   /** The config page's edits: the same control as the owner's `/config`. */
   gatewayControl?: GatewayControl | undefined;
+  /** The environment the next start reads (the env file read again): the Setup page's. */
+  nextEnvironment: () => NodeJS.ProcessEnv;
   scrub(text: string): string;
   /** The approvals inbox and the health page. */
   ops: OpsParts;
@@ -89,7 +94,11 @@ export function buildHttpServer(options: {
   const { config, toolpacks, scrub } = options;
   const toolUi = buildToolUi({ ...options, logger: options.logger.child({ component: 'tool-ui' }) });
   const configRoutes = options.gatewayControl
-    ? createConfigRoutesOptions({ config, control: options.gatewayControl })
+    ? createConfigRoutesOptions({
+        config,
+        control: options.gatewayControl,
+        environment: options.nextEnvironment,
+      })
     : undefined;
   return createControlServer({
     host: config.http.host,
@@ -105,6 +114,7 @@ export function buildHttpServer(options: {
     },
     projectId: config.project.id,
     version: PACKAGE_VERSION,
+    setupNeeded: config.agents[config.defaultAgent]?.model === undefined,
     sessions: scrubbedSessionsView(options.sessions, scrub),
     sessionActions: options.sessionActions,
     sessionEvents: scrubbedSessionEvents(options.sessionEvents, scrub),
@@ -130,6 +140,7 @@ export function buildHttpServer(options: {
     },
     webchat: options.channels.webchat,
     webchatHistory: options.webchatHistory,
+    linkedSessions: options.linkedSessions,
     ...(configRoutes ? { config: configRoutes } : {}),
     ...(configRoutes && options.identity
       ? {

@@ -62,8 +62,14 @@ export interface GatewayOptions extends GatewayExtensions {
   log: LoggerHandle;
   /** When the process started (uptime survives restarts). */
   startedAt: number;
-  /** The environment `${NAME}` references are read from (config edits validate against it too). */
+  /** The environment `${NAME}` references were read from for this boot. */
   environment: NodeJS.ProcessEnv;
+  /**
+   * The environment the next start will read (the env file read again, as the host's restart
+   * does): config edits validate against it, and the Setup page writes secrets to its env file.
+   * Default: `environment`.
+   */
+  nextEnvironment?: () => NodeJS.ProcessEnv;
   /** The HTTP token of this boot (the host resolves it after making the state dir private). */
   token: HttpToken;
   /** The host's start check: what the config editor dry-runs an edit through. */

@@ -3,6 +3,7 @@ import type { McpServers } from '../extensions/mcp/index.js';
 import type { Toolpacks } from '../extensions/toolpacks/index.js';
 import {
   agentStatuses,
+  createLinkedSessions,
   createSessionActions,
   createSessionsView,
   createSessionTitles,
@@ -37,14 +38,16 @@ export function httpPart(): Part<HttpContext, HttpServer> {
     async start(context) {
       const { base, turns, scrub } = context;
       const { channels, options } = base;
+      const titles = createSessionTitles({ sessions: base.sessions, names: channels.names, scrub });
       http = await buildHttpServer({
         config: base.config,
         token: context.token.token,
+        nextEnvironment: options.nextEnvironment ?? (() => options.environment),
         sessions: createSessionsView({
           sessions: base.sessions,
           router: turns.router,
           subagents: turns.subagents,
-          titles: createSessionTitles({ sessions: base.sessions, names: channels.names, scrub }),
+          titles,
         }),
         webchatHistory: createWebchatHistory({
           sessions: base.sessions,
@@ -52,6 +55,15 @@ export function httpPart(): Part<HttpContext, HttpServer> {
           config: base.config,
           scrub,
           ...(channels.webchatJournal ? { journal: channels.webchatJournal } : {}),
+        }),
+        linkedSessions: createLinkedSessions({
+          sessions: base.sessions,
+          router: turns.router,
+          config: base.config,
+          titles,
+          outboundFor: channels.outboundFor,
+          scrub,
+          logger: base.logger.child({ component: 'linked-sessions' }),
         }),
         sessionActions: createSessionActions({
           sessions: base.sessions,

@@ -108,7 +108,7 @@ export async function runConfigPatch(
       `file: ${result.path}`,
       `hash: ${result.hash}`,
       ...(result.warning ? [`warning: ${result.warning}`] : []),
-      'A running gateway picks this up on restart: kill -USR1 <pid> or pm2 sendSignal SIGUSR1 switchboard',
+      await howToRestart(stateDir),
       ...(noted ? [`${options.notify} gets a note after the restart`] : []),
     ];
     process.stdout.write(`${lines.join('\n')}\n`);
@@ -116,6 +116,15 @@ export async function runConfigPatch(
     if (!(error instanceof ConfigError)) throw error;
     printProblem(error.message);
   }
+}
+
+/** How the gateway running from `stateDir` picks the edit up, with its pid when `gateway.pid` names a live one. */
+async function howToRestart(stateDir: string): Promise<string> {
+  const { pidFileOf, readGatewayPid } = await import('../host/index.js');
+  const pid = await readGatewayPid(stateDir);
+  if (pid.ok)
+    return `The running gateway (pid ${pid.value}) picks this up on restart: switchboard restart, kill -USR1 ${pid.value}, or under pm2 pm2 sendSignal SIGUSR1 switchboard`;
+  return `No gateway runs from ${path.resolve(stateDir)} now (no live pid in ${pidFileOf(stateDir)}): the next start reads the file; one started elsewhere picks it up on restart (switchboard restart --pid PID, or pm2 sendSignal SIGUSR1 switchboard)`;
 }
 
 /**

@@ -1,6 +1,3 @@
-import { readFile } from 'node:fs/promises';
-import { networkInterfaces } from 'node:os';
-import path from 'node:path';
 import {
   type Config,
   findLooseConfigFile,
@@ -10,6 +7,7 @@ import {
 } from '../base/config/index.js';
 import { describeStoreUrl, probeRedisWithoutPassword } from '../records/store/index.js';
 import type { SchedulerHookView } from '../surfaces/control/index.js';
+import { reachGateway } from './running-gateway.js';
 
 const ASK_TIMEOUT_MS = 3000;
 
@@ -82,21 +80,12 @@ async function checkRedisPassword(url: string | undefined): Promise<DoctorLine[]
 }
 
 async function askRunningGateway(config: Config): Promise<DoctorLine[]> {
-  const host = localAddress(config.http.host);
-  if (!host) {
-    return [
-      { warning: false, text: `gateway: ${config.http.host} is not an address of this machine; not asked` },
-    ];
-  }
-  const url = `http://${host.includes(':') ? `[${host}]` : host}:${config.http.port}`;
-  const token = config.http.token ?? (await readTokenFile(config.stateDir));
-  if (!token) return [{ warning: false, text: `gateway: no token file in ${config.stateDir}; not asked` }];
+  const reach = await reachGateway(config);
+  if (!reach.ok) return [{ warning: false, text: `gateway: ${reach.error}; not asked` }];
+  const { url, headers } = reach.value;
   let response: Response;
   try {
-    response = await fetch(`${url}/api/toolpacks`, {
-      headers: { authorization: `Bearer ${token}` },
-      signal: AbortSignal.timeout(ASK_TIMEOUT_MS),
-    });
+    response = await fetch(`${url}/api/toolpacks`, { headers, signal: AbortSignal.timeout(ASK_TIMEOUT_MS) });
   } catch {
     return [{ warning: false, text: `gateway: none running at ${url}; scheduler hooks not checked` }];
   }
@@ -129,23 +118,4 @@ function unprovidedLines(url: string, report: ToolpacksReportView) {
       warning: true,
       text: `gateway at ${url}: the ${toolpack.id} toolpack reaches for ${(toolpack.notProvided ?? []).join(', ')}, which Switchboard does not provide (undefined); docs/toolpack-store.md lists the store a toolpack may use`,
     }));
-}
-
-async function readTokenFile(stateDir: string): Promise<string | undefined> {
-  const text = await readFile(path.join(path.resolve(stateDir), 'http-token'), 'utf8').catch(() => '');
-  return text.trim() || undefined;
-}
-
-/**
- * Where to reach a gateway bound to `host` from this machine: loopback for a loopback or
- * wildcard bind, the address itself when it is one of this machine's; otherwise undefined (the
- * token is sent only to this machine).
- */
-function localAddress(host: string): string | undefined {
-  if (host === '0.0.0.0' || host === 'localhost' || host === '') return '127.0.0.1';
-  if (host === '::') return '::1';
-  const own = Object.values(networkInterfaces())
-    .flat()
-    .map((entry) => entry?.address);
-  return own.includes(host) ? host : undefined;
 }

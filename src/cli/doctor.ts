@@ -1,3 +1,4 @@
+import path from 'node:path';
 import {
   type Config,
   collectSecretValues,
@@ -119,7 +120,7 @@ function summary(loaded: LoadedConfig, report: StartCheckReport): string[] {
   return [
     `config: ${loaded.path ?? 'none found; built-in defaults'} (hash ${loaded.hash.slice(0, 12)})`,
     `state dir: ${config.stateDir}`,
-    `http: ${config.http.host}:${config.http.port}, token ${config.http.token ? 'from config' : 'from <stateDir>/http-token'}`,
+    `http: ${config.http.host}:${config.http.port}, token ${config.http.token ? 'from config' : `from ${path.join(path.resolve(config.stateDir), 'http-token')}`}`,
     `store: ${config.store.url ? describeStoreUrl(config.store.url) : `sqlite (default, in ${config.stateDir})`}`,
     `agents: ${Object.entries(config.agents)
       .map(

@@ -17,16 +17,18 @@ const runConfigGet = async (...args: Parameters<typeof import('./config.js').run
   (await import('./config.js')).runConfigGet(...args);
 const runConfigPatch = async (...args: Parameters<typeof import('./config.js').runConfigPatch>) =>
   (await import('./config.js')).runConfigPatch(...args);
-const runSlackManifest = async (...args: Parameters<typeof import('./slack-manifest.js').runSlackManifest>) =>
-  (await import('./slack-manifest.js')).runSlackManifest(...args);
+const runSlackManifest = async (
+  ...args: Parameters<typeof import('./slack-manifest-command.js').runSlackManifest>
+) => (await import('./slack-manifest-command.js')).runSlackManifest(...args);
 const runRestart = async (...args: Parameters<typeof import('./restart.js').runRestart>) =>
   (await import('./restart.js')).runRestart(...args);
 const runLogs = async (...args: Parameters<typeof import('./logs.js').runLogs>) =>
   (await import('./logs.js')).runLogs(...args);
 const runSetup = async (...args: Parameters<typeof import('./setup.js').runSetup>) =>
   (await import('./setup.js')).runSetup(...args);
-const runDiscordInvite = async (...args: Parameters<typeof import('./discord-invite.js').runDiscordInvite>) =>
-  (await import('./discord-invite.js')).runDiscordInvite(...args);
+const runDiscordInvite = async (
+  ...args: Parameters<typeof import('./discord-invite-command.js').runDiscordInvite>
+) => (await import('./discord-invite-command.js')).runDiscordInvite(...args);
 
 const updateCommand = async <Name extends 'runUpdateCheck' | 'runUpdateRun' | 'runUpdateStatus'>(
   name: Name,
@@ -59,11 +61,11 @@ export async function runCli(argv: readonly string[]): Promise<void> {
   program
     .command('restart')
     .description(
-      'restart the running gateway in-process (SIGUSR1 to the pid in <stateDir>/gateway.pid); with --notify, a note to a chat after it',
+      "restart the running gateway in-process (SIGUSR1 to the pid in gateway.pid in the config's state dir); with --notify, a note to a chat after it",
     )
     .option(...configOption)
     .option(...ENV_FILE_OPTION)
-    .option('--pid <pid>', "the gateway's pid (default: read from <stateDir>/gateway.pid)")
+    .option('--pid <pid>', "the gateway's pid (default: read from gateway.pid in the config's state dir)")
     .option('--note <text>', 'the note posted after the restart (with --notify)')
     .option(
       '--notify <route>',
@@ -206,7 +208,7 @@ function addUpdateCommands(program: Command, configOption: readonly [string, str
   update
     .command('run')
     .description(
-      'update the running gateway (pid from <stateDir>/gateway.pid), printing each phase until the outcome',
+      "update the running gateway (pid from gateway.pid in the config's state dir), printing each phase until the outcome",
     )
     .option(...configOption)
     .option(...envFileOption)

@@ -1,18 +1,26 @@
 import path from 'node:path';
-import { stringify } from 'yaml';
+import { envFilePath, OPERATOR_ID } from '../base/config/index.js';
+import { ConfigError, fail, ok } from '../base/errors/index.js';
 import {
-  envFilePath,
-  type ModelConfig,
-  OPERATOR_ID,
-  SENDER_ID_PATTERN,
-  writeEnvVariables,
-} from '../base/config/index.js';
-import { ConfigError } from '../base/errors/index.js';
-import { checkChannelCredentials } from '../surfaces/channels/index.js';
+  addModel,
+  addOwners,
+  addPlatform,
+  createSetupPlan,
+  type DiscordAnswer,
+  describeModel,
+  MODEL_KINDS,
+  type ModelAnswer,
+  type ModelKind,
+  proveDiscord,
+  proveModel,
+  proveSlack,
+  type SetupPlan,
+  type SlackAnswer,
+  slackManifestYaml,
+  writeSetup,
+} from '../setup/index.js';
 import { openConfigEditor } from './config.js';
-import { discordInviteUrl } from './discord-invite.js';
 import { printProblem } from './output.js';
-import { createSlackManifest } from './slack-manifest.js';
 import { createTerminalPrompter, type Prompter } from './terminal-prompts.js';
 
 /**
@@ -39,36 +47,7 @@ export interface SetupOptions {
   discordApiBase?: string;
 }
 
-/** What the guide gathered: the merge patch of the config and the secrets of the env file. */
-interface SetupPlan {
-  patch: Record<string, unknown>;
-  replace: string[];
-  secrets: Record<string, string>;
-  done: string[];
-}
-
-type ModelKind = 'openai' | 'anthropic' | 'compatible' | 'keep';
-
-const MODEL_KINDS: Record<
-  Exclude<ModelKind, 'keep'>,
-  { label: string; provider: 'openai' | 'anthropic'; model: string; variable: string }
-> = {
-  openai: { label: 'OpenAI', provider: 'openai', model: 'gpt-4o-mini', variable: 'OPENAI_API_KEY' },
-  anthropic: {
-    label: 'Anthropic',
-    provider: 'anthropic',
-    model: 'claude-sonnet-4-5',
-    variable: 'ANTHROPIC_API_KEY',
-  },
-  compatible: {
-    label: 'An OpenAI-compatible server (Ollama, vLLM, LM Studio, OpenRouter)',
-    provider: 'openai',
-    model: 'llama3.1',
-    variable: 'MODEL_API_KEY',
-  },
-};
-const OLLAMA_URL = 'http://127.0.0.1:11434/v1';
-const OWNER_ID = new RegExp(SENDER_ID_PATTERN);
+type ModelChoice = ModelKind | 'keep';
 
 /** The step the guide is at; each asks, proves and adds to the plan, or fails with a reason. */
 interface SetupContext {
@@ -109,7 +88,7 @@ export async function runSetup(options: SetupOptions): Promise<void> {
     prompter,
     current: opened.snapshot.config,
     environment: opened.environment,
-    plan: { patch: {}, replace: [], secrets: {}, done: [] },
+    plan: createSetupPlan(),
   };
   try {
     prompter?.say(
@@ -139,30 +118,27 @@ async function writePlan(
   envFile: string,
   opened: Awaited<ReturnType<typeof openConfigEditor>>,
 ): Promise<void> {
-  const { plan } = context;
   const say = (text: string) => process.stdout.write(`${text}\n`);
-  const names = Object.keys(plan.secrets);
-  if (names.length > 0) {
-    await writeEnvVariables(envFile, plan.secrets);
-    say(`wrote ${names.join(', ')} to ${envFile} (mode 0600)`);
-  }
-  if (Object.keys(plan.patch).length === 0) {
-    say(`${opened.snapshot.path}: nothing to change`);
-  } else {
-    // Opened again: the editor validates against the env file just written.
-    const { editor, snapshot } = await openConfigEditor(context.options);
-    const result = await editor.patch({
-      raw: JSON.stringify(plan.patch),
-      baseHash: snapshot.hash,
-      actor: 'cli',
-      via: 'cli',
-      note: `switchboard setup: ${plan.done.join(', ')}`,
-      replacePaths: plan.replace,
-    });
-    if (!result.ok) return printProblem(`${opened.snapshot.path} was not written: ${result.error}`);
-    if (result.changed) say(`wrote ${result.path}: ${result.changedPaths.join(', ')}`);
-    else say(`${result.path}: nothing to change`);
-  }
+  const result = await writeSetup(context.plan, {
+    envFile,
+    edit: async (edit) => {
+      // Opened again: the editor validates against the env file just written.
+      const { editor, snapshot } = await openConfigEditor(context.options);
+      const written = await editor.patch({
+        ...edit,
+        baseHash: snapshot.hash,
+        actor: 'cli',
+        via: 'cli',
+      });
+      return written.ok ? ok(written) : fail(written.error);
+    },
+  });
+  if (result.ok && result.value.written.length > 0)
+    say(`wrote ${result.value.written.join(', ')} to ${envFile} (mode 0600)`);
+  if (!result.ok) return printProblem(`${opened.snapshot.path} was not written: ${result.error}`);
+  const edited = result.value.edited;
+  if (edited?.changed) say(`wrote ${edited.path}: ${edited.changedPaths.join(', ')}`);
+  else say(`${edited?.path ?? opened.snapshot.path}: nothing to change`);
   const relative = (file: string) => path.relative(process.cwd(), file) || file;
   say(
     [
@@ -182,7 +158,7 @@ async function modelStep(context: SetupContext): Promise<string | undefined> {
   const configured = Object.keys(models);
   for (;;) {
     let kind = (options.model ?? (prompter ? undefined : configured.length > 0 ? 'keep' : undefined)) as
-      | ModelKind
+      | ModelChoice
       | undefined;
     if (kind === undefined && !prompter)
       return 'setup --non-interactive needs --model openai|anthropic|compatible|keep';
@@ -192,14 +168,14 @@ async function modelStep(context: SetupContext): Promise<string | undefined> {
         ...(configured.length > 0
           ? [
               {
-                label: `Keep the configured model${configured.length > 1 ? 's' : ''} (${configured.map((name) => modelText(name, models[name])).join('; ')})`,
+                label: `Keep the configured model${configured.length > 1 ? 's' : ''} (${configured.map((name) => describeModel(name, models[name])).join('; ')})`,
                 value: 'keep' as const,
               },
             ]
           : []),
         ...Object.entries(MODEL_KINDS).map(([value, entry]) => ({
           label: entry.label,
-          value: value as ModelKind,
+          value: value as ModelChoice,
         })),
       ];
       kind = await prompter.choose('Which model should answer?', choices, 0);
@@ -208,30 +184,21 @@ async function modelStep(context: SetupContext): Promise<string | undefined> {
       if (configured.length === 0) return '--model keep: the config has no model yet';
       return undefined;
     }
-    const entry = MODEL_KINDS[kind as Exclude<ModelKind, 'keep'>];
-    if (!entry) return `--model must be openai, anthropic, compatible or keep, not ${JSON.stringify(kind)}`;
-    const asked = await askModel(context, kind as Exclude<ModelKind, 'keep'>);
-    if (typeof asked === 'string') return asked;
-    const { config, secret } = asked;
+    if (kind === undefined || !(kind in MODEL_KINDS))
+      return `--model must be openai, anthropic, compatible or keep, not ${JSON.stringify(kind)}`;
+    const answer = await askModel(context, kind as ModelKind);
     prompter?.say('Trying the model (one short call)...');
-    const { probeModel } = await import('../host/index.js');
-    const proved = await probeModel({
-      name: 'default',
-      config: { ...config, apiKey: secret?.value } as ModelConfig,
-    });
+    const proved = await proveModel(answer, context.environment);
     if (proved.ok) {
-      report(context, `ok: ${proved.value}`);
-      plan.patch.models = { default: { ...config, ...(secret ? { apiKey: `\${${secret.variable}}` } : {}) } };
-      plan.replace.push('models.default');
-      if (secret) plan.secrets[secret.variable] = secret.value;
-      const agent = typeof context.current.defaultAgent === 'string' ? context.current.defaultAgent : 'main';
-      const agents = (context.current.agents ?? {}) as Record<string, Record<string, unknown>>;
-      if (agents[agent]?.model === undefined) plan.patch.agents = { [agent]: { model: 'default' } };
-      plan.done.push(`model ${config.model}`);
+      report(context, `ok: ${proved.value.text}`);
+      addModel(plan, proved.value, context.current);
       return undefined;
     }
-    const problem = `the model did not answer: ${proved.error}`;
-    if (!prompter) return problem;
+    const problem = proved.error.message;
+    if (!prompter)
+      return /is needed$/.test(problem)
+        ? `${problem} (set ${MODEL_KINDS[kind as ModelKind].variable} in the environment)`
+        : problem;
     prompter.say(`failed: ${problem}`);
     if (!(await prompter.confirm('Try again?', true)))
       return 'setup stopped at the model; nothing was written';
@@ -239,50 +206,30 @@ async function modelStep(context: SetupContext): Promise<string | undefined> {
   }
 }
 
-/** The model's id, address and key, asked or from the flags and the environment. */
-async function askModel(
-  context: SetupContext,
-  kind: Exclude<ModelKind, 'keep'>,
-): Promise<
-  | {
-      config: { provider: 'openai' | 'anthropic'; model: string; baseUrl?: string };
-      secret?: { variable: string; value: string };
-    }
-  | string
-> {
+/** The model's id, address and key, asked or from the flags (the key then from the environment). */
+async function askModel(context: SetupContext, kind: ModelKind): Promise<ModelAnswer> {
   const { prompter, options, environment } = context;
   const entry = MODEL_KINDS[kind];
-  const known = environment[entry.variable];
   let model = options.modelId ?? entry.model;
-  let baseUrl = options.baseUrl ?? (kind === 'compatible' ? OLLAMA_URL : undefined);
-  let key = known ?? '';
+  let baseUrl = options.baseUrl ?? entry.baseUrl;
+  let apiKey: string | undefined;
   if (prompter) {
     if (kind === 'compatible')
       baseUrl = await prompter.ask('Server address (base URL)', { fallback: baseUrl });
     model = await prompter.ask('Model id', { fallback: model });
-    const keep = known
+    const keep = environment[entry.variable]
       ? ` (Enter keeps ${entry.variable} as it is set now)`
       : kind === 'compatible'
         ? ' (Enter for none)'
         : '';
-    key = (await prompter.ask(`API key, typed hidden${keep}`, { secret: true })) || known || '';
+    apiKey = await prompter.ask(`API key, typed hidden${keep}`, { secret: true });
   }
-  if (baseUrl !== undefined && !/^https?:\/\/\S+$/.test(baseUrl))
-    return `the base URL must be an http(s):// address, not ${JSON.stringify(baseUrl)}`;
-  if (kind !== 'compatible' && key === '')
-    return `the ${entry.label} API key is needed${prompter ? '' : ` (set ${entry.variable} in the environment)`}`;
-  return {
-    config: { provider: entry.provider, model, ...(baseUrl ? { baseUrl } : {}) },
-    ...(key ? { secret: { variable: entry.variable, value: key } } : {}),
-  };
+  return { kind, model, baseUrl, apiKey };
 }
-
-const modelText = (name: string, model: Record<string, unknown> | undefined) =>
-  `${name}: ${String(model?.provider)} ${String(model?.model)}${model?.baseUrl ? ` at ${String(model.baseUrl)}` : ''}`;
 
 /** Slack: the manifest to create the app from, the two tokens, proved by auth.test and apps.connections.open. */
 async function slackStep(context: SetupContext): Promise<string | undefined> {
-  const { prompter, options, environment, plan } = context;
+  const { prompter, options, plan } = context;
   const channels = (context.current.channels ?? {}) as Record<string, unknown>;
   const configured = channels.slack !== undefined;
   const wanted = prompter
@@ -292,54 +239,35 @@ async function slackStep(context: SetupContext): Promise<string | undefined> {
       )
     : options.slack === true;
   if (!wanted) return undefined;
-  let botToken = environment.SLACK_BOT_TOKEN ?? '';
-  let appToken = environment.SLACK_APP_TOKEN ?? '';
   for (;;) {
+    let answer: SlackAnswer = { apiUrl: options.slackApiUrl };
     if (prompter) {
       prompter.say(
         [
           'Create the Slack app from this manifest: https://api.slack.com/apps?new_app=1 → From a manifest → YAML.',
           '(The same as `npx switchboard slack manifest`.)',
           '',
-          stringify(createSlackManifest({ mode: 'socket', name: 'Switchboard', command: '/switchboard' }), {
-            lineWidth: 0,
-          }),
+          slackManifestYaml({ mode: 'socket', name: 'Switchboard', command: '/switchboard' }),
           'Then: Install to Workspace, and copy OAuth & Permissions → Bot User OAuth Token (xoxb-...);',
           'Basic Information → App-Level Tokens → Generate, scope connections:write (xapp-...).',
         ].join('\n'),
       );
-      botToken = (await prompter.ask('Bot token (xoxb-..., typed hidden)', { secret: true })) || botToken;
-      appToken =
-        (await prompter.ask('App-level token (xapp-..., typed hidden)', { secret: true })) || appToken;
-    }
-    if (!botToken || !appToken) {
-      const problem = 'Slack needs the bot token and the app-level token';
-      if (!prompter) return `${problem} (set SLACK_BOT_TOKEN and SLACK_APP_TOKEN in the environment)`;
-      prompter.say(problem);
-      continue;
-    }
-    const apiUrl = options.slackApiUrl;
-    prompter?.say('Asking Slack (auth.test)...');
-    const [check] = await checkChannelCredentials({
-      slack: { mode: 'socket', botToken, appToken, ...(apiUrl ? { apiUrl } : {}) } as never,
-    });
-    if (check?.result.ok) {
-      report(context, `ok: ${check.result.value}`);
-      plan.patch.channels = {
-        ...(plan.patch.channels as object),
-        slack: {
-          botToken: '${SLACK_BOT_TOKEN}',
-          appToken: '${SLACK_APP_TOKEN}',
-          ...(apiUrl ? { apiUrl } : {}),
-        },
+      answer = {
+        ...answer,
+        botToken: await prompter.ask('Bot token (xoxb-..., typed hidden)', { secret: true }),
+        appToken: await prompter.ask('App-level token (xapp-..., typed hidden)', { secret: true }),
       };
-      plan.secrets.SLACK_BOT_TOKEN = botToken;
-      plan.secrets.SLACK_APP_TOKEN = appToken;
-      plan.done.push('Slack');
+    }
+    prompter?.say('Asking Slack (auth.test)...');
+    const proved = await proveSlack(answer, context.environment);
+    if (proved.ok) {
+      report(context, `ok: ${proved.value.text}`);
+      addPlatform(plan, 'slack', proved.value);
       return undefined;
     }
-    const problem = `Slack refused: ${check?.result.ok === false ? check.result.error : 'no answer'}`;
-    if (!prompter) return problem;
+    const problem = proved.error.message;
+    if (!prompter)
+      return `${problem}${/needs/.test(problem) ? ' (set SLACK_BOT_TOKEN and SLACK_APP_TOKEN in the environment)' : ''}`;
     prompter.say(`failed: ${problem}`);
     if (!(await prompter.confirm('Try again?', true))) return undefined;
   }
@@ -347,7 +275,7 @@ async function slackStep(context: SetupContext): Promise<string | undefined> {
 
 /** Discord: the token (proved by /users/@me), then the invite for the bot it names. */
 async function discordStep(context: SetupContext): Promise<string | undefined> {
-  const { prompter, options, environment, plan } = context;
+  const { prompter, options, plan } = context;
   const channels = (context.current.channels ?? {}) as Record<string, unknown>;
   const configured = channels.discord !== undefined;
   const wanted = prompter
@@ -357,60 +285,39 @@ async function discordStep(context: SetupContext): Promise<string | undefined> {
       )
     : options.discord === true;
   if (!wanted) return undefined;
-  let token = environment.DISCORD_TOKEN ?? '';
   for (;;) {
+    let answer: DiscordAnswer = { apiBase: options.discordApiBase };
     if (prompter) {
       prompter.say(
         'Create an application at https://discord.com/developers/applications, then Bot → Reset Token, and switch on Message Content Intent there.',
       );
-      token = (await prompter.ask('Bot token (typed hidden)', { secret: true })) || token;
+      answer = { ...answer, token: await prompter.ask('Bot token (typed hidden)', { secret: true }) };
     }
-    if (!token) {
-      if (!prompter) return 'Discord needs the bot token (set DISCORD_TOKEN in the environment)';
-      continue;
-    }
-    const apiBase = options.discordApiBase;
     prompter?.say('Asking Discord (users/@me)...');
-    const [check] = await checkChannelCredentials({
-      discord: { token, ...(apiBase ? { apiBase } : {}) } as never,
-    });
-    if (check?.result.ok) {
-      report(context, `ok: ${check.result.value}`);
-      const clientId = applicationId(token);
+    const proved = await proveDiscord(answer, context.environment);
+    if (proved.ok) {
+      report(context, `ok: ${proved.value.text}`);
       report(
         context,
-        clientId
-          ? `Invite the bot to your server: ${discordInviteUrl(clientId)}`
+        proved.value.invite
+          ? `Invite the bot to your server: ${proved.value.invite}`
           : 'Invite the bot: npx switchboard discord invite --client-id <Application ID>',
       );
-      plan.patch.channels = {
-        ...(plan.patch.channels as object),
-        discord: { token: '${DISCORD_TOKEN}', ...(apiBase ? { apiBase } : {}) },
-      };
-      plan.secrets.DISCORD_TOKEN = token;
-      plan.done.push('Discord');
+      addPlatform(plan, 'discord', proved.value);
       return undefined;
     }
-    const problem = `Discord refused: ${check?.result.ok === false ? check.result.error : 'no answer'}`;
-    if (!prompter) return problem;
+    const problem = proved.error.message;
+    if (!prompter)
+      return `${problem}${/needs/.test(problem) ? ' (set DISCORD_TOKEN in the environment)' : ''}`;
     prompter.say(`failed: ${problem}`);
     if (!(await prompter.confirm('Try again?', true))) return undefined;
   }
 }
 
-/** A bot token's first part is its user id in base64, which is the application's id. */
-function applicationId(token: string): string | undefined {
-  const first = token.replace(/^(Bot|Bearer)\s*/i, '').split('.')[0] ?? '';
-  const decoded = Buffer.from(first, 'base64').toString('utf8');
-  return /^[0-9]{17,20}$/.test(decoded) ? decoded : undefined;
-}
-
 /** Owners: the operator (webchat:local) always, and whoever else is named. */
 async function ownersStep(context: SetupContext): Promise<string | undefined> {
   const { prompter, options, plan } = context;
-  const current = Array.isArray(context.current.owners)
-    ? (context.current.owners as string[])
-    : [OPERATOR_ID];
+  const current = Array.isArray(context.current.owners) ? (context.current.owners as string[]) : [];
   const others = current.filter((owner) => owner !== OPERATOR_ID);
   let named = options.owner ?? others;
   for (;;) {
@@ -436,18 +343,11 @@ async function ownersStep(context: SetupContext): Promise<string | undefined> {
               .map((owner) => owner.trim())
               .filter(Boolean);
     }
-    const wrong = named.filter((owner) => !OWNER_ID.test(owner));
-    if (wrong.length === 0) break;
-    const problem = `not a sender id (webchat:<user>, slack:<U…>, discord:<id>): ${wrong.join(', ')}`;
-    if (!prompter) return problem;
-    prompter.say(problem);
+    const added = addOwners(plan, named, context.current);
+    if (added.ok) return undefined;
+    if (!prompter) return added.error.message;
+    prompter.say(added.error.message);
   }
-  const owners = [OPERATOR_ID, ...new Set(named.filter((owner) => owner !== OPERATOR_ID))];
-  if (JSON.stringify(owners) !== JSON.stringify(current)) {
-    plan.patch.owners = owners;
-    plan.done.push('owners');
-  }
-  return undefined;
 }
 
 function report(context: SetupContext, text: string): void {

@@ -8,6 +8,7 @@ import {
   removePidFileSync,
   writePidFile,
 } from '../host/index.js';
+import { failedStartPause, pauseText, waitOut } from './failed-start-pause.js';
 import { releaseYoungGeneration } from './young-generation.js';
 
 /** `switchboard start`: run the gateway until SIGTERM/SIGINT; SIGUSR1 restarts it in-process. */
@@ -70,6 +71,12 @@ export async function runStart(options: { config?: string; envFile?: string }): 
       // The reason on stderr too, in one line: pm2 keeps it in the error log (`pm2 logs`).
       process.stderr.write(`switchboard: start failed, not starting: ${errorText(error)}\n`);
       log.logger.fatal({ err: error }, 'start failed');
+    }
+    // Under pm2 (no backoff in the ecosystem file) a failed start waits before it exits.
+    const pause = failedStartPause(process.env, process.uptime() * 1000);
+    if (pause && pause.milliseconds > 0) {
+      process.stderr.write(`${pauseText(pause)}\n`);
+      await waitOut(pause.milliseconds);
     }
     process.exit(1);
   }

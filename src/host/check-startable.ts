@@ -19,7 +19,7 @@ import {
 } from '../extensions/toolpacks/index.js';
 import type { ChannelCredentialCheck } from '../surfaces/channels/index.js';
 import { type ChannelCheckScope, checkChannels } from './check-channels.js';
-import { checkHttpHost } from './check-http.js';
+import { checkHttpHost, checkHttpPort } from './check-http.js';
 import { checkState } from './check-state.js';
 
 /** Who wants to know: an edit (by the model's tool, an owner's command, the shell CLI) or a start. */
@@ -78,6 +78,16 @@ export async function checkStartable(
   const issues: ConfigIssue[] = [];
   const warnings: ConfigIssue[] = [];
   const within = <T>(step: Step<T>) => bounded(step, options.stepTimeoutMs ?? START_CHECK_STEP_TIMEOUT_MS);
+  if (options.via === 'start') {
+    // A first start only (a restart's port is its own): a taken port ends the check, nothing else matters.
+    const port = await within({
+      where: '/http/port',
+      what: 'trying http.port',
+      run: () => checkHttpPort(config),
+    });
+    if (!port.ok) return stopped(port.error, issues, warnings);
+    if (port.value.length > 0) return { issues: port.value, warnings, toolpacks: NO_TOOLPACKS, channels: [] };
+  }
   const instructions = await within({
     where: '/agents',
     what: "reading the agents' prompt files",
@@ -169,12 +179,14 @@ async function bounded<T>(step: Step<T>, milliseconds: number): Promise<Result<T
   }
 }
 
+const NO_TOOLPACKS: LoadToolpacksResult = { toolpacks: [], builtins: [], problems: [] };
+
 /** The report when a step failed: a timeout is one more issue (the later steps are not tried); anything else is a bug and thrown. */
 function stopped(
   error: unknown,
   issues: ConfigIssue[],
   warnings: ConfigIssue[],
-  toolpacks: LoadToolpacksResult = { toolpacks: [], builtins: [], problems: [] },
+  toolpacks: LoadToolpacksResult = NO_TOOLPACKS,
 ): StartCheckReport {
   if (!(error instanceof StepTimedOut)) throw error;
   return { issues: [...issues, error.issue], warnings, toolpacks, channels: [] };

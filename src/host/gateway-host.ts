@@ -287,6 +287,8 @@ async function boot(state: HostState, loaded: LoadedConfig, reason: string): Pro
     log: options.log,
     startedAt: state.startedAt,
     environment: state.environment,
+    // What the next restart will read (readConfigOptions), without keeping it for this boot.
+    nextEnvironment: () => options.environment?.() ?? state.environment,
     token: await resolveHttpToken(loaded.config.http.token, stateDir),
     startCheck: async (next, file, check) => (await checkStartable(next, file, check)).issues,
     scheduleRestart: state.schedule.schedule,

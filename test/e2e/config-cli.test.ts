@@ -105,7 +105,11 @@ describe('switchboard config patch', () => {
     expect(written).toContain('"token": "${CLI_TEST_TOKEN}"');
     expect(result.stdout).toContain('changed: http.port, log');
     expect(result.stdout).toContain(`hash: ${hashConfigText(written)}`);
-    expect(result.stdout).toContain('kill -USR1 <pid> or pm2 sendSignal SIGUSR1 switchboard');
+    // No gateway runs from this state dir: said with the file looked in, no `<pid>` to fill in (issue 33 item 8).
+    expect(result.stdout).toContain(
+      `No gateway runs from ${stateDir} now (no live pid in ${stateDir}/gateway.pid)`,
+    );
+    expect(result.stdout).not.toContain('<pid>');
 
     const audit = JSON.parse((await readFile(path.join(stateDir, 'config-audit.jsonl'), 'utf8')).trim());
     expect(audit).toMatchObject({ actor: 'cli', via: 'cli', action: 'config.patch', note: 'cli test' });

@@ -86,12 +86,16 @@ describe('core WebUI entries on the Tools page in Chromium', () => {
     expect(text).toContain('main shell.exec: echo hello from the shell …(+1 lines)');
     expect(text).toContain('error: exit code 7');
     expect(text).not.toContain('line two');
-    // The same text as Markdown: its "- " lines are a list.
+    // The same text as Markdown: its "- " lines are a list, but not the count line, which is the
+    // metric card (issue 33 item 7: each number shown once; it stays under "Plain text" above).
+    expect(
+      await card('shell.activity').locator('.result .output li', { hasText: 'error: exit code 7' }).count(),
+    ).toBe(1);
     expect(
       await card('shell.activity')
         .locator('.result .output li', { hasText: 'shell.exec: 2 (0 running' })
         .count(),
-    ).toBe(1);
+    ).toBe(0);
     expect(await metric('shell.activity', 'shell.exec').textContent()).toBe('2');
   });
 

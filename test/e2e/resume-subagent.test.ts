@@ -176,6 +176,23 @@ async function killMidChild(
   return before;
 }
 
+/**
+ * Starts the gateway again and checks that it ended the run instead of resuming it: the child's
+ * model is not called, and the parent gets one `interrupted` announcement whose error says `why`.
+ * Returns the parent's transcript.
+ */
+async function expectEndedAtStart(configPath: string, why: string): Promise<Entry[]> {
+  const calls = childCalls();
+  const { url } = await start(configPath);
+  const entries = await parentAnswered(url);
+  const announcements = announcementsIn(entries);
+  expect(announcements).toHaveLength(1);
+  expect(announcements[0]).toMatchObject({ status: 'interrupted' });
+  expect(announcements[0]?.error).toContain(why);
+  expect(childCalls()).toBe(calls);
+  return entries;
+}
+
 describe('a sub-agent run cut short by SIGKILL', () => {
   it('is resumed from its transcript: one announcement of its result, one answer, one resumed line', async () => {
     const configPath = await setup('resume');
@@ -311,15 +328,8 @@ describe('a sub-agent run cut short by SIGKILL', () => {
       await pollUntil(`the child's model call of attempt ${attempt}`, () => childCalls() > calls);
       await kill(next.gateway);
     }
-    const calls = childCalls();
-    const last = await start(configPath);
-    const entries = await parentAnswered(last.url);
-    const announcements = announcementsIn(entries);
-    expect(announcements).toHaveLength(1);
-    expect(announcements[0]).toMatchObject({ status: 'interrupted' });
-    expect(announcements[0]?.error).toContain('the gateway stopped each of the 3 times it ran');
-    // The fourth start ended it without calling the child's model.
-    expect(childCalls()).toBe(calls);
+    // The fourth start ends it without calling the child's model.
+    const entries = await expectEndedAtStart(configPath, 'the gateway stopped each of the 3 times it ran');
     const answers = entries.filter((entry) => entry.role === 'assistant' && entry.text !== '');
     expect(answers.map((entry) => entry.text)).toEqual(['WORKER STARTED', 'PARENT GOT IT']);
   }, 120_000);
@@ -330,13 +340,6 @@ describe('a sub-agent run cut short by SIGKILL', () => {
     step = script(state, { hang: true });
     await killMidChild(configPath, state, (since) => childCalls(since) > 0);
     await sleep(1500); // past the 1 s limit
-    const calls = childCalls();
-    const second = await start(configPath);
-    const entries = await parentAnswered(second.url);
-    const announcements = announcementsIn(entries);
-    expect(announcements).toHaveLength(1);
-    expect(announcements[0]).toMatchObject({ status: 'interrupted' });
-    expect(announcements[0]?.error).toContain('agentLoop.resumeWithinMs');
-    expect(childCalls()).toBe(calls);
+    await expectEndedAtStart(configPath, 'longer than agentLoop.resumeWithinMs (1 s)');
   }, 120_000);
 });

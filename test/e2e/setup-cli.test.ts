@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { createSlackManifest } from '../../src/cli/slack-manifest.js';
+import { createSlackManifest } from '../../src/setup/slack-manifest.js';
 import { killRunningChildren, runCli } from '../helpers/process.js';
 
 // `switchboard slack manifest` and `switchboard discord invite` as an operator runs them: the built CLI.

@@ -365,6 +365,9 @@ describe('Tools page: hostile toolpack output and a phone', () => {
   });
 
   it('fits a 390 px phone: no element wider than the viewport, each tool a card of labelled lines', async () => {
+    // A phone opens with the first toolpack only and the per-tool status closed: open both here.
+    await page.locator('section.toolpack[data-toolpack="scheduler"] h3 button').click();
+    await page.locator('section.tool-status h3 button').click();
     await card('schedule.jobs').locator('.result[aria-busy="false"]').waitFor(WAIT);
     const row = page.locator('table.tool-status tr[data-tool="messages.send"]');
     await row.waitFor(WAIT);

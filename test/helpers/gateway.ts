@@ -1,6 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { GatewayExtensions } from '../../src/app/index.js';
+import { ENV_FILE_VARIABLE, readEnvironment } from '../../src/base/config/index.js';
 import { createLogger, type LoggerHandle } from '../../src/base/logging/index.js';
 import { createGatewayHost, type GatewayHost } from '../../src/host/index.js';
 import { makeTempDir, removeDir } from './machine.js';
@@ -36,6 +37,11 @@ export interface TestGatewayOptions extends GatewayExtensions {
   dir?: string;
   /** The environment `${ENV_NAME}` in the config reads (default: none). */
   environment?: Record<string, string>;
+  /**
+   * An env file (relative to the gateway's directory) read over `environment` at each start and
+   * restart, as `switchboard start` reads `data/.env`; it may be absent.
+   */
+  envFile?: string;
   /** The host's `onDown`: nothing serves and the process would exit non-zero. */
   onDown?: (error: unknown) => void;
 }
@@ -57,7 +63,7 @@ export function httpWithUsers(tokens: Readonly<Record<string, string>>) {
 
 /** Starts a real gateway in this process on a free port, with its state in a temp dir. */
 export async function startTestGateway(options: TestGatewayOptions = {}): Promise<TestGateway> {
-  const { config: configOverrides, dir: reusedDir, environment, onDown, ...extensions } = options;
+  const { config: configOverrides, dir: reusedDir, environment, envFile, onDown, ...extensions } = options;
   const dir = reusedDir ?? (await makeTempDir('switchboard-test-'));
   const configPath = path.join(dir, 'gateway.jsonc');
   const config = {
@@ -77,6 +83,14 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
   const host = createGatewayHost({
     log,
     configOptions: { configPath, environment: environment ?? {} },
+    ...(envFile === undefined
+      ? {}
+      : {
+          environment: () =>
+            readEnvironment({
+              environment: { ...environment, [ENV_FILE_VARIABLE]: path.resolve(dir, envFile) },
+            }),
+        }),
     extensions,
     onReady: (info) => {
       url = info.url;

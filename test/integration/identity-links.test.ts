@@ -4,10 +4,11 @@ import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { resolvePrincipal } from '../../src/base/access/index.js';
 import type { FakeDiscord } from '../fakes/fake-discord.js';
+import type { FakeModelServer } from '../fakes/fake-model-server.js';
 import { startFakeOpenAIServer } from '../fakes/fake-openai-server.js';
 import type { FakeSlack } from '../fakes/fake-slack.js';
 import { startDiscordForTest, startGatewayForTest, startSlackForTest } from '../helpers/channels.js';
-import type { TestGateway } from '../helpers/gateway.js';
+import { httpWithUsers, type TestGateway } from '../helpers/gateway.js';
 import { pollUntil } from '../helpers/process.js';
 import { cleanupAfterEach } from '../helpers/teardown.js';
 
@@ -32,7 +33,10 @@ interface Rig {
   clock: { now: number };
 }
 
-async function startRig(): Promise<Rig> {
+/** Each person signs in to the web chat with their own token (`linked sessions` below). */
+const TOKENS = { ann: 'ann-token-0123456789abcdef', bob: 'bob-token-0123456789abcdef' } as const;
+
+async function startRig(overrides: Record<string, unknown> = {}): Promise<Rig & { model: FakeModelServer }> {
   const discord = await startDiscordForTest(cleanups, {
     token: TOKEN,
     guilds: [{ id: GUILD, channels: [CHANNEL] }],
@@ -51,10 +55,11 @@ async function startRig(): Promise<Rig> {
       },
       models: { fake: { provider: 'openai', model: 'fake-1', baseUrl: model.url, apiKey: 'sk-link-01' } },
       agents: { main: { model: 'fake' } },
+      ...overrides,
     },
   });
   await slack.connected();
-  return { slack, discord, gateway, clock };
+  return { slack, discord, gateway, clock, model };
 }
 
 let slackTs = 100;
@@ -196,4 +201,111 @@ describe('verified identity links', () => {
     clock.now += 10 * 60_000 + 1;
     expect(await onSlackDm(slack, `/link confirm ${confirm}`)).toMatch(/not valid/);
   }, 60_000);
+
+  it('shows a person’s web chat their Slack direct chat, continues it there, refuses another’s; unlinking takes it off the list and orphans nothing', async () => {
+    const { slack, gateway, model } = await startRig({
+      http: httpWithUsers(TOKENS),
+      people: {
+        ann: { role: 'member', identities: ['slack:U1', 'webchat:ann'] },
+        bob: { role: 'member', identities: ['slack:U2', 'webchat:bob'] },
+      },
+    });
+    const as = (person: keyof typeof TOKENS, method: string, route: string, body?: unknown) =>
+      gateway.request(method, route, body, TOKENS[person]);
+    const annKey = 'agent:main:slack:direct:U1';
+    const bobKey = 'agent:main:slack:direct:U2';
+    expect(await onSlackDm(slack, 'hello from slack')).toBe('ok');
+    expect(await onSlackDm(slack, 'bob here', 'U2')).toBe('ok');
+
+    // Listed beside her web threads: her own Slack direct chat, not Bob's.
+    const list = await as('ann', 'GET', '/api/webchat/linked');
+    expect(list.status).toBe(200);
+    expect(list.body.sessions).toEqual([
+      expect.objectContaining({
+        sessionKey: annKey,
+        platform: 'slack',
+        identity: 'slack:U1',
+        agentId: 'main',
+      }),
+    ]);
+    expect(list.body.sessions[0].title).toContain('hello from slack');
+    expect(
+      (await as('bob', 'GET', '/api/webchat/linked')).body.sessions.map((s: any) => s.sessionKey),
+    ).toEqual([bobKey]);
+    const history = await as('ann', 'GET', `/api/webchat/linked/history?key=${encodeURIComponent(annKey)}`);
+    expect(history.body.messages.map((m: any) => `${m.role}: ${m.text}`)).toEqual([
+      'user: hello from slack',
+      'assistant: ok',
+    ]);
+
+    // Continued from the web chat: the same session and agent; the typed text and the answer are
+    // posted to the Slack chat too.
+    const posts = slack.callsTo('chat.postMessage').length;
+    const sessionsBefore = (await gateway.request('GET', '/api/sessions')).body.sessions.length;
+    model.push({ text: 'answered in the same chat' });
+    const sent = await as('ann', 'POST', '/api/webchat/linked/messages', {
+      key: annKey,
+      text: 'continuing from the web',
+    });
+    expect(sent.status).toBe(200);
+    expect(sent.body).toEqual({
+      sessionKey: annKey,
+      replies: [expect.objectContaining({ text: 'answered in the same chat' })],
+    });
+    // The model saw the Slack conversation: one transcript.
+    expect(JSON.stringify(model.requests.at(-1)?.messages)).toContain('hello from slack');
+    const transcript = await gateway.request('GET', `/api/sessions/${encodeURIComponent(annKey)}/transcript`);
+    expect(transcript.body.entries.slice(-2)).toEqual([
+      expect.objectContaining({ role: 'user', text: 'continuing from the web', senderId: 'webchat:ann' }),
+      expect.objectContaining({ role: 'assistant', text: 'answered in the same chat' }),
+    ]);
+    expect((await gateway.request('GET', '/api/sessions')).body.sessions).toHaveLength(sessionsBefore);
+    const posted = slack
+      .callsTo('chat.postMessage')
+      .slice(posts)
+      .map((call) => `${call.args.channel}: ${call.args.text}`);
+    expect(posted).toEqual([
+      'DU1: From the web chat: continuing from the web',
+      'DU1: answered in the same chat',
+    ]);
+
+    // Bob's chat is not Ann's to read or continue: refused naming the role and the rule.
+    const refusal =
+      /^ann \(webchat:ann\), role member may not read what bob owns: role member sees its own only \(sees: own\)$/;
+    const read = await as('ann', 'GET', `/api/webchat/linked/history?key=${encodeURIComponent(bobKey)}`);
+    expect(read.status).toBe(403);
+    expect(read.body.message).toMatch(refusal);
+    const post = await as('ann', 'POST', '/api/webchat/linked/messages', { key: bobKey, text: 'hi bob' });
+    expect(post.status).toBe(403);
+    expect(post.body.message).toMatch(refusal);
+    expect((await as('ann', 'GET', '/api/webchat/linked/history?key=agent%3Amain%3Anope')).status).toBe(404);
+
+    // Unlinking her web chat identity takes the chat off her web list; both sessions stay
+    // readable and going where they were.
+    const webKey = 'agent:main:webchat:direct:ann';
+    expect((await as('ann', 'POST', '/api/webchat/messages', { text: 'hello from the web' })).status).toBe(
+      200,
+    );
+    const lengthOf = async (key: string) =>
+      (await gateway.request('GET', `/api/sessions/${encodeURIComponent(key)}/transcript`)).body.entries
+        .length as number;
+    const before = { slack: await lengthOf(annKey), web: await lengthOf(webKey) };
+    const removed = await gateway.request('POST', '/api/people/ann/unlink', { identity: 'webchat:ann' });
+    expect(removed.status).toBe(200);
+    await waitForRestarts(gateway, 1);
+    expect((await peopleInFile(gateway)).ann?.identities).toEqual(['slack:U1']);
+    expect((await as('ann', 'GET', '/api/webchat/linked')).body.sessions).toEqual([]);
+    const orphan = await as('ann', 'POST', '/api/webchat/linked/messages', {
+      key: annKey,
+      text: 'still mine?',
+    });
+    expect(orphan.status).toBe(403);
+    expect(orphan.body.message).toBe(
+      'webchat:ann, role member may not read what ann owns: role member sees its own only (sees: own)',
+    );
+    expect(await onSlackDm(slack, 'still there?')).toBe('ok');
+    expect((await as('ann', 'POST', '/api/webchat/messages', { text: 'and here?' })).status).toBe(200);
+    expect(await lengthOf(annKey)).toBe(before.slack + 2);
+    expect(await lengthOf(webKey)).toBe(before.web + 2);
+  }, 90_000);
 });

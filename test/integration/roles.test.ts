@@ -126,6 +126,7 @@ describe('roles on every surface', () => {
     expect(await pages('ann')).toMatchObject({
       role: 'owner',
       person: 'ann',
+      // Setup (issue 33 item 1) writes the config and secrets: the owner's only, like Config.
       pages: [
         'chat',
         'sessions',
@@ -137,6 +138,7 @@ describe('roles on every surface', () => {
         'config',
         'health',
         'people',
+        'setup',
       ],
     });
     expect(await pages('sam')).toMatchObject({

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DeliveryRoute, InboundMessage } from '../../src/base/messages/index.js';
-import { createSlackManifest } from '../../src/cli/slack-manifest.js';
-import { SLACK_METHOD_SCOPES } from '../../src/cli/slack-scopes.js';
+import { createSlackManifest } from '../../src/setup/slack-manifest.js';
+import { SLACK_METHOD_SCOPES } from '../../src/setup/slack-scopes.js';
 import type { SlackAdapter } from '../../src/surfaces/channels/slack/index.js';
 import { type FakeSlack, startFakeSlack } from '../fakes/fake-slack.js';
 import { blockActions } from '../fakes/fake-slack-actions.js';

@@ -8,7 +8,7 @@ import {
   DISCORD_PERMISSIONS,
   discordInviteUrl,
   discordPermissions,
-} from '../../src/cli/discord-invite.js';
+} from '../../src/setup/discord-invite.js';
 
 const DISCORD_SOURCE = path.resolve(import.meta.dirname, '../../src/surfaces/channels/discord');
 const CLIENT = path.join(DISCORD_SOURCE, 'discord-client.ts');

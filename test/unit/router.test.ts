@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../../src/base/logging/index.js';
-import { createStore } from '../../src/records/store/index.js';
+import { createStore, type Store } from '../../src/records/store/index.js';
 import {
   answered,
   createRouterRig,
@@ -173,6 +173,16 @@ describe('a turn the last process began and did not end', () => {
     return { store, crashed };
   }
 
+  /** The next start finds the message answered: it leaves the inbox, no turn runs, the chat hears nothing. */
+  async function expectAnsweredBefore(store: Store): Promise<void> {
+    const next = await createRouterRig({ store });
+    cleanups.push(() => next.close());
+    expect(await next.router.resume()).toBe(1);
+    await expect.poll(() => next.inbox.list()).toEqual([]);
+    expect(next.gated.turns).toEqual([]);
+    expect(next.deliveredTexts()).toEqual([]);
+  }
+
   it('is resumed: its turn runs again with the entry written once, marked resumed', async () => {
     const { store } = await crashedTurn();
     const next = await createRouterRig({ store });
@@ -187,12 +197,20 @@ describe('a turn the last process began and did not end', () => {
   it('that had answered already (the process died before the message left the inbox) is not run again', async () => {
     const { store, crashed } = await crashedTurn();
     await crashed.sessions.append(THREAD_KEY, { role: 'assistant', text: 'the answer', runId: 'r1' });
-    const next = await createRouterRig({ store });
-    cleanups.push(() => next.close());
-    expect(await next.router.resume()).toBe(1);
-    await expect.poll(() => next.inbox.list()).toEqual([]);
-    expect(next.gated.turns).toEqual([]);
-    expect(next.deliveredTexts()).toEqual([]);
+    await expectAnsweredBefore(store);
+  });
+
+  it('that answered on its third attempt is neither given up nor answered again', async () => {
+    const { store } = await crashedTurn();
+    for (let start = 2; start <= 3; start += 1) {
+      const crashed = await createRouterRig({ store });
+      expect(await crashed.router.resume()).toBe(1);
+      await crashed.gated.waitForOpen(1);
+      // The third attempt answers, and the process dies before the message leaves the inbox.
+      if (start === 3)
+        await crashed.sessions.append(THREAD_KEY, { role: 'assistant', text: 'the answer', runId: 'r3' });
+    }
+    await expectAnsweredBefore(store);
   });
 
   it('is ended with a message when its agent says resume "off"', async () => {

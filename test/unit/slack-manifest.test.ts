@@ -2,8 +2,8 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { AppsManifestValidateArguments } from '@slack/web-api';
 import { describe, expect, it } from 'vitest';
-import { createSlackManifest, type SlackManifestOptions } from '../../src/cli/slack-manifest.js';
-import { SLACK_BOT_EVENTS, SLACK_METHOD_SCOPES } from '../../src/cli/slack-scopes.js';
+import { createSlackManifest, type SlackManifestOptions } from '../../src/setup/slack-manifest.js';
+import { SLACK_BOT_EVENTS, SLACK_METHOD_SCOPES } from '../../src/setup/slack-scopes.js';
 
 const SLACK_SOURCE = path.resolve(import.meta.dirname, '../../src/surfaces/channels/slack');
 /** The Web API's method families (api.slack.com/methods): `<client>.<family>.<method>(`. */

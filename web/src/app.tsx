@@ -13,6 +13,7 @@ import { PeoplePage } from './pages/people.js';
 import { SchedulesPage } from './pages/schedules.js';
 import { SessionPage } from './pages/session.js';
 import { SessionsPage } from './pages/sessions.js';
+import { SetupPage } from './pages/setup.js';
 import { SignInPage } from './pages/sign-in.js';
 import { ToolsPage } from './pages/tools.js';
 import { hrefOf, type PageName, type Route, useRoute } from './router.js';
@@ -33,6 +34,7 @@ const NAV: readonly NavItem[] = [
   { page: 'people', label: 'People' },
   { page: 'config', label: 'Config' },
   { page: 'health', label: 'Health' },
+  { page: 'setup', label: 'Setup' },
 ];
 
 type Session =
@@ -73,6 +75,9 @@ export function App() {
 }
 
 function Shell({ me, onSignedOut }: { me: Me; onSignedOut(): void }) {
+  // No model answers yet: an owner opening the UI (no page named) starts on Setup.
+  if (me.setupNeeded && me.pages.includes('setup') && location.hash.replace(/^#\/?/, '') === '')
+    location.replace('#/setup');
   const route = useRoute();
   const items = NAV.filter((item) => me.pages.includes(item.page));
   const current = route.page === 'session' ? 'sessions' : route.page;
@@ -147,5 +152,7 @@ function Page({ route, me }: { route: Route; me: Me }) {
       return <HealthPage />;
     case 'people':
       return <PeoplePage />;
+    case 'setup':
+      return <SetupPage />;
   }
 }

@@ -21,6 +21,7 @@ const PAGES: readonly PageName[] = [
   'config',
   'health',
   'people',
+  'setup',
 ];
 
 function parseRoute(hash: string, pathname: string): Route {

@@ -6,6 +6,7 @@ export function noModelReply(options: { agentId: string; agent: AgentConfig; con
   return (
     `No model is configured for agent "${agentId}", so it cannot answer messages yet. ` +
     `Add a model under \`models.<name>\` (provider, model, apiKey) and set \`agents.${agentId}.model\` ` +
-    `to its name in ${configPath}, then restart. Chat commands work without a model: try /help.`
+    `to its name in ${configPath}, then restart: an owner can do it on the control UI's Setup page (#/setup) ` +
+    'or with `npx switchboard setup`. Chat commands work without a model: try /help.'
   );
 }

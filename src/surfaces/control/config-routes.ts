@@ -1,5 +1,6 @@
 import { type Config, renderConfigJsonSchema } from '../../base/config/index.js';
 import type { GatewayControl } from '../../engine/tools/index.js';
+import { createFirstRun } from './first-run.js';
 import type { ConfigRoutesOptions } from './routes/config.js';
 import { webchatSessionKey } from './webchat-history.js';
 
@@ -11,10 +12,13 @@ import { webchatSessionKey } from './webchat-history.js';
 export function createConfigRoutesOptions(options: {
   config: Config;
   control: GatewayControl;
+  /** The environment the next start reads (the env file read again): the Setup page's secrets go there. */
+  environment: () => NodeJS.ProcessEnv;
 }): Omit<ConfigRoutesOptions, 'access'> {
   const { config, control } = options;
   return {
     control,
+    setup: createFirstRun({ control, environment: options.environment }),
     // As `config/gateway.schema.json` has it: descriptions, defaults, `x-secret` marks.
     schema: JSON.parse(renderConfigJsonSchema()) as object,
     noteSession(user) {

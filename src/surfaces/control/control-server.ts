@@ -13,11 +13,13 @@ import { registerMeRoute } from './routes/me.js';
 import { type PeoplePlace, type PeoplePort, registerPeopleRoutes } from './routes/people.js';
 import { registerSessionActionRoutes, type SessionActionsPort } from './routes/session-actions.js';
 import { registerSessionRoutes, type SessionsView } from './routes/sessions.js';
+import { registerSetupRoutes } from './routes/setup.js';
 import { registerStatusRoute, type StatusPort } from './routes/status.js';
 import { registerToolUiRoutes, type ToolUiOptions } from './routes/tool-ui.js';
 import { registerToolpackRoutes, type ToolpacksView } from './routes/toolpacks.js';
 import { registerUsageRoute, type UsagePort } from './routes/usage.js';
 import { registerWebchatHistoryRoutes, type WebchatHistoryPort } from './routes/webchat-history.js';
+import { type LinkedSessionsPort, registerLinkedSessionRoutes } from './routes/webchat-linked.js';
 
 /** The control plane's read models and actions, each answering its routes; absent, not served. */
 export interface ControlRoutesOptions {
@@ -25,6 +27,8 @@ export interface ControlRoutesOptions {
   projectId?: string | undefined;
   /** The gateway's version (package.json), shown by the control UI; default `0.0.0`. */
   version?: string | undefined;
+  /** No model answers yet: `/api/me` says so and an owner's control UI opens on Setup. */
+  setupNeeded?: boolean | undefined;
   sessions: SessionsView;
   /** The control UI's session actions (sub-agent tree, kill, steer, replies). */
   sessionActions?: SessionActionsPort | undefined;
@@ -32,6 +36,8 @@ export interface ControlRoutesOptions {
   sessionEvents?: SessionEventsPort | undefined;
   /** The signed-in user's web chat threads and history (the chat page), with the web chat. */
   webchatHistory?: WebchatHistoryPort | undefined;
+  /** The signed-in person's Slack and Discord direct chats, read and continued from the web chat. */
+  linkedSessions?: LinkedSessionsPort | undefined;
   /** The config page's API (`/api/config…`, owner-only). */
   config?: Omit<ConfigRoutesOptions, 'access'> | undefined;
   /** The approvals inbox (`/api/approvals`). */
@@ -70,6 +76,7 @@ export function registerControlRoutes(
     access,
     projectId: options.projectId ?? 'default',
     version: options.version ?? '0.0.0',
+    setupNeeded: options.setupNeeded ?? false,
     maxMessageLength,
   });
   registerSessionRoutes(app, options.sessions);
@@ -77,7 +84,15 @@ export function registerControlRoutes(
     registerSessionActionRoutes(app, { actions: options.sessionActions, access, webchat, maxMessageLength });
   if (options.sessionEvents) registerEventsRoute(app, { events: options.sessionEvents, access });
   if (webchat && options.webchatHistory) registerWebchatHistoryRoutes(app, options.webchatHistory);
+  if (webchat && options.linkedSessions)
+    registerLinkedSessionRoutes(app, { linked: options.linkedSessions, maxMessageLength });
   if (options.config) registerConfigRoutes(app, { ...options.config, access });
+  if (options.config?.setup)
+    registerSetupRoutes(app, {
+      setup: options.config.setup,
+      access,
+      noteSession: options.config.noteSession,
+    });
   if (options.approvals) registerApprovalRoutes(app, { inbox: options.approvals, access });
   if (options.status) registerStatusRoute(app, { status: options.status, access });
   if (options.usage) registerUsageRoute(app, { usage: options.usage, access });

@@ -11,6 +11,7 @@ export {
   registerControlRoutes,
 } from './control-server.js';
 export { createGatewayStatus, type GatewayStatusOptions, type RestartRecord } from './gateway-status.js';
+export { createLinkedSessions } from './linked-sessions.js';
 export { createModelHealth, type ModelHealth } from './model-health.js';
 export { createPeople } from './people.js';
 export type { ApprovalsInbox, InboxDecision } from './routes/approvals.js';
@@ -25,6 +26,7 @@ export type { ToolUiOptions, WebuiEntry } from './routes/tool-ui.js';
 export type { ToolpacksView } from './routes/toolpacks.js';
 export type { UsagePort, UsageTotalsView, UsageView } from './routes/usage.js';
 export type { WebchatHistoryPort } from './routes/webchat-history.js';
+export type { LinkedSessionsPort } from './routes/webchat-linked.js';
 export { createSessionActions } from './session-actions.js';
 export { createSessionTitles, type NamesPort, type SessionTitles } from './session-titles.js';
 export {

@@ -80,27 +80,16 @@ export function createWebchatHistory(options: {
     async history({ user, thread, last, before }) {
       const sessionKey = webchatSessionKey(config, user, thread);
       const status = router.sessionStatus(sessionKey);
-      const messages: WebchatHistoryMessage[] = [];
-      let below = before;
-      /** When the oldest entry read was written: where this page's time ends when older ones remain. */
-      let oldestAt: string | undefined;
-      for (let step = 0; step < MAX_STEPS && messages.length < last && below !== 0; step += 1) {
-        const entries = await sessions.transcript(sessionKey, {
-          last: READ_STEP,
-          ...(below === undefined ? {} : { before: below }),
-        });
-        if (entries.length === 0) {
-          below = 0;
-          break;
-        }
-        messages.unshift(...entries.flatMap((entry) => messageOf(entry, scrub)));
-        below = entries[0]?.seq ?? 0;
-        oldestAt = entries[0]?.at;
-      }
-      // More than asked for: the page is the newest `last`, and the rest is the next page's.
-      const page = messages.slice(-last);
-      const sliced = page.length < messages.length;
-      const next = sliced ? page[0]?.seq : below;
+      const {
+        messages: page,
+        next,
+        sliced,
+        oldestAt,
+      } = await readMessages(sessions, scrub, {
+        sessionKey,
+        last,
+        ...(before === undefined ? {} : { before }),
+      });
       if (!journal) return { sessionKey, status, messages: page, ...(next ? { next } : {}) };
       // The journal's entries of the same stretch of time: from the oldest entry of this page (all
       // older ones on the last page: commands typed before the session began, or before a `/new`)
@@ -121,6 +110,45 @@ export function createWebchatHistory(options: {
       );
       return { sessionKey, status, messages: merged, ...(next ? { next } : {}) };
     },
+  };
+}
+
+/**
+ * The last `last` messages of a session below `before` (`messageOf`: what a chat shows), oldest
+ * first, read back in steps past tool rounds; `next` is the `before` of the page further back.
+ */
+export async function readMessages(
+  sessions: Pick<SessionStore, 'transcript'>,
+  scrub: (text: string) => string,
+  read: { sessionKey: string; last: number; before?: number },
+): Promise<{ messages: WebchatHistoryMessage[]; next?: number; sliced: boolean; oldestAt?: string }> {
+  const { sessionKey, last, before } = read;
+  const messages: WebchatHistoryMessage[] = [];
+  let below = before;
+  /** When the oldest entry read was written: where this page's time ends when older ones remain. */
+  let oldestAt: string | undefined;
+  for (let step = 0; step < MAX_STEPS && messages.length < last && below !== 0; step += 1) {
+    const entries = await sessions.transcript(sessionKey, {
+      last: READ_STEP,
+      ...(below === undefined ? {} : { before: below }),
+    });
+    if (entries.length === 0) {
+      below = 0;
+      break;
+    }
+    messages.unshift(...entries.flatMap((entry) => messageOf(entry, scrub)));
+    below = entries[0]?.seq ?? 0;
+    oldestAt = entries[0]?.at;
+  }
+  // More than asked for: the page is the newest `last`, and the rest is the next page's.
+  const page = messages.slice(-last);
+  const sliced = page.length < messages.length;
+  const next = sliced ? page[0]?.seq : below;
+  return {
+    messages: page,
+    sliced,
+    ...(next ? { next } : {}),
+    ...(oldestAt === undefined ? {} : { oldestAt }),
   };
 }
 

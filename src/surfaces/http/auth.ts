@@ -112,7 +112,7 @@ export function createAuthHook(identify: Identify, limit: FailureLimit) {
       error: 'unauthorized',
       message: header
         ? 'wrong bearer token'
-        : 'missing token: send "Authorization: Bearer <token>" (the token is in <stateDir>/http-token, or http.token in the config)',
+        : "missing token: send the header Authorization: Bearer followed by the token (the gateway's token is http.token in the config, else the file http-token in its state dir, data/ by default)",
     });
   };
 }

@@ -17,7 +17,15 @@ interface Entry {
 
 type Wait = { state: 'waiting' } | { state: 'back'; note: string } | { state: 'late' };
 
-export function RestartWait({ saved, onDone }: { saved: ConfigEditAnswer; onDone(): void }) {
+export function RestartWait({
+  saved,
+  onDone,
+  doneLabel = 'Back to the config',
+}: {
+  saved: ConfigEditAnswer;
+  onDone(): void;
+  doneLabel?: string;
+}) {
   const { outcome, note } = saved;
   const restarting = outcome.changed && outcome.restart?.status === 'scheduled';
   const [wait, setWait] = useState<Wait>({ state: 'waiting' });
@@ -67,7 +75,7 @@ export function RestartWait({ saved, onDone }: { saved: ConfigEditAnswer; onDone
         </p>
       )}
       <button type="button" class="plain" onClick={onDone} disabled={restarting && wait.state === 'waiting'}>
-        Back to the config
+        {doneLabel}
       </button>
     </section>
   );

@@ -41,8 +41,8 @@ export function SignInPage({ onSignedIn }: { onSignedIn(): void }) {
       <p>
         Your own token is <code>http.users.&lt;your name&gt;.token</code> in the config. The operator signs in
         with the gateway token: the gateway log shows a link ending in <code>/?token=…</code>, and the token
-        is in <code>&lt;stateDir&gt;/http-token</code> (or <code>http.token</code>). This browser stays signed
-        in for 30 days, or until you sign out.
+        is in the file <code>http-token</code> in the gateway's state dir (<code>data/</code> by default), or{' '}
+        <code>http.token</code>. This browser stays signed in for 30 days, or until you sign out.
       </p>
     </main>
   );

@@ -5,6 +5,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { problemText } from '../api.js';
 import { useMe } from '../me.js';
 import { EntryCard } from '../tools/entry-card.js';
+import { GroupHeading, isNarrow } from '../tools/group-heading.js';
 import { ToolStatusSection } from '../tools/tool-status.js';
 import { ToolpackList } from '../tools/toolpack-list.js';
 import { ToolpackProblems } from '../tools/toolpack-report.js';
@@ -68,21 +69,29 @@ export function ToolsPage() {
 /** The id of an entry's card heading (entry-card.tsx): where the contents jump to. */
 const headingId = (entry: WebuiEntryView) => `entry-${entry.toolpack}-${entry.id}`;
 
-/** The page's contents: each toolpack and its entries; a click scrolls to the card (the hash is the route). */
-function Contents({ groups }: { groups: [string, WebuiEntryView[]][] }) {
-  const jump = (id: string) => document.getElementById(id)?.scrollIntoView({ block: 'start' });
+/**
+ * The page's contents: each toolpack and its entries. A click opens that toolpack alone (the others
+ * close: one group open at a time) and scrolls to it or the entry (the hash is the route).
+ */
+function Contents({
+  groups,
+  onJump,
+}: {
+  groups: [string, WebuiEntryView[]][];
+  onJump(toolpack: string, targetId: string): void;
+}) {
   return (
     <nav class="tools-contents" aria-label="Toolpacks on this page">
       <ul>
         {groups.map(([toolpack, members]) => (
           <li key={toolpack}>
-            <button type="button" class="link" onClick={() => jump(`toolpack-${toolpack}`)}>
+            <button type="button" class="link" onClick={() => onJump(toolpack, `toolpack-${toolpack}`)}>
               {toolpack}
             </button>
             <ul>
               {members.map((entry) => (
                 <li key={entry.id}>
-                  <button type="button" class="link" onClick={() => jump(headingId(entry))}>
+                  <button type="button" class="link" onClick={() => onJump(toolpack, headingId(entry))}>
                     {entry.title}
                   </button>
                 </li>
@@ -95,20 +104,64 @@ function Contents({ groups }: { groups: [string, WebuiEntryView[]][] }) {
   );
 }
 
+/**
+ * The toolpacks as groups that open and close by their heading. Every card stays mounted (a panel
+ * runs when the page opens, and an answer is kept while its group is closed); a closed group's
+ * cards are hidden. Wide screens open with every group open, a phone with the first one only.
+ */
 function Entries({ entries, roster }: { entries: WebuiEntryView[]; roster: RosterAgentView[] }) {
   const groups = [...groupOf(entries)];
+  const [open, setOpen] = useState<ReadonlySet<string>>(
+    () =>
+      new Set(isNarrow() ? groups.slice(0, 1).map(([toolpack]) => toolpack) : groups.map(([name]) => name)),
+  );
+  const [jump, setJump] = useState<{ id: string }>();
+  // After the group opened (a render later): the target in view at the top.
+  useEffect(() => {
+    if (jump) document.getElementById(jump.id)?.scrollIntoView({ block: 'start' });
+  }, [jump]);
   if (groups.length === 0) return <p class="empty muted">No loaded toolpack declares a WebUI entry.</p>;
+  const toggle = (toolpack: string) =>
+    setOpen((current) => {
+      const next = new Set(current);
+      if (!next.delete(toolpack)) next.add(toolpack);
+      return next;
+    });
   return (
     <>
-      <Contents groups={groups} />
-      {groups.map(([toolpack, members]) => (
-        <section class="toolpack" data-toolpack={toolpack} key={toolpack} aria-label={`Toolpack ${toolpack}`}>
-          <h3 id={`toolpack-${toolpack}`}>{toolpack}</h3>
-          {members.map((entry) => (
-            <EntryCard key={entry.id} entry={entry} roster={roster} />
-          ))}
-        </section>
-      ))}
+      <Contents
+        groups={groups}
+        onJump={(toolpack, id) => {
+          setOpen(new Set([toolpack]));
+          setJump({ id });
+        }}
+      />
+      {groups.map(([toolpack, members]) => {
+        const shown = open.has(toolpack);
+        return (
+          <section
+            class={`toolpack${shown ? ' open' : ''}`}
+            data-toolpack={toolpack}
+            key={toolpack}
+            aria-label={`Toolpack ${toolpack}`}
+          >
+            <GroupHeading
+              id={`toolpack-${toolpack}`}
+              bodyId={`toolpack-${toolpack}-entries`}
+              open={shown}
+              onToggle={() => toggle(toolpack)}
+            >
+              {toolpack}
+            </GroupHeading>
+            <p class="group-count muted">{members.length === 1 ? '1 entry' : `${members.length} entries`}</p>
+            <div id={`toolpack-${toolpack}-entries`} hidden={!shown}>
+              {members.map((entry) => (
+                <EntryCard key={entry.id} entry={entry} roster={roster} />
+              ))}
+            </div>
+          </section>
+        );
+      })}
     </>
   );
 }

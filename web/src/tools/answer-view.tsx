@@ -2,17 +2,21 @@
 // <Markdown>, so a toolpack can carry no script; JSON, or JSON text, as it is), the text as sent, and the
 // metadata. Nothing here renders HTML of its own.
 import { Markdown } from '../markdown.js';
+import { type MetricShape as Metric, withoutMetricLines } from './metric-text.js';
 import type { WebuiAnswer } from './tools-api.js';
 
-interface Metric {
-  label?: unknown;
-  value?: unknown;
-  description?: unknown;
+/** `metadata.metrics` (`[{ label, value, description? }]`, Suzumio's shape), the objects only. */
+function metricsOf(metadata: unknown): Metric[] | undefined {
+  const metrics =
+    typeof metadata === 'object' && metadata !== null
+      ? (metadata as { metrics?: unknown }).metrics
+      : undefined;
+  if (!Array.isArray(metrics)) return undefined;
+  return metrics.filter((metric): metric is Metric => typeof metric === 'object' && metric !== null);
 }
 
-/** `metadata.metrics` (`[{ label, value, description? }]`, Suzumio's shape) as cards. */
-function MetricCards({ metrics }: { metrics: unknown[] }) {
-  const cards = metrics.filter((metric): metric is Metric => typeof metric === 'object' && metric !== null);
+/** The metrics as cards. */
+function MetricCards({ cards }: { cards: Metric[] }) {
   return (
     <dl class="metrics">
       {cards.map((metric, index) => (
@@ -38,21 +42,19 @@ function isJsonText(text: string): boolean {
 }
 
 export function AnswerView({ answer }: { answer: WebuiAnswer }) {
-  const metadata = answer.metadata;
-  const metrics =
-    typeof metadata === 'object' && metadata !== null
-      ? (metadata as { metrics?: unknown }).metrics
-      : undefined;
+  const metrics = metricsOf(answer.metadata);
   const output = answer.output;
   const text = typeof output === 'string' && !isJsonText(output) ? output : undefined;
+  // Each number once: a line that repeats a card is not rendered again (it stays under "Plain text").
+  const shown = text === undefined || !metrics ? text : withoutMetricLines(text, metrics);
   const json = typeof output === 'string' ? output : JSON.stringify(output ?? null, null, 2);
   return (
     <>
       {answer.title ? <p class="title">{answer.title}</p> : null}
-      {Array.isArray(metrics) ? <MetricCards metrics={metrics} /> : null}
+      {metrics ? <MetricCards cards={metrics} /> : null}
       {text !== undefined ? (
         <>
-          <Markdown text={text} className="output" />
+          {shown?.trim() ? <Markdown text={shown} className="output" /> : null}
           <details class="as-sent">
             <summary>Plain text</summary>
             <pre class="output-text">{text}</pre>

@@ -4,6 +4,7 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { problemText } from '../api.js';
 import { useMe } from '../me.js';
+import { GroupHeading, isNarrow } from './group-heading.js';
 import { loadToolStatus, type ToolStatusView } from './tools-api.js';
 
 const COLUMNS = ['Tool', 'From', 'Agents', 'Calls', 'Running', 'Failed', 'Last call'];
@@ -52,34 +53,52 @@ export function ToolStatusSection() {
     }
   }, [projectId]);
   useEffect(() => void load(), [load]);
+  // A phone opens with the table closed: one card per tool is a long scroll.
+  const [open, setOpen] = useState(() => !isNarrow());
+  const failing = status.state === 'in' ? status.tools.filter((tool) => tool.failedCount > 0).length : 0;
   return (
     <section class="tool-status" aria-labelledby="tool-status-title" aria-busy={status.state === 'loading'}>
-      <h3 id="tool-status-title">Tool status</h3>
+      <GroupHeading
+        id="tool-status-title"
+        bodyId="tool-status-body"
+        open={open}
+        onToggle={() => setOpen((current) => !current)}
+      >
+        Tool status
+      </GroupHeading>
+      {status.state === 'in' ? (
+        <p class="group-count muted">
+          {status.tools.length === 1 ? '1 tool' : `${status.tools.length} tools`}
+          {failing > 0 ? `, ${failing} failing` : ''}
+        </p>
+      ) : null}
       {status.state === 'failed' ? <p role="alert">{status.problem}</p> : null}
-      {status.state === 'in' && status.tools.length === 0 ? (
-        <p class="empty muted">No tools registered.</p>
-      ) : null}
-      {status.state === 'in' && status.tools.length > 0 ? (
-        <table class="tool-status">
-          <thead>
-            <tr>
-              {COLUMNS.map((title) => (
-                <th scope="col" key={title}>
-                  {title}
-                </th>
+      <div id="tool-status-body" hidden={!open}>
+        {status.state === 'in' && status.tools.length === 0 ? (
+          <p class="empty muted">No tools registered.</p>
+        ) : null}
+        {status.state === 'in' && status.tools.length > 0 ? (
+          <table class="tool-status">
+            <thead>
+              <tr>
+                {COLUMNS.map((title) => (
+                  <th scope="col" key={title}>
+                    {title}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {status.tools.map((tool) => (
+                <StatusRow key={tool.tool} tool={tool} />
               ))}
-            </tr>
-          </thead>
-          <tbody>
-            {status.tools.map((tool) => (
-              <StatusRow key={tool.tool} tool={tool} />
-            ))}
-          </tbody>
-        </table>
-      ) : null}
-      <button type="button" class="plain" onClick={() => void load()}>
-        Refresh
-      </button>
+            </tbody>
+          </table>
+        ) : null}
+        <button type="button" class="plain" onClick={() => void load()}>
+          Refresh
+        </button>
+      </div>
     </section>
   );
 }

@@ -9,7 +9,8 @@ export interface ConfigEditorOptions {
   path: string;
   /** Absolute state dir: backups in `<stateDir>/config-backups/`, audit in `<stateDir>/config-audit.jsonl`. */
   stateDir: string;
-  environment: NodeJS.ProcessEnv;
+  /** Where `${NAME}` references are read from; a function is asked at each check (the gateway's reads the env file again). */
+  environment: NodeJS.ProcessEnv | (() => NodeJS.ProcessEnv);
   /** Checks beyond the schema that a config must pass before it is written (the gateway's start check); `via` says who made the edit. Returns issues (JSON pointer + message); [] when fine. */
   dryRun?: (config: Config, path: string, edit: { via: ConfigEditRequest['via'] }) => Promise<ConfigIssue[]>;
   /** Removes secret values from free text (notes) before it reaches the audit log. */

@@ -237,16 +237,21 @@ class ConfigFileEditor implements ConfigEditor {
 
   /** Validates the new text exactly as the gateway will load it, then runs the dry run. */
   async #check(text: string, via: ConfigEditRequest['via']): Promise<Result<Config>> {
-    const { environment, dryRun } = this.#options;
+    const { dryRun } = this.#options;
     let config: Config;
     try {
-      config = parseConfigText(text, this.#file, environment);
+      config = parseConfigText(text, this.#file, this.#environment());
     } catch (error) {
       if (error instanceof ConfigError) return invalid(error.issues, error.hint);
       throw error;
     }
     const issues = dryRun ? await dryRun(config, this.#file, { via }) : [];
     return issues.length > 0 ? invalid(issues) : ok(config);
+  }
+
+  #environment(): NodeJS.ProcessEnv {
+    const { environment } = this.#options;
+    return typeof environment === 'function' ? environment() : environment;
   }
 
   #diffOptions() {
@@ -256,7 +261,7 @@ class ConfigFileEditor implements ConfigEditor {
   /** Why the text would not load, as `<pointer>: <message>` lines; [] when it loads. */
   #loadErrors(text: string): string[] {
     try {
-      parseConfigText(text, this.#file, this.#options.environment);
+      parseConfigText(text, this.#file, this.#environment());
       return [];
     } catch (error) {
       if (!(error instanceof ConfigError)) throw error;

@@ -15,6 +15,7 @@ import {
   ConfigUndoBody,
 } from '../contracts.js';
 import { sendRefusal } from './config-refusal.js';
+import type { SetupPort } from './setup.js';
 
 /** An edit as the config port takes it: an owner's, as if typed as `/config` (`via: 'command'`). */
 export interface ConfigEditRequestView {
@@ -28,6 +29,8 @@ export interface ConfigEditRequestView {
   via: 'command';
   /** The form's confirmation that the operator (webchat:local) is meant to leave owners. */
   allowOperatorLockout?: boolean;
+  /** Dot paths the patch replaces whole (the Setup page's `models.default`). */
+  replacePaths?: readonly string[];
 }
 
 /**
@@ -56,6 +59,8 @@ export interface ConfigRoutesOptions {
   access: AccessPolicy;
   /** The web chat session (and its chat) of `user` with no thread: where the restart note goes. */
   noteSession(user: string): { sessionKey: string; route: DeliveryRoute };
+  /** The Setup page's steps (`/api/config/setup`), when given. */
+  setup?: SetupPort | undefined;
 }
 
 /** A route that takes nothing but the path: every query key is a 400 naming it. */

@@ -19,6 +19,8 @@ export interface MeOptions {
   version: string;
   /** The most characters one web chat message may hold (the message route's limit). */
   maxMessageLength: number;
+  /** No model answers yet (the default agent has none). */
+  setupNeeded: boolean;
 }
 
 /** `GET /api/me`: who the sign-in says this is, and what the control UI should offer them. */
@@ -39,6 +41,7 @@ export function registerMeRoute(app: FastifyInstance, options: MeOptions): void 
       projectId: options.projectId,
       version: options.version,
       maxMessageLength: options.maxMessageLength,
+      setupNeeded: options.setupNeeded,
     };
   });
 }

@@ -43,7 +43,7 @@ export function registerSignInRoutes(app: FastifyInstance, identify: Identify, l
         return reply.code(401).send({
           error: 'unauthorized',
           message:
-            'that is not the gateway token (http.token or <stateDir>/http-token) nor a user’s token (http.users.<name>.token)',
+            "that is not the gateway token (http.token, else the file http-token in the gateway's state dir, data/ by default) nor a user’s token (http.users.NAME.token)",
           field: 'token',
         });
       }

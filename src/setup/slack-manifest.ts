@@ -1,5 +1,4 @@
 import { stringify } from 'yaml';
-import { printProblem } from './output.js';
 import { type SlackBotScope, type SlackEvent, slackBotEvents, slackBotScopes } from './slack-scopes.js';
 
 export type SlackMode = 'socket' | 'http';
@@ -84,40 +83,7 @@ export function createSlackManifest(options: SlackManifestOptions): SlackManifes
   };
 }
 
-/** `switchboard slack manifest`: the manifest as YAML on stdout, problems on stderr. */
-export function runSlackManifest(options: {
-  mode?: string;
-  name?: string;
-  command?: string;
-  url?: string;
-}): void {
-  const mode = options.mode ?? 'socket';
-  if (mode !== 'socket' && mode !== 'http') {
-    printProblem(`--mode must be socket or http, not ${JSON.stringify(mode)}`);
-    return;
-  }
-  const name = options.name ?? 'Switchboard';
-  if (name.trim() === '' || name.length > 35) {
-    printProblem(
-      `--name must be 1 to 35 characters (Slack's limit for an app name), not ${JSON.stringify(name)}`,
-    );
-    return;
-  }
-  const command = options.command ?? '/switchboard';
-  if (!/^\/[a-z0-9_-]{1,31}$/.test(command)) {
-    printProblem(
-      `--command must be a / and up to 31 lower-case letters, digits, - or _, not ${JSON.stringify(command)}`,
-    );
-    return;
-  }
-  if (options.url !== undefined && !/^https:\/\/[^/\s]+/.test(options.url)) {
-    printProblem(`--url must be the gateway's public https:// address, not ${JSON.stringify(options.url)}`);
-    return;
-  }
-  if (mode === 'http' && options.url === undefined)
-    process.stderr.write(
-      `No --url: the request URLs say ${PLACEHOLDER_URL}; put your gateway's address there.\n`,
-    );
-  const manifest = createSlackManifest({ mode, name, command, ...(options.url && { url: options.url }) });
-  process.stdout.write(stringify(manifest, { lineWidth: 0 }));
+/** The manifest as YAML, as Slack's "From a manifest" takes it. */
+export function slackManifestYaml(options: SlackManifestOptions): string {
+  return stringify(createSlackManifest(options), { lineWidth: 0 });
 }
