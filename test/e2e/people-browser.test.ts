@@ -25,6 +25,8 @@ const D1 = '930000000000000701';
 const D2 = '930000000000000702';
 const D9 = '930000000000000709';
 const DM_D9 = '940000000000000709';
+const DM_D1 = '940000000000000701';
+const LINKED_KEY = `agent:main:discord:direct:${D1}`;
 const ANN_TOKEN = 'ann-token-0123456789abcdef';
 const BOB_TOKEN = 'bob-token-0123456789abcdef';
 const CODE = /([A-Z2-9]{4}-[A-Z2-9]{4})/;
@@ -94,6 +96,9 @@ describe('the People page in Chromium', () => {
     );
     code = CODE.exec(answer.content)?.[1] ?? '';
     expect(code).not.toBe('');
+    // Ann's Discord direct chat: a linked session of hers.
+    const hello = discord.dispatchMessage({ channelId: DM_D1, authorId: D1, content: 'hello from discord' });
+    await pollUntil('the answer on Discord', () => discord.posted.find((post) => post.replyTo === hello));
     browser = await launchBrowser({ width: 1280, height: 800 });
     cleanups.push(() => closeBrowser(browser));
     page = await browser.context.newPage();
@@ -179,6 +184,44 @@ describe('the People page in Chromium', () => {
     await person('ann').getByRole('button', { name: 'Keep' }).click();
     expect(await identitiesOf('ann')).toEqual(['webchat:ann', `discord:${D1}`]);
   }, 30_000);
+
+  it('shows Ann her Discord direct chat in her web chat, and continues it from there', async () => {
+    await page.goto(`${gateway.url}/#/chat`);
+    const picker = page.getByLabel('Thread');
+    const option = picker.locator(`optgroup[label="Slack and Discord"] option[value="linked:${LINKED_KEY}"]`);
+    await expect.poll(() => option.count(), WAIT).toBe(1);
+    // Titled as the Sessions page titles it: the name Discord gave the account, and the first words.
+    expect(await option.textContent()).toBe(`Discord: user${D1} — hello from discord`);
+    await picker.selectOption(`linked:${LINKED_KEY}`);
+    const log = page.locator('.chat-scroll');
+    await expect.poll(() => log.textContent(), WAIT).toContain('hello from discord');
+    expect(await page.locator('.linked-note').textContent()).toContain(`discord:${D1}`);
+    await expectNoOverflow(page);
+    await saveScreenshot(page, shots(gateway), 'chat-linked-390', { fullPage: false });
+
+    const posted = discord.posted.length;
+    await page.locator('#text').fill('continuing from the web');
+    await page.locator('#text').press('Enter');
+    await expect.poll(() => log.locator('.message').count(), WAIT).toBe(4);
+    expect(await log.textContent()).toMatch(/continuing from the web[\s\S]*ok/);
+    // The same session: the Discord chat got the typed text and the answer too.
+    const there = await pollUntil('both posts on Discord', () => {
+      const texts = discord.posted.slice(posted).map((post) => post.content);
+      return texts.length >= 2 ? texts : undefined;
+    });
+    expect(there).toEqual(['From the web chat: continuing from the web', 'ok']);
+    const transcript = await gateway.request(
+      'GET',
+      `/api/sessions/${encodeURIComponent(LINKED_KEY)}/transcript`,
+    );
+    expect(transcript.body.entries.at(-2)).toMatchObject({
+      senderId: 'webchat:ann',
+      text: 'continuing from the web',
+    });
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await saveScreenshot(page, shots(gateway), 'chat-linked-1280');
+    await page.setViewportSize({ width: 390, height: 844 });
+  }, 60_000);
 
   it('gives a member no People page, and the API refuses them naming the role', async () => {
     const me = await gateway.request('GET', '/api/me', undefined, BOB_TOKEN);

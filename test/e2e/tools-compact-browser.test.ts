@@ -140,6 +140,8 @@ describe('the Tools page, compact', () => {
     expect(await occurrences(page, stats, 'Toolpacks')).toBe(1);
     expect(await occurrences(page, stats, 'Messages')).toBe(1);
     await saveScreenshot(page, shots, 'tools-1280');
+    await page.locator('article[data-entry="project.stats"]').scrollIntoViewIfNeeded();
+    await saveScreenshot(page, shots, 'tools-1280-stats', { fullPage: false });
     expect(pageErrors).toEqual([]);
     await page.close();
   });

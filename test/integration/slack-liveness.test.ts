@@ -1,7 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../../src/base/logging/index.js';
 import type { InboundMessage } from '../../src/base/messages/index.js';
-import { type ChannelSupervisor, createChannelSupervisor } from '../../src/surfaces/channels/index.js';
+import {
+  type ChannelMemory,
+  type ChannelSupervisor,
+  createChannelSupervisor,
+  createLocalMemory,
+} from '../../src/surfaces/channels/index.js';
 import type { SlackAdapter, SlackConfig } from '../../src/surfaces/channels/slack/index.js';
 import { type FakeSlack, startFakeSlack } from '../fakes/fake-slack.js';
 import { createTestSlackAdapter } from '../fakes/slack-test-adapter.js';
@@ -32,9 +37,17 @@ afterEach(async () => {
   current = undefined;
 });
 
-async function setup(config: Partial<SlackConfig> = {}, echoPosts = true): Promise<Harness> {
-  const fake = await startFakeSlack({ echoPosts });
-  const adapter = createTestSlackAdapter(fake, { liveness: LIVENESS, ...config });
+async function setup(
+  config: Partial<SlackConfig> = {},
+  echoPosts = true,
+  parts: { fake?: FakeSlack; memory?: ChannelMemory } = {},
+): Promise<Harness> {
+  const fake = parts.fake ?? (await startFakeSlack({ echoPosts }));
+  const adapter = createTestSlackAdapter(
+    fake,
+    { liveness: LIVENESS, ...config },
+    parts.memory === undefined ? {} : { memory: parts.memory },
+  );
   const supervisor = createChannelSupervisor({
     channels: [{ adapter, reconnect: { initialDelayMs: 100, maxDelayMs: 1000, refusedDelayMs: 60_000 } }],
     logger,
@@ -131,6 +144,23 @@ describe('Slack Socket Mode liveness', () => {
     expect(fake.callsTo('apps.connections.open')).toHaveLength(2);
     expect(inbound.map((message) => message.text)).toEqual(['before', 'while deaf']);
   }, 60_000);
+
+  it('after a restart, a connection deaf from its start is found by chatter in a channel that sent message events before', async () => {
+    const memory = createLocalMemory();
+    const first = await setup({}, true, { memory });
+    await first.fake.deliver(said(nowTs(), '<@UBOT> before'));
+    await posted(first.fake, 're: before');
+    await first.supervisor.stop();
+    // The next process: the same store, a connection that hears nothing from the start.
+    const { fake, supervisor } = await setup({}, true, { fake: first.fake, memory });
+    fake.deafen();
+    const missed = fake.deliver(said(nowTs(), 'lunch at noon, everyone?'));
+    await vi.waitFor(() => expect(supervisor.details()[0]?.deafReconnects).toBe(1), {
+      timeout: NOTICED_WITHIN_MS + 5_000,
+    });
+    await missed;
+    expect(fake.callsTo('apps.connections.open')).toHaveLength(3);
+  }, 30_000);
 
   it('never checks with deafAfterMs 0', async () => {
     const { fake, supervisor } = await setup({ liveness: { deafAfterMs: 0, checkIntervalMs: 500 } });

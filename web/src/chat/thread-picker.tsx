@@ -2,10 +2,15 @@
 // one on screen, and a new one. The thread on screen is kept in localStorage under the signed-in
 // user (chat-storage.ts): a reload shows it again, with its history.
 import { useCallback, useEffect, useState } from 'preact/hooks';
-import type { WebchatThreadList, WebchatThreadView } from '../../../src/surfaces/control/contracts.js';
+import type {
+  LinkedSessionView,
+  WebchatThreadList,
+  WebchatThreadView,
+} from '../../../src/surfaces/control/contracts.js';
 import { api } from '../api.js';
 import { useMe } from '../me.js';
 import { threadKey } from './chat-storage.js';
+import { linkedKeyOf, linkedLabel, linkedName } from './linked.js';
 
 /** The thread on screen (`undefined`: the main chat) and its setter, kept across reloads. */
 export function useCurrentThread(): [string | undefined, (thread: string | undefined) => void] {
@@ -45,6 +50,8 @@ function newThreadName(): string {
 export function ThreadPicker(props: {
   thread: string | undefined;
   threads: WebchatThreadView[];
+  /** The person's Slack and Discord direct chats, listed after the web threads. */
+  linked: LinkedSessionView[];
   /** Threads with messages that arrived while another was on screen (`''`: the main chat). */
   news: ReadonlySet<string>;
   onChoose(thread: string | undefined): void;
@@ -52,7 +59,8 @@ export function ThreadPicker(props: {
   const { thread, news } = props;
   const names = props.threads.flatMap((view) => (view.thread === undefined ? [] : [view.thread]));
   // A thread chosen here has no session until its first message: it is listed all the same.
-  if (thread !== undefined && !names.includes(thread)) names.unshift(thread);
+  if (thread !== undefined && linkedKeyOf(thread) === undefined && !names.includes(thread))
+    names.unshift(thread);
   const titles = new Map(props.threads.map((view) => [view.thread, view.title]));
   const label = (name: string | undefined) =>
     `${name === undefined ? 'Main chat' : (titles.get(name) ?? 'New thread')}${news.has(name ?? '') ? ' (new messages)' : ''}`;
@@ -70,6 +78,15 @@ export function ThreadPicker(props: {
             {label(name)}
           </option>
         ))}
+        {props.linked.length > 0 && (
+          <optgroup label="Slack and Discord">
+            {props.linked.map((view) => (
+              <option key={view.sessionKey} value={linkedName(view.sessionKey)} title={view.sessionKey}>
+                {linkedLabel(view)}
+              </option>
+            ))}
+          </optgroup>
+        )}
       </select>
       <button type="button" class="plain" onClick={() => props.onChoose(newThreadName())}>
         New thread

@@ -10,6 +10,7 @@ import {
   type ReplyView,
   updateUser,
 } from './chat-log.js';
+import { linkedKeyOf } from './linked.js';
 
 /** A message sent from this page whose POST has not been answered (its turn has not ended). */
 export interface Pending {
@@ -42,10 +43,15 @@ export function createThreadPosts(options: ThreadPostsOptions) {
     setLog((shown) => append(shown, { kind: 'user', key, text, state: 'sending' }));
     setPending((list) => [...list, { key, thread: asked, answered: false }]);
     try {
-      const answer = await api<{ replies: ReplyView[] }>('/api/webchat/messages', {
-        text,
-        ...(asked === undefined ? {} : { thread: asked }),
-      });
+      // A linked session (a Slack or Discord direct chat) takes it through its own route.
+      const linked = linkedKeyOf(asked);
+      const answer =
+        linked === undefined
+          ? await api<{ replies: ReplyView[] }>('/api/webchat/messages', {
+              text,
+              ...(asked === undefined ? {} : { thread: asked }),
+            })
+          : await api<{ replies: ReplyView[] }>('/api/webchat/linked/messages', { key: linked, text });
       for (const reply of answer.replies) finished.current.add(reply.id);
       // The page may show another thread now: the answer belongs to the one it was sent in.
       if (current.current === asked)

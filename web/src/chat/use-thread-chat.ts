@@ -16,6 +16,7 @@ import {
   prepend,
   type ReplyView,
 } from './chat-log.js';
+import { linkedKeyOf } from './linked.js';
 import { createThreadPosts, type Pending } from './thread-posts.js';
 
 export interface HistoryState {
@@ -62,10 +63,13 @@ function historyItem(message: WebchatHistoryMessage): LogItem {
 
 const historyPath = (thread: string | undefined, before?: number) => {
   const query = new URLSearchParams();
-  if (thread !== undefined) query.set('thread', thread);
+  const linked = linkedKeyOf(thread);
+  if (linked !== undefined) query.set('key', linked);
+  else if (thread !== undefined) query.set('thread', thread);
   if (before !== undefined) query.set('before', String(before));
   const text = query.toString();
-  return `/api/webchat/history${text ? `?${text}` : ''}`;
+  const path = linked === undefined ? '/api/webchat/history' : '/api/webchat/linked/history';
+  return `${path}${text ? `?${text}` : ''}`;
 };
 
 export function useThreadChat(thread: string | undefined): ThreadChat {

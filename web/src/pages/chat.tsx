@@ -3,6 +3,7 @@
 // The user is the sign-in's (`GET /api/me`): the page never sends one.
 import { useRef, useState } from 'preact/hooks';
 import { Composer } from '../chat/composer.js';
+import { linkedKeyOf, useLinkedSessions } from '../chat/linked.js';
 import { MessageList } from '../chat/message-list.js';
 import { ThreadPicker, useCurrentThread, useThreads } from '../chat/thread-picker.js';
 import { useStickToBottom } from '../chat/use-stick-to-bottom.js';
@@ -16,6 +17,8 @@ export function ChatPage() {
   const me = useMe();
   const [thread, setThread] = useCurrentThread();
   const { threads, refresh } = useThreads();
+  const { linked } = useLinkedSessions();
+  const linkedView = linked.find((view) => view.sessionKey === linkedKeyOf(thread));
   const [news, setNews] = useState<ReadonlySet<string>>(new Set());
   const chat = useThreadChat(thread);
   const stream = useWebchatStream({
@@ -45,7 +48,7 @@ export function ChatPage() {
     <section class="chat" aria-labelledby="page-title">
       <div class="chat-head">
         <h2 id="page-title">Chat</h2>
-        <ThreadPicker thread={thread} threads={threads} news={news} onChoose={choose} />
+        <ThreadPicker thread={thread} threads={threads} linked={linked} news={news} onChoose={choose} />
         <span
           id="connection"
           class={`connection${stream.state === 'connected' ? '' : ' offline'}`}
@@ -54,6 +57,12 @@ export function ChatPage() {
           {streamStateText(stream.state, me.senderId)}
         </span>
       </div>
+      {linkedView && (
+        <p class="linked-note muted">
+          Your {linkedView.platform === 'slack' ? 'Slack' : 'Discord'} direct chat ({linkedView.identity}):
+          what you send here goes on there, and the answer is posted there too.
+        </p>
+      )}
       <div class="chat-scroll" ref={scroller}>
         <div class="history" aria-busy={history.loading ? 'true' : 'false'}>
           {history.next !== undefined && (
@@ -66,7 +75,7 @@ export function ChatPage() {
             <p role="alert">The history could not be read: {history.problem}</p>
           )}
           {!history.loading && history.next === undefined && chat.log.items.length === 0 && (
-            <p class="muted">No messages in {thread ?? 'the main chat'} yet.</p>
+            <p class="muted">No messages in {linkedView ? 'this chat' : (thread ?? 'the main chat')} yet.</p>
           )}
         </div>
         <MessageList items={chat.log.items} queued={chat.queued} busy={chat.busy} onClick={chat.click} />

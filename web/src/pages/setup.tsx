@@ -6,7 +6,6 @@ import { useCallback, useEffect, useState } from 'preact/hooks';
 import type { SetupAnswer, SetupBody, SetupView } from '../../../src/surfaces/control/contracts.js';
 import { ApiError, api, problemText } from '../api.js';
 import { RestartWait } from '../config/restart-wait.js';
-import { useMe } from '../me.js';
 import { emptyForm, fieldId, SECRET_FIELDS, type SetupForm, setupBody } from '../setup/setup-form.js';
 import { ModelStep, OwnersStep, PlatformSteps } from '../setup/setup-steps.js';
 import './setup.css';
@@ -17,7 +16,6 @@ type Loaded =
   | { state: 'ready'; view: SetupView };
 
 export function SetupPage() {
-  const me = useMe();
   const [loaded, setLoaded] = useState<Loaded>({ state: 'loading' });
   const [form, setForm] = useState<SetupForm | undefined>(undefined);
   const [refusal, setRefusal] = useState<{ field?: string; message: string } | undefined>(undefined);
@@ -77,7 +75,7 @@ export function SetupPage() {
           <p class="setup-intro">
             {loaded.view.modelConfigured
               ? 'Run it again to add Slack or Discord, or to change the model or the owners.'
-              : `No model answers yet, so the chat cannot reply. ${me.user === 'local' ? 'Set one up here' : 'Set one up'} (the same steps as npx switchboard setup).`}{' '}
+              : 'No model answers yet, so the chat cannot reply. Set one up here (the same steps as npx switchboard setup).'}{' '}
             Each answer is tried before anything is written. Secrets go to <code>{loaded.view.envFile}</code>{' '}
             (mode 0600); the config names them only, as <code>{'${NAME}'}</code>. Saving restarts the gateway:
             the model and the platforms are read when it starts.

@@ -10,7 +10,11 @@ import {
 import type { ChannelMemory } from '../memory.js';
 import type { SlackIdentity } from './types.js';
 
-/** The channels a message event arrived from, kept across restarts (a deaf start is found too). */
+/**
+ * The channels a message event arrived from, and of those the ones a `message` event arrived from
+ * (`hearsAll`), kept across restarts (a deaf start is found too): `{ channels, hearsAll }`; a plain
+ * list (written before `hearsAll`) reads as channels that sent mentions only.
+ */
 const CHANNELS_KEY = 'liveness-channels';
 const CHANNELS_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 /** The newest messages read per channel and check: the bot's own are skipped. */
@@ -53,15 +57,21 @@ export function createSlackLiveness(options: {
     loaded ??= memory
       .get(CHANNELS_KEY)
       .then((raw) => {
-        for (const channel of (JSON.parse(raw ?? '[]') as string[]).reverse()) channels.heard(channel);
+        const kept = JSON.parse(raw ?? '[]') as string[] | { channels: string[]; hearsAll: string[] };
+        const [listed, all] = Array.isArray(kept) ? [kept, []] : [kept.channels, kept.hearsAll];
+        for (const channel of [...listed].reverse()) channels.heard(channel);
+        for (const channel of all) hearsAll.add(channel);
       })
       .catch((error: unknown) => logger.warn({ err: error }, 'slack liveness channels could not be read'));
     return loaded;
   };
-  const save = () =>
-    memory
-      .set(CHANNELS_KEY, JSON.stringify(channels.list()), CHANNELS_TTL_MS)
+  const save = () => {
+    const list = channels.list();
+    const kept = { channels: list, hearsAll: list.filter((channel) => hearsAll.has(channel)) };
+    return memory
+      .set(CHANNELS_KEY, JSON.stringify(kept), CHANNELS_TTL_MS)
       .catch((error: unknown) => logger.warn({ err: error }, 'slack liveness channels could not be written'));
+  };
   const unheardIn = async (channel: string): Promise<Unheard | undefined> => {
     const { botUserId, botId } = options.identity();
     const answer = await client.conversations.history({ channel, limit: HISTORY_LIMIT });
@@ -107,8 +117,9 @@ export function createSlackLiveness(options: {
       if (event?.type !== 'message' && event?.type !== 'app_mention') return;
       if (typeof event.channel !== 'string' || typeof event.ts !== 'string') return;
       newest.set(event.channel, Math.max(newest.get(event.channel) ?? 0, Number(event.ts)));
+      const firstMessageEvent = event.type === 'message' && !hearsAll.has(event.channel);
       if (event.type === 'message') hearsAll.add(event.channel);
-      if (channels.heard(event.channel)) void load().then(save);
+      if (channels.heard(event.channel) || firstMessageEvent) void load().then(save);
     },
   };
 }
