@@ -11,6 +11,11 @@ describe('the kill loop', () => {
   it('loses, doubles and leaves unanswered nothing it acknowledged, over 12 SIGKILLs', async () => {
     // Progress and the reason of any failed start go to the test's output.
     const report = await runKillLoop({ kills: 12, seed: 20261201, onProgress: (line) => console.log(line) });
+    // What resuming did (issue 32 §1), shown as bench/kill-loop.ts shows it; not checked below but `resumed`.
+    console.log(
+      `turns resumed: ${report.resumed}; calls ended as unknown: ${report.endedAsUnknown}; turns ended instead: ${report.endedNotResumed}; ` +
+        `sub-agent runs resumed: ${report.subagentRunsResumed}; ended interrupted instead: ${report.subagentRunsEndedNotResumed}`,
+    );
     expect(report.details).toEqual([]);
     expect({ failedStarts: report.failedStarts, kills: report.kills }).toEqual({
       failedStarts: 0,
