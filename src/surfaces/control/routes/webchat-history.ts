@@ -14,18 +14,34 @@ const NAME = '^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$';
 export const DEFAULT_HISTORY_PAGE = 50;
 export const MAX_HISTORY_PAGE = 200;
 
+/** A history page's query fields (`before`, `last`): this route's and the linked sessions'. */
+export const PAGE_QUERY = {
+  before: Type.Optional(
+    Type.String({ pattern: '^[0-9]{1,16}$', description: 'Only messages below this seq (`next`).' }),
+  ),
+  last: Type.Optional(
+    Type.String({
+      pattern: '^[0-9]{1,3}$',
+      description: `At most this many messages (1–${MAX_HISTORY_PAGE}).`,
+    }),
+  ),
+};
+
+/** The page asked for (`last`, `before` as numbers), or the 400 answer naming `last`. */
+export function pageOf(query: {
+  last?: string | undefined;
+  before?: string | undefined;
+}): { last: number; before?: number } | { error: string; field: 'last'; message: string } {
+  const last = query.last === undefined ? DEFAULT_HISTORY_PAGE : Number(query.last);
+  if (last < 1 || last > MAX_HISTORY_PAGE)
+    return { error: 'bad_request', field: 'last', message: `last: use 1–${MAX_HISTORY_PAGE}` };
+  return { last, ...(query.before === undefined ? {} : { before: Number(query.before) }) };
+}
+
 const HistoryQuery = Type.Object(
   {
     thread: Type.Optional(Type.String({ pattern: NAME, description: 'The thread; absent: the main chat.' })),
-    before: Type.Optional(
-      Type.String({ pattern: '^[0-9]{1,16}$', description: 'Only messages below this seq (`next`).' }),
-    ),
-    last: Type.Optional(
-      Type.String({
-        pattern: '^[0-9]{1,3}$',
-        description: `At most this many messages (1–${MAX_HISTORY_PAGE}).`,
-      }),
-    ),
+    ...PAGE_QUERY,
   },
   { additionalProperties: false },
 );
@@ -60,17 +76,13 @@ export function registerWebchatHistoryRoutes(app: FastifyInstance, history: Webc
     '/api/webchat/history',
     { schema: { querystring: HistoryQuery } },
     async (request, reply): Promise<WebchatHistoryPage | typeof reply> => {
-      const { thread, before, last } = request.query;
-      const count = last === undefined ? DEFAULT_HISTORY_PAGE : Number(last);
-      if (count < 1 || count > MAX_HISTORY_PAGE)
-        return reply
-          .code(400)
-          .send({ error: 'bad_request', field: 'last', message: `last: use 1–${MAX_HISTORY_PAGE}` });
+      const { thread } = request.query;
+      const read = pageOf(request.query);
+      if ('error' in read) return reply.code(400).send(read);
       const page = await history.history({
         user: identityOf(request).user,
         ...(thread === undefined ? {} : { thread }),
-        last: count,
-        ...(before === undefined ? {} : { before: Number(before) }),
+        ...read,
       });
       return { ...(thread === undefined ? {} : { thread }), ...page };
     },

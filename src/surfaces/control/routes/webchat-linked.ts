@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Result } from '../../../base/errors/index.js';
 import { identityOf, NO_QUERY, senderIdOf } from '../../http/index.js';
 import type { LinkedSessionList, LinkedSessionView, WebchatHistoryPage } from '../contracts.js';
-import { DEFAULT_HISTORY_PAGE, MAX_HISTORY_PAGE } from './webchat-history.js';
+import { PAGE_QUERY, pageOf } from './webchat-history.js';
 
 /**
  * Why a linked-session request is refused: the session is unknown or not a Slack or Discord
@@ -40,21 +40,7 @@ const SessionQuery = {
   key: Type.String({ minLength: 1, maxLength: 1024, description: 'The linked session’s key.' }),
 };
 
-const HistoryQuery = Type.Object(
-  {
-    ...SessionQuery,
-    before: Type.Optional(
-      Type.String({ pattern: '^[0-9]{1,16}$', description: 'Only messages below this seq (`next`).' }),
-    ),
-    last: Type.Optional(
-      Type.String({
-        pattern: '^[0-9]{1,3}$',
-        description: `At most this many messages (1–${MAX_HISTORY_PAGE}).`,
-      }),
-    ),
-  },
-  { additionalProperties: false },
-);
+const HistoryQuery = Type.Object({ ...SessionQuery, ...PAGE_QUERY }, { additionalProperties: false });
 
 /**
  * The web chat's linked sessions, the signed-in person's Slack and Discord direct chats (their
@@ -84,18 +70,12 @@ export function registerLinkedSessionRoutes(
     '/api/webchat/linked/history',
     { schema: { querystring: HistoryQuery } },
     async (request, reply) => {
-      const { key, before, last } = request.query;
-      const count = last === undefined ? DEFAULT_HISTORY_PAGE : Number(last);
-      if (count < 1 || count > MAX_HISTORY_PAGE)
-        return reply
-          .code(400)
-          .send({ error: 'bad_request', field: 'last', message: `last: use 1–${MAX_HISTORY_PAGE}` });
+      const { key } = request.query;
+      const read = pageOf(request.query);
+      if ('error' in read) return reply.code(400).send(read);
       const checked = await linked.check(senderIdOf(identityOf(request)), key);
       if (!checked.ok) return refuse(reply, checked.error);
-      return linked.history(key, {
-        last: count,
-        ...(before === undefined ? {} : { before: Number(before) }),
-      });
+      return linked.history(key, read);
     },
   );
 
