@@ -87,7 +87,7 @@ describe('the first hour on a fresh clone', { timeout: 480_000 }, () => {
 
   it('after Ctrl-C, pm2 starts it with the env file and /readyz is ready', async () => {
     if (!gateway) throw new Error('npm start did not run');
-    await interrupt(gateway.terminal);
+    await interrupt(hour, gateway.terminal);
     await pm2Start(hour);
     expect(await waitReady(hour)).toMatchObject({ ready: true, reasons: [] });
   });

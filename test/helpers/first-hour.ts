@@ -1,9 +1,11 @@
 import path from 'node:path';
+import pTimeout from 'p-timeout';
 import type { Page } from 'playwright-core';
 import type { FakeModelServer } from '../fakes/fake-model-server.js';
 import { startFakeOpenAIServer } from '../fakes/fake-openai-server.js';
 import { type FakeSlack, type FakeSlackMessage, startFakeSlack } from '../fakes/fake-slack.js';
 import { askOnSlack } from './channels.js';
+import { portIsFree } from './machine.js';
 import { childEnvironment, pollUntil, runCommand, spawnOnTerminal, type TerminalProcess } from './process.js';
 
 /*
@@ -105,7 +107,18 @@ export async function setupOnTerminal(hour: FirstHour): Promise<number | null> {
     at = await terminal.waitFor(prompt, at, STEP_TIMEOUT_MS);
     terminal.type(`${answer}\r`);
   }
-  return terminal.exitCode;
+  return ended(terminal, 'switchboard setup');
+}
+
+/** The terminal command's exit code, or an error naming it when it has not ended within the bound. */
+function ended(terminal: TerminalProcess, name: string): Promise<number | null> {
+  return pTimeout(terminal.exitCode, {
+    milliseconds: STEP_TIMEOUT_MS,
+    fallback: () => {
+      const shown = JSON.stringify(terminal.output().slice(-600));
+      throw new Error(`${name} did not end within ${STEP_TIMEOUT_MS / 1000} s; the terminal shows: ${shown}`);
+    },
+  });
 }
 
 /** `npx switchboard config patch` giving the gateway this hour's port. */
@@ -144,10 +157,17 @@ export async function helloInSlack(hour: FirstHour): Promise<FakeSlackMessage> {
   );
 }
 
-/** Ctrl-C on the terminal; resolves with the exit code once the command has ended. */
-export function interrupt(terminal: TerminalProcess): Promise<number | null> {
+/**
+ * Ctrl-C on `npm start`'s terminal; resolves with its exit code once it has ended and the port is
+ * free (so what answers on it next is the gateway pm2 starts, not this one).
+ */
+export async function interrupt(hour: FirstHour, terminal: TerminalProcess): Promise<number | null> {
   terminal.type('\x03');
-  return terminal.exitCode;
+  const code = await ended(terminal, 'npm start (after Ctrl-C)');
+  await pollUntil(`port ${hour.port} free after Ctrl-C`, () => portIsFree(hour.port), {
+    timeoutMs: STEP_TIMEOUT_MS,
+  });
+  return code;
 }
 
 /** `npx pm2 …` in the clone with this hour's PM2_HOME. */
