@@ -5,6 +5,9 @@ import { errorText, fail, ok, type Result } from '../base/errors/index.js';
 import { type Pm2Installation, withPm2 } from './pm2.js';
 import type { UpdateRun } from './types.js';
 
+/** The pm2 app of a run's updater (under pm2). */
+const updaterAppName = (run: UpdateRun) => `switchboard-update-${run.id}`;
+
 /** The updater's command line: `switchboard update apply <run> --state-dir <dir>`. */
 function updaterArgs(run: UpdateRun): string[] {
   return ['update', 'apply', run.id, '--state-dir', run.stateDir];
@@ -65,7 +68,7 @@ async function launchPm2Sibling(
   launch: { pmId: number; pm2: Pm2Installation },
 ): Promise<Result<number>> {
   return withPm2(launch.pm2, async (pm2) => {
-    const name = `switchboard-update-${options.run.id}`;
+    const name = updaterAppName(options.run);
     const gateway = await new Promise<{ pm2_env?: object }[]>((resolve, reject) =>
       pm2.describe(launch.pmId, (error, list) => (error ? reject(error) : resolve(list))),
     );
@@ -87,5 +90,36 @@ async function launchPm2Sibling(
     );
     const pid = started[0]?.process?.pid ?? started[0]?.pid;
     return pid ? ok(pid) : fail(`pm2 started ${name} without a pid`);
+  });
+}
+
+/**
+ * Removes an ended run's updater app from pm2 (pm2 keeps a stopped app in `pm2 ls` for ever):
+ * once it has stopped, waiting up to `waitMs` for it to (it ends just after it writes its note).
+ * An app still running after that, or a run not under pm2, is left alone. Resolves to whether it
+ * was removed.
+ */
+export async function removeEndedUpdater(run: UpdateRun, waitMs = 0): Promise<boolean> {
+  const { launch } = run.gateway;
+  // Only from a process pm2 runs: pm2's API started from elsewhere would spawn a daemon of its own.
+  if (launch.supervisor !== 'pm2' || process.env.pm_id === undefined) return false;
+  const name = updaterAppName(run);
+  return withPm2(launch.pm2, async (pm2) => {
+    const status = () =>
+      new Promise<string | undefined>((resolve, reject) =>
+        pm2.describe(name, (error, list) => (error ? reject(error) : resolve(list[0]?.pm2_env?.status))),
+      );
+    const deadline = Date.now() + waitMs;
+    let now = await status();
+    while (now === 'online' || now === 'stopping' || now === 'launching') {
+      if (Date.now() >= deadline) return false;
+      await new Promise((resolve) => setTimeout(resolve, 250).unref());
+      now = await status();
+    }
+    if (now === undefined) return false;
+    await new Promise<void>((resolve, reject) =>
+      pm2.delete(name, (error) => (error ? reject(error) : resolve())),
+    );
+    return true;
   });
 }

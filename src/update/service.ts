@@ -6,7 +6,7 @@ import type { UpdateConfig } from '../base/config/index.js';
 import { fail, ok, type Result } from '../base/errors/index.js';
 import type { DeliveryRoute } from '../base/messages/index.js';
 import { describeLaunch } from './gateway-process.js';
-import { launchUpdater } from './launch.js';
+import { launchUpdater, removeEndedUpdater } from './launch.js';
 import {
   createUpdateLedger,
   isActive,
@@ -51,6 +51,8 @@ export interface UpdateServiceOptions {
 
 /** How often a followed run's ledger is read. */
 const FOLLOW_MS = 1000;
+/** How long a followed run's updater may take to end after its outcome (it ends just after its note). */
+const UPDATER_END_MS = 30_000;
 
 /** Who asks for an update and where its outcome goes. */
 export interface UpdateRequest {
@@ -127,9 +129,13 @@ export function createUpdateService(options: UpdateServiceOptions) {
     return ok({ run: file.run, rolledBack: file.rolledBack, text: describeRun(file.run, file.rolledBack) });
   }
 
-  /** Removes the directories of runs that ended more than `keepMs` ago (the old build, the checkpoint). */
+  /**
+   * Removes the latest run's updater app from pm2 once it has ended (see `removeEndedUpdater`),
+   * and the directories of runs that ended more than `keepMs` ago (the old build, the checkpoint).
+   */
   async function prune(now = Date.now()): Promise<void> {
     const file = await ledger.read();
+    if (file.run && isOutcome(file.run.phase)) await removeEndedUpdater(file.run).catch(() => false);
     for (const entry of [file.run, ...file.history]) {
       const ended = entry?.phases.at(-1);
       if (!entry || !ended || !isOutcome(entry.phase) || now - ended.at <= options.settings.keepMs) continue;
@@ -165,6 +171,8 @@ export function createUpdateService(options: UpdateServiceOptions) {
         if (current.noted || !current.route || !processAlive(current.lease.pid)) break;
       }
       options.wake();
+      const { run: ended } = await ledger.read();
+      if (ended && isOutcome(ended.phase)) await removeEndedUpdater(ended, UPDATER_END_MS).catch(() => false);
     } finally {
       following = false;
     }
