@@ -5,6 +5,7 @@ import type { FakeModelServer } from '../fakes/fake-model-server.js';
 import { startFakeOpenAIServer } from '../fakes/fake-openai-server.js';
 import { eventCallback, type FakeSlack, postSignedEvent, startFakeSlack } from '../fakes/fake-slack.js';
 import { blockActions, buttonsOf, postSignedPayload } from '../fakes/fake-slack-actions.js';
+import { slashCommand } from '../fakes/fake-slack-commands.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 
 /**
@@ -156,6 +157,28 @@ describe('Slack approvals through the gateway', () => {
     expect(model.requests).toHaveLength(2);
     expect(await readFile(marker, 'utf8')).toBe('ran\n');
     expect(fake.badAcks).toEqual([]);
+  }, 30_000);
+
+  it('Socket Mode: the request names its buttons and /switchboard approve CODE, and that slash command approves it', async () => {
+    const { fake, model } = await setup('socket');
+    model.push({ toolCalls: [{ name: 'shell.exec', arguments: { command: 'echo ok' } }] });
+    model.push({ text: 'Approved by slash command.' });
+    await fake.deliver(mention('41.1', 'run it'));
+    const ts = await requestIn(fake, '41.1');
+    const request = fake.messages.get(ts)?.text ?? '';
+    const code = /^Approval needed \(([A-Z0-9]+)\)/.exec(request)?.[1] ?? '';
+    expect(code).not.toBe('');
+    // Slack's client takes a bare `/approve` for an unknown slash command: the app's own one is named.
+    expect(request).toContain(`the Approve or Deny button, or type /switchboard approve ${code}`);
+    expect(request).toContain(`/switchboard deny ${code} [reason]`);
+    expect(request).not.toMatch(/(^|[\s:])\/approve /m);
+    await fake.command(slashCommand(fake, { user: OWNER, channel: 'C1', text: `approve ${code}` }));
+    const answer = await fake.waitForCall(
+      'chat.postMessage',
+      (call) => call.args.text === 'Approved by slash command.',
+      15_000,
+    );
+    expect(answer.args).toMatchObject({ channel: 'C1', thread_ts: '41.1' });
   }, 30_000);
 
   it('HTTP mode: the owner denies through a signed form POST; the model reads the denial, nothing runs', async () => {

@@ -22,7 +22,7 @@ import {
   runsAsRuntimeIdentity,
   separatesDuties,
 } from './policy.js';
-import { decidedText, destinations, requestMessage, shorten } from './request-message.js';
+import { answerStyleFor, decidedText, destinations, requestMessage, shorten } from './request-message.js';
 import type { ApprovalRecord, ApprovalsOptions } from './types.js';
 
 export interface Approvals extends ApprovalsPort {
@@ -223,7 +223,7 @@ class ApprovalsService implements Approvals {
       command: command.text,
       approvers: [command.senderId],
     });
-    return requestMessage(record, this.#now());
+    return requestMessage(record, this.#now(), answerStyleFor(command.route, this.#options.config));
   }
 
   /**
@@ -350,9 +350,9 @@ class ApprovalsService implements Approvals {
   /** Posts the request where config says; when no post got through, it is denied at once. */
   async #post(record: ApprovalRecord): Promise<void> {
     const { outboundFor, logger, config } = this.#options;
-    const message = requestMessage(record, this.#now());
     let posted = 0;
     for (const route of destinations(config.approvals.post, record)) {
+      const message = requestMessage(record, this.#now(), answerStyleFor(route, config));
       await outboundFor(route)
         .reply(message)
         .then(

@@ -10,8 +10,31 @@ export function shorten(text: string, limit = SHOWN_CHARS): string {
   return text.length <= limit ? text : `${text.slice(0, limit)}… [${text.length - limit} more characters]`;
 }
 
+/**
+ * How a request is answered in text where it is posted: the chat command itself, or on Slack the
+ * app's slash command (Slack's client takes a bare `/approve` for an unknown slash command).
+ */
+export interface AnswerStyle {
+  /** Put before the command word: `/switchboard ` on Slack, '/' elsewhere. */
+  prefix: string;
+  /** The buttons shown with it are named (a platform that shows them). */
+  buttons: boolean;
+}
+
+const PLAIN: AnswerStyle = { prefix: '/', buttons: false };
+
+/** The answer style for a route: Slack's slash command (`channels.slack.slashCommand`), else the chat command. */
+export function answerStyleFor(route: DeliveryRoute | undefined, config: Config): AnswerStyle {
+  if (route?.channel !== 'slack') return PLAIN;
+  return { prefix: `${config.channels.slack?.slashCommand ?? '/switchboard'} `, buttons: true };
+}
+
 /** The request as posted: what will run, for whom, until when, and how to answer in text. */
-export function requestMessage(record: ApprovalRecord, now: Date): OutboundMessage {
+export function requestMessage(
+  record: ApprovalRecord,
+  now: Date,
+  style: AnswerStyle = PLAIN,
+): OutboundMessage {
   const minutes = Math.max(1, Math.round((Date.parse(record.expiresAt) - now.getTime()) / 60_000));
   const until = `${record.expiresAt.slice(11, 16)} UTC`;
   const lines =
@@ -24,10 +47,15 @@ export function requestMessage(record: ApprovalRecord, now: Date): OutboundMessa
         ]
       : [`Confirm (${record.code}): ${record.command ?? record.tool}`, record.arguments];
   if (record.details) lines.push(record.kind === 'tool' ? 'Change:' : '', fence(record.details, 'diff'));
+  const { prefix, buttons } = style;
   const answer =
     record.kind === 'tool'
-      ? `Approve: /approve ${record.code} · Deny: /deny ${record.code} [reason]`
-      : `Confirm: /confirm ${record.code} · Cancel: /deny ${record.code}`;
+      ? buttons
+        ? `Answer with the Approve or Deny button, or type ${prefix}approve ${record.code} · ${prefix}deny ${record.code} [reason]`
+        : `Approve: ${prefix}approve ${record.code} · Deny: ${prefix}deny ${record.code} [reason]`
+      : buttons
+        ? `Answer with the Confirm or Cancel button, or type ${prefix}confirm ${record.code} · ${prefix}deny ${record.code}`
+        : `Confirm: ${prefix}confirm ${record.code} · Cancel: ${prefix}deny ${record.code}`;
   lines.push(`${answer}. Without a decision in ${minutes} min (${until}) it is denied.`);
   if (record.madeBy) lines.push(separationLine(record));
   return {
