@@ -29,6 +29,8 @@ export const SLACK_METHOD_SCOPES: Readonly<Record<string, readonly SlackBotScope
   'apps.connections.open': [],
   'chat.postMessage': ['chat:write'],
   'chat.update': ['chat:write'],
+  // A tool status line an approval request left without a reply.
+  'chat.delete': ['chat:write'],
   'chat.postEphemeral': ['chat:write'],
   // A direct message to a user (an approval request, a `--notify` note).
   'conversations.open': ['im:write'],

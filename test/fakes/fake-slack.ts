@@ -308,6 +308,13 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
         Object.assign(kept, { text: args.text ?? '', blocks: withBlockIds(args.blocks) });
         return { ok: true, channel: kept.channel, ts: kept.ts, text: kept.text };
       }
+      case 'chat.delete': {
+        const kept = messages.get(args.ts ?? '');
+        if (kept === undefined || kept.channel !== args.channel)
+          return { ok: false, error: 'message_not_found' };
+        messages.delete(kept.ts);
+        return { ok: true, channel: kept.channel, ts: kept.ts };
+      }
       case 'users.info': {
         const name = options.users?.[args.user ?? ''];
         if (name === undefined) return { ok: false, error: 'user_not_found' };

@@ -172,6 +172,18 @@ describe('Slack approvals through the gateway', () => {
     expect(request).toContain(`the Approve or Deny button, or type /switchboard approve ${code}`);
     expect(request).toContain(`/switchboard deny ${code} [reason]`);
     expect(request).not.toMatch(/(^|[\s:])\/approve /m);
+    // The "running shell.exec…" status line posted before the request does not stay behind it.
+    const status = await fake.waitForCall(
+      'chat.postMessage',
+      (call) => call.args.thread_ts === '41.1' && /^running shell\.exec/.test(String(call.args.text)),
+      15_000,
+    );
+    await expect
+      .poll(() =>
+        [...fake.messages.values()].filter((message) => message.threadTs === '41.1').map((m) => m.text),
+      )
+      .toEqual([request]);
+    expect(fake.callsTo('chat.delete').map((call) => call.args.channel)).toEqual([status.args.channel]);
     await fake.command(slashCommand(fake, { user: OWNER, channel: 'C1', text: `approve ${code}` }));
     const answer = await fake.waitForCall(
       'chat.postMessage',

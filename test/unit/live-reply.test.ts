@@ -34,6 +34,10 @@ function rig(limit = 200) {
         calls.push('edit');
         messages[ref] = part.text;
       },
+      async remove(ref) {
+        calls.push('remove');
+        messages[ref] = '(deleted)';
+      },
       retryAfter: () => undefined,
     },
   });
@@ -79,14 +83,26 @@ describe('a live reply', () => {
     expect(messages.join('\n')).toContain('line 29 of the script');
     expect(messages.at(-1)).toContain('Then check.');
   });
+
+  it('deletes what it showed when discarded, after the post under way, and shows nothing after', async () => {
+    const { live, messages, calls, release } = rig();
+    live.show('running shell.exec…');
+    const discarded = live.discard();
+    live.show('too late');
+    release();
+    await discarded;
+    expect(messages).toEqual(['(deleted)']);
+    expect(calls).toEqual(['post', 'remove']);
+  });
 });
 
 describe('open live replies', () => {
-  it("gives a route's status line to its next reply, but not to a reply with buttons", () => {
+  it("gives a route's status line to its next reply; a reply with buttons deletes it instead", async () => {
     const made: string[] = [];
+    const discarded: string[] = [];
     const fake = (name: string) => () => {
       made.push(name);
-      return { show: () => {}, finish: async () => {} };
+      return { show: () => {}, finish: async () => {}, discard: async () => void discarded.push(name) };
     };
     const open = createLiveReplies();
     open.status('r', 'running session_status…', fake('status'));
@@ -95,7 +111,8 @@ describe('open live replies', () => {
     expect(open.take('r', 'a', false)).toBeDefined();
     open.status('r', 'running shell.exec…', fake('status 2'));
     expect(open.take('r', 'approval', true)).toBeUndefined();
-    // The status line was left behind by the approval request: the next reply posts anew.
+    // The approval request is posted anew and the status line above it goes: no "running …" left.
+    expect(discarded).toEqual(['status 2']);
     expect(open.take('r', 'b', false)).toBeUndefined();
   });
 });

@@ -46,6 +46,8 @@ export interface LivePart {
 export interface LiveTransport<Ref> {
   post(part: LivePart): Promise<Ref>;
   edit(ref: Ref, part: LivePart): Promise<void>;
+  /** Deletes a message it posted; a platform without it keeps a discarded line as it is. */
+  remove?(ref: Ref): Promise<void>;
   /** Milliseconds to wait before trying a failed call again (a rate limit), or undefined to fail. */
   retryAfter(error: unknown): number | undefined;
 }
@@ -69,6 +71,8 @@ export interface LiveReply {
    * the platform has it, rejects when it could not.
    */
   finish(text: string, buttons?: boolean): Promise<void>;
+  /** Deletes what it posted (a status line no reply took); nothing is shown after. Failures are logged. */
+  discard(): Promise<void>;
 }
 
 /**
@@ -147,6 +151,16 @@ export function createLiveReply<Ref>(options: LiveReplyOptions<Ref>): LiveReply 
       while (running !== undefined) await running;
       await run();
     },
+    async discard() {
+      final = true;
+      while (running !== undefined) await running;
+      const remove = transport.remove;
+      if (remove === undefined) return;
+      for (const { ref } of shown.splice(0))
+        await call(() => remove(ref)).catch((error: unknown) =>
+          options.logger.warn({ err: error }, 'live reply status line could not be deleted'),
+        );
+    },
   };
 }
 
@@ -159,7 +173,8 @@ export interface LiveReplies {
   /**
    * The live message the final reply `id` on `key` replaces, if any (it is then forgotten). A reply
    * with buttons that did not stream (an approval request) replaces no status line: it is posted
-   * as a new message, which notifies, and the status line above it is left as it is.
+   * as a new message, which notifies, and the status line above it is deleted (where the platform
+   * can), so no "running …" line is left behind a request that waits.
    */
   take(key: string, id: string, buttons: boolean): LiveReply | undefined;
 }
@@ -198,7 +213,9 @@ export function createLiveReplies(): LiveReplies {
       }
       const status = statuses.get(key);
       statuses.delete(key);
-      return buttons ? undefined : status;
+      if (!buttons) return status;
+      void status?.discard();
+      return undefined;
     },
   };
 }

@@ -82,6 +82,9 @@ export function createSlackStreaming(options: {
             ...unfurls(config, channelOf(route), part.text),
           });
         },
+        async remove(ref) {
+          await client.chat.delete(ref);
+        },
         retryAfter: (error) => {
           const rateLimited = error as { code?: unknown; retryAfter?: unknown };
           return rateLimited.code === webApi.ErrorCode.RateLimitedError &&
