@@ -37,7 +37,8 @@ const PAGES: { hash: string; name: string; shows: RegExp[] }[] = [
   {
     hash: 'sessions',
     name: 'sessions',
-    shows: [/:slack:channel:C1/, /:discord:channel:/, /:webchat:direct:local/],
+    // Sessions are listed by title (the chat's name, else its id, and the first words; the key on hover).
+    shows: [/is the api up\?/, /status please/, /Which release is live\?/],
   },
   { hash: `sessions/${encodeURIComponent(WEBCHAT_KEY)}`, name: 'session', shows: [/Release 4\.2 is live/] },
   { hash: 'approvals', name: 'approvals', shows: [/shell\.exec/, /uptime/] },
