@@ -23,7 +23,12 @@ describe('signing in to the control UI in Chromium', () => {
     shots = await makeTempDir('switchboard-sign-in-shots-');
     console.info(`sign-in screenshots: ${shots}/screenshots`);
     gateway = await startTestGateway({
-      config: { http: { port: 0, token: TEST_TOKEN, users: { alice: { token: ALICE_TOKEN } } } },
+      config: {
+        http: { port: 0, token: TEST_TOKEN, users: { alice: { token: ALICE_TOKEN } } },
+        // A model is configured (never called), so the control UI opens on its first page, not on Setup.
+        models: { fake: { provider: 'openai', model: 'fake-1', baseUrl: 'http://127.0.0.1:9/v1' } },
+        agents: { main: { model: 'fake' } },
+      },
     });
   });
 
