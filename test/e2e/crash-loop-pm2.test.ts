@@ -2,6 +2,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, makeTempDir, removeDir } from '../helpers/machine.js';
+import { findPm2App, type Pm2Process } from '../helpers/pm2-list.js';
 import {
   childEnvironment,
   PROCESS_TEST_TOKEN,
@@ -21,12 +22,6 @@ const APP = 'switchboard';
 const REPO = path.resolve(import.meta.dirname, '../..');
 const DIES = path.join(FIXTURES_DIR, 'controller-toolpacks', 'dies-after-ready');
 
-interface Pm2Process {
-  pid: number;
-  name: string;
-  pm2_env: { status: string; restart_time: number };
-}
-
 let dir: string;
 let environment: NodeJS.ProcessEnv | undefined;
 let baseUrl: string;
@@ -40,14 +35,7 @@ function pm2(...args: string[]) {
 }
 
 async function describeApp(): Promise<Pm2Process> {
-  const { stdout } = await pm2('jlist');
-  const json = stdout
-    .split('\n')
-    .reverse()
-    .find((line) => line.startsWith('[{') || line.trim() === '[]');
-  const app = (JSON.parse(json ?? '[]') as Pm2Process[]).find((entry) => entry.name === APP);
-  if (!app) throw new Error(`pm2 does not list ${APP}: ${stdout}`);
-  return app;
+  return findPm2App((await pm2('jlist')).stdout, APP);
 }
 
 async function say(text: string): Promise<string> {

@@ -2,6 +2,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, makeTempDir, removeDir } from '../helpers/machine.js';
+import { findPm2App, type Pm2Process } from '../helpers/pm2-list.js';
 import { childEnvironment, pollUntil, runCommand, writeConfig } from '../helpers/process.js';
 
 // Issue 33 item 2: `pm2 ls` never shows `online` for a gateway that is not serving. The real pm2
@@ -18,12 +19,6 @@ const REPO = path.resolve(import.meta.dirname, '../..');
 const LISTEN_TIMEOUT_MS = 20_000;
 const MARGIN_MS = 3000;
 
-interface Pm2Process {
-  pid: number;
-  name: string;
-  pm2_env: { status: string; restart_time: number };
-}
-
 let dir: string;
 let environment: NodeJS.ProcessEnv | undefined;
 let port: number;
@@ -36,14 +31,7 @@ function pm2(...args: string[]) {
 }
 
 async function describeApp(): Promise<Pm2Process> {
-  const { stdout } = await pm2('jlist');
-  const json = stdout
-    .split('\n')
-    .reverse()
-    .find((line) => line.startsWith('[{') || line.trim() === '[]');
-  const app = (JSON.parse(json ?? '[]') as Pm2Process[]).find((entry) => entry.name === APP);
-  if (!app) throw new Error(`pm2 does not list ${APP}: ${stdout}`);
-  return app;
+  return findPm2App((await pm2('jlist')).stdout, APP);
 }
 
 beforeAll(async () => {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { filesContaining, listModes, makeFreshClone } from '../helpers/fresh-clone.js';
 import { freePort, makeTempDir, removeDir } from '../helpers/machine.js';
+import { findPm2App, type Pm2Process } from '../helpers/pm2-list.js';
 import {
   childEnvironment,
   countMessages,
@@ -25,10 +26,9 @@ import {
 
 const APP = 'switchboard';
 
-interface Pm2Process {
-  name: string;
-  pid: number;
-  pm2_env: { status: string; restart_time: number; pm_out_log_path: string; pm_err_log_path: string };
+/** What this file reads of an app in `pm2 jlist`, its log files too. */
+interface Pm2AppWithLogs extends Pm2Process {
+  pm2_env: Pm2Process['pm2_env'] & { pm_out_log_path: string; pm_err_log_path: string };
 }
 
 let dir: string;
@@ -49,16 +49,8 @@ function pm2(...args: string[]) {
   });
 }
 
-async function describeApp(): Promise<Pm2Process> {
-  const { stdout } = await pm2('jlist');
-  // jlist prints the list as one JSON line; a notice from pm2 itself may come before it.
-  const json = stdout
-    .split('\n')
-    .reverse()
-    .find((line) => line.startsWith('[{') || line.trim() === '[]');
-  const app = (JSON.parse(json ?? '[]') as Pm2Process[]).find((entry) => entry.name === APP);
-  if (!app) throw new Error(`pm2 does not list ${APP}: ${stdout}`);
-  return app;
+async function describeApp(): Promise<Pm2AppWithLogs> {
+  return findPm2App<Pm2AppWithLogs>((await pm2('jlist')).stdout, APP);
 }
 
 async function httpToken(): Promise<string> {

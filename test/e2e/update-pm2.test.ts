@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeModelServer } from '../fakes/fake-model-server.js';
 import { startFakeOpenAIServer } from '../fakes/fake-openai-server.js';
 import { makeTempDir, removeDir } from '../helpers/machine.js';
+import { type Pm2Process, parsePm2List } from '../helpers/pm2-list.js';
 import { childEnvironment, pollUntil, REPO_ROOT, runCommand } from '../helpers/process.js';
 import { makeUpdateRig } from '../helpers/update-gateway.js';
 import { git } from '../helpers/update-remote.js';
@@ -14,12 +15,6 @@ import { git } from '../helpers/update-remote.js';
 // second run: the update finishes once, the ledger holds one run, the chat gets one note.
 
 const APP = 'switchboard-under-test';
-
-interface Pm2Process {
-  pid: number;
-  name: string;
-  pm2_env: { status: string; restart_time: number };
-}
 
 let dir: string;
 let model: FakeModelServer;
@@ -34,12 +29,7 @@ function pm2(...args: string[]) {
 }
 
 async function pm2List(): Promise<Pm2Process[]> {
-  const { stdout } = await pm2('jlist');
-  const json = stdout
-    .split('\n')
-    .reverse()
-    .find((line) => line.startsWith('[{') || line.trim() === '[]');
-  return JSON.parse(json ?? '[]') as Pm2Process[];
+  return parsePm2List((await pm2('jlist')).stdout);
 }
 
 const gatewayApp = async () => (await pm2List()).find((app) => app.name === APP);
