@@ -102,8 +102,17 @@ describe('the control plane contracts', () => {
     expect(twins).toEqual([]);
   });
 
-  it('are imported by the control UI as types only, from a file that imports only TypeBox', () => {
-    const text = readFileSync(path.join(root, 'src/surfaces/control/contracts.ts'), 'utf8');
-    expect([...text.matchAll(/from '([^']+)'/g)].map((match) => match[1])).toEqual(['@sinclair/typebox']);
+  it('are imported by the control UI as types only, from files that import only TypeBox (and each other)', () => {
+    const importsOf = (file: string) =>
+      [...readFileSync(path.join(root, file), 'utf8').matchAll(/from '([^']+)'/g)].map((match) => match[1]);
+    const folder = 'src/surfaces/control/contracts';
+    const files = readdirSync(path.join(root, folder)).filter((name) => name.endsWith('.ts'));
+    // contracts.ts only gathers the files of contracts/, one per page.
+    expect(importsOf('src/surfaces/control/contracts.ts').sort()).toEqual(
+      files.map((name) => `./contracts/${name.replace(/\.ts$/, '.js')}`).sort(),
+    );
+    for (const name of files)
+      for (const source of importsOf(`${folder}/${name}`))
+        expect(`${name}: ${source}`).toMatch(/: (@sinclair\/typebox|\.\/[a-z-]+\.js)$/);
   });
 });
